@@ -1,0 +1,7 @@
+//! dynoscope: a terminal explorer for DynamoDB single-table designs.
+//!
+//! `model` is pure domain code, `aws` is the only code that talks to DynamoDB, `app` holds the
+//! explorer's state and its pure `update`, `ui` draws it, `cli` parses arguments and runs the
+//! headless subcommands.
+
+pub mod model;

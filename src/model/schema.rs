@@ -1,0 +1,112 @@
+//! What DescribeTable tells us about a table, in terms the rest of dynoscope uses.
+
+use serde::Serialize;
+
+/// Scalar type of a key attribute (`AttributeDefinitions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum KeyType {
+    S,
+    N,
+    B,
+}
+
+impl KeyType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            KeyType::S => "S",
+            KeyType::N => "N",
+            KeyType::B => "B",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeyAttr {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub key_type: KeyType,
+}
+
+/// Partition key and optional sort key of a table or an index.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct KeySchema {
+    pub partition_key: KeyAttr,
+    pub sort_key: Option<KeyAttr>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum IndexKind {
+    Gsi,
+    Lsi,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Projection {
+    /// `ALL`, `KEYS_ONLY` or `INCLUDE`.
+    #[serde(rename = "type")]
+    pub projection_type: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub non_key_attributes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IndexInfo {
+    pub name: String,
+    pub kind: IndexKind,
+    pub keys: KeySchema,
+    pub projection: Projection,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisioned: Option<Throughput>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item_count: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<i64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Throughput {
+    pub read_capacity_units: i64,
+    pub write_capacity_units: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TableInfo {
+    pub name: String,
+    pub status: String,
+    pub keys: KeySchema,
+    pub indexes: Vec<IndexInfo>,
+    /// `PAY_PER_REQUEST` or `PROVISIONED`.
+    pub billing_mode: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisioned: Option<Throughput>,
+    pub item_count: i64,
+    pub size_bytes: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl_attribute: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stream: Option<String>,
+}
+
+impl TableInfo {
+    /// Key schema of the table itself (`None`) or of a named index.
+    pub fn keys_for(&self, index: Option<&str>) -> Option<&KeySchema> {
+        match index {
+            None => Some(&self.keys),
+            Some(name) => self.index(name).map(|i| &i.keys),
+        }
+    }
+
+    pub fn index(&self, name: &str) -> Option<&IndexInfo> {
+        self.indexes.iter().find(|i| i.name == name)
+    }
+
+    /// Names of all indexes, for error messages that list the choices.
+    pub fn index_names(&self) -> Vec<&str> {
+        self.indexes.iter().map(|i| i.name.as_str()).collect()
+    }
+
+    pub fn is_provisioned(&self) -> bool {
+        self.billing_mode == "PROVISIONED"
+    }
+}
