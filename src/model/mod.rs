@@ -1,8 +1,12 @@
 //! Pure domain code: no I/O, no terminal types.
 
+pub mod capacity;
+pub mod cell;
+pub mod demo_data;
 pub mod entity;
 pub mod expression;
 pub mod item_size;
+pub mod json;
 pub mod key_condition;
 pub mod number;
 pub mod reserved;

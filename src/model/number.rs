@@ -1,1 +1,429 @@
-//! (being written)
+//! DynamoDB numbers as exact decimal text.
+//!
+//! DynamoDB keeps up to 38 significant digits, more than `f64` can hold, so numbers are checked,
+//! compared and re-spelled digit by digit and never pass through floating point.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+const MAX_DIGITS: usize = 38;
+
+/// Range of the exponent `e` when a non-zero value is written as `0.d1d2… × 10^e` with `d1 != 0`:
+/// 1E-130 is `0.1 × 10^-129`, and with at most 38 digits everything up to `0.99…9 × 10^126`
+/// (= 9.99…9E+125, DynamoDB's largest) fits.
+const MIN_EXPONENT: i64 = -129;
+const MAX_EXPONENT: i64 = 126;
+
+/// Exponents written in the text are clamped here while parsing; anything this far out is
+/// already out of range, and the clamp keeps the arithmetic away from overflow.
+const EXPONENT_CLAMP: i64 = 1_000_000_000;
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NumberError {
+    #[error("'{0}' is not a number (expected digits like 42, -1.5 or 6.02E23)")]
+    Syntax(String),
+    #[error(
+        "'{value}' has {digits} significant digits; DynamoDB keeps at most 38, so round it or store it as a string"
+    )]
+    TooManyDigits { value: String, digits: usize },
+    #[error(
+        "'{0}' is too large for DynamoDB; the largest magnitude is 9.9999999999999999999999999999999999999E+125"
+    )]
+    TooLarge(String),
+    #[error(
+        "'{0}' is too small for DynamoDB; the smallest non-zero magnitude is 1E-130 (write 0 for zero)"
+    )]
+    TooSmall(String),
+}
+
+/// A number reduced to sign, significant digits and exponent, so equal values have equal parts
+/// however they were spelled ("1e2", "100", "0100.0").
+#[derive(Debug, PartialEq, Eq)]
+struct Decimal {
+    negative: bool,
+    /// ASCII digits without leading or trailing zeros; empty means zero.
+    digits: Vec<u8>,
+    /// Value is `0.digits × 10^exponent`; 0 when the value is zero.
+    exponent: i64,
+}
+
+impl Decimal {
+    fn signum(&self) -> i8 {
+        match (self.digits.is_empty(), self.negative) {
+            (true, _) => 0,
+            (false, true) => -1,
+            (false, false) => 1,
+        }
+    }
+}
+
+/// Syntax only: DynamoDB's limits are checked by `validate_number`, so `compare_numbers` also
+/// works on numbers outside them.
+fn parse(text: &str) -> Option<Decimal> {
+    let bytes = text.as_bytes();
+    let (negative, mut i) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let digits_from = |mut i: usize| {
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+
+    let int_start = i;
+    i = digits_from(i);
+    let int_part = &bytes[int_start..i];
+    let mut frac_part: &[u8] = &[];
+    if bytes.get(i) == Some(&b'.') {
+        let frac_start = i + 1;
+        i = digits_from(frac_start);
+        frac_part = &bytes[frac_start..i];
+    }
+    if int_part.is_empty() && frac_part.is_empty() {
+        return None;
+    }
+
+    let mut written_exponent: i64 = 0;
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        let exponent_negative = match bytes.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let exp_start = i;
+        i = digits_from(i);
+        if exp_start == i {
+            return None;
+        }
+        for &b in &bytes[exp_start..i] {
+            written_exponent = (written_exponent * 10 + i64::from(b - b'0')).min(EXPONENT_CLAMP);
+        }
+        if exponent_negative {
+            written_exponent = -written_exponent;
+        }
+    }
+    if i != bytes.len() {
+        return None;
+    }
+
+    let all: Vec<u8> = int_part.iter().chain(frac_part).copied().collect();
+    let leading = all.iter().take_while(|&&d| d == b'0').count();
+    if leading == all.len() {
+        return Some(Decimal {
+            negative,
+            digits: Vec::new(),
+            exponent: 0,
+        });
+    }
+    let trailing = all.iter().rev().take_while(|&&d| d == b'0').count();
+    let exponent = int_part.len() as i64 - leading as i64 + written_exponent;
+    Some(Decimal {
+        negative,
+        digits: all[leading..all.len() - trailing].to_vec(),
+        exponent,
+    })
+}
+
+/// Checks `text` against DynamoDB's number syntax, precision and range.
+pub fn validate_number(text: &str) -> Result<(), NumberError> {
+    let decimal = parse(text).ok_or_else(|| NumberError::Syntax(text.to_string()))?;
+    if decimal.digits.len() > MAX_DIGITS {
+        return Err(NumberError::TooManyDigits {
+            value: text.to_string(),
+            digits: decimal.digits.len(),
+        });
+    }
+    if decimal.digits.is_empty() {
+        return Ok(());
+    }
+    if decimal.exponent > MAX_EXPONENT {
+        return Err(NumberError::TooLarge(text.to_string()));
+    }
+    if decimal.exponent < MIN_EXPONENT {
+        return Err(NumberError::TooSmall(text.to_string()));
+    }
+    Ok(())
+}
+
+/// Exact numeric order of two numbers ("9" < "10", "1e2" == "100", "0" == "-0.0").
+///
+/// Meant for validated numbers; if either side is not a number at all, falls back to comparing
+/// the text so sorting still has a total order instead of panicking.
+pub fn compare_numbers(a: &str, b: &str) -> Ordering {
+    let (Some(x), Some(y)) = (parse(a), parse(b)) else {
+        return a.cmp(b);
+    };
+    let by_sign = x.signum().cmp(&y.signum());
+    if by_sign != Ordering::Equal {
+        return by_sign;
+    }
+    // Same sign from here; compare magnitudes. Digit strings without trailing zeros order like
+    // the fractions they spell once exponents agree (a proper prefix is the smaller one).
+    let magnitude = x
+        .exponent
+        .cmp(&y.exponent)
+        .then_with(|| x.digits.cmp(&y.digits));
+    if x.signum() < 0 {
+        magnitude.reverse()
+    } else {
+        magnitude
+    }
+}
+
+/// The same value spelled as a JSON number, keeping every digit: DynamoDB accepts ".5", "+5" and
+/// "5." but JSON does not. Text that is already valid JSON (or not a number at all) is returned
+/// unchanged and borrowed.
+pub fn to_json_number(text: &str) -> Cow<'_, str> {
+    if is_json_number(text) || parse(text).is_none() {
+        return Cow::Borrowed(text);
+    }
+    let (negative, unsigned) = match text.as_bytes()[0] {
+        b'-' => (true, &text[1..]),
+        b'+' => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => unsigned.split_at(at),
+        None => (unsigned, ""),
+    };
+    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    // JSON forbids leading zeros and an empty integer part; neither carries a digit of value.
+    let int_part = match int_part.trim_start_matches('0') {
+        "" => "0",
+        digits => digits,
+    };
+
+    let mut out = String::with_capacity(text.len() + 1);
+    if negative {
+        out.push('-');
+    }
+    out.push_str(int_part);
+    if !frac_part.is_empty() {
+        out.push('.');
+        out.push_str(frac_part);
+    }
+    out.push_str(exponent);
+    Cow::Owned(out)
+}
+
+/// RFC 8259 number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+fn is_json_number(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = usize::from(bytes.first() == Some(&b'-'));
+    let run = |mut i: usize| {
+        let start = i;
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i, i - start)
+    };
+
+    let (end, len) = run(i);
+    if len == 0 || (len > 1 && bytes[i] == b'0') {
+        return false;
+    }
+    i = end;
+    if bytes.get(i) == Some(&b'.') {
+        let (end, len) = run(i + 1);
+        if len == 0 {
+            return false;
+        }
+        i = end;
+    }
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(bytes.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        let (end, len) = run(i);
+        if len == 0 {
+            return false;
+        }
+        i = end;
+    }
+    i == bytes.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn accepts_dynamodb_number_syntax() {
+        let ok = [
+            "0",
+            "-0",
+            "+0",
+            "0.0",
+            "-0.0e-999999999999",
+            "1",
+            "-1",
+            "+5",
+            "1.5",
+            ".5",
+            "5.",
+            "-.5e3",
+            "6.02E23",
+            "6.02e+23",
+            "1e-130",
+            "1E-130",
+            "0.0001e-126",
+            "9.9999999999999999999999999999999999999E+125",
+            "-9.9999999999999999999999999999999999999E+125",
+            "99999999999999999999999999999999999999",
+            // Leading and trailing zeros are not significant.
+            "000000000000000000000012345678901234567890123456789012345678",
+            "12345678901234567890123456789012345678000000000000",
+            "0.00000000000000000000000000000012345678901234567890123456789012345678",
+            "1000000000000000000000000000000000000000000000000000000000000000",
+        ];
+        for text in ok {
+            assert_eq!(validate_number(text), Ok(()), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn rejects_bad_numbers_with_messages() {
+        let cases = [
+            (
+                "12a",
+                "'12a' is not a number (expected digits like 42, -1.5 or 6.02E23)",
+            ),
+            (
+                "",
+                "'' is not a number (expected digits like 42, -1.5 or 6.02E23)",
+            ),
+            ("-", "'-' is not a number"),
+            (".", "'.' is not a number"),
+            ("e5", "'e5' is not a number"),
+            ("1e", "'1e' is not a number"),
+            ("1e+", "'1e+' is not a number"),
+            ("--1", "'--1' is not a number"),
+            (" 1", "' 1' is not a number"),
+            ("1 ", "'1 ' is not a number"),
+            ("1.2.3", "'1.2.3' is not a number"),
+            ("0x10", "'0x10' is not a number"),
+            ("NaN", "'NaN' is not a number"),
+            ("Infinity", "'Infinity' is not a number"),
+            ("١", "'١' is not a number"),
+            (
+                "123456789012345678901234567890123456789",
+                "'123456789012345678901234567890123456789' has 39 significant digits; DynamoDB keeps at most 38",
+            ),
+            ("1.23456789012345678901234567890123456789", "has 39 significant digits"),
+            ("1e126", "'1e126' is too large for DynamoDB"),
+            ("-1e126", "'-1e126' is too large for DynamoDB"),
+            ("10E+125", "is too large"),
+            ("1e999999999999999999999", "is too large"),
+            ("1e-131", "'1e-131' is too small for DynamoDB"),
+            ("0.9e-130", "is too small"),
+            ("-0.1e-130", "is too small"),
+        ];
+        for (text, expected) in cases {
+            let message = validate_number(text).expect_err(text).to_string();
+            assert!(
+                message.starts_with(expected) || message.contains(expected),
+                "{text:?}: got {message:?}, want {expected:?}"
+            );
+            assert!(!message.contains('\n'), "one line: {message:?}");
+        }
+    }
+
+    #[test]
+    fn compares_numerically() {
+        use Ordering::*;
+        let cases = [
+            ("9", "10", Less),
+            ("10", "9", Greater),
+            ("-2", "-1.5", Less),
+            ("-1.5", "-2", Greater),
+            ("1e2", "100", Equal),
+            ("100", "1E+2", Equal),
+            ("0", "-0.0", Equal),
+            ("+0", ".0e5", Equal),
+            ("0", "1e-130", Less),
+            ("0", "-1e-130", Greater),
+            ("-1", "1", Less),
+            ("1.5", "1.50", Equal),
+            ("0.5", ".5", Equal),
+            ("5.", "5", Equal),
+            ("12", "123", Less),
+            ("-12", "-123", Greater),
+            ("0.001", "0.01", Less),
+            ("99999999999999999999999999999999999999", "1e38", Less),
+            (
+                "123456789012345678901234567890123456.7",
+                "123456789012345678901234567890123456.8",
+                Less,
+            ),
+            ("1e125", "9.9e124", Greater),
+            ("-1e125", "-9.9e124", Less),
+        ];
+        for (a, b, expected) in cases {
+            assert_eq!(compare_numbers(a, b), expected, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn comparing_non_numbers_falls_back_to_text() {
+        assert_eq!(compare_numbers("abc", "1"), Ordering::Greater);
+        assert_eq!(compare_numbers("x", "x"), Ordering::Equal);
+    }
+
+    #[test]
+    fn json_spelling_keeps_every_digit() {
+        let cases = [
+            (".5", "0.5"),
+            ("+5", "5"),
+            ("5.", "5"),
+            ("-.5e3", "-0.5e3"),
+            ("+.5E-3", "0.5E-3"),
+            ("007", "7"),
+            ("-00.50", "-0.50"),
+            ("000", "0"),
+            ("+0", "0"),
+            ("5.e2", "5e2"),
+            (
+                "123456789012345678901234567890123456.78",
+                "123456789012345678901234567890123456.78",
+            ),
+        ];
+        for (text, expected) in cases {
+            let json = to_json_number(text);
+            assert_eq!(json, expected, "{text:?}");
+            assert!(
+                serde_json::from_str::<serde_json::Number>(&json).is_ok(),
+                "{json:?} is not JSON"
+            );
+            assert_eq!(compare_numbers(text, &json), Ordering::Equal, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn json_spelling_borrows_when_already_valid() {
+        for text in [
+            "0",
+            "-0",
+            "1.5",
+            "6.02E+23",
+            "1e-130",
+            "-12",
+            "not a number",
+        ] {
+            assert!(
+                matches!(to_json_number(text), Cow::Borrowed(t) if t == text),
+                "{text:?} should be borrowed unchanged"
+            );
+        }
+    }
+}

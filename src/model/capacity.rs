@@ -1,0 +1,80 @@
+//! Consumed capacity as DynamoDB reports it, its running totals, and what it costs.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// One response's `ConsumedCapacity` (requested with `ReturnConsumedCapacity=INDEXES`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Consumed {
+    pub total: f64,
+    pub table: f64,
+    /// Per GSI/LSI, by index name.
+    pub indexes: BTreeMap<String, f64>,
+}
+
+impl Consumed {
+    pub fn add(&mut self, other: &Consumed) {
+        self.total += other.total;
+        self.table += other.table;
+        for (name, units) in &other.indexes {
+            *self.indexes.entry(name.clone()).or_default() += units;
+        }
+    }
+}
+
+/// The on-demand read price used when the user configures none: USD per million read request
+/// units, us-east-1 since November 2024.
+pub const DEFAULT_PRICE_PER_MILLION_READS: f64 = 0.125;
+
+/// USD cost of `units` read request units at `price_per_million`.
+pub fn on_demand_cost(units: f64, price_per_million: f64) -> f64 {
+    units * price_per_million / 1_000_000.0
+}
+
+/// Read units a full scan of `size_bytes` should cost: one unit per 4 KB read strongly
+/// consistently, half that eventually consistently.
+pub fn scan_estimate_units(size_bytes: u64, consistent: bool) -> f64 {
+    let blocks = size_bytes.div_ceil(4096) as f64;
+    if consistent {
+        blocks
+    } else {
+        blocks / 2.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_sums_table_and_each_index() {
+        let mut sum = Consumed::default();
+        let page = |t: f64, g: f64| Consumed {
+            total: t + g,
+            table: t,
+            indexes: BTreeMap::from([("GSI1".to_string(), g)]),
+        };
+        sum.add(&page(1.5, 0.0));
+        sum.add(&page(0.5, 2.0));
+        assert_eq!(sum.total, 4.0);
+        assert_eq!(sum.table, 2.0);
+        assert_eq!(sum.indexes["GSI1"], 2.0);
+    }
+
+    #[test]
+    fn cost_and_estimates() {
+        let cases = [
+            (1_000_000.0, 0.125, 0.125),
+            (8_000_000.0, 0.25, 2.0),
+            (0.0, 0.125, 0.0),
+        ];
+        for (units, price, cost) in cases {
+            assert!((on_demand_cost(units, price) - cost).abs() < 1e-12);
+        }
+        assert_eq!(scan_estimate_units(4096, true), 1.0);
+        assert_eq!(scan_estimate_units(4097, true), 2.0);
+        assert_eq!(scan_estimate_units(4097, false), 1.0);
+        assert_eq!(scan_estimate_units(0, false), 0.0);
+    }
+}

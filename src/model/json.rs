@@ -1,0 +1,373 @@
+//! Conversion between items and their two JSON spellings.
+//!
+//! *Plain JSON* (`jsonl`): numbers written as exact JSON numbers (never through `f64`), binary as
+//! base64 strings, sets as arrays, NULL as `null`. *DynamoDB JSON* (`ddb-jsonl`): the service's
+//! own typed form, `{"S":"…"}`, `{"N":"…"}`, which round-trips every type exactly.
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+use super::number::{to_json_number, validate_number};
+use super::value::{AttrValue, Item};
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum JsonError {
+    #[error("'{0}' is not valid JSON: {1}")]
+    Syntax(String, String),
+    #[error("{0} must be a JSON object, got '{1}'")]
+    NotObject(&'static str, String),
+    #[error("'{0}' is not DynamoDB JSON: {1}")]
+    NotDynamoJson(String, String),
+    #[error("{0}")]
+    Number(String),
+}
+
+/// Appends `item` as one line of plain JSON.
+pub fn write_plain(out: &mut String, item: &Item) {
+    out.push('{');
+    for (i, (name, value)) in item.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(out, name);
+        out.push(':');
+        write_plain_value(out, value);
+    }
+    out.push('}');
+}
+
+fn write_plain_value(out: &mut String, value: &AttrValue) {
+    match value {
+        AttrValue::S(s) => write_json_string(out, s),
+        AttrValue::N(n) => out.push_str(&to_json_number(n)),
+        AttrValue::B(b) => write_json_string(out, &BASE64.encode(b)),
+        AttrValue::Ss(v) => write_array(out, v, |out, s| write_json_string(out, s)),
+        AttrValue::Ns(v) => write_array(out, v, |out, n| out.push_str(&to_json_number(n))),
+        AttrValue::Bs(v) => write_array(out, v, |out, b| write_json_string(out, &BASE64.encode(b))),
+        AttrValue::M(m) => write_plain(out, m),
+        AttrValue::L(v) => write_array(out, v, write_plain_value),
+        AttrValue::Null => out.push_str("null"),
+        AttrValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+    }
+}
+
+/// Appends `item` as one line of DynamoDB JSON.
+pub fn write_dynamo(out: &mut String, item: &Item) {
+    out.push('{');
+    for (i, (name, value)) in item.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(out, name);
+        out.push(':');
+        write_dynamo_value(out, value);
+    }
+    out.push('}');
+}
+
+fn write_dynamo_value(out: &mut String, value: &AttrValue) {
+    let _ = write!(out, "{{\"{}\":", value.type_name());
+    match value {
+        AttrValue::S(s) | AttrValue::N(s) => write_json_string(out, s),
+        AttrValue::B(b) => write_json_string(out, &BASE64.encode(b)),
+        AttrValue::Ss(v) | AttrValue::Ns(v) => {
+            write_array(out, v, |out, s| write_json_string(out, s))
+        }
+        AttrValue::Bs(v) => write_array(out, v, |out, b| write_json_string(out, &BASE64.encode(b))),
+        AttrValue::M(m) => write_dynamo(out, m),
+        AttrValue::L(v) => write_array(out, v, write_dynamo_value),
+        AttrValue::Null => out.push_str("true"),
+        AttrValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+    }
+    out.push('}');
+}
+
+fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut String, &T)) {
+    out.push('[');
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        each(out, v);
+    }
+    out.push(']');
+}
+
+/// JSON string escaping. Control characters are `\u`-escaped, so JSON output never carries a
+/// raw terminal escape sequence even though it keeps the data exact.
+pub fn write_json_string(out: &mut String, s: &str) {
+    out.push('"');
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        let escape: Option<&str> = match c {
+            '"' => Some("\\\""),
+            '\\' => Some("\\\\"),
+            '\n' => Some("\\n"),
+            '\r' => Some("\\r"),
+            '\t' => Some("\\t"),
+            _ => None,
+        };
+        let needs_u = c < ' ' || c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c);
+        if escape.is_some() || needs_u {
+            out.push_str(&s[start..i]);
+            match escape {
+                Some(e) => out.push_str(e),
+                None => {
+                    let _ = write!(out, "\\u{:04x}", c as u32);
+                }
+            }
+            start = i + c.len_utf8();
+        }
+    }
+    out.push_str(&s[start..]);
+    out.push('"');
+}
+
+/// Parses `--values` in the short form: a JSON object of placeholders to plain JSON values.
+/// Strings become S, numbers N (exact text), booleans BOOL, null NULL, arrays L, objects M.
+pub fn parse_plain_values(text: &str) -> Result<Vec<(String, AttrValue)>, JsonError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| JsonError::Syntax(text.to_string(), e.to_string()))?;
+    let Value::Object(map) = value else {
+        return Err(JsonError::NotObject("--values", text.to_string()));
+    };
+    map.into_iter()
+        .map(|(k, v)| Ok((k, plain_to_attr(v)?)))
+        .collect()
+}
+
+pub fn plain_to_attr(value: Value) -> Result<AttrValue, JsonError> {
+    Ok(match value {
+        Value::String(s) => AttrValue::S(s),
+        Value::Number(n) => {
+            let text = n.to_string();
+            validate_number(&text).map_err(|e| JsonError::Number(e.to_string()))?;
+            AttrValue::N(text)
+        }
+        Value::Bool(b) => AttrValue::Bool(b),
+        Value::Null => AttrValue::Null,
+        Value::Array(v) => {
+            AttrValue::L(v.into_iter().map(plain_to_attr).collect::<Result<_, _>>()?)
+        }
+        Value::Object(m) => AttrValue::M(Item::from_attrs(
+            m.into_iter()
+                .map(|(k, v)| Ok((k, plain_to_attr(v)?)))
+                .collect::<Result<_, JsonError>>()?,
+        )),
+    })
+}
+
+/// Parses a JSON object of string to string (`--names`, `--expression-attribute-names`).
+pub fn parse_names(flag: &'static str, text: &str) -> Result<Vec<(String, String)>, JsonError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| JsonError::Syntax(text.to_string(), e.to_string()))?;
+    let Value::Object(map) = value else {
+        return Err(JsonError::NotObject(flag, text.to_string()));
+    };
+    map.into_iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => Ok((k, s)),
+            other => Err(JsonError::NotObject(flag, format!("{k}: {other}"))),
+        })
+        .collect()
+}
+
+/// Parses a JSON object whose values are DynamoDB JSON (`--expression-attribute-values`).
+pub fn parse_dynamo_values(text: &str) -> Result<Vec<(String, AttrValue)>, JsonError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| JsonError::Syntax(text.to_string(), e.to_string()))?;
+    let Value::Object(map) = value else {
+        return Err(JsonError::NotObject(
+            "--expression-attribute-values",
+            text.to_string(),
+        ));
+    };
+    map.into_iter()
+        .map(|(k, v)| Ok((k, dynamo_to_attr(&v)?)))
+        .collect()
+}
+
+/// Parses one DynamoDB JSON item (`{"pk":{"S":"a"}}`).
+pub fn parse_dynamo_item(text: &str) -> Result<Item, JsonError> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| JsonError::Syntax(text.to_string(), e.to_string()))?;
+    match dynamo_to_attr(&serde_json::json!({ "M": value }))? {
+        AttrValue::M(item) => Ok(item),
+        _ => unreachable!("an M descriptor always yields a map"),
+    }
+}
+
+pub fn dynamo_to_attr(value: &Value) -> Result<AttrValue, JsonError> {
+    let bad = |why: &str| JsonError::NotDynamoJson(value.to_string(), why.to_string());
+    let Value::Object(map) = value else {
+        return Err(bad("expected an object like {\"S\":\"text\"}"));
+    };
+    if map.len() != 1 {
+        return Err(bad(
+            "expected exactly one type descriptor (S, N, B, SS, NS, BS, M, L, NULL, BOOL)",
+        ));
+    }
+    let (tag, inner) = map.iter().next().expect("len checked");
+    let string = |v: &Value| {
+        v.as_str()
+            .map(str::to_string)
+            .ok_or_else(|| bad("expected a string"))
+    };
+    let number = |v: &Value| -> Result<String, JsonError> {
+        let text = v
+            .as_str()
+            .ok_or_else(|| bad("N takes a string like \"42\""))?;
+        validate_number(text).map_err(|e| JsonError::Number(e.to_string()))?;
+        Ok(text.to_string())
+    };
+    let binary = |v: &Value| -> Result<Vec<u8>, JsonError> {
+        let text = v.as_str().ok_or_else(|| bad("B takes a base64 string"))?;
+        BASE64
+            .decode(text)
+            .map_err(|_| bad("B takes a base64 string"))
+    };
+    let array = |v: &Value| {
+        v.as_array()
+            .cloned()
+            .ok_or_else(|| bad("expected an array"))
+    };
+    Ok(match tag.as_str() {
+        "S" => AttrValue::S(string(inner)?),
+        "N" => AttrValue::N(number(inner)?),
+        "B" => AttrValue::B(binary(inner)?),
+        "SS" => AttrValue::Ss(array(inner)?.iter().map(string).collect::<Result<_, _>>()?),
+        "NS" => AttrValue::Ns(array(inner)?.iter().map(number).collect::<Result<_, _>>()?),
+        "BS" => AttrValue::Bs(array(inner)?.iter().map(binary).collect::<Result<_, _>>()?),
+        "L" => AttrValue::L(
+            array(inner)?
+                .iter()
+                .map(dynamo_to_attr)
+                .collect::<Result<_, _>>()?,
+        ),
+        "M" => {
+            let obj = inner.as_object().ok_or_else(|| bad("M takes an object"))?;
+            AttrValue::M(Item::from_attrs(
+                obj.iter()
+                    .map(|(k, v)| Ok((k.clone(), dynamo_to_attr(v)?)))
+                    .collect::<Result<_, JsonError>>()?,
+            ))
+        }
+        "NULL" => AttrValue::Null,
+        "BOOL" => AttrValue::Bool(
+            inner
+                .as_bool()
+                .ok_or_else(|| bad("BOOL takes true or false"))?,
+        ),
+        _ => return Err(bad("unknown type descriptor")),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_type() -> Item {
+        Item::from_attrs(vec![
+            ("s".into(), AttrValue::S("a\"b\\c\u{1b}[2J".into())),
+            (
+                "n".into(),
+                AttrValue::N("12345678901234567890123456789012345678".into()),
+            ),
+            (
+                "f".into(),
+                AttrValue::N("-0.000000000000000000000000000000000001".into()),
+            ),
+            ("b".into(), AttrValue::B(vec![0, 255, 10])),
+            ("ss".into(), AttrValue::Ss(vec!["x".into(), "y".into()])),
+            (
+                "ns".into(),
+                AttrValue::Ns(vec![
+                    "1".into(),
+                    "99999999999999999999999999999999999999".into(),
+                ]),
+            ),
+            ("bs".into(), AttrValue::Bs(vec![vec![1], vec![2, 3]])),
+            (
+                "m".into(),
+                AttrValue::M(Item::from_attrs(vec![("k".into(), AttrValue::Null)])),
+            ),
+            (
+                "l".into(),
+                AttrValue::L(vec![AttrValue::Bool(true), AttrValue::N("1".into())]),
+            ),
+            ("z".into(), AttrValue::Null),
+            ("t".into(), AttrValue::Bool(false)),
+        ])
+    }
+
+    #[test]
+    fn dynamo_json_round_trips_every_type() {
+        let item = every_type();
+        let mut line = String::new();
+        write_dynamo(&mut line, &item);
+        assert_eq!(parse_dynamo_item(&line).unwrap(), item);
+    }
+
+    #[test]
+    fn plain_json_keeps_38_digits_and_escapes_controls() {
+        let mut line = String::new();
+        write_plain(&mut line, &every_type());
+        assert!(
+            line.contains("\"n\":12345678901234567890123456789012345678"),
+            "{line}"
+        );
+        assert!(
+            line.contains("\"f\":-0.000000000000000000000000000000000001"),
+            "{line}"
+        );
+        assert!(line.contains("\"b\":\"AP8K\""), "{line}");
+        assert!(line.contains("\"z\":null"), "{line}");
+        assert!(line.contains("\\u001b[2J"), "{line}");
+        assert!(!line.contains('\u{1b}'));
+        // Plain JSON must still be JSON.
+        let parsed: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            parsed["ns"][1].to_string(),
+            "99999999999999999999999999999999999999"
+        );
+    }
+
+    #[test]
+    fn plain_values_are_typed() {
+        let vals = parse_plain_values(r#"{":s":"SHIPPED",":n":5,":b":true,":z":null,":big":1234567890123456789012345678901234567}"#).unwrap();
+        assert_eq!(vals[0], (":s".into(), AttrValue::S("SHIPPED".into())));
+        assert_eq!(vals[1], (":n".into(), AttrValue::N("5".into())));
+        assert_eq!(vals[2], (":b".into(), AttrValue::Bool(true)));
+        assert_eq!(vals[3], (":z".into(), AttrValue::Null));
+        assert_eq!(
+            vals[4].1,
+            AttrValue::N("1234567890123456789012345678901234567".into())
+        );
+    }
+
+    #[test]
+    fn bad_json_is_named() {
+        let cases = [
+            (parse_plain_values("{"), "'{' is not valid JSON"),
+            (
+                parse_plain_values("[1]"),
+                "--values must be a JSON object, got '[1]'",
+            ),
+            (
+                parse_dynamo_values(r#"{":a":{"X":"1"}}"#),
+                "unknown type descriptor",
+            ),
+            (parse_dynamo_values(r#"{":a":{"N":"1x"}}"#), "'1x'"),
+            (
+                parse_dynamo_values(r#"{":a":"plain"}"#),
+                "expected an object",
+            ),
+        ];
+        for (result, needle) in cases {
+            let msg = result.unwrap_err().to_string();
+            assert!(msg.contains(needle), "{msg:?} lacks {needle:?}");
+        }
+    }
+}
