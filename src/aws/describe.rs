@@ -1,0 +1,174 @@
+//! ListTables and DescribeTable, turned into the model's `TableInfo`.
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, KeySchemaElement, KeyType as SdkKeyType, ProjectionType,
+    ScalarAttributeType, TableDescription,
+};
+
+use super::error::EngineError;
+use super::Engine;
+use crate::model::schema::{
+    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo, Throughput,
+};
+
+impl Engine {
+    /// Every table name, following `LastEvaluatedTableName` through all pages.
+    pub async fn list_tables(&self) -> Result<Vec<String>, EngineError> {
+        let mut names = Vec::new();
+        let mut start: Option<String> = None;
+        loop {
+            let out = self
+                .client
+                .list_tables()
+                .set_exclusive_start_table_name(start.take())
+                .send()
+                .await
+                .map_err(|e| EngineError::from_sdk(e, "ListTables", None, &self.endpoint))?;
+            names.extend(out.table_names.unwrap_or_default());
+            match out.last_evaluated_table_name {
+                Some(next) => start = Some(next),
+                None => return Ok(names),
+            }
+        }
+    }
+
+    pub async fn describe_table(&self, table: &str) -> Result<TableInfo, EngineError> {
+        let out = self
+            .client
+            .describe_table()
+            .table_name(table)
+            .send()
+            .await
+            .map_err(|e| EngineError::from_sdk(e, "DescribeTable", Some(table), &self.endpoint))?;
+        let desc = out.table.ok_or_else(|| {
+            EngineError::service(format!("DescribeTable for '{table}' returned no table"))
+        })?;
+        // TTL lives behind its own API; a missing permission for it must not hide the table.
+        let ttl = self
+            .client
+            .describe_time_to_live()
+            .table_name(table)
+            .send()
+            .await
+            .ok()
+            .and_then(|o| o.time_to_live_description)
+            .filter(|d| d.time_to_live_status.as_ref().map(|s| s.as_str()) == Some("ENABLED"))
+            .and_then(|d| d.attribute_name);
+        table_info(desc, ttl).map_err(EngineError::service)
+    }
+}
+
+fn table_info(desc: TableDescription, ttl_attribute: Option<String>) -> Result<TableInfo, String> {
+    let name = desc.table_name.clone().unwrap_or_default();
+    let defs = desc.attribute_definitions.clone().unwrap_or_default();
+    let keys = key_schema(desc.key_schema.as_deref().unwrap_or_default(), &defs)
+        .ok_or_else(|| format!("table '{name}' has no readable key schema"))?;
+    let mut indexes = Vec::new();
+    for gsi in desc.global_secondary_indexes.unwrap_or_default() {
+        let Some(keys) = key_schema(gsi.key_schema.as_deref().unwrap_or_default(), &defs) else {
+            continue;
+        };
+        indexes.push(IndexInfo {
+            name: gsi.index_name.unwrap_or_default(),
+            kind: IndexKind::Gsi,
+            keys,
+            projection: projection(gsi.projection.as_ref()),
+            provisioned: gsi.provisioned_throughput.as_ref().and_then(throughput),
+            item_count: gsi.item_count,
+            size_bytes: gsi.index_size_bytes,
+        });
+    }
+    for lsi in desc.local_secondary_indexes.unwrap_or_default() {
+        let Some(keys) = key_schema(lsi.key_schema.as_deref().unwrap_or_default(), &defs) else {
+            continue;
+        };
+        indexes.push(IndexInfo {
+            name: lsi.index_name.unwrap_or_default(),
+            kind: IndexKind::Lsi,
+            keys,
+            projection: projection(lsi.projection.as_ref()),
+            provisioned: None,
+            item_count: lsi.item_count,
+            size_bytes: lsi.index_size_bytes,
+        });
+    }
+    let billing_mode = desc
+        .billing_mode_summary
+        .as_ref()
+        .and_then(|b| b.billing_mode.as_ref())
+        .map(|m| m.as_str().to_string())
+        .unwrap_or_else(|| "PROVISIONED".to_string());
+    let provisioned = desc.provisioned_throughput.as_ref().and_then(throughput);
+    let stream = desc.stream_specification.as_ref().and_then(|s| {
+        s.stream_enabled.then(|| {
+            s.stream_view_type
+                .as_ref()
+                .map(|v| v.as_str().to_string())
+                .unwrap_or_default()
+        })
+    });
+    Ok(TableInfo {
+        name,
+        status: desc
+            .table_status
+            .map(|s| s.as_str().to_string())
+            .unwrap_or_default(),
+        keys,
+        indexes,
+        provisioned: provisioned.filter(|_| billing_mode == "PROVISIONED"),
+        billing_mode,
+        item_count: desc.item_count.unwrap_or(0),
+        size_bytes: desc.table_size_bytes.unwrap_or(0),
+        ttl_attribute,
+        stream,
+    })
+}
+
+fn key_schema(elements: &[KeySchemaElement], defs: &[AttributeDefinition]) -> Option<KeySchema> {
+    let attr = |wanted: SdkKeyType| -> Option<KeyAttr> {
+        let name = elements
+            .iter()
+            .find(|e| e.key_type == wanted)?
+            .attribute_name
+            .clone();
+        let key_type = match defs
+            .iter()
+            .find(|d| d.attribute_name == name)?
+            .attribute_type
+        {
+            ScalarAttributeType::N => KeyType::N,
+            ScalarAttributeType::B => KeyType::B,
+            _ => KeyType::S,
+        };
+        Some(KeyAttr { name, key_type })
+    };
+    Some(KeySchema {
+        partition_key: attr(SdkKeyType::Hash)?,
+        sort_key: attr(SdkKeyType::Range),
+    })
+}
+
+fn projection(p: Option<&aws_sdk_dynamodb::types::Projection>) -> Projection {
+    Projection {
+        projection_type: p
+            .and_then(|p| p.projection_type.as_ref())
+            .unwrap_or(&ProjectionType::All)
+            .as_str()
+            .to_string(),
+        non_key_attributes: p
+            .and_then(|p| p.non_key_attributes.clone())
+            .unwrap_or_default(),
+    }
+}
+
+fn throughput(t: &aws_sdk_dynamodb::types::ProvisionedThroughputDescription) -> Option<Throughput> {
+    let (r, w) = (
+        t.read_capacity_units.unwrap_or(0),
+        t.write_capacity_units.unwrap_or(0),
+    );
+    // On-demand tables report 0/0 here.
+    (r > 0 || w > 0).then_some(Throughput {
+        read_capacity_units: r,
+        write_capacity_units: w,
+    })
+}

@@ -1,0 +1,98 @@
+//! Engine errors, classified by what the user should do about them.
+
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_smithy_runtime_api::client::result::ConnectorError;
+
+/// Whether an error is the user's input (exit 2) or the service/network (exit 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorClass {
+    BadInput,
+    Service,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct EngineError {
+    pub class: ErrorClass,
+    pub message: String,
+}
+
+impl EngineError {
+    pub fn bad_input(message: impl Into<String>) -> Self {
+        EngineError {
+            class: ErrorClass::BadInput,
+            message: message.into(),
+        }
+    }
+
+    pub fn service(message: impl Into<String>) -> Self {
+        EngineError {
+            class: ErrorClass::Service,
+            message: message.into(),
+        }
+    }
+
+    /// Turns an SDK failure of `operation` on `table` into one line naming the endpoint.
+    pub fn from_sdk<E, R>(
+        err: SdkError<E, R>,
+        operation: &str,
+        table: Option<&str>,
+        endpoint: &str,
+    ) -> Self
+    where
+        E: ProvideErrorMetadata + std::error::Error + 'static,
+        R: std::fmt::Debug,
+    {
+        match &err {
+            SdkError::ServiceError(ctx) => {
+                let e = ctx.err();
+                let code = e.code().unwrap_or("UnknownError");
+                let msg = e.message().unwrap_or("").trim();
+                match (code, table) {
+                    ("ResourceNotFoundException", Some(t)) => EngineError::bad_input(format!(
+                        "table '{t}' not found at {endpoint}; run 'dynoscope tables' to list the tables there (check --region/--profile)"
+                    )),
+                    ("ValidationException", _) => EngineError::bad_input(format!(
+                        "DynamoDB rejected the {operation}: {msg}"
+                    )),
+                    _ => EngineError::service(format!(
+                        "{operation} failed at {endpoint}: {code}: {msg}"
+                    )),
+                }
+            }
+            SdkError::TimeoutError(_) => EngineError::service(format!(
+                "{operation} timed out at {endpoint} (after the SDK's retries); check the network or raise --timeout"
+            )),
+            SdkError::DispatchFailure(d) => {
+                let why = d.as_connector_error().map(connector_reason).unwrap_or_else(|| chain(&err));
+                EngineError::service(format!("cannot reach DynamoDB at {endpoint}: {why}"))
+            }
+            _ => EngineError::service(format!("{operation} failed at {endpoint}: {}", chain(&err))),
+        }
+    }
+}
+
+fn connector_reason(err: &ConnectorError) -> String {
+    let kind = if err.is_timeout() {
+        "timed out"
+    } else if err.is_io() {
+        "connection failed"
+    } else {
+        "request failed"
+    };
+    format!("{kind}: {}", chain(err))
+}
+
+/// The error and its sources on one line, skipping repeats (the SDK nests the same message).
+pub fn chain(err: &dyn std::error::Error) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut current: Option<&dyn std::error::Error> = Some(err);
+    while let Some(e) = current {
+        let text = e.to_string();
+        if !text.is_empty() && !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        current = e.source();
+    }
+    parts.join(": ").replace('\n', " ")
+}

@@ -1,0 +1,51 @@
+//! The only code that talks to AWS. An [`Engine`] is a cheap, cloneable handle: the TUI and
+//! the headless subcommands share it and receive the same [`EngineEvent`]s.
+
+pub mod attempts;
+pub mod connect;
+pub mod convert;
+mod describe;
+pub mod error;
+pub mod read;
+pub mod seed;
+pub mod stats;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::Client;
+
+pub use connect::{connect, ConnectError, ConnectOptions, Connection};
+pub use error::{EngineError, ErrorClass};
+pub use read::{DoneOutcome, EngineEvent, Operation, Page, ReadHandle, ReadSpec, SegmentStart};
+pub use stats::ReadStats;
+
+#[derive(Clone)]
+pub struct Engine {
+    pub(crate) client: Client,
+    pub(crate) endpoint: String,
+    next_request_id: Arc<AtomicU64>,
+}
+
+impl Engine {
+    pub fn new(connection: &Connection) -> Self {
+        Engine {
+            client: connection.client.clone(),
+            endpoint: connection.endpoint.clone(),
+            next_request_id: Arc::new(AtomicU64::new(1)),
+        }
+    }
+
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// The underlying client, for the demo seeder (the only writer) and tests.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    fn next_id(&self) -> u64 {
+        self.next_request_id.fetch_add(1, Ordering::Relaxed)
+    }
+}

@@ -1,0 +1,507 @@
+//! Streaming Query and (parallel) Scan.
+//!
+//! A read runs as one task per segment (a Query is one segment), each paginating with
+//! `LastEvaluatedKey` and sending every page into one bounded channel that the caller owns. The
+//! channel's bound is the backpressure: a slow consumer parks the producers, and a semaphore caps
+//! how many segments have a page in flight, so memory stays bounded even at 1000 segments.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
+use tokio::sync::{mpsc, Semaphore};
+use tokio::task::{JoinHandle, JoinSet};
+use tokio_util::sync::CancellationToken;
+
+use super::attempts::{AttemptRecorder, AttemptStats};
+use super::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
+use super::error::EngineError;
+use super::Engine;
+use crate::model::capacity::Consumed;
+use crate::model::value::{AttrValue, Item};
+
+pub type RequestId = u64;
+
+/// Segments with a request or an undelivered page at once; more segments than this still each
+/// get their own task, they just take turns.
+pub const MAX_IN_FLIGHT_SEGMENTS: usize = 64;
+pub const MAX_SEGMENTS: u32 = 1000;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    Query,
+    Scan,
+}
+
+impl Operation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Operation::Query => "Query",
+            Operation::Scan => "Scan",
+        }
+    }
+}
+
+/// Where a segment starts: used to resume a cancelled or failed scan without re-reading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SegmentStart {
+    Beginning,
+    After(Item),
+    Finished,
+}
+
+#[derive(Debug, Clone)]
+pub struct ReadSpec {
+    pub operation: Operation,
+    pub table: String,
+    pub index: Option<String>,
+    /// Query only: the KeyConditionExpression, already validated.
+    pub key_condition: Option<String>,
+    pub filter: Option<String>,
+    pub projection: Option<String>,
+    pub names: Vec<(String, String)>,
+    pub values: Vec<(String, AttrValue)>,
+    /// Query only: newest (highest sort key) first.
+    pub descending: bool,
+    pub consistent: bool,
+    /// Total items to return across all pages and segments.
+    pub limit: Option<usize>,
+    /// DynamoDB's per-request `Limit` (items evaluated per page).
+    pub page_size: Option<i32>,
+    /// Scan only; 1 sends a plain Scan without Segment/TotalSegments.
+    pub segments: u32,
+    /// Per segment; empty means every segment from the beginning.
+    pub starts: Vec<SegmentStart>,
+    /// `Select=COUNT`: DynamoDB returns counts and capacity but no items.
+    pub count_only: bool,
+}
+
+impl ReadSpec {
+    pub fn new(operation: Operation, table: impl Into<String>) -> Self {
+        ReadSpec {
+            operation,
+            table: table.into(),
+            index: None,
+            key_condition: None,
+            filter: None,
+            projection: None,
+            names: Vec::new(),
+            values: Vec::new(),
+            descending: false,
+            consistent: false,
+            limit: None,
+            page_size: None,
+            segments: 1,
+            starts: Vec::new(),
+            count_only: false,
+        }
+    }
+}
+
+/// One response page, with everything the request log shows about it.
+#[derive(Debug, Clone)]
+pub struct Page {
+    pub request_id: RequestId,
+    pub operation: Operation,
+    pub index: Option<String>,
+    pub segment: u32,
+    /// 1-based within the segment.
+    pub page: u32,
+    pub items: Vec<Item>,
+    /// DynamoDB's `Count` and `ScannedCount` for this page.
+    pub count: u64,
+    pub scanned_count: u64,
+    pub consumed: Consumed,
+    /// Wall time of the request, including the SDK's retries.
+    pub latency: Duration,
+    pub attempts: AttemptStats,
+    pub last_evaluated_key: Option<Item>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DoneOutcome {
+    /// Every segment read to its end.
+    Complete,
+    /// `limit` items were returned.
+    LimitReached,
+    Cancelled,
+}
+
+#[derive(Debug, Clone)]
+pub enum EngineEvent {
+    Page(Page),
+    /// Sent once per read, after every segment task has stopped.
+    Done {
+        request_id: RequestId,
+        outcome: DoneOutcome,
+    },
+    /// Sent once per read instead of `Done`, after every segment task has stopped.
+    Failed {
+        request_id: RequestId,
+        segment: u32,
+        error: EngineError,
+        attempts: AttemptStats,
+    },
+}
+
+impl EngineEvent {
+    pub fn request_id(&self) -> RequestId {
+        match self {
+            EngineEvent::Page(p) => p.request_id,
+            EngineEvent::Done { request_id, .. } | EngineEvent::Failed { request_id, .. } => {
+                *request_id
+            }
+        }
+    }
+}
+
+/// A running read. Dropping the handle does not stop it; `cancel` does.
+pub struct ReadHandle {
+    pub id: RequestId,
+    cancel: CancellationToken,
+    task: JoinHandle<()>,
+}
+
+impl ReadHandle {
+    pub fn cancel(&self) {
+        self.cancel.cancel();
+    }
+
+    pub fn cancel_token(&self) -> CancellationToken {
+        self.cancel.clone()
+    }
+
+    /// Waits until every segment task has stopped and the final event was sent.
+    pub async fn join(self) {
+        let _ = self.task.await;
+    }
+}
+
+struct SegmentFailure {
+    segment: u32,
+    error: EngineError,
+    attempts: AttemptStats,
+}
+
+/// What all segment tasks of one read share.
+struct Shared {
+    engine: Engine,
+    spec: ReadSpec,
+    request_id: RequestId,
+    tx: mpsc::Sender<EngineEvent>,
+    /// Cancelled by the user, by a failure, or when the limit is reached.
+    stop: CancellationToken,
+    remaining: Option<AtomicUsize>,
+    limit_reached: AtomicBool,
+    in_flight: Semaphore,
+}
+
+impl Engine {
+    /// Starts a read; its events arrive on `tx`, ending with exactly one `Done` or `Failed`.
+    pub fn start_read(&self, spec: ReadSpec, tx: mpsc::Sender<EngineEvent>) -> ReadHandle {
+        let request_id = self.next_id();
+        let cancel = CancellationToken::new();
+        let segments = match spec.operation {
+            Operation::Query => 1,
+            Operation::Scan => spec.segments.clamp(1, MAX_SEGMENTS),
+        };
+        let shared = Arc::new(Shared {
+            engine: self.clone(),
+            request_id,
+            tx,
+            stop: cancel.child_token(),
+            remaining: spec.limit.map(AtomicUsize::new),
+            limit_reached: AtomicBool::new(false),
+            in_flight: Semaphore::new((segments as usize).min(MAX_IN_FLIGHT_SEGMENTS)),
+            spec,
+        });
+        let user_cancel = cancel.clone();
+        let task = tokio::spawn(async move {
+            let mut set = JoinSet::new();
+            for segment in 0..segments {
+                set.spawn(run_segment(shared.clone(), segment, segments));
+            }
+            let mut failure: Option<SegmentFailure> = None;
+            while let Some(joined) = set.join_next().await {
+                let result = joined.unwrap_or_else(|e| {
+                    Err(SegmentFailure {
+                        segment: 0,
+                        error: EngineError::service(format!(
+                            "a segment task stopped unexpectedly: {e}"
+                        )),
+                        attempts: AttemptStats::default(),
+                    })
+                });
+                if let Err(f) = result {
+                    // One segment failing fails the read; stop the others promptly.
+                    shared.stop.cancel();
+                    failure.get_or_insert(f);
+                }
+            }
+            let event = match failure {
+                Some(f) => EngineEvent::Failed {
+                    request_id,
+                    segment: f.segment,
+                    error: f.error,
+                    attempts: f.attempts,
+                },
+                None => EngineEvent::Done {
+                    request_id,
+                    outcome: if shared.limit_reached.load(Ordering::Acquire) {
+                        DoneOutcome::LimitReached
+                    } else if user_cancel.is_cancelled() {
+                        DoneOutcome::Cancelled
+                    } else {
+                        DoneOutcome::Complete
+                    },
+                },
+            };
+            let _ = shared.tx.send(event).await;
+        });
+        ReadHandle {
+            id: request_id,
+            cancel,
+            task,
+        }
+    }
+}
+
+struct RawPage {
+    items: Vec<HashMap<String, AttributeValue>>,
+    count: i32,
+    scanned_count: i32,
+    consumed: Option<ConsumedCapacity>,
+    last_evaluated_key: Option<HashMap<String, AttributeValue>>,
+}
+
+async fn run_segment(
+    shared: Arc<Shared>,
+    segment: u32,
+    total_segments: u32,
+) -> Result<(), SegmentFailure> {
+    let spec = &shared.spec;
+    let mut start = match spec.starts.get(segment as usize) {
+        Some(SegmentStart::Finished) => return Ok(()),
+        Some(SegmentStart::After(key)) => Some(item_to_sdk(key)),
+        Some(SegmentStart::Beginning) | None => None,
+    };
+    let mut page_number = 0u32;
+    loop {
+        let remaining = shared.remaining.as_ref().map(|r| r.load(Ordering::Acquire));
+        if remaining == Some(0) || shared.stop.is_cancelled() {
+            return Ok(());
+        }
+        let _permit = tokio::select! {
+            permit = shared.in_flight.acquire() => permit.expect("semaphore is never closed"),
+            _ = shared.stop.cancelled() => return Ok(()),
+        };
+        // Without a filter every evaluated item is returned, so asking for no more than the
+        // remaining limit saves the capacity of reading items nobody will see.
+        let page_limit = match (remaining, &spec.filter) {
+            (Some(r), None) => Some(
+                spec.page_size
+                    .map_or(r, |p| (p as usize).min(r))
+                    .min(i32::MAX as usize) as i32,
+            ),
+            _ => spec.page_size,
+        };
+        let recorder = AttemptRecorder::default();
+        let started = Instant::now();
+        let request = send_page(
+            &shared,
+            segment,
+            total_segments,
+            start.clone(),
+            page_limit,
+            recorder.clone(),
+        );
+        let result = tokio::select! {
+            result = request => result,
+            _ = shared.stop.cancelled() => return Ok(()),
+        };
+        let latency = started.elapsed();
+        let attempts = recorder.snapshot();
+        let raw = result.map_err(|error| SegmentFailure {
+            segment,
+            error,
+            attempts: attempts.clone(),
+        })?;
+        page_number += 1;
+        let mut items: Vec<Item> = raw.items.into_iter().map(item_from_sdk).collect();
+        if let Some(remaining) = &shared.remaining {
+            let take = reserve(remaining, items.len());
+            items.truncate(take);
+            if remaining.load(Ordering::Acquire) == 0 {
+                shared.limit_reached.store(true, Ordering::Release);
+                shared.stop.cancel();
+            }
+        }
+        let last_evaluated_key = raw.last_evaluated_key.map(item_from_sdk);
+        let finished = last_evaluated_key.is_none();
+        start = last_evaluated_key.as_ref().map(item_to_sdk);
+        let page = Page {
+            request_id: shared.request_id,
+            operation: spec.operation,
+            index: spec.index.clone(),
+            segment,
+            page: page_number,
+            items,
+            count: raw.count.max(0) as u64,
+            scanned_count: raw.scanned_count.max(0) as u64,
+            consumed: consumed_from_sdk(raw.consumed.as_ref()),
+            latency,
+            attempts,
+            last_evaluated_key,
+        };
+        // Not raced against `stop`: a page that was paid for is always delivered, so capacity
+        // sums stay exact. Consumers drain until the final event, so this cannot hang.
+        if shared.tx.send(EngineEvent::Page(page)).await.is_err() || finished {
+            return Ok(());
+        }
+    }
+}
+
+/// Takes up to `wanted` from the shared remaining count; returns how many were granted.
+fn reserve(remaining: &AtomicUsize, wanted: usize) -> usize {
+    let mut current = remaining.load(Ordering::Acquire);
+    loop {
+        let take = current.min(wanted);
+        match remaining.compare_exchange(
+            current,
+            current - take,
+            Ordering::AcqRel,
+            Ordering::Acquire,
+        ) {
+            Ok(_) => return take,
+            Err(actual) => current = actual,
+        }
+    }
+}
+
+async fn send_page(
+    shared: &Shared,
+    segment: u32,
+    total_segments: u32,
+    start: Option<HashMap<String, AttributeValue>>,
+    page_limit: Option<i32>,
+    recorder: AttemptRecorder,
+) -> Result<RawPage, EngineError> {
+    let spec = &shared.spec;
+    let engine = &shared.engine;
+    let names: Option<HashMap<String, String>> =
+        (!spec.names.is_empty()).then(|| spec.names.iter().cloned().collect());
+    let values: Option<HashMap<String, AttributeValue>> = (!spec.values.is_empty()).then(|| {
+        spec.values
+            .iter()
+            .map(|(k, v)| (k.clone(), value_to_sdk(v)))
+            .collect()
+    });
+    let select = spec.count_only.then_some(Select::Count);
+    match spec.operation {
+        Operation::Query => {
+            let out = engine
+                .client
+                .query()
+                .table_name(&spec.table)
+                .set_index_name(spec.index.clone())
+                .set_key_condition_expression(spec.key_condition.clone())
+                .set_filter_expression(spec.filter.clone())
+                .set_projection_expression(spec.projection.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .scan_index_forward(!spec.descending)
+                .consistent_read(spec.consistent)
+                .set_limit(page_limit)
+                .set_select(select)
+                .set_exclusive_start_key(start)
+                .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                .customize()
+                .interceptor(recorder)
+                .send()
+                .await
+                .map_err(|e| {
+                    EngineError::from_sdk(e, "Query", Some(&spec.table), &engine.endpoint)
+                })?;
+            Ok(RawPage {
+                items: out.items.unwrap_or_default(),
+                count: out.count,
+                scanned_count: out.scanned_count,
+                consumed: out.consumed_capacity,
+                last_evaluated_key: out.last_evaluated_key,
+            })
+        }
+        Operation::Scan => {
+            let parallel = total_segments > 1;
+            let out = engine
+                .client
+                .scan()
+                .table_name(&spec.table)
+                .set_index_name(spec.index.clone())
+                .set_filter_expression(spec.filter.clone())
+                .set_projection_expression(spec.projection.clone())
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .consistent_read(spec.consistent)
+                .set_limit(page_limit)
+                .set_select(select)
+                .set_segment(parallel.then_some(segment as i32))
+                .set_total_segments(parallel.then_some(total_segments as i32))
+                .set_exclusive_start_key(start)
+                .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                .customize()
+                .interceptor(recorder)
+                .send()
+                .await
+                .map_err(|e| {
+                    EngineError::from_sdk(e, "Scan", Some(&spec.table), &engine.endpoint)
+                })?;
+            Ok(RawPage {
+                items: out.items.unwrap_or_default(),
+                count: out.count,
+                scanned_count: out.scanned_count,
+                consumed: out.consumed_capacity,
+                last_evaluated_key: out.last_evaluated_key,
+            })
+        }
+    }
+}
+
+fn consumed_from_sdk(c: Option<&ConsumedCapacity>) -> Consumed {
+    let Some(c) = c else {
+        return Consumed::default();
+    };
+    let mut indexes = std::collections::BTreeMap::new();
+    for map in [&c.global_secondary_indexes, &c.local_secondary_indexes]
+        .into_iter()
+        .flatten()
+    {
+        for (name, cap) in map {
+            *indexes.entry(name.clone()).or_insert(0.0) += cap.capacity_units.unwrap_or(0.0);
+        }
+    }
+    Consumed {
+        total: c.capacity_units.unwrap_or(0.0),
+        table: c
+            .table
+            .as_ref()
+            .and_then(|t| t.capacity_units)
+            .unwrap_or(0.0),
+        indexes,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserve_never_grants_more_than_remaining() {
+        let remaining = AtomicUsize::new(5);
+        assert_eq!(reserve(&remaining, 3), 3);
+        assert_eq!(reserve(&remaining, 3), 2);
+        assert_eq!(reserve(&remaining, 3), 0);
+        assert_eq!(remaining.load(Ordering::Relaxed), 0);
+    }
+}
