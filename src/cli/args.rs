@@ -1,0 +1,171 @@
+//! Command-line interface. The headless subcommands are a scripting interface: their flags and
+//! output formats are kept stable.
+
+use clap::{Args, Parser, Subcommand};
+
+use super::output::OutputFormat;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "dynoscope",
+    version,
+    about = "A terminal explorer for DynamoDB single-table designs"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Table to open in the explorer (omit for the table picker).
+    pub table: Option<String>,
+}
+
+#[derive(Debug, Clone, Args, Default)]
+pub struct GlobalArgs {
+    /// Named profile from ~/.aws/config (default: AWS_PROFILE or 'default').
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// AWS region (default: AWS_REGION or the profile's region).
+    #[arg(long, global = true, value_name = "NAME")]
+    pub region: Option<String>,
+    /// DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local.
+    #[arg(long, global = true, value_name = "URL")]
+    pub endpoint_url: Option<String>,
+    /// Seconds one HTTP attempt may take before the SDK retries it.
+    #[arg(long, global = true, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    /// Attempts per request, including the first (the SDK retries throttling and 5xx).
+    #[arg(long, global = true, value_name = "N")]
+    pub max_attempts: Option<u32>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List table names, one per line.
+    Tables,
+    /// Describe a table as JSON: keys, attribute types, indexes, billing, size, TTL, stream.
+    Describe { table: String },
+    /// Query an item collection (or an index), streaming items to stdout.
+    Query(Box<QueryArgs>),
+    /// Scan a table or index, optionally in parallel segments, streaming items to stdout.
+    Scan(ScanArgs),
+    /// Create and load the demo single-table data set (local endpoints only).
+    Seed(SeedArgs),
+    /// Start DynamoDB Local, load the demo data and open the explorer on it.
+    Demo(DemoArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ReadArgs {
+    /// Query a GSI or LSI instead of the table.
+    #[arg(long, visible_alias = "index-name", value_name = "NAME")]
+    pub index: Option<String>,
+    /// Stop after N items in total (across pages and segments).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    /// Strongly consistent reads (not available on GSIs).
+    #[arg(long, visible_alias = "consistent-read")]
+    pub consistent: bool,
+    /// FilterExpression, applied after the read (it does not reduce consumed capacity).
+    #[arg(long, visible_alias = "filter-expression", value_name = "EXPR")]
+    pub filter: Option<String>,
+    /// ProjectionExpression: the attributes to return.
+    #[arg(long, visible_alias = "projection-expression", value_name = "EXPR")]
+    pub projection: Option<String>,
+    /// ExpressionAttributeNames as JSON, e.g. '{"#s":"status"}'.
+    #[arg(
+        long,
+        visible_alias = "expression-attribute-names",
+        value_name = "JSON"
+    )]
+    pub names: Option<String>,
+    /// ExpressionAttributeValues as plain JSON, e.g. '{":s":"SHIPPED",":n":5}'.
+    #[arg(
+        long,
+        value_name = "JSON",
+        conflicts_with = "expression_attribute_values"
+    )]
+    pub values: Option<String>,
+    /// ExpressionAttributeValues as DynamoDB JSON (the aws-cli spelling), e.g. '{":s":{"S":"SHIPPED"}}'.
+    #[arg(long, value_name = "JSON")]
+    pub expression_attribute_values: Option<String>,
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub output: OutputFormat,
+    /// Print request statistics as one JSON object on the last line of stderr.
+    #[arg(long)]
+    pub stats: bool,
+    /// DynamoDB's per-request Limit (items evaluated per page).
+    #[arg(long, value_name = "N")]
+    pub page_size: Option<i32>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct QueryArgs {
+    pub table: String,
+    /// Partition key value (typed by the key's attribute type; binary keys take base64).
+    #[arg(
+        long,
+        value_name = "VALUE",
+        required_unless_present = "key_condition_expression",
+        allow_negative_numbers = true
+    )]
+    pub pk: Option<String>,
+    #[command(flatten)]
+    pub sort: SortArgs,
+    /// Newest first: descending sort-key order (ScanIndexForward=false).
+    #[arg(long, visible_alias = "no-scan-index-forward")]
+    pub desc: bool,
+    /// KeyConditionExpression in the aws-cli spelling.
+    #[arg(long, value_name = "EXPR", conflicts_with = "pk")]
+    pub key_condition_expression: Option<String>,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+#[derive(Debug, Clone, Args, Default)]
+#[group(multiple = false)]
+pub struct SortArgs {
+    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    pub sk_eq: Option<String>,
+    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    pub sk_lt: Option<String>,
+    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    pub sk_le: Option<String>,
+    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    pub sk_gt: Option<String>,
+    #[arg(long, value_name = "V", allow_negative_numbers = true)]
+    pub sk_ge: Option<String>,
+    #[arg(long, num_args = 2, value_names = ["LOW", "HIGH"], allow_negative_numbers = true)]
+    pub sk_between: Option<Vec<String>>,
+    #[arg(long, value_name = "PREFIX")]
+    pub sk_begins: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ScanArgs {
+    pub table: String,
+    /// Parallel scan segments (1-1000); each runs in its own task.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub segments: u32,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct SeedArgs {
+    /// Table to create and load.
+    #[arg(long, default_value = "app", value_name = "NAME")]
+    pub table: String,
+    /// Number of ordinary users to generate.
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    pub users: u32,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DemoArgs {
+    #[arg(long, default_value_t = 2000, value_name = "N")]
+    pub users: u32,
+    /// Load the data and print the endpoint, without opening the explorer (keeps running until Ctrl-C).
+    #[arg(long)]
+    pub no_ui: bool,
+}

@@ -1,0 +1,133 @@
+//! `demo`: start DynamoDB Local from the project's cache, load the demo data, open the explorer,
+//! and stop DynamoDB Local again on the way out.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use tokio::process::{Child, Command};
+
+use super::args::{DemoArgs, GlobalArgs};
+use super::CliError;
+use crate::aws::{self, seed, Engine};
+use crate::model::demo_data;
+
+pub const DEMO_TABLE: &str = "app";
+const INSTALL_HINT: &str = "bash scripts/install-dynamodb-local.sh";
+
+/// `DYNAMODB_LOCAL_DIR`, else the project's `.cache/dynamodb-local`.
+pub fn dynamodb_local_dir() -> PathBuf {
+    match std::env::var_os("DYNAMODB_LOCAL_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join(".cache/dynamodb-local"),
+    }
+}
+
+/// A running DynamoDB Local; killed when dropped, so every exit path stops it.
+pub struct LocalDynamo {
+    child: Child,
+    pub endpoint: String,
+}
+
+impl LocalDynamo {
+    pub async fn start(dir: &Path) -> Result<LocalDynamo, CliError> {
+        let jar = dir.join("DynamoDBLocal.jar");
+        if !jar.is_file() {
+            return Err(CliError::bad_input(format!(
+                "DynamoDB Local not found in '{}'; install it with: {INSTALL_HINT} (or set DYNAMODB_LOCAL_DIR)",
+                dir.display()
+            )));
+        }
+        let port = TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| CliError::service(format!("cannot find a free local port: {e}")))?
+            .port();
+        let child = Command::new("java")
+            .arg(format!(
+                "-Djava.library.path={}",
+                dir.join("DynamoDBLocal_lib").display()
+            ))
+            .arg("-jar")
+            .arg(&jar)
+            .args(["-inMemory", "-sharedDb", "-port", &port.to_string()])
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| {
+                CliError::bad_input(format!(
+                    "cannot start 'java' for DynamoDB Local ({e}); install Java 17 or newer"
+                ))
+            })?;
+        Ok(LocalDynamo {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+        })
+    }
+
+    /// Polls ListTables until DynamoDB Local answers (JVM start-up takes a second or two).
+    pub async fn wait_ready(&mut self, engine: &Engine) -> Result<(), CliError> {
+        let started = Instant::now();
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Err(CliError::service(format!(
+                    "DynamoDB Local exited during start-up ({status}); check that Java is 17 or newer"
+                )));
+            }
+            if engine.list_tables().await.is_ok() {
+                return Ok(());
+            }
+            if started.elapsed() > Duration::from_secs(60) {
+                return Err(CliError::service(format!(
+                    "DynamoDB Local did not answer at {} within 60 s",
+                    self.endpoint
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    pub async fn stop(mut self) {
+        let _ = self.child.kill().await;
+    }
+}
+
+pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
+    if let Some(url) = &global.endpoint_url {
+        return Err(CliError::bad_input(format!(
+            "demo starts its own DynamoDB Local, so --endpoint-url '{url}' is not used; to load another endpoint run 'dynoscope seed --endpoint-url {url}'"
+        )));
+    }
+    let mut local = LocalDynamo::start(&dynamodb_local_dir()).await?;
+    let mut options = super::connect_options(global)?;
+    options.endpoint_url = Some(local.endpoint.clone());
+    // A few quick attempts while the JVM starts; the poll loop does the waiting.
+    options.max_attempts = Some(1);
+    let conn = aws::connect(&options).await?;
+    let engine = Engine::new(&conn);
+    local.wait_ready(&engine).await?;
+    eprintln!(
+        "DynamoDB Local is up at {}; loading the demo table '{DEMO_TABLE}'…",
+        local.endpoint
+    );
+    let loaded = seed::seed(&conn, DEMO_TABLE, demo_data::generate(args.users)).await?;
+    eprintln!("loaded {loaded} items");
+    let result = if args.no_ui {
+        eprintln!(
+            "try: dynoscope --endpoint-url {} query {DEMO_TABLE} --pk USER#celebrity --sk-begins ORDER# --desc --limit 5 --output table",
+            local.endpoint
+        );
+        eprintln!("press Ctrl-C to stop DynamoDB Local");
+        let _ = tokio::signal::ctrl_c().await;
+        Ok(())
+    } else {
+        let mut global = global.clone();
+        global.endpoint_url = Some(local.endpoint.clone());
+        crate::tui_entry(global, Some(DEMO_TABLE.to_string())).await
+    };
+    local.stop().await;
+    result
+}

@@ -1,0 +1,228 @@
+//! Writing items to stdout as they stream in: `jsonl`, `ddb-jsonl`, or an aligned `table`.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use crate::model::cell::cell_text;
+use crate::model::json::{write_dynamo, write_plain};
+use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::value::Item;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// One item per line as plain JSON (exact numbers, base64 binary, sets as arrays).
+    Jsonl,
+    /// One item per line in DynamoDB JSON, exactly as the service returned it.
+    #[value(name = "ddb-jsonl")]
+    DdbJsonl,
+    /// Aligned columns for people; text is sanitised and truncated.
+    Table,
+}
+
+const MAX_COLUMNS: usize = 10;
+const MAX_KEY_WIDTH: usize = 48;
+const MAX_WIDTH: usize = 32;
+
+pub struct ItemWriter<W: Write> {
+    out: W,
+    format: OutputFormat,
+    key_names: Vec<String>,
+    /// Chosen from the first non-empty page, then fixed so the columns stay aligned while the
+    /// rest of the result streams in.
+    columns: Option<Vec<(String, usize)>>,
+    line: String,
+}
+
+impl<W: Write> ItemWriter<W> {
+    pub fn new(out: W, format: OutputFormat, key_names: Vec<String>) -> Self {
+        ItemWriter {
+            out,
+            format,
+            key_names,
+            columns: None,
+            line: String::new(),
+        }
+    }
+
+    /// Writes one page and flushes it, so a pipe sees results before the scan ends.
+    pub fn write_page(&mut self, items: &[Item]) -> io::Result<()> {
+        if items.is_empty() {
+            return Ok(());
+        }
+        self.line.clear();
+        match self.format {
+            OutputFormat::Jsonl | OutputFormat::DdbJsonl => {
+                for item in items {
+                    if self.format == OutputFormat::Jsonl {
+                        write_plain(&mut self.line, item);
+                    } else {
+                        write_dynamo(&mut self.line, item);
+                    }
+                    self.line.push('\n');
+                }
+            }
+            OutputFormat::Table => {
+                if self.columns.is_none() {
+                    let columns = choose_columns(&self.key_names, items);
+                    render_header(&mut self.line, &columns);
+                    self.columns = Some(columns);
+                }
+                let columns = self.columns.as_ref().expect("set above");
+                for item in items {
+                    render_row(&mut self.line, columns, item);
+                }
+            }
+        }
+        self.out.write_all(self.line.as_bytes())?;
+        self.out.flush()
+    }
+}
+
+fn choose_columns(key_names: &[String], items: &[Item]) -> Vec<(String, usize)> {
+    let mut names: Vec<String> = key_names
+        .iter()
+        .filter(|k| items.iter().any(|i| i.get(k).is_some()))
+        .cloned()
+        .collect();
+    let mut frequency: HashMap<&str, usize> = HashMap::new();
+    for item in items {
+        for (name, _) in item.iter() {
+            if !key_names.iter().any(|k| k == name) {
+                *frequency.entry(name).or_default() += 1;
+            }
+        }
+    }
+    let mut others: Vec<(&str, usize)> = frequency.into_iter().collect();
+    others.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    names.extend(
+        others
+            .into_iter()
+            .take(MAX_COLUMNS.saturating_sub(names.len()))
+            .map(|(n, _)| n.to_string()),
+    );
+    names
+        .into_iter()
+        .map(|name| {
+            let cap = if key_names.contains(&name) {
+                MAX_KEY_WIDTH
+            } else {
+                MAX_WIDTH
+            };
+            let widest = items
+                .iter()
+                .filter_map(|i| i.get(&name))
+                .map(|v| display_width(&sanitize(&cell_text(v))))
+                .max()
+                .unwrap_or(0);
+            let width = widest.max(display_width(&sanitize(&name))).min(cap);
+            (name, width)
+        })
+        .collect()
+}
+
+fn render_header(out: &mut String, columns: &[(String, usize)]) {
+    let cells: Vec<String> = columns
+        .iter()
+        .map(|(n, _)| sanitize(n).into_owned())
+        .collect();
+    render_cells(out, columns, cells.iter().map(String::as_str));
+    let rule: Vec<String> = columns.iter().map(|(_, w)| "-".repeat(*w)).collect();
+    render_cells(out, columns, rule.iter().map(String::as_str));
+}
+
+fn render_row(out: &mut String, columns: &[(String, usize)], item: &Item) {
+    let cells: Vec<String> = columns
+        .iter()
+        .map(|(name, _)| {
+            item.get(name)
+                .map(|v| sanitize(&cell_text(v)).into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    render_cells(out, columns, cells.iter().map(String::as_str));
+}
+
+fn render_cells<'a>(
+    out: &mut String,
+    columns: &[(String, usize)],
+    cells: impl Iterator<Item = &'a str>,
+) {
+    let mut row = String::new();
+    for ((_, width), cell) in columns.iter().zip(cells) {
+        let text = truncate_display(cell, *width);
+        row.push_str(&text);
+        row.extend(std::iter::repeat_n(
+            ' ',
+            width.saturating_sub(display_width(&text)) + 2,
+        ));
+    }
+    out.push_str(row.trim_end());
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::value::AttrValue;
+
+    fn item(pk: &str, sk: &str, extra: &[(&str, AttrValue)]) -> Item {
+        let mut attrs = vec![
+            ("PK".to_string(), AttrValue::S(pk.into())),
+            ("SK".to_string(), AttrValue::S(sk.into())),
+        ];
+        attrs.extend(extra.iter().map(|(k, v)| (k.to_string(), v.clone())));
+        Item::from_attrs(attrs)
+    }
+
+    #[test]
+    fn table_output_aligns_sanitises_and_keeps_columns_fixed() {
+        let mut buf = Vec::new();
+        let mut w = ItemWriter::new(
+            &mut buf,
+            OutputFormat::Table,
+            vec!["PK".into(), "SK".into()],
+        );
+        w.write_page(&[
+            item(
+                "USER#1",
+                "PROFILE",
+                &[("name", AttrValue::S("Ann\u{1b}[2J".into()))],
+            ),
+            item(
+                "USER#1",
+                "ORDER#2026-01-01#o1",
+                &[("total", AttrValue::N("12.5".into()))],
+            ),
+        ])
+        .unwrap();
+        w.write_page(&[item(
+            "USER#2",
+            "PROFILE",
+            &[("name", AttrValue::S("Bob".into()))],
+        )])
+        .unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        assert!(!text.contains('\u{1b}'), "{text}");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        assert!(lines[0].starts_with("PK      SK"), "{text}");
+        assert!(lines[2].contains("Ann\\x1b[2J"), "{text}");
+        // The second page reuses the first page's column positions.
+        let sk_col = lines[0].find("SK").unwrap();
+        assert_eq!(lines[4].find("PROFILE"), Some(sk_col), "{text}");
+    }
+
+    #[test]
+    fn jsonl_formats_write_one_line_per_item() {
+        for (format, needle) in [
+            (OutputFormat::Jsonl, r#"{"PK":"A","SK":"B"}"#),
+            (OutputFormat::DdbJsonl, r#"{"PK":{"S":"A"},"SK":{"S":"B"}}"#),
+        ] {
+            let mut buf = Vec::new();
+            ItemWriter::new(&mut buf, format, vec![])
+                .write_page(&[item("A", "B", &[])])
+                .unwrap();
+            assert_eq!(String::from_utf8(buf).unwrap(), format!("{needle}\n"));
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! `query` and `scan`: validate everything before the first request, then stream pages to
+//! stdout and statistics to stderr.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use tokio::sync::mpsc;
+
+use super::args::{QueryArgs, ReadArgs, ScanArgs, SortArgs};
+use super::output::ItemWriter;
+use super::CliError;
+use crate::aws::read::MAX_SEGMENTS;
+use crate::aws::{Engine, EngineEvent, Operation, ReadSpec, ReadStats};
+use crate::model::expression::{check_expression, parse_key_condition};
+use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values};
+use crate::model::key_condition::{KeyCondition, SortInput};
+use crate::model::schema::TableInfo;
+use crate::model::value::AttrValue;
+
+/// Pages the engine may have queued ahead of stdout.
+const CHANNEL_PAGES: usize = 16;
+
+pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
+    let info = engine.describe_table(&args.table).await?;
+    let keys = index_keys(&info, args.read.index.as_deref())?;
+    let (mut names, mut values) = user_names_values(&args.read)?;
+    let key_condition = match &args.key_condition_expression {
+        Some(expr) => {
+            parse_key_condition(expr, &names, &values, &keys)?;
+            expr.clone()
+        }
+        None => {
+            let pk = args.pk.as_deref().unwrap_or_default();
+            let condition = KeyCondition::build(&keys, pk, sort_input(&args.sort))?;
+            let parts = condition.to_expression();
+            merge(&mut names, parts.names, "--names")?;
+            merge(&mut values, parts.values, "--values")?;
+            parts.key_condition
+        }
+    };
+    let mut spec = read_spec(Operation::Query, &args.table, &args.read, names, values)?;
+    spec.key_condition = Some(key_condition);
+    spec.descending = args.desc;
+    check_all_used(&spec)?;
+    stream(engine, spec, &info, &args.read).await
+}
+
+pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
+    if !(1..=MAX_SEGMENTS).contains(&args.segments) {
+        return Err(CliError::bad_input(format!(
+            "--segments '{}' is out of range; use 1 to {MAX_SEGMENTS}",
+            args.segments
+        )));
+    }
+    let info = engine.describe_table(&args.table).await?;
+    index_keys(&info, args.read.index.as_deref())?;
+    let (names, values) = user_names_values(&args.read)?;
+    let mut spec = read_spec(Operation::Scan, &args.table, &args.read, names, values)?;
+    spec.segments = args.segments;
+    check_all_used(&spec)?;
+    stream(engine, spec, &info, &args.read).await
+}
+
+fn index_keys(
+    info: &TableInfo,
+    index: Option<&str>,
+) -> Result<crate::model::schema::KeySchema, CliError> {
+    info.keys_for(index).cloned().ok_or_else(|| {
+        let choices = info.index_names();
+        let list = if choices.is_empty() {
+            "it has no indexes".to_string()
+        } else {
+            format!("its indexes are: {}", choices.join(", "))
+        };
+        CliError::bad_input(format!(
+            "index '{}' not found on table '{}'; {list}",
+            index.unwrap_or_default(),
+            info.name
+        ))
+    })
+}
+
+type Names = Vec<(String, String)>;
+type Values = Vec<(String, AttrValue)>;
+
+fn user_names_values(read: &ReadArgs) -> Result<(Names, Values), CliError> {
+    let names = match &read.names {
+        Some(text) => parse_names("--names", text)?,
+        None => Vec::new(),
+    };
+    let values = match (&read.values, &read.expression_attribute_values) {
+        (Some(text), _) => parse_plain_values(text)?,
+        (None, Some(text)) => parse_dynamo_values(text)?,
+        (None, None) => Vec::new(),
+    };
+    for (name, _) in &names {
+        if !name.starts_with('#') {
+            return Err(CliError::bad_input(format!(
+                "attribute name placeholder '{name}' must start with '#', e.g. '#status'"
+            )));
+        }
+    }
+    for (name, _) in &values {
+        if !name.starts_with(':') {
+            return Err(CliError::bad_input(format!(
+                "value placeholder '{name}' must start with ':', e.g. ':status'"
+            )));
+        }
+    }
+    Ok((names, values))
+}
+
+/// Adds the key condition's own placeholders; a user placeholder of the same name would be
+/// ambiguous, so it is refused rather than silently replaced.
+fn merge<V>(
+    into: &mut Vec<(String, V)>,
+    add: Vec<(String, V)>,
+    flag: &str,
+) -> Result<(), CliError> {
+    for (name, value) in add {
+        if into.iter().any(|(n, _)| *n == name) {
+            return Err(CliError::bad_input(format!(
+                "placeholder '{name}' in {flag} is reserved for the key condition built from --pk/--sk-*; rename yours"
+            )));
+        }
+        into.push((name, value));
+    }
+    Ok(())
+}
+
+fn read_spec(
+    operation: Operation,
+    table: &str,
+    read: &ReadArgs,
+    names: Names,
+    values: Values,
+) -> Result<ReadSpec, CliError> {
+    if read.limit == Some(0) {
+        return Err(CliError::bad_input(
+            "--limit '0' returns nothing; give 1 or more",
+        ));
+    }
+    if let Some(size) = read.page_size {
+        if size < 1 {
+            return Err(CliError::bad_input(format!(
+                "--page-size '{size}' must be at least 1"
+            )));
+        }
+    }
+    if let Some(filter) = &read.filter {
+        check_expression("filter", filter, &names, &values)?;
+    }
+    if let Some(projection) = &read.projection {
+        check_expression("projection", projection, &names, &values)?;
+    }
+    let mut spec = ReadSpec::new(operation, table);
+    spec.index = read.index.clone();
+    spec.filter = read.filter.clone();
+    spec.projection = read.projection.clone();
+    spec.consistent = read.consistent;
+    spec.limit = read.limit;
+    spec.page_size = read.page_size;
+    spec.names = names;
+    spec.values = values;
+    Ok(spec)
+}
+
+/// DynamoDB rejects placeholders that no expression uses; say which one before sending.
+fn check_all_used(spec: &ReadSpec) -> Result<(), CliError> {
+    let expressions: Vec<&str> = [&spec.key_condition, &spec.filter, &spec.projection]
+        .into_iter()
+        .flatten()
+        .map(String::as_str)
+        .collect();
+    let used = |placeholder: &str| {
+        expressions.iter().any(|e| {
+            e.match_indices(placeholder).any(|(at, _)| {
+                let next = e[at + placeholder.len()..].chars().next();
+                !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+            })
+        })
+    };
+    for name in spec
+        .names
+        .iter()
+        .map(|(n, _)| n)
+        .chain(spec.values.iter().map(|(v, _)| v))
+    {
+        if !used(name) {
+            return Err(CliError::bad_input(format!(
+                "placeholder '{name}' is defined but no expression uses it; remove it or use it"
+            )));
+        }
+    }
+    Ok(())
+}
+
+fn sort_input(sort: &SortArgs) -> Option<SortInput> {
+    let s = sort.clone();
+    if let Some(v) = s.sk_eq {
+        return Some(SortInput::Eq(v));
+    }
+    if let Some(v) = s.sk_lt {
+        return Some(SortInput::Lt(v));
+    }
+    if let Some(v) = s.sk_le {
+        return Some(SortInput::Le(v));
+    }
+    if let Some(v) = s.sk_gt {
+        return Some(SortInput::Gt(v));
+    }
+    if let Some(v) = s.sk_ge {
+        return Some(SortInput::Ge(v));
+    }
+    if let Some(mut v) = s.sk_between {
+        let high = v.pop().unwrap_or_default();
+        let low = v.pop().unwrap_or_default();
+        return Some(SortInput::Between(low, high));
+    }
+    s.sk_begins.map(SortInput::BeginsWith)
+}
+
+/// Runs the read, writing each page as it arrives. Ctrl-C cancels the read cleanly; a closed
+/// stdout (`| head`) stops it quietly.
+async fn stream(
+    engine: &Engine,
+    spec: ReadSpec,
+    info: &TableInfo,
+    read: &ReadArgs,
+) -> Result<(), CliError> {
+    let keys = info
+        .keys_for(spec.index.as_deref())
+        .cloned()
+        .unwrap_or_else(|| info.keys.clone());
+    let mut key_names = vec![info.keys.partition_key.name.clone()];
+    key_names.extend(info.keys.sort_key.iter().map(|k| k.name.clone()));
+    for k in std::iter::once(&keys.partition_key).chain(keys.sort_key.iter()) {
+        if !key_names.contains(&k.name) {
+            key_names.push(k.name.clone());
+        }
+    }
+    let operation = spec.operation;
+    let (tx, mut rx) = mpsc::channel(CHANNEL_PAGES);
+    let started = Instant::now();
+    let handle = engine.start_read(spec, tx);
+    let stdout = io::stdout().lock();
+    let mut writer = ItemWriter::new(stdout, read.output, key_names);
+    let mut stats = ReadStats::default();
+    let mut items_written = 0u64;
+    let mut failure: Option<CliError> = None;
+    let mut interrupted = false;
+    let mut stdout_closed = false;
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    loop {
+        let event = tokio::select! {
+            event = rx.recv() => event,
+            _ = &mut ctrl_c, if !interrupted => {
+                interrupted = true;
+                handle.cancel();
+                continue;
+            }
+        };
+        match event {
+            Some(EngineEvent::Page(page)) => {
+                stats.add_page(&page);
+                if !stdout_closed {
+                    match writer.write_page(&page.items) {
+                        Ok(()) => items_written += page.items.len() as u64,
+                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                            stdout_closed = true;
+                            handle.cancel();
+                        }
+                        Err(e) => {
+                            handle.cancel();
+                            failure.get_or_insert(CliError::service(format!(
+                                "cannot write output: {e}"
+                            )));
+                        }
+                    }
+                }
+            }
+            Some(EngineEvent::Done { .. }) | None => break,
+            Some(EngineEvent::Failed {
+                error,
+                attempts,
+                segment,
+                ..
+            }) => {
+                stats.add_failure(&attempts);
+                let mut e = CliError::from(error);
+                e.message = format!(
+                    "{} (segment {segment}, {} attempts; {items_written} items in {} pages were written before the failure)",
+                    e.message, attempts.attempts, stats.pages
+                );
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+    handle.join().await;
+    stats.elapsed_ms = started.elapsed().as_millis() as u64;
+    let stats_line = read
+        .stats
+        .then(|| serde_json::to_string(&stats).unwrap_or_default());
+    let outcome = match failure {
+        Some(f) => Err(f),
+        None if interrupted => Err(CliError::new(
+            130,
+            format!(
+                "{} interrupted; {items_written} items in {} pages were written",
+                operation.as_str(),
+                stats.pages
+            ),
+        )),
+        None => Ok(()),
+    };
+    // The statistics stay the last line of stderr, after any error line.
+    match (outcome, stats_line) {
+        (Err(mut e), line) => {
+            e.trailer = line;
+            Err(e)
+        }
+        (Ok(()), Some(line)) => {
+            let _ = writeln!(io::stderr().lock(), "{line}");
+            Ok(())
+        }
+        (Ok(()), None) => Ok(()),
+    }
+}

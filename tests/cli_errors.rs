@@ -1,0 +1,306 @@
+//! Every bad input and service failure gets one line on stderr naming the bad value, and the
+//! documented exit code (2 bad input, 1 service/network).
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::*;
+
+fn fails(out: std::process::Output, code: i32, needles: &[&str]) {
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(code), "stderr: {err}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "one line expected: {err}"
+    );
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(
+        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
+        "{err}"
+    );
+    for needle in needles {
+        assert!(err.contains(needle), "{err:?} lacks {needle:?}");
+    }
+}
+
+#[test]
+fn bad_inputs_exit_2_naming_the_value() {
+    let table = seeded_demo(2);
+    let t = table.as_str();
+    let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (
+            vec!["query", "no-such-table", "--pk", "x"],
+            vec!["'no-such-table'", "dynoscope tables"],
+        ),
+        (vec!["scan", "no-such-table"], vec!["'no-such-table'"]),
+        (vec!["describe", "no-such-table"], vec!["'no-such-table'"]),
+        (
+            vec!["query", t, "--index", "GSI9", "--pk", "x"],
+            vec!["'GSI9'", "GSI1", "LSI1"],
+        ),
+        (
+            vec![
+                "query",
+                t,
+                "--index",
+                "LSI1",
+                "--pk",
+                "USER#1",
+                "--sk-begins",
+                "1",
+            ],
+            vec!["begins_with", "'LSI1SK'"],
+        ),
+        (
+            vec![
+                "query", t, "--index", "LSI1", "--pk", "USER#1", "--sk-gt", "ten",
+            ],
+            vec!["'ten'"],
+        ),
+        (
+            vec!["query", t, "--pk", "USER#1", "--sk-between", "z", "a"],
+            vec!["'z'", "'a'"],
+        ),
+        (vec!["query", t, "--pk", ""], vec!["'PK'", "empty"]),
+        (
+            vec!["query", t, "--pk", "x", "--values", "{not json"],
+            vec!["'{not json'"],
+        ),
+        (
+            vec![
+                "query",
+                t,
+                "--pk",
+                "x",
+                "--filter",
+                "#s = :s",
+                "--names",
+                r##"{"#s":"status"}"##,
+                "--values",
+                r#"{":t":"X"}"#,
+            ],
+            vec!["':s'"],
+        ),
+        (
+            vec![
+                "query",
+                t,
+                "--pk",
+                "x",
+                "--filter",
+                "status = :s",
+                "--values",
+                r#"{":s":"X"}"#,
+            ],
+            vec!["'status'", "#status"],
+        ),
+        (
+            vec![
+                "query",
+                t,
+                "--pk",
+                "x",
+                "--filter",
+                "(a = :s",
+                "--values",
+                r#"{":s":"X"}"#,
+            ],
+            vec!["never closed", "')'"],
+        ),
+        (
+            vec![
+                "query",
+                t,
+                "--key-condition-expression",
+                "PK > :p",
+                "--expression-attribute-values",
+                r#"{":p":{"S":"x"}}"#,
+            ],
+            vec!["'PK'", "="],
+        ),
+        (
+            vec![
+                "query",
+                t,
+                "--key-condition-expression",
+                "PK = :p AND contains(SK, :s)",
+                "--expression-attribute-values",
+                r#"{":p":{"S":"x"},":s":{"S":"y"}}"#,
+            ],
+            vec!["contains"],
+        ),
+        (
+            vec![
+                "query",
+                t,
+                "--key-condition-expression",
+                "PK = :p AND SK <> :s",
+                "--expression-attribute-values",
+                r#"{":p":{"S":"x"},":s":{"S":"y"}}"#,
+            ],
+            vec!["<>"],
+        ),
+        (vec!["query", t, "--pk", "x", "--limit", "0"], vec!["'0'"]),
+        (vec!["scan", t, "--segments", "0"], vec!["'0'", "1000"]),
+        (
+            vec!["scan", t, "--segments", "1001"],
+            vec!["'1001'", "1000"],
+        ),
+        (vec!["scan", t, "--output", "xml"], vec!["'xml'"]),
+        (vec!["query", t], vec!["--pk"]),
+    ];
+    for (args, needles) in cases {
+        fails(run(&args), 2, &needles);
+    }
+}
+
+#[tokio::test]
+async fn sort_condition_on_a_table_without_sort_key_is_refused() {
+    use aws_sdk_dynamodb::types::*;
+    let table = table_name("hashonly");
+    client()
+        .await
+        .create_table()
+        .table_name(&table)
+        .billing_mode(BillingMode::PayPerRequest)
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name("id")
+                .attribute_type(ScalarAttributeType::N)
+                .build()
+                .unwrap(),
+        )
+        .key_schema(
+            KeySchemaElement::builder()
+                .attribute_name("id")
+                .key_type(KeyType::Hash)
+                .build()
+                .unwrap(),
+        )
+        .send()
+        .await
+        .unwrap();
+    fails(
+        run(&["query", &table, "--pk", "1", "--sk-eq", "x"]),
+        2,
+        &["'id'", "no sort key"],
+    );
+    fails(run(&["query", &table, "--pk", "one"]), 2, &["'one'"]);
+    assert_eq!(ok(run(&["query", &table, "--pk", "1"])), "");
+}
+
+#[test]
+fn unreachable_endpoint_fails_fast_with_exit_1() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    let out = run_raw(&["--endpoint-url", &url, "tables"], &[]);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        started.elapsed()
+    );
+    fails(out, 1, &[&url]);
+}
+
+#[test]
+fn connection_setup_errors() {
+    fails(
+        run_raw(&["--endpoint-url", "localhost:8000", "tables"], &[]),
+        2,
+        &["'localhost:8000'", "--endpoint-url"],
+    );
+    fails(
+        run_raw(&["--endpoint-url", "http://", "tables"], &[]),
+        2,
+        &["'http://'"],
+    );
+    // No region anywhere, against AWS itself (no request is sent: the check comes first).
+    let out = {
+        let mut cmd = std::process::Command::new(bin());
+        aws_env(&mut cmd)
+            .env_remove("AWS_REGION")
+            .env_remove("AWS_DEFAULT_REGION")
+            .arg("tables");
+        cmd.output().unwrap()
+    };
+    fails(out, 2, &["--region", "AWS_REGION"]);
+    // No credentials anywhere (IMDS disabled), against a non-local endpoint.
+    let out = {
+        let mut cmd = std::process::Command::new(bin());
+        aws_env(&mut cmd)
+            .env_remove("AWS_ACCESS_KEY_ID")
+            .env_remove("AWS_SECRET_ACCESS_KEY")
+            .args(["--region", "eu-west-1", "tables"]);
+        cmd.output().unwrap()
+    };
+    fails(out, 2, &["no AWS credentials", "--profile"]);
+}
+
+#[test]
+fn local_endpoint_without_credentials_falls_back_to_dummy_keys() {
+    let mut cmd = std::process::Command::new(bin());
+    aws_env(&mut cmd)
+        .env_remove("AWS_ACCESS_KEY_ID")
+        .env_remove("AWS_SECRET_ACCESS_KEY")
+        .env_remove("AWS_REGION")
+        .args(["--endpoint-url", &local().endpoint, "tables"]);
+    let out = cmd.output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn seed_and_demo_refuse_what_they_cannot_do() {
+    fails(
+        run_raw(
+            &[
+                "--endpoint-url",
+                "https://dynamodb.us-east-1.amazonaws.com",
+                "seed",
+            ],
+            &[],
+        ),
+        2,
+        &["local endpoint", "amazonaws"],
+    );
+    fails(run_raw(&["seed"], &[]), 2, &["local endpoint"]);
+    fails(
+        run_raw(&["demo"], &[("DYNAMODB_LOCAL_DIR", "/nonexistent/ddb")]),
+        2,
+        &["'/nonexistent/ddb'", "scripts/install-dynamodb-local.sh"],
+    );
+    let table = seeded_demo(1);
+    fails(
+        run(&["seed", "--table", &table, "--users", "1"]),
+        2,
+        &["already exists"],
+    );
+}
+
+#[test]
+fn tables_and_describe() {
+    let table = seeded_demo(3);
+    let names = ok(run(&["tables"]));
+    assert!(names.lines().any(|l| l == table), "{names}");
+    let desc: serde_json::Value = serde_json::from_str(&ok(run(&["describe", &table]))).unwrap();
+    assert_eq!(desc["name"], table.as_str());
+    assert_eq!(desc["keys"]["partition_key"]["name"], "PK");
+    assert_eq!(desc["keys"]["sort_key"]["type"], "S");
+    assert_eq!(desc["billing_mode"], "PAY_PER_REQUEST");
+    let indexes = desc["indexes"].as_array().unwrap();
+    let gsi = indexes.iter().find(|i| i["name"] == "GSI1").unwrap();
+    assert_eq!(gsi["kind"], "GSI");
+    assert_eq!(gsi["keys"]["partition_key"]["name"], "GSI1PK");
+    assert_eq!(gsi["projection"]["type"], "ALL");
+    let lsi = indexes.iter().find(|i| i["name"] == "LSI1").unwrap();
+    assert_eq!(lsi["kind"], "LSI");
+    assert_eq!(lsi["keys"]["sort_key"]["type"], "N");
+    assert_eq!(lsi["projection"]["type"], "INCLUDE");
+    assert!(desc["item_count"].as_i64().is_some());
+}
