@@ -76,6 +76,8 @@ pub struct ReadSpec {
     pub starts: Vec<SegmentStart>,
     /// `Select=COUNT`: DynamoDB returns counts and capacity but no items.
     pub count_only: bool,
+    /// Stop each segment after this many pages (the explorer loads page by page on demand).
+    pub max_pages: Option<u32>,
 }
 
 impl ReadSpec {
@@ -96,6 +98,7 @@ impl ReadSpec {
             segments: 1,
             starts: Vec::new(),
             count_only: false,
+            max_pages: None,
         }
     }
 }
@@ -122,7 +125,8 @@ pub struct Page {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DoneOutcome {
-    /// Every segment read to its end.
+    /// Every segment stopped normally: at its end, or after `max_pages` (each page's
+    /// `last_evaluated_key` says whether more remain).
     Complete,
     /// `limit` items were returned.
     LimitReached,
@@ -173,6 +177,10 @@ impl ReadHandle {
         self.cancel.clone()
     }
 
+    pub fn is_finished(&self) -> bool {
+        self.task.is_finished()
+    }
+
     /// Waits until every segment task has stopped and the final event was sent.
     pub async fn join(self) {
         let _ = self.task.await;
@@ -201,7 +209,17 @@ struct Shared {
 impl Engine {
     /// Starts a read; its events arrive on `tx`, ending with exactly one `Done` or `Failed`.
     pub fn start_read(&self, spec: ReadSpec, tx: mpsc::Sender<EngineEvent>) -> ReadHandle {
-        let request_id = self.next_id();
+        self.start_read_with_id(self.next_id(), spec, tx)
+    }
+
+    /// Like `start_read`, with an id the caller chose (the explorer numbers its own requests
+    /// so its pure `update` can tag them before they start).
+    pub fn start_read_with_id(
+        &self,
+        request_id: RequestId,
+        spec: ReadSpec,
+        tx: mpsc::Sender<EngineEvent>,
+    ) -> ReadHandle {
         let cancel = CancellationToken::new();
         let segments = match spec.operation {
             Operation::Query => 1,
@@ -358,6 +376,9 @@ async fn run_segment(
         // Not raced against `stop`: a page that was paid for is always delivered, so capacity
         // sums stay exact. Consumers drain until the final event, so this cannot hang.
         if shared.tx.send(EngineEvent::Page(page)).await.is_err() || finished {
+            return Ok(());
+        }
+        if spec.max_pages.is_some_and(|max| page_number >= max) {
             return Ok(());
         }
     }
