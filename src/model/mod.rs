@@ -2,6 +2,7 @@
 
 pub mod capacity;
 pub mod cell;
+pub mod collection;
 pub mod demo_data;
 pub mod entity;
 pub mod expression;
