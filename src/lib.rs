@@ -4,16 +4,18 @@
 //! explorer's state and its pure `update`, `ui` draws it, `cli` parses arguments and runs the
 //! headless subcommands.
 
+pub mod app;
 pub mod aws;
 pub mod cli;
 pub mod model;
 
-/// Opens the explorer. Until the TUI lands this says so instead of failing silently.
+pub mod tui;
+pub mod ui;
+
+/// Opens the explorer (the table picker when `table` is `None`).
 pub async fn tui_entry(
-    _global: cli::args::GlobalArgs,
-    _table: Option<String>,
+    global: cli::args::GlobalArgs,
+    table: Option<String>,
 ) -> Result<(), cli::CliError> {
-    Err(cli::CliError::bad_input(
-        "the explorer UI is not built yet; use the headless subcommands (see 'dynoscope --help')",
-    ))
+    tui::explore(global, table).await
 }

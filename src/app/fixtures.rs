@@ -1,0 +1,122 @@
+//! Test fixtures shared by `update` tests and UI snapshots: a demo-shaped table, its pages, and
+//! a state at a fixed terminal size.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::config::Config;
+use super::keymap::Keymap;
+use super::msg::Msg;
+use super::state::State;
+use crate::aws::attempts::AttemptStats;
+use crate::aws::{EngineEvent, Operation, Page};
+use crate::model::capacity::Consumed;
+use crate::model::demo_data;
+use crate::model::schema::{
+    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
+};
+use crate::model::value::Item;
+
+pub const WIDTH: u16 = 100;
+pub const HEIGHT: u16 = 30;
+
+fn key(name: &str) -> KeyAttr {
+    KeyAttr {
+        name: name.into(),
+        key_type: KeyType::S,
+    }
+}
+
+pub fn demo_info() -> TableInfo {
+    TableInfo {
+        name: "app".into(),
+        status: "ACTIVE".into(),
+        keys: KeySchema {
+            partition_key: key("PK"),
+            sort_key: Some(key("SK")),
+        },
+        indexes: vec![IndexInfo {
+            name: "GSI1".into(),
+            kind: IndexKind::Gsi,
+            keys: KeySchema {
+                partition_key: key("GSI1PK"),
+                sort_key: Some(key("GSI1SK")),
+            },
+            projection: Projection {
+                projection_type: "ALL".into(),
+                non_key_attributes: vec![],
+            },
+            provisioned: None,
+            item_count: Some(10),
+            size_bytes: Some(1000),
+        }],
+        billing_mode: "PAY_PER_REQUEST".into(),
+        provisioned: None,
+        item_count: 420,
+        size_bytes: 65_000,
+        ttl_attribute: Some("expiresAt".into()),
+        stream: None,
+    }
+}
+
+/// The demo items of a few users, products first as the generator emits them.
+pub fn demo_items() -> Vec<Item> {
+    demo_data::generate(6)
+        .into_iter()
+        .filter(|i| {
+            let pk = i.get("PK").and_then(|v| v.as_s()).unwrap_or("");
+            !pk.starts_with("PRODUCT#") || pk < "PRODUCT#p0003"
+        })
+        .collect()
+}
+
+pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
+    let count = items.len() as u64;
+    let last = if more { items.last().cloned() } else { None };
+    Msg::Engine(EngineEvent::Page(Page {
+        request_id,
+        operation: Operation::Scan,
+        index: None,
+        segment: 0,
+        page,
+        items,
+        count,
+        scanned_count: count,
+        consumed: Consumed {
+            total: 2.5,
+            table: 2.5,
+            indexes: Default::default(),
+        },
+        latency: Duration::from_millis(12),
+        attempts: AttemptStats {
+            attempts: 1,
+            throttles: 0,
+            throttle_reason: None,
+        },
+        last_evaluated_key: last,
+    }))
+}
+
+pub fn state() -> State {
+    State::new(
+        Config::default(),
+        Keymap::default(),
+        "http://127.0.0.1:8000".into(),
+        WIDTH,
+        HEIGHT,
+    )
+}
+
+pub fn press(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+pub fn char(c: char) -> Msg {
+    let modifiers = if c.is_ascii_uppercase() {
+        KeyModifiers::SHIFT
+    } else {
+        KeyModifiers::NONE
+    };
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), modifiers))
+}

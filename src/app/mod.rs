@@ -1,0 +1,13 @@
+//! The explorer's state and its pure `update`; key handling goes through a keymap that is data.
+
+pub mod config;
+pub mod keymap;
+pub mod msg;
+pub mod request_log;
+pub mod state;
+pub mod update;
+
+#[cfg(test)]
+pub mod fixtures;
+#[cfg(test)]
+mod update_tests;

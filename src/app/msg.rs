@@ -1,0 +1,35 @@
+//! What `update` consumes (`Msg`) and what it asks the terminal loop to do (`Effect`).
+
+use crossterm::event::{KeyEvent, MouseEvent};
+
+use crate::aws::{EngineEvent, ReadSpec};
+use crate::model::schema::TableInfo;
+
+#[derive(Debug, Clone)]
+pub enum Msg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Paste(String),
+    Resize(u16, u16),
+    Engine(EngineEvent),
+    Tables(Result<Vec<String>, String>),
+    Described {
+        table: String,
+        result: Result<TableInfo, String>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub enum Effect {
+    ListTables,
+    Describe(String),
+    /// `id` is chosen by `update`, so pages can be matched to the read they belong to.
+    StartRead {
+        id: u64,
+        spec: Box<ReadSpec>,
+    },
+    Cancel(u64),
+    /// Put text on the clipboard with OSC 52 (works over SSH).
+    Copy(String),
+    Quit,
+}

@@ -1,0 +1,144 @@
+//! The request log: one row per page received, and the session's running totals.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use crate::aws::{Operation, Page};
+use crate::model::capacity::Consumed;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestRow {
+    pub request_id: u64,
+    pub operation: Operation,
+    pub index: Option<String>,
+    pub segment: u32,
+    pub total_segments: u32,
+    pub page: u32,
+    pub count: u64,
+    pub scanned_count: u64,
+    pub consumed: Consumed,
+    pub latency: Duration,
+    pub attempts: u32,
+    pub throttles: u32,
+    pub throttle_reason: Option<String>,
+}
+
+impl RequestRow {
+    pub fn from_page(page: &Page, total_segments: u32) -> Self {
+        RequestRow {
+            request_id: page.request_id,
+            operation: page.operation,
+            index: page.index.clone(),
+            segment: page.segment,
+            total_segments,
+            page: page.page,
+            count: page.count,
+            scanned_count: page.scanned_count,
+            consumed: page.consumed.clone(),
+            latency: page.latency,
+            attempts: page.attempts.attempts,
+            throttles: page.attempts.throttles,
+            throttle_reason: page.attempts.throttle_reason.clone(),
+        }
+    }
+
+    /// The SDK retried this request (throttling or a transient failure).
+    pub fn retried(&self) -> bool {
+        self.attempts > 1
+    }
+}
+
+/// Rows beyond this are dropped oldest-first; the totals keep counting.
+pub const MAX_ROWS: usize = 10_000;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RequestLog {
+    rows: VecDeque<RequestRow>,
+    pub total: Consumed,
+    pub requests: u64,
+    pub attempts: u64,
+    pub throttles: u64,
+    pub last_throttle_reason: Option<String>,
+}
+
+impl RequestLog {
+    pub fn push(&mut self, row: RequestRow) {
+        self.total.add(&row.consumed);
+        self.requests += 1;
+        self.attempts += u64::from(row.attempts);
+        self.throttles += u64::from(row.throttles);
+        if row.throttle_reason.is_some() {
+            self.last_throttle_reason = row.throttle_reason.clone();
+        }
+        if self.rows.len() == MAX_ROWS {
+            self.rows.pop_front();
+        }
+        self.rows.push_back(row);
+    }
+
+    /// A request that failed after its retries still cost attempts.
+    pub fn record_failure(&mut self, attempts: u32, throttles: u32) {
+        self.requests += 1;
+        self.attempts += u64::from(attempts);
+        self.throttles += u64::from(throttles);
+    }
+
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The newest `n` rows, oldest first: what fits in the pane.
+    pub fn tail(&self, n: usize) -> impl Iterator<Item = &RequestRow> {
+        self.rows.iter().skip(self.rows.len().saturating_sub(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(units: f64, attempts: u32, throttles: u32) -> RequestRow {
+        RequestRow {
+            request_id: 1,
+            operation: Operation::Scan,
+            index: None,
+            segment: 0,
+            total_segments: 1,
+            page: 1,
+            count: 1,
+            scanned_count: 1,
+            consumed: Consumed {
+                total: units,
+                table: units,
+                indexes: Default::default(),
+            },
+            latency: Duration::from_millis(3),
+            attempts,
+            throttles,
+            throttle_reason: (throttles > 0).then(|| "ThrottlingException: slow down".to_string()),
+        }
+    }
+
+    #[test]
+    fn totals_keep_counting_past_the_row_cap() {
+        let mut log = RequestLog::default();
+        for _ in 0..MAX_ROWS + 5 {
+            log.push(row(0.5, 1, 0));
+        }
+        log.push(row(1.0, 3, 2));
+        assert_eq!(log.len(), MAX_ROWS);
+        assert_eq!(log.requests, MAX_ROWS as u64 + 6);
+        assert_eq!(log.total.total, 0.5 * (MAX_ROWS + 5) as f64 + 1.0);
+        assert_eq!(log.attempts, MAX_ROWS as u64 + 5 + 3);
+        assert_eq!(log.throttles, 2);
+        assert!(log.tail(1).next().unwrap().retried());
+        assert_eq!(
+            log.last_throttle_reason.as_deref(),
+            Some("ThrottlingException: slow down")
+        );
+    }
+}

@@ -1,0 +1,257 @@
+//! `update` driven by scripted messages: no terminal, no network.
+
+use crossterm::event::KeyCode;
+
+use super::fixtures::*;
+use super::msg::{Effect, Msg};
+use super::state::{JsonMode, Pane, ReadOutcome, Screen, State};
+use super::update::{start, update};
+use crate::aws::{DoneOutcome, EngineEvent, Operation, SegmentStart};
+
+/// Opens table `app` (described) and returns the id of the first read.
+fn opened() -> (State, u64) {
+    let mut s = state();
+    let effects = start(&mut s, Some("app".into()));
+    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "app"));
+    let effects = update(
+        &mut s,
+        Msg::Described {
+            table: "app".into(),
+            result: Ok(demo_info()),
+        },
+    );
+    let id = match effects.as_slice() {
+        [Effect::StartRead { id, spec }] => {
+            assert_eq!(spec.operation, Operation::Scan);
+            assert_eq!(spec.max_pages, Some(1));
+            *id
+        }
+        other => panic!("expected one StartRead, got {other:?}"),
+    };
+    (s, id)
+}
+
+fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) -> Vec<Effect> {
+    msgs.into_iter().flat_map(|m| update(s, m)).collect()
+}
+
+#[test]
+fn pages_group_into_collections_and_log_their_capacity() {
+    let (mut s, id) = opened();
+    let items = demo_items();
+    let total = items.len();
+    let (first, second) = items.split_at(total / 2);
+    send(&mut s, [page(id, 1, first.to_vec(), true)]);
+    let view = s.table.as_ref().unwrap();
+    assert_eq!(view.store.as_ref().unwrap().len(), first.len());
+    assert!(view.read.as_ref().unwrap().has_more());
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Done {
+            request_id: id,
+            outcome: DoneOutcome::Complete,
+        })],
+    );
+    // Load more continues from the last key with a new request id.
+    let effects = send(&mut s, [char('n')]);
+    let id2 = match effects.as_slice() {
+        [Effect::StartRead { id, spec }] => {
+            assert!(matches!(spec.starts.as_slice(), [SegmentStart::After(_)]));
+            *id
+        }
+        other => panic!("{other:?}"),
+    };
+    assert_ne!(id, id2);
+    send(&mut s, [page(id2, 1, second.to_vec(), false)]);
+    let view = s.table.as_ref().unwrap();
+    let store = view.store.as_ref().unwrap();
+    assert_eq!(store.len(), total, "no item lost or duplicated");
+    assert!(!view.read.as_ref().unwrap().has_more());
+    assert_eq!(s.log.len(), 2);
+    assert_eq!(s.log.total.total, 5.0);
+    let celebrity = store
+        .collection_of("USER#celebrity")
+        .expect("celebrity collection");
+    assert!(store.collections()[celebrity].items.len() > 10);
+}
+
+#[test]
+fn stale_pages_are_logged_but_not_shown() {
+    let (mut s, id) = opened();
+    send(&mut s, [char('r')]); // rescan: a new read replaces the first
+    send(&mut s, [page(id, 1, demo_items(), false)]);
+    assert_eq!(s.table.as_ref().unwrap().store.as_ref().unwrap().len(), 0);
+    assert_eq!(s.log.len(), 1, "its capacity was still spent");
+}
+
+#[test]
+fn navigation_opens_detail_and_toggles_json() {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, demo_items(), false)]);
+    // Move to the first collection with more than one item.
+    let view = s.table.as_ref().unwrap();
+    let store = view.store.as_ref().unwrap();
+    let target = store
+        .collections()
+        .iter()
+        .position(|c| c.items.len() > 1)
+        .unwrap();
+    send(&mut s, (0..target).map(|_| press(KeyCode::Down)));
+    assert_eq!(s.table.as_ref().unwrap().collections.cursor, target);
+    send(&mut s, [press(KeyCode::Tab)]);
+    assert_eq!(s.table.as_ref().unwrap().focus, Pane::Items);
+    send(&mut s, [press(KeyCode::Down), press(KeyCode::Enter)]);
+    let view = s.table.as_ref().unwrap();
+    assert!(view.detail_open);
+    assert_eq!(view.focus, Pane::Detail);
+    assert_eq!(view.items.cursor, 1);
+    send(&mut s, [char('t')]);
+    assert_eq!(s.table.as_ref().unwrap().json_mode, JsonMode::Dynamo);
+    let effects = send(&mut s, [char('y')]);
+    assert!(matches!(effects.as_slice(), [Effect::Copy(json)] if json.starts_with('{')));
+    send(&mut s, [press(KeyCode::Esc)]);
+    assert!(!s.table.as_ref().unwrap().detail_open);
+}
+
+#[test]
+fn esc_cancels_a_running_read_and_quit_cancels_too() {
+    let (mut s, id) = opened();
+    let effects = send(&mut s, [press(KeyCode::Esc)]);
+    assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Done {
+            request_id: id,
+            outcome: DoneOutcome::Cancelled,
+        })],
+    );
+    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    assert!(!read.running);
+    assert_eq!(read.outcome, Some(ReadOutcome::Cancelled));
+    let (mut s, id) = opened();
+    let effects = send(&mut s, [char('q')]);
+    assert!(matches!(effects.as_slice(), [Effect::Cancel(c), Effect::Quit] if *c == id));
+}
+
+#[test]
+fn failures_keep_what_was_loaded_and_offer_resume() {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, demo_items(), true)]);
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Failed {
+            request_id: id,
+            segment: 0,
+            error: crate::aws::EngineError::service("Scan failed at http://x: InternalServerError"),
+            attempts: Default::default(),
+        })],
+    );
+    let view = s.table.as_ref().unwrap();
+    assert!(!view.store.as_ref().unwrap().is_empty());
+    assert!(matches!(
+        view.read.as_ref().unwrap().outcome,
+        Some(ReadOutcome::Failed(_))
+    ));
+    assert!(s.notice.as_ref().unwrap().text.contains("resume"));
+    let effects = send(&mut s, [char('n')]);
+    assert!(matches!(effects.as_slice(), [Effect::StartRead { .. }]));
+}
+
+#[test]
+fn partition_key_prompt_validates_then_queries() {
+    let (mut s, _) = opened();
+    send(&mut s, [char('p')]);
+    // Empty key: refused with DynamoDB's rule, no request sent.
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    assert!(effects.is_empty());
+    assert!(s
+        .table
+        .as_ref()
+        .unwrap()
+        .pk_prompt
+        .as_ref()
+        .unwrap()
+        .error
+        .is_some());
+    let typed: Vec<Msg> = "USER#celebrity".chars().map(char).collect();
+    send(&mut s, typed);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let cancel_and_start = effects
+        .iter()
+        .filter(|e| matches!(e, Effect::StartRead { .. }))
+        .count();
+    assert_eq!(cancel_and_start, 1);
+    let spec = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::StartRead { spec, .. } => Some(spec),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(spec.operation, Operation::Query);
+    assert!(spec
+        .values
+        .iter()
+        .any(|(_, v)| v.as_s() == Some("USER#celebrity")));
+}
+
+#[test]
+fn filter_narrows_collections_and_items() {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, demo_items(), false)]);
+    let all = s.table.as_ref().unwrap().collection_count();
+    let typed: Vec<Msg> = "/celebrity".chars().map(char).collect();
+    send(&mut s, typed);
+    send(&mut s, [press(KeyCode::Enter)]);
+    let view = s.table.as_ref().unwrap();
+    assert!(view.collection_count() >= 1 && view.collection_count() < all);
+    let store = view.store.as_ref().unwrap();
+    let first = view.collection_at(0).unwrap();
+    assert!(store.collections()[first].key.contains("celebrity") || view.item_count() > 0);
+    send(&mut s, [press(KeyCode::Esc)]);
+    assert_eq!(s.table.as_ref().unwrap().collection_count(), all);
+}
+
+#[test]
+fn picker_filters_as_you_type_and_describes_the_highlight() {
+    let mut s = state();
+    assert!(matches!(
+        start(&mut s, None).as_slice(),
+        [Effect::ListTables]
+    ));
+    let effects = send(
+        &mut s,
+        [Msg::Tables(Ok(vec![
+            "app".into(),
+            "orders".into(),
+            "users".into(),
+        ]))],
+    );
+    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "app"));
+    let effects = send(&mut s, [char('u'), char('s')]);
+    assert_eq!(s.picker.visible(), ["users"]);
+    assert!(effects
+        .iter()
+        .any(|e| matches!(e, Effect::Describe(t) if t == "users")));
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    assert_eq!(s.screen, Screen::Table);
+    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "users"));
+}
+
+#[test]
+fn scrolling_onto_the_last_collection_loads_the_next_page() {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, demo_items(), true)]);
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Done {
+            request_id: id,
+            outcome: DoneOutcome::Complete,
+        })],
+    );
+    let effects = send(&mut s, [char('G')]);
+    assert!(
+        matches!(effects.as_slice(), [Effect::StartRead { .. }]),
+        "{effects:?}"
+    );
+}
