@@ -1,0 +1,145 @@
+//! The one loop that owns the terminal. It selects over terminal input, engine events and
+//! background results, applies them through the pure `update`, draws once per batch, and
+//! performs the effects `update` asks for. Nothing here awaits AWS: work is spawned and its
+//! result comes back as a message.
+
+use std::collections::HashMap;
+use std::io;
+
+use crossterm::event::{Event, EventStream, KeyEventKind};
+use futures::StreamExt;
+use tokio::sync::mpsc;
+
+use super::terminal::{self, Term};
+use crate::app::msg::{Effect, Msg};
+use crate::app::state::State;
+use crate::app::update::{start, update};
+use crate::aws::read::ReadHandle;
+use crate::aws::{Engine, EngineEvent};
+use crate::ui;
+
+/// Pages the engine may queue ahead of the UI; a slow UI slows the scan instead of growing memory.
+const ENGINE_CHANNEL: usize = 64;
+/// Queued messages applied before drawing again, so a fast stream draws once per batch but a
+/// keypress still reaches the screen within one batch.
+const MAX_BATCH: usize = 64;
+
+struct Runner {
+    engine: Engine,
+    engine_tx: mpsc::Sender<EngineEvent>,
+    msg_tx: mpsc::UnboundedSender<Msg>,
+    reads: HashMap<u64, ReadHandle>,
+}
+
+impl Runner {
+    /// Performs effects; returns true when the explorer should quit.
+    fn apply(&mut self, effects: Vec<Effect>, terminal: &mut Term) -> io::Result<bool> {
+        let mut quit = false;
+        for effect in effects {
+            match effect {
+                Effect::ListTables => {
+                    let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
+                    tokio::spawn(async move {
+                        let result = engine.list_tables().await.map_err(|e| e.message);
+                        let _ = tx.send(Msg::Tables(result));
+                    });
+                }
+                Effect::Describe(table) => {
+                    let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
+                    tokio::spawn(async move {
+                        let result = engine.describe_table(&table).await.map_err(|e| e.message);
+                        let _ = tx.send(Msg::Described { table, result });
+                    });
+                }
+                Effect::StartRead { id, spec } => {
+                    self.reads.retain(|_, h| !h.is_finished());
+                    let handle = self
+                        .engine
+                        .start_read_with_id(id, *spec, self.engine_tx.clone());
+                    self.reads.insert(id, handle);
+                }
+                Effect::Cancel(id) => {
+                    if let Some(handle) = self.reads.get(&id) {
+                        handle.cancel();
+                    }
+                }
+                Effect::Copy(text) => terminal::copy_to_clipboard(terminal, &text)?,
+                Effect::Quit => quit = true,
+            }
+        }
+        Ok(quit)
+    }
+
+    /// Cancels every read and waits until its tasks have stopped: nothing keeps running.
+    async fn shutdown(self) {
+        for handle in self.reads.values() {
+            handle.cancel();
+        }
+        for (_, handle) in self.reads {
+            handle.join().await;
+        }
+    }
+}
+
+fn to_msg(event: Event) -> Option<Msg> {
+    match event {
+        Event::Key(key) if key.kind == KeyEventKind::Press => Some(Msg::Key(key)),
+        Event::Mouse(mouse) => Some(Msg::Mouse(mouse)),
+        Event::Paste(text) => Some(Msg::Paste(text)),
+        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+        _ => None,
+    }
+}
+
+pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io::Result<()> {
+    let mut guard = terminal::init()?;
+    let terminal = &mut guard.terminal;
+    let size = terminal.size()?;
+    state.width = size.width;
+    state.height = size.height;
+
+    let (engine_tx, mut engine_rx) = mpsc::channel(ENGINE_CHANNEL);
+    let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
+    let mut runner = Runner {
+        engine,
+        engine_tx,
+        msg_tx,
+        reads: HashMap::new(),
+    };
+    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mut events = EventStream::new();
+    let mut quit = runner.apply(start(&mut state, table), terminal)?;
+    while !quit && !state.quit {
+        terminal.draw(|frame| ui::draw(frame, &state))?;
+        let msg = tokio::select! {
+            event = events.next() => match event {
+                Some(Ok(event)) => match to_msg(event) {
+                    Some(msg) => msg,
+                    None => continue,
+                },
+                Some(Err(e)) => return Err(e),
+                None => break,
+            },
+            Some(event) = engine_rx.recv() => Msg::Engine(event),
+            Some(msg) = msg_rx.recv() => msg,
+            _ = sigterm.recv() => break,
+        };
+        let mut effects = update(&mut state, msg);
+        for _ in 0..MAX_BATCH {
+            let next = match engine_rx.try_recv() {
+                Ok(event) => Msg::Engine(event),
+                Err(_) => match msg_rx.try_recv() {
+                    Ok(msg) => msg,
+                    Err(_) => break,
+                },
+            };
+            effects.extend(update(&mut state, next));
+        }
+        quit = runner.apply(effects, terminal)?;
+    }
+    // Dropping the receiver unblocks segment tasks parked on a full channel.
+    drop(engine_rx);
+    runner.shutdown().await;
+    drop(guard);
+    Ok(())
+}

@@ -1,0 +1,77 @@
+//! Number formatting for people.
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `1536` → `1.5 KB`, decimal-free below 1 KB.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Capacity units as DynamoDB reports them (halves are common), without float noise.
+pub fn units(u: f64) -> String {
+    if u == u.trunc() && u.abs() < 1e15 {
+        format!("{}", u as i64)
+    } else {
+        let s = format!("{u:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// USD with enough digits to show a fraction of a cent.
+pub fn dollars(d: f64) -> String {
+    if d == 0.0 {
+        "$0".to_string()
+    } else if d < 0.01 {
+        // Two significant digits, however small: a page of reads costs millionths of a dollar.
+        let decimals = (-d.log10().floor()) as usize + 1;
+        format!("${d:.decimals$}")
+    } else {
+        format!("${d:.2}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(38118), "38,118");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(bytes(512), "512 B");
+        assert_eq!(bytes(1536), "1.5 KB");
+        assert_eq!(bytes(8 * 1024 * 1024), "8.0 MB");
+        assert_eq!(units(0.5), "0.5");
+        assert_eq!(units(12.0), "12");
+        assert_eq!(units(1.25), "1.25");
+        assert_eq!(dollars(0.0), "$0");
+        assert_eq!(dollars(0.000125), "$0.00013");
+        assert_eq!(dollars(0.0000003125), "$0.00000031");
+        assert_eq!(dollars(2.5), "$2.50");
+    }
+}

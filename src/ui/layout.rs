@@ -1,0 +1,75 @@
+//! Screen geometry, shared by drawing and by `update` (which needs pane heights to page and to
+//! keep cursors visible). Pure functions of the terminal size.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+
+pub struct TableLayout {
+    pub title: Rect,
+    pub kinds: Rect,
+    pub collections: Rect,
+    pub main: Rect,
+    pub log: Rect,
+    pub status: Rect,
+}
+
+pub fn table_layout(area: Rect) -> TableLayout {
+    let log_height = (area.height / 4).clamp(4, 10);
+    let [title, kinds, body, log, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(log_height),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let left = (body.width * 3 / 10).clamp(20.min(body.width), 48);
+    let [collections, main] =
+        Layout::horizontal([Constraint::Length(left), Constraint::Min(10)]).areas(body);
+    TableLayout {
+        title,
+        kinds,
+        collections,
+        main,
+        log,
+        status,
+    }
+}
+
+pub struct PickerLayout {
+    pub title: Rect,
+    pub list: Rect,
+    pub summary: Rect,
+    pub status: Rect,
+}
+
+pub fn picker_layout(area: Rect) -> PickerLayout {
+    let [title, body, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let [list, summary] =
+        Layout::horizontal([Constraint::Percentage(40), Constraint::Percentage(60)]).areas(body);
+    PickerLayout {
+        title,
+        list,
+        summary,
+        status,
+    }
+}
+
+/// Rows inside a bordered list (picker tables, collections).
+pub fn list_rows(rect: Rect) -> usize {
+    rect.height.saturating_sub(2) as usize
+}
+
+/// Rows inside a bordered table with a header row (items).
+pub fn table_rows(rect: Rect) -> usize {
+    rect.height.saturating_sub(3) as usize
+}
+
+/// Rows for the picker's table list, below its filter line.
+pub fn picker_rows(rect: Rect) -> usize {
+    rect.height.saturating_sub(3) as usize
+}

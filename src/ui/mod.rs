@@ -1,0 +1,29 @@
+//! Draw functions: each reads `State` and renders only what is visible.
+
+mod format;
+mod help;
+pub mod json_view;
+pub mod layout;
+mod picker;
+mod request_log;
+mod status;
+mod table_view;
+pub mod theme;
+
+#[cfg(test)]
+mod snapshot_tests;
+
+use ratatui::Frame;
+
+use crate::app::state::{Screen, State};
+
+pub fn draw(frame: &mut Frame, state: &State) {
+    let area = frame.area();
+    match state.screen {
+        Screen::Picker => picker::draw(frame, area, state),
+        Screen::Table => table_view::draw(frame, area, state),
+    }
+    if state.show_help {
+        help::draw(frame, area, state);
+    }
+}

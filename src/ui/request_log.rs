@@ -1,0 +1,103 @@
+//! The request log pane: the newest rows that fit, each page's cost beside it.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::widgets::{Block, Row, Table};
+use ratatui::Frame;
+
+use super::format::{thousands, units};
+use super::theme;
+use crate::app::request_log::RequestRow;
+use crate::app::state::State;
+use crate::model::sanitize::sanitize;
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let log = &state.log;
+    let visible = area.height.saturating_sub(3) as usize;
+    let rows: Vec<Row> = log.tail(visible).map(row).collect();
+    let header = Row::new([
+        "req",
+        "op",
+        "index",
+        "seg/page",
+        "count",
+        "scanned",
+        "RCU",
+        "by table/index",
+        "latency",
+        "attempts",
+    ])
+    .style(theme::header());
+    let widths = [
+        Constraint::Length(4),
+        Constraint::Length(5),
+        Constraint::Length(10),
+        Constraint::Length(9),
+        Constraint::Length(7),
+        Constraint::Length(8),
+        Constraint::Length(7),
+        Constraint::Min(16),
+        Constraint::Length(8),
+        Constraint::Length(8),
+    ];
+    let title = format!(
+        " Requests ({}) · RCU {} · attempts {} · throttled {} ",
+        thousands(log.requests),
+        units(log.total.total),
+        thousands(log.attempts),
+        thousands(log.throttles)
+    );
+    let block = Block::bordered()
+        .title(title)
+        .border_style(if log.throttles > 0 {
+            theme::warning()
+        } else {
+            theme::border(false)
+        });
+    frame.render_widget(
+        Table::new(rows, widths)
+            .header(header)
+            .column_spacing(1)
+            .block(block),
+        area,
+    );
+}
+
+fn row(r: &RequestRow) -> Row<'static> {
+    let mut split = format!("table {}", units(r.consumed.table));
+    for (name, u) in &r.consumed.indexes {
+        split.push_str(&format!(" {} {}", sanitize(name), units(*u)));
+    }
+    let seg = if r.total_segments > 1 {
+        format!("{}/{}", r.segment, r.page)
+    } else {
+        format!("-/{}", r.page)
+    };
+    let attempts = if r.throttles > 0 {
+        format!("{} ({}T)", r.attempts, r.throttles)
+    } else {
+        r.attempts.to_string()
+    };
+    let style = if r.throttles > 0 {
+        theme::error()
+    } else if r.retried() {
+        theme::warning()
+    } else {
+        Default::default()
+    };
+    Row::new(vec![
+        r.request_id.to_string(),
+        r.operation.as_str().to_string(),
+        r.index
+            .as_deref()
+            .map(|i| sanitize(i).into_owned())
+            .unwrap_or_else(|| "-".into()),
+        seg,
+        thousands(r.count),
+        thousands(r.scanned_count),
+        units(r.consumed.total),
+        split,
+        format!("{} ms", r.latency.as_millis()),
+        attempts,
+    ])
+    .style(style)
+}

@@ -1,0 +1,209 @@
+//! Every screen in every state, drawn on a fixed 100x30 `TestBackend` and compared with insta
+//! snapshots; colours that carry meaning are asserted on the buffer.
+
+use crossterm::event::KeyCode;
+use ratatui::backend::TestBackend;
+use ratatui::style::Color;
+use ratatui::Terminal;
+
+use crate::app::fixtures::*;
+use crate::app::msg::Msg;
+use crate::app::state::State;
+use crate::app::update::{start, update};
+use crate::aws::attempts::AttemptStats;
+use crate::aws::{DoneOutcome, EngineEvent};
+use crate::model::value::{AttrValue, Item};
+
+fn render(state: &State) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    terminal.draw(|f| super::draw(f, state)).unwrap();
+    terminal
+}
+
+fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) {
+    for m in msgs {
+        update(s, m);
+    }
+}
+
+fn opened() -> (State, u64) {
+    let mut s = state();
+    start(&mut s, Some("app".into()));
+    send(
+        &mut s,
+        [Msg::Described {
+            table: "app".into(),
+            result: Ok(demo_info()),
+        }],
+    );
+    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    (s, id)
+}
+
+fn loaded(more: bool) -> State {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, demo_items(), more)]);
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Done {
+            request_id: id,
+            outcome: DoneOutcome::Complete,
+        })],
+    );
+    s
+}
+
+macro_rules! snapshot {
+    ($name:expr, $state:expr) => {
+        insta::assert_snapshot!($name, render(&$state).backend())
+    };
+}
+
+#[test]
+fn picker_states() {
+    let mut s = state();
+    start(&mut s, None);
+    snapshot!("picker_loading", s);
+    send(
+        &mut s,
+        [Msg::Tables(Err(
+            "cannot reach DynamoDB at http://127.0.0.1:8000: connection refused".into(),
+        ))],
+    );
+    snapshot!("picker_error", s);
+    let mut s = state();
+    start(&mut s, None);
+    send(&mut s, [Msg::Tables(Ok(vec![]))]);
+    snapshot!("picker_empty", s);
+    let mut s = state();
+    start(&mut s, None);
+    send(
+        &mut s,
+        [Msg::Tables(Ok(vec![
+            "app".into(),
+            "audit-log".into(),
+            "orders".into(),
+        ]))],
+    );
+    snapshot!("picker_describing", s);
+    send(
+        &mut s,
+        [Msg::Described {
+            table: "app".into(),
+            result: Ok(demo_info()),
+        }],
+    );
+    snapshot!("picker_loaded", s);
+    send(&mut s, [char('o'), char('r')]);
+    snapshot!("picker_filtered", s);
+}
+
+#[test]
+fn table_states() {
+    let mut s = state();
+    start(&mut s, Some("app".into()));
+    snapshot!("table_describing", s);
+    send(&mut s, [Msg::Described {
+        table: "app".into(),
+        result: Err("table 'app' not found at http://127.0.0.1:8000; run 'dynoscope tables' to list the tables there".into()),
+    }]);
+    snapshot!("table_not_found", s);
+    let (s, _) = opened();
+    snapshot!("table_loading", s);
+    snapshot!("table_partial_page", loaded(true));
+    snapshot!("table_loaded", loaded(false));
+}
+
+#[test]
+fn items_detail_help_and_prompt() {
+    let mut s = loaded(false);
+    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let celebrity = store.collection_of("USER#celebrity").unwrap();
+    send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
+    send(&mut s, [press(KeyCode::Tab)]);
+    snapshot!("items_celebrity", s);
+    send(&mut s, [press(KeyCode::Enter)]);
+    snapshot!("detail_plain_json", s);
+    send(&mut s, [char('t')]);
+    snapshot!("detail_dynamodb_json", s);
+    send(&mut s, [char('?')]);
+    snapshot!("help", s);
+    let mut s = loaded(false);
+    send(&mut s, [char('p'), press(KeyCode::Enter)]);
+    snapshot!("pk_prompt_error", s);
+}
+
+#[test]
+fn kinds_have_their_colours_and_throttled_requests_are_red() {
+    let (mut s, id) = opened();
+    let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items(), false) else {
+        unreachable!()
+    };
+    p.attempts = AttemptStats {
+        attempts: 3,
+        throttles: 2,
+        throttle_reason: Some("ProvisionedThroughputExceededException: hot".into()),
+    };
+    send(&mut s, [Msg::Engine(EngineEvent::Page(p))]);
+    let terminal = render(&s);
+    let buffer = terminal.backend().buffer();
+    let log = crate::ui::layout::table_layout(buffer.area).log;
+    let row_y = log.y + 2;
+    let attempts = (log.x..log.x + log.width)
+        .find(|&x| buffer[(x, row_y)].symbol() == "3")
+        .expect("attempts cell");
+    assert_eq!(
+        buffer[(attempts, row_y)].fg,
+        Color::Red,
+        "throttled rows are red"
+    );
+    // The kinds bar colours each kind with its own stable colour.
+    let kinds_y = 1;
+    let line: String = (0..buffer.area.width)
+        .map(|x| buffer[(x, kinds_y)].symbol().to_string())
+        .collect();
+    let at = line.find("ORDER").expect("ORDER in the kinds bar") as u16;
+    assert_eq!(
+        buffer[(at, kinds_y)].fg,
+        crate::ui::theme::kind_color("ORDER")
+    );
+    assert_ne!(
+        crate::ui::theme::kind_color("ORDER"),
+        crate::ui::theme::kind_color("USER")
+    );
+}
+
+#[test]
+fn hostile_item_text_is_escaped_on_screen() {
+    let (mut s, id) = opened();
+    let hostile = Item::from_attrs(vec![
+        (
+            "PK".into(),
+            AttrValue::S("EVIL#\u{1b}[2J\u{1b}]0;pwned\u{7}".into()),
+        ),
+        ("SK".into(), AttrValue::S("X\r\n\u{202e}txt.exe".into())),
+        (
+            "note".into(),
+            AttrValue::S("\u{1b}]52;c;ZXZpbA==\u{7}".into()),
+        ),
+    ]);
+    send(&mut s, [page(id, 1, vec![hostile], false)]);
+    send(&mut s, [press(KeyCode::Tab), press(KeyCode::Enter)]);
+    let terminal = render(&s);
+    let text: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        !text.contains('\u{1b}')
+            && !text.contains('\u{7}')
+            && !text.contains('\r')
+            && !text.contains('\u{202e}')
+    );
+    assert!(text.contains("\\x1b[2J"), "{text}");
+    assert!(text.contains("\\u{202e}"), "{text}");
+    snapshot!("hostile_detail", s);
+}

@@ -1,0 +1,72 @@
+//! The status bar: what the current read is doing, the session's capacity and its cost.
+
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+
+use super::format::{dollars, thousands, units};
+use super::theme;
+use crate::app::state::{ReadOutcome, State, TableView};
+use crate::model::capacity::on_demand_cost;
+use crate::model::sanitize::sanitize;
+
+pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
+    let mut spans = Vec::new();
+    if let Some(notice) = &state.notice {
+        let style = if notice.error {
+            theme::error()
+        } else {
+            theme::warning()
+        };
+        spans.push(Span::styled(format!(" {} ", sanitize(&notice.text)), style));
+        spans.push(Span::raw("│"));
+    }
+    if let Some(read) = &view.read {
+        let loaded = view.store.as_ref().map_or(0, |s| s.len());
+        let what = format!(
+            " {} · {} pages · {} items",
+            read.operation().as_str(),
+            read.pages,
+            thousands(loaded as u64)
+        );
+        spans.push(Span::raw(what));
+        let (text, style) = match (&read.outcome, read.running) {
+            (_, true) => (" · loading… Esc cancels".to_string(), theme::warning()),
+            (Some(ReadOutcome::Failed(_)), _) => {
+                (" · failed, n resumes".to_string(), theme::error())
+            }
+            (Some(ReadOutcome::Cancelled), _) if read.has_more() => {
+                (" · cancelled, n resumes".to_string(), theme::warning())
+            }
+            _ if read.has_more() => (" · more: n page, L all".to_string(), theme::dim()),
+            _ => (" · all loaded".to_string(), theme::dim()),
+        };
+        spans.push(Span::styled(text, style));
+        spans.push(Span::raw(" │"));
+    }
+    let rcu = state.log.total.total;
+    let provisioned = view.info.loaded().and_then(|i| i.provisioned);
+    let cost = match provisioned {
+        Some(t) => format!(
+            " RCU {} · table provisioned at {} RCU/s",
+            units(rcu),
+            t.read_capacity_units
+        ),
+        None => format!(
+            " RCU {} · {} on-demand at ${}/M reads",
+            units(rcu),
+            dollars(on_demand_cost(rcu, state.config.price_per_million_reads)),
+            state.config.price_per_million_reads
+        ),
+    };
+    spans.push(Span::raw(cost));
+    if state.log.throttles > 0 {
+        spans.push(Span::styled(
+            format!(" · throttled {}", thousands(state.log.throttles)),
+            theme::error(),
+        ));
+    }
+    spans.push(Span::styled(" · ? keys", theme::dim()));
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}

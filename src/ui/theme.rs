@@ -1,0 +1,80 @@
+//! Colours and styles. Entity kinds get a stable colour from a fixed palette.
+
+use ratatui::style::{Color, Modifier, Style};
+
+use crate::model::entity::kind_color_index;
+
+const KIND_PALETTE: [Color; 10] = [
+    Color::Cyan,
+    Color::Green,
+    Color::Yellow,
+    Color::Magenta,
+    Color::Blue,
+    Color::LightRed,
+    Color::LightGreen,
+    Color::LightCyan,
+    Color::LightMagenta,
+    Color::LightBlue,
+];
+
+pub fn kind_color(kind: &str) -> Color {
+    KIND_PALETTE[kind_color_index(kind, KIND_PALETTE.len())]
+}
+
+pub fn kind_style(kind: &str) -> Style {
+    Style::new()
+        .fg(kind_color(kind))
+        .add_modifier(Modifier::BOLD)
+}
+
+pub fn border(focused: bool) -> Style {
+    if focused {
+        Style::new().fg(Color::Cyan)
+    } else {
+        Style::new().fg(Color::DarkGray)
+    }
+}
+
+pub fn selected() -> Style {
+    Style::new().add_modifier(Modifier::REVERSED)
+}
+
+pub fn header() -> Style {
+    Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+}
+
+pub fn dim() -> Style {
+    Style::new().fg(Color::DarkGray)
+}
+
+pub fn error() -> Style {
+    Style::new().fg(Color::Red).add_modifier(Modifier::BOLD)
+}
+
+pub fn warning() -> Style {
+    Style::new().fg(Color::Yellow)
+}
+
+pub fn title() -> Style {
+    Style::new().fg(Color::Black).bg(Color::Cyan)
+}
+
+pub mod json {
+    use ratatui::style::{Color, Style};
+
+    pub fn key() -> Style {
+        Style::new().fg(Color::Cyan)
+    }
+    pub fn string() -> Style {
+        Style::new().fg(Color::Green)
+    }
+    pub fn number() -> Style {
+        Style::new().fg(Color::Yellow)
+    }
+    pub fn literal() -> Style {
+        Style::new().fg(Color::Magenta)
+    }
+    pub fn type_tag() -> Style {
+        Style::new().fg(Color::DarkGray)
+    }
+}
