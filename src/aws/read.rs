@@ -294,94 +294,126 @@ struct RawPage {
     last_evaluated_key: Option<HashMap<String, AttributeValue>>,
 }
 
+/// One page request running in its own task, so the next page is already on the wire while
+/// this one is converted and delivered. Dropping it aborts the request.
+struct Fetch(JoinHandle<(Result<RawPage, EngineError>, AttemptStats, Duration)>);
+
+impl Drop for Fetch {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+fn spawn_fetch(
+    shared: &Arc<Shared>,
+    segment: u32,
+    total_segments: u32,
+    start: Option<HashMap<String, AttributeValue>>,
+) -> Fetch {
+    let shared = shared.clone();
+    let spec = &shared.spec;
+    let remaining = shared.remaining.as_ref().map(|r| r.load(Ordering::Acquire));
+    // Without a filter every evaluated item is returned, so asking for no more than the
+    // remaining limit saves the capacity of reading items nobody will see.
+    let page_limit = match (remaining, &spec.filter) {
+        (Some(r), None) => Some(
+            spec.page_size
+                .map_or(r, |p| (p as usize).min(r))
+                .clamp(1, i32::MAX as usize) as i32,
+        ),
+        _ => spec.page_size,
+    };
+    Fetch(tokio::spawn(async move {
+        let recorder = AttemptRecorder::default();
+        let started = Instant::now();
+        let result = send_page(
+            &shared,
+            segment,
+            total_segments,
+            start,
+            page_limit,
+            recorder.clone(),
+        )
+        .await;
+        (result, recorder.snapshot(), started.elapsed())
+    }))
+}
+
 async fn run_segment(
     shared: Arc<Shared>,
     segment: u32,
     total_segments: u32,
 ) -> Result<(), SegmentFailure> {
     let spec = &shared.spec;
-    let mut start = match spec.starts.get(segment as usize) {
+    let start = match spec.starts.get(segment as usize) {
         Some(SegmentStart::Finished) => return Ok(()),
         Some(SegmentStart::After(key)) => Some(item_to_sdk(key)),
         Some(SegmentStart::Beginning) | None => None,
     };
+    if shared.remaining.as_ref().map(|r| r.load(Ordering::Acquire)) == Some(0) {
+        return Ok(());
+    }
+    // A segment holds its permit to the end: at most MAX_IN_FLIGHT_SEGMENTS segments have a
+    // request and a page in memory at once.
+    let _permit = tokio::select! {
+        permit = shared.in_flight.acquire() => permit.expect("semaphore is never closed"),
+        _ = shared.stop.cancelled() => return Ok(()),
+    };
+    let mut next = Some(spawn_fetch(&shared, segment, total_segments, start));
     let mut page_number = 0u32;
-    loop {
-        let remaining = shared.remaining.as_ref().map(|r| r.load(Ordering::Acquire));
-        if remaining == Some(0) || shared.stop.is_cancelled() {
-            return Ok(());
-        }
-        let _permit = tokio::select! {
-            permit = shared.in_flight.acquire() => permit.expect("semaphore is never closed"),
+    while let Some(mut fetch) = next.take() {
+        let (result, attempts, latency) = tokio::select! {
+            joined = &mut fetch.0 => joined.unwrap_or_else(|e| {
+                (Err(EngineError::service(format!("a page request stopped unexpectedly: {e}"))), AttemptStats::default(), Duration::ZERO)
+            }),
             _ = shared.stop.cancelled() => return Ok(()),
         };
-        // Without a filter every evaluated item is returned, so asking for no more than the
-        // remaining limit saves the capacity of reading items nobody will see.
-        let page_limit = match (remaining, &spec.filter) {
-            (Some(r), None) => Some(
-                spec.page_size
-                    .map_or(r, |p| (p as usize).min(r))
-                    .min(i32::MAX as usize) as i32,
-            ),
-            _ => spec.page_size,
-        };
-        let recorder = AttemptRecorder::default();
-        let started = Instant::now();
-        let request = send_page(
-            &shared,
-            segment,
-            total_segments,
-            start.clone(),
-            page_limit,
-            recorder.clone(),
-        );
-        let result = tokio::select! {
-            result = request => result,
-            _ = shared.stop.cancelled() => return Ok(()),
-        };
-        let latency = started.elapsed();
-        let attempts = recorder.snapshot();
-        let raw = result.map_err(|error| SegmentFailure {
+        let mut raw = result.map_err(|error| SegmentFailure {
             segment,
             error,
             attempts: attempts.clone(),
         })?;
         page_number += 1;
-        let mut items: Vec<Item> = raw.items.into_iter().map(item_from_sdk).collect();
         if let Some(remaining) = &shared.remaining {
-            let take = reserve(remaining, items.len());
-            items.truncate(take);
+            let take = reserve(remaining, raw.items.len());
+            raw.items.truncate(take);
             if remaining.load(Ordering::Acquire) == 0 {
                 shared.limit_reached.store(true, Ordering::Release);
                 shared.stop.cancel();
             }
         }
-        let last_evaluated_key = raw.last_evaluated_key.map(item_from_sdk);
-        let finished = last_evaluated_key.is_none();
-        start = last_evaluated_key.as_ref().map(item_to_sdk);
+        let more = raw.last_evaluated_key.is_some()
+            && !shared.stop.is_cancelled()
+            && spec.max_pages.is_none_or(|max| page_number < max);
+        if more {
+            next = Some(spawn_fetch(
+                &shared,
+                segment,
+                total_segments,
+                raw.last_evaluated_key.clone(),
+            ));
+        }
         let page = Page {
             request_id: shared.request_id,
             operation: spec.operation,
             index: spec.index.clone(),
             segment,
             page: page_number,
-            items,
+            items: raw.items.into_iter().map(item_from_sdk).collect(),
             count: raw.count.max(0) as u64,
             scanned_count: raw.scanned_count.max(0) as u64,
             consumed: consumed_from_sdk(raw.consumed.as_ref()),
             latency,
             attempts,
-            last_evaluated_key,
+            last_evaluated_key: raw.last_evaluated_key.map(item_from_sdk),
         };
         // Not raced against `stop`: a page that was paid for is always delivered, so capacity
         // sums stay exact. Consumers drain until the final event, so this cannot hang.
-        if shared.tx.send(EngineEvent::Page(page)).await.is_err() || finished {
-            return Ok(());
-        }
-        if spec.max_pages.is_some_and(|max| page_number >= max) {
+        if shared.tx.send(EngineEvent::Page(page)).await.is_err() {
             return Ok(());
         }
     }
+    Ok(())
 }
 
 /// Takes up to `wanted` from the shared remaining count; returns how many were granted.
