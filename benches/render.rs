@@ -1,0 +1,204 @@
+//! Render and ingest benchmark for the explorer, without a terminal.
+//!
+//! Loads N demo-shaped items through the real `update` (grouping, entity decoding, request log),
+//! then times `ui::draw` on a 200x50 `TestBackend` at the top, middle and end of the collection
+//! list and of the biggest collection's item list. Each case is reported with its ratio to the
+//! same frame drawn with a 1,000-item baseline in the same process, so the ratio shows how frame
+//! time scales with the number of items loaded (1.0 = independent of it).
+//!
+//! run: cargo bench --bench render [-- ITEMS]    (default 1,000,000)
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use dynoscope::app::config::Config;
+use dynoscope::app::keymap::Keymap;
+use dynoscope::app::msg::Msg;
+use dynoscope::app::state::State;
+use dynoscope::app::update::{start, update};
+use dynoscope::aws::attempts::AttemptStats;
+use dynoscope::aws::{EngineEvent, Operation, Page};
+use dynoscope::model::capacity::Consumed;
+use dynoscope::model::demo_data;
+use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType, TableInfo};
+use dynoscope::model::value::Item;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+const WIDTH: u16 = 200;
+const HEIGHT: u16 = 50;
+const PAGE: usize = 1000;
+const FRAMES: usize = 200;
+
+fn info() -> TableInfo {
+    let s = |n: &str| KeyAttr {
+        name: n.into(),
+        key_type: KeyType::S,
+    };
+    TableInfo {
+        name: "app".into(),
+        status: "ACTIVE".into(),
+        keys: KeySchema {
+            partition_key: s("PK"),
+            sort_key: Some(s("SK")),
+        },
+        indexes: vec![],
+        billing_mode: "PAY_PER_REQUEST".into(),
+        provisioned: None,
+        item_count: 0,
+        size_bytes: 0,
+        ttl_attribute: None,
+        stream: None,
+    }
+}
+
+fn items(n: usize) -> Vec<Item> {
+    // ~19 items per generated user; generate enough and cut to exactly n.
+    let users = (n / 19 + 10) as u32;
+    let mut all = demo_data::generate(users);
+    all.truncate(n);
+    assert_eq!(all.len(), n, "generator produced too few items");
+    all
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Loads `items` page by page through `update`; returns the state and the ingest time.
+fn loaded(items: Vec<Item>) -> (State, Duration) {
+    let mut state = State::new(
+        Config::default(),
+        Keymap::default(),
+        "bench".into(),
+        WIDTH,
+        HEIGHT,
+    );
+    start(&mut state, Some("app".into()));
+    update(
+        &mut state,
+        Msg::Described {
+            table: "app".into(),
+            result: Ok(info()),
+        },
+    );
+    let id = state.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let mut pages = Vec::new();
+    let mut rest = items;
+    while !rest.is_empty() {
+        let tail = rest.split_off(rest.len().min(PAGE));
+        pages.push(std::mem::replace(&mut rest, tail));
+    }
+    let started = Instant::now();
+    for (i, page) in pages.into_iter().enumerate() {
+        let count = page.len() as u64;
+        update(
+            &mut state,
+            Msg::Engine(EngineEvent::Page(Page {
+                request_id: id,
+                operation: Operation::Scan,
+                index: None,
+                segment: 0,
+                page: i as u32 + 1,
+                items: page,
+                count,
+                scanned_count: count,
+                consumed: Consumed {
+                    total: 8.0,
+                    table: 8.0,
+                    indexes: Default::default(),
+                },
+                latency: Duration::from_millis(5),
+                attempts: AttemptStats {
+                    attempts: 1,
+                    throttles: 0,
+                    throttle_reason: None,
+                },
+                last_evaluated_key: None,
+            })),
+        );
+    }
+    (state, started.elapsed())
+}
+
+fn median_frame(state: &State, terminal: &mut Terminal<TestBackend>) -> Duration {
+    let mut times: Vec<Duration> = (0..FRAMES)
+        .map(|_| {
+            let started = Instant::now();
+            terminal
+                .draw(|f| dynoscope::ui::draw(f, black_box(state)))
+                .unwrap();
+            started.elapsed()
+        })
+        .collect();
+    times.sort();
+    times[FRAMES / 2]
+}
+
+/// Frame times for each position: collections top/middle/end, then items top/middle/end of
+/// the biggest collection.
+fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    let mut out = Vec::new();
+    let collections = state.table.as_ref().unwrap().collection_count();
+    let biggest = {
+        let store = state.table.as_ref().unwrap().store.as_ref().unwrap();
+        (0..store.collections().len())
+            .max_by_key(|&c| store.collections()[c].items.len())
+            .unwrap()
+    };
+    let goto = |state: &mut State, target: usize| {
+        let view = state.table.as_mut().unwrap();
+        let rows = 30;
+        view.collections.jump(target, collections, rows);
+    };
+    for (name, target) in [
+        ("collections, top", 0),
+        ("collections, middle", collections / 2),
+        ("collections, end", collections.saturating_sub(1)),
+    ] {
+        goto(state, target);
+        out.push((name, median_frame(state, &mut terminal)));
+    }
+    goto(state, biggest);
+    update(state, key(KeyCode::Tab));
+    let len = state.table.as_ref().unwrap().item_count();
+    for (name, target) in [
+        ("items, top", 0),
+        ("items, middle", len / 2),
+        ("items, end", len.saturating_sub(1)),
+    ] {
+        state.table.as_mut().unwrap().items.jump(target, len, 30);
+        out.push((name, median_frame(state, &mut terminal)));
+    }
+    out
+}
+
+fn main() {
+    let n: usize = std::env::args()
+        .skip(1)
+        .find(|a| a.parse::<usize>().is_ok())
+        .map_or(1_000_000, |a| a.parse().unwrap());
+    let (mut baseline, _) = loaded(items(1_000));
+    let base = cases(&mut baseline);
+    let data = items(n);
+    let (mut big, ingest) = loaded(data);
+    let measured = cases(&mut big);
+    println!("explorer with {n} items, {WIDTH}x{HEIGHT} TestBackend, median of {FRAMES} frames");
+    println!(
+        "ingest through update(): {:.0} items/s ({:.2} s)",
+        n as f64 / ingest.as_secs_f64(),
+        ingest.as_secs_f64()
+    );
+    println!("| position | frame (1,000 items) | frame ({n} items) | ratio |");
+    println!("|---|---|---|---|");
+    for ((name, b), (_, m)) in base.iter().zip(&measured) {
+        println!(
+            "| {name} | {:.3} ms | {:.3} ms | {:.2} |",
+            b.as_secs_f64() * 1e3,
+            m.as_secs_f64() * 1e3,
+            m.as_secs_f64() / b.as_secs_f64()
+        );
+    }
+}
