@@ -304,3 +304,26 @@ fn tables_and_describe() {
     assert_eq!(lsi["projection"]["type"], "INCLUDE");
     assert!(desc["item_count"].as_i64().is_some());
 }
+
+#[test]
+fn a_bad_config_file_names_file_line_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("dynoscope")).unwrap();
+    let path = dir.path().join("dynoscope/config.toml");
+    std::fs::write(&path, "price_per_million_reads = 0.125\ncolour = \"red\"\n").unwrap();
+    let xdg = dir.path().to_str().unwrap();
+    let out = run_raw(
+        &["--endpoint-url", &local().endpoint, "some-table"],
+        &[("XDG_CONFIG_HOME", xdg)],
+    );
+    fails(out, 2, &[path.to_str().unwrap(), "line 2", "colour"]);
+}
+
+#[test]
+fn the_explorer_needs_a_terminal() {
+    let out = run_raw(
+        &["--endpoint-url", &local().endpoint],
+        &[("XDG_CONFIG_HOME", "/nonexistent")],
+    );
+    fails(out, 2, &["terminal"]);
+}

@@ -7,9 +7,16 @@
 //!
 //! Pages usually arrive in sort-key order already (a Query, or a Scan within one partition), so
 //! an item is first checked against the last item of its collection and simply appended. Items
-//! that arrive out of order are held back until the end of the page, sorted, and merged in from
-//! the binary-searched point where they start; merging a page at once keeps a descending query
-//! (`ScanIndexForward=false`) linear per page rather than quadratic per item.
+//! that arrive out of order are held back until the end of the page, sorted, and merged in, each
+//! finding its place by a galloping binary search; merging a page at once keeps a descending
+//! query (`ScanIndexForward=false`) linear per page rather than quadratic per item.
+//!
+//! Comparisons run on a copy of each item's sort key made once at insert, encoded so that plain
+//! byte order is DynamoDB's order ([`dynamo_cmp`]) and packed into one buffer. Comparing through
+//! the items themselves chases several pointers per item (attribute vector, names, value); with
+//! a million items those are cache misses, and out-of-order pages (a table scan grouped by an
+//! index, a hot partition loaded out of order) were several times slower that way. The copy
+//! costs the key's length plus 9 bytes per item.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -19,7 +26,7 @@ use base64::Engine as _;
 
 use crate::model::entity::{infer_separator, item_kind, SEPARATORS};
 use crate::model::item_size::item_size;
-use crate::model::number::{compare_numbers, validate_number, NumberError};
+use crate::model::number::compare_numbers;
 use crate::model::schema::KeySchema;
 use crate::model::value::{AttrValue, Item};
 
@@ -90,7 +97,7 @@ fn compare_number_text(a: &str, b: &str) -> Ordering {
 
 /// Number syntax only: values beyond DynamoDB's range still compare numerically.
 fn is_number(text: &str) -> bool {
-    !matches!(validate_number(text), Err(NumberError::Syntax(_)))
+    parse_decimal(text).is_some()
 }
 
 /// Loaded items, grouped into collections by `group_keys` and decoded into entity kinds by the
@@ -108,6 +115,8 @@ pub struct ItemStore {
     kinds: Vec<Option<KindId>>,
     /// Per item: index of its collection.
     homes: Vec<u32>,
+    /// Per item: its group sort key, encoded for comparison.
+    sort_keys: SortKeys,
     kind_names: Vec<String>,
     kind_ids: HashMap<String, KindId>,
     /// Per kind: number of loaded items of that kind.
@@ -117,6 +126,8 @@ pub struct ItemStore {
     /// The `(no <name>)` collection, kept apart so a real key spelled the same never merges
     /// with it.
     missing: Option<usize>,
+    /// The collection `by_key` last answered, tried before the map.
+    last_keyed: Option<usize>,
     total_bytes: usize,
 }
 
@@ -133,12 +144,14 @@ impl ItemStore {
             sizes: Vec::new(),
             kinds: Vec::new(),
             homes: Vec::new(),
+            sort_keys: SortKeys::default(),
             kind_names: Vec::new(),
             kind_ids: HashMap::new(),
             kind_counts: Vec::new(),
             collections: Vec::new(),
             by_key: HashMap::new(),
             missing: None,
+            last_keyed: None,
             total_bytes: 0,
         }
     }
@@ -172,6 +185,7 @@ impl ItemStore {
         self.sizes.reserve(items.len());
         self.kinds.reserve(items.len());
         self.homes.reserve(items.len());
+        self.sort_keys.ends.reserve(items.len());
 
         // Items that arrived before the last item of their collection: (collection, id).
         let mut late: Vec<(u32, ItemId)> = Vec::new();
@@ -186,13 +200,15 @@ impl ItemStore {
             )
             .and_then(|name| self.intern_kind(name));
             let home = self.home_of(&item);
+            let sort_key = self.group_keys.sort_key.as_ref();
+            self.sort_keys
+                .push(sort_key.and_then(|key| item.get(&key.name)));
             self.items.push(item);
             self.sizes.push(u32::try_from(size).unwrap_or(u32::MAX));
             self.kinds.push(kind);
             self.homes.push(home as u32);
             self.total_bytes += size;
 
-            let sort_key = self.group_keys.sort_key.as_ref().map(|k| k.name.as_str());
             let collection = &mut self.collections[home];
             collection.bytes += size;
             if let Some(kind) = kind {
@@ -200,7 +216,7 @@ impl ItemStore {
                 collection.count_kind(kind);
             }
             match collection.items.last() {
-                Some(&last) if item_order(&self.items, sort_key, last, id) == Ordering::Greater => {
+                Some(&last) if self.sort_keys.order(last, id) == Ordering::Greater => {
                     late.push((home as u32, id));
                 }
                 _ => collection.items.push(id),
@@ -327,11 +343,22 @@ impl ItemStore {
     }
 
     fn collection_for_key(&mut self, key: &str) -> usize {
-        if let Some(&index) = self.by_key.get(key) {
-            return index;
+        // Pages hold collections contiguously, so the previous item's collection is the likely
+        // one, and comparing with it is cheaper than hashing into a large map.
+        if let Some(index) = self.last_keyed {
+            if self.collections[index].key == key {
+                return index;
+            }
         }
-        let index = self.add_collection(key.to_owned());
-        self.by_key.insert(key.to_owned(), index);
+        let index = match self.by_key.get(key) {
+            Some(&index) => index,
+            None => {
+                let index = self.add_collection(key.to_owned());
+                self.by_key.insert(key.to_owned(), index);
+                index
+            }
+        };
+        self.last_keyed = Some(index);
         index
     }
 
@@ -344,14 +371,13 @@ impl ItemStore {
     fn merge_late(&mut self, mut late: Vec<(u32, ItemId)>) {
         // Groups by collection; ids stay ascending within each group.
         late.sort_unstable();
-        let sort_key = self.group_keys.sort_key.as_ref().map(|k| k.name.as_str());
-        let items = &self.items;
+        let sort_keys = &self.sort_keys;
         let mut extra: Vec<ItemId> = Vec::new();
         for group in late.chunk_by(|a, b| a.0 == b.0) {
             extra.clear();
             extra.extend(group.iter().map(|&(_, id)| id));
             let list = &mut self.collections[group[0].0 as usize].items;
-            merge_sorted(list, &mut extra, |a, b| item_order(items, sort_key, a, b));
+            merge_sorted(list, &mut extra, |a, b| sort_keys.order(a, b));
         }
     }
 }
@@ -368,25 +394,179 @@ fn infer_page_separator(items: &[Item], table_keys: &KeySchema) -> char {
     infer_separator(values)
 }
 
-/// Total order of items within a collection: sort key (missing first), then arrival.
-fn item_order(items: &[Item], sort_key: Option<&str>, a: ItemId, b: ItemId) -> Ordering {
-    let by_key = match sort_key {
-        None => Ordering::Equal,
-        Some(name) => {
-            let key = |id: ItemId| items[id as usize].get(name);
-            match (key(a), key(b)) {
-                (None, None) => Ordering::Equal,
-                (None, Some(_)) => Ordering::Less,
-                (Some(_), None) => Ordering::Greater,
-                (Some(x), Some(y)) => dynamo_cmp(x, y),
-            }
-        }
-    };
-    by_key.then(a.cmp(&b))
+/// Every item's sort key, encoded by [`encode_sort_key`], back to back.
+#[derive(Debug, Clone, Default)]
+struct SortKeys {
+    bytes: Vec<u8>,
+    /// Per item: where its key ends in `bytes`; it starts where the previous item's ends.
+    ends: Vec<usize>,
 }
 
-/// Merges `extra` (any order) into the sorted `list`, touching only the tail of `list` from
-/// where the smallest of `extra` belongs.
+impl SortKeys {
+    fn push(&mut self, value: Option<&AttrValue>) {
+        if let Some(value) = value {
+            encode_sort_key(value, &mut self.bytes);
+        }
+        self.ends.push(self.bytes.len());
+    }
+
+    fn get(&self, id: ItemId) -> &[u8] {
+        let id = id as usize;
+        let start = if id == 0 { 0 } else { self.ends[id - 1] };
+        &self.bytes[start..self.ends[id]]
+    }
+
+    /// Total order of items within a collection: sort key (missing first), then arrival.
+    fn order(&self, a: ItemId, b: ItemId) -> Ordering {
+        self.get(a).cmp(self.get(b)).then(a.cmp(&b))
+    }
+}
+
+/// Appends `value` encoded so that comparing encodings byte by byte orders values as
+/// [`dynamo_cmp`] does. A missing key encodes as nothing, so it sorts first. The first byte is
+/// the type's rank by type name; S and B follow with their bytes, N with [`encode_number`], and
+/// other types with nothing, as they compare equal.
+fn encode_sort_key(value: &AttrValue, out: &mut Vec<u8>) {
+    out.push(type_rank(value));
+    match value {
+        AttrValue::S(text) => out.extend_from_slice(text.as_bytes()),
+        AttrValue::B(bytes) => out.extend_from_slice(bytes),
+        AttrValue::N(text) => encode_number(text, out),
+        _ => {}
+    }
+}
+
+/// 1-based position of the type name in alphabetical order (B, BOOL, BS, L, M, N, NS, NULL, S,
+/// SS).
+fn type_rank(value: &AttrValue) -> u8 {
+    match value {
+        AttrValue::B(_) => 1,
+        AttrValue::Bool(_) => 2,
+        AttrValue::Bs(_) => 3,
+        AttrValue::L(_) => 4,
+        AttrValue::M(_) => 5,
+        AttrValue::N(_) => 6,
+        AttrValue::Ns(_) => 7,
+        AttrValue::Null => 8,
+        AttrValue::S(_) => 9,
+        AttrValue::Ss(_) => 10,
+    }
+}
+
+const NUMBER_NEGATIVE: u8 = 1;
+const NUMBER_ZERO: u8 = 2;
+const NUMBER_POSITIVE: u8 = 3;
+const NUMBER_NOT_A_NUMBER: u8 = 4;
+
+/// Same clamp as `number::compare_numbers` applies to written exponents, so both agree even on
+/// numbers far outside DynamoDB's range.
+const EXPONENT_CLAMP: i64 = 1_000_000_000;
+
+/// A number as sign class, then (for non-zero values) the exponent of `0.d1d2… × 10^e` as a
+/// biased big-endian `u64`, then the significant digits; a negative number inverts both and ends
+/// with 0xFF, so a larger magnitude sorts first and a digit-prefix (smaller magnitude) last.
+/// Text that is not a number follows every number, as itself.
+fn encode_number(text: &str, out: &mut Vec<u8>) {
+    let Some(decimal) = parse_decimal(text) else {
+        out.push(NUMBER_NOT_A_NUMBER);
+        out.extend_from_slice(text.as_bytes());
+        return;
+    };
+    let all = || decimal.int.iter().chain(decimal.frac).copied();
+    let count = decimal.int.len() + decimal.frac.len();
+    let leading = all().take_while(|&d| d == b'0').count();
+    if leading == count {
+        out.push(NUMBER_ZERO);
+        return;
+    }
+    let trailing = all().rev().take_while(|&d| d == b'0').count();
+    let digits = all().skip(leading).take(count - leading - trailing);
+    let exponent = decimal.int.len() as i64 - leading as i64 + decimal.exponent;
+    let biased = (exponent as u64) ^ (1 << 63);
+    if decimal.negative {
+        out.push(NUMBER_NEGATIVE);
+        out.extend_from_slice(&(!biased).to_be_bytes());
+        out.extend(digits.map(|d| !d));
+        out.push(0xFF);
+    } else {
+        out.push(NUMBER_POSITIVE);
+        out.extend_from_slice(&biased.to_be_bytes());
+        out.extend(digits);
+    }
+}
+
+/// The parts of a number's text: `[+-]digits[.digits][(e|E)[+-]digits]`, at least one digit
+/// before the exponent (the syntax `number::validate_number` accepts).
+struct DecimalText<'a> {
+    negative: bool,
+    int: &'a [u8],
+    frac: &'a [u8],
+    /// Written exponent, clamped to ±[`EXPONENT_CLAMP`].
+    exponent: i64,
+}
+
+fn parse_decimal(text: &str) -> Option<DecimalText<'_>> {
+    let bytes = text.as_bytes();
+    let digits_from = |mut i: usize| {
+        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let (negative, mut i) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
+    let int_start = i;
+    i = digits_from(i);
+    let int = &bytes[int_start..i];
+    let mut frac: &[u8] = &[];
+    if bytes.get(i) == Some(&b'.') {
+        let frac_start = i + 1;
+        i = digits_from(frac_start);
+        frac = &bytes[frac_start..i];
+    }
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let mut exponent: i64 = 0;
+    if matches!(bytes.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        let exponent_negative = match bytes.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let exp_start = i;
+        i = digits_from(i);
+        if exp_start == i {
+            return None;
+        }
+        for &b in &bytes[exp_start..i] {
+            exponent = (exponent * 10 + i64::from(b - b'0')).min(EXPONENT_CLAMP);
+        }
+        if exponent_negative {
+            exponent = -exponent;
+        }
+    }
+    (i == bytes.len()).then_some(DecimalText {
+        negative,
+        int,
+        frac,
+        exponent,
+    })
+}
+
+/// Merges `extra` (any order) into the sorted `list`. Each element of `extra` finds its place
+/// by galloping from the previous one's, so a page costs O(m log n) comparisons (O(m) for a
+/// descending page) plus copying the tail of `list` from where the first of them lands.
 fn merge_sorted(
     list: &mut Vec<ItemId>,
     extra: &mut [ItemId],
@@ -400,18 +580,27 @@ fn merge_sorted(
     let start = list.partition_point(|&id| order(id, first) == Ordering::Less);
     let tail: Vec<ItemId> = list.split_off(start);
     list.reserve(tail.len() + extra.len());
-    let (mut i, mut j) = (0, 0);
-    while i < tail.len() && j < extra.len() {
-        if order(tail[i], extra[j]) == Ordering::Greater {
-            list.push(extra[j]);
-            j += 1;
-        } else {
-            list.push(tail[i]);
-            i += 1;
-        }
+    let mut from = 0;
+    for &id in extra.iter() {
+        let to = from + gallop(&tail[from..], |t| order(t, id) == Ordering::Less);
+        list.extend_from_slice(&tail[from..to]);
+        list.push(id);
+        from = to;
     }
-    list.extend_from_slice(&tail[i..]);
-    list.extend_from_slice(&extra[j..]);
+    list.extend_from_slice(&tail[from..]);
+}
+
+/// Like `partition_point`, but probes 1, 2, 4, … elements in first, so it costs O(log k)
+/// comparisons when the answer is `k`.
+fn gallop(slice: &[ItemId], is_before: impl Fn(ItemId) -> bool) -> usize {
+    let mut low = 0;
+    let mut step = 1;
+    while low + step <= slice.len() && is_before(slice[low + step - 1]) {
+        low += step;
+        step *= 2;
+    }
+    let high = (low + step).min(slice.len());
+    low + slice[low..high].partition_point(|&id| is_before(id))
 }
 
 #[cfg(test)]
@@ -945,6 +1134,150 @@ mod tests {
         assert_eq!(bytes, [sizes[0] + sizes[1], sizes[2], sizes[3]]);
         assert_eq!(store.total_bytes(), sizes.iter().sum::<usize>());
         assert_eq!(store.total_bytes(), 17 + 25 + 17 + 10);
+    }
+
+    /// Key values of every type, with the numbers that trip up text order and parsing.
+    fn value_pool() -> Vec<AttrValue> {
+        let numbers = [
+            "0",
+            "-0",
+            "0.0",
+            "+0e5",
+            "1",
+            "1.0",
+            "1e0",
+            "10",
+            "9",
+            "-5",
+            "-10",
+            "2",
+            "2.5",
+            "-2.5",
+            "-2.50",
+            "-25",
+            "0.001",
+            ".5",
+            "5.",
+            "+7",
+            "1e-130",
+            "-1e-130",
+            "9.9999999999999999999999999999999999999E+125",
+            "-9.9999999999999999999999999999999999999E+125",
+            "123456789012345678901234567890123456.7",
+            "123456789012345678901234567890123456.8",
+            "1e999999999999999999999",
+            "2e999999999999999999999",
+            "1x",
+            "abc",
+            "",
+        ];
+        let mut pool: Vec<AttrValue> = numbers.iter().map(|v| n(v)).collect();
+        for v in [
+            "",
+            "a",
+            "ab",
+            "B",
+            "z",
+            "é",
+            "\u{10000}",
+            "USER#1",
+            "USER#10",
+            "USER#2",
+        ] {
+            pool.push(s(v));
+        }
+        for v in [&[][..], &[0], &[0, 0], &[1], &[0x7f], &[0x80], &[0xff, 0]] {
+            pool.push(b(v));
+        }
+        pool.extend([
+            AttrValue::Bool(false),
+            AttrValue::Bool(true),
+            AttrValue::Null,
+            AttrValue::M(Item::new()),
+            AttrValue::L(vec![]),
+            AttrValue::Ss(vec!["a".into()]),
+            AttrValue::Ns(vec![]),
+            AttrValue::Bs(vec![]),
+        ]);
+        pool
+    }
+
+    #[test]
+    fn encoded_sort_keys_order_like_dynamo_cmp() {
+        let pool = value_pool();
+        let encode = |v: &AttrValue| {
+            let mut out = Vec::new();
+            encode_sort_key(v, &mut out);
+            out
+        };
+        for a in &pool {
+            assert!(!encode(a).is_empty(), "only a missing key encodes empty");
+            for b in &pool {
+                assert_eq!(
+                    encode(a).cmp(&encode(b)),
+                    dynamo_cmp(a, b),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn number_syntax_matches_validate_number() {
+        use crate::model::number::{validate_number, NumberError};
+        let cases = [
+            "0", "-1", "+1", ".5", "5.", "-.5e3", "1e5", "1E+5", "1e-5", "1e126", "1e-200", "",
+            "-", "+", ".", "e5", "1e", "1e+", "1.2.3", "1 ", " 1", "0x10", "NaN", "Infinity", "١",
+            "1e5.5", "--1",
+        ];
+        for text in cases {
+            let syntax_ok = !matches!(validate_number(text), Err(NumberError::Syntax(_)));
+            assert_eq!(parse_decimal(text).is_some(), syntax_ok, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn random_arrival_matches_a_stable_sort() {
+        // Mixed-type sort keys (and missing ones) in random order and random page sizes; the
+        // store must equal a stable sort of each collection's arrival order by dynamo_cmp.
+        let pool = value_pool();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        for round in 0..20 {
+            let mut store = table_store();
+            let mut arrival: Vec<Item> = Vec::new();
+            for _ in 0..300 {
+                let pk = ["A", "B", "C"][next(3)];
+                let mut attrs = vec![("PK", s(pk))];
+                if next(10) > 0 {
+                    attrs.push(("SK", pool[next(pool.len())].clone()));
+                }
+                arrival.push(item(attrs));
+            }
+            let mut rest = arrival.as_slice();
+            while !rest.is_empty() {
+                let take = (1 + next(60)).min(rest.len());
+                store.extend(rest[..take].to_vec());
+                rest = &rest[take..];
+            }
+            for collection in store.collections() {
+                let mut want: Vec<ItemId> = (0..arrival.len() as ItemId)
+                    .filter(|&id| arrival[id as usize].get("PK") == Some(&s(&collection.key)))
+                    .collect();
+                want.sort_by(|&x, &y| {
+                    match (arrival[x as usize].get("SK"), arrival[y as usize].get("SK")) {
+                        (Some(a), Some(b)) => dynamo_cmp(a, b),
+                        (a, b) => a.is_some().cmp(&b.is_some()),
+                    }
+                });
+                assert_eq!(collection.items, want, "round {round}, {}", collection.key);
+            }
+        }
     }
 
     /// Every id exactly once across collections, each collection sorted, sums consistent.

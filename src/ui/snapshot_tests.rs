@@ -207,3 +207,50 @@ fn hostile_item_text_is_escaped_on_screen() {
     assert!(text.contains("\\u{202e}"), "{text}");
     snapshot!("hostile_detail", s);
 }
+
+#[test]
+fn configured_part_names_and_provisioned_capacity() {
+    let mut s = state();
+    s.config = crate::app::config::parse(
+        "price_per_million_reads = 0.25\n[[entity]]\ntable = \"app\"\npattern = \"ORDER#{date}#{orderId}\"\n",
+        std::path::Path::new("/tmp/config.toml"),
+    )
+    .unwrap();
+    start(&mut s, Some("app".into()));
+    let mut info = demo_info();
+    info.billing_mode = "PROVISIONED".into();
+    info.provisioned = Some(crate::model::schema::Throughput {
+        read_capacity_units: 100,
+        write_capacity_units: 50,
+    });
+    send(
+        &mut s,
+        [Msg::Described {
+            table: "app".into(),
+            result: Ok(info),
+        }],
+    );
+    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    send(&mut s, [page(id, 1, demo_items(), false)]);
+    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let celebrity = store.collection_of("USER#celebrity").unwrap();
+    send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
+    send(&mut s, [press(KeyCode::Tab)]);
+    let terminal = render(&s);
+    let text: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        text.contains("date") && text.contains("orderId"),
+        "configured part names as headers"
+    );
+    assert!(
+        text.contains("provisioned at 100 RCU/s"),
+        "provisioned tables show their rate"
+    );
+    snapshot!("items_named_parts_provisioned", s);
+}

@@ -205,10 +205,13 @@ fn choose_columns(state: &State, view: &TableView, store: &ItemStore) -> Columns
     for n in 0..view.item_count().min(COLUMN_SAMPLE) {
         let Some(id) = view.item_at(n) else { break };
         let item = store.item(id);
-        if let Some(sk) = sk_name.and_then(|k| item.get(k)).and_then(|v| v.as_s()) {
-            part_count = part_count.max(decode_key(sk, store.separator()).parts.len());
-        }
-        if let Some(kind) = store.kind_of(id) {
+        let parts = sk_name
+            .and_then(|k| item.get(k))
+            .and_then(|v| v.as_s())
+            .map_or(0, |sk| decode_key(sk, store.separator()).parts.len());
+        part_count = part_count.max(parts);
+        // Only items with key parts decide the part names (a profile row has none).
+        if let Some(kind) = store.kind_of(id).filter(|_| parts > 0) {
             *kinds.entry(kind).or_default() += 1;
         }
         for (name, _) in item.iter() {
@@ -219,7 +222,7 @@ fn choose_columns(state: &State, view: &TableView, store: &ItemStore) -> Columns
     }
     let mut attrs: Vec<(&str, usize)> = frequency.into_iter().collect();
     attrs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    // Named parts when every sampled item is one kind with a configured pattern.
+    // Named parts when every sampled item with parts is one kind with a configured pattern.
     let mut part_names: Vec<String> = (1..=part_count).map(|i| format!("part{i}")).collect();
     if kinds.len() == 1 {
         let kind = *kinds.keys().next().expect("one kind");
