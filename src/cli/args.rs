@@ -34,6 +34,9 @@ pub struct GlobalArgs {
     /// Seconds one HTTP attempt may take before the SDK retries it.
     #[arg(long, global = true, value_name = "SECS")]
     pub timeout: Option<f64>,
+    /// A file of [[pattern]] access patterns (added to the config file's).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub patterns: Option<std::path::PathBuf>,
     /// Attempts per request, including the first (the SDK retries throttling and 5xx).
     #[arg(long, global = true, value_name = "N")]
     pub max_attempts: Option<u32>,
@@ -49,6 +52,8 @@ pub enum Command {
     Query(Box<QueryArgs>),
     /// Scan a table or index, optionally in parallel segments, streaming items to stdout.
     Scan(ScanArgs),
+    /// Run a named access pattern from the config file or --patterns FILE.
+    Run(RunArgs),
     /// Create and load the demo single-table data set (local endpoints only).
     Seed(SeedArgs),
     /// Start DynamoDB Local, load the demo data and open the explorer on it.
@@ -115,6 +120,10 @@ pub struct QueryArgs {
     /// Newest first: descending sort-key order (ScanIndexForward=false).
     #[arg(long, visible_alias = "no-scan-index-forward")]
     pub desc: bool,
+    /// Query every write shard: `{shard}` in --pk is replaced by each number of this inclusive
+    /// range (e.g. 0..9), in parallel, and the results are merged in sort-key order.
+    #[arg(long, value_name = "FIRST..LAST", requires = "pk")]
+    pub pk_shards: Option<String>,
     /// KeyConditionExpression in the aws-cli spelling.
     #[arg(long, value_name = "EXPR", conflicts_with = "pk")]
     pub key_condition_expression: Option<String>,
@@ -168,4 +177,24 @@ pub struct DemoArgs {
     /// Load the data and print the endpoint, without opening the explorer (keeps running until Ctrl-C).
     #[arg(long)]
     pub no_ui: bool,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// The pattern's name.
+    pub pattern: String,
+    /// A parameter of the pattern, NAME=VALUE (repeatable).
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    pub params: Vec<String>,
+    /// Run against this table instead of the one the pattern names.
+    #[arg(long, value_name = "NAME")]
+    pub table: Option<String>,
+    /// Stop after N items (overrides the pattern's limit).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub output: OutputFormat,
+    /// Print request statistics as one JSON object on the last line of stderr.
+    #[arg(long)]
+    pub stats: bool,
 }

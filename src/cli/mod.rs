@@ -8,6 +8,7 @@ mod read_cmd;
 use std::time::Duration;
 
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
+use crate::model::access_pattern::{parse_patterns_file, AccessPattern, PatternError};
 use crate::model::{
     demo_data, expression::ExpressionError, json::JsonError, key_condition::KeyConditionError,
 };
@@ -65,7 +66,7 @@ macro_rules! bad_input_from {
         }
     )*};
 }
-bad_input_from!(JsonError, KeyConditionError, ExpressionError);
+bad_input_from!(JsonError, KeyConditionError, ExpressionError, PatternError);
 
 pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> {
     let attempt_timeout = match global.timeout {
@@ -87,6 +88,27 @@ pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> 
         attempt_timeout,
         max_attempts: global.max_attempts,
     })
+}
+
+/// Access patterns from the config file and from `--patterns FILE`, the file's last.
+pub fn load_patterns(global: &GlobalArgs) -> Result<Vec<AccessPattern>, CliError> {
+    let config =
+        crate::app::config::load_default().map_err(|e| CliError::bad_input(e.to_string()))?;
+    let mut patterns = Vec::new();
+    for (i, table) in config.patterns.into_iter().enumerate() {
+        patterns.push(
+            AccessPattern::from_toml(table, i)
+                .map_err(|e| CliError::bad_input(format!("config file: {e}")))?,
+        );
+    }
+    if let Some(path) = &global.patterns {
+        let shown = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            CliError::bad_input(format!("cannot read patterns file '{shown}': {e}"))
+        })?;
+        patterns.extend(parse_patterns_file(&text, &shown).map_err(CliError::bad_input)?);
+    }
+    Ok(patterns)
 }
 
 /// Checked before connecting, so a missing AWS setup cannot hide the real problem.
@@ -134,6 +156,11 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Query(args) => {
             read_cmd::run_query(&Engine::new(&connect(&cli.global).await?), *args).await
+        }
+        Command::Run(args) => {
+            let patterns = load_patterns(&cli.global)?;
+            let engine = Engine::new(&connect(&cli.global).await?);
+            read_cmd::run_pattern(&engine, &patterns, args).await
         }
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await

@@ -6,16 +6,20 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use super::args::{QueryArgs, ReadArgs, ScanArgs, SortArgs};
+use std::collections::BTreeMap;
+
+use super::args::{QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
 use super::output::ItemWriter;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Engine, EngineEvent, Operation, ReadSpec, ReadStats};
+use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
+use crate::model::collection::dynamo_cmp;
 use crate::model::expression::{check_expression, parse_key_condition};
 use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values};
 use crate::model::key_condition::{KeyCondition, SortInput};
 use crate::model::schema::TableInfo;
-use crate::model::value::AttrValue;
+use crate::model::value::{AttrValue, Item};
 
 /// Pages the engine may have queued ahead of stdout.
 const CHANNEL_PAGES: usize = 16;
@@ -23,26 +27,108 @@ const CHANNEL_PAGES: usize = 16;
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
     let info = engine.describe_table(&args.table).await?;
     let keys = index_keys(&info, args.read.index.as_deref())?;
-    let (mut names, mut values) = user_names_values(&args.read)?;
-    let key_condition = match &args.key_condition_expression {
-        Some(expr) => {
-            parse_key_condition(expr, &names, &values, &keys)?;
-            expr.clone()
-        }
-        None => {
+    let shard_pks: Vec<String> = match &args.pk_shards {
+        None => vec![args.pk.clone().unwrap_or_default()],
+        Some(range) => {
             let pk = args.pk.as_deref().unwrap_or_default();
-            let condition = KeyCondition::build(&keys, pk, sort_input(&args.sort))?;
-            let parts = condition.to_expression();
-            merge(&mut names, parts.names, "--names")?;
-            merge(&mut values, parts.values, "--values")?;
-            parts.key_condition
+            if !pk.contains("{shard}") {
+                return Err(CliError::bad_input(format!(
+                    "--pk '{pk}' has no {{shard}} placeholder for --pk-shards; write e.g. --pk 'STATUS#PENDING#{{shard}}'"
+                )));
+            }
+            shard_keys(pk, parse_shards(range)?)
         }
     };
-    let mut spec = read_spec(Operation::Query, &args.table, &args.read, names, values)?;
-    spec.key_condition = Some(key_condition);
-    spec.descending = args.desc;
-    check_all_used(&spec)?;
-    stream(engine, spec, &info, &args.read).await
+    let mut specs = Vec::with_capacity(shard_pks.len());
+    for pk in &shard_pks {
+        let (mut names, mut values) = user_names_values(&args.read)?;
+        let key_condition = match &args.key_condition_expression {
+            Some(expr) => {
+                parse_key_condition(expr, &names, &values, &keys)?;
+                expr.clone()
+            }
+            None => {
+                let condition = KeyCondition::build(&keys, pk, sort_input(&args.sort))?;
+                let parts = condition.to_expression();
+                merge(&mut names, parts.names, "--names")?;
+                merge(&mut values, parts.values, "--values")?;
+                parts.key_condition
+            }
+        };
+        let mut spec = read_spec(Operation::Query, &args.table, &args.read, names, values)?;
+        spec.key_condition = Some(key_condition);
+        spec.descending = args.desc;
+        check_all_used(&spec)?;
+        specs.push(spec);
+    }
+    if specs.len() == 1 {
+        let spec = specs.pop().expect("one spec");
+        return stream(engine, spec, &info, &args.read).await;
+    }
+    let sort_key = keys.sort_key.map(|k| k.name);
+    fan_out(engine, specs, &info, &args.read, sort_key, args.desc).await
+}
+
+/// `run PATTERN`: binds the pattern's parameters and runs it as the equivalent `query`.
+pub async fn run_pattern(
+    engine: &Engine,
+    patterns: &[AccessPattern],
+    args: RunArgs,
+) -> Result<(), CliError> {
+    let pattern = access_pattern::find(patterns, &args.pattern)?;
+    let mut params = BTreeMap::new();
+    for pair in &args.params {
+        let (name, value) = pair.split_once('=').ok_or_else(|| {
+            CliError::bad_input(format!(
+                "--param '{pair}' is not NAME=VALUE; write e.g. --param status=SHIPPED"
+            ))
+        })?;
+        params.insert(name.to_string(), value.to_string());
+    }
+    let bound = pattern.bind(&params)?;
+    let names =
+        (!bound.names.is_empty()).then(|| serde_json::to_string(&bound.names).unwrap_or_default());
+    let (sort, pk_shards) = (
+        sort_args(bound.sort),
+        bound.shards.map(|(a, b)| format!("{a}..{b}")),
+    );
+    let query = QueryArgs {
+        table: args.table.unwrap_or(bound.table),
+        pk: Some(bound.pk),
+        sort,
+        desc: bound.descending,
+        pk_shards,
+        key_condition_expression: None,
+        read: ReadArgs {
+            index: bound.index,
+            limit: args.limit.or(bound.limit),
+            consistent: false,
+            filter: bound.filter,
+            projection: bound.projection,
+            names,
+            values: bound.values,
+            expression_attribute_values: None,
+            output: args.output,
+            stats: args.stats,
+            page_size: None,
+        },
+    };
+    run_query(engine, query).await
+}
+
+fn sort_args(sort: Option<SortInput>) -> SortArgs {
+    let mut args = SortArgs::default();
+    match sort {
+        None => {}
+        Some(SortInput::Eq(v)) => args.sk_eq = Some(v),
+        Some(SortInput::Lt(v)) => args.sk_lt = Some(v),
+        Some(SortInput::Le(v)) => args.sk_le = Some(v),
+        Some(SortInput::Gt(v)) => args.sk_gt = Some(v),
+        Some(SortInput::Ge(v)) => args.sk_ge = Some(v),
+        Some(SortInput::Between(a, b)) => args.sk_between = Some(vec![a, b]),
+        Some(SortInput::BeginsWith(v)) => args.sk_begins = Some(v),
+    }
+    args
 }
 
 pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
@@ -327,4 +413,114 @@ async fn stream(
         }
         (Ok(()), None) => Ok(()),
     }
+}
+
+/// Queries every write shard in parallel, then writes the merged result in sort-key order
+/// (descending with `--desc`), cut to `--limit`. Each shard is its own request in `--stats`.
+async fn fan_out(
+    engine: &Engine,
+    specs: Vec<ReadSpec>,
+    info: &TableInfo,
+    read: &ReadArgs,
+    sort_key: Option<String>,
+    descending: bool,
+) -> Result<(), CliError> {
+    let (tx, mut rx) = mpsc::channel(CHANNEL_PAGES);
+    let started = Instant::now();
+    let handles: Vec<_> = specs
+        .into_iter()
+        .map(|spec| engine.start_read(spec, tx.clone()))
+        .collect();
+    drop(tx);
+    let order: Vec<u64> = handles.iter().map(|h| h.id).collect();
+    let mut per_shard: BTreeMap<u64, Vec<Item>> = BTreeMap::new();
+    let mut stats = ReadStats::default();
+    let mut failure: Option<CliError> = None;
+    // Every read ends with Done or Failed; the channel closes when all have stopped.
+    while let Some(event) = rx.recv().await {
+        match event {
+            EngineEvent::Page(page) => {
+                stats.add_page(&page);
+                per_shard
+                    .entry(page.request_id)
+                    .or_default()
+                    .extend(page.items);
+            }
+            EngineEvent::Done { .. } => {}
+            EngineEvent::Failed {
+                error,
+                attempts,
+                segment,
+                ..
+            } => {
+                stats.add_failure(&attempts);
+                for h in &handles {
+                    h.cancel();
+                }
+                if failure.is_none() {
+                    let mut e = CliError::from(error);
+                    e.message = format!(
+                        "{} (shard query, segment {segment}, {} attempts)",
+                        e.message, attempts.attempts
+                    );
+                    failure = Some(e);
+                }
+            }
+        }
+    }
+    for h in handles {
+        h.join().await;
+    }
+    stats.elapsed_ms = started.elapsed().as_millis() as u64;
+    let stats_line = read
+        .stats
+        .then(|| serde_json::to_string(&stats).unwrap_or_default());
+    if let Some(mut e) = failure {
+        e.trailer = stats_line;
+        return Err(e);
+    }
+    let shards: Vec<Vec<Item>> = order
+        .iter()
+        .map(|id| per_shard.remove(id).unwrap_or_default())
+        .collect();
+    let mut merged = merge_sorted(shards, sort_key.as_deref(), descending);
+    if let Some(limit) = read.limit {
+        merged.truncate(limit);
+    }
+    let mut key_names = vec![info.keys.partition_key.name.clone()];
+    key_names.extend(info.keys.sort_key.iter().map(|k| k.name.clone()));
+    let mut writer = ItemWriter::new(io::stdout().lock(), read.output, key_names);
+    match writer.write_page(&merged) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            return Err(CliError::service(format!("cannot write output: {e}")))
+        }
+        _ => {}
+    }
+    if let Some(line) = stats_line {
+        let _ = writeln!(io::stderr().lock(), "{line}");
+    }
+    Ok(())
+}
+
+/// Merges per-shard results (each already in the index's sort order) into one order: by the
+/// sort key as DynamoDB compares it, ties in shard order. A stable sort of the concatenation
+/// gives exactly that.
+pub fn merge_sorted(shards: Vec<Vec<Item>>, sort_key: Option<&str>, descending: bool) -> Vec<Item> {
+    let mut all: Vec<Item> = shards.into_iter().flatten().collect();
+    if let Some(sk) = sort_key {
+        all.sort_by(|a, b| {
+            let ord = match (a.get(sk), b.get(sk)) {
+                (Some(x), Some(y)) => dynamo_cmp(x, y),
+                (None, Some(_)) => std::cmp::Ordering::Less,
+                (Some(_), None) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            };
+            if descending {
+                ord.reverse()
+            } else {
+                ord
+            }
+        });
+    }
+    all
 }

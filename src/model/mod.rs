@@ -1,5 +1,6 @@
 //! Pure domain code: no I/O, no terminal types.
 
+pub mod access_pattern;
 pub mod capacity;
 pub mod cell;
 pub mod collection;

@@ -1,0 +1,455 @@
+//! Named access patterns: the Queries a single-table design was built for, kept as data with
+//! `{parameters}`, e.g.
+//!
+//! ```toml
+//! [[pattern]]
+//! table = "app"
+//! name = "orders-by-status"
+//! index = "GSI1"
+//! pk = "STATUS#{status}"
+//! sk = { begins_with = "{month}" }
+//! order = "desc"
+//! ```
+//!
+//! A pattern may declare write-sharded partition keys (`pk = "STATUS#PENDING#{shard}"`,
+//! `shards = "0..9"`): every shard is queried and the results merged.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::key_condition::SortInput;
+
+/// The parameter that stands for a shard number; it is never asked for.
+pub const SHARD_PARAM: &str = "shard";
+/// More shards than this is almost certainly a typo in the range.
+pub const MAX_SHARDS: u32 = 1000;
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum SortTemplate {
+    Eq(String),
+    Lt(String),
+    Le(String),
+    Gt(String),
+    Ge(String),
+    Between([String; 2]),
+    BeginsWith(String),
+}
+
+impl SortTemplate {
+    fn texts(&self) -> Vec<&str> {
+        match self {
+            SortTemplate::Eq(v)
+            | SortTemplate::Lt(v)
+            | SortTemplate::Le(v)
+            | SortTemplate::Gt(v)
+            | SortTemplate::Ge(v)
+            | SortTemplate::BeginsWith(v) => vec![v],
+            SortTemplate::Between([a, b]) => vec![a, b],
+        }
+    }
+
+    /// The operator spelled as the builder and the CLI spell it.
+    pub fn operator(&self) -> &'static str {
+        match self {
+            SortTemplate::Eq(_) => "=",
+            SortTemplate::Lt(_) => "<",
+            SortTemplate::Le(_) => "<=",
+            SortTemplate::Gt(_) => ">",
+            SortTemplate::Ge(_) => ">=",
+            SortTemplate::Between(_) => "between",
+            SortTemplate::BeginsWith(_) => "begins_with",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Order {
+    #[default]
+    Asc,
+    Desc,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccessPattern {
+    pub table: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    #[serde(default)]
+    pub index: Option<String>,
+    pub pk: String,
+    #[serde(default)]
+    pub sk: Option<SortTemplate>,
+    #[serde(default)]
+    pub order: Order,
+    #[serde(default)]
+    pub limit: Option<usize>,
+    #[serde(default)]
+    pub filter: Option<String>,
+    #[serde(default)]
+    pub projection: Option<String>,
+    /// ExpressionAttributeNames for the filter/projection.
+    #[serde(default)]
+    pub names: BTreeMap<String, String>,
+    /// Plain-JSON ExpressionAttributeValues for the filter, as a JSON object string.
+    #[serde(default)]
+    pub values: Option<String>,
+    /// Inclusive shard range for `{shard}` in `pk`, e.g. `"0..9"`.
+    #[serde(default)]
+    pub shards: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    #[error("access pattern {0}: {1}")]
+    Invalid(String, String),
+    #[error("pattern '{pattern}' needs parameter '{param}'; pass --param {param}=VALUE")]
+    MissingParam { pattern: String, param: String },
+    #[error("pattern '{pattern}' has no parameter '{param}'; its parameters are: {known}")]
+    UnknownParam {
+        pattern: String,
+        param: String,
+        known: String,
+    },
+    #[error("no access pattern named '{name}'; known patterns: {known}")]
+    Unknown { name: String, known: String },
+    #[error(
+        "bad shard range '{0}'; write it as FIRST..LAST, e.g. 0..9 (at most {MAX_SHARDS} shards)"
+    )]
+    BadShards(String),
+}
+
+/// `{name}` placeholders in order of first appearance.
+fn placeholders(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let name = &rest[open + 1..open + close];
+        if !name.is_empty() && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out
+}
+
+fn fill(template: &str, params: &BTreeMap<String, String>) -> String {
+    let mut out = template.to_string();
+    for (name, value) in params {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
+}
+
+/// `"0..9"` → `(0, 9)`, inclusive.
+pub fn parse_shards(text: &str) -> Result<(u32, u32), PatternError> {
+    let bad = || PatternError::BadShards(text.to_string());
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let b = b.strip_prefix('=').unwrap_or(b);
+    let (a, b): (u32, u32) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a > b || b - a >= MAX_SHARDS {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+/// A pattern with its parameters filled in: what the Query needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoundPattern {
+    pub table: String,
+    pub index: Option<String>,
+    /// The partition key, still with `{shard}` when sharded.
+    pub pk: String,
+    pub sort: Option<SortInput>,
+    pub descending: bool,
+    pub limit: Option<usize>,
+    pub filter: Option<String>,
+    pub projection: Option<String>,
+    pub names: BTreeMap<String, String>,
+    pub values: Option<String>,
+    pub shards: Option<(u32, u32)>,
+}
+
+impl AccessPattern {
+    /// Parses one `[[pattern]]` table; `position` names it in messages when it has no name.
+    pub fn from_toml(table: toml::Table, position: usize) -> Result<AccessPattern, PatternError> {
+        let label = table
+            .get("name")
+            .and_then(|v| v.as_str())
+            .map(|n| format!("'{n}'"))
+            .unwrap_or_else(|| format!("#{}", position + 1));
+        let pattern: AccessPattern =
+            toml::Value::Table(table)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    PatternError::Invalid(label.clone(), one_line(&e.to_string()))
+                })?;
+        if let Some(shards) = &pattern.shards {
+            parse_shards(shards)?;
+            if !pattern.pk.contains("{shard}") {
+                return Err(PatternError::Invalid(
+                    label,
+                    "declares shards but its pk has no {shard} placeholder".into(),
+                ));
+            }
+        } else if pattern.pk.contains("{shard}") {
+            return Err(PatternError::Invalid(
+                label,
+                "uses {shard} in pk but declares no shards range (e.g. shards = \"0..9\")".into(),
+            ));
+        }
+        Ok(pattern)
+    }
+
+    /// Parameters the user must give, in order of appearance (`{shard}` excluded).
+    pub fn params(&self) -> Vec<String> {
+        let mut texts = vec![self.pk.as_str()];
+        if let Some(sk) = &self.sk {
+            texts.extend(sk.texts());
+        }
+        let mut out: Vec<String> = Vec::new();
+        for t in texts {
+            for p in placeholders(t) {
+                if p != SHARD_PARAM && !out.contains(&p) {
+                    out.push(p);
+                }
+            }
+        }
+        out
+    }
+
+    pub fn bind(&self, params: &BTreeMap<String, String>) -> Result<BoundPattern, PatternError> {
+        let wanted = self.params();
+        for given in params.keys() {
+            if !wanted.contains(given) {
+                return Err(PatternError::UnknownParam {
+                    pattern: self.name.clone(),
+                    param: given.clone(),
+                    known: if wanted.is_empty() {
+                        "(none)".into()
+                    } else {
+                        wanted.join(", ")
+                    },
+                });
+            }
+        }
+        if let Some(missing) = wanted.iter().find(|p| !params.contains_key(*p)) {
+            return Err(PatternError::MissingParam {
+                pattern: self.name.clone(),
+                param: missing.clone(),
+            });
+        }
+        let sort = self.sk.as_ref().map(|sk| match sk {
+            SortTemplate::Eq(v) => SortInput::Eq(fill(v, params)),
+            SortTemplate::Lt(v) => SortInput::Lt(fill(v, params)),
+            SortTemplate::Le(v) => SortInput::Le(fill(v, params)),
+            SortTemplate::Gt(v) => SortInput::Gt(fill(v, params)),
+            SortTemplate::Ge(v) => SortInput::Ge(fill(v, params)),
+            SortTemplate::Between([a, b]) => SortInput::Between(fill(a, params), fill(b, params)),
+            SortTemplate::BeginsWith(v) => SortInput::BeginsWith(fill(v, params)),
+        });
+        Ok(BoundPattern {
+            table: self.table.clone(),
+            index: self.index.clone(),
+            pk: fill(&self.pk, params),
+            sort,
+            descending: self.order == Order::Desc,
+            limit: self.limit,
+            filter: self.filter.clone(),
+            projection: self.projection.clone(),
+            names: self.names.clone(),
+            values: self.values.clone(),
+            shards: self.shards.as_deref().map(parse_shards).transpose()?,
+        })
+    }
+}
+
+/// Every shard's partition key, in shard order.
+pub fn shard_keys(pk_template: &str, (first, last): (u32, u32)) -> Vec<String> {
+    (first..=last)
+        .map(|n| pk_template.replace("{shard}", &n.to_string()))
+        .collect()
+}
+
+/// Patterns from a file of `[[pattern]]` tables.
+pub fn parse_patterns_file(text: &str, path: &str) -> Result<Vec<AccessPattern>, String> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct File {
+        #[serde(default)]
+        pattern: Vec<toml::Table>,
+    }
+    let file: File = toml::from_str(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| {
+                format!(
+                    ", line {}",
+                    text[..s.start.min(text.len())].lines().count().max(1)
+                )
+            })
+            .unwrap_or_default();
+        format!("patterns file '{path}'{line}: {}", one_line(e.message()))
+    })?;
+    file.pattern
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| {
+            AccessPattern::from_toml(t, i).map_err(|e| format!("patterns file '{path}': {e}"))
+        })
+        .collect()
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Finds `name` among `patterns`, naming the known ones when it is missing.
+pub fn find<'a>(
+    patterns: &'a [AccessPattern],
+    name: &str,
+) -> Result<&'a AccessPattern, PatternError> {
+    patterns
+        .iter()
+        .find(|p| p.name == name)
+        .ok_or_else(|| PatternError::Unknown {
+            name: name.to_string(),
+            known: if patterns.is_empty() {
+                "(none; declare [[pattern]] in the config file or pass --patterns FILE)".into()
+            } else {
+                patterns
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DEMO: &str = include_str!("../../assets/demo-patterns.toml");
+
+    fn params(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn demo_patterns_parse_and_bind() {
+        let patterns = parse_patterns_file(DEMO, "demo").unwrap();
+        let names: Vec<&str> = patterns.iter().map(|p| p.name.as_str()).collect();
+        for wanted in [
+            "user-by-id",
+            "user-orders",
+            "order-with-lines",
+            "orders-by-status",
+            "products-in-category",
+            "pending-orders",
+        ] {
+            assert!(names.contains(&wanted), "{wanted} in {names:?}");
+        }
+        let orders = find(&patterns, "orders-by-status").unwrap();
+        assert_eq!(orders.params(), ["status", "month"]);
+        let bound = orders
+            .bind(&params(&[("status", "SHIPPED"), ("month", "2026-08")]))
+            .unwrap();
+        assert_eq!(bound.pk, "STATUS#SHIPPED");
+        assert_eq!(bound.sort, Some(SortInput::BeginsWith("2026-08".into())));
+        assert!(bound.descending);
+        assert_eq!(bound.index.as_deref(), Some("GSI1"));
+        let pending = find(&patterns, "pending-orders").unwrap();
+        assert!(pending.params().is_empty());
+        let bound = pending.bind(&params(&[])).unwrap();
+        assert_eq!(bound.shards, Some((0, 9)));
+        assert_eq!(
+            shard_keys(&bound.pk, (0, 2)),
+            ["STATUS#PENDING#0", "STATUS#PENDING#1", "STATUS#PENDING#2"]
+        );
+    }
+
+    #[test]
+    fn binding_errors_name_the_parameter() {
+        let patterns = parse_patterns_file(DEMO, "demo").unwrap();
+        let orders = find(&patterns, "orders-by-status").unwrap();
+        let cases = [
+            (
+                params(&[("status", "X")]),
+                "needs parameter 'month'; pass --param month=VALUE",
+            ),
+            (
+                params(&[("status", "X"), ("month", "1"), ("colour", "red")]),
+                "no parameter 'colour'; its parameters are: status, month",
+            ),
+        ];
+        for (given, needle) in cases {
+            let msg = orders.bind(&given).unwrap_err().to_string();
+            assert!(msg.contains(needle), "{msg}");
+        }
+        let msg = find(&patterns, "nope").unwrap_err().to_string();
+        assert!(
+            msg.contains("'nope'") && msg.contains("user-by-id"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn bad_pattern_definitions() {
+        let cases = [
+            (
+                "[[pattern]]\ntable='t'\nname='a'\npk='X'\ncolour='red'\n",
+                "'a'",
+            ),
+            (
+                "[[pattern]]\ntable='t'\nname='a'\npk='X#{shard}'\n",
+                "no shards range",
+            ),
+            (
+                "[[pattern]]\ntable='t'\nname='a'\npk='X'\nshards='0..3'\n",
+                "no {shard} placeholder",
+            ),
+            (
+                "[[pattern]]\ntable='t'\nname='a'\npk='X#{shard}'\nshards='9..0'\n",
+                "bad shard range '9..0'",
+            ),
+            ("[[pattern]]\ntable='t'\npk='X'\n", "#1"),
+            (
+                "[[pattern]]\ntable='t'\nname='a'\npk='X'\nsk={ like = 'x' }\n",
+                "'a'",
+            ),
+            ("[[pattern]\n", "line 1"),
+        ];
+        for (text, needle) in cases {
+            let msg = parse_patterns_file(text, "p.toml").unwrap_err();
+            assert!(
+                msg.contains("p.toml") && msg.contains(needle),
+                "{msg:?} lacks {needle:?}"
+            );
+            assert!(!msg.contains('\n'));
+        }
+    }
+
+    #[test]
+    fn shard_ranges() {
+        assert_eq!(parse_shards("0..9"), Ok((0, 9)));
+        assert_eq!(parse_shards("3..=5"), Ok((3, 5)));
+        assert_eq!(parse_shards("4..4"), Ok((4, 4)));
+        for bad in ["9..0", "a..b", "5", "0..1000", ""] {
+            assert!(parse_shards(bad).is_err(), "{bad}");
+        }
+    }
+}
