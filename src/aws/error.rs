@@ -64,8 +64,22 @@ impl EngineError {
                 "{operation} timed out at {endpoint} (after the SDK's retries); check the network or raise --timeout"
             )),
             SdkError::DispatchFailure(d) => {
-                let why = d.as_connector_error().map(connector_reason).unwrap_or_else(|| chain(&err));
-                EngineError::service(format!("cannot reach DynamoDB at {endpoint}: {why}"))
+                let why = d
+                    .as_connector_error()
+                    .map(connector_reason)
+                    .unwrap_or_else(|| chain(&err));
+                // "Cannot reach" only when no connection was made; a reset or a cut-off
+                // response happened to a request that was sent.
+                let unreachable = ["refused", "dns error", "failed to lookup", "No route"]
+                    .iter()
+                    .any(|w| why.contains(w));
+                if unreachable {
+                    EngineError::service(format!(
+                        "{operation} failed: cannot reach DynamoDB at {endpoint}: {why}"
+                    ))
+                } else {
+                    EngineError::service(format!("{operation} failed at {endpoint}: {why}"))
+                }
             }
             _ => EngineError::service(format!("{operation} failed at {endpoint}: {}", chain(&err))),
         }

@@ -141,6 +141,13 @@ pub enum EngineEvent {
         request_id: RequestId,
         outcome: DoneOutcome,
     },
+    /// A request given up on: cancelled by the user while in flight, or failed after another
+    /// segment's failure had already ended the read. Its attempts still count.
+    Abandoned {
+        request_id: RequestId,
+        segment: u32,
+        attempts: AttemptStats,
+    },
     /// Sent once per read instead of `Done`, after every segment task has stopped.
     Failed {
         request_id: RequestId,
@@ -154,9 +161,9 @@ impl EngineEvent {
     pub fn request_id(&self) -> RequestId {
         match self {
             EngineEvent::Page(p) => p.request_id,
-            EngineEvent::Done { request_id, .. } | EngineEvent::Failed { request_id, .. } => {
-                *request_id
-            }
+            EngineEvent::Done { request_id, .. }
+            | EngineEvent::Failed { request_id, .. }
+            | EngineEvent::Abandoned { request_id, .. } => *request_id,
         }
     }
 }
@@ -201,6 +208,8 @@ struct Shared {
     tx: mpsc::Sender<EngineEvent>,
     /// Cancelled by the user, by a failure, or when the limit is reached.
     stop: CancellationToken,
+    /// Cancelled only by the user (`ReadHandle::cancel`): in-flight requests are abandoned.
+    user_cancel: CancellationToken,
     remaining: Option<AtomicUsize>,
     limit_reached: AtomicBool,
     in_flight: Semaphore,
@@ -230,6 +239,7 @@ impl Engine {
             request_id,
             tx,
             stop: cancel.child_token(),
+            user_cancel: cancel.clone(),
             remaining: spec.limit.map(AtomicUsize::new),
             limit_reached: AtomicBool::new(false),
             in_flight: Semaphore::new((segments as usize).min(MAX_IN_FLIGHT_SEGMENTS)),
@@ -253,9 +263,22 @@ impl Engine {
                     })
                 });
                 if let Err(f) = result {
-                    // One segment failing fails the read; stop the others promptly.
+                    // One segment failing fails the read; stop the others promptly. Later
+                    // failures are reported as abandoned requests so their attempts count.
                     shared.stop.cancel();
-                    failure.get_or_insert(f);
+                    match failure {
+                        None => failure = Some(f),
+                        Some(_) => {
+                            let _ = shared
+                                .tx
+                                .send(EngineEvent::Abandoned {
+                                    request_id,
+                                    segment: f.segment,
+                                    attempts: f.attempts,
+                                })
+                                .await;
+                        }
+                    }
                 }
             }
             let event = match failure {
@@ -296,11 +319,15 @@ struct RawPage {
 
 /// One page request running in its own task, so the next page is already on the wire while
 /// this one is converted and delivered. Dropping it aborts the request.
-struct Fetch(JoinHandle<(Result<RawPage, EngineError>, AttemptStats, Duration)>);
+struct Fetch {
+    task: JoinHandle<(Result<RawPage, EngineError>, Duration)>,
+    /// Shared with the request, so attempts are known even when the request is abandoned.
+    recorder: AttemptRecorder,
+}
 
 impl Drop for Fetch {
     fn drop(&mut self) {
-        self.0.abort();
+        self.task.abort();
     }
 }
 
@@ -323,8 +350,9 @@ fn spawn_fetch(
         ),
         _ => spec.page_size,
     };
-    Fetch(tokio::spawn(async move {
-        let recorder = AttemptRecorder::default();
+    let recorder = AttemptRecorder::default();
+    let task_recorder = recorder.clone();
+    let task = tokio::spawn(async move {
         let started = Instant::now();
         let result = send_page(
             &shared,
@@ -332,11 +360,12 @@ fn spawn_fetch(
             total_segments,
             start,
             page_limit,
-            recorder.clone(),
+            task_recorder,
         )
         .await;
-        (result, recorder.snapshot(), started.elapsed())
-    }))
+        (result, started.elapsed())
+    });
+    Fetch { task, recorder }
 }
 
 async fn run_segment(
@@ -362,12 +391,27 @@ async fn run_segment(
     let mut next = Some(spawn_fetch(&shared, segment, total_segments, start));
     let mut page_number = 0u32;
     while let Some(mut fetch) = next.take() {
-        let (result, attempts, latency) = tokio::select! {
-            joined = &mut fetch.0 => joined.unwrap_or_else(|e| {
-                (Err(EngineError::service(format!("a page request stopped unexpectedly: {e}"))), AttemptStats::default(), Duration::ZERO)
+        // A request already sent is waited for when the read stops for a limit or another
+        // segment's failure: DynamoDB serves it either way, so its page and capacity are
+        // reported. Only the user's cancel abandons it, reporting the attempts made so far.
+        let (result, latency) = tokio::select! {
+            joined = &mut fetch.task => joined.unwrap_or_else(|e| {
+                (Err(EngineError::service(format!("a page request stopped unexpectedly: {e}"))), Duration::ZERO)
             }),
-            _ = shared.stop.cancelled() => return Ok(()),
+            _ = shared.user_cancel.cancelled() => {
+                fetch.task.abort();
+                let attempts = fetch.recorder.snapshot();
+                if attempts.attempts > 0 {
+                    let _ = shared.tx.send(EngineEvent::Abandoned {
+                        request_id: shared.request_id,
+                        segment,
+                        attempts,
+                    }).await;
+                }
+                return Ok(());
+            }
         };
+        let attempts = fetch.recorder.snapshot();
         let mut raw = result.map_err(|error| SegmentFailure {
             segment,
             error,
