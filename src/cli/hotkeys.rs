@@ -1,0 +1,433 @@
+//! `hotkeys`: scan a table or index (in parallel segments) and report how its items spread over
+//! partition-key values: the hottest keys, the key histogram, write-shard families and the
+//! warnings of [`crate::model::distribution`].
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::time::Instant;
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
+use serde::Serialize;
+use tokio::sync::mpsc;
+
+use super::args::{HotkeysArgs, HotkeysOutput};
+use super::read_cmd::index_keys;
+use super::CliError;
+use crate::aws::read::MAX_SEGMENTS;
+use crate::aws::{Engine, EngineEvent, Operation, ReadSpec, ReadStats};
+use crate::model::distribution::{
+    KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
+};
+use crate::model::item_size::item_size;
+use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::schema::{IndexKind, TableInfo};
+use crate::model::value::{AttrValue, Item};
+
+/// Pages the engine may have queued ahead of the counting loop.
+const CHANNEL_PAGES: usize = 16;
+/// Widest key column in `table` output; longer keys are truncated with `…`.
+const MAX_KEY_WIDTH: usize = 48;
+/// Width of the longest histogram bar.
+const BAR_WIDTH: usize = 40;
+
+/// The `json` output: one object.
+#[derive(Debug, Serialize)]
+struct Report<'a> {
+    table: &'a str,
+    index: Option<&'a str>,
+    distinct_keys: usize,
+    total_items: u64,
+    total_bytes: u64,
+    top_one_percent_share: f64,
+    top: Vec<KeyEntry>,
+    shard_families: Vec<ShardFamily>,
+    warnings: Vec<Warning>,
+}
+
+pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
+    if !(1..=MAX_SEGMENTS).contains(&args.segments) {
+        return Err(CliError::bad_input(format!(
+            "--segments '{}' is out of range; use 1 to {MAX_SEGMENTS}",
+            args.segments
+        )));
+    }
+    if args.top == 0 {
+        return Err(CliError::bad_input(
+            "--top '0' lists no keys; give 1 or more",
+        ));
+    }
+    let info = engine.describe_table(&args.table).await?;
+    let keys = index_keys(&info, args.index.as_deref())?;
+    let partition_key = keys.partition_key.name.clone();
+    let mut spec = ReadSpec::new(Operation::Scan, &args.table);
+    spec.index = args.index.clone();
+    spec.segments = args.segments;
+
+    let (distribution, stats_line) = count(engine, spec, &partition_key, args.stats).await?;
+
+    let source = match args.index.as_deref().and_then(|name| info.index(name)) {
+        Some(index) => Source::Index {
+            name: &index.name,
+            kind: index.kind,
+        },
+        None => Source::Table,
+    };
+    let context = WarningContext {
+        table: &info.name,
+        source,
+        partition_key: &partition_key,
+        table_has_lsi: info.indexes.iter().any(|i| i.kind == IndexKind::Lsi),
+    };
+    let report = Report {
+        table: &info.name,
+        index: args.index.as_deref(),
+        distinct_keys: distribution.distinct_keys(),
+        total_items: distribution.total_items(),
+        total_bytes: distribution.total_bytes(),
+        top_one_percent_share: distribution.top_one_percent_share(),
+        top: distribution.top(args.top),
+        shard_families: distribution.shard_families(),
+        warnings: distribution.warnings(&context),
+    };
+    let text = match args.output {
+        HotkeysOutput::Json => {
+            let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        HotkeysOutput::Table => render_table(&report, &distribution, &info, &context),
+    };
+    let written = {
+        let mut out = io::stdout().lock();
+        out.write_all(text.as_bytes()).and_then(|()| out.flush())
+    };
+    match written {
+        Ok(()) => {}
+        // `| head`: the reader has what it wanted.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+        Err(e) => {
+            return Err(CliError {
+                trailer: stats_line,
+                ..CliError::service(format!("cannot write output: {e}"))
+            })
+        }
+    }
+    if let Some(line) = stats_line {
+        let _ = writeln!(io::stderr().lock(), "{line}");
+    }
+    Ok(())
+}
+
+/// The partition key as text: S as is, N as its exact text, B as base64.
+fn key_text<'a>(item: &'a Item, name: &str) -> Cow<'a, str> {
+    match item.get(name) {
+        Some(AttrValue::S(s)) | Some(AttrValue::N(s)) => Cow::Borrowed(s),
+        Some(AttrValue::B(b)) => Cow::Owned(BASE64.encode(b)),
+        // Key attributes are always S, N or B; anything else is shown by type, not guessed at.
+        Some(other) => Cow::Owned(format!("({} {name})", other.type_name())),
+        None => Cow::Owned(format!("(no {name})")),
+    }
+}
+
+/// Scans to the end, counting every item. Returns the `--stats` line when asked for; on
+/// failure it rides on the error so it stays the last line of stderr.
+async fn count(
+    engine: &Engine,
+    spec: ReadSpec,
+    partition_key: &str,
+    want_stats: bool,
+) -> Result<(KeyDistribution, Option<String>), CliError> {
+    let (tx, mut rx) = mpsc::channel(CHANNEL_PAGES);
+    let started = Instant::now();
+    let handle = engine.start_read(spec, tx);
+    let mut distribution = KeyDistribution::new();
+    let mut stats = ReadStats::default();
+    let mut failure: Option<CliError> = None;
+    let mut interrupted = false;
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    loop {
+        let event = tokio::select! {
+            event = rx.recv() => event,
+            _ = &mut ctrl_c, if !interrupted => {
+                interrupted = true;
+                handle.cancel();
+                continue;
+            }
+        };
+        match event {
+            Some(EngineEvent::Page(page)) => {
+                stats.add_page(&page);
+                for item in &page.items {
+                    distribution.add(&key_text(item, partition_key), item_size(item));
+                }
+            }
+            Some(EngineEvent::Done { .. }) | None => break,
+            Some(EngineEvent::Abandoned { attempts, .. }) => stats.add_failure(&attempts),
+            Some(EngineEvent::Failed {
+                error,
+                attempts,
+                segment,
+                ..
+            }) => {
+                stats.add_failure(&attempts);
+                let mut e = CliError::from(error);
+                e.message = format!(
+                    "{} (segment {segment}, {} attempts; {} items in {} pages were counted before the failure; no report)",
+                    e.message,
+                    attempts.attempts,
+                    distribution.total_items(),
+                    stats.pages
+                );
+                failure = Some(e);
+                break;
+            }
+        }
+    }
+    handle.join().await;
+    stats.elapsed_ms = started.elapsed().as_millis() as u64;
+    let stats_line = want_stats.then(|| serde_json::to_string(&stats).unwrap_or_default());
+    let error = match failure {
+        Some(f) => f,
+        None if interrupted => CliError::new(
+            130,
+            format!(
+                "Scan interrupted after {} items in {} pages; no report",
+                distribution.total_items(),
+                stats.pages
+            ),
+        ),
+        None => return Ok((distribution, stats_line)),
+    };
+    Err(CliError {
+        trailer: stats_line,
+        ..error
+    })
+}
+
+fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
+}
+
+/// `1536` → `1.5 KB`; whole bytes below 1 KB.
+fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// Aligned columns under a header and a rule; `align` has one `l` (left) or `r` (right) per
+/// column. Trailing spaces are trimmed.
+fn render_rows(out: &mut String, header: &[&str], align: &str, rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| display_width(h)).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(display_width(cell));
+        }
+    }
+    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+    // An unnamed column (the histogram's bars) gets no rule either.
+    let rule: Vec<String> = header
+        .iter()
+        .zip(&widths)
+        .map(|(h, w)| {
+            if h.is_empty() {
+                String::new()
+            } else {
+                "-".repeat(*w)
+            }
+        })
+        .collect();
+    for row in [&header, &rule].into_iter().chain(rows) {
+        let mut line = String::new();
+        for ((cell, w), a) in row.iter().zip(&widths).zip(align.chars()) {
+            if !line.is_empty() {
+                line.push_str("  ");
+            }
+            let pad = " ".repeat(w.saturating_sub(display_width(cell)));
+            if a == 'l' {
+                line.push_str(cell);
+                line.push_str(&pad);
+            } else {
+                line.push_str(&pad);
+                line.push_str(cell);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+}
+
+/// Key text for a terminal: escapes shown visibly, long keys truncated.
+fn shown(key: &str) -> String {
+    truncate_display(&sanitize(key), MAX_KEY_WIDTH).into_owned()
+}
+
+fn render_table(
+    report: &Report,
+    distribution: &KeyDistribution,
+    info: &TableInfo,
+    context: &WarningContext,
+) -> String {
+    let mut out = String::new();
+    let what = match context.source {
+        Source::Table => format!("table '{}'", sanitize(&info.name)),
+        Source::Index { name, kind } => format!(
+            "{} '{}' of table '{}'",
+            match kind {
+                IndexKind::Gsi => "GSI",
+                IndexKind::Lsi => "LSI",
+            },
+            sanitize(name),
+            sanitize(&info.name)
+        ),
+    };
+    let _ = writeln!(
+        out,
+        "{what}, partition key {}: {} items, {} distinct keys, {}; the top 1% of keys hold {} of the items",
+        sanitize(context.partition_key),
+        report.total_items,
+        report.distinct_keys,
+        human_bytes(report.total_bytes),
+        percent(report.top_one_percent_share),
+    );
+
+    out.push('\n');
+    let rows: Vec<Vec<String>> = report
+        .top
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            vec![
+                (i + 1).to_string(),
+                shown(&e.key),
+                e.items.to_string(),
+                percent(e.share),
+                human_bytes(e.bytes),
+            ]
+        })
+        .collect();
+    render_rows(
+        &mut out,
+        &["RANK", "KEY", "ITEMS", "SHARE", "BYTES"],
+        "rlrrr",
+        &rows,
+    );
+
+    out.push('\n');
+    let histogram = distribution.histogram();
+    let most = histogram.iter().map(|b| b.keys).max().unwrap_or(0).max(1);
+    let rows: Vec<Vec<String>> = histogram
+        .iter()
+        .map(|b| {
+            let bar = (b.keys as usize * BAR_WIDTH).div_ceil(most as usize);
+            vec![
+                b.label.to_string(),
+                b.keys.to_string(),
+                b.items.to_string(),
+                "#".repeat(bar),
+            ]
+        })
+        .collect();
+    render_rows(
+        &mut out,
+        &["ITEMS PER KEY", "KEYS", "ITEMS", ""],
+        "lrrl",
+        &rows,
+    );
+
+    out.push('\n');
+    if report.shard_families.is_empty() {
+        out.push_str("shard families: none\n");
+    } else {
+        let rows: Vec<Vec<String>> = report
+            .shard_families
+            .iter()
+            .map(|f| {
+                vec![
+                    shown(&f.prefix),
+                    format!("{} ({}-{})", f.shards, f.lowest_suffix, f.highest_suffix),
+                    f.items.to_string(),
+                    f.min_items.to_string(),
+                    f.max_items.to_string(),
+                    format!("{:.1}", f.mean_items),
+                    format!("{:.2}", f.skew),
+                ]
+            })
+            .collect();
+        render_rows(
+            &mut out,
+            &[
+                "SHARD FAMILY",
+                "SHARDS",
+                "ITEMS",
+                "MIN",
+                "MAX",
+                "MEAN",
+                "SKEW",
+            ],
+            "lrrrrrr",
+            &rows,
+        );
+    }
+
+    out.push('\n');
+    if report.warnings.is_empty() {
+        out.push_str("warnings: none\n");
+    } else {
+        out.push_str("warnings:\n");
+        for w in &report.warnings {
+            // Messages sanitise the key text they quote; sanitise again for anything else.
+            let _ = writeln!(out, "! {}", sanitize(&w.message));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_text_by_type() {
+        let item = Item::from_attrs(vec![
+            ("s".into(), AttrValue::S("USER#1".into())),
+            ("n".into(), AttrValue::N("-1.50".into())),
+            ("b".into(), AttrValue::B(vec![0, 1, 255])),
+            ("l".into(), AttrValue::L(vec![])),
+        ]);
+        let cases = [
+            ("s", "USER#1"),
+            ("n", "-1.50"),
+            ("b", "AAH/"),
+            ("l", "(L l)"),
+            ("PK", "(no PK)"),
+        ];
+        for (name, want) in cases {
+            assert_eq!(key_text(&item, name), want, "{name}");
+        }
+    }
+
+    #[test]
+    fn human_bytes_units() {
+        for (n, want) in [
+            (0, "0 B"),
+            (1023, "1023 B"),
+            (1536, "1.5 KB"),
+            (3 << 30, "3.0 GB"),
+        ] {
+            assert_eq!(human_bytes(n), want);
+        }
+    }
+}
