@@ -1,0 +1,615 @@
+//! A fault-injecting HTTP/1.1 proxy in front of DynamoDB Local, for the reliability tests.
+//!
+//! It listens on 127.0.0.1:0, reads each request (request line, headers, Content-Length body),
+//! decides with a seeded PRNG whether to fault it, and otherwise forwards it over a kept-alive
+//! connection to the upstream endpoint and relays the response (Content-Length or chunked
+//! body, re-sent with a Content-Length). Every request's operation (from `X-Amz-Target`) and
+//! its fault, if any, are logged for the test to compare with what the client reports.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, BufReader, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// 400 `ProvisionedThroughputExceededException`.
+    ProvisionedThroughput,
+    /// 400 `ThrottlingException`.
+    Throttling,
+    /// 500 `InternalServerError`.
+    InternalServerError,
+    /// 503 `ServiceUnavailable`.
+    ServiceUnavailable,
+    /// The request is read, then the connection is reset (SO_LINGER 0) without a response.
+    Reset,
+    /// The upstream response's headers with its full Content-Length, half the body, then close.
+    Truncate,
+    /// Wait `FaultConfig::delay` (longer than the client's timeout) before forwarding.
+    Delay,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 7] = [
+        Fault::ProvisionedThroughput,
+        Fault::Throttling,
+        Fault::InternalServerError,
+        Fault::ServiceUnavailable,
+        Fault::Reset,
+        Fault::Truncate,
+        Fault::Delay,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::ProvisionedThroughput => "ProvisionedThroughputExceeded",
+            Fault::Throttling => "Throttling",
+            Fault::InternalServerError => "InternalServerError500",
+            Fault::ServiceUnavailable => "ServiceUnavailable503",
+            Fault::Reset => "Reset",
+            Fault::Truncate => "TruncatedBody",
+            Fault::Delay => "Delay",
+        }
+    }
+
+    /// Whether DynamoDB (and the client's throttle counter) call this a throttle.
+    pub fn is_throttle(self) -> bool {
+        matches!(self, Fault::ProvisionedThroughput | Fault::Throttling)
+    }
+
+    /// Status, error code and message of the error response this fault sends, if it sends one.
+    fn error_response(self) -> Option<(u16, &'static str, &'static str, &'static str)> {
+        Some(match self {
+            Fault::ProvisionedThroughput => (
+                400,
+                "Bad Request",
+                "ProvisionedThroughputExceededException",
+                "The level of configured provisioned throughput for the table was exceeded. Consider increasing your provisioning level with the UpdateTable API.",
+            ),
+            Fault::Throttling => (
+                400,
+                "Bad Request",
+                "ThrottlingException",
+                "Rate of requests exceeds the allowed throughput.",
+            ),
+            Fault::InternalServerError => (
+                500,
+                "Internal Server Error",
+                "InternalServerError",
+                "Internal server error (injected by the test proxy)",
+            ),
+            Fault::ServiceUnavailable => (
+                503,
+                "Service Unavailable",
+                "ServiceUnavailable",
+                "Service Unavailable (injected by the test proxy)",
+            ),
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct FaultConfig {
+    /// Share of eligible requests to fault, 0.0..=1.0.
+    pub rate: f64,
+    pub seed: u64,
+    /// Chosen uniformly for each faulted request; empty means no faults.
+    pub kinds: Vec<Fault>,
+    /// Only these operations (e.g. `["Scan"]`) are eligible; `None` means all.
+    pub operations: Option<Vec<String>>,
+    /// The first `after` eligible requests pass untouched.
+    pub after: usize,
+    /// How long `Fault::Delay` waits before forwarding.
+    pub delay: Duration,
+}
+
+impl FaultConfig {
+    /// No faults: a transparent, logging proxy.
+    pub fn none() -> Self {
+        FaultConfig {
+            rate: 0.0,
+            seed: 1,
+            kinds: Vec::new(),
+            operations: None,
+            after: 0,
+            delay: Duration::from_millis(2500),
+        }
+    }
+
+    pub fn new(rate: f64, seed: u64, kinds: &[Fault]) -> Self {
+        FaultConfig {
+            rate,
+            seed,
+            kinds: kinds.to_vec(),
+            ..FaultConfig::none()
+        }
+    }
+
+    pub fn only(mut self, operations: &[&str]) -> Self {
+        self.operations = Some(operations.iter().map(|s| s.to_string()).collect());
+        self
+    }
+
+    pub fn after(mut self, n: usize) -> Self {
+        self.after = n;
+        self
+    }
+}
+
+/// One request the proxy received.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// From `X-Amz-Target` (`DynamoDB_20120810.Scan` → `Scan`), `?` without one.
+    pub operation: String,
+    pub fault: Option<Fault>,
+}
+
+struct State {
+    config: FaultConfig,
+    rng: u64,
+    eligible_seen: usize,
+    log: Vec<Record>,
+}
+
+impl State {
+    /// splitmix64: small, good enough, and reproducible from the seed.
+    fn next_u64(&mut self) -> u64 {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn decide(&mut self, operation: &str) -> Option<Fault> {
+        let eligible = self
+            .config
+            .operations
+            .as_ref()
+            .is_none_or(|ops| ops.iter().any(|o| o == operation));
+        let mut fault = None;
+        if eligible && !self.config.kinds.is_empty() {
+            self.eligible_seen += 1;
+            if self.eligible_seen > self.config.after {
+                let roll = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+                let pick = self.next_u64() as usize % self.config.kinds.len();
+                if roll < self.config.rate {
+                    fault = Some(self.config.kinds[pick]);
+                }
+            }
+        }
+        self.log.push(Record {
+            operation: operation.to_string(),
+            fault,
+        });
+        fault
+    }
+}
+
+pub struct FaultProxy {
+    /// `http://127.0.0.1:PORT`, for `--endpoint-url`.
+    pub url: String,
+    state: Arc<Mutex<State>>,
+    stop: Arc<AtomicBool>,
+    port: u16,
+}
+
+impl FaultProxy {
+    /// Starts a proxy forwarding to `upstream` (`http://127.0.0.1:PORT`).
+    pub fn start(upstream: &str, config: FaultConfig) -> FaultProxy {
+        let upstream = upstream
+            .strip_prefix("http://")
+            .expect("upstream is http://host:port")
+            .trim_end_matches('/')
+            .to_string();
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind the fault proxy");
+        let port = listener.local_addr().unwrap().port();
+        let state = Arc::new(Mutex::new(State {
+            rng: config.seed,
+            config,
+            eligible_seen: 0,
+            log: Vec::new(),
+        }));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (st, sp) = (state.clone(), stop.clone());
+        std::thread::spawn(move || {
+            for conn in listener.incoming() {
+                if sp.load(Ordering::Acquire) {
+                    break;
+                }
+                let Ok(conn) = conn else { continue };
+                let (st, up) = (st.clone(), upstream.clone());
+                std::thread::spawn(move || serve(conn, &st, &up));
+            }
+        });
+        FaultProxy {
+            url: format!("http://127.0.0.1:{port}"),
+            state,
+            stop,
+            port,
+        }
+    }
+
+    /// Replaces the configuration (and reseeds); the log is kept.
+    pub fn set_config(&self, config: FaultConfig) {
+        let mut s = self.state.lock().unwrap();
+        s.rng = config.seed;
+        s.eligible_seen = 0;
+        s.config = config;
+    }
+
+    pub fn log(&self) -> Vec<Record> {
+        self.state.lock().unwrap().log.clone()
+    }
+
+    pub fn clear_log(&self) {
+        self.state.lock().unwrap().log.clear();
+    }
+
+    /// Requests received for `operation`, faulted or not.
+    pub fn requests(&self, operation: &str) -> usize {
+        self.log()
+            .iter()
+            .filter(|r| r.operation == operation)
+            .count()
+    }
+
+    /// Faults injected into `operation` requests, by kind.
+    pub fn faults(&self, operation: &str) -> BTreeMap<Fault, usize> {
+        let mut by_kind = BTreeMap::new();
+        for r in self.log().iter().filter(|r| r.operation == operation) {
+            if let Some(f) = r.fault {
+                *by_kind.entry(f).or_insert(0) += 1;
+            }
+        }
+        by_kind
+    }
+
+    pub fn faulted(&self, operation: &str) -> usize {
+        self.faults(operation).values().sum()
+    }
+
+    pub fn throttles(&self, operation: &str) -> usize {
+        self.faults(operation)
+            .iter()
+            .filter(|(f, _)| f.is_throttle())
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// Requests per operation, in name order.
+    pub fn operations(&self) -> BTreeMap<String, usize> {
+        let mut ops = BTreeMap::new();
+        for r in self.log() {
+            *ops.entry(r.operation).or_insert(0) += 1;
+        }
+        ops
+    }
+
+    /// One line for the test output: requests per operation and faults per kind.
+    pub fn summary(&self) -> String {
+        let mut kinds: BTreeMap<Fault, usize> = BTreeMap::new();
+        for r in self.log() {
+            if let Some(f) = r.fault {
+                *kinds.entry(f).or_insert(0) += 1;
+            }
+        }
+        let kinds: Vec<String> = kinds
+            .iter()
+            .map(|(k, n)| format!("{}={n}", k.name()))
+            .collect();
+        format!(
+            "requests {:?}; faults injected {{{}}}",
+            self.operations(),
+            kinds.join(", ")
+        )
+    }
+}
+
+impl Drop for FaultProxy {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Release);
+        // Wake the accept loop so it sees the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+struct Request {
+    head: Vec<u8>,
+    body: Vec<u8>,
+    target: Option<String>,
+}
+
+struct Response {
+    status_line: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+    close: bool,
+}
+
+impl Response {
+    /// The response as sent to the client, with a Content-Length for `body_len` bytes of body.
+    fn head(&self) -> Vec<u8> {
+        let mut out = format!("{}\r\n", self.status_line);
+        for (name, value) in &self.headers {
+            let lower = name.to_ascii_lowercase();
+            if matches!(
+                lower.as_str(),
+                "content-length" | "transfer-encoding" | "connection" | "keep-alive"
+            ) {
+                continue;
+            }
+            out.push_str(&format!("{name}: {value}\r\n"));
+        }
+        out.push_str(&format!("Content-Length: {}\r\n\r\n", self.body.len()));
+        out.into_bytes()
+    }
+}
+
+fn read_line(reader: &mut impl BufRead) -> io::Result<Option<String>> {
+    let mut line = Vec::new();
+    if reader.read_until(b'\n', &mut line)? == 0 {
+        return Ok(None);
+    }
+    while matches!(line.last(), Some(b'\n' | b'\r')) {
+        line.pop();
+    }
+    Ok(Some(String::from_utf8_lossy(&line).into_owned()))
+}
+
+/// Header lines up to the blank line.
+fn read_headers(reader: &mut impl BufRead) -> io::Result<Vec<(String, String)>> {
+    let mut headers = Vec::new();
+    loop {
+        let line = read_line(reader)?.ok_or(io::ErrorKind::UnexpectedEof)?;
+        if line.is_empty() {
+            return Ok(headers);
+        }
+        if let Some((name, value)) = line.split_once(':') {
+            headers.push((name.trim().to_string(), value.trim().to_string()));
+        }
+    }
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+fn content_length(headers: &[(String, String)]) -> io::Result<Option<usize>> {
+    header(headers, "content-length")
+        .map(|v| {
+            v.parse()
+                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad Content-Length"))
+        })
+        .transpose()
+}
+
+/// The next request on a client connection; `None` when the client closed it.
+fn read_request(reader: &mut impl BufRead) -> io::Result<Option<Request>> {
+    let request_line = loop {
+        match read_line(reader)? {
+            None => return Ok(None),
+            Some(l) if l.is_empty() => continue,
+            Some(l) => break l,
+        }
+    };
+    let headers = read_headers(reader)?;
+    let mut body = vec![0; content_length(&headers)?.unwrap_or(0)];
+    reader.read_exact(&mut body)?;
+    let target = header(&headers, "x-amz-target").map(str::to_string);
+    let mut head = format!("{request_line}\r\n");
+    for (name, value) in &headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    Ok(Some(Request {
+        head: head.into_bytes(),
+        body,
+        target,
+    }))
+}
+
+fn read_response(reader: &mut impl BufRead) -> io::Result<Response> {
+    let mut status_line;
+    let mut headers;
+    loop {
+        status_line = read_line(reader)?.ok_or(io::ErrorKind::UnexpectedEof)?;
+        headers = read_headers(reader)?;
+        // Skip interim responses such as 100 Continue.
+        if !status_line
+            .split_whitespace()
+            .nth(1)
+            .is_some_and(|s| s.starts_with('1'))
+        {
+            break;
+        }
+    }
+    let chunked = header(&headers, "transfer-encoding")
+        .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
+    let mut close = header(&headers, "connection").is_some_and(|v| v.eq_ignore_ascii_case("close"));
+    let body = if chunked {
+        let mut body = Vec::new();
+        loop {
+            let size_line = read_line(reader)?.ok_or(io::ErrorKind::UnexpectedEof)?;
+            let size = usize::from_str_radix(size_line.split(';').next().unwrap().trim(), 16)
+                .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "bad chunk size"))?;
+            if size == 0 {
+                // Trailers, up to the blank line.
+                read_headers(reader)?;
+                break body;
+            }
+            let at = body.len();
+            body.resize(at + size, 0);
+            reader.read_exact(&mut body[at..])?;
+            read_line(reader)?;
+        }
+    } else if let Some(len) = content_length(&headers)? {
+        let mut body = vec![0; len];
+        reader.read_exact(&mut body)?;
+        body
+    } else {
+        close = true;
+        let mut body = Vec::new();
+        reader.read_to_end(&mut body)?;
+        body
+    };
+    Ok(Response {
+        status_line,
+        headers,
+        body,
+        close,
+    })
+}
+
+struct Upstream {
+    writer: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl Upstream {
+    fn connect(addr: &str) -> io::Result<Upstream> {
+        let stream = TcpStream::connect(addr)?;
+        stream.set_nodelay(true)?;
+        stream.set_read_timeout(Some(Duration::from_secs(60)))?;
+        Ok(Upstream {
+            reader: BufReader::new(stream.try_clone()?),
+            writer: stream,
+        })
+    }
+
+    fn exchange(&mut self, req: &Request) -> io::Result<Response> {
+        self.writer.write_all(&req.head)?;
+        self.writer.write_all(&req.body)?;
+        self.writer.flush()?;
+        read_response(&mut self.reader)
+    }
+}
+
+/// Sends `req` upstream, reusing the kept-alive connection; a stale one is replaced once.
+fn forward(upstream: &mut Option<Upstream>, addr: &str, req: &Request) -> io::Result<Response> {
+    let reused = upstream.is_some();
+    let mut conn = match upstream.take() {
+        Some(c) => c,
+        None => Upstream::connect(addr)?,
+    };
+    let response = match conn.exchange(req) {
+        Ok(r) => r,
+        Err(_) if reused => {
+            conn = Upstream::connect(addr)?;
+            conn.exchange(req)?
+        }
+        Err(e) => return Err(e),
+    };
+    if !response.close {
+        *upstream = Some(conn);
+    }
+    Ok(response)
+}
+
+fn error_response(fault: Fault) -> Vec<u8> {
+    let (status, reason, code, message) = fault.error_response().expect("an error fault");
+    let body =
+        format!(r#"{{"__type":"com.amazonaws.dynamodb.v20120810#{code}","message":"{message}"}}"#);
+    format!(
+        "HTTP/1.1 {status} {reason}\r\n\
+         Content-Type: application/x-amz-json-1.0\r\n\
+         x-amzn-RequestId: FAULTPROXY{status}\r\n\
+         x-amzn-ErrorType: {code}\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Closes with SO_LINGER 0, so the peer sees a reset instead of an orderly close.
+fn reset(stream: &TcpStream) {
+    use std::os::unix::io::AsRawFd;
+    let linger = libc::linger {
+        l_onoff: 1,
+        l_linger: 0,
+    };
+    unsafe {
+        libc::setsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_LINGER,
+            &linger as *const libc::linger as *const libc::c_void,
+            std::mem::size_of::<libc::linger>() as libc::socklen_t,
+        );
+    }
+}
+
+/// One client connection: requests in order until it closes or a fault ends it.
+fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
+    let _ = client.set_nodelay(true);
+    let Ok(read_half) = client.try_clone() else {
+        return;
+    };
+    let mut reader = BufReader::new(read_half);
+    let mut writer = client;
+    let mut upstream: Option<Upstream> = None;
+    loop {
+        let req = match read_request(&mut reader) {
+            Ok(Some(r)) => r,
+            _ => return,
+        };
+        let operation = req
+            .target
+            .as_deref()
+            .and_then(|t| t.rsplit('.').next())
+            .unwrap_or("?")
+            .to_string();
+        let (fault, delay) = {
+            let mut s = state.lock().unwrap();
+            (s.decide(&operation), s.config.delay)
+        };
+        match fault {
+            Some(f) if f.error_response().is_some() => {
+                if writer.write_all(&error_response(f)).is_err() {
+                    return;
+                }
+                continue;
+            }
+            Some(Fault::Reset) => {
+                reset(&writer);
+                return; // dropping both halves closes the socket: RST
+            }
+            Some(Fault::Delay) => std::thread::sleep(delay),
+            _ => {}
+        }
+        let response = match forward(&mut upstream, upstream_addr, &req) {
+            Ok(r) => r,
+            Err(_) => {
+                reset(&writer);
+                return;
+            }
+        };
+        let head = response.head();
+        if fault == Some(Fault::Truncate) {
+            let half = response.body.len() / 2;
+            let _ = writer.write_all(&head);
+            let _ = writer.write_all(&response.body[..half]);
+            let _ = writer.flush();
+            let _ = writer.shutdown(Shutdown::Write);
+            // Let the client read what was sent before the socket goes away.
+            std::thread::sleep(Duration::from_millis(50));
+            return;
+        }
+        if writer.write_all(&head).is_err()
+            || writer.write_all(&response.body).is_err()
+            || writer.flush().is_err()
+        {
+            return;
+        }
+        if response.close {
+            return;
+        }
+    }
+}
