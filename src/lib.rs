@@ -17,5 +17,5 @@ pub async fn tui_entry(
     global: cli::args::GlobalArgs,
     table: Option<String>,
 ) -> Result<(), cli::CliError> {
-    tui::explore(global, table).await
+    tui::explore(global, table, Vec::new()).await
 }

@@ -247,3 +247,68 @@ fn demo_seeds_opens_the_explorer_and_stops_dynamodb_local_on_quit() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+#[test]
+fn build_a_begins_with_query_by_accepting_completions() {
+    let table = seeded_demo(30);
+    let mut s = Session::start(&[&table]);
+    s.wait_for("the first page", |s| {
+        s.contains("Collections by PK") && s.contains("-/1")
+    });
+    // Load the celebrity's collection, so its keys are there to complete from.
+    s.keys("p");
+    s.keys("USER#celebrity\r");
+    s.wait_text("Items in USER#celebrity");
+    s.keys(":");
+    s.wait_text("EXPLAIN");
+    s.keys("USER#cel");
+    s.wait_text("Tab/Enter accepts");
+    s.keys("\t"); // accept USER#celebrity
+    s.wait_text("USER#celebrity ");
+    s.keys("\t"); // operator
+    s.keys("\u{1b}[D"); // ← : (none) wraps to begins_with
+    s.wait_text("‹ begins_with ›");
+    s.keys("\t"); // sort key
+    s.keys("OR");
+    s.wait_text("ORDER#");
+    s.keys("\t"); // ORDER#
+    let screen = s.wait_text("ORDER#20");
+    // The next level offers years, e.g. ORDER#2026-: accept the first offered.
+    assert!(screen.contains("Tab/Enter accepts"), "{screen}");
+    s.keys("\t");
+    let screen = s.wait_for("a year accepted", |s| {
+        s.contains("sort key          ORDER#202")
+    });
+    let line = screen
+        .lines()
+        .find(|l| l.contains("sort key          ORDER#202"))
+        .unwrap();
+    let at = line.find("ORDER#202").unwrap();
+    let prefix: String = line[at..]
+        .chars()
+        .take_while(|c| !c.is_whitespace() && *c != '█' && *c != '│')
+        .collect();
+    assert!(
+        prefix.ends_with('-'),
+        "accepted one key segment: {prefix:?}"
+    );
+    s.keys("\u{1b}"); // close the popup
+    std::thread::sleep(Duration::from_millis(100));
+    s.keys("\r"); // run
+    let screen = s.wait_for("the query's page", |s| {
+        !s.contains("EXPLAIN") && s.contains("Query · 1 pages")
+    });
+    let rows: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.contains("ORDER  ORDER#"))
+        .collect();
+    assert!(!rows.is_empty(), "{screen}");
+    for row in rows {
+        assert!(
+            row.contains(&prefix),
+            "every item begins with {prefix}: {row}"
+        );
+    }
+    s.keys("q");
+    assert!(s.wait_exit().success());
+}

@@ -44,11 +44,13 @@ pub enum Action {
     CycleIndex,
     Rescan,
     Tables,
+    QueryBuilder,
+    Patterns,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 23] = [
+    pub const ALL: [Action; 25] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -72,6 +74,8 @@ impl Action {
         Action::CycleIndex,
         Action::Rescan,
         Action::Tables,
+        Action::QueryBuilder,
+        Action::Patterns,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -100,6 +104,8 @@ impl Action {
             Action::CycleIndex => "cycle_index",
             Action::Rescan => "rescan",
             Action::Tables => "tables",
+            Action::QueryBuilder => "query_builder",
+            Action::Patterns => "patterns",
         }
     }
 

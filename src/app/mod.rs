@@ -1,5 +1,7 @@
 //! The explorer's state and its pure `update`; key handling goes through a keymap that is data.
 
+pub mod builder;
+mod builder_update;
 pub mod config;
 pub mod keymap;
 pub mod msg;
@@ -7,6 +9,8 @@ pub mod request_log;
 pub mod state;
 pub mod update;
 
+#[cfg(test)]
+mod builder_tests;
 #[cfg(test)]
 pub mod fixtures;
 #[cfg(test)]

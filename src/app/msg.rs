@@ -17,6 +17,8 @@ pub enum Msg {
         table: String,
         result: Result<TableInfo, String>,
     },
+    /// A debounce timer for this builder generation ran out without a newer edit.
+    Debounced(u64),
 }
 
 #[derive(Debug, Clone)]
@@ -31,5 +33,10 @@ pub enum Effect {
     Cancel(u64),
     /// Put text on the clipboard with OSC 52 (works over SSH).
     Copy(String),
+    /// Send `Msg::Debounced(generation)` after `delay` unless another debounce replaces it.
+    Debounce {
+        generation: u64,
+        delay: std::time::Duration,
+    },
     Quit,
 }

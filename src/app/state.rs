@@ -6,9 +6,11 @@ use crate::aws::{Operation, ReadSpec, SegmentStart};
 use crate::model::collection::{ItemId, ItemStore};
 use crate::model::schema::{KeySchema, TableInfo};
 
+use super::builder::{Builder, HistoryEntry};
 use super::config::Config;
 use super::keymap::Keymap;
 use super::request_log::RequestLog;
+use crate::model::access_pattern::AccessPattern;
 
 /// Something fetched in the background.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,6 +128,10 @@ pub enum ReadOutcome {
 #[derive(Debug, Clone)]
 pub struct ReadState {
     pub id: u64,
+    /// Further reads feeding the same store: one per shard of a write-sharded pattern.
+    pub fan_out: Vec<u64>,
+    /// Reads (of `id` and `fan_out`) that have not ended yet.
+    pub outstanding: usize,
     /// What to send again, with new start keys, to load more.
     pub spec: ReadSpec,
     pub running: bool,
@@ -138,6 +144,10 @@ pub struct ReadState {
 }
 
 impl ReadState {
+    pub fn owns(&self, request_id: u64) -> bool {
+        self.id == request_id || self.fan_out.contains(&request_id)
+    }
+
     pub fn has_more(&self) -> bool {
         self.resume.iter().any(|s| *s != SegmentStart::Finished)
     }
@@ -179,6 +189,8 @@ pub struct TableView {
     pub filtered_items: Option<Vec<ItemId>>,
     pub filter_prompt: Option<Prompt>,
     pub pk_prompt: Option<Prompt>,
+    pub builder: Option<Builder>,
+    pub palette: Option<Palette>,
 }
 
 impl TableView {
@@ -201,6 +213,8 @@ impl TableView {
             filtered_items: None,
             filter_prompt: None,
             pk_prompt: None,
+            builder: None,
+            palette: None,
         }
     }
 
@@ -255,6 +269,26 @@ impl TableView {
     }
 }
 
+/// The access-pattern palette: the table's patterns, then a form for the chosen one's
+/// parameters.
+#[derive(Debug, Clone, Default)]
+pub struct Palette {
+    /// Positions in `State::patterns` of this table's patterns.
+    pub entries: Vec<usize>,
+    pub list: ListCursor,
+    pub form: Option<ParamForm>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ParamForm {
+    pub pattern: usize,
+    pub params: Vec<(String, ratatui_textarea::TextArea<'static>)>,
+    pub focus: usize,
+    pub error: Option<String>,
+    pub completion: Vec<String>,
+    pub selected: usize,
+}
+
 /// A transient line in the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
@@ -277,6 +311,9 @@ pub struct State {
     pub width: u16,
     pub height: u16,
     pub next_request_id: u64,
+    /// Query history per table, newest last.
+    pub history: HashMap<String, Vec<HistoryEntry>>,
+    pub patterns: Vec<AccessPattern>,
     pub quit: bool,
 }
 
@@ -295,6 +332,8 @@ impl State {
             width,
             height,
             next_request_id: 1,
+            history: HashMap::new(),
+            patterns: Vec::new(),
             quit: false,
         }
     }

@@ -39,6 +39,7 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         }
         Msg::Described { table, result } => described(state, table, result),
         Msg::Engine(event) => engine_event(state, event),
+        Msg::Debounced(generation) => super::builder_update::debounced(state, generation),
         Msg::Key(key) => key_event(state, key),
         Msg::Paste(text) => {
             for c in text.chars().filter(|c| !c.is_control()) {
@@ -68,7 +69,7 @@ pub fn start(state: &mut State, table: Option<String>) -> Vec<Effect> {
     }
 }
 
-fn area(state: &State) -> Rect {
+pub(super) fn area(state: &State) -> Rect {
     Rect::new(0, 0, state.width, state.height)
 }
 
@@ -86,6 +87,9 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if state.show_help {
         state.show_help = false;
         return Vec::new();
+    }
+    if let Some(effects) = super::builder_update::modal_key(state, key) {
+        return effects;
     }
     if let Some(effects) = prompt_key(state, key) {
         return effects;
@@ -316,6 +320,8 @@ fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
             }
         }
         Action::CycleIndex => return cycle_index(state),
+        Action::QueryBuilder => return super::builder_update::open_builder(state),
+        Action::Patterns => return super::builder_update::open_palette(state),
         Action::Rescan => return new_scan(state),
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
@@ -528,7 +534,7 @@ fn cycle_index(state: &mut State) -> Vec<Effect> {
 }
 
 /// Replaces the loaded items with a new read's first page.
-fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> {
+pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> {
     let mut effects: Vec<Effect> = running_read(state)
         .map(Effect::Cancel)
         .into_iter()
@@ -556,6 +562,8 @@ fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> {
     let view = state.table.as_mut().expect("checked above");
     view.read = Some(ReadState {
         id,
+        fan_out: Vec::new(),
+        outstanding: 1,
         spec: spec.clone(),
         running: true,
         continuous: false,
@@ -586,6 +594,8 @@ fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
     }
     state.next_request_id += 1;
     read.id = id;
+    read.fan_out.clear();
+    read.outstanding = 1;
     read.running = true;
     read.continuous = all;
     read.outcome = None;
@@ -604,12 +614,15 @@ fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
 }
 
 fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
-    let current = state
+    let request_id = event.request_id();
+    if let Some(effects) = super::builder_update::sample_event(state, &event) {
+        return effects;
+    }
+    let is_current = state
         .table
         .as_ref()
         .and_then(|v| v.read.as_ref())
-        .map(|r| r.id);
-    let is_current = current == Some(event.request_id());
+        .is_some_and(|r| r.owns(request_id));
     match event {
         EngineEvent::Page(page) => {
             let segments = state
@@ -631,9 +644,10 @@ fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                 read.resume
                     .resize(segments as usize, SegmentStart::Beginning);
             }
+            // Fan-out shards read to their end; only the main read resumes page by page.
             read.resume[seg] = match page.last_evaluated_key {
-                Some(key) => SegmentStart::After(key),
-                None => SegmentStart::Finished,
+                Some(key) if page.request_id == read.id => SegmentStart::After(key),
+                _ => SegmentStart::Finished,
             };
             if let Some(store) = view.store.as_mut() {
                 store.extend(page.items);
@@ -648,6 +662,10 @@ fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                 .as_mut()
                 .and_then(|v| v.read.as_mut())
                 .expect("current read");
+            read.outstanding = read.outstanding.saturating_sub(1);
+            if read.outstanding > 0 {
+                return Vec::new();
+            }
             read.running = false;
             read.outcome = Some(match outcome {
                 DoneOutcome::Cancelled => ReadOutcome::Cancelled,
@@ -656,6 +674,12 @@ fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
             if read.continuous && outcome != DoneOutcome::Cancelled && read.has_more() {
                 return load_more(state, true);
             }
+            Vec::new()
+        }
+        EngineEvent::Abandoned { attempts, .. } => {
+            state
+                .log
+                .record_failure(attempts.attempts, attempts.throttles);
             Vec::new()
         }
         EngineEvent::Failed {

@@ -52,6 +52,8 @@ pub enum Command {
     Query(Box<QueryArgs>),
     /// Scan a table or index, optionally in parallel segments, streaming items to stdout.
     Scan(ScanArgs),
+    /// Hot-partition triage: scan a table or index and rank its partition keys by items.
+    Hotkeys(HotkeysArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
     Run(RunArgs),
     /// Create and load the demo single-table data set (local endpoints only).
@@ -158,6 +160,34 @@ pub struct ScanArgs {
     pub segments: u32,
     #[command(flatten)]
     pub read: ReadArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct HotkeysArgs {
+    /// Table to scan (all of it, or the index given with --index).
+    pub table: String,
+    /// Count the partition key of this GSI or LSI instead of the table's.
+    #[arg(long, visible_alias = "index-name", value_name = "NAME")]
+    pub index: Option<String>,
+    /// Parallel scan segments (1-1000).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub segments: u32,
+    /// Number of keys to list, most items first.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    pub top: usize,
+    #[arg(long, value_enum, default_value = "json")]
+    pub output: HotkeysOutput,
+    /// Print request statistics as one JSON object on the last line of stderr.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum HotkeysOutput {
+    /// One JSON object.
+    Json,
+    /// Aligned columns, a histogram and the warnings, for people.
+    Table,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -14,6 +14,8 @@ use crate::aws::{self, seed, Engine};
 use crate::model::demo_data;
 
 pub const DEMO_TABLE: &str = "app";
+/// The demo table's access patterns, built into the binary so `demo` works from anywhere.
+const DEMO_PATTERNS: &str = include_str!("../../assets/demo-patterns.toml");
 const INSTALL_HINT: &str = "bash scripts/install-dynamodb-local.sh";
 
 /// `DYNAMODB_LOCAL_DIR`, else the project's `.cache/dynamodb-local`.
@@ -126,7 +128,12 @@ pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
     } else {
         let mut global = global.clone();
         global.endpoint_url = Some(local.endpoint.clone());
-        crate::tui_entry(global, Some(DEMO_TABLE.to_string())).await
+        let patterns = crate::model::access_pattern::parse_patterns_file(
+            DEMO_PATTERNS,
+            "assets/demo-patterns.toml",
+        )
+        .map_err(CliError::bad_input)?;
+        crate::tui::explore(global, Some(DEMO_TABLE.to_string()), patterns).await
     };
     local.stop().await;
     result

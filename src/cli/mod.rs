@@ -2,6 +2,7 @@
 
 pub mod args;
 mod demo;
+mod hotkeys;
 pub mod output;
 mod read_cmd;
 
@@ -164,6 +165,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
+        }
+        Command::Hotkeys(args) => {
+            hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
         }
         Command::Seed(args) => {
             require_local_endpoint(&cli.global, "seed")?;

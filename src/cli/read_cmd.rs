@@ -147,7 +147,7 @@ pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
     stream(engine, spec, &info, &args.read).await
 }
 
-fn index_keys(
+pub(super) fn index_keys(
     info: &TableInfo,
     index: Option<&str>,
 ) -> Result<crate::model::schema::KeySchema, CliError> {
@@ -367,6 +367,7 @@ async fn stream(
                 }
             }
             Some(EngineEvent::Done { .. }) | None => break,
+            Some(EngineEvent::Abandoned { attempts, .. }) => stats.add_failure(&attempts),
             Some(EngineEvent::Failed {
                 error,
                 attempts,
@@ -447,6 +448,7 @@ async fn fan_out(
                     .extend(page.items);
             }
             EngineEvent::Done { .. } => {}
+            EngineEvent::Abandoned { attempts, .. } => stats.add_failure(&attempts),
             EngineEvent::Failed {
                 error,
                 attempts,

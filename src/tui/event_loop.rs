@@ -10,6 +10,7 @@ use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
+use super::debounce::Debouncer;
 use super::terminal::{self, Term};
 use crate::app::msg::{Effect, Msg};
 use crate::app::state::State;
@@ -29,6 +30,7 @@ struct Runner {
     engine_tx: mpsc::Sender<EngineEvent>,
     msg_tx: mpsc::UnboundedSender<Msg>,
     reads: HashMap<u64, ReadHandle>,
+    debouncer: Debouncer,
 }
 
 impl Runner {
@@ -64,6 +66,7 @@ impl Runner {
                     }
                 }
                 Effect::Copy(text) => terminal::copy_to_clipboard(terminal, &text)?,
+                Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
                 Effect::Quit => quit = true,
             }
         }
@@ -103,6 +106,7 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
     let mut runner = Runner {
         engine,
         engine_tx,
+        debouncer: Debouncer::new(msg_tx.clone()),
         msg_tx,
         reads: HashMap::new(),
     };

@@ -1,5 +1,6 @@
 //! Draw functions: each reads `State` and renders only what is visible.
 
+mod builder;
 mod format;
 mod help;
 pub mod json_view;

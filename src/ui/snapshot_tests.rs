@@ -254,3 +254,78 @@ fn configured_part_names_and_provisioned_capacity() {
     );
     snapshot!("items_named_parts_provisioned", s);
 }
+
+#[test]
+fn query_builder_states() {
+    let mut s = loaded(false);
+    send(&mut s, [char(':')]);
+    snapshot!("builder_empty", s);
+    send(&mut s, "USER#ce".chars().map(char));
+    snapshot!("builder_completing", s);
+    send(
+        &mut s,
+        [
+            press(KeyCode::Tab),
+            press(KeyCode::Tab),
+            press(KeyCode::Left),
+            press(KeyCode::Tab),
+        ],
+    );
+    send(&mut s, "ORDER#".chars().map(char));
+    send(&mut s, [press(KeyCode::Esc)]);
+    send(
+        &mut s,
+        [
+            press(KeyCode::Tab),
+            press(KeyCode::Right),
+            press(KeyCode::Tab),
+            press(KeyCode::Tab),
+        ],
+    );
+    send(&mut s, "status = \"SHIPPED\"".chars().map(char));
+    snapshot!("builder_explain_with_filter_warning", s);
+    // A number where the key is a string is fine, but begins_with on the table's numeric-free
+    // keys with an empty partition key is not: the message names the rule and the field.
+    let mut s = loaded(false);
+    send(&mut s, [char(':')]);
+    send(
+        &mut s,
+        [
+            press(KeyCode::Tab),
+            press(KeyCode::Left),
+            press(KeyCode::Left),
+        ],
+    );
+    snapshot!("builder_invalid", s);
+    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    assert!(b
+        .check
+        .as_ref()
+        .is_err_and(|e| e.message.contains("cannot be empty")));
+}
+
+#[test]
+fn pattern_palette() {
+    let mut s = loaded(false);
+    s.patterns = crate::model::access_pattern::parse_patterns_file(
+        include_str!("../../assets/demo-patterns.toml"),
+        "demo",
+    )
+    .unwrap();
+    send(&mut s, [char('P')]);
+    snapshot!("palette_list", s);
+    send(&mut s, [press(KeyCode::Down), press(KeyCode::Enter)]);
+    send(&mut s, [char('c')]);
+    snapshot!("palette_params_completing", s);
+    let form = s
+        .table
+        .as_ref()
+        .unwrap()
+        .palette
+        .as_ref()
+        .unwrap()
+        .form
+        .clone()
+        .unwrap();
+    assert_eq!(form.completion, ["celebrity"]);
+}

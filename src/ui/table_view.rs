@@ -68,7 +68,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     }
     request_log::draw(frame, layout.log, state);
     status::draw(frame, layout.status, state, view);
-    if let Some(prompt) = &view.pk_prompt {
+    if let (Some(b), Some(info)) = (&view.builder, view.info.loaded()) {
+        super::builder::draw_builder(frame, area, b, info);
+    } else if let Some(p) = &view.palette {
+        super::builder::draw_palette(frame, area, p, state);
+    } else if let Some(prompt) = &view.pk_prompt {
         let key = view
             .read_keys()
             .map(|k| {

@@ -1,0 +1,528 @@
+//! The query builder: fields, live validation with DynamoDB's rules, the EXPLAIN of the exact
+//! request, and the equivalent aws-cli command. Pure: `prepare` turns fields into a request or
+//! names the field at fault.
+
+use ratatui_textarea::TextArea;
+
+use crate::aws::{Operation, ReadSpec};
+use crate::model::expression::parse_key_condition;
+use crate::model::filter_compile::{compile_filter, compile_projection};
+use crate::model::json::{parse_dynamo_values, parse_names, write_dynamo};
+use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
+use crate::model::schema::{KeySchema, TableInfo};
+use crate::model::value::{AttrValue, Item};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    Index,
+    Pk,
+    Op,
+    Sk,
+    SkHigh,
+    Order,
+    Limit,
+    Filter,
+    Projection,
+    RawKey,
+    RawNames,
+    RawValues,
+}
+
+impl Field {
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Index => "index",
+            Field::Pk => "partition key",
+            Field::Op => "sort key op",
+            Field::Sk => "sort key",
+            Field::SkHigh => "… and",
+            Field::Order => "order",
+            Field::Limit => "limit",
+            Field::Filter => "filter",
+            Field::Projection => "projection",
+            Field::RawKey => "key condition",
+            Field::RawNames => "names (JSON)",
+            Field::RawValues => "values (DDB JSON)",
+        }
+    }
+
+    /// Choices cycled with ←/→ rather than typed.
+    pub fn is_selector(self) -> bool {
+        matches!(self, Field::Index | Field::Op | Field::Order)
+    }
+}
+
+/// Sort-key operators in the order ←/→ cycles them; index 0 means no sort condition.
+pub const SORT_OPS: [&str; 8] = [
+    "(none)",
+    "=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "between",
+    "begins_with",
+];
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: Field,
+    pub message: String,
+}
+
+/// A validated request and how to explain it.
+#[derive(Debug, Clone)]
+pub struct PreparedQuery {
+    pub spec: ReadSpec,
+    /// The equivalent `aws dynamodb query …` command line.
+    pub cli: String,
+    pub warning: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completion {
+    pub field: Field,
+    pub items: Vec<String>,
+    pub selected: usize,
+}
+
+/// Keys fetched for completion: one small keys-only page, logged like any other request.
+#[derive(Debug, Clone, Default)]
+pub struct KeySample {
+    pub request_id: Option<u64>,
+    /// The partition key whose sort keys were sampled (`None`: a partition-key sample).
+    pub for_pk: Option<String>,
+    pub pk_values: Vec<String>,
+    pub sk_values: Vec<String>,
+}
+
+/// What history keeps of a query: enough to refill the builder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryEntry {
+    pub raw: bool,
+    pub index: usize,
+    pub op: usize,
+    pub descending: bool,
+    pub texts: Vec<(Field, String)>,
+}
+
+pub const HISTORY_PER_TABLE: usize = 100;
+
+#[derive(Debug, Clone)]
+pub struct Builder {
+    pub raw: bool,
+    pub focus: Field,
+    /// 0 = the table, n = the table's n-th index.
+    pub index: usize,
+    pub op: usize,
+    pub descending: bool,
+    pub pk: TextArea<'static>,
+    pub sk: TextArea<'static>,
+    pub sk_high: TextArea<'static>,
+    pub limit: TextArea<'static>,
+    pub filter: TextArea<'static>,
+    pub projection: TextArea<'static>,
+    pub raw_key: TextArea<'static>,
+    pub raw_names: TextArea<'static>,
+    pub raw_values: TextArea<'static>,
+    pub completion: Option<Completion>,
+    /// Esc (or accepting with Enter) hides completions until the text changes again.
+    pub completion_dismissed: bool,
+    pub check: Result<PreparedQuery, FieldError>,
+    pub sample: KeySample,
+    /// Bumped on every edit of a key field; a debounce timer only acts on the latest.
+    pub generation: u64,
+    pub history_cursor: Option<usize>,
+}
+
+fn text(area: &TextArea) -> String {
+    area.lines().join("\n")
+}
+
+fn area_with(value: &str) -> TextArea<'static> {
+    let mut a = TextArea::from([value.to_string()]);
+    a.move_cursor(ratatui_textarea::CursorMove::End);
+    a
+}
+
+impl Builder {
+    pub fn new(index: usize) -> Builder {
+        Builder {
+            raw: false,
+            focus: Field::Pk,
+            index,
+            op: 0,
+            descending: false,
+            pk: TextArea::default(),
+            sk: TextArea::default(),
+            sk_high: TextArea::default(),
+            limit: TextArea::default(),
+            filter: TextArea::default(),
+            projection: TextArea::default(),
+            raw_key: TextArea::default(),
+            raw_names: TextArea::default(),
+            raw_values: TextArea::default(),
+            completion: None,
+            completion_dismissed: false,
+            check: Err(FieldError {
+                field: Field::Pk,
+                message: "type a partition key value".into(),
+            }),
+            sample: KeySample::default(),
+            generation: 0,
+            history_cursor: None,
+        }
+    }
+
+    pub fn fields(&self) -> Vec<Field> {
+        let mut f = vec![Field::Index];
+        if self.raw {
+            f.extend([Field::RawKey, Field::RawNames, Field::RawValues]);
+        } else {
+            f.extend([Field::Pk, Field::Op]);
+            if self.op != 0 {
+                f.push(Field::Sk);
+            }
+            if SORT_OPS[self.op] == "between" {
+                f.push(Field::SkHigh);
+            }
+        }
+        f.extend([Field::Order, Field::Limit, Field::Filter, Field::Projection]);
+        f
+    }
+
+    pub fn input(&self, field: Field) -> Option<&TextArea<'static>> {
+        Some(match field {
+            Field::Pk => &self.pk,
+            Field::Sk => &self.sk,
+            Field::SkHigh => &self.sk_high,
+            Field::Limit => &self.limit,
+            Field::Filter => &self.filter,
+            Field::Projection => &self.projection,
+            Field::RawKey => &self.raw_key,
+            Field::RawNames => &self.raw_names,
+            Field::RawValues => &self.raw_values,
+            Field::Index | Field::Op | Field::Order => return None,
+        })
+    }
+
+    pub fn input_mut(&mut self, field: Field) -> Option<&mut TextArea<'static>> {
+        Some(match field {
+            Field::Pk => &mut self.pk,
+            Field::Sk => &mut self.sk,
+            Field::SkHigh => &mut self.sk_high,
+            Field::Limit => &mut self.limit,
+            Field::Filter => &mut self.filter,
+            Field::Projection => &mut self.projection,
+            Field::RawKey => &mut self.raw_key,
+            Field::RawNames => &mut self.raw_names,
+            Field::RawValues => &mut self.raw_values,
+            Field::Index | Field::Op | Field::Order => return None,
+        })
+    }
+
+    pub fn text(&self, field: Field) -> String {
+        self.input(field).map(text).unwrap_or_default()
+    }
+
+    pub fn set_text(&mut self, field: Field, value: &str) {
+        if let Some(a) = self.input_mut(field) {
+            *a = area_with(value);
+        }
+    }
+
+    pub fn index_name(&self, info: &TableInfo) -> Option<String> {
+        self.index
+            .checked_sub(1)
+            .and_then(|i| info.indexes.get(i))
+            .map(|i| i.name.clone())
+    }
+
+    pub fn keys<'a>(&self, info: &'a TableInfo) -> &'a KeySchema {
+        match self.index.checked_sub(1).and_then(|i| info.indexes.get(i)) {
+            Some(index) => &index.keys,
+            None => &info.keys,
+        }
+    }
+
+    pub fn history_entry(&self) -> HistoryEntry {
+        let texts = [
+            Field::Pk,
+            Field::Sk,
+            Field::SkHigh,
+            Field::Limit,
+            Field::Filter,
+            Field::Projection,
+            Field::RawKey,
+            Field::RawNames,
+            Field::RawValues,
+        ]
+        .into_iter()
+        .map(|f| (f, self.text(f)))
+        .filter(|(_, t)| !t.is_empty())
+        .collect();
+        HistoryEntry {
+            raw: self.raw,
+            index: self.index,
+            op: self.op,
+            descending: self.descending,
+            texts,
+        }
+    }
+
+    pub fn restore(&mut self, entry: &HistoryEntry) {
+        let cursor = self.history_cursor;
+        let sample = std::mem::take(&mut self.sample);
+        *self = Builder::new(entry.index);
+        self.sample = sample;
+        self.history_cursor = cursor;
+        self.raw = entry.raw;
+        self.op = entry.op;
+        self.descending = entry.descending;
+        for (field, value) in &entry.texts {
+            self.set_text(*field, value);
+        }
+    }
+
+    fn sort_input(&self) -> Option<SortInput> {
+        let (v, hi) = (self.text(Field::Sk), self.text(Field::SkHigh));
+        Some(match SORT_OPS[self.op] {
+            "=" => SortInput::Eq(v),
+            "<" => SortInput::Lt(v),
+            "<=" => SortInput::Le(v),
+            ">" => SortInput::Gt(v),
+            ">=" => SortInput::Ge(v),
+            "between" => SortInput::Between(v, hi),
+            "begins_with" => SortInput::BeginsWith(v),
+            _ => return None,
+        })
+    }
+
+    /// Validates every field with DynamoDB's rules and builds the exact request; the error
+    /// names the first field at fault. A query that fails here cannot be sent.
+    pub fn prepare(&self, info: &TableInfo) -> Result<PreparedQuery, FieldError> {
+        let err = |field: Field, message: String| FieldError { field, message };
+        let keys = self.keys(info);
+        let index = self.index_name(info);
+        let mut spec = ReadSpec::new(Operation::Query, info.name.clone());
+        spec.index = index.clone();
+        spec.descending = self.descending;
+        let mut names: Vec<(String, String)> = Vec::new();
+        let mut values: Vec<(String, AttrValue)> = Vec::new();
+        if self.raw {
+            let raw_names = self.text(Field::RawNames);
+            if !raw_names.trim().is_empty() {
+                names = parse_names("names", &raw_names)
+                    .map_err(|e| err(Field::RawNames, e.to_string()))?;
+            }
+            let raw_values = self.text(Field::RawValues);
+            if !raw_values.trim().is_empty() {
+                values = parse_dynamo_values(&raw_values)
+                    .map_err(|e| err(Field::RawValues, e.to_string()))?;
+            }
+            let expr = self.text(Field::RawKey);
+            parse_key_condition(&expr, &names, &values, keys)
+                .map_err(|e| err(Field::RawKey, e.to_string()))?;
+            spec.key_condition = Some(expr);
+        } else {
+            let pk = self.text(Field::Pk);
+            KeyValue::parse(&pk, &keys.partition_key).map_err(|e| err(Field::Pk, e.to_string()))?;
+            let sort = self.sort_input();
+            let condition = KeyCondition::build(keys, &pk, sort).map_err(|e| {
+                let field = if self.op == 0 { Field::Pk } else { Field::Sk };
+                err(field, e.to_string())
+            })?;
+            let parts = condition.to_expression();
+            spec.key_condition = Some(parts.key_condition);
+            names = parts.names;
+            values = parts.values;
+        }
+        let limit = self.text(Field::Limit);
+        if !limit.trim().is_empty() {
+            match limit.trim().parse::<usize>() {
+                Ok(n) if n > 0 => spec.limit = Some(n),
+                _ => {
+                    return Err(err(
+                        Field::Limit,
+                        format!("limit '{limit}' must be a whole number of items, 1 or more"),
+                    ))
+                }
+            }
+        }
+        let filter = self.text(Field::Filter);
+        if !filter.trim().is_empty() {
+            let c = compile_filter(&filter, "f").map_err(|e| err(Field::Filter, e))?;
+            merge_unique(&mut names, c.names);
+            values.extend(c.values);
+            spec.filter = Some(c.expression);
+        }
+        let projection = self.text(Field::Projection);
+        if !projection.trim().is_empty() {
+            let c = compile_projection(&projection).map_err(|e| err(Field::Projection, e))?;
+            merge_unique(&mut names, c.names);
+            spec.projection = Some(c.expression);
+        }
+        spec.names = names;
+        spec.values = values;
+        let warning = spec.filter.as_ref().map(|_| {
+            "FilterExpression runs after the read: every item the key condition matches is read and paid for, \
+             then the filter drops the rest. Prefer a sort-key condition or an index."
+                .to_string()
+        });
+        Ok(PreparedQuery {
+            cli: aws_cli(&spec),
+            spec,
+            warning,
+        })
+    }
+}
+
+/// Adds names not already present: the key condition's `#pk` and a filter's `#PK` may name the
+/// same attribute under different placeholders, which DynamoDB accepts.
+fn merge_unique(into: &mut Vec<(String, String)>, add: Vec<(String, String)>) {
+    for (k, v) in add {
+        if !into.iter().any(|(n, _)| *n == k) {
+            into.push((k, v));
+        }
+    }
+}
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The same request as an aws-cli command line, ready to paste.
+pub fn aws_cli(spec: &ReadSpec) -> String {
+    let mut cmd = format!(
+        "aws dynamodb query --table-name {}",
+        shell_quote(&spec.table)
+    );
+    if let Some(index) = &spec.index {
+        cmd.push_str(&format!(" --index-name {}", shell_quote(index)));
+    }
+    if let Some(k) = &spec.key_condition {
+        cmd.push_str(&format!(" --key-condition-expression {}", shell_quote(k)));
+    }
+    if let Some(f) = &spec.filter {
+        cmd.push_str(&format!(" --filter-expression {}", shell_quote(f)));
+    }
+    if let Some(p) = &spec.projection {
+        cmd.push_str(&format!(" --projection-expression {}", shell_quote(p)));
+    }
+    if !spec.names.is_empty() {
+        let map: serde_json::Map<String, serde_json::Value> = spec
+            .names
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+            .collect();
+        cmd.push_str(&format!(
+            " --expression-attribute-names {}",
+            shell_quote(&serde_json::Value::Object(map).to_string())
+        ));
+    }
+    if !spec.values.is_empty() {
+        let mut json = String::new();
+        write_dynamo(&mut json, &Item::from_attrs(spec.values.clone()));
+        cmd.push_str(&format!(
+            " --expression-attribute-values {}",
+            shell_quote(&json)
+        ));
+    }
+    if spec.descending {
+        cmd.push_str(" --no-scan-index-forward");
+    }
+    if let Some(n) = spec.limit {
+        cmd.push_str(&format!(" --max-items {n}"));
+    }
+    cmd.push_str(" --return-consumed-capacity INDEXES");
+    cmd
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::fixtures::demo_info;
+
+    #[test]
+    fn prepare_names_the_field_at_fault() {
+        let info = demo_info();
+        let mut b = Builder::new(0);
+        assert_eq!(b.prepare(&info).unwrap_err().field, Field::Pk);
+        b.set_text(Field::Pk, "USER#1");
+        b.op = SORT_OPS.iter().position(|o| *o == "between").unwrap();
+        b.set_text(Field::Sk, "b");
+        b.set_text(Field::SkHigh, "a");
+        let e = b.prepare(&info).unwrap_err();
+        assert_eq!(e.field, Field::Sk);
+        assert!(
+            e.message.contains("'b'") && e.message.contains("'a'"),
+            "{}",
+            e.message
+        );
+        b.set_text(Field::SkHigh, "c");
+        b.set_text(Field::Limit, "0");
+        assert_eq!(b.prepare(&info).unwrap_err().field, Field::Limit);
+        b.set_text(Field::Limit, "5");
+        b.set_text(Field::Filter, "status = \"open");
+        assert_eq!(b.prepare(&info).unwrap_err().field, Field::Filter);
+        b.set_text(Field::Filter, "status = \"SHIPPED\"");
+        let q = b.prepare(&info).unwrap();
+        assert_eq!(
+            q.spec.key_condition.as_deref(),
+            Some("#pk = :pk AND #sk BETWEEN :sk_lo AND :sk_hi")
+        );
+        assert_eq!(q.spec.filter.as_deref(), Some("#status = :f1"));
+        assert_eq!(q.spec.limit, Some(5));
+        assert!(
+            q.warning.is_some(),
+            "a filter warns that it reads more than it returns"
+        );
+    }
+
+    #[test]
+    fn raw_mode_parses_the_aws_cli_spelling() {
+        let info = demo_info();
+        let mut b = Builder::new(1);
+        b.raw = true;
+        b.set_text(Field::RawKey, "GSI1PK = :s AND begins_with(GSI1SK, :m)");
+        b.set_text(
+            Field::RawValues,
+            r#"{":s":{"S":"STATUS#SHIPPED"},":m":{"S":"2026-"}}"#,
+        );
+        let q = b.prepare(&info).unwrap();
+        assert_eq!(q.spec.index.as_deref(), Some("GSI1"));
+        b.set_text(Field::RawKey, "GSI1PK > :s");
+        let e = b.prepare(&info).unwrap_err();
+        assert_eq!(e.field, Field::RawKey);
+        assert!(e.message.contains("'GSI1PK'"), "{}", e.message);
+    }
+
+    #[test]
+    fn cli_command_is_pasteable() {
+        let info = demo_info();
+        let mut b = Builder::new(0);
+        b.set_text(Field::Pk, "USER#o'brien");
+        b.op = SORT_OPS.iter().position(|o| *o == "begins_with").unwrap();
+        b.set_text(Field::Sk, "ORDER#");
+        b.descending = true;
+        let cli = b.prepare(&info).unwrap().cli;
+        assert_eq!(
+            cli,
+            r##"aws dynamodb query --table-name 'app' --key-condition-expression '#pk = :pk AND begins_with(#sk, :sk)' --expression-attribute-names '{"#pk":"PK","#sk":"SK"}' --expression-attribute-values '{":pk":{"S":"USER#o'\''brien"},":sk":{"S":"ORDER#"}}' --no-scan-index-forward --return-consumed-capacity INDEXES"##
+        );
+    }
+
+    #[test]
+    fn history_round_trips_the_fields() {
+        let mut b = Builder::new(1);
+        b.set_text(Field::Pk, "STATUS#SHIPPED");
+        b.op = 7;
+        b.set_text(Field::Sk, "2026-");
+        b.descending = true;
+        let entry = b.history_entry();
+        let mut other = Builder::new(0);
+        other.restore(&entry);
+        assert_eq!(other.history_entry(), entry);
+        assert_eq!(other.text(Field::Sk), "2026-");
+    }
+}

@@ -1,0 +1,285 @@
+//! The builder and the palette driven through `update` with scripted messages.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::builder::Field;
+use super::fixtures::*;
+use super::msg::{Effect, Msg};
+use super::state::State;
+use super::update::{start, update};
+use crate::aws::{DoneOutcome, EngineEvent, Operation};
+use crate::model::access_pattern::parse_patterns_file;
+
+fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) -> Vec<Effect> {
+    msgs.into_iter().flat_map(|m| update(s, m)).collect()
+}
+
+fn typed(text: &str) -> Vec<Msg> {
+    text.chars().map(char).collect()
+}
+
+/// A table view with the demo items loaded and the builder open; returns the sample read id.
+fn builder_open() -> (State, u64) {
+    let mut s = state();
+    start(&mut s, Some("app".into()));
+    send(
+        &mut s,
+        [Msg::Described {
+            table: "app".into(),
+            result: Ok(demo_info()),
+        }],
+    );
+    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    send(&mut s, [page(id, 1, demo_items(), false)]);
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Done {
+            request_id: id,
+            outcome: DoneOutcome::Complete,
+        })],
+    );
+    let effects = send(&mut s, [char(':')]);
+    let sample = match effects.as_slice() {
+        [Effect::StartRead { id, spec }] => {
+            assert_eq!(spec.operation, Operation::Scan);
+            assert_eq!(spec.max_pages, Some(1));
+            assert!(spec.projection.is_some(), "the key sample reads keys only");
+            *id
+        }
+        other => panic!("{other:?}"),
+    };
+    (s, sample)
+}
+
+/// Esc that only closes the completion popup, if one is showing.
+fn dismiss(s: &mut State) {
+    if builder(s).completion.is_some() {
+        send(s, [press(KeyCode::Esc)]);
+    }
+}
+
+fn builder(s: &State) -> &super::builder::Builder {
+    s.table.as_ref().unwrap().builder.as_ref().unwrap()
+}
+
+#[test]
+fn completion_accepts_one_key_segment_at_a_time_then_runs() {
+    let (mut s, _) = builder_open();
+    send(&mut s, typed("USER#ce"));
+    let c = builder(&s)
+        .completion
+        .clone()
+        .expect("completions for USER#ce");
+    assert_eq!(c.items, ["USER#celebrity"]);
+    send(&mut s, [press(KeyCode::Tab)]);
+    assert_eq!(builder(&s).text(Field::Pk), "USER#celebrity");
+    send(&mut s, [press(KeyCode::Tab)]); // to the operator
+    assert_eq!(builder(&s).focus, Field::Op);
+    send(&mut s, [press(KeyCode::Left)]); // (none) wraps round to begins_with
+    let effects = send(&mut s, [press(KeyCode::Tab)]);
+    assert_eq!(builder(&s).focus, Field::Sk);
+    assert!(
+        effects.is_empty(),
+        "the collection is loaded: no sample request needed: {effects:?}"
+    );
+    send(&mut s, typed("O"));
+    assert_eq!(builder(&s).completion.as_ref().unwrap().items, ["ORDER#"]);
+    send(&mut s, [press(KeyCode::Tab)]);
+    let next = builder(&s).completion.clone().unwrap().items;
+    assert!(
+        next.iter()
+            .all(|i| i.starts_with("ORDER#202") && i.ends_with('-')),
+        "{next:?}"
+    );
+    send(&mut s, [press(KeyCode::Esc)]); // close the popup, keep the builder
+    assert!(builder(&s).completion.is_none());
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let spec = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            _ => None,
+        })
+        .expect("Enter runs the query");
+    assert_eq!(
+        spec.key_condition.as_deref(),
+        Some("#pk = :pk AND begins_with(#sk, :sk)")
+    );
+    assert!(s.table.as_ref().unwrap().builder.is_none());
+    // History: reopening and pressing Up recalls it.
+    send(&mut s, [char(':'), press(KeyCode::Up)]);
+    assert_eq!(builder(&s).text(Field::Pk), "USER#celebrity");
+    assert_eq!(builder(&s).text(Field::Sk), "ORDER#");
+}
+
+#[test]
+fn invalid_queries_cannot_be_sent() {
+    let (mut s, _) = builder_open();
+    // Index GSI1, then a between with reversed bounds.
+    send(
+        &mut s,
+        [
+            press(KeyCode::BackTab),
+            press(KeyCode::Right),
+            press(KeyCode::Tab),
+        ],
+    );
+    send(&mut s, typed("STATUS#SHIPPED"));
+    dismiss(&mut s);
+    send(&mut s, [press(KeyCode::Tab)]);
+    for _ in 0..6 {
+        send(&mut s, [press(KeyCode::Right)]);
+    }
+    send(&mut s, [press(KeyCode::Tab)]);
+    send(&mut s, typed("b"));
+    dismiss(&mut s);
+    send(&mut s, [press(KeyCode::Tab)]);
+    send(&mut s, typed("a"));
+    let err = builder(&s).check.clone().unwrap_err();
+    assert_eq!(err.field, Field::Sk);
+    assert!(err.message.contains("low <= high"), "{}", err.message);
+    dismiss(&mut s);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::StartRead { .. })),
+        "{effects:?}"
+    );
+    assert!(s.notice.as_ref().unwrap().error);
+}
+
+#[test]
+fn typing_debounces_and_stale_timers_do_nothing() {
+    let (mut s, sample) = builder_open();
+    // The partition-key sample arrives: its keys complete, its capacity is logged.
+    let logged = s.log.len();
+    let keys = vec![crate::model::value::Item::from_attrs(vec![(
+        "PK".into(),
+        crate::model::value::AttrValue::S("USER#zed".into()),
+    )])];
+    send(&mut s, [page(sample, 1, keys, false)]);
+    assert_eq!(s.log.len(), logged + 1);
+    assert!(
+        s.table
+            .as_ref()
+            .unwrap()
+            .store
+            .as_ref()
+            .unwrap()
+            .collection_of("USER#zed")
+            .is_none(),
+        "samples never reach the store"
+    );
+    let effects = send(&mut s, typed("USER#zed"));
+    let generations: Vec<u64> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Debounce { generation, .. } => Some(*generation),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(generations.len(), "USER#zed".len());
+    let last = *generations.last().unwrap();
+    assert!(
+        send(&mut s, [Msg::Debounced(last - 1)]).is_empty(),
+        "a stale timer is ignored"
+    );
+    let effects = send(&mut s, [Msg::Debounced(last)]);
+    assert!(
+        matches!(effects.as_slice(), [Effect::StartRead { spec, .. }] if spec.operation == Operation::Query),
+        "a sort-key sample for the complete key: {effects:?}"
+    );
+}
+
+#[test]
+fn raw_mode_and_copying_the_cli_command() {
+    let (mut s, _) = builder_open();
+    send(
+        &mut s,
+        [Msg::Key(KeyEvent::new(
+            KeyCode::Char('r'),
+            KeyModifiers::CONTROL,
+        ))],
+    );
+    assert!(builder(&s).raw);
+    send(&mut s, typed("PK = :p"));
+    send(&mut s, [press(KeyCode::Tab), press(KeyCode::Tab)]);
+    send(&mut s, typed(r#"{":p":{"S":"USER#u00001"}}"#));
+    assert!(
+        builder(&s).check.is_ok(),
+        "{:?}",
+        builder(&s).check.as_ref().err()
+    );
+    let effects = send(
+        &mut s,
+        [Msg::Key(KeyEvent::new(
+            KeyCode::Char('y'),
+            KeyModifiers::CONTROL,
+        ))],
+    );
+    assert!(
+        matches!(effects.as_slice(), [Effect::Copy(cli)] if cli.starts_with("aws dynamodb query --table-name 'app'"))
+    );
+}
+
+#[test]
+fn palette_runs_patterns_and_fans_out_shards() {
+    let (mut s, _) = builder_open();
+    while s.table.as_ref().unwrap().builder.is_some() {
+        send(&mut s, [press(KeyCode::Esc)]);
+    }
+    s.patterns =
+        parse_patterns_file(include_str!("../../assets/demo-patterns.toml"), "demo").unwrap();
+    send(&mut s, [char('P')]);
+    let entries = s
+        .table
+        .as_ref()
+        .unwrap()
+        .palette
+        .as_ref()
+        .unwrap()
+        .entries
+        .len();
+    assert_eq!(entries, 6);
+    // user-orders: one parameter, completed from loaded keys.
+    send(&mut s, [press(KeyCode::Down), press(KeyCode::Enter)]);
+    send(&mut s, typed("cel"));
+    let form = s
+        .table
+        .as_ref()
+        .unwrap()
+        .palette
+        .as_ref()
+        .unwrap()
+        .form
+        .clone()
+        .unwrap();
+    assert_eq!(form.completion, ["celebrity"]);
+    send(&mut s, [press(KeyCode::Tab)]);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let spec = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(spec.descending);
+    assert!(spec
+        .values
+        .iter()
+        .any(|(_, v)| v.as_s() == Some("USER#celebrity")));
+    // pending-orders: no parameters, ten shards in parallel.
+    send(&mut s, [char('P')]);
+    send(&mut s, (0..5).map(|_| press(KeyCode::Down)));
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let starts = effects
+        .iter()
+        .filter(|e| matches!(e, Effect::StartRead { .. }))
+        .count();
+    assert_eq!(starts, 10, "{effects:?}");
+    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    assert_eq!(read.fan_out.len(), 9);
+    assert_eq!(read.outstanding, 10);
+}

@@ -1,0 +1,264 @@
+//! The query builder overlay (fields, validation, completion popup, EXPLAIN) and the
+//! access-pattern palette.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::theme;
+use crate::app::builder::{Builder, Field, SORT_OPS};
+use crate::app::state::{Palette, State};
+use crate::model::json::write_plain;
+use crate::model::sanitize::sanitize;
+use crate::model::schema::TableInfo;
+use crate::model::value::Item;
+
+const LABEL: usize = 18;
+
+fn popup(area: Rect) -> Rect {
+    area.centered(
+        Constraint::Length(area.width.saturating_sub(4).min(120)),
+        Constraint::Length(area.height.saturating_sub(2).min(26)),
+    )
+}
+
+pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo) {
+    let outer = popup(area);
+    frame.render_widget(Clear, outer);
+    let block = Block::bordered()
+        .title(if b.raw { " Query · raw KeyConditionExpression " } else { " Query " })
+        .title_bottom(" Tab next · ←→ choose · Enter run · ↑↓ history · Ctrl-R raw · Ctrl-Y copy CLI · Esc close ")
+        .border_style(theme::border(true));
+    let inner = block.inner(outer);
+    frame.render_widget(block, outer);
+    let [left, right] =
+        Layout::horizontal([Constraint::Percentage(48), Constraint::Percentage(52)]).areas(inner);
+
+    let mut lines: Vec<Line> = Vec::new();
+    let mut cursor_row = None;
+    for field in b.fields() {
+        let focused = field == b.focus;
+        let label = Span::styled(
+            format!("{:<LABEL$}", field.label()),
+            if focused {
+                theme::kind_style("KEY")
+            } else {
+                theme::dim()
+            },
+        );
+        let value = match field {
+            Field::Index => {
+                let name = b.index_name(info).unwrap_or_else(|| "(table)".into());
+                let keys = b.keys(info);
+                let mut text = format!("‹ {} › {}", name, keys.partition_key.name);
+                if let Some(sk) = &keys.sort_key {
+                    text.push_str(&format!(" / {}", sk.name));
+                }
+                if let Some(i) = b.index.checked_sub(1).and_then(|i| info.indexes.get(i)) {
+                    text.push_str(&format!(" · {}", i.projection.projection_type));
+                }
+                sanitize(&text).into_owned()
+            }
+            Field::Op => format!("‹ {} ›", SORT_OPS[b.op]),
+            Field::Order => (if b.descending {
+                "‹ descending (newest first) ›"
+            } else {
+                "‹ ascending ›"
+            })
+            .to_string(),
+            other => sanitize(&b.text(other)).into_owned(),
+        };
+        let mut spans = vec![label, Span::raw(value)];
+        if focused && !field.is_selector() {
+            spans.push(Span::styled("█", theme::dim()));
+            cursor_row = Some(lines.len());
+        }
+        lines.push(Line::from(spans));
+        if let Err(e) = &b.check {
+            if e.field == field {
+                lines.push(Line::styled(
+                    format!("{:LABEL$}✗ {}", "", sanitize(&e.message)),
+                    theme::error(),
+                ));
+            }
+        }
+    }
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), left);
+
+    // Completions, just under the field being typed.
+    if let (Some(c), Some(row)) = (&b.completion, cursor_row) {
+        let height = (c.items.len() as u16 + 2).min(left.height.saturating_sub(row as u16 + 1));
+        let rect = Rect {
+            x: left.x + LABEL as u16,
+            y: left.y + row as u16 + 1,
+            width: left.width.saturating_sub(LABEL as u16),
+            height,
+        };
+        let items: Vec<Line> = c
+            .items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| {
+                let style = if i == c.selected {
+                    theme::selected()
+                } else {
+                    Style::new()
+                };
+                Line::styled(sanitize(item).into_owned(), style)
+            })
+            .collect();
+        frame.render_widget(Clear, rect);
+        frame.render_widget(
+            Paragraph::new(items).block(
+                Block::bordered()
+                    .title(" Tab/Enter accepts ")
+                    .border_style(theme::warning()),
+            ),
+            rect,
+        );
+    }
+
+    frame.render_widget(
+        Paragraph::new(explain_lines(b))
+            .wrap(Wrap { trim: false })
+            .block(
+                Block::bordered()
+                    .title(" EXPLAIN: the request that will be sent ")
+                    .border_style(theme::border(false)),
+            ),
+        right,
+    );
+}
+
+fn explain_lines(b: &Builder) -> Vec<Line<'static>> {
+    let q = match &b.check {
+        Err(e) => {
+            return vec![
+                Line::styled("Not sendable yet:", theme::error()),
+                Line::raw(format!("{}: {}", e.field.label(), sanitize(&e.message))),
+            ]
+        }
+        Ok(q) => q,
+    };
+    let s = &q.spec;
+    let field = |name: &str, value: String| {
+        Line::from(vec![
+            Span::styled(
+                format!("{name}: "),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(sanitize(&value).into_owned()),
+        ])
+    };
+    let mut lines = vec![field("TableName", s.table.clone())];
+    if let Some(i) = &s.index {
+        lines.push(field("IndexName", i.clone()));
+    }
+    lines.push(field(
+        "KeyConditionExpression",
+        s.key_condition.clone().unwrap_or_default(),
+    ));
+    if let Some(f) = &s.filter {
+        lines.push(field("FilterExpression", f.clone()));
+    }
+    if let Some(p) = &s.projection {
+        lines.push(field("ProjectionExpression", p.clone()));
+    }
+    if !s.names.is_empty() {
+        let names: Vec<String> = s.names.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        lines.push(field("ExpressionAttributeNames", names.join(" ")));
+    }
+    if !s.values.is_empty() {
+        let mut json = String::new();
+        write_plain(&mut json, &Item::from_attrs(s.values.clone()));
+        lines.push(field("ExpressionAttributeValues", json));
+    }
+    lines.push(field("ScanIndexForward", (!s.descending).to_string()));
+    if let Some(n) = s.limit {
+        lines.push(field("limit (items, across pages)", n.to_string()));
+    }
+    if let Some(w) = &q.warning {
+        lines.push(Line::raw(""));
+        lines.push(Line::styled(format!("⚠ {w}"), theme::warning()));
+    }
+    lines.push(Line::raw(""));
+    lines.push(Line::styled("aws-cli (Ctrl-Y copies):", theme::dim()));
+    lines.push(Line::raw(sanitize(&q.cli).into_owned()));
+    lines
+}
+
+pub fn draw_palette(frame: &mut Frame, area: Rect, palette: &Palette, state: &State) {
+    let outer = popup(area);
+    frame.render_widget(Clear, outer);
+    let mut lines = Vec::new();
+    match &palette.form {
+        None => {
+            for (n, &p) in palette.entries.iter().enumerate() {
+                let pattern = &state.patterns[p];
+                let style = if n == palette.list.cursor {
+                    theme::selected()
+                } else {
+                    Style::new()
+                };
+                let params = pattern.params();
+                let mut text = format!("{:<24} {}", pattern.name, pattern.pk);
+                if !params.is_empty() {
+                    text.push_str(&format!("  ({})", params.join(", ")));
+                }
+                if let Some(d) = &pattern.description {
+                    text.push_str(&format!(" — {d}"));
+                }
+                lines.push(Line::styled(sanitize(&text).into_owned(), style));
+            }
+        }
+        Some(form) => {
+            let pattern = &state.patterns[form.pattern];
+            lines.push(Line::styled(
+                sanitize(&format!("{} · {}", pattern.name, pattern.pk)).into_owned(),
+                theme::header(),
+            ));
+            for (i, (name, input)) in form.params.iter().enumerate() {
+                let focused = i == form.focus;
+                let mut spans = vec![
+                    Span::styled(
+                        format!("{name:<LABEL$}"),
+                        if focused {
+                            theme::kind_style("KEY")
+                        } else {
+                            theme::dim()
+                        },
+                    ),
+                    Span::raw(sanitize(&input.lines().join("")).into_owned()),
+                ];
+                if focused {
+                    spans.push(Span::styled("█", theme::dim()));
+                }
+                lines.push(Line::from(spans));
+                if focused {
+                    for (j, c) in form.completion.iter().enumerate() {
+                        let style = if j == form.selected {
+                            theme::selected()
+                        } else {
+                            theme::warning()
+                        };
+                        lines.push(Line::styled(format!("{:LABEL$}{}", "", sanitize(c)), style));
+                    }
+                }
+            }
+            if let Some(e) = &form.error {
+                lines.push(Line::styled(sanitize(e).into_owned(), theme::error()));
+            }
+        }
+    }
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::bordered()
+                .title(" Access patterns ")
+                .title_bottom(" ↑↓ choose · Enter run · Tab next parameter / accept · Esc back ")
+                .border_style(theme::border(true)),
+        ),
+        outer,
+    );
+}
