@@ -85,7 +85,25 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
             }
         }
     }
+    let focused_row = cursor_row;
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), left);
+    // The field being edited is the tui-textarea widget itself, so its cursor, selection and
+    // horizontal scrolling are the widget's own.
+    if let (Some(row), Some(input)) = (focused_row, b.input(b.focus)) {
+        let rect = Rect {
+            x: left.x + LABEL as u16,
+            y: left.y + row as u16,
+            width: left.width.saturating_sub(LABEL as u16),
+            height: 1,
+        };
+        if rect.y < left.bottom() {
+            let mut area = input.clone();
+            area.set_cursor_line_style(Style::new());
+            area.set_cursor_style(theme::selected());
+            frame.render_widget(Clear, rect);
+            frame.render_widget(&area, rect);
+        }
+    }
 
     // Completions, just under the field being typed.
     if let (Some(c), Some(row)) = (&b.completion, cursor_row) {
