@@ -16,6 +16,7 @@ use tokio::task::{JoinHandle, JoinSet};
 use tokio_util::sync::CancellationToken;
 
 use super::attempts::{AttemptRecorder, AttemptStats};
+use super::budget::{Budget, RateLimit};
 use super::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
 use super::error::EngineError;
 use super::Engine;
@@ -78,6 +79,10 @@ pub struct ReadSpec {
     pub count_only: bool,
     /// Stop each segment after this many pages (the explorer loads page by page on demand).
     pub max_pages: Option<u32>,
+    /// Stop before consumed capacity would pass this many read units (`--max-rcu`).
+    pub max_rcu: Option<f64>,
+    /// Spread requests so all segments together consume at most this many units a second.
+    pub rcu_per_second: Option<f64>,
 }
 
 impl ReadSpec {
@@ -99,6 +104,8 @@ impl ReadSpec {
             starts: Vec::new(),
             count_only: false,
             max_pages: None,
+            max_rcu: None,
+            rcu_per_second: None,
         }
     }
 }
@@ -130,6 +137,8 @@ pub enum DoneOutcome {
     Complete,
     /// `limit` items were returned.
     LimitReached,
+    /// The next request would have passed `max_rcu`.
+    BudgetReached,
     Cancelled,
 }
 
@@ -212,6 +221,9 @@ struct Shared {
     user_cancel: CancellationToken,
     remaining: Option<AtomicUsize>,
     limit_reached: AtomicBool,
+    budget: Option<Budget>,
+    budget_reached: AtomicBool,
+    rate: Option<RateLimit>,
     in_flight: Semaphore,
 }
 
@@ -242,6 +254,9 @@ impl Engine {
             user_cancel: cancel.clone(),
             remaining: spec.limit.map(AtomicUsize::new),
             limit_reached: AtomicBool::new(false),
+            budget: spec.max_rcu.map(Budget::new),
+            budget_reached: AtomicBool::new(false),
+            rate: spec.rcu_per_second.map(RateLimit::new),
             in_flight: Semaphore::new((segments as usize).min(MAX_IN_FLIGHT_SEGMENTS)),
             spec,
         });
@@ -292,6 +307,8 @@ impl Engine {
                     request_id,
                     outcome: if shared.limit_reached.load(Ordering::Acquire) {
                         DoneOutcome::LimitReached
+                    } else if shared.budget_reached.load(Ordering::Acquire) {
+                        DoneOutcome::BudgetReached
                     } else if user_cancel.is_cancelled() {
                         DoneOutcome::Cancelled
                     } else {
@@ -321,6 +338,8 @@ struct RawPage {
 /// this one is converted and delivered. Dropping it aborts the request.
 struct Fetch {
     task: JoinHandle<(Result<RawPage, EngineError>, Duration)>,
+    /// Capacity reserved against the budget for this request.
+    reserved: f64,
     /// Shared with the request, so attempts are known even when the request is abandoned.
     recorder: AttemptRecorder,
 }
@@ -331,12 +350,25 @@ impl Drop for Fetch {
     }
 }
 
+/// Starts the next request, or returns `None` when the capacity budget has no room for it (the
+/// read then stops with `BudgetReached`).
 fn spawn_fetch(
     shared: &Arc<Shared>,
     segment: u32,
     total_segments: u32,
     start: Option<HashMap<String, AttributeValue>>,
-) -> Fetch {
+) -> Option<Fetch> {
+    let reserved = match &shared.budget {
+        None => 0.0,
+        Some(budget) => match budget.try_reserve() {
+            Some(r) => r,
+            None => {
+                shared.budget_reached.store(true, Ordering::Release);
+                shared.stop.cancel();
+                return None;
+            }
+        },
+    };
     let shared = shared.clone();
     let spec = &shared.spec;
     let remaining = shared.remaining.as_ref().map(|r| r.load(Ordering::Acquire));
@@ -353,6 +385,9 @@ fn spawn_fetch(
     let recorder = AttemptRecorder::default();
     let task_recorder = recorder.clone();
     let task = tokio::spawn(async move {
+        if let Some(rate) = &shared.rate {
+            rate.acquire().await;
+        }
         let started = Instant::now();
         let result = send_page(
             &shared,
@@ -365,7 +400,11 @@ fn spawn_fetch(
         .await;
         (result, started.elapsed())
     });
-    Fetch { task, recorder }
+    Some(Fetch {
+        task,
+        reserved,
+        recorder,
+    })
 }
 
 async fn run_segment(
@@ -388,7 +427,7 @@ async fn run_segment(
         permit = shared.in_flight.acquire() => permit.expect("semaphore is never closed"),
         _ = shared.stop.cancelled() => return Ok(()),
     };
-    let mut next = Some(spawn_fetch(&shared, segment, total_segments, start));
+    let mut next = spawn_fetch(&shared, segment, total_segments, start);
     let mut page_number = 0u32;
     while let Some(mut fetch) = next.take() {
         // A request already sent is waited for when the read stops for a limit or another
@@ -412,6 +451,20 @@ async fn run_segment(
             }
         };
         let attempts = fetch.recorder.snapshot();
+        let cost = match &result {
+            Ok(raw) => raw
+                .consumed
+                .as_ref()
+                .and_then(|c| c.capacity_units)
+                .unwrap_or(0.0),
+            Err(_) => 0.0,
+        };
+        if let Some(budget) = &shared.budget {
+            budget.settle(fetch.reserved, cost);
+        }
+        if let Some(rate) = &shared.rate {
+            rate.consume(cost);
+        }
         let mut raw = result.map_err(|error| SegmentFailure {
             segment,
             error,
@@ -430,12 +483,12 @@ async fn run_segment(
             && !shared.stop.is_cancelled()
             && spec.max_pages.is_none_or(|max| page_number < max);
         if more {
-            next = Some(spawn_fetch(
+            next = spawn_fetch(
                 &shared,
                 segment,
                 total_segments,
                 raw.last_evaluated_key.clone(),
-            ));
+            );
         }
         let page = Page {
             request_id: shared.request_id,

@@ -104,6 +104,13 @@ pub struct ReadArgs {
     /// DynamoDB's per-request Limit (items evaluated per page).
     #[arg(long, value_name = "N")]
     pub page_size: Option<i32>,
+    /// Stop cleanly before consumed capacity would pass N read units, reporting what was read.
+    #[arg(long, value_name = "N")]
+    pub max_rcu: Option<f64>,
+    /// Rate-limit all segments together to N read units per second (token bucket), so a triage
+    /// scan cannot starve production traffic.
+    #[arg(long, value_name = "N")]
+    pub rcu_per_second: Option<f64>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -12,7 +12,7 @@ use super::args::{QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
 use super::output::ItemWriter;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{Engine, EngineEvent, Operation, ReadSpec, ReadStats};
+use crate::aws::{DoneOutcome, Engine, EngineEvent, Operation, ReadSpec, ReadStats};
 use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
 use crate::model::collection::dynamo_cmp;
 use crate::model::expression::{check_expression, parse_key_condition};
@@ -111,6 +111,8 @@ pub async fn run_pattern(
             output: args.output,
             stats: args.stats,
             page_size: None,
+            max_rcu: None,
+            rcu_per_second: None,
         },
     };
     run_query(engine, query).await
@@ -239,7 +241,21 @@ fn read_spec(
     if let Some(projection) = &read.projection {
         check_expression("projection", projection, &names, &values)?;
     }
+    for (flag, value) in [
+        ("--max-rcu", read.max_rcu),
+        ("--rcu-per-second", read.rcu_per_second),
+    ] {
+        if let Some(v) = value {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(CliError::bad_input(format!(
+                    "{flag} '{v}' must be a positive number of read capacity units"
+                )));
+            }
+        }
+    }
     let mut spec = ReadSpec::new(operation, table);
+    spec.max_rcu = read.max_rcu;
+    spec.rcu_per_second = read.rcu_per_second;
     spec.index = read.index.clone();
     spec.filter = read.filter.clone();
     spec.projection = read.projection.clone();
@@ -335,6 +351,7 @@ async fn stream(
     let mut items_written = 0u64;
     let mut failure: Option<CliError> = None;
     let mut interrupted = false;
+    let mut budget_stop = false;
     let mut stdout_closed = false;
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
@@ -366,7 +383,11 @@ async fn stream(
                     }
                 }
             }
-            Some(EngineEvent::Done { .. }) | None => break,
+            Some(EngineEvent::Done { outcome, .. }) => {
+                budget_stop = outcome == DoneOutcome::BudgetReached;
+                break;
+            }
+            None => break,
             Some(EngineEvent::Abandoned { attempts, .. }) => stats.add_failure(&attempts),
             Some(EngineEvent::Failed {
                 error,
@@ -387,6 +408,15 @@ async fn stream(
     }
     handle.join().await;
     stats.elapsed_ms = started.elapsed().as_millis() as u64;
+    if budget_stop {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "note: stopped before passing --max-rcu {}: {} read units consumed; {items_written} items in {} pages were written",
+            read.max_rcu.unwrap_or_default(),
+            stats.consumed_capacity.total,
+            stats.pages
+        );
+    }
     let stats_line = read
         .stats
         .then(|| serde_json::to_string(&stats).unwrap_or_default());
