@@ -46,7 +46,28 @@ impl RequestRow {
     pub fn retried(&self) -> bool {
         self.attempts > 1
     }
+
+    /// Items returned per item read: a FilterExpression (or a limit) makes this fall below 1.
+    pub fn returned_share(&self) -> Option<f64> {
+        (self.scanned_count > 0).then(|| self.count as f64 / self.scanned_count as f64)
+    }
+
+    /// Read units paid per item returned.
+    pub fn rcu_per_item(&self) -> Option<f64> {
+        (self.count > 0).then(|| self.consumed.total / self.count as f64)
+    }
+
+    /// The filter threw away most of what was read: capacity spent on items nobody sees.
+    pub fn filter_heavy(&self) -> bool {
+        self.scanned_count >= FILTER_HEAVY_MIN_SCANNED
+            && self.returned_share().is_some_and(|s| s < FILTER_HEAVY_SHARE)
+    }
 }
+
+/// A page is flagged when it returned less than this share of what it read…
+pub const FILTER_HEAVY_SHARE: f64 = 0.2;
+/// …and read at least this many items (a handful of items proves nothing).
+pub const FILTER_HEAVY_MIN_SCANNED: u64 = 20;
 
 /// Rows beyond this are dropped oldest-first; the totals keep counting.
 pub const MAX_ROWS: usize = 10_000;
@@ -121,6 +142,27 @@ mod tests {
             throttles,
             throttle_reason: (throttles > 0).then(|| "ThrottlingException: slow down".to_string()),
         }
+    }
+
+    #[test]
+    fn efficiency_and_filter_heavy_flag() {
+        let cases = [
+            (100, 100, 1.0, Some(1.0), false),
+            (5, 100, 2.5, Some(0.05), true),
+            (3, 10, 0.5, Some(0.3), false),
+            (1, 19, 0.5, Some(1.0 / 19.0), false),
+            (0, 0, 0.0, None, false),
+        ];
+        for (count, scanned, units, share, heavy) in cases {
+            let mut r = row(units, 1, 0);
+            r.count = count;
+            r.scanned_count = scanned;
+            assert_eq!(r.returned_share(), share, "{count}/{scanned}");
+            assert_eq!(r.filter_heavy(), heavy, "{count}/{scanned}");
+        }
+        let mut r = row(2.5, 1, 0);
+        r.count = 5;
+        assert_eq!(r.rcu_per_item(), Some(0.5));
     }
 
     #[test]

@@ -21,7 +21,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         "seg/page",
         "count",
         "scanned",
+        "ret/read",
         "RCU",
+        "RCU/item",
         "by table/index",
         "latency",
         "attempts",
@@ -34,7 +36,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         Constraint::Length(9),
         Constraint::Length(7),
         Constraint::Length(8),
+        Constraint::Length(8),
         Constraint::Length(7),
+        Constraint::Length(8),
         Constraint::Min(16),
         Constraint::Length(8),
         Constraint::Length(8),
@@ -81,9 +85,17 @@ fn row(r: &RequestRow) -> Row<'static> {
         theme::error()
     } else if r.retried() {
         theme::warning()
+    } else if r.filter_heavy() {
+        theme::filter_heavy()
     } else {
         Default::default()
     };
+    let share = match r.returned_share() {
+        Some(s) if r.filter_heavy() => format!("{:.0}% ⚠", s * 100.0),
+        Some(s) => format!("{:.0}%", s * 100.0),
+        None => "-".into(),
+    };
+    let per_item = r.rcu_per_item().map_or("-".into(), |u| format!("{u:.3}"));
     Row::new(vec![
         r.request_id.to_string(),
         r.operation.as_str().to_string(),
@@ -94,7 +106,9 @@ fn row(r: &RequestRow) -> Row<'static> {
         seg,
         thousands(r.count),
         thousands(r.scanned_count),
+        share,
         units(r.consumed.total),
+        per_item,
         split,
         format!("{} ms", r.latency.as_millis()),
         attempts,

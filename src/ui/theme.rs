@@ -55,6 +55,11 @@ pub fn warning() -> Style {
     Style::new().fg(Color::Yellow)
 }
 
+/// Pages where a FilterExpression discarded most of what was read.
+pub fn filter_heavy() -> Style {
+    Style::new().fg(Color::Magenta)
+}
+
 pub fn title() -> Style {
     Style::new().fg(Color::Black).bg(Color::Cyan)
 }
