@@ -246,6 +246,17 @@ pub fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     if v.palette.is_some() {
         return Some(palette_key(state, key));
     }
+    if v.launcher.is_some() {
+        return Some(super::scan_launcher::launcher_key(state, key));
+    }
+    if let Some(d) = state.table.as_mut()?.distribution.as_mut() {
+        match key.code {
+            KeyCode::Down => d.scroll += 1,
+            KeyCode::Up => d.scroll = d.scroll.saturating_sub(1),
+            _ => state.table.as_mut()?.distribution = None,
+        }
+        return Some(Vec::new());
+    }
     None
 }
 

@@ -61,12 +61,17 @@ pub struct EntityConfig {
     pub pattern: EntityPattern,
 }
 
+/// Scans estimated above this many read units (about $0.0013 on demand) ask first.
+pub const DEFAULT_CONFIRM_SCAN_RCU: f64 = 10_000.0;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// USD per million read request units, for cost estimates.
     pub price_per_million_reads: f64,
     /// Stop loading pages once this many items are held.
     pub max_items: Option<usize>,
+    /// Scans estimated to read more than this many units ask for confirmation first.
+    pub confirm_scan_rcu: f64,
     /// Key overrides by action name, already validated.
     pub keys: BTreeMap<String, Vec<String>>,
     pub entities: Vec<EntityConfig>,
@@ -79,6 +84,7 @@ impl Default for Config {
         Config {
             price_per_million_reads: DEFAULT_PRICE_PER_MILLION_READS,
             max_items: None,
+            confirm_scan_rcu: DEFAULT_CONFIRM_SCAN_RCU,
             keys: BTreeMap::new(),
             entities: Vec::new(),
             patterns: Vec::new(),
@@ -186,6 +192,23 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
                     ),
                 )
             })?;
+    }
+
+    if let Some(limit) = raw.confirm_scan_rcu {
+        let value = match limit.get_ref() {
+            toml::Value::Integer(i) => Some(*i as f64),
+            toml::Value::Float(f) => Some(*f),
+            _ => None,
+        };
+        config.confirm_scan_rcu = value.filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(|| {
+            error(
+                Some(limit.span()),
+                format!(
+                    "confirm_scan_rcu must be a number of read units (0 asks every time), got {}",
+                    source_text(text, limit.span())
+                ),
+            )
+        })?;
     }
 
     if let Some(max) = raw.max_items {
@@ -434,6 +457,7 @@ fn shorten(text: &str) -> String {
 struct RawConfig {
     price_per_million_reads: Option<Spanned<toml::Value>>,
     max_items: Option<Spanned<toml::Value>>,
+    confirm_scan_rcu: Option<Spanned<toml::Value>>,
     keys: Option<Spanned<KeysTable>>,
     #[serde(default)]
     entity: Vec<RawEntity>,
@@ -583,7 +607,7 @@ index = "GSI1"
                 3,
                 &[
                     "unknown key 'colour'",
-                    "expected one of price_per_million_reads, max_items, keys, entity, pattern",
+                    "expected one of price_per_million_reads, max_items, confirm_scan_rcu, keys, entity, pattern",
                 ],
             ),
             (

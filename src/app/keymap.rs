@@ -46,11 +46,13 @@ pub enum Action {
     Tables,
     QueryBuilder,
     Patterns,
+    ScanLauncher,
+    KeyDistribution,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 25] = [
+    pub const ALL: [Action; 27] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -76,6 +78,8 @@ impl Action {
         Action::Tables,
         Action::QueryBuilder,
         Action::Patterns,
+        Action::ScanLauncher,
+        Action::KeyDistribution,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -106,6 +110,8 @@ impl Action {
             Action::Tables => "tables",
             Action::QueryBuilder => "query_builder",
             Action::Patterns => "patterns",
+            Action::ScanLauncher => "scan_launcher",
+            Action::KeyDistribution => "key_distribution",
         }
     }
 

@@ -6,6 +6,7 @@ pub mod config;
 pub mod keymap;
 pub mod msg;
 pub mod request_log;
+pub mod scan_launcher;
 pub mod state;
 pub mod update;
 
@@ -13,5 +14,7 @@ pub mod update;
 mod builder_tests;
 #[cfg(test)]
 pub mod fixtures;
+#[cfg(test)]
+mod scan_tests;
 #[cfg(test)]
 mod update_tests;

@@ -19,6 +19,8 @@ pub enum Msg {
     },
     /// A debounce timer for this builder generation ran out without a newer edit.
     Debounced(u64),
+    /// Milliseconds since start, sent while a read runs so rates and ETAs move.
+    Tick(u64),
 }
 
 #[derive(Debug, Clone)]

@@ -8,6 +8,7 @@ use crate::model::schema::{KeySchema, TableInfo};
 
 use super::builder::{Builder, HistoryEntry};
 use super::config::Config;
+use super::scan_launcher::{DistributionView, ScanLauncher, ScanProgress};
 use super::keymap::Keymap;
 use super::request_log::RequestLog;
 use crate::model::access_pattern::AccessPattern;
@@ -191,6 +192,10 @@ pub struct TableView {
     pub pk_prompt: Option<Prompt>,
     pub builder: Option<Builder>,
     pub palette: Option<Palette>,
+    pub launcher: Option<ScanLauncher>,
+    /// Per-segment progress of the scan started from the launcher.
+    pub progress: Option<ScanProgress>,
+    pub distribution: Option<DistributionView>,
 }
 
 impl TableView {
@@ -215,6 +220,9 @@ impl TableView {
             pk_prompt: None,
             builder: None,
             palette: None,
+            launcher: None,
+            progress: None,
+            distribution: None,
         }
     }
 
@@ -311,6 +319,8 @@ pub struct State {
     pub width: u16,
     pub height: u16,
     pub next_request_id: u64,
+    /// Milliseconds since the explorer started, from `Msg::Tick`; rates and ETAs use it.
+    pub clock_ms: u64,
     /// Query history per table, newest last.
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
@@ -332,6 +342,7 @@ impl State {
             width,
             height,
             next_request_id: 1,
+            clock_ms: 0,
             history: HashMap::new(),
             patterns: Vec::new(),
             quit: false,

@@ -40,6 +40,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Described { table, result } => described(state, table, result),
         Msg::Engine(event) => engine_event(state, event),
         Msg::Debounced(generation) => super::builder_update::debounced(state, generation),
+        Msg::Tick(ms) => {
+            state.clock_ms = ms;
+            Vec::new()
+        }
         Msg::Key(key) => key_event(state, key),
         Msg::Paste(text) => {
             for c in text.chars().filter(|c| !c.is_control()) {
@@ -322,6 +326,8 @@ fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::CycleIndex => return cycle_index(state),
         Action::QueryBuilder => return super::builder_update::open_builder(state),
         Action::Patterns => return super::builder_update::open_palette(state),
+        Action::ScanLauncher => return super::scan_launcher::open_launcher(state),
+        Action::KeyDistribution => return super::scan_launcher::open_distribution(state),
         Action::Rescan => return new_scan(state),
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
@@ -552,6 +558,7 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
         .cloned()
         .unwrap_or_else(|| info.keys.clone());
     view.store = Some(ItemStore::new(group_keys, info.keys.clone()));
+    view.progress = None;
     view.collections = Default::default();
     view.items = Default::default();
     view.detail_open = false;
@@ -643,6 +650,9 @@ fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
             if read.resume.len() < segments as usize {
                 read.resume
                     .resize(segments as usize, SegmentStart::Beginning);
+            }
+            if let Some(progress) = view.progress.as_mut() {
+                progress.record(&page);
             }
             // Fan-out shards read to their end; only the main read resumes page by page.
             read.resume[seg] = match page.last_evaluated_key {

@@ -113,6 +113,9 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
     let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut events = EventStream::new();
     let mut quit = runner.apply(start(&mut state, table), terminal)?;
+    let started = std::time::Instant::now();
+    let mut ticker = tokio::time::interval(std::time::Duration::from_millis(250));
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     while !quit && !state.quit {
         terminal.draw(|frame| ui::draw(frame, &state))?;
         let msg = tokio::select! {
@@ -127,6 +130,14 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
             Some(event) = engine_rx.recv() => Msg::Engine(event),
             Some(msg) = msg_rx.recv() => msg,
             _ = sigterm.recv() => break,
+            // Only while something runs: rates and ETAs move; an idle explorer stays idle.
+            _ = ticker.tick() => {
+                let running = state.table.as_ref().and_then(|v| v.read.as_ref()).is_some_and(|r| r.running);
+                if !running {
+                    continue;
+                }
+                Msg::Tick(started.elapsed().as_millis() as u64)
+            }
         };
         let mut effects = update(&mut state, msg);
         for _ in 0..MAX_BATCH {

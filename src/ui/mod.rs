@@ -7,6 +7,7 @@ pub mod json_view;
 pub mod layout;
 mod picker;
 mod request_log;
+mod scan;
 mod status;
 mod table_view;
 pub mod theme;

@@ -14,19 +14,19 @@ use crate::aws::attempts::AttemptStats;
 use crate::aws::{DoneOutcome, EngineEvent};
 use crate::model::value::{AttrValue, Item};
 
-fn render(state: &State) -> Terminal<TestBackend> {
+pub(super) fn render(state: &State) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     terminal.draw(|f| super::draw(f, state)).unwrap();
     terminal
 }
 
-fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) {
+pub(super) fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) {
     for m in msgs {
         update(s, m);
     }
 }
 
-fn opened() -> (State, u64) {
+pub(super) fn opened() -> (State, u64) {
     let mut s = state();
     start(&mut s, Some("app".into()));
     send(
@@ -40,7 +40,7 @@ fn opened() -> (State, u64) {
     (s, id)
 }
 
-fn loaded(more: bool) -> State {
+pub(super) fn loaded(more: bool) -> State {
     let (mut s, id) = opened();
     send(&mut s, [page(id, 1, demo_items(), more)]);
     send(
@@ -328,4 +328,24 @@ fn pattern_palette() {
         .clone()
         .unwrap();
     assert_eq!(form.completion, ["celebrity"]);
+}
+
+#[test]
+fn scan_launcher_progress_and_distribution() {
+    let mut s = loaded(false);
+    s.config.confirm_scan_rcu = 1.0;
+    send(&mut s, [char('S'), press(KeyCode::Backspace), char('4'), press(KeyCode::Tab), press(KeyCode::Tab)]);
+    send(&mut s, "GSI1PK = \"STATUS#SHIPPED\"".chars().map(char));
+    send(&mut s, [press(KeyCode::Enter)]);
+    snapshot!("scan_launcher_confirm_with_hint", s);
+    send(&mut s, [press(KeyCode::Enter)]);
+    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items()[..40].to_vec(), true) else { unreachable!() };
+    p.segment = 1;
+    p.scanned_count = 400;
+    send(&mut s, [Msg::Tick(2_000), Msg::Engine(EngineEvent::Page(p))]);
+    snapshot!("scan_progress_running", s);
+    let mut s = loaded(false);
+    send(&mut s, [char('K')]);
+    snapshot!("key_distribution", s);
 }

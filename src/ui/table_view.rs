@@ -59,10 +59,27 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         }
         Loadable::Loaded(_) => {
             draw_collections(frame, layout.collections, view);
+            let mut main = layout.main;
+            if let Some(progress) = &view.progress {
+                let status = match view.read.as_ref() {
+                    Some(r) if r.running => "running",
+                    Some(r) => match &r.outcome {
+                        Some(crate::app::state::ReadOutcome::Cancelled) => "cancelled",
+                        Some(crate::app::state::ReadOutcome::Failed(_)) => "failed",
+                        _ if r.has_more() => "stopped",
+                        _ => "done",
+                    },
+                    None => "done",
+                };
+                let height = super::scan::progress_height(progress.segments.len()).min(main.height / 2);
+                let [top, rest] = ratatui::layout::Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(main);
+                super::scan::draw_progress(frame, top, progress, state.clock_ms, status);
+                main = rest;
+            }
             if view.detail_open {
-                draw_detail(frame, layout.main, view);
+                draw_detail(frame, main, view);
             } else {
-                draw_items(frame, layout.main, state, view);
+                draw_items(frame, main, state, view);
             }
         }
     }
@@ -70,6 +87,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     status::draw(frame, layout.status, state, view);
     if let (Some(b), Some(info)) = (&view.builder, view.info.loaded()) {
         super::builder::draw_builder(frame, area, b, info);
+    } else if let (Some(l), Some(info)) = (&view.launcher, view.info.loaded()) {
+        super::scan::draw_launcher(frame, area, l, info);
+    } else if let Some(d) = &view.distribution {
+        super::scan::draw_distribution(frame, area, d);
     } else if let Some(p) = &view.palette {
         super::builder::draw_palette(frame, area, p, state);
     } else if let Some(prompt) = &view.pk_prompt {
