@@ -196,6 +196,8 @@ pub struct TableView {
     /// Per-segment progress of the scan started from the launcher.
     pub progress: Option<ScanProgress>,
     pub distribution: Option<DistributionView>,
+    /// Items read but not kept because the store reached `State::max_items`.
+    pub dropped_items: u64,
 }
 
 impl TableView {
@@ -223,6 +225,7 @@ impl TableView {
             launcher: None,
             progress: None,
             distribution: None,
+            dropped_items: 0,
         }
     }
 
@@ -321,6 +324,9 @@ pub struct State {
     pub next_request_id: u64,
     /// Milliseconds since the explorer started, from `Msg::Tick`; rates and ETAs use it.
     pub clock_ms: u64,
+    /// Items the explorer keeps at most (`--max-items`, the config's `max_items`, or sized to
+    /// available memory).
+    pub max_items: usize,
     /// Query history per table, newest last.
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
@@ -343,6 +349,7 @@ impl State {
             height,
             next_request_id: 1,
             clock_ms: 0,
+            max_items: usize::MAX,
             history: HashMap::new(),
             patterns: Vec::new(),
             quit: false,

@@ -558,6 +558,7 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
         .cloned()
         .unwrap_or_else(|| info.keys.clone());
     view.store = Some(ItemStore::new(group_keys, info.keys.clone()));
+    view.dropped_items = 0;
     view.progress = None;
     view.collections = Default::default();
     view.items = Default::default();
@@ -659,8 +660,17 @@ fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                 Some(key) if page.request_id == read.id => SegmentStart::After(key),
                 _ => SegmentStart::Finished,
             };
+            let cap = state.max_items;
             if let Some(store) = view.store.as_mut() {
-                store.extend(page.items);
+                // Past the cap the request log and statistics keep counting, but items are not
+                // kept, so a huge scan cannot take the explorer's memory with it.
+                let mut items = page.items;
+                let room = cap.saturating_sub(store.len());
+                if items.len() > room {
+                    view.dropped_items += (items.len() - room) as u64;
+                    items.truncate(room);
+                }
+                store.extend(items);
             }
             refilter(state);
             keep_cursors_visible(state);

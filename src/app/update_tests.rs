@@ -255,3 +255,16 @@ fn scrolling_onto_the_last_collection_loads_the_next_page() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn past_max_items_the_log_keeps_counting_but_items_are_not_kept() {
+    let (mut s, id) = opened();
+    s.max_items = 50;
+    let items = demo_items();
+    let total = items.len() as u64;
+    send(&mut s, [page(id, 1, items, false)]);
+    let view = s.table.as_ref().unwrap();
+    assert_eq!(view.store.as_ref().unwrap().len(), 50);
+    assert_eq!(view.dropped_items, total - 50);
+    assert_eq!(s.log.tail(1).next().unwrap().count, total, "statistics count every item read");
+}

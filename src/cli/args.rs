@@ -34,6 +34,10 @@ pub struct GlobalArgs {
     /// Seconds one HTTP attempt may take before the SDK retries it.
     #[arg(long, global = true, value_name = "SECS")]
     pub timeout: Option<f64>,
+    /// Items the explorer keeps at most; past it statistics keep counting but items are not
+    /// kept (default: sized to available memory).
+    #[arg(long, global = true, value_name = "N")]
+    pub max_items: Option<usize>,
     /// A file of [[pattern]] access patterns (added to the config file's).
     #[arg(long, global = true, value_name = "FILE")]
     pub patterns: Option<std::path::PathBuf>,

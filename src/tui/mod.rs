@@ -12,6 +12,24 @@ use crate::aws::Engine;
 use crate::cli::{self, args::GlobalArgs, CliError};
 use crate::model::access_pattern::AccessPattern;
 
+/// Bytes a demo-shaped item takes in the explorer, with grouping and decoding (measured by the
+/// memory benchmark, rounded up).
+const BYTES_PER_ITEM: u64 = 1024;
+
+/// Half of the memory available now, at `BYTES_PER_ITEM` each; 1,000,000 when unknown.
+fn default_max_items() -> usize {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find(|l| l.starts_with("MemAvailable:"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+    });
+    match available {
+        Some(kb) => ((kb * 1024 / 2) / BYTES_PER_ITEM).clamp(100_000, 100_000_000) as usize,
+        None => 1_000_000,
+    }
+}
+
 /// Opens the explorer on `table`, or on the table picker; `extra_patterns` join the access
 /// patterns of the config file and `--patterns`.
 pub async fn explore(
@@ -33,6 +51,11 @@ pub async fn explore(
     let conn = cli::connect(&global).await?;
     let mut state = State::new(config, keymap, conn.endpoint.clone(), 80, 24);
     state.patterns = patterns;
+    state.max_items = match global.max_items.or(state.config.max_items) {
+        Some(0) => return Err(CliError::bad_input("--max-items '0' keeps nothing; give 1 or more")),
+        Some(n) => n,
+        None => default_max_items(),
+    };
     event_loop::run(Engine::new(&conn), state, table)
         .await
         .map_err(|e| CliError::service(format!("terminal error: {e}")))

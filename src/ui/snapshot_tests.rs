@@ -349,3 +349,13 @@ fn scan_launcher_progress_and_distribution() {
     send(&mut s, [char('K')]);
     snapshot!("key_distribution", s);
 }
+
+#[test]
+fn the_status_bar_says_when_items_are_not_kept() {
+    let (mut s, id) = opened();
+    s.max_items = 100;
+    send(&mut s, [page(id, 1, demo_items(), false)]);
+    let terminal = render(&s);
+    let text: String = terminal.backend().buffer().content().iter().map(|c| c.symbol()).collect();
+    assert!(text.contains("230 items not kept: over --max-items 100"), "{text}");
+}

@@ -45,6 +45,16 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         spans.push(Span::styled(text, style));
         spans.push(Span::raw(" │"));
     }
+    if view.dropped_items > 0 {
+        spans.push(Span::styled(
+            format!(
+                " {} items not kept: over --max-items {} │",
+                thousands(view.dropped_items),
+                thousands(state.max_items as u64)
+            ),
+            theme::error(),
+        ));
+    }
     let rcu = state.log.total.total;
     let provisioned = view.info.loaded().and_then(|i| i.provisioned);
     let cost = match provisioned {
