@@ -99,27 +99,36 @@ fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut Stri
 /// raw terminal escape sequence even though it keeps the data exact.
 pub fn write_json_string(out: &mut String, s: &str) {
     out.push('"');
+    let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, c) in s.char_indices() {
-        let escape: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            _ => None,
-        };
-        let needs_u = c < ' ' || c == '\u{7f}' || ('\u{80}'..='\u{9f}').contains(&c);
-        if escape.is_some() || needs_u {
-            out.push_str(&s[start..i]);
-            match escape {
-                Some(e) => out.push_str(e),
-                None => {
-                    let _ = write!(out, "\\u{:04x}", c as u32);
-                }
+    let mut i = 0;
+    // Byte scan: everything that needs escaping is ASCII, or a C1 control (U+0080..U+009F),
+    // which UTF-8 spells as 0xC2 followed by 0x80..0x9F. Clean runs are copied in one go.
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (escape, width): (Option<&str>, usize) = match b {
+            b'"' => (Some("\\\""), 1),
+            b'\\' => (Some("\\\\"), 1),
+            b'\n' => (Some("\\n"), 1),
+            b'\r' => (Some("\\r"), 1),
+            b'\t' => (Some("\\t"), 1),
+            0x00..=0x1f | 0x7f => (None, 1),
+            0xc2 if bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) => (None, 2),
+            _ => {
+                i += 1;
+                continue;
             }
-            start = i + c.len_utf8();
+        };
+        out.push_str(&s[start..i]);
+        match escape {
+            Some(e) => out.push_str(e),
+            None => {
+                let c = s[i..].chars().next().expect("at a char boundary");
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
         }
+        i += width;
+        start = i;
     }
     out.push_str(&s[start..]);
     out.push('"');
@@ -332,6 +341,24 @@ mod tests {
             parsed["ns"][1].to_string(),
             "99999999999999999999999999999999999999"
         );
+    }
+
+    #[test]
+    fn json_strings_escape_exactly_what_json_needs() {
+        let cases = [
+            ("plain", r#""plain""#),
+            ("q\"b\\", r#""q\"b\\""#),
+            ("a\nb\rc\td", r#""a\nb\rc\td""#),
+            ("\u{1b}[2J\u{0}\u{7f}", r#""\u001b[2J\u0000\u007f""#),
+            ("c1\u{85}é漢😀", r#""c1\u0085é漢😀""#),
+        ];
+        for (input, want) in cases {
+            let mut out = String::new();
+            write_json_string(&mut out, input);
+            assert_eq!(out, want);
+            let back: String = serde_json::from_str(&out).unwrap();
+            assert_eq!(back, input);
+        }
     }
 
     #[test]
