@@ -35,11 +35,36 @@ def timed(cmd):
     return wall, cpu, out
 
 
+BOTO3_SCAN = """
+import sys, boto3
+client = boto3.client("dynamodb", endpoint_url=sys.argv[1], region_name="us-east-1",
+                      aws_access_key_id="bench", aws_secret_access_key="bench")
+n = 0
+for page in client.get_paginator("scan").paginate(TableName=sys.argv[2]):
+    n += len(page["Items"])
+print(n)
+"""
+
+
+def extra_clients(endpoint):
+    """The aws cli and boto3, when installed, as extra columns."""
+    out = []
+    if shutil.which("aws"):
+        probe = subprocess.run(["aws", "--version"], capture_output=True, env=ENV)
+        if probe.returncode == 0:
+            out.append(("aws cli", ["aws", "dynamodb", "scan", "--table-name", "bench",
+                                    "--endpoint-url", endpoint, "--output", "json"]))
+    probe = subprocess.run([sys.executable, "-c", "import boto3"], capture_output=True)
+    if probe.returncode == 0:
+        out.append(("boto3", [sys.executable, "-c", BOTO3_SCAN, endpoint, "bench"]))
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--users", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--segments", default="1,4")
+    ap.add_argument("--segments", default="1,4,8")
     args = ap.parse_args()
     for path in (DYNOSCOPE, RAW):
         if not os.path.exists(path):
@@ -75,6 +100,15 @@ def main():
             rc = statistics.median(x[1] for x in raw) / items * 1e6
             dc = statistics.median(x[1] for x in dyn) / items * 1e6
             print(f"| {n} | {rw:.3f} | {dw:.3f} | {rw / dw:.3f} | {rc:.2f} | {dc:.2f} |", flush=True)
+        extras = extra_clients(endpoint)
+        if extras:
+            print(f"\nOther clients, full sequential scan (1 segment), {args.rounds} rounds, same table:")
+            print("| client | median s | ratio (raw/client) |")
+            print("|---|---|---|")
+            raw1 = statistics.median(timed([RAW, endpoint, "bench", "1"])[0] for _ in range(args.rounds))
+            for name, cmd in extras:
+                wall = statistics.median(timed(cmd)[0] for _ in range(args.rounds))
+                print(f"| {name} | {wall:.3f} | {raw1 / wall:.3f} |", flush=True)
         print(f"\n{items} items, {args.rounds} alternating rounds per row, endpoint {endpoint}")
     finally:
         java.kill()

@@ -18,6 +18,7 @@
 //! index, a hot partition loaded out of order) ingested 2-4x slower that way. The copy costs
 //! about the key's length plus 9 bytes per item.
 
+use crate::model::number::parse_decimal;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -458,10 +459,6 @@ const NUMBER_ZERO: u8 = 2;
 const NUMBER_POSITIVE: u8 = 3;
 const NUMBER_NOT_A_NUMBER: u8 = 4;
 
-/// Same clamp as `number::compare_numbers` applies to written exponents, so both agree even on
-/// numbers far outside DynamoDB's range.
-const EXPONENT_CLAMP: i64 = 1_000_000_000;
-
 /// A number as sign class, then (for non-zero values) the exponent of `0.d1d2… × 10^e` as a
 /// biased big-endian `u64`, then the significant digits; a negative number inverts both and ends
 /// with 0xFF, so a larger magnitude sorts first and a digit-prefix (smaller magnitude) last.
@@ -493,75 +490,6 @@ fn encode_number(text: &str, out: &mut Vec<u8>) {
         out.extend_from_slice(&biased.to_be_bytes());
         out.extend(digits);
     }
-}
-
-/// The parts of a number's text: `[+-]digits[.digits][(e|E)[+-]digits]`, at least one digit
-/// before the exponent (the syntax `number::validate_number` accepts).
-struct DecimalText<'a> {
-    negative: bool,
-    int: &'a [u8],
-    frac: &'a [u8],
-    /// Written exponent, clamped to ±[`EXPONENT_CLAMP`].
-    exponent: i64,
-}
-
-fn parse_decimal(text: &str) -> Option<DecimalText<'_>> {
-    let bytes = text.as_bytes();
-    let digits_from = |mut i: usize| {
-        while bytes.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        i
-    };
-    let (negative, mut i) = match bytes.first() {
-        Some(b'-') => (true, 1),
-        Some(b'+') => (false, 1),
-        _ => (false, 0),
-    };
-    let int_start = i;
-    i = digits_from(i);
-    let int = &bytes[int_start..i];
-    let mut frac: &[u8] = &[];
-    if bytes.get(i) == Some(&b'.') {
-        let frac_start = i + 1;
-        i = digits_from(frac_start);
-        frac = &bytes[frac_start..i];
-    }
-    if int.is_empty() && frac.is_empty() {
-        return None;
-    }
-    let mut exponent: i64 = 0;
-    if matches!(bytes.get(i), Some(b'e' | b'E')) {
-        i += 1;
-        let exponent_negative = match bytes.get(i) {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
-        let exp_start = i;
-        i = digits_from(i);
-        if exp_start == i {
-            return None;
-        }
-        for &b in &bytes[exp_start..i] {
-            exponent = (exponent * 10 + i64::from(b - b'0')).min(EXPONENT_CLAMP);
-        }
-        if exponent_negative {
-            exponent = -exponent;
-        }
-    }
-    (i == bytes.len()).then_some(DecimalText {
-        negative,
-        int,
-        frac,
-        exponent,
-    })
 }
 
 /// Merges `extra` (any order) into the sorted `list`. Each element of `extra` finds its place

@@ -60,33 +60,66 @@ impl Decimal {
 /// Syntax only: DynamoDB's limits are checked by `validate_number`, so `compare_numbers` also
 /// works on numbers outside them.
 fn parse(text: &str) -> Option<Decimal> {
+    let DecimalText {
+        negative,
+        int: int_part,
+        frac: frac_part,
+        exponent: written_exponent,
+    } = parse_decimal(text)?;
+    let all: Vec<u8> = int_part.iter().chain(frac_part).copied().collect();
+    let leading = all.iter().take_while(|&&d| d == b'0').count();
+    if leading == all.len() {
+        return Some(Decimal {
+            negative,
+            digits: Vec::new(),
+            exponent: 0,
+        });
+    }
+    let trailing = all.iter().rev().take_while(|&&d| d == b'0').count();
+    let exponent = int_part.len() as i64 - leading as i64 + written_exponent;
+    Some(Decimal {
+        negative,
+        digits: all[leading..all.len() - trailing].to_vec(),
+        exponent,
+    })
+}
+
+/// The parts of a number's text: `[+-]digits[.digits][(e|E)[+-]digits]`, at least one digit
+/// before the exponent (the syntax `number::validate_number` accepts).
+pub(crate) struct DecimalText<'a> {
+    pub negative: bool,
+    pub int: &'a [u8],
+    pub frac: &'a [u8],
+    /// Written exponent, clamped to ±[`EXPONENT_CLAMP`].
+    pub exponent: i64,
+}
+
+pub(crate) fn parse_decimal(text: &str) -> Option<DecimalText<'_>> {
     let bytes = text.as_bytes();
-    let (negative, mut i) = match bytes.first() {
-        Some(b'-') => (true, 1),
-        Some(b'+') => (false, 1),
-        _ => (false, 0),
-    };
     let digits_from = |mut i: usize| {
         while bytes.get(i).is_some_and(u8::is_ascii_digit) {
             i += 1;
         }
         i
     };
-
+    let (negative, mut i) = match bytes.first() {
+        Some(b'-') => (true, 1),
+        Some(b'+') => (false, 1),
+        _ => (false, 0),
+    };
     let int_start = i;
     i = digits_from(i);
-    let int_part = &bytes[int_start..i];
-    let mut frac_part: &[u8] = &[];
+    let int = &bytes[int_start..i];
+    let mut frac: &[u8] = &[];
     if bytes.get(i) == Some(&b'.') {
         let frac_start = i + 1;
         i = digits_from(frac_start);
-        frac_part = &bytes[frac_start..i];
+        frac = &bytes[frac_start..i];
     }
-    if int_part.is_empty() && frac_part.is_empty() {
+    if int.is_empty() && frac.is_empty() {
         return None;
     }
-
-    let mut written_exponent: i64 = 0;
+    let mut exponent: i64 = 0;
     if matches!(bytes.get(i), Some(b'e' | b'E')) {
         i += 1;
         let exponent_negative = match bytes.get(i) {
@@ -106,30 +139,16 @@ fn parse(text: &str) -> Option<Decimal> {
             return None;
         }
         for &b in &bytes[exp_start..i] {
-            written_exponent = (written_exponent * 10 + i64::from(b - b'0')).min(EXPONENT_CLAMP);
+            exponent = (exponent * 10 + i64::from(b - b'0')).min(EXPONENT_CLAMP);
         }
         if exponent_negative {
-            written_exponent = -written_exponent;
+            exponent = -exponent;
         }
     }
-    if i != bytes.len() {
-        return None;
-    }
-
-    let all: Vec<u8> = int_part.iter().chain(frac_part).copied().collect();
-    let leading = all.iter().take_while(|&&d| d == b'0').count();
-    if leading == all.len() {
-        return Some(Decimal {
-            negative,
-            digits: Vec::new(),
-            exponent: 0,
-        });
-    }
-    let trailing = all.iter().rev().take_while(|&&d| d == b'0').count();
-    let exponent = int_part.len() as i64 - leading as i64 + written_exponent;
-    Some(Decimal {
+    (i == bytes.len()).then_some(DecimalText {
         negative,
-        digits: all[leading..all.len() - trailing].to_vec(),
+        int,
+        frac,
         exponent,
     })
 }
