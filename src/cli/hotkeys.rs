@@ -2,6 +2,7 @@
 //! partition-key values: the hottest keys, the key histogram, write-shard families and the
 //! warnings of [`crate::model::distribution`].
 
+use crate::ui::format::bytes;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -211,22 +212,6 @@ fn percent(share: f64) -> String {
     format!("{:.1}%", share * 100.0)
 }
 
-/// `1536` → `1.5 KB`; whole bytes below 1 KB.
-fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
-    let mut value = n as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{n} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
-
 /// Aligned columns under a header and a rule; `align` has one `l` (left) or `r` (right) per
 /// column. Trailing spaces are trimmed.
 fn render_rows(out: &mut String, header: &[&str], align: &str, rows: &[Vec<String>]) {
@@ -299,7 +284,7 @@ fn render_table(
         sanitize(context.partition_key),
         report.total_items,
         report.distinct_keys,
-        human_bytes(report.total_bytes),
+        bytes(report.total_bytes),
         percent(report.top_one_percent_share),
     );
 
@@ -314,7 +299,7 @@ fn render_table(
                 shown(&e.key),
                 e.items.to_string(),
                 percent(e.share),
-                human_bytes(e.bytes),
+                bytes(e.bytes),
             ]
         })
         .collect();
@@ -427,7 +412,7 @@ mod tests {
             (1536, "1.5 KB"),
             (3 << 30, "3.0 GB"),
         ] {
-            assert_eq!(human_bytes(n), want);
+            assert_eq!(bytes(n), want);
         }
     }
 }

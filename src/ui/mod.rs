@@ -1,7 +1,7 @@
 //! Draw functions: each reads `State` and renders only what is visible.
 
 mod builder;
-mod format;
+pub mod format;
 mod help;
 pub mod json_view;
 pub mod layout;
