@@ -64,7 +64,7 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
         .expect("the second Enter launches");
     assert_eq!(spec.segments, 4);
     assert_eq!(spec.max_pages, None, "a triage scan runs to its end");
-    assert_eq!(spec.page_size, None, "in DynamoDB's 1 MB pages");
+    assert_eq!(spec.page_size, Some(super::scan_launcher::TRIAGE_PAGE_ITEMS), "pages small enough to keep keys responsive");
     let items = demo_items();
     let (a, b) = items.split_at(100);
     send(&mut s, [segment_page(id, 2, a.to_vec(), true), segment_page(id, 0, b.to_vec(), false)]);
