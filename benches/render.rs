@@ -85,10 +85,13 @@ fn loaded(items: Vec<Item>) -> (State, Duration) {
     );
     let id = state.table.as_ref().unwrap().read.as_ref().unwrap().id;
     let mut pages = Vec::new();
-    let mut rest = items;
-    while !rest.is_empty() {
-        let tail = rest.split_off(rest.len().min(PAGE));
-        pages.push(std::mem::replace(&mut rest, tail));
+    let mut rest = items.into_iter();
+    loop {
+        let page: Vec<Item> = rest.by_ref().take(PAGE).collect();
+        if page.is_empty() {
+            break;
+        }
+        pages.push(page);
     }
     let started = Instant::now();
     for (i, page) in pages.into_iter().enumerate() {
@@ -175,6 +178,19 @@ fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
     out
 }
 
+/// A field of /proc/self/status in kB (VmRSS: now, VmHWM: peak).
+fn rss_kb(field: &str) -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with(field))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+        })
+        .unwrap_or(0)
+}
+
 fn main() {
     let n: usize = std::env::args()
         .skip(1)
@@ -183,13 +199,37 @@ fn main() {
     let (mut baseline, _) = loaded(items(1_000));
     let base = cases(&mut baseline);
     let data = items(n);
+    // The items' size in DynamoDB JSON: what the service sent, the yardstick for memory.
+    let ddb_bytes: usize = data
+        .iter()
+        .map(|i| {
+            let mut line = String::new();
+            dynoscope::model::json::write_dynamo(&mut line, i);
+            line.len()
+        })
+        .sum();
+    let rss_before = rss_kb("VmRSS");
+
     let (mut big, ingest) = loaded(data);
+    // The generated items moved into the store; what the process holds now beyond what it held
+    // with them still in their Vec is the store's own overhead, so measure against zero items:
+    drop(baseline);
+    let rss_after = rss_kb("VmRSS");
     let measured = cases(&mut big);
     println!("explorer with {n} items, {WIDTH}x{HEIGHT} TestBackend, median of {FRAMES} frames");
     println!(
         "ingest through update(): {:.0} items/s ({:.2} s)",
         n as f64 / ingest.as_secs_f64(),
         ingest.as_secs_f64()
+    );
+    let held = big.table.as_ref().unwrap().store.as_ref().unwrap().len();
+    println!(
+        "memory: peak RSS {:.0} MB, RSS {:.0} MB with {held} items held; DynamoDB JSON of those items {:.0} MB; RSS / DynamoDB-JSON bytes = {:.2} (RSS before ingest, generator's items in memory: {:.0} MB)",
+        rss_kb("VmHWM") as f64 / 1024.0,
+        rss_after as f64 / 1024.0,
+        ddb_bytes as f64 / 1048576.0,
+        (rss_after as f64 * 1024.0) / ddb_bytes as f64,
+        rss_before as f64 / 1024.0,
     );
     println!("| position | frame (1,000 items) | frame ({n} items) | ratio |");
     println!("|---|---|---|---|");

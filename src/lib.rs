@@ -7,6 +7,7 @@
 pub mod app;
 pub mod aws;
 pub mod cli;
+pub mod logging;
 pub mod model;
 
 pub mod tui;

@@ -27,6 +27,8 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // To a file only: nothing from the log ever reaches the terminal.
+    dynoscope::logging::init();
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
@@ -37,6 +39,7 @@ fn main() -> ExitCode {
     match runtime.block_on(cli::run(cli)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
+            tracing::warn!(code = e.code, error = %e.message, "exit");
             eprintln!("error: {}", e.message);
             if let Some(trailer) = e.trailer {
                 eprintln!("{trailer}");

@@ -46,6 +46,7 @@ impl Session {
             ("AWS_CONFIG_FILE", "/nonexistent/config"),
             ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials"),
             ("XDG_CONFIG_HOME", "/nonexistent/xdg"),
+            ("DYNOSCOPE_LOG", "off"),
             ("TERM", "xterm-256color"),
         ] {
             cmd.env(k, v);

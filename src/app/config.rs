@@ -200,15 +200,18 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
             toml::Value::Float(f) => Some(*f),
             _ => None,
         };
-        config.confirm_scan_rcu = value.filter(|v| v.is_finite() && *v >= 0.0).ok_or_else(|| {
-            error(
-                Some(limit.span()),
-                format!(
+        config.confirm_scan_rcu =
+            value
+                .filter(|v| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| {
+                    error(
+                        Some(limit.span()),
+                        format!(
                     "confirm_scan_rcu must be a number of read units (0 asks every time), got {}",
                     source_text(text, limit.span())
                 ),
-            )
-        })?;
+                    )
+                })?;
     }
 
     if let Some(max) = raw.max_items {

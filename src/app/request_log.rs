@@ -60,7 +60,9 @@ impl RequestRow {
     /// The filter threw away most of what was read: capacity spent on items nobody sees.
     pub fn filter_heavy(&self) -> bool {
         self.scanned_count >= FILTER_HEAVY_MIN_SCANNED
-            && self.returned_share().is_some_and(|s| s < FILTER_HEAVY_SHARE)
+            && self
+                .returned_share()
+                .is_some_and(|s| s < FILTER_HEAVY_SHARE)
     }
 }
 

@@ -136,14 +136,24 @@ impl ScanLauncher {
     }
 
     pub fn text(&self, field: LauncherField) -> String {
-        self.input(field).map(|a| a.lines().join("")).unwrap_or_default()
+        self.input(field)
+            .map(|a| a.lines().join(""))
+            .unwrap_or_default()
     }
 
     pub fn index_name(&self, info: &TableInfo) -> Option<String> {
-        self.index.checked_sub(1).and_then(|i| info.indexes.get(i)).map(|i| i.name.clone())
+        self.index
+            .checked_sub(1)
+            .and_then(|i| info.indexes.get(i))
+            .map(|i| i.name.clone())
     }
 
-    pub fn plan(&self, info: &TableInfo, price: f64, confirm_over: f64) -> Result<LaunchPlan, (LauncherField, String)> {
+    pub fn plan(
+        &self,
+        info: &TableInfo,
+        price: f64,
+        confirm_over: f64,
+    ) -> Result<LaunchPlan, (LauncherField, String)> {
         let segments_text = self.text(LauncherField::Segments);
         let segments: u32 = match segments_text.trim().parse() {
             Ok(n) if (1..=crate::aws::read::MAX_SEGMENTS).contains(&n) => n,
@@ -161,7 +171,10 @@ impl ScanLauncher {
             }
             match t.trim().parse::<f64>() {
                 Ok(v) if v.is_finite() && v > 0.0 => Ok(Some(v)),
-                _ => Err((field, format!("{} '{t}' must be a positive number", field.label()))),
+                _ => Err((
+                    field,
+                    format!("{} '{t}' must be a positive number", field.label()),
+                )),
             }
         };
         let index = self.index.checked_sub(1).and_then(|i| info.indexes.get(i));
@@ -194,7 +207,10 @@ impl ScanLauncher {
                 }
             }
         }
-        let size = index.and_then(|i| i.size_bytes).unwrap_or(info.size_bytes).max(0) as u64;
+        let size = index
+            .and_then(|i| i.size_bytes)
+            .unwrap_or(info.size_bytes)
+            .max(0) as u64;
         let estimate_rcu = scan_estimate_units(size, self.consistent);
         let estimate_cost = on_demand_cost(estimate_rcu, price);
         Ok(LaunchPlan {
@@ -212,16 +228,24 @@ impl ScanLauncher {
 fn query_hint(filter: &str, info: &TableInfo, scan_bytes: u64) -> Option<String> {
     let (attr, value) = filter.split_once('=')?;
     let (attr, value) = (attr.trim(), value.trim());
-    if attr.is_empty() || !attr.chars().all(|c| c.is_alphanumeric() || c == '_') || value.is_empty() {
+    if attr.is_empty() || !attr.chars().all(|c| c.is_alphanumeric() || c == '_') || value.is_empty()
+    {
         return None;
     }
     let target = if info.keys.partition_key.name == attr {
         "the table".to_string()
     } else {
-        let index = info.indexes.iter().find(|i| i.keys.partition_key.name == attr)?;
+        let index = info
+            .indexes
+            .iter()
+            .find(|i| i.keys.partition_key.name == attr)?;
         format!("index {}", index.name)
     };
-    let avg_item = if info.item_count > 0 { info.size_bytes.max(0) / info.item_count } else { 0 };
+    let avg_item = if info.item_count > 0 {
+        info.size_bytes.max(0) / info.item_count
+    } else {
+        0
+    };
     Some(format!(
         "{attr} is the partition key of {target}: a Query there with {attr} = {value} reads only the matching items (½ RCU per 4 KB of them, ≈{avg_item} B per item) instead of all ≈{:.0} RCU of this scan",
         scan_estimate_units(scan_bytes, false)
@@ -294,7 +318,11 @@ pub fn open_launcher(state: &mut State) -> Vec<Effect> {
         .and_then(|name| info.indexes.iter().position(|i| &i.name == name))
         .map_or(0, |p| p + 1);
     let mut launcher = ScanLauncher::new(&info, index);
-    launcher.plan = launcher.plan(&info, state.config.price_per_million_reads, state.config.confirm_scan_rcu);
+    launcher.plan = launcher.plan(
+        &info,
+        state.config.price_per_million_reads,
+        state.config.confirm_scan_rcu,
+    );
     v.launcher = Some(launcher);
     Vec::new()
 }
@@ -311,22 +339,32 @@ pub fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(l) = v.launcher.as_mut() else {
         return Vec::new();
     };
-    let at = LauncherField::ALL.iter().position(|f| *f == l.focus).unwrap_or(0);
+    let at = LauncherField::ALL
+        .iter()
+        .position(|f| *f == l.focus)
+        .unwrap_or(0);
     match key.code {
         KeyCode::Esc => {
             v.launcher = None;
             return Vec::new();
         }
-        KeyCode::Tab | KeyCode::Down => l.focus = LauncherField::ALL[(at + 1) % LauncherField::ALL.len()],
+        KeyCode::Tab | KeyCode::Down => {
+            l.focus = LauncherField::ALL[(at + 1) % LauncherField::ALL.len()]
+        }
         KeyCode::BackTab | KeyCode::Up => {
-            l.focus = LauncherField::ALL[(at + LauncherField::ALL.len() - 1) % LauncherField::ALL.len()]
+            l.focus =
+                LauncherField::ALL[(at + LauncherField::ALL.len() - 1) % LauncherField::ALL.len()]
         }
         KeyCode::Left | KeyCode::Right if l.focus.is_selector() => {
             let forward = key.code == KeyCode::Right;
             match l.focus {
                 LauncherField::Index => {
                     let n = info.indexes.len() + 1;
-                    l.index = if forward { (l.index + 1) % n } else { (l.index + n - 1) % n };
+                    l.index = if forward {
+                        (l.index + 1) % n
+                    } else {
+                        (l.index + n - 1) % n
+                    };
                 }
                 _ => l.consistent = !l.consistent,
             }
@@ -441,7 +479,13 @@ mod tests {
     #[test]
     fn segments_follow_table_size() {
         let mb = 1024 * 1024;
-        for (size, want) in [(0, 1), (2 * mb, 1), (33 * mb, 2), (640 * mb, 20), (100_000 * mb, 32)] {
+        for (size, want) in [
+            (0, 1),
+            (2 * mb, 1),
+            (33 * mb, 2),
+            (640 * mb, 20),
+            (100_000 * mb, 32),
+        ] {
             assert_eq!(default_segments(size), want, "{size}");
         }
     }
@@ -459,7 +503,10 @@ mod tests {
         l.consistent = true;
         assert_eq!(l.plan(&info, 0.125, 1e9).unwrap().estimate_rcu, 102_400.0);
         l.index = 1;
-        assert_eq!(l.plan(&info, 0.125, 1e9).unwrap_err().0, LauncherField::Consistency);
+        assert_eq!(
+            l.plan(&info, 0.125, 1e9).unwrap_err().0,
+            LauncherField::Consistency
+        );
     }
 
     #[test]
@@ -467,13 +514,22 @@ mod tests {
         let info = demo_info();
         let mut l = ScanLauncher::new(&info, 0);
         l.segments = area("0");
-        assert_eq!(l.plan(&info, 0.125, 1e9).unwrap_err().0, LauncherField::Segments);
+        assert_eq!(
+            l.plan(&info, 0.125, 1e9).unwrap_err().0,
+            LauncherField::Segments
+        );
         l.segments = area("4");
         l.max_rcu = area("-5");
-        assert_eq!(l.plan(&info, 0.125, 1e9).unwrap_err().0, LauncherField::MaxRcu);
+        assert_eq!(
+            l.plan(&info, 0.125, 1e9).unwrap_err().0,
+            LauncherField::MaxRcu
+        );
         l.max_rcu = area("50");
         l.filter = area("status = \"x");
-        assert_eq!(l.plan(&info, 0.125, 1e9).unwrap_err().0, LauncherField::Filter);
+        assert_eq!(
+            l.plan(&info, 0.125, 1e9).unwrap_err().0,
+            LauncherField::Filter
+        );
     }
 
     #[test]
@@ -482,7 +538,10 @@ mod tests {
         let mut l = ScanLauncher::new(&info, 0);
         l.filter = area("GSI1PK = \"STATUS#SHIPPED\"");
         let hint = l.plan(&info, 0.125, 1e9).unwrap().hint.expect("a hint");
-        assert!(hint.contains("index GSI1") && hint.contains("STATUS#SHIPPED"), "{hint}");
+        assert!(
+            hint.contains("index GSI1") && hint.contains("STATUS#SHIPPED"),
+            "{hint}"
+        );
         l.filter = area("status = \"SHIPPED\"");
         assert!(l.plan(&info, 0.125, 1e9).unwrap().hint.is_none());
     }

@@ -17,10 +17,22 @@ fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) -> Vec<Effect> {
 fn loaded() -> State {
     let mut s = state();
     start(&mut s, Some("app".into()));
-    send(&mut s, [Msg::Described { table: "app".into(), result: Ok(demo_info()) }]);
+    send(
+        &mut s,
+        [Msg::Described {
+            table: "app".into(),
+            result: Ok(demo_info()),
+        }],
+    );
     let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
     send(&mut s, [page(id, 1, demo_items(), false)]);
-    send(&mut s, [Msg::Engine(EngineEvent::Done { request_id: id, outcome: DoneOutcome::Complete })]);
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Done {
+            request_id: id,
+            outcome: DoneOutcome::Complete,
+        })],
+    );
     s
 }
 
@@ -36,9 +48,17 @@ fn segment_page(id: u64, segment: u32, items: Vec<crate::model::value::Item>, mo
         items,
         count: n,
         scanned_count: n * 4,
-        consumed: Consumed { total: 10.0, table: 10.0, indexes: Default::default() },
+        consumed: Consumed {
+            total: 10.0,
+            table: 10.0,
+            indexes: Default::default(),
+        },
         latency: std::time::Duration::from_millis(5),
-        attempts: AttemptStats { attempts: 1, throttles: 0, throttle_reason: None },
+        attempts: AttemptStats {
+            attempts: 1,
+            throttles: 0,
+            throttle_reason: None,
+        },
     }))
 }
 
@@ -53,7 +73,15 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
     send(&mut s, [press(KeyCode::Backspace), char('4')]);
     // Over the threshold: the first Enter only asks.
     assert!(send(&mut s, [press(KeyCode::Enter)]).is_empty());
-    assert!(s.table.as_ref().unwrap().launcher.as_ref().unwrap().confirming);
+    assert!(
+        s.table
+            .as_ref()
+            .unwrap()
+            .launcher
+            .as_ref()
+            .unwrap()
+            .confirming
+    );
     let effects = send(&mut s, [Msg::Tick(1_000), press(KeyCode::Enter)]);
     let (id, spec) = effects
         .iter()
@@ -64,10 +92,20 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
         .expect("the second Enter launches");
     assert_eq!(spec.segments, 4);
     assert_eq!(spec.max_pages, None, "a triage scan runs to its end");
-    assert_eq!(spec.page_size, Some(super::scan_launcher::TRIAGE_PAGE_ITEMS), "pages small enough to keep keys responsive");
+    assert_eq!(
+        spec.page_size,
+        Some(super::scan_launcher::TRIAGE_PAGE_ITEMS),
+        "pages small enough to keep keys responsive"
+    );
     let items = demo_items();
     let (a, b) = items.split_at(100);
-    send(&mut s, [segment_page(id, 2, a.to_vec(), true), segment_page(id, 0, b.to_vec(), false)]);
+    send(
+        &mut s,
+        [
+            segment_page(id, 2, a.to_vec(), true),
+            segment_page(id, 0, b.to_vec(), false),
+        ],
+    );
     send(&mut s, [Msg::Tick(3_000)]);
     let p = s.table.as_ref().unwrap().progress.clone().unwrap();
     assert_eq!(p.segments.len(), 4);
@@ -86,12 +124,33 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
 fn key_distribution_ranks_the_celebrity_first() {
     let mut s = loaded();
     send(&mut s, [char('K')]);
-    let d = s.table.as_ref().unwrap().distribution.clone().expect("the view opens");
+    let d = s
+        .table
+        .as_ref()
+        .unwrap()
+        .distribution
+        .clone()
+        .expect("the view opens");
     let top = d.distribution.top(3);
     assert_eq!(top[0].key, "USER#celebrity");
-    assert!(d.warnings.iter().any(|w| w.message.contains("USER#celebrity")), "{:?}", d.warnings);
+    assert!(
+        d.warnings
+            .iter()
+            .any(|w| w.message.contains("USER#celebrity")),
+        "{:?}",
+        d.warnings
+    );
     send(&mut s, [press(KeyCode::Down)]);
-    assert_eq!(s.table.as_ref().unwrap().distribution.as_ref().unwrap().scroll, 1);
+    assert_eq!(
+        s.table
+            .as_ref()
+            .unwrap()
+            .distribution
+            .as_ref()
+            .unwrap()
+            .scroll,
+        1
+    );
     send(&mut s, [press(KeyCode::Esc)]);
     assert!(s.table.as_ref().unwrap().distribution.is_none());
 }

@@ -8,9 +8,9 @@ use crate::model::schema::{KeySchema, TableInfo};
 
 use super::builder::{Builder, HistoryEntry};
 use super::config::Config;
-use super::scan_launcher::{DistributionView, ScanLauncher, ScanProgress};
 use super::keymap::Keymap;
 use super::request_log::RequestLog;
+use super::scan_launcher::{DistributionView, ScanLauncher, ScanProgress};
 use crate::model::access_pattern::AccessPattern;
 
 /// Something fetched in the background.

@@ -266,5 +266,9 @@ fn past_max_items_the_log_keeps_counting_but_items_are_not_kept() {
     let view = s.table.as_ref().unwrap();
     assert_eq!(view.store.as_ref().unwrap().len(), 50);
     assert_eq!(view.dropped_items, total - 50);
-    assert_eq!(s.log.tail(1).next().unwrap().count, total, "statistics count every item read");
+    assert_eq!(
+        s.log.tail(1).next().unwrap().count,
+        total,
+        "statistics count every item read"
+    );
 }

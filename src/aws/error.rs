@@ -43,7 +43,7 @@ impl EngineError {
         E: ProvideErrorMetadata + std::error::Error + 'static,
         R: std::fmt::Debug,
     {
-        match &err {
+        let error = match &err {
             SdkError::ServiceError(ctx) => {
                 let e = ctx.err();
                 let code = e.code().unwrap_or("UnknownError");
@@ -82,7 +82,9 @@ impl EngineError {
                 }
             }
             _ => EngineError::service(format!("{operation} failed at {endpoint}: {}", chain(&err))),
-        }
+        };
+        crate::logging::log_error(operation, table, &error);
+        error
     }
 }
 

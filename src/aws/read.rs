@@ -504,6 +504,7 @@ async fn run_segment(
             attempts,
             last_evaluated_key: raw.last_evaluated_key.map(item_from_sdk),
         };
+        crate::logging::log_page(&page, &spec.table, total_segments);
         // Not raced against `stop`: a page that was paid for is always delivered, so capacity
         // sums stay exact. Consumers drain until the final event, so this cannot hang.
         if shared.tx.send(EngineEvent::Page(page)).await.is_err() {

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use futures::FutureExt;
 use tokio::process::{Child, Command};
+use tokio::signal::unix::{signal, Signal, SignalKind};
 
 use super::args::{DemoArgs, GlobalArgs};
 use super::CliError;
@@ -97,13 +99,72 @@ impl LocalDynamo {
     }
 }
 
+/// SIGINT and SIGTERM, handled for the whole demo: their default action would end the process
+/// without running destructors, and DynamoDB Local's JVM (killed on drop) would outlive it.
+struct StopSignals {
+    interrupt: Signal,
+    terminate: Signal,
+}
+
+impl StopSignals {
+    fn new() -> Result<StopSignals, CliError> {
+        let listen = |kind| {
+            signal(kind)
+                .map_err(|e| CliError::service(format!("cannot handle SIGINT/SIGTERM: {e}")))
+        };
+        Ok(StopSignals {
+            interrupt: listen(SignalKind::interrupt())?,
+            terminate: listen(SignalKind::terminate())?,
+        })
+    }
+
+    /// The exit code for the signal that arrived: 128 + its number.
+    async fn recv(&mut self) -> (u8, &'static str) {
+        tokio::select! {
+            _ = self.interrupt.recv() => (130, "SIGINT"),
+            _ = self.terminate.recv() => (143, "SIGTERM"),
+        }
+    }
+}
+
 pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
     if let Some(url) = &global.endpoint_url {
         return Err(CliError::bad_input(format!(
             "demo starts its own DynamoDB Local, so --endpoint-url '{url}' is not used; to load another endpoint run 'dynoscope seed --endpoint-url {url}'"
         )));
     }
+    let mut signals = StopSignals::new()?;
     let mut local = LocalDynamo::start(&dynamodb_local_dir()).await?;
+    let no_ui = args.no_ui;
+    // Dropping the explorer on a signal restores the terminal.
+    let outcome = tokio::select! {
+        biased;
+        stop = signals.recv() => Err(stop),
+        result = serve(global, args, &mut local) => Ok(result),
+    };
+    // The explorer stops on these signals too, and may have seen one first.
+    let outcome = match outcome {
+        Ok(result) => signals.recv().now_or_never().map_or(Ok(result), Err),
+        stop => stop,
+    };
+    local.stop().await;
+    match outcome {
+        Ok(result) => result,
+        // Without the explorer a signal is the way to stop the demo.
+        Err(_) if no_ui => Ok(()),
+        Err((code, name)) => Err(CliError::new(
+            code,
+            format!("interrupted by {name}; DynamoDB Local stopped"),
+        )),
+    }
+}
+
+/// Everything the demo does while DynamoDB Local runs; `no_ui` waits for a signal.
+async fn serve(
+    global: &GlobalArgs,
+    args: DemoArgs,
+    local: &mut LocalDynamo,
+) -> Result<(), CliError> {
     let mut options = super::connect_options(global)?;
     options.endpoint_url = Some(local.endpoint.clone());
     // A few quick attempts while the JVM starts; the poll loop does the waiting.
@@ -117,14 +178,13 @@ pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
     );
     let loaded = seed::seed(&conn, DEMO_TABLE, demo_data::generate(args.users)).await?;
     eprintln!("loaded {loaded} items");
-    let result = if args.no_ui {
+    if args.no_ui {
         eprintln!(
             "try: dynoscope --endpoint-url {} query {DEMO_TABLE} --pk USER#celebrity --sk-begins ORDER# --desc --limit 5 --output table",
             local.endpoint
         );
         eprintln!("press Ctrl-C to stop DynamoDB Local");
-        let _ = tokio::signal::ctrl_c().await;
-        Ok(())
+        std::future::pending().await
     } else {
         let mut global = global.clone();
         global.endpoint_url = Some(local.endpoint.clone());
@@ -134,7 +194,5 @@ pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
         )
         .map_err(CliError::bad_input)?;
         crate::tui::explore(global, Some(DEMO_TABLE.to_string()), patterns).await
-    };
-    local.stop().await;
-    result
+    }
 }

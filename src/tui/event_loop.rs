@@ -21,9 +21,10 @@ use crate::ui;
 
 /// Pages the engine may queue ahead of the UI; a slow UI slows the scan instead of growing memory.
 const ENGINE_CHANNEL: usize = 64;
-/// Queued messages applied before drawing again, so a fast stream draws once per batch but a
-/// keypress still reaches the screen within one batch.
-const MAX_BATCH: usize = 64;
+/// Queued messages are applied for at most this long before drawing again, so a fast stream
+/// draws once per batch but a keypress still reaches the screen within a frame.
+const BATCH_BUDGET: std::time::Duration = std::time::Duration::from_millis(8);
+const MAX_BATCH: usize = 256;
 
 struct Runner {
     engine: Engine,
@@ -95,6 +96,10 @@ fn to_msg(event: Event) -> Option<Msg> {
 }
 
 pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io::Result<()> {
+    // In raw mode Ctrl-C arrives as a key; these are signals sent by `kill`. Both restore the
+    // terminal on the way out, so they are handled before it is taken over.
+    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
     let mut guard = terminal::init()?;
     let terminal = &mut guard.terminal;
     let size = terminal.size()?;
@@ -110,7 +115,6 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
         msg_tx,
         reads: HashMap::new(),
     };
-    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
     let mut events = EventStream::new();
     let mut quit = runner.apply(start(&mut state, table), terminal)?;
     let started = std::time::Instant::now();
@@ -118,7 +122,10 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     while !quit && !state.quit {
         terminal.draw(|frame| ui::draw(frame, &state))?;
+        // Biased: a keypress is taken before queued pages, so typing stays responsive while a
+        // scan streams at full speed.
         let msg = tokio::select! {
+            biased;
             event = events.next() => match event {
                 Some(Ok(event)) => match to_msg(event) {
                     Some(msg) => msg,
@@ -127,9 +134,11 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
                 Some(Err(e)) => return Err(e),
                 None => break,
             },
+            // Before the engine's pages: a signal ends even a full-speed stream.
+            _ = sigterm.recv() => break,
+            _ = sigint.recv() => break,
             Some(event) = engine_rx.recv() => Msg::Engine(event),
             Some(msg) = msg_rx.recv() => msg,
-            _ = sigterm.recv() => break,
             // Only while something runs: rates and ETAs move; an idle explorer stays idle.
             _ = ticker.tick() => {
                 let running = state.table.as_ref().and_then(|v| v.read.as_ref()).is_some_and(|r| r.running);
@@ -140,7 +149,11 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
             }
         };
         let mut effects = update(&mut state, msg);
+        let batch_started = std::time::Instant::now();
         for _ in 0..MAX_BATCH {
+            if batch_started.elapsed() >= BATCH_BUDGET {
+                break;
+            }
             let next = match engine_rx.try_recv() {
                 Ok(event) => Msg::Engine(event),
                 Err(_) => match msg_rx.try_recv() {

@@ -52,7 +52,11 @@ pub async fn explore(
     let mut state = State::new(config, keymap, conn.endpoint.clone(), 80, 24);
     state.patterns = patterns;
     state.max_items = match global.max_items.or(state.config.max_items) {
-        Some(0) => return Err(CliError::bad_input("--max-items '0' keeps nothing; give 1 or more")),
+        Some(0) => {
+            return Err(CliError::bad_input(
+                "--max-items '0' keeps nothing; give 1 or more",
+            ))
+        }
         Some(n) => n,
         None => default_max_items(),
     };

@@ -13,7 +13,12 @@ pub struct TableLayout {
 }
 
 pub fn table_layout(area: Rect) -> TableLayout {
-    let log_height = (area.height / 4).clamp(4, 10);
+    // Too short for the log's 4 rows beside a 3-row body: drop the log, keep the status bar.
+    let log_height = if area.height >= 10 {
+        (area.height / 4).clamp(4, 10)
+    } else {
+        0
+    };
     let [title, kinds, body, log, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),

@@ -24,10 +24,16 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
     for field in LauncherField::ALL {
         let focused = field == l.focus;
         let value = match field {
-            LauncherField::Index => format!("‹ {} ›", l.index_name(info).unwrap_or_else(|| "(table)".into())),
-            LauncherField::Consistency => {
-                (if l.consistent { "‹ strongly consistent ›" } else { "‹ eventually consistent ›" }).into()
-            }
+            LauncherField::Index => format!(
+                "‹ {} ›",
+                l.index_name(info).unwrap_or_else(|| "(table)".into())
+            ),
+            LauncherField::Consistency => (if l.consistent {
+                "‹ strongly consistent ›"
+            } else {
+                "‹ eventually consistent ›"
+            })
+            .into(),
             other => {
                 let text = l.text(other);
                 match (other, text.is_empty()) {
@@ -37,7 +43,14 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
             }
         };
         let mut spans = vec![
-            Span::styled(format!("{:<LABEL$}", field.label()), if focused { theme::kind_style("KEY") } else { theme::dim() }),
+            Span::styled(
+                format!("{:<LABEL$}", field.label()),
+                if focused {
+                    theme::kind_style("KEY")
+                } else {
+                    theme::dim()
+                },
+            ),
             Span::raw(sanitize(&value).into_owned()),
         ];
         if focused && l.input(field).is_some() {
@@ -46,7 +59,10 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
         lines.push(Line::from(spans));
         if let Err((f, message)) = &l.plan {
             if *f == field && !message.is_empty() {
-                lines.push(Line::styled(format!("{:LABEL$}✗ {}", "", sanitize(message)), theme::error()));
+                lines.push(Line::styled(
+                    format!("{:LABEL$}✗ {}", "", sanitize(message)),
+                    theme::error(),
+                ));
             }
         }
     }
@@ -57,7 +73,11 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
             Span::raw(format!(
                 "≈{} RCU for a full scan ({}), {} on demand, {} segments",
                 units(plan.estimate_rcu.round()),
-                if plan.spec.consistent { "strongly consistent: 1 per 4 KB" } else { "eventually consistent: ½ per 4 KB" },
+                if plan.spec.consistent {
+                    "strongly consistent: 1 per 4 KB"
+                } else {
+                    "eventually consistent: ½ per 4 KB"
+                },
                 dollars(plan.estimate_cost),
                 plan.spec.segments
             )),
@@ -69,11 +89,17 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
             ));
         }
         if let Some(hint) = &plan.hint {
-            lines.push(Line::styled(format!("hint: {}", sanitize(hint)), theme::warning()));
+            lines.push(Line::styled(
+                format!("hint: {}", sanitize(hint)),
+                theme::warning(),
+            ));
         }
         if l.confirming {
             lines.push(Line::styled(
-                format!("This scan reads ≈{} RCU. Press Enter again to start it, Esc to cancel.", units(plan.estimate_rcu.round())),
+                format!(
+                    "This scan reads ≈{} RCU. Press Enter again to start it, Esc to cancel.",
+                    units(plan.estimate_rcu.round())
+                ),
                 theme::error(),
             ));
         }
@@ -111,7 +137,11 @@ pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, now_ms: u6
             (false, _) => String::new(),
         }
     );
-    let per_segment = if p.segments.is_empty() { 0.0 } else { p.estimate_rcu / p.segments.len() as f64 };
+    let per_segment = if p.segments.is_empty() {
+        0.0
+    } else {
+        p.estimate_rcu / p.segments.len() as f64
+    };
     let bar_width = rect.width.saturating_sub(40).clamp(4, 40) as usize;
     let rows = rect.height.saturating_sub(2) as usize;
     let mut lines = Vec::new();
@@ -126,7 +156,14 @@ pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, now_ms: u6
         };
         lines.push(Line::from(vec![
             Span::raw(format!("seg {i:>3} ")),
-            Span::styled("█".repeat(fill), if s.done { theme::kind_style("DONE") } else { Style::new() }),
+            Span::styled(
+                "█".repeat(fill),
+                if s.done {
+                    theme::kind_style("DONE")
+                } else {
+                    Style::new()
+                },
+            ),
             Span::styled("░".repeat(bar_width - fill), theme::dim()),
             Span::raw(format!(
                 " {} items · {} pages{}",
@@ -139,12 +176,20 @@ pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, now_ms: u6
     if shown < p.segments.len() {
         let done = p.segments.iter().filter(|s| s.done).count();
         lines.push(Line::styled(
-            format!("… {} more segments ({done} of {} done)", p.segments.len() - shown, p.segments.len()),
+            format!(
+                "… {} more segments ({done} of {} done)",
+                p.segments.len() - shown,
+                p.segments.len()
+            ),
             theme::dim(),
         ));
     }
     frame.render_widget(
-        Paragraph::new(lines).block(Block::bordered().title(title).border_style(theme::border(running))),
+        Paragraph::new(lines).block(
+            Block::bordered()
+                .title(title)
+                .border_style(theme::border(running)),
+        ),
         rect,
     );
 }
@@ -164,10 +209,19 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
         dist.top_one_percent_share() * 100.0
     ))];
     for w in &d.warnings {
-        lines.push(Line::styled(format!("⚠ {}", sanitize(&w.message)), theme::error()));
+        lines.push(Line::styled(
+            format!("⚠ {}", sanitize(&w.message)),
+            theme::error(),
+        ));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled(format!("{:<48} {:>9} {:>10} {:>7}", "top keys by items", "items", "bytes", "share"), theme::header()));
+    lines.push(Line::styled(
+        format!(
+            "{:<48} {:>9} {:>10} {:>7}",
+            "top keys by items", "items", "bytes", "share"
+        ),
+        theme::header(),
+    ));
     for e in dist.top(50) {
         lines.push(Line::raw(format!(
             "{:<48} {:>9} {:>10} {:>6.1}%",
@@ -197,10 +251,21 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled("keys by items per key", theme::header()));
-    let widest = dist.histogram().iter().map(|b| b.keys).max().unwrap_or(1).max(1);
+    let widest = dist
+        .histogram()
+        .iter()
+        .map(|b| b.keys)
+        .max()
+        .unwrap_or(1)
+        .max(1);
     for b in dist.histogram() {
         let bar = (b.keys as f64 / widest as f64 * 40.0).ceil() as usize;
-        lines.push(Line::raw(format!("{:>9} │{} {}", b.label, "█".repeat(bar), thousands(b.keys))));
+        lines.push(Line::raw(format!(
+            "{:>9} │{} {}",
+            b.label,
+            "█".repeat(bar),
+            thousands(b.keys)
+        )));
     }
     let visible: Vec<Line> = lines.into_iter().skip(d.scroll).collect();
     frame.render_widget(

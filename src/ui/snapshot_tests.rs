@@ -334,16 +334,31 @@ fn pattern_palette() {
 fn scan_launcher_progress_and_distribution() {
     let mut s = loaded(false);
     s.config.confirm_scan_rcu = 1.0;
-    send(&mut s, [char('S'), press(KeyCode::Backspace), char('4'), press(KeyCode::Tab), press(KeyCode::Tab)]);
+    send(
+        &mut s,
+        [
+            char('S'),
+            press(KeyCode::Backspace),
+            char('4'),
+            press(KeyCode::Tab),
+            press(KeyCode::Tab),
+        ],
+    );
     send(&mut s, "GSI1PK = \"STATUS#SHIPPED\"".chars().map(char));
     send(&mut s, [press(KeyCode::Enter)]);
     snapshot!("scan_launcher_confirm_with_hint", s);
     send(&mut s, [press(KeyCode::Enter)]);
     let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
-    let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items()[..40].to_vec(), true) else { unreachable!() };
+    let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items()[..40].to_vec(), true)
+    else {
+        unreachable!()
+    };
     p.segment = 1;
     p.scanned_count = 400;
-    send(&mut s, [Msg::Tick(2_000), Msg::Engine(EngineEvent::Page(p))]);
+    send(
+        &mut s,
+        [Msg::Tick(2_000), Msg::Engine(EngineEvent::Page(p))],
+    );
     snapshot!("scan_progress_running", s);
     let mut s = loaded(false);
     send(&mut s, [char('K')]);
@@ -356,6 +371,15 @@ fn the_status_bar_says_when_items_are_not_kept() {
     s.max_items = 100;
     send(&mut s, [page(id, 1, demo_items(), false)]);
     let terminal = render(&s);
-    let text: String = terminal.backend().buffer().content().iter().map(|c| c.symbol()).collect();
-    assert!(text.contains("230 items not kept: over --max-items 100"), "{text}");
+    let text: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        text.contains("230 items not kept: over --max-items 100"),
+        "{text}"
+    );
 }

@@ -71,8 +71,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                     },
                     None => "done",
                 };
-                let height = super::scan::progress_height(progress.segments.len()).min(main.height / 2);
-                let [top, rest] = ratatui::layout::Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(main);
+                let height =
+                    super::scan::progress_height(progress.segments.len()).min(main.height / 2);
+                let [top, rest] = ratatui::layout::Layout::vertical([
+                    Constraint::Length(height),
+                    Constraint::Min(3),
+                ])
+                .areas(main);
                 super::scan::draw_progress(frame, top, progress, state.clock_ms, status);
                 main = rest;
             }

@@ -2,6 +2,8 @@
 //! the real `dynoscope` binary against it with dummy credentials and no instance metadata.
 #![allow(dead_code)]
 
+pub mod pty;
+
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
@@ -98,6 +100,8 @@ pub fn aws_env(cmd: &mut Command) -> &mut Command {
         .env_remove("AWS_ENDPOINT_URL")
         .env_remove("AWS_ENDPOINT_URL_DYNAMODB")
         .env_remove("AWS_SESSION_TOKEN")
+        // Tests never write to the user's log file; tests/e2e_logs.rs sets its own.
+        .env("DYNOSCOPE_LOG", "off")
 }
 
 pub fn bin() -> &'static str {
