@@ -181,7 +181,24 @@ pub fn summary_lines(info: &TableInfo) -> Vec<Line<'static>> {
                 keys_text(&index.keys),
                 sanitize(&projection)
             )),
+            Span::styled(index_capacity(index, info), theme::dim()),
         ]));
     }
     lines
+}
+
+/// A GSI has its own capacity: show it, so RCU/s can be compared with the index's limit.
+fn index_capacity(index: &crate::model::schema::IndexInfo, info: &TableInfo) -> String {
+    match &index.provisioned {
+        Some(t) => format!(
+            " · {} RCU / {} WCU",
+            t.read_capacity_units, t.write_capacity_units
+        ),
+        None if index.kind == crate::model::schema::IndexKind::Gsi
+            && info.provisioned.is_none() =>
+        {
+            " · on demand".to_string()
+        }
+        None => String::new(),
+    }
 }

@@ -157,6 +157,13 @@ fn kinds_have_their_colours_and_throttled_requests_are_red() {
         Color::Red,
         "throttled rows are red"
     );
+    let status: String = (0..buffer.area.width)
+        .map(|x| buffer[(x, buffer.area.height - 1)].symbol().to_string())
+        .collect();
+    assert!(
+        status.contains("throttled 2 (ProvisionedThroughputExceededException: hot)"),
+        "{status}"
+    );
     // The kinds bar colours each kind with its own stable colour.
     let kinds_y = 1;
     let line: String = (0..buffer.area.width)

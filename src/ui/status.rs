@@ -22,6 +22,19 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         spans.push(Span::styled(format!(" {} ", sanitize(&notice.text)), style));
         spans.push(Span::raw("│"));
     }
+    // Throttling is what an incident is about: it comes first.
+    if state.log.throttles > 0 {
+        let reason = state
+            .log
+            .last_throttle_reason
+            .as_deref()
+            .map(|r| format!(" ({})", sanitize(r)))
+            .unwrap_or_default();
+        spans.push(Span::styled(
+            format!(" throttled {}{reason} │", thousands(state.log.throttles)),
+            theme::error(),
+        ));
+    }
     if let Some(read) = &view.read {
         let loaded = view.store.as_ref().map_or(0, |s| s.len());
         let what = format!(
@@ -71,12 +84,6 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         ),
     };
     spans.push(Span::raw(cost));
-    if state.log.throttles > 0 {
-        spans.push(Span::styled(
-            format!(" · throttled {}", thousands(state.log.throttles)),
-            theme::error(),
-        ));
-    }
     spans.push(Span::styled(" · ? keys", theme::dim()));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
