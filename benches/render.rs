@@ -20,7 +20,8 @@ use dynoscope::app::update::{start, update};
 use dynoscope::aws::attempts::AttemptStats;
 use dynoscope::aws::{EngineEvent, Operation, Page};
 use dynoscope::model::capacity::Consumed;
-use dynoscope::model::demo_data;
+use dynoscope::model::demo_data::DemoItems;
+use dynoscope::model::json::write_dynamo;
 use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType, TableInfo};
 use dynoscope::model::value::Item;
 use ratatui::backend::TestBackend;
@@ -53,76 +54,57 @@ fn info() -> TableInfo {
     }
 }
 
-fn items(n: usize) -> Vec<Item> {
-    // ~19 items per generated user; generate enough and cut to exactly n.
-    let users = (n / 19 + 10) as u32;
-    let mut all = demo_data::generate(users);
-    all.truncate(n);
-    assert_eq!(all.len(), n, "generator produced too few items");
-    all
+/// Demo-shaped items, generated lazily (about 19 per user), exactly `n` of them.
+fn items(n: usize) -> impl Iterator<Item = Item> {
+    DemoItems::new((n / 19 + 10) as u32).take(n)
 }
 
 fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
-/// Loads `items` page by page through `update`; returns the state and the ingest time.
-fn loaded(items: Vec<Item>) -> (State, Duration) {
-    let mut state = State::new(
-        Config::default(),
-        Keymap::default(),
-        "bench".into(),
-        WIDTH,
-        HEIGHT,
-    );
+/// Loads `items` page by page through `update`, as pages arrive from DynamoDB: only one page
+/// exists outside the store at a time. Returns the state, the time spent in `update`, and the
+/// items' size in DynamoDB JSON (the yardstick for memory).
+fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
+    let mut state = State::new(Config::default(), Keymap::default(), "bench".into(), WIDTH, HEIGHT);
     start(&mut state, Some("app".into()));
-    update(
-        &mut state,
-        Msg::Described {
-            table: "app".into(),
-            result: Ok(info()),
-        },
-    );
+    update(&mut state, Msg::Described { table: "app".into(), result: Ok(info()) });
     let id = state.table.as_ref().unwrap().read.as_ref().unwrap().id;
-    let mut pages = Vec::new();
-    let mut rest = items.into_iter();
+    let mut items = items;
+    let (mut ingest, mut ddb_bytes, mut number) = (Duration::ZERO, 0, 0u32);
+    let mut line = String::new();
     loop {
-        let page: Vec<Item> = rest.by_ref().take(PAGE).collect();
+        let page: Vec<Item> = items.by_ref().take(PAGE).collect();
         if page.is_empty() {
             break;
         }
-        pages.push(page);
-    }
-    let started = Instant::now();
-    for (i, page) in pages.into_iter().enumerate() {
+        for item in &page {
+            line.clear();
+            write_dynamo(&mut line, item);
+            ddb_bytes += line.len();
+        }
+        number += 1;
         let count = page.len() as u64;
-        update(
-            &mut state,
-            Msg::Engine(EngineEvent::Page(Page {
-                request_id: id,
-                operation: Operation::Scan,
-                index: None,
-                segment: 0,
-                page: i as u32 + 1,
-                items: page,
-                count,
-                scanned_count: count,
-                consumed: Consumed {
-                    total: 8.0,
-                    table: 8.0,
-                    indexes: Default::default(),
-                },
-                latency: Duration::from_millis(5),
-                attempts: AttemptStats {
-                    attempts: 1,
-                    throttles: 0,
-                    throttle_reason: None,
-                },
-                last_evaluated_key: None,
-            })),
-        );
+        let msg = Msg::Engine(EngineEvent::Page(Page {
+            request_id: id,
+            operation: Operation::Scan,
+            index: None,
+            segment: 0,
+            page: number,
+            items: page,
+            count,
+            scanned_count: count,
+            consumed: Consumed { total: 8.0, table: 8.0, indexes: Default::default() },
+            latency: Duration::from_millis(5),
+            attempts: AttemptStats { attempts: 1, throttles: 0, throttle_reason: None },
+            last_evaluated_key: None,
+        }));
+        let started = Instant::now();
+        update(&mut state, msg);
+        ingest += started.elapsed();
     }
-    (state, started.elapsed())
+    (state, ingest, ddb_bytes)
 }
 
 fn median_frame(state: &State, terminal: &mut Terminal<TestBackend>) -> Duration {
@@ -178,6 +160,35 @@ fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
     out
 }
 
+/// Counts live heap bytes, so the memory the explorer holds can be measured exactly, apart
+/// from what the allocator keeps from freed pages (RSS includes that).
+struct Counting;
+
+static LIVE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        std::alloc::System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
+        LIVE.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        std::alloc::System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, new: usize) -> *mut u8 {
+        LIVE.fetch_add(new, std::sync::atomic::Ordering::Relaxed);
+        LIVE.fetch_sub(layout.size(), std::sync::atomic::Ordering::Relaxed);
+        std::alloc::System.realloc(ptr, layout, new)
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn live_bytes() -> usize {
+    LIVE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// A field of /proc/self/status in kB (VmRSS: now, VmHWM: peak).
 fn rss_kb(field: &str) -> u64 {
     std::fs::read_to_string("/proc/self/status")
@@ -196,40 +207,36 @@ fn main() {
         .skip(1)
         .find(|a| a.parse::<usize>().is_ok())
         .map_or(1_000_000, |a| a.parse().unwrap());
-    let (mut baseline, _) = loaded(items(1_000));
+    let rss_start = rss_kb("VmRSS");
+    let (mut baseline, _, _) = loaded(items(1_000));
     let base = cases(&mut baseline);
-    let data = items(n);
-    // The items' size in DynamoDB JSON: what the service sent, the yardstick for memory.
-    let ddb_bytes: usize = data
-        .iter()
-        .map(|i| {
-            let mut line = String::new();
-            dynoscope::model::json::write_dynamo(&mut line, i);
-            line.len()
-        })
-        .sum();
-    let rss_before = rss_kb("VmRSS");
-
-    let (mut big, ingest) = loaded(data);
-    // The generated items moved into the store; what the process holds now beyond what it held
-    // with them still in their Vec is the store's own overhead, so measure against zero items:
     drop(baseline);
+    let live_before = live_bytes();
+    let (mut big, ingest, ddb_bytes) = loaded(items(n));
+    let held_bytes = live_bytes().saturating_sub(live_before);
     let rss_after = rss_kb("VmRSS");
+    let peak = rss_kb("VmHWM");
     let measured = cases(&mut big);
+    let held = big.table.as_ref().unwrap().store.as_ref().unwrap().len();
     println!("explorer with {n} items, {WIDTH}x{HEIGHT} TestBackend, median of {FRAMES} frames");
     println!(
-        "ingest through update(): {:.0} items/s ({:.2} s)",
+        "ingest through update(): {:.0} items/s ({:.2} s of update for {n} items)",
         n as f64 / ingest.as_secs_f64(),
         ingest.as_secs_f64()
     );
-    let held = big.table.as_ref().unwrap().store.as_ref().unwrap().len();
+    let mb = |b: f64| b / 1048576.0;
     println!(
-        "memory: peak RSS {:.0} MB, RSS {:.0} MB with {held} items held; DynamoDB JSON of those items {:.0} MB; RSS / DynamoDB-JSON bytes = {:.2} (RSS before ingest, generator's items in memory: {:.0} MB)",
-        rss_kb("VmHWM") as f64 / 1024.0,
+        "memory with {held} items held: peak RSS {:.0} MB (process at start {:.0} MB; RSS now {:.0} MB); live heap held {:.0} MB; DynamoDB JSON of the items {:.0} MB",
+        peak as f64 / 1024.0,
+        rss_start as f64 / 1024.0,
         rss_after as f64 / 1024.0,
-        ddb_bytes as f64 / 1048576.0,
-        (rss_after as f64 * 1024.0) / ddb_bytes as f64,
-        rss_before as f64 / 1024.0,
+        mb(held_bytes as f64),
+        mb(ddb_bytes as f64)
+    );
+    println!(
+        "ratios to DynamoDB-JSON bytes: peak RSS {:.2}, live heap {:.2}",
+        peak as f64 * 1024.0 / ddb_bytes as f64,
+        held_bytes as f64 / ddb_bytes as f64
     );
     println!("| position | frame (1,000 items) | frame ({n} items) | ratio |");
     println!("|---|---|---|---|");
@@ -242,3 +249,4 @@ fn main() {
         );
     }
 }
+

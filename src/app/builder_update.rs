@@ -214,14 +214,14 @@ pub fn refresh(state: &mut State) {
             complete_key(&typed, values.iter().map(String::as_str), MAX_COMPLETIONS)
         }
         Field::Filter | Field::Projection => {
-            let names: BTreeSet<&str> = store
+            let names: BTreeSet<String> = store
                 .map(|s| {
                     (0..s.len().min(1000) as u32)
-                        .flat_map(|id| s.item(id).iter().map(|(n, _)| n))
+                        .flat_map(|id| s.item(id).iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>())
                         .collect()
                 })
                 .unwrap_or_default();
-            complete_last_word(&typed, names, MAX_COMPLETIONS)
+            complete_last_word(&typed, names.iter().map(String::as_str), MAX_COMPLETIONS)
         }
         _ => Vec::new(),
     };

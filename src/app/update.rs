@@ -425,7 +425,7 @@ fn copy(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let mut json = String::new();
-    write_plain(&mut json, store.item(id));
+    write_plain(&mut json, &store.item(id));
     state.notice = Some(super::state::Notice {
         text: format!(
             "copied the item as JSON ({} bytes) to the clipboard",

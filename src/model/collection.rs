@@ -18,6 +18,7 @@
 //! index, a hot partition loaded out of order) ingested 2-4x slower that way. The copy costs
 //! about the key's length plus 9 bytes per item.
 
+use crate::model::compact::CompactItems;
 use crate::model::number::parse_decimal;
 use std::cmp::Ordering;
 use std::collections::HashMap;
@@ -109,7 +110,8 @@ pub struct ItemStore {
     table_keys: KeySchema,
     /// `None` until the first non-empty page fixes it.
     separator: Option<char>,
-    items: Vec<Item>,
+    /// The items themselves, compactly encoded; decoded one at a time when shown.
+    items: CompactItems,
     /// Per item: DynamoDB size (items are at most 400 KB, so `u32` is plenty).
     sizes: Vec<u32>,
     /// Per item: entity kind.
@@ -141,7 +143,7 @@ impl ItemStore {
             group_keys,
             table_keys,
             separator: None,
-            items: Vec::new(),
+            items: CompactItems::default(),
             sizes: Vec::new(),
             kinds: Vec::new(),
             homes: Vec::new(),
@@ -204,7 +206,7 @@ impl ItemStore {
             let sort_key = self.group_keys.sort_key.as_ref();
             self.sort_keys
                 .push(sort_key.and_then(|key| item.get(&key.name)));
-            self.items.push(item);
+            self.items.push(&item);
             self.sizes.push(u32::try_from(size).unwrap_or(u32::MAX));
             self.kinds.push(kind);
             self.homes.push(home as u32);
@@ -239,8 +241,9 @@ impl ItemStore {
     /// # Panics
     ///
     /// If `id` is not an id of this store (likewise for the other per-item accessors).
-    pub fn item(&self, id: ItemId) -> &Item {
-        &self.items[id as usize]
+    /// The item, decoded from compact storage: call it for what is shown, not in bulk.
+    pub fn item(&self, id: ItemId) -> Item {
+        self.items.get(id as usize)
     }
 
     /// DynamoDB size of the item, computed once at insert.
@@ -1219,8 +1222,8 @@ mod tests {
                 assert_eq!(store.collection_of_item(id), index);
             }
             for pair in collection.items.windows(2) {
-                let key = |id: ItemId| store.item(id).get(sort_key);
-                let order = match (key(pair[0]), key(pair[1])) {
+                let key = |id: ItemId| store.item(id).get(sort_key).cloned();
+                let order = match (key(pair[0]).as_ref(), key(pair[1]).as_ref()) {
                     (Some(a), Some(b)) => dynamo_cmp(a, b),
                     (a, b) => a.is_some().cmp(&b.is_some()),
                 }

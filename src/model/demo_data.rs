@@ -70,29 +70,59 @@ pub fn user_id(i: u32) -> String {
 /// Every demo item for `users` ordinary users plus the celebrity (who gets `users * 3 / 2`
 /// orders, at least 50).
 pub fn generate(users: u32) -> Vec<Item> {
-    let mut rng = Rng(0x5EED_D1A0);
-    let mut items = Vec::new();
-    for p in 0..PRODUCTS {
-        let category = CATEGORIES[(p as usize) % CATEGORIES.len()];
-        let sku = format!("p{p:04}");
-        items.push(Item::from_attrs(vec![
-            ("PK".into(), s(format!("PRODUCT#{sku}"))),
-            ("SK".into(), s("PRODUCT")),
-            ("GSI1PK".into(), s(format!("CATEGORY#{category}"))),
-            ("GSI1SK".into(), s(format!("PRODUCT#{sku}"))),
-            ("name".into(), s(format!("{category} thing {p}"))),
-            ("category".into(), s(category)),
-            (
-                "price".into(),
-                n(format!("{}.{:02}", 1 + rng.below(200), rng.below(100))),
-            ),
-        ]));
+    DemoItems::new(users).collect()
+}
+
+/// The same items as `generate`, one user at a time, so a benchmark can feed a million items
+/// page by page without holding them all, as DynamoDB would send them.
+pub struct DemoItems {
+    rng: Rng,
+    users: u32,
+    /// Ordinary users are `0..users`; `users` itself stands for the celebrity.
+    next_user: u32,
+    order_seq: u32,
+    started: bool,
+    buffer: std::vec::IntoIter<Item>,
+}
+
+impl DemoItems {
+    pub fn new(users: u32) -> Self {
+        DemoItems {
+            rng: Rng(0x5EED_D1A0),
+            users,
+            next_user: 0,
+            order_seq: 0,
+            started: false,
+            buffer: Vec::new().into_iter(),
+        }
     }
-    let mut order_seq = 0u32;
-    let ids = (0..users)
-        .map(user_id)
-        .chain(std::iter::once(CELEBRITY_ID.to_string()));
-    for id in ids {
+
+    fn products(&mut self) -> Vec<Item> {
+        let rng = &mut self.rng;
+        let mut items = Vec::new();
+        for p in 0..PRODUCTS {
+            let category = CATEGORIES[(p as usize) % CATEGORIES.len()];
+            let sku = format!("p{p:04}");
+            items.push(Item::from_attrs(vec![
+                ("PK".into(), s(format!("PRODUCT#{sku}"))),
+                ("SK".into(), s("PRODUCT")),
+                ("GSI1PK".into(), s(format!("CATEGORY#{category}"))),
+                ("GSI1SK".into(), s(format!("PRODUCT#{sku}"))),
+                ("name".into(), s(format!("{category} thing {p}"))),
+                ("category".into(), s(category)),
+                (
+                    "price".into(),
+                    n(format!("{}.{:02}", 1 + rng.below(200), rng.below(100))),
+                ),
+            ]));
+        }
+        items
+    }
+
+    fn user(&mut self, id: String) -> Vec<Item> {
+        let users = self.users;
+        let rng = &mut self.rng;
+        let mut items = Vec::new();
         let celebrity = id == CELEBRITY_ID;
         items.push(Item::from_attrs(vec![
             ("PK".into(), s(format!("USER#{id}"))),
@@ -110,7 +140,7 @@ pub fn generate(users: u32) -> Vec<Item> {
                 "tier".into(),
                 s(["free", "plus", "pro"][rng.below(3) as usize]),
             ),
-            ("createdAt".into(), s(date(&mut rng))),
+            ("createdAt".into(), s(date(rng))),
         ]));
         let orders = if celebrity {
             (users * 3 / 2).max(50)
@@ -118,11 +148,38 @@ pub fn generate(users: u32) -> Vec<Item> {
             rng.below(6) as u32
         };
         for _ in 0..orders {
-            order_seq += 1;
-            push_order(&mut items, &mut rng, &id, order_seq);
+            self.order_seq += 1;
+            push_order(&mut items, rng, &id, self.order_seq);
+        }
+        items
+    }
+}
+
+impl Iterator for DemoItems {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        loop {
+            if let Some(item) = self.buffer.next() {
+                return Some(item);
+            }
+            if !self.started {
+                self.started = true;
+                self.buffer = self.products().into_iter();
+                continue;
+            }
+            if self.next_user > self.users {
+                return None;
+            }
+            let id = if self.next_user == self.users {
+                CELEBRITY_ID.to_string()
+            } else {
+                user_id(self.next_user)
+            };
+            self.next_user += 1;
+            self.buffer = self.user(id).into_iter();
         }
     }
-    items
 }
 
 fn push_order(items: &mut Vec<Item>, rng: &mut Rng, user: &str, seq: u32) {

@@ -20,7 +20,7 @@ use crate::model::item_size::share_of_limit;
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
 
 /// Items sampled to choose the common attribute columns and the number of key parts.
-const COLUMN_SAMPLE: usize = 200;
+const COLUMN_SAMPLE: usize = 50;
 const MAX_ATTR_COLUMNS: usize = 12;
 const MAX_CELL_WIDTH: usize = 36;
 const COLUMN_SPACING: usize = 2;
@@ -230,7 +230,7 @@ fn choose_columns(state: &State, view: &TableView, store: &ItemStore) -> Columns
     let keys = store.group_keys();
     let sk_name = keys.sort_key.as_ref().map(|k| k.name.as_str());
     let mut part_count = 0;
-    let mut frequency: HashMap<&str, usize> = HashMap::new();
+    let mut frequency: HashMap<String, usize> = HashMap::new();
     let mut kinds: HashMap<&str, usize> = HashMap::new();
     for n in 0..view.item_count().min(COLUMN_SAMPLE) {
         let Some(id) = view.item_at(n) else { break };
@@ -246,12 +246,12 @@ fn choose_columns(state: &State, view: &TableView, store: &ItemStore) -> Columns
         }
         for (name, _) in item.iter() {
             if name != keys.partition_key.name && Some(name) != sk_name {
-                *frequency.entry(name).or_default() += 1;
+                *frequency.entry(name.to_string()).or_default() += 1;
             }
         }
     }
-    let mut attrs: Vec<(&str, usize)> = frequency.into_iter().collect();
-    attrs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let mut attrs: Vec<(String, usize)> = frequency.into_iter().collect();
+    attrs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     // Named parts when every sampled item with parts is one kind with a configured pattern.
     let mut part_names: Vec<String> = (1..=part_count).map(|i| format!("part{i}")).collect();
     if kinds.len() == 1 {
@@ -416,7 +416,7 @@ fn draw_detail(frame: &mut Frame, area: Rect, view: &TableView) {
         share_of_limit(size) * 100.0,
         mode
     );
-    let lines = item_lines(store.item(id), view.json_mode);
+    let lines = item_lines(&store.item(id), view.json_mode);
     let rows = list_rows(area);
     let scroll = view.detail_scroll.min(lines.len().saturating_sub(rows));
     let visible: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
