@@ -1,0 +1,121 @@
+//! Property tests of everything that parses user input before a request: no input panics, and
+//! every input either parses or gets a one-line error naming what is wrong.
+
+use dynoscope::model::access_pattern::parse_patterns_file;
+use dynoscope::model::expression::{check_expression, parse_key_condition};
+use dynoscope::model::filter_compile::{compile_filter, compile_projection};
+use dynoscope::model::json::{parse_dynamo_values, parse_plain_values};
+use dynoscope::model::key_condition::{KeyCondition, SortInput};
+use dynoscope::model::number::validate_number;
+use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType};
+use dynoscope::model::value::AttrValue;
+use proptest::prelude::*;
+
+fn keys(sk: KeyType) -> KeySchema {
+    KeySchema {
+        partition_key: KeyAttr {
+            name: "PK".into(),
+            key_type: KeyType::S,
+        },
+        sort_key: Some(KeyAttr {
+            name: "SK".into(),
+            key_type: sk,
+        }),
+    }
+}
+
+/// Token soup that looks like DynamoDB expressions, so the parser's deep paths are reached,
+/// plus arbitrary text.
+fn expression() -> impl Strategy<Value = String> {
+    let token = prop_oneof![
+        Just("PK".to_string()),
+        Just("SK".to_string()),
+        Just("#pk".to_string()),
+        Just(":v".to_string()),
+        Just(":w".to_string()),
+        Just("=".to_string()),
+        Just("<>".to_string()),
+        Just("<=".to_string()),
+        Just(">".to_string()),
+        Just("AND".to_string()),
+        Just("OR".to_string()),
+        Just("NOT".to_string()),
+        Just("BETWEEN".to_string()),
+        Just("IN".to_string()),
+        Just("begins_with".to_string()),
+        Just("contains".to_string()),
+        Just("(".to_string()),
+        Just(")".to_string()),
+        Just(",".to_string()),
+        Just("status".to_string()),
+        Just("a.b[0]".to_string()),
+        Just("\"x\"".to_string()),
+        Just("12".to_string()),
+        "[a-z#:]{1,6}",
+        "\\PC{0,4}",
+    ];
+    prop::collection::vec(token, 0..14).prop_map(|t| t.join(" "))
+}
+
+fn one_line(e: impl ToString) -> bool {
+    let s = e.to_string();
+    !s.is_empty() && !s.contains('\n')
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn key_conditions_and_filters_never_panic(expr in expression(), sk_numeric in any::<bool>()) {
+        let names = vec![("#pk".to_string(), "PK".to_string())];
+        let values = vec![
+            (":v".to_string(), AttrValue::S("x".into())),
+            (":w".to_string(), AttrValue::N("5".into())),
+        ];
+        let schema = keys(if sk_numeric { KeyType::N } else { KeyType::S });
+        if let Err(e) = parse_key_condition(&expr, &names, &values, &schema) {
+            prop_assert!(one_line(&e), "{}", e);
+        }
+        if let Err(e) = check_expression("filter", &expr, &names, &values) {
+            prop_assert!(one_line(&e), "{}", e);
+        }
+        if let Err(e) = compile_filter(&expr, "f") {
+            prop_assert!(one_line(&e), "{}", e);
+        }
+        if let Err(e) = compile_projection(&expr) {
+            prop_assert!(one_line(&e), "{}", e);
+        }
+    }
+
+    #[test]
+    fn typed_key_values_never_panic(pk in "\\PC{0,12}", a in "[-+.eE0-9a-z]{0,12}", b in "\\PC{0,12}", op in 0u8..7) {
+        for sk in [KeyType::S, KeyType::N, KeyType::B] {
+            let sort = match op {
+                0 => SortInput::Eq(a.clone()),
+                1 => SortInput::Lt(a.clone()),
+                2 => SortInput::Le(b.clone()),
+                3 => SortInput::Gt(a.clone()),
+                4 => SortInput::Ge(b.clone()),
+                5 => SortInput::Between(a.clone(), b.clone()),
+                _ => SortInput::BeginsWith(a.clone()),
+            };
+            if let Err(e) = KeyCondition::build(&keys(sk), &pk, Some(sort)) {
+                prop_assert!(one_line(&e), "{}", e);
+            }
+        }
+        let _ = validate_number(&a);
+    }
+
+    #[test]
+    fn json_flags_and_pattern_files_never_panic(text in "\\PC{0,40}") {
+        if let Err(e) = parse_plain_values(&text) {
+            prop_assert!(one_line(&e), "{}", e);
+        }
+        if let Err(e) = parse_dynamo_values(&text) {
+            prop_assert!(one_line(&e), "{}", e);
+        }
+        if let Err(e) = parse_patterns_file(&text, "p.toml") {
+            prop_assert!(one_line(&e), "{}", e);
+        }
+    }
+}
