@@ -67,9 +67,21 @@ fn key(code: KeyCode) -> Msg {
 /// exists outside the store at a time. Returns the state, the time spent in `update`, and the
 /// items' size in DynamoDB JSON (the yardstick for memory).
 fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
-    let mut state = State::new(Config::default(), Keymap::default(), "bench".into(), WIDTH, HEIGHT);
+    let mut state = State::new(
+        Config::default(),
+        Keymap::default(),
+        "bench".into(),
+        WIDTH,
+        HEIGHT,
+    );
     start(&mut state, Some("app".into()));
-    update(&mut state, Msg::Described { table: "app".into(), result: Ok(info()) });
+    update(
+        &mut state,
+        Msg::Described {
+            table: "app".into(),
+            result: Ok(info()),
+        },
+    );
     let id = state.table.as_ref().unwrap().read.as_ref().unwrap().id;
     let mut items = items;
     let (mut ingest, mut ddb_bytes, mut number) = (Duration::ZERO, 0, 0u32);
@@ -95,9 +107,17 @@ fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
             items: page,
             count,
             scanned_count: count,
-            consumed: Consumed { total: 8.0, table: 8.0, indexes: Default::default() },
+            consumed: Consumed {
+                total: 8.0,
+                table: 8.0,
+                indexes: Default::default(),
+            },
             latency: Duration::from_millis(5),
-            attempts: AttemptStats { attempts: 1, throttles: 0, throttle_reason: None },
+            attempts: AttemptStats {
+                attempts: 1,
+                throttles: 0,
+                throttle_reason: None,
+            },
             last_evaluated_key: None,
         }));
         let started = Instant::now();
@@ -249,4 +269,3 @@ fn main() {
         );
     }
 }
-

@@ -3,127 +3,13 @@
 
 mod common;
 
-use std::io::{Read, Write};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::pty::Session;
 use common::*;
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
 
 const ROWS: u16 = 40;
 const COLS: u16 = 120;
-
-struct Session {
-    parser: Arc<Mutex<vt100::Parser>>,
-    raw: Arc<Mutex<Vec<u8>>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-}
-
-impl Session {
-    /// Runs `dynoscope --endpoint-url <local> ARGS…`.
-    fn start(args: &[&str]) -> Session {
-        let mut full = vec!["--endpoint-url", local().endpoint.as_str()];
-        full.extend_from_slice(args);
-        Session::start_raw(&full)
-    }
-
-    fn start_raw(args: &[&str]) -> Session {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("open a pty");
-        let mut cmd = CommandBuilder::new(bin());
-        for (k, v) in [
-            ("AWS_EC2_METADATA_DISABLED", "true"),
-            ("AWS_ACCESS_KEY_ID", "dummy"),
-            ("AWS_SECRET_ACCESS_KEY", "dummy"),
-            ("AWS_REGION", "us-east-1"),
-            ("AWS_CONFIG_FILE", "/nonexistent/config"),
-            ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials"),
-            ("XDG_CONFIG_HOME", "/nonexistent/xdg"),
-            ("DYNOSCOPE_LOG", "off"),
-            ("TERM", "xterm-256color"),
-        ] {
-            cmd.env(k, v);
-        }
-        for a in args {
-            cmd.arg(a);
-        }
-        let child = pty.slave.spawn_command(cmd).expect("spawn dynoscope");
-        drop(pty.slave);
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let writer = pty.master.take_writer().unwrap();
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(ROWS, COLS, 0)));
-        let raw = Arc::new(Mutex::new(Vec::new()));
-        let (p, r) = (parser.clone(), raw.clone());
-        std::thread::spawn(move || {
-            let _master = pty.master; // keep the pty open while reading
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                p.lock().unwrap().process(&buf[..n]);
-                r.lock().unwrap().extend_from_slice(&buf[..n]);
-            }
-        });
-        Session {
-            parser,
-            raw,
-            writer,
-            child,
-        }
-    }
-
-    fn screen(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
-    }
-
-    fn wait_for(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
-        let started = Instant::now();
-        loop {
-            let screen = self.screen();
-            if check(&screen) {
-                return screen;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn wait_text(&self, text: &str) -> String {
-        self.wait_for(text, |s| s.contains(text))
-    }
-
-    fn keys(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
-        // One key per event-loop turn is the common case; give the app a moment.
-        std::thread::sleep(Duration::from_millis(100));
-    }
-
-    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(10),
-                "dynoscope did not exit"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
 
 /// The session total from the request log's title, e.g. `RCU 8.5`.
 fn session_rcu(screen: &str) -> f64 {
@@ -180,7 +66,7 @@ fn browse_the_demo_table_and_quit_cleanly() {
     let status = s.wait_exit();
     assert!(status.success(), "exit status {status:?}");
     std::thread::sleep(Duration::from_millis(200));
-    let raw = s.raw.lock().unwrap().clone();
+    let raw = s.raw_after_exit();
     let tail = String::from_utf8_lossy(&raw[raw.len().saturating_sub(200)..]).into_owned();
     assert!(
         tail.contains("\u{1b}[?1049l"),
@@ -221,11 +107,11 @@ fn unknown_table_shows_the_error_and_stays_responsive() {
 
 #[test]
 fn demo_seeds_opens_the_explorer_and_stops_dynamodb_local_on_quit() {
-    let mut s = Session::start_raw(&["demo", "--users", "10"]);
+    let mut s = Session::spawn(&["demo", "--users", "10"], &[], ROWS, COLS);
     s.wait_for("the demo table", |s| {
         s.contains("dynoscope · app") && s.contains("-/1")
     });
-    let raw = String::from_utf8_lossy(&s.raw.lock().unwrap()).into_owned();
+    let raw = String::from_utf8_lossy(&s.raw()).into_owned();
     let at = raw
         .find("DynamoDB Local is up at http://127.0.0.1:")
         .expect("demo names its endpoint")

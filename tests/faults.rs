@@ -8,14 +8,13 @@ mod common;
 mod fault_proxy;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
 use std::process::Output;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
+use common::pty::Session;
 use common::*;
 use fault_proxy::{Fault, FaultConfig, FaultProxy};
-use portable_pty::{native_pty_system, CommandBuilder, PtySize};
 
 /// Fault kinds the SDK retries (see `every_fault_kind_exhausts_a_small_retry_budget_cleanly`).
 const RETRIED: [Fault; 7] = Fault::ALL;
@@ -333,122 +332,6 @@ fn failed_parallel_scan_stats_account_for_every_attempt() {
     }
 }
 
-// --- the explorer in a pty (a small copy of tests/e2e_pty.rs's Session) ---
-
-struct Session {
-    parser: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-}
-
-impl Session {
-    fn start(args: &[&str]) -> Session {
-        let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: 40,
-                cols: 120,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .expect("open a pty");
-        let mut cmd = CommandBuilder::new(bin());
-        for (k, v) in [
-            ("AWS_EC2_METADATA_DISABLED", "true"),
-            ("AWS_ACCESS_KEY_ID", "dummy"),
-            ("AWS_SECRET_ACCESS_KEY", "dummy"),
-            ("AWS_REGION", "us-east-1"),
-            ("AWS_CONFIG_FILE", "/nonexistent/config"),
-            ("AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials"),
-            ("XDG_CONFIG_HOME", "/nonexistent/xdg"),
-            ("TERM", "xterm-256color"),
-        ] {
-            cmd.env(k, v);
-        }
-        for name in [
-            "AWS_PROFILE",
-            "AWS_ENDPOINT_URL",
-            "AWS_ENDPOINT_URL_DYNAMODB",
-            "AWS_SESSION_TOKEN",
-        ] {
-            cmd.env_remove(name);
-        }
-        cmd.args(args);
-        let child = pty.slave.spawn_command(cmd).expect("spawn dynoscope");
-        drop(pty.slave);
-        let mut reader = pty.master.try_clone_reader().unwrap();
-        let writer = pty.master.take_writer().unwrap();
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(40, 120, 0)));
-        let p = parser.clone();
-        std::thread::spawn(move || {
-            let _master = pty.master;
-            let mut buf = [0u8; 8192];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                p.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        Session {
-            parser,
-            writer,
-            child,
-        }
-    }
-
-    fn screen(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
-    }
-
-    fn wait_for(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
-        let started = Instant::now();
-        loop {
-            let screen = self.screen();
-            if check(&screen) {
-                return screen;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "timed out waiting for {what}; screen:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn wait_text(&self, text: &str) -> String {
-        self.wait_for(text, |s| s.contains(text))
-    }
-
-    fn keys(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(100));
-    }
-
-    fn wait_exit(&mut self) -> portable_pty::ExitStatus {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status;
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(15),
-                "dynoscope did not exit; screen:\n{}",
-                self.screen()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-    }
-}
-
 #[test]
 fn the_explorer_under_faults_sends_only_read_operations() {
     let _serial = serial();
@@ -458,14 +341,19 @@ fn the_explorer_under_faults_sends_only_read_operations() {
         // Seed 33 at 30% faults the first requests (ListTables, its retry, …).
         FaultConfig::new(0.3, 33, &RETRIED),
     );
-    let mut s = Session::start(&[
-        "--endpoint-url",
-        &proxy.url,
-        "--timeout",
-        "1",
-        "--max-attempts",
-        "10",
-    ]);
+    let mut s = Session::spawn(
+        &[
+            "--endpoint-url",
+            &proxy.url,
+            "--timeout",
+            "1",
+            "--max-attempts",
+            "10",
+        ],
+        &[],
+        40,
+        120,
+    );
     s.wait_text("Tables (");
     s.keys(table);
     s.wait_text("PAY_PER_REQUEST");

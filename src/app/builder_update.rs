@@ -217,7 +217,12 @@ pub fn refresh(state: &mut State) {
             let names: BTreeSet<String> = store
                 .map(|s| {
                     (0..s.len().min(1000) as u32)
-                        .flat_map(|id| s.item(id).iter().map(|(n, _)| n.to_string()).collect::<Vec<_>>())
+                        .flat_map(|id| {
+                            s.item(id)
+                                .iter()
+                                .map(|(n, _)| n.to_string())
+                                .collect::<Vec<_>>()
+                        })
                         .collect()
                 })
                 .unwrap_or_default();

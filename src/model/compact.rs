@@ -79,7 +79,11 @@ impl CompactItems {
     /// If `index` is out of range.
     pub fn get(&self, index: usize) -> Item {
         let start = self.starts[index];
-        let end = self.starts.get(index + 1).copied().unwrap_or(self.arena.len());
+        let end = self
+            .starts
+            .get(index + 1)
+            .copied()
+            .unwrap_or(self.arena.len());
         let mut reader = Reader {
             bytes: &self.arena[start..end],
             at: 0,
@@ -91,7 +95,12 @@ impl CompactItems {
     pub fn heap_bytes(&self) -> usize {
         self.arena.capacity()
             + self.starts.capacity() * std::mem::size_of::<usize>()
-            + self.names.names.iter().map(|n| n.len() * 2 + 48).sum::<usize>()
+            + self
+                .names
+                .names
+                .iter()
+                .map(|n| n.len() * 2 + 48)
+                .sum::<usize>()
     }
 }
 
@@ -131,7 +140,11 @@ fn encode_value(value: &AttrValue, names: &mut NameTable, out: &mut Vec<u8>) {
             bytes(b, out);
         }
         AttrValue::Ss(v) | AttrValue::Ns(v) => {
-            out.push(if matches!(value, AttrValue::Ss(_)) { SS } else { NS });
+            out.push(if matches!(value, AttrValue::Ss(_)) {
+                SS
+            } else {
+                NS
+            });
             varint(v.len() as u64, out);
             for s in v {
                 bytes(s.as_bytes(), out);
@@ -249,16 +262,25 @@ mod tests {
     #[test]
     fn every_type_round_trips_and_names_are_shared() {
         let nested = Item::from_attrs(vec![
-            ("deep".into(), AttrValue::L(vec![AttrValue::Null, AttrValue::Bool(false)])),
+            (
+                "deep".into(),
+                AttrValue::L(vec![AttrValue::Null, AttrValue::Bool(false)]),
+            ),
             ("PK".into(), AttrValue::S("inner".into())),
         ]);
         let items = vec![
             Item::from_attrs(vec![
                 ("PK".into(), AttrValue::S("USER#1 \u{1b}[2J 漢".into())),
-                ("n".into(), AttrValue::N("-12345678901234567890123456789012345678".into())),
+                (
+                    "n".into(),
+                    AttrValue::N("-12345678901234567890123456789012345678".into()),
+                ),
                 ("b".into(), AttrValue::B(vec![0, 255, 128])),
                 ("ss".into(), AttrValue::Ss(vec!["a".into(), "".into()])),
-                ("ns".into(), AttrValue::Ns(vec!["1".into(), "1e-130".into()])),
+                (
+                    "ns".into(),
+                    AttrValue::Ns(vec!["1".into(), "1e-130".into()]),
+                ),
                 ("bs".into(), AttrValue::Bs(vec![vec![], vec![7; 300]])),
                 ("m".into(), AttrValue::M(nested)),
                 ("t".into(), AttrValue::Bool(true)),
@@ -298,7 +320,11 @@ mod tests {
         for item in &items {
             store.push(item);
         }
-        assert!(store.heap_bytes() * 4 < json * 3, "{} bytes for {json} of JSON", store.heap_bytes());
+        assert!(
+            store.heap_bytes() * 4 < json * 3,
+            "{} bytes for {json} of JSON",
+            store.heap_bytes()
+        );
         for (i, item) in items.iter().enumerate() {
             assert_eq!(&store.get(i), item);
         }
