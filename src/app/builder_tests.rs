@@ -6,13 +6,9 @@ use super::builder::Field;
 use super::fixtures::*;
 use super::msg::{Effect, Msg};
 use super::state::State;
-use super::update::{start, update};
+use super::update::start;
 use crate::aws::{DoneOutcome, EngineEvent, Operation};
 use crate::model::access_pattern::parse_patterns_file;
-
-fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) -> Vec<Effect> {
-    msgs.into_iter().flat_map(|m| update(s, m)).collect()
-}
 
 fn typed(text: &str) -> Vec<Msg> {
     text.chars().map(char).collect()

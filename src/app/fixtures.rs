@@ -120,3 +120,48 @@ pub fn char(c: char) -> Msg {
     };
     Msg::Key(KeyEvent::new(KeyCode::Char(c), modifiers))
 }
+
+/// Applies messages in order and collects the effects `update` asked for.
+pub fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) -> Vec<super::msg::Effect> {
+    msgs.into_iter()
+        .flat_map(|m| super::update::update(s, m))
+        .collect()
+}
+
+/// Table `app` opened and described; returns the id of its first read (a one-page Scan).
+pub fn opened() -> (State, u64) {
+    use super::msg::Effect;
+    let mut s = state();
+    let effects = super::update::start(&mut s, Some("app".into()));
+    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "app"));
+    let effects = send(
+        &mut s,
+        [Msg::Described {
+            table: "app".into(),
+            result: Ok(demo_info()),
+        }],
+    );
+    let id = match effects.as_slice() {
+        [Effect::StartRead { id, spec }] => {
+            assert_eq!(spec.operation, Operation::Scan);
+            assert_eq!(spec.max_pages, Some(1));
+            *id
+        }
+        other => panic!("expected one StartRead, got {other:?}"),
+    };
+    (s, id)
+}
+
+/// `opened`, with the demo items loaded as one page (`more`: the scan has more pages).
+pub fn loaded(more: bool) -> State {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, demo_items(), more)]);
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Done {
+            request_id: id,
+            outcome: crate::aws::DoneOutcome::Complete,
+        })],
+    );
+    s
+}

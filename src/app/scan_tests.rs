@@ -4,37 +4,9 @@ use crossterm::event::KeyCode;
 
 use super::fixtures::*;
 use super::msg::{Effect, Msg};
-use super::state::State;
-use super::update::{start, update};
 use crate::aws::attempts::AttemptStats;
-use crate::aws::{DoneOutcome, EngineEvent, Operation, Page};
+use crate::aws::{EngineEvent, Operation, Page};
 use crate::model::capacity::Consumed;
-
-fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) -> Vec<Effect> {
-    msgs.into_iter().flat_map(|m| update(s, m)).collect()
-}
-
-fn loaded() -> State {
-    let mut s = state();
-    start(&mut s, Some("app".into()));
-    send(
-        &mut s,
-        [Msg::Described {
-            table: "app".into(),
-            result: Ok(demo_info()),
-        }],
-    );
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
-    send(&mut s, [page(id, 1, demo_items(), false)]);
-    send(
-        &mut s,
-        [Msg::Engine(EngineEvent::Done {
-            request_id: id,
-            outcome: DoneOutcome::Complete,
-        })],
-    );
-    s
-}
 
 fn segment_page(id: u64, segment: u32, items: Vec<crate::model::value::Item>, more: bool) -> Msg {
     let n = items.len() as u64;
@@ -64,7 +36,7 @@ fn segment_page(id: u64, segment: u32, items: Vec<crate::model::value::Item>, mo
 
 #[test]
 fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
-    let mut s = loaded();
+    let mut s = loaded(false);
     s.config.confirm_scan_rcu = 1.0; // the fixture table (63 KB ≈ 8 RCU) is over it
     send(&mut s, [char('S')]);
     let l = s.table.as_ref().unwrap().launcher.as_ref().unwrap();
@@ -122,7 +94,7 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
 
 #[test]
 fn key_distribution_ranks_the_celebrity_first() {
-    let mut s = loaded();
+    let mut s = loaded(false);
     send(&mut s, [char('K')]);
     let d = s
         .table

@@ -4,36 +4,9 @@ use crossterm::event::KeyCode;
 
 use super::fixtures::*;
 use super::msg::{Effect, Msg};
-use super::state::{JsonMode, Pane, ReadOutcome, Screen, State};
-use super::update::{start, update};
+use super::state::{JsonMode, Pane, ReadOutcome, Screen};
+use super::update::start;
 use crate::aws::{DoneOutcome, EngineEvent, Operation, SegmentStart};
-
-/// Opens table `app` (described) and returns the id of the first read.
-fn opened() -> (State, u64) {
-    let mut s = state();
-    let effects = start(&mut s, Some("app".into()));
-    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "app"));
-    let effects = update(
-        &mut s,
-        Msg::Described {
-            table: "app".into(),
-            result: Ok(demo_info()),
-        },
-    );
-    let id = match effects.as_slice() {
-        [Effect::StartRead { id, spec }] => {
-            assert_eq!(spec.operation, Operation::Scan);
-            assert_eq!(spec.max_pages, Some(1));
-            *id
-        }
-        other => panic!("expected one StartRead, got {other:?}"),
-    };
-    (s, id)
-}
-
-fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) -> Vec<Effect> {
-    msgs.into_iter().flat_map(|m| update(s, m)).collect()
-}
 
 #[test]
 fn pages_group_into_collections_and_log_their_capacity() {

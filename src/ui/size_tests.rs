@@ -5,7 +5,6 @@ use crossterm::event::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-use super::snapshot_tests::{loaded, opened, send};
 use crate::app::fixtures::*;
 use crate::app::msg::Msg;
 use crate::app::state::State;

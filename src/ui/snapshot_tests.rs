@@ -9,48 +9,15 @@ use ratatui::Terminal;
 use crate::app::fixtures::*;
 use crate::app::msg::Msg;
 use crate::app::state::State;
-use crate::app::update::{start, update};
+use crate::app::update::start;
 use crate::aws::attempts::AttemptStats;
-use crate::aws::{DoneOutcome, EngineEvent};
+use crate::aws::EngineEvent;
 use crate::model::value::{AttrValue, Item};
 
 pub(super) fn render(state: &State) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     terminal.draw(|f| super::draw(f, state)).unwrap();
     terminal
-}
-
-pub(super) fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) {
-    for m in msgs {
-        update(s, m);
-    }
-}
-
-pub(super) fn opened() -> (State, u64) {
-    let mut s = state();
-    start(&mut s, Some("app".into()));
-    send(
-        &mut s,
-        [Msg::Described {
-            table: "app".into(),
-            result: Ok(demo_info()),
-        }],
-    );
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
-    (s, id)
-}
-
-pub(super) fn loaded(more: bool) -> State {
-    let (mut s, id) = opened();
-    send(&mut s, [page(id, 1, demo_items(), more)]);
-    send(
-        &mut s,
-        [Msg::Engine(EngineEvent::Done {
-            request_id: id,
-            outcome: DoneOutcome::Complete,
-        })],
-    );
-    s
 }
 
 macro_rules! snapshot {
