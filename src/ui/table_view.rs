@@ -122,9 +122,21 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
     };
     let mut text = format!(" dynoscope · {}", sanitize(&target));
     if let Some(info) = view.info.loaded() {
+        // Capacity mode and provisioned rate of the table, and of the index being read (a GSI
+        // has its own), so RCU/s in the request log can be compared with the limit.
+        let capacity = |t: Option<&crate::model::schema::Throughput>| match t {
+            Some(t) => format!("{} RCU/s provisioned", t.read_capacity_units),
+            None if info.provisioned.is_none() => "on demand".to_string(),
+            None => "shares the table's capacity".to_string(),
+        };
+        text.push_str(&format!(" · {}", capacity(info.provisioned.as_ref())));
+        if let Some(index) = view.index.as_deref().and_then(|n| info.index(n)) {
+            if index.kind == crate::model::schema::IndexKind::Gsi {
+                text.push_str(&format!(" · {} {}", sanitize(&index.name), capacity(index.provisioned.as_ref())));
+            }
+        }
         text.push_str(&format!(
-            " · {} · {} items · {}",
-            info.billing_mode,
+            " · {} items · {}",
             thousands(info.item_count.max(0) as u64),
             bytes(info.size_bytes.max(0) as u64)
         ));
