@@ -89,12 +89,19 @@ fn sigint_restores_the_terminal_and_exits() {
 
 #[test]
 fn sigterm_while_a_scan_streams_exits_promptly() {
-    // 'L' keeps loading pages, so a read is running when the signal arrives.
+    // A triage scan rate-limited to 1 RCU/s is still running when the signal arrives (a plain
+    // load-all of a small table can finish before the screen is read).
     let table = seeded_demo(100);
     let mut s = Session::start(&[&table]);
     s.wait_for("the first page", |s| s.contains("Collections by PK"));
-    s.keys("L"); // load all the rest
-    s.wait_for("a running read", |s| s.contains("loading"));
+    s.keys("S");
+    s.wait_text("Parallel scan");
+    for _ in 0..6 {
+        s.keys("\t"); // to "RCU per second"
+    }
+    s.keys("1");
+    s.keys("\r");
+    s.wait_for("a running read", |s| s.contains("Scan running"));
     let sent = Instant::now();
     s.signal(libc::SIGTERM);
     s.wait_exit_within(Duration::from_secs(5));
