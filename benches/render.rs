@@ -224,16 +224,28 @@ fn rss_kb(field: &str) -> u64 {
 
 /// Keypress-to-frame latency while a scan streams at full speed, through the terminal loop's
 /// policy (`src/tui/event_loop.rs`): keys are taken before queued pages, queued pages are applied
-/// for at most 8 ms before a draw, triage pages hold 2,000 items. A key that arrives while a
+/// for at most `BATCH_BUDGET` before a draw, triage pages hold `TRIAGE_PAGE_ITEMS` items. A key that arrives while a
 /// batch is being applied waits for the rest of the batch and its frame, then its own update
 /// and frame. Batches and frames are timed for real; each key's arrival is spread evenly over
 /// the batch it lands in. Returns (p50, p99) in ms.
 fn input_latency(items_total: usize) -> (f64, f64) {
-    const BUDGET: Duration = Duration::from_millis(8);
-    const TRIAGE_PAGE: usize = 2000;
-    let mut state = State::new(Config::default(), Keymap::default(), "bench".into(), WIDTH, HEIGHT);
+    const BUDGET: Duration = dynoscope::tui::BATCH_BUDGET;
+    const TRIAGE_PAGE: usize = dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS as usize;
+    let mut state = State::new(
+        Config::default(),
+        Keymap::default(),
+        "bench".into(),
+        WIDTH,
+        HEIGHT,
+    );
     start(&mut state, Some("app".into()));
-    update(&mut state, Msg::Described { table: "app".into(), result: Ok(info()) });
+    update(
+        &mut state,
+        Msg::Described {
+            table: "app".into(),
+            result: Ok(info()),
+        },
+    );
     let id = state.table.as_ref().unwrap().read.as_ref().unwrap().id;
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let mut source = items(items_total);
@@ -262,9 +274,17 @@ fn input_latency(items_total: usize) -> (f64, f64) {
                     items: page,
                     count,
                     scanned_count: count,
-                    consumed: Consumed { total: 8.0, table: 8.0, indexes: Default::default() },
+                    consumed: Consumed {
+                        total: 8.0,
+                        table: 8.0,
+                        indexes: Default::default(),
+                    },
                     latency: Duration::from_millis(5),
-                    attempts: AttemptStats { attempts: 1, throttles: 0, throttle_reason: None },
+                    attempts: AttemptStats {
+                        attempts: 1,
+                        throttles: 0,
+                        throttle_reason: None,
+                    },
                     last_evaluated_key: Some(Item::new()),
                 })),
             );

@@ -23,7 +23,7 @@ use crate::ui;
 const ENGINE_CHANNEL: usize = 64;
 /// Queued messages are applied for at most this long before drawing again, so a fast stream
 /// draws once per batch but a keypress still reaches the screen within a frame.
-const BATCH_BUDGET: std::time::Duration = std::time::Duration::from_millis(8);
+pub const BATCH_BUDGET: std::time::Duration = std::time::Duration::from_millis(4);
 const MAX_BATCH: usize = 256;
 
 struct Runner {

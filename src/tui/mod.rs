@@ -2,6 +2,8 @@
 
 pub mod debounce;
 mod event_loop;
+
+pub use event_loop::BATCH_BUDGET;
 pub mod terminal;
 
 use std::io::IsTerminal;

@@ -132,7 +132,11 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         text.push_str(&format!(" · {}", capacity(info.provisioned.as_ref())));
         if let Some(index) = view.index.as_deref().and_then(|n| info.index(n)) {
             if index.kind == crate::model::schema::IndexKind::Gsi {
-                text.push_str(&format!(" · {} {}", sanitize(&index.name), capacity(index.provisioned.as_ref())));
+                text.push_str(&format!(
+                    " · {} {}",
+                    sanitize(&index.name),
+                    capacity(index.provisioned.as_ref())
+                ));
             }
         }
         text.push_str(&format!(
