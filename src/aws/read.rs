@@ -29,6 +29,10 @@ pub type RequestId = u64;
 /// get their own task, they just take turns.
 pub const MAX_IN_FLIGHT_SEGMENTS: usize = 64;
 pub const MAX_SEGMENTS: u32 = 1000;
+/// Requests in flight across all segments of a read. Each segment fetches its next page while
+/// the current one is converted, which keeps a few segments' network busy; with many segments
+/// the extra requests only crowd the server, so prefetching stops at this many in flight.
+pub const PREFETCH_REQUESTS: usize = 8;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operation {
@@ -225,6 +229,9 @@ struct Shared {
     budget_reached: AtomicBool,
     rate: Option<RateLimit>,
     in_flight: Semaphore,
+    /// Requests on the wire at once: at least one per active segment, prefetches beyond that
+    /// only while fewer than `PREFETCH_REQUESTS` are in flight.
+    requests: Semaphore,
 }
 
 impl Engine {
@@ -258,6 +265,9 @@ impl Engine {
             budget_reached: AtomicBool::new(false),
             rate: spec.rcu_per_second.map(RateLimit::new),
             in_flight: Semaphore::new((segments as usize).min(MAX_IN_FLIGHT_SEGMENTS)),
+            requests: Semaphore::new(
+                (segments as usize).clamp(PREFETCH_REQUESTS, MAX_IN_FLIGHT_SEGMENTS),
+            ),
             spec,
         });
         let user_cancel = cancel.clone();
@@ -388,6 +398,11 @@ fn spawn_fetch(
         if let Some(rate) = &shared.rate {
             rate.acquire().await;
         }
+        let _slot = shared
+            .requests
+            .acquire()
+            .await
+            .expect("semaphore is never closed");
         let started = Instant::now();
         let result = send_page(
             &shared,
