@@ -59,6 +59,33 @@ fn items(n: usize) -> impl Iterator<Item = Item> {
     DemoItems::new((n / 19 + 10) as u32).take(n)
 }
 
+/// One Scan page of `items`, as the engine would send it; `more` sets a LastEvaluatedKey.
+fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
+    let count = items.len() as u64;
+    Msg::Engine(EngineEvent::Page(Page {
+        request_id: id,
+        operation: Operation::Scan,
+        index: None,
+        segment: 0,
+        page: number,
+        items,
+        count,
+        scanned_count: count,
+        consumed: Consumed {
+            total: 8.0,
+            table: 8.0,
+            indexes: Default::default(),
+        },
+        latency: Duration::from_millis(5),
+        attempts: AttemptStats {
+            attempts: 1,
+            throttles: 0,
+            throttle_reason: None,
+        },
+        last_evaluated_key: more.then(Item::new),
+    }))
+}
+
 fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
@@ -97,29 +124,7 @@ fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
             ddb_bytes += line.len();
         }
         number += 1;
-        let count = page.len() as u64;
-        let msg = Msg::Engine(EngineEvent::Page(Page {
-            request_id: id,
-            operation: Operation::Scan,
-            index: None,
-            segment: 0,
-            page: number,
-            items: page,
-            count,
-            scanned_count: count,
-            consumed: Consumed {
-                total: 8.0,
-                table: 8.0,
-                indexes: Default::default(),
-            },
-            latency: Duration::from_millis(5),
-            attempts: AttemptStats {
-                attempts: 1,
-                throttles: 0,
-                throttle_reason: None,
-            },
-            last_evaluated_key: None,
-        }));
+        let msg = page_msg(id, number, page, false);
         let started = Instant::now();
         update(&mut state, msg);
         ingest += started.elapsed();
@@ -262,32 +267,7 @@ fn input_latency(items_total: usize) -> (f64, f64) {
                 break;
             }
             number += 1;
-            let count = page.len() as u64;
-            update(
-                &mut state,
-                Msg::Engine(EngineEvent::Page(Page {
-                    request_id: id,
-                    operation: Operation::Scan,
-                    index: None,
-                    segment: 0,
-                    page: number,
-                    items: page,
-                    count,
-                    scanned_count: count,
-                    consumed: Consumed {
-                        total: 8.0,
-                        table: 8.0,
-                        indexes: Default::default(),
-                    },
-                    latency: Duration::from_millis(5),
-                    attempts: AttemptStats {
-                        attempts: 1,
-                        throttles: 0,
-                        throttle_reason: None,
-                    },
-                    last_evaluated_key: Some(Item::new()),
-                })),
-            );
+            update(&mut state, page_msg(id, number, page, true));
         }
         terminal.draw(|f| dynoscope::ui::draw(f, &state)).unwrap();
         let batch = started.elapsed();
