@@ -86,14 +86,8 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
     }))
 }
 
-fn key(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
-}
-
-/// Loads `items` page by page through `update`, as pages arrive from DynamoDB: only one page
-/// exists outside the store at a time. Returns the state, the time spent in `update`, and the
-/// items' size in DynamoDB JSON (the yardstick for memory).
-fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
+/// An explorer at the bench's size with table `app` described; returns its first read's id.
+fn described() -> (State, u64) {
     let mut state = State::new(
         Config::default(),
         Keymap::default(),
@@ -110,6 +104,18 @@ fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
         },
     );
     let id = state.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    (state, id)
+}
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+/// Loads `items` page by page through `update`, as pages arrive from DynamoDB: only one page
+/// exists outside the store at a time. Returns the state, the time spent in `update`, and the
+/// items' size in DynamoDB JSON (the yardstick for memory).
+fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
+    let (mut state, id) = described();
     let mut items = items;
     let (mut ingest, mut ddb_bytes, mut number) = (Duration::ZERO, 0, 0u32);
     let mut line = String::new();
@@ -236,22 +242,7 @@ fn rss_kb(field: &str) -> u64 {
 fn input_latency(items_total: usize) -> (f64, f64) {
     const BUDGET: Duration = dynoscope::tui::BATCH_BUDGET;
     const TRIAGE_PAGE: usize = dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS as usize;
-    let mut state = State::new(
-        Config::default(),
-        Keymap::default(),
-        "bench".into(),
-        WIDTH,
-        HEIGHT,
-    );
-    start(&mut state, Some("app".into()));
-    update(
-        &mut state,
-        Msg::Described {
-            table: "app".into(),
-            result: Ok(info()),
-        },
-    );
-    let id = state.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let (mut state, id) = described();
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let mut source = items(items_total);
     let mut samples = Vec::new();

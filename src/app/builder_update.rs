@@ -38,11 +38,7 @@ pub fn open_builder(state: &mut State) -> Vec<Effect> {
     let Some(v) = view(state) else {
         return Vec::new();
     };
-    let index = v
-        .index
-        .as_ref()
-        .and_then(|name| info.indexes.iter().position(|i| &i.name == name))
-        .map_or(0, |p| p + 1);
+    let index = info.target_position(v.index.as_deref());
     v.builder = Some(Builder::new(index));
     refresh(state);
     sample_partition_keys(state)

@@ -312,11 +312,7 @@ pub fn open_launcher(state: &mut State) -> Vec<Effect> {
     let Some(info) = v.info.loaded().cloned() else {
         return Vec::new();
     };
-    let index = v
-        .index
-        .as_ref()
-        .and_then(|name| info.indexes.iter().position(|i| &i.name == name))
-        .map_or(0, |p| p + 1);
+    let index = info.target_position(v.index.as_deref());
     let mut launcher = ScanLauncher::new(&info, index);
     launcher.plan = launcher.plan(
         &info,

@@ -101,6 +101,15 @@ impl TableInfo {
         self.indexes.iter().find(|i| i.name == name)
     }
 
+    /// Position of a read target among the choices "table, then each index": 0 for the table
+    /// (or an index the table no longer has), n for its n-th index. The builder and the scan
+    /// launcher cycle through targets in this order.
+    pub fn target_position(&self, index: Option<&str>) -> usize {
+        index
+            .and_then(|name| self.indexes.iter().position(|i| i.name == name))
+            .map_or(0, |p| p + 1)
+    }
+
     /// Names of all indexes, for error messages that list the choices.
     pub fn index_names(&self) -> Vec<&str> {
         self.indexes.iter().map(|i| i.name.as_str()).collect()
@@ -108,5 +117,16 @@ impl TableInfo {
 
     pub fn is_provisioned(&self) -> bool {
         self.billing_mode == "PROVISIONED"
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn target_positions_put_the_table_first() {
+        let info = crate::app::fixtures::demo_info();
+        assert_eq!(info.target_position(None), 0);
+        assert_eq!(info.target_position(Some("GSI1")), 1);
+        assert_eq!(info.target_position(Some("gone")), 0);
     }
 }
