@@ -7,6 +7,7 @@
 //! time scales with the number of items loaded (1.0 = independent of it).
 //!
 //! run: cargo bench --bench render [-- ITEMS]    (default 1,000,000)
+//! With `TRACE_RSS=1`, ingest prints RSS and live heap every 100 pages (where memory goes).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -134,6 +135,13 @@ fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
         let started = Instant::now();
         update(&mut state, msg);
         ingest += started.elapsed();
+        if std::env::var_os("TRACE_RSS").is_some() && number % 100 == 0 {
+            eprintln!(
+                "page {number}: rss {} MB live {} MB",
+                rss_kb("VmRSS") / 1024,
+                live_bytes() >> 20
+            );
+        }
     }
     (state, ingest, ddb_bytes)
 }

@@ -73,8 +73,9 @@ pub fn generate(users: u32) -> Vec<Item> {
     DemoItems::new(users).collect()
 }
 
-/// The same items as `generate`, one user at a time, so a benchmark can feed a million items
-/// page by page without holding them all, as DynamoDB would send them.
+/// The same items as `generate`, one order at a time, so a benchmark can feed a million items
+/// page by page without holding them all, as DynamoDB would send them. (The celebrity alone
+/// has hundreds of thousands of items at that size; buffering a whole user would hold them.)
 pub struct DemoItems {
     rng: Rng,
     users: u32,
@@ -82,7 +83,11 @@ pub struct DemoItems {
     next_user: u32,
     order_seq: u32,
     started: bool,
-    buffer: std::vec::IntoIter<Item>,
+    /// The user whose orders are being generated, and how many of them are still to come.
+    user: String,
+    orders_left: u32,
+    /// Items generated but not yet returned: the products, one profile, or one order.
+    buffer: std::collections::VecDeque<Item>,
 }
 
 impl DemoItems {
@@ -93,17 +98,18 @@ impl DemoItems {
             next_user: 0,
             order_seq: 0,
             started: false,
-            buffer: Vec::new().into_iter(),
+            user: String::new(),
+            orders_left: 0,
+            buffer: std::collections::VecDeque::new(),
         }
     }
 
-    fn products(&mut self) -> Vec<Item> {
+    fn products(&mut self) {
         let rng = &mut self.rng;
-        let mut items = Vec::new();
         for p in 0..PRODUCTS {
             let category = CATEGORIES[(p as usize) % CATEGORIES.len()];
             let sku = format!("p{p:04}");
-            items.push(Item::from_attrs(vec![
+            self.buffer.push_back(Item::from_attrs(vec![
                 ("PK".into(), s(format!("PRODUCT#{sku}"))),
                 ("SK".into(), s("PRODUCT")),
                 ("GSI1PK".into(), s(format!("CATEGORY#{category}"))),
@@ -116,15 +122,13 @@ impl DemoItems {
                 ),
             ]));
         }
-        items
     }
 
-    fn user(&mut self, id: String) -> Vec<Item> {
-        let users = self.users;
+    /// Buffers the user's profile and decides how many orders follow it.
+    fn profile(&mut self, id: String) {
         let rng = &mut self.rng;
-        let mut items = Vec::new();
         let celebrity = id == CELEBRITY_ID;
-        items.push(Item::from_attrs(vec![
+        self.buffer.push_back(Item::from_attrs(vec![
             ("PK".into(), s(format!("USER#{id}"))),
             ("SK".into(), s("PROFILE")),
             (
@@ -142,16 +146,12 @@ impl DemoItems {
             ),
             ("createdAt".into(), s(date(rng))),
         ]));
-        let orders = if celebrity {
-            (users * 3 / 2).max(50)
+        self.orders_left = if celebrity {
+            (self.users * 3 / 2).max(50)
         } else {
             rng.below(6) as u32
         };
-        for _ in 0..orders {
-            self.order_seq += 1;
-            push_order(&mut items, rng, &id, self.order_seq);
-        }
-        items
+        self.user = id;
     }
 }
 
@@ -160,12 +160,18 @@ impl Iterator for DemoItems {
 
     fn next(&mut self) -> Option<Item> {
         loop {
-            if let Some(item) = self.buffer.next() {
+            if let Some(item) = self.buffer.pop_front() {
                 return Some(item);
             }
             if !self.started {
                 self.started = true;
-                self.buffer = self.products().into_iter();
+                self.products();
+                continue;
+            }
+            if self.orders_left > 0 {
+                self.orders_left -= 1;
+                self.order_seq += 1;
+                push_order(&mut self.buffer, &mut self.rng, &self.user, self.order_seq);
                 continue;
             }
             if self.next_user > self.users {
@@ -177,12 +183,12 @@ impl Iterator for DemoItems {
                 user_id(self.next_user)
             };
             self.next_user += 1;
-            self.buffer = self.user(id).into_iter();
+            self.profile(id);
         }
     }
 }
 
-fn push_order(items: &mut Vec<Item>, rng: &mut Rng, user: &str, seq: u32) {
+fn push_order(items: &mut std::collections::VecDeque<Item>, rng: &mut Rng, user: &str, seq: u32) {
     let order_id = format!("o{seq:06}");
     let day = date(rng);
     let status = STATUSES[rng.below(STATUSES.len() as u64) as usize];
@@ -197,7 +203,7 @@ fn push_order(items: &mut Vec<Item>, rng: &mut Rng, user: &str, seq: u32) {
         let cents = 100 + rng.below(9_900);
         let qty = 1 + rng.below(3);
         total_cents += cents * qty;
-        items.push(Item::from_attrs(vec![
+        items.push_back(Item::from_attrs(vec![
             ("PK".into(), s(format!("ORDER#{order_id}"))),
             ("SK".into(), s(format!("ITEM#{line}"))),
             (
@@ -212,7 +218,7 @@ fn push_order(items: &mut Vec<Item>, rng: &mut Rng, user: &str, seq: u32) {
         ]));
     }
     let total = format!("{}.{:02}", total_cents / 100, total_cents % 100);
-    items.push(Item::from_attrs(vec![
+    items.push_back(Item::from_attrs(vec![
         ("PK".into(), s(format!("ORDER#{order_id}"))),
         ("SK".into(), s("#META")),
         ("userId".into(), s(user)),
@@ -220,7 +226,7 @@ fn push_order(items: &mut Vec<Item>, rng: &mut Rng, user: &str, seq: u32) {
         ("total".into(), n(&total)),
         ("orderedAt".into(), s(&day)),
     ]));
-    items.push(Item::from_attrs(vec![
+    items.push_back(Item::from_attrs(vec![
         ("PK".into(), s(format!("USER#{user}"))),
         ("SK".into(), s(format!("ORDER#{day}#{order_id}"))),
         ("GSI1PK".into(), s(gsi1pk)),
