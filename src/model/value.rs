@@ -59,15 +59,17 @@ impl Item {
     /// Builds an item from attributes in any order. A repeated name keeps the last value, as a
     /// JSON object would.
     pub fn from_attrs(mut attrs: Vec<(String, AttrValue)>) -> Self {
+        // Stable, so equal names stay in input order; in place, because every item of every
+        // page comes through here.
         attrs.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut out: Vec<(String, AttrValue)> = Vec::with_capacity(attrs.len());
-        for (name, value) in attrs {
-            match out.last_mut() {
-                Some(last) if last.0 == name => last.1 = value,
-                _ => out.push((name, value)),
+        attrs.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                std::mem::swap(&mut later.1, &mut kept.1);
             }
-        }
-        Item { attrs: out }
+            same
+        });
+        Item { attrs }
     }
 
     pub fn get(&self, name: &str) -> Option<&AttrValue> {
@@ -112,11 +114,13 @@ mod tests {
             ("b".into(), AttrValue::N("1".into())),
             ("a".into(), AttrValue::Null),
             ("b".into(), AttrValue::N("2".into())),
+            ("c".into(), AttrValue::Bool(true)),
+            ("b".into(), AttrValue::N("3".into())),
         ]);
         let names: Vec<_> = item.iter().map(|(n, _)| n).collect();
-        assert_eq!(names, ["a", "b"]);
-        assert_eq!(item.get("b"), Some(&AttrValue::N("2".into())));
-        assert_eq!(item.get("c"), None);
+        assert_eq!(names, ["a", "b", "c"]);
+        assert_eq!(item.get("b"), Some(&AttrValue::N("3".into())));
+        assert_eq!(item.get("d"), None);
     }
 
     #[test]
