@@ -70,6 +70,7 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
         segment: 0,
         page: number,
         items,
+        json_lines: None,
         count,
         scanned_count: count,
         consumed: Consumed {

@@ -390,3 +390,36 @@ fn the_explorer_under_faults_sends_only_read_operations() {
         proxy.summary()
     );
 }
+
+/// A scan to JSON lines needs only `dynamodb:Scan`: it sends no DescribeTable (on DynamoDB
+/// Local that call counts the whole table first). Checking an index by name, or laying out a
+/// `table`, still describes the table.
+#[test]
+fn a_plain_scan_sends_only_scan_requests() {
+    let _serial = serial();
+    let table = demo_table();
+    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
+    for (args, describes) in [
+        (vec!["scan", table, "--segments", "3"], false),
+        (vec!["scan", table, "--output", "ddb-jsonl"], false),
+        (
+            vec!["scan", table, "--output", "table", "--limit", "5"],
+            true,
+        ),
+        (vec!["scan", table, "--index", "GSI1", "--limit", "5"], true),
+    ] {
+        proxy.clear_log();
+        let (out, _) = run_via(&proxy, &args);
+        assert!(!ok(out).is_empty(), "{args:?} wrote nothing");
+        let operations = proxy.operations();
+        assert_eq!(
+            operations.contains_key("DescribeTable"),
+            describes,
+            "{args:?}: {operations:?}"
+        );
+        assert!(
+            operations.get("Scan").is_some_and(|&n| n > 0),
+            "{args:?}: {operations:?}"
+        );
+    }
+}

@@ -81,6 +81,7 @@ pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
         segment: 0,
         page,
         items,
+        json_lines: None,
         count,
         scanned_count: count,
         consumed: Consumed {

@@ -276,11 +276,11 @@ pub struct SegmentProgress {
 impl ScanProgress {
     pub fn record(&mut self, page: &Page) {
         let seg = &mut self.segments[page.segment as usize];
-        seg.items += page.items.len() as u64;
+        seg.items += page.item_count() as u64;
         seg.scanned += page.scanned_count;
         seg.pages += 1;
         seg.done = page.last_evaluated_key.is_none();
-        self.items += page.items.len() as u64;
+        self.items += page.item_count() as u64;
         self.scanned += page.scanned_count;
         self.spent_rcu += page.consumed.total;
     }

@@ -17,6 +17,7 @@ fn segment_page(id: u64, segment: u32, items: Vec<crate::model::value::Item>, mo
         segment,
         page: 1,
         last_evaluated_key: if more { items.last().cloned() } else { None },
+        json_lines: None,
         items,
         count: n,
         scanned_count: n * 4,

@@ -7,6 +7,7 @@ pub mod connect;
 pub mod convert;
 mod describe;
 pub mod error;
+pub mod json_lines;
 pub mod read;
 pub mod seed;
 pub mod stats;

@@ -19,8 +19,10 @@ use super::attempts::{AttemptRecorder, AttemptStats};
 use super::budget::{Budget, RateLimit};
 use super::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
 use super::error::EngineError;
+use super::json_lines::{render_page, JsonLines};
 use super::Engine;
 use crate::model::capacity::Consumed;
+use crate::model::json::JsonSpelling;
 use crate::model::value::{AttrValue, Item};
 
 pub type RequestId = u64;
@@ -87,6 +89,9 @@ pub struct ReadSpec {
     pub max_rcu: Option<f64>,
     /// Spread requests so all segments together consume at most this many units a second.
     pub rcu_per_second: Option<f64>,
+    /// Deliver each page's items as JSON lines in this spelling instead of as `Item`s: a
+    /// headless scan to a pipe then skips the conversion (see [`super::json_lines`]).
+    pub json_lines: Option<JsonSpelling>,
 }
 
 impl ReadSpec {
@@ -110,6 +115,7 @@ impl ReadSpec {
             max_pages: None,
             max_rcu: None,
             rcu_per_second: None,
+            json_lines: None,
         }
     }
 }
@@ -123,7 +129,9 @@ pub struct Page {
     pub segment: u32,
     /// 1-based within the segment.
     pub page: u32,
+    /// Empty when the read asked for [`ReadSpec::json_lines`]; the items are then in `json_lines`.
     pub items: Vec<Item>,
+    pub json_lines: Option<JsonLines>,
     /// DynamoDB's `Count` and `ScannedCount` for this page.
     pub count: u64,
     pub scanned_count: u64,
@@ -132,6 +140,13 @@ pub struct Page {
     pub latency: Duration,
     pub attempts: AttemptStats,
     pub last_evaluated_key: Option<Item>,
+}
+
+impl Page {
+    /// Items this page delivers, in either form.
+    pub fn item_count(&self) -> usize {
+        self.items.len() + self.json_lines.as_ref().map_or(0, |lines| lines.items)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -504,14 +519,22 @@ async fn run_segment(
                 total_segments,
                 raw.last_evaluated_key.clone(),
             );
+            // The new task sits in this worker's next-task slot, which other workers cannot
+            // steal: without yielding, its request would wait for this page's conversion.
+            tokio::task::yield_now().await;
         }
+        let (items, json_lines) = match spec.json_lines {
+            None => (raw.items.into_iter().map(item_from_sdk).collect(), None),
+            Some(spelling) => (Vec::new(), Some(render_page(&raw.items, spelling))),
+        };
         let page = Page {
             request_id: shared.request_id,
             operation: spec.operation,
             index: spec.index.clone(),
             segment,
             page: page_number,
-            items: raw.items.into_iter().map(item_from_sdk).collect(),
+            items,
+            json_lines,
             count: raw.count.max(0) as u64,
             scanned_count: raw.scanned_count.max(0) as u64,
             consumed: consumed_from_sdk(raw.consumed.as_ref()),

@@ -44,6 +44,15 @@ impl<W: Write> ItemWriter<W> {
         }
     }
 
+    /// Writes a page the engine already rendered as JSON lines, and flushes it.
+    pub fn write_rendered(&mut self, lines: &str) -> io::Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        self.out.write_all(lines.as_bytes())?;
+        self.out.flush()
+    }
+
     /// Writes one page and flushes it, so a pipe sees results before the scan ends.
     pub fn write_page(&mut self, items: &[Item]) -> io::Result<()> {
         if items.is_empty() {

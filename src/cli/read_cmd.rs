@@ -9,14 +9,14 @@ use tokio::sync::mpsc;
 use std::collections::BTreeMap;
 
 use super::args::{QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
-use super::output::ItemWriter;
+use super::output::{ItemWriter, OutputFormat};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{DoneOutcome, Engine, EngineEvent, Operation, ReadSpec, ReadStats};
+use crate::aws::{DoneOutcome, Engine, EngineEvent, ErrorClass, Operation, ReadSpec, ReadStats};
 use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
 use crate::model::collection::dynamo_cmp;
 use crate::model::expression::{check_expression, parse_key_condition};
-use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values};
+use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values, JsonSpelling};
 use crate::model::key_condition::{KeyCondition, SortInput};
 use crate::model::schema::TableInfo;
 use crate::model::value::{AttrValue, Item};
@@ -63,7 +63,8 @@ pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError>
     }
     if specs.len() == 1 {
         let spec = specs.pop().expect("one spec");
-        return stream(engine, spec, &info, &args.read).await;
+        let key_names = key_columns(&info, spec.index.as_deref());
+        return stream(engine, spec, key_names, &args.read).await;
     }
     let sort_key = keys.sort_key.map(|k| k.name);
     fan_out(engine, specs, &info, &args.read, sort_key, args.desc).await
@@ -140,13 +141,23 @@ pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
             args.segments
         )));
     }
-    let info = engine.describe_table(&args.table).await?;
-    index_keys(&info, args.read.index.as_deref())?;
     let (names, values) = user_names_values(&args.read)?;
     let mut spec = read_spec(Operation::Scan, &args.table, &args.read, names, values)?;
     spec.segments = args.segments;
     check_all_used(&spec)?;
-    stream(engine, spec, &info, &args.read).await
+    // A Scan needs the table's description only to check --index by name (listing the real
+    // ones) and to put the keys first in a `table`. Otherwise it is skipped: it is one more
+    // IAM permission and round trip, and on DynamoDB Local it counts the whole table first
+    // (a quarter of a second at 200,000 items). A missing table still fails with the same
+    // line, from the Scan itself.
+    let key_names = if args.read.index.is_some() || args.read.output == OutputFormat::Table {
+        let info = engine.describe_table(&args.table).await?;
+        index_keys(&info, args.read.index.as_deref())?;
+        key_columns(&info, args.read.index.as_deref())
+    } else {
+        Vec::new()
+    };
+    stream(engine, spec, key_names, &args.read).await
 }
 
 pub(super) fn index_keys(
@@ -324,14 +335,10 @@ fn sort_input(sort: &SortArgs) -> Option<SortInput> {
 
 /// Runs the read, writing each page as it arrives. Ctrl-C cancels the read cleanly; a closed
 /// stdout (`| head`) stops it quietly.
-async fn stream(
-    engine: &Engine,
-    spec: ReadSpec,
-    info: &TableInfo,
-    read: &ReadArgs,
-) -> Result<(), CliError> {
+/// The key attributes a `table` output shows first: the table's keys, then the index's.
+fn key_columns(info: &TableInfo, index: Option<&str>) -> Vec<String> {
     let keys = info
-        .keys_for(spec.index.as_deref())
+        .keys_for(index)
         .cloned()
         .unwrap_or_else(|| info.keys.clone());
     let mut key_names = vec![info.keys.partition_key.name.clone()];
@@ -341,7 +348,26 @@ async fn stream(
             key_names.push(k.name.clone());
         }
     }
+    key_names
+}
+
+/// `key_names`: the columns a `table` output shows first (see [`key_columns`]).
+async fn stream(
+    engine: &Engine,
+    spec: ReadSpec,
+    key_names: Vec<String>,
+    read: &ReadArgs,
+) -> Result<(), CliError> {
     let operation = spec.operation;
+    // JSON lines are written by the engine's segment tasks straight from the SDK's items.
+    let spec = ReadSpec {
+        json_lines: match read.output {
+            OutputFormat::Jsonl => Some(JsonSpelling::Plain),
+            OutputFormat::DdbJsonl => Some(JsonSpelling::Dynamo),
+            OutputFormat::Table => None,
+        },
+        ..spec
+    };
     let (tx, mut rx) = mpsc::channel(CHANNEL_PAGES);
     let started = Instant::now();
     let handle = engine.start_read(spec, tx);
@@ -368,8 +394,12 @@ async fn stream(
             Some(EngineEvent::Page(page)) => {
                 stats.add_page(&page);
                 if !stdout_closed {
-                    match writer.write_page(&page.items) {
-                        Ok(()) => items_written += page.items.len() as u64,
+                    let written = match &page.json_lines {
+                        Some(lines) => writer.write_rendered(&lines.text),
+                        None => writer.write_page(&page.items),
+                    };
+                    match written {
+                        Ok(()) => items_written += page.item_count() as u64,
                         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
                             stdout_closed = true;
                             handle.cancel();
@@ -396,11 +426,16 @@ async fn stream(
                 ..
             }) => {
                 stats.add_failure(&attempts);
+                // A first request refused outright (no such table, a rejected expression) needs
+                // no account of what was written: nothing was.
+                let refused = error.class == ErrorClass::BadInput && stats.pages == 0;
                 let mut e = CliError::from(error);
-                e.message = format!(
-                    "{} (segment {segment}, {} attempts; {items_written} items in {} pages were written before the failure)",
-                    e.message, attempts.attempts, stats.pages
-                );
+                if !refused {
+                    e.message = format!(
+                        "{} (segment {segment}, {} attempts; {items_written} items in {} pages were written before the failure)",
+                        e.message, attempts.attempts, stats.pages
+                    );
+                }
                 failure = Some(e);
                 break;
             }
@@ -519,8 +554,7 @@ async fn fan_out(
     if let Some(limit) = read.limit {
         merged.truncate(limit);
     }
-    let mut key_names = vec![info.keys.partition_key.name.clone()];
-    key_names.extend(info.keys.sort_key.iter().map(|k| k.name.clone()));
+    let key_names = key_columns(info, None);
     let mut writer = ItemWriter::new(io::stdout().lock(), read.output, key_names);
     match writer.write_page(&merged) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
