@@ -90,7 +90,7 @@ def main():
         for n in [int(x) for x in args.segments.split(",")]:
             raw, dyn = [], []
             for _ in range(args.rounds):
-                w, c, out = timed([RAW, endpoint, "bench", str(n)])
+                w, c, out = timed([RAW, endpoint, "bench", str(n), "--capacity"])
                 items = int(out.stdout.decode().strip())
                 raw.append((w, c))
                 w, c, _ = timed([DYNOSCOPE, "--endpoint-url", endpoint, "scan", "bench",

@@ -1,15 +1,22 @@
 //! The baseline for the scan benchmark: a bare aws-sdk-rust parallel Scan loop that pages with
 //! LastEvaluatedKey and discards the items. dynoscope's `scan` is measured against this.
 //!
-//! usage: raw_scan ENDPOINT TABLE SEGMENTS
+//! usage: raw_scan ENDPOINT TABLE SEGMENTS [--capacity]
+//!
+//! `--capacity` asks for ReturnConsumedCapacity=INDEXES on every page, as dynoscope does.
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, endpoint, table, segments] = args.as_slice() else {
-        eprintln!("usage: raw_scan ENDPOINT TABLE SEGMENTS");
+    let (args, capacity) = match args.split_last() {
+        Some((last, rest)) if last == "--capacity" => (rest, true),
+        _ => (args.as_slice(), false),
+    };
+    let [_, endpoint, table, segments] = args else {
+        eprintln!("usage: raw_scan ENDPOINT TABLE SEGMENTS [--capacity]");
         std::process::exit(2);
     };
     let segments: i32 = segments.parse().expect("SEGMENTS is a number");
@@ -32,6 +39,9 @@ async fn main() {
                     .scan()
                     .table_name(&table)
                     .set_exclusive_start_key(start);
+                if capacity {
+                    req = req.return_consumed_capacity(ReturnConsumedCapacity::Indexes);
+                }
                 if segments > 1 {
                     req = req.segment(segment).total_segments(segments);
                 }
