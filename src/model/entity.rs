@@ -260,38 +260,87 @@ fn fnv1a_64(bytes: &[u8]) -> u64 {
 /// key that is a bare kind with no parts (`PROFILE`, `#META`, `PRODUCT`) marks the collection's
 /// own record, so the item is the partition key's entity (a user profile is a USER). Without a
 /// usable sort key the partition key's kind is used. Only string keys carry kinds.
-pub fn item_kind(
-    item: &Item,
+///
+/// Runs for every loaded item, so it borrows from the item and allocates nothing (decoding the
+/// parts, which only the detail view shows, is left to [`decode_key`]).
+pub fn item_kind<'a>(
+    item: &'a Item,
     pk_name: &str,
     sk_name: Option<&str>,
     separator: char,
-) -> Option<String> {
-    let decode = |name: &str| {
+) -> Option<&'a str> {
+    let kind_of = |name: &str| {
         item.get(name)
             .and_then(AttrValue::as_s)
-            .map(|s| decode_key(s, separator))
+            .and_then(|s| key_kind(s, separator))
     };
-    let pk_kind = decode(pk_name).and_then(|d| d.kind);
-    let sk = sk_name.and_then(decode);
-    let kind = match sk {
-        Some(DecodedKey {
-            kind: Some(sk_kind),
-            parts,
-        }) => {
-            if parts.is_empty() && pk_kind.is_some() {
-                pk_kind
-            } else {
-                Some(sk_kind)
-            }
-        }
-        _ => pk_kind,
+    let pk_kind = kind_of(pk_name).map(|(kind, _)| kind);
+    match sk_name.and_then(kind_of) {
+        Some((_, false)) if pk_kind.is_some() => pk_kind,
+        Some((sk_kind, _)) => Some(sk_kind),
+        None => pk_kind,
+    }
+}
+
+/// [`decode_key`]'s kind, and whether any parts follow it, without collecting the parts.
+fn key_kind(value: &str, separator: char) -> Option<(&str, bool)> {
+    let (body, leading) = match value.strip_prefix(separator) {
+        Some(rest) => (rest, true),
+        None => (value, false),
     };
-    kind.map(str::to_owned)
+    let (first, has_parts) = match body.split_once(separator) {
+        Some((first, _)) => (first, true),
+        None => (body, false),
+    };
+    if body.is_empty() {
+        return None;
+    }
+    let is_kind = if leading || has_parts {
+        is_prefix_kind(first)
+    } else {
+        is_standalone_kind(first)
+    };
+    is_kind.then_some((first, has_parts))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `item_kind` runs on `key_kind`, which must agree with the full decoding.
+    #[test]
+    fn key_kind_agrees_with_decode_key() {
+        let keys = [
+            "",
+            "#",
+            "##",
+            "USER#123",
+            "USER#",
+            "#META",
+            "#META#x",
+            "PROFILE",
+            "profile",
+            "alice",
+            "ORDER#2026-08-27#456",
+            "2026-08-27#x",
+            "a3f9c2e1-0b1d-4c7e-9d3a-1f2e3d4c5b6a#x",
+            "STATUS#PENDING#3",
+            "USER|1",
+            "A",
+            "a#",
+            "_x#1",
+            "Café#1",
+            "#meta",
+            "#Order|x",
+        ];
+        for sep in SEPARATORS {
+            for key in keys {
+                let decoded = decode_key(key, sep);
+                let want = decoded.kind.map(|kind| (kind, !decoded.parts.is_empty()));
+                assert_eq!(key_kind(key, sep), want, "{key:?} with {sep:?}");
+            }
+        }
+    }
 
     #[test]
     fn decodes_keys() {
@@ -546,16 +595,13 @@ mod tests {
             let item = keyed(pk.clone(), sk.clone());
             let sk_name = sk.as_ref().map(|_| "SK");
             assert_eq!(
-                item_kind(&item, "PK", sk_name, *sep).as_deref(),
+                item_kind(&item, "PK", sk_name, *sep),
                 *want,
                 "{pk:?} {sk:?}"
             );
         }
         let item = keyed(s("USER#1"), None);
-        assert_eq!(
-            item_kind(&item, "PK", Some("SK"), '#').as_deref(),
-            Some("USER")
-        );
+        assert_eq!(item_kind(&item, "PK", Some("SK"), '#'), Some("USER"));
         assert_eq!(item_kind(&item, "missing", None, '#'), None);
     }
 }
