@@ -286,6 +286,33 @@ fn input_latency(items_total: usize) -> (f64, f64) {
     (at(0.5), at(0.99))
 }
 
+/// Page arrival to its first visible frame, for each triage-size page of a scan of
+/// `items_total` items: the page's `update` and the frame drawn after it. At network speed the
+/// terminal loop is idle when a page arrives, so this is the whole delay; a page queued behind
+/// others waits at most one batch more (`BATCH_BUDGET`), as `input_latency` measures for keys.
+/// Returns (p50, p99, max) in ms.
+fn page_to_frame(items_total: usize) -> (f64, f64, f64) {
+    const TRIAGE_PAGE: usize = dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS as usize;
+    let (mut state, id) = described();
+    let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
+    let mut source = items(items_total);
+    let mut samples = Vec::new();
+    for number in 1.. {
+        let page: Vec<Item> = source.by_ref().take(TRIAGE_PAGE).collect();
+        if page.is_empty() {
+            break;
+        }
+        let msg = page_msg(id, number, page, true);
+        let started = Instant::now();
+        update(&mut state, msg);
+        terminal.draw(|f| dynoscope::ui::draw(f, &state)).unwrap();
+        samples.push(started.elapsed().as_secs_f64() * 1e3);
+    }
+    samples.sort_by(|a, b| a.total_cmp(b));
+    let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+    (at(0.5), at(0.99), samples[samples.len() - 1])
+}
+
 fn main() {
     let n: usize = std::env::args()
         .skip(1)
@@ -340,6 +367,12 @@ fn main() {
     println!(
         "keypress to frame while streaming 2,000-item pages: p50 {p50:.2} ms, p99 {p99:.2} ms; idle: p50 {idle_p50:.2} ms, p99 {idle_p99:.2} ms; p99 ratio {:.1}",
         p99 / idle_p99
+    );
+    let (f50, f99, fmax) = page_to_frame(n);
+    println!(
+        "page arrival to its first visible frame ({} pages of {} items): p50 {f50:.2} ms, p99 {f99:.2} ms, max {fmax:.2} ms",
+        n.div_ceil(dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS as usize),
+        dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS
     );
     println!("| position | frame (1,000 items) | frame ({n} items) | ratio |");
     println!("|---|---|---|---|");
