@@ -29,7 +29,13 @@ fn main() -> ExitCode {
     };
     // To a file only: nothing from the log ever reaches the terminal.
     dynoscope::logging::init();
-    let runtime = match tokio::runtime::Runtime::new() {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    builder.enable_all();
+    if cli.opens_explorer() {
+        // Keys and frames before page parsing: see src/tui/priority.rs.
+        builder.on_thread_start(dynoscope::tui::priority::lower_this_thread);
+    }
+    let runtime = match builder.build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");

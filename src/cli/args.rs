@@ -20,6 +20,17 @@ pub struct Cli {
     pub table: Option<String>,
 }
 
+impl Cli {
+    /// Whether this run opens the interactive explorer (no subcommand, or `demo` with its UI).
+    pub fn opens_explorer(&self) -> bool {
+        match &self.command {
+            None => true,
+            Some(Command::Demo(args)) => !args.no_ui,
+            Some(_) => false,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Args, Default)]
 pub struct GlobalArgs {
     /// Named profile from ~/.aws/config (default: AWS_PROFILE or 'default').

@@ -47,7 +47,8 @@ impl LocalDynamo {
             .and_then(|l| l.local_addr())
             .map_err(|e| CliError::service(format!("cannot find a free local port: {e}")))?
             .port();
-        let child = Command::new("java")
+        let mut command = Command::new("java");
+        command
             .arg(format!(
                 "-Djava.library.path={}",
                 dir.join("DynamoDBLocal_lib").display()
@@ -59,13 +60,22 @@ impl LocalDynamo {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| {
-                CliError::bad_input(format!(
-                    "cannot start 'java' for DynamoDB Local ({e}); install Java 17 or newer"
-                ))
-            })?;
+            .kill_on_drop(true);
+        // The demo's DynamoDB Local stands in for a server on another machine: at a lower
+        // priority than the explorer, so a full-speed scan cannot starve keys and frames on a
+        // small machine (see src/tui/priority.rs). Every JVM thread inherits it.
+        // SAFETY: between fork and exec the child only makes one async-signal-safe syscall.
+        unsafe {
+            command.pre_exec(|| {
+                crate::tui::priority::lower_this_thread();
+                Ok(())
+            });
+        }
+        let child = command.spawn().map_err(|e| {
+            CliError::bad_input(format!(
+                "cannot start 'java' for DynamoDB Local ({e}); install Java 17 or newer"
+            ))
+        })?;
         Ok(LocalDynamo {
             child,
             endpoint: format!("http://127.0.0.1:{port}"),

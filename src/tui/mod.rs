@@ -2,6 +2,7 @@
 
 pub mod debounce;
 mod event_loop;
+pub mod priority;
 
 pub use event_loop::BATCH_BUDGET;
 pub mod terminal;
