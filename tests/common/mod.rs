@@ -15,6 +15,8 @@ use aws_sdk_dynamodb::Client;
 
 pub struct Local {
     pub endpoint: String,
+    /// The JVM's process id.
+    pub pid: u32,
 }
 
 pub fn dynamodb_local_dir() -> PathBuf {
@@ -71,7 +73,7 @@ pub fn local() -> &'static Local {
                 std::thread::park();
             }
         });
-        rx.recv().unwrap();
+        let pid = rx.recv().unwrap();
         let endpoint = format!("http://127.0.0.1:{port}");
         let started = Instant::now();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -81,7 +83,7 @@ pub fn local() -> &'static Local {
             );
             std::thread::sleep(Duration::from_millis(100));
         }
-        Local { endpoint }
+        Local { endpoint, pid }
     })
 }
 
