@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use crate::model::json::{write_json_string, JsonSpelling};
+use crate::model::json::{write_array, write_json_string, JsonSpelling};
 use crate::model::number::to_json_number;
 
 /// A page's items rendered as JSON lines, each ending in a newline.
@@ -133,17 +133,6 @@ fn write_dynamo_value(out: &mut String, value: &AttributeValue) {
         _ => out.push_str("true"),
     }
     out.push('}');
-}
-
-fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut String, &T)) {
-    out.push('[');
-    for (i, v) in values.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        each(out, v);
-    }
-    out.push(']');
 }
 
 #[cfg(test)]

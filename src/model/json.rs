@@ -95,7 +95,8 @@ fn write_dynamo_value(out: &mut String, value: &AttrValue) {
     out.push('}');
 }
 
-fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut String, &T)) {
+/// Appends `values` as a JSON array, each written by `each`.
+pub fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut String, &T)) {
     out.push('[');
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
