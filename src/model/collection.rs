@@ -21,7 +21,6 @@
 use crate::model::compact::CompactItems;
 use crate::model::number::parse_decimal;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 use std::hash::BuildHasher;
 
 use hashbrown::{DefaultHashBuilder, HashTable};
@@ -124,7 +123,8 @@ pub struct ItemStore {
     /// Per item: its group sort key, encoded for comparison.
     sort_keys: SortKeys,
     kind_names: Vec<String>,
-    kind_ids: HashMap<String, KindId>,
+    /// Looked up for every loaded item: foldhash, like the key table.
+    kind_ids: hashbrown::HashMap<String, KindId>,
     /// Per kind: number of loaded items of that kind.
     kind_counts: Vec<usize>,
     collections: Vec<Collection>,
@@ -157,7 +157,7 @@ impl ItemStore {
             homes: Vec::new(),
             sort_keys: SortKeys::default(),
             kind_names: Vec::new(),
-            kind_ids: HashMap::new(),
+            kind_ids: hashbrown::HashMap::new(),
             kind_counts: Vec::new(),
             collections: Vec::new(),
             by_key: HashTable::new(),

@@ -9,7 +9,9 @@
 //! as varint count + elements; M as a nested map; BOOL as one byte; NULL as nothing. Lossless:
 //! numbers stay exact text, and every type keeps its tag.
 
-use std::collections::HashMap;
+// foldhash (hashbrown's default) rather than std's SipHash: every attribute of every loaded
+// item is looked up here, and short names hash several times faster.
+use hashbrown::HashMap;
 
 use super::value::{AttrValue, Item};
 
