@@ -244,10 +244,12 @@ fn rss_kb(field: &str) -> u64 {
 
 /// Keypress-to-frame latency while a scan streams at full speed, through the terminal loop's
 /// policy (`src/tui/event_loop.rs`): keys are taken before queued pages, queued pages are applied
-/// for at most `BATCH_BUDGET` before a draw, triage pages hold `TRIAGE_PAGE_ITEMS` items. A key that arrives while a
-/// batch is being applied waits for the rest of the batch and its frame, then its own update
-/// and frame. Batches and frames are timed for real; each key's arrival is spread evenly over
-/// the batch it lands in. Returns (p50, p99) in ms.
+/// for at most `BATCH_BUDGET` at a time, triage pages hold `TRIAGE_PAGE_ITEMS` items. A key that
+/// arrives while a batch is being applied waits for the rest of the batch and a frame, then its
+/// own update and frame. (The loop draws streamed pages at most every `FRAME_INTERVAL`, so the
+/// frame after a batch is often skipped: this is an upper bound.) Batches and frames are timed
+/// for real; each key's arrival is spread evenly over the batch it lands in. Returns (p50, p99)
+/// in ms. `benches/pty_latency.rs` measures the real binary in a terminal.
 fn input_latency(items_total: usize) -> (f64, f64) {
     const BUDGET: Duration = dynoscope::tui::BATCH_BUDGET;
     const TRIAGE_PAGE: usize = dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS as usize;
