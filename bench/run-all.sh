@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Every benchmark behind docs/benchmarks.md, one after another: scan throughput against the raw
+# SDK loop (and the aws cli / boto3 when installed), explorer ingest, page-to-frame, render and
+# memory at 1,000,000 items, and keypress latency in a pty while a scan streams. Run it on an
+# otherwise idle machine: DynamoDB Local shares the cores with what it serves. About 20 minutes
+# on 2 cores after the release build.
+# usage: bash bench/run-all.sh
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+bash scripts/install-dynamodb-local.sh
+# Never the instance-metadata address, never real credentials.
+export AWS_EC2_METADATA_DISABLED=true
+export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench AWS_REGION=us-east-1
+unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_DYNAMODB
+cargo build --locked --release --bin dynoscope --example raw_scan
+echo "== scan throughput (199,084 items)"
+python3 bench/scan_throughput.py --users 10500 --rounds 5 --segments 1,4,8
+echo "== explorer: ingest, page to frame, render, memory (1,000,000 items)"
+cargo bench --locked --bench render
+echo "== keypress to frame in a pty while a scan streams"
+cargo bench --locked --bench pty_latency
