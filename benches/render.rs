@@ -162,7 +162,7 @@ fn median_frame(state: &State, terminal: &mut Terminal<TestBackend>) -> Duration
 }
 
 /// Frame times for each position: collections top/middle/end, then items top/middle/end of
-/// the biggest collection.
+/// the biggest collection, then the last item's detail.
 fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let mut out = Vec::new();
@@ -197,6 +197,10 @@ fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
         state.table.as_mut().unwrap().items.jump(target, len, 30);
         out.push((name, median_frame(state, &mut terminal)));
     }
+    // The last item's detail (its JSON) open beside the list.
+    update(state, key(KeyCode::Enter));
+    assert!(state.table.as_ref().unwrap().detail_open, "Enter opens the item");
+    out.push(("item detail, end", median_frame(state, &mut terminal)));
     out
 }
 
