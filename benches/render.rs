@@ -199,7 +199,10 @@ fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
     }
     // The last item's detail (its JSON) open beside the list.
     update(state, key(KeyCode::Enter));
-    assert!(state.table.as_ref().unwrap().detail_open, "Enter opens the item");
+    assert!(
+        state.table.as_ref().unwrap().detail_open,
+        "Enter opens the item"
+    );
     out.push(("item detail, end", median_frame(state, &mut terminal)));
     out
 }
