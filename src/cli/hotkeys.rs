@@ -6,18 +6,17 @@ use crate::ui::format::bytes;
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use std::time::Instant;
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use serde::Serialize;
-use tokio::sync::mpsc;
 
 use super::args::{HotkeysArgs, HotkeysOutput};
+use super::drain::{drain, Next};
 use super::read_cmd::index_keys;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{Engine, EngineEvent, Operation, ReadSpec, ReadStats};
+use crate::aws::{Engine, Operation, ReadSpec};
 use crate::model::distribution::{
     KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
@@ -26,8 +25,6 @@ use crate::model::sanitize::{display_width, sanitize, truncate_display};
 use crate::model::schema::{IndexKind, TableInfo};
 use crate::model::value::{AttrValue, Item};
 
-/// Pages the engine may have queued ahead of the counting loop.
-const CHANNEL_PAGES: usize = 16;
 /// Widest key column in `table` output; longer keys are truncated with `…`.
 const MAX_KEY_WIDTH: usize = 48;
 /// Width of the longest histogram bar.
@@ -140,59 +137,31 @@ async fn count(
     partition_key: &str,
     want_stats: bool,
 ) -> Result<(KeyDistribution, Option<String>), CliError> {
-    let (tx, mut rx) = mpsc::channel(CHANNEL_PAGES);
-    let started = Instant::now();
-    let handle = engine.start_read(spec, tx);
     let mut distribution = KeyDistribution::new();
-    let mut stats = ReadStats::default();
-    let mut failure: Option<CliError> = None;
-    let mut interrupted = false;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
-    loop {
-        let event = tokio::select! {
-            event = rx.recv() => event,
-            _ = &mut ctrl_c, if !interrupted => {
-                interrupted = true;
-                handle.cancel();
-                continue;
-            }
-        };
-        match event {
-            Some(EngineEvent::Page(page)) => {
-                stats.add_page(&page);
-                for item in &page.items {
-                    distribution.add(&key_text(item, partition_key), item_size(item));
-                }
-            }
-            Some(EngineEvent::Done { .. }) | None => break,
-            Some(EngineEvent::Abandoned { attempts, .. }) => stats.add_failure(&attempts),
-            Some(EngineEvent::Failed {
-                error,
-                attempts,
-                segment,
-                ..
-            }) => {
-                stats.add_failure(&attempts);
-                let mut e = CliError::from(error);
-                e.message = format!(
-                    "{} (segment {segment}, {} attempts; {} items in {} pages were counted before the failure; no report)",
-                    e.message,
-                    attempts.attempts,
-                    distribution.total_items(),
-                    stats.pages
-                );
-                failure = Some(e);
-                break;
-            }
+    let drained = drain(engine, spec, |page| {
+        for item in &page.items {
+            distribution.add(&key_text(item, partition_key), item_size(item));
         }
-    }
-    handle.join().await;
-    stats.elapsed_ms = started.elapsed().as_millis() as u64;
+        Next::Continue
+    })
+    .await;
+    let stats = drained.stats;
+    let failure = drained.failure.map(|failure| {
+        let mut e = CliError::from(failure.error);
+        e.message = format!(
+            "{} (segment {}, {} attempts; {} items in {} pages were counted before the failure; no report)",
+            e.message,
+            failure.segment,
+            failure.attempts.attempts,
+            distribution.total_items(),
+            stats.pages
+        );
+        e
+    });
     let stats_line = want_stats.then(|| serde_json::to_string(&stats).unwrap_or_default());
     let error = match failure {
         Some(f) => f,
-        None if interrupted => CliError::new(
+        None if drained.interrupted => CliError::new(
             130,
             format!(
                 "Scan interrupted after {} items in {} pages; no report",

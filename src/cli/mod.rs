@@ -2,6 +2,7 @@
 
 pub mod args;
 mod demo;
+mod drain;
 mod hotkeys;
 pub mod output;
 mod read_cmd;

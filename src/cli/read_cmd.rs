@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use std::collections::BTreeMap;
 
 use super::args::{QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
+use super::drain::{drain, Failure, Next};
 use super::output::{ItemWriter, OutputFormat};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
@@ -22,7 +23,7 @@ use crate::model::schema::TableInfo;
 use crate::model::value::{AttrValue, Item};
 
 /// Pages the engine may have queued ahead of stdout.
-const CHANNEL_PAGES: usize = 16;
+pub(super) const CHANNEL_PAGES: usize = 16;
 
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
     let info = engine.describe_table(&args.table).await?;
@@ -368,82 +369,57 @@ async fn stream(
         },
         ..spec
     };
-    let (tx, mut rx) = mpsc::channel(CHANNEL_PAGES);
-    let started = Instant::now();
-    let handle = engine.start_read(spec, tx);
     let stdout = io::stdout().lock();
     let mut writer = ItemWriter::new(stdout, read.output, key_names);
-    let mut stats = ReadStats::default();
     let mut items_written = 0u64;
-    let mut failure: Option<CliError> = None;
-    let mut interrupted = false;
-    let mut budget_stop = false;
+    let mut write_failure: Option<CliError> = None;
     let mut stdout_closed = false;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
-    loop {
-        let event = tokio::select! {
-            event = rx.recv() => event,
-            _ = &mut ctrl_c, if !interrupted => {
-                interrupted = true;
-                handle.cancel();
-                continue;
-            }
+    let drained = drain(engine, spec, |page| {
+        if stdout_closed {
+            return Next::Continue;
+        }
+        let written = match &page.json_lines {
+            Some(lines) => writer.write_rendered(&lines.text),
+            None => writer.write_page(&page.items),
         };
-        match event {
-            Some(EngineEvent::Page(page)) => {
-                stats.add_page(&page);
-                if !stdout_closed {
-                    let written = match &page.json_lines {
-                        Some(lines) => writer.write_rendered(&lines.text),
-                        None => writer.write_page(&page.items),
-                    };
-                    match written {
-                        Ok(()) => items_written += page.item_count() as u64,
-                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                            stdout_closed = true;
-                            handle.cancel();
-                        }
-                        Err(e) => {
-                            handle.cancel();
-                            failure.get_or_insert(CliError::service(format!(
-                                "cannot write output: {e}"
-                            )));
-                        }
-                    }
-                }
+        match written {
+            Ok(()) => {
+                items_written += page.item_count() as u64;
+                Next::Continue
             }
-            Some(EngineEvent::Done { outcome, .. }) => {
-                budget_stop = outcome == DoneOutcome::BudgetReached;
-                break;
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                stdout_closed = true;
+                Next::Cancel
             }
-            None => break,
-            Some(EngineEvent::Abandoned { attempts, .. }) => stats.add_failure(&attempts),
-            Some(EngineEvent::Failed {
-                error,
-                attempts,
-                segment,
-                ..
-            }) => {
-                stats.add_failure(&attempts);
-                // A first request refused outright (no such table, a rejected expression) needs
-                // no account of what was written: nothing was.
-                let refused = error.class == ErrorClass::BadInput && stats.pages == 0;
-                let mut e = CliError::from(error);
-                if !refused {
-                    e.message = format!(
-                        "{} (segment {segment}, {} attempts; {items_written} items in {} pages were written before the failure)",
-                        e.message, attempts.attempts, stats.pages
-                    );
-                }
-                failure = Some(e);
-                break;
+            Err(e) => {
+                write_failure.get_or_insert(CliError::service(format!("cannot write output: {e}")));
+                Next::Cancel
             }
         }
-    }
-    handle.join().await;
-    stats.elapsed_ms = started.elapsed().as_millis() as u64;
-    if budget_stop {
+    })
+    .await;
+    let stats = drained.stats;
+    let failure = match drained.failure {
+        Some(Failure {
+            error,
+            attempts,
+            segment,
+        }) => {
+            // A first request refused outright (no such table, a rejected expression) needs
+            // no account of what was written: nothing was.
+            let refused = error.class == ErrorClass::BadInput && stats.pages == 0;
+            let mut e = CliError::from(error);
+            if !refused {
+                e.message = format!(
+                    "{} (segment {segment}, {} attempts; {items_written} items in {} pages were written before the failure)",
+                    e.message, attempts.attempts, stats.pages
+                );
+            }
+            Some(e)
+        }
+        None => write_failure,
+    };
+    if drained.outcome == Some(DoneOutcome::BudgetReached) {
         let _ = writeln!(
             io::stderr().lock(),
             "note: stopped before passing --max-rcu {}: {} read units consumed; {items_written} items in {} pages were written",
@@ -457,7 +433,7 @@ async fn stream(
         .then(|| serde_json::to_string(&stats).unwrap_or_default());
     let outcome = match failure {
         Some(f) => Err(f),
-        None if interrupted => Err(CliError::new(
+        None if drained.interrupted => Err(CliError::new(
             130,
             format!(
                 "{} interrupted; {items_written} items in {} pages were written",
