@@ -15,7 +15,7 @@ use super::value::AttrValue;
 
 /// Functions of condition and filter expressions. A bare word before `(` is one of these, not
 /// an attribute, even when it is a reserved word (`size`).
-const FUNCTIONS: &[&str] = &[
+pub(crate) const FUNCTIONS: &[&str] = &[
     "attribute_exists",
     "attribute_not_exists",
     "attribute_type",

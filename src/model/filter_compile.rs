@@ -5,19 +5,11 @@
 //! as `status` without one), so every attribute becomes `#name` and every value `:v1`, `:v2`…
 //! The result is checked with the same rules as a hand-written expression.
 
-use super::expression::check_expression;
+use super::expression::{check_expression, FUNCTIONS};
 use super::number::validate_number;
 use super::value::AttrValue;
 
 const KEYWORDS: &[&str] = &["AND", "OR", "NOT", "BETWEEN", "IN"];
-const FUNCTIONS: &[&str] = &[
-    "attribute_exists",
-    "attribute_not_exists",
-    "attribute_type",
-    "begins_with",
-    "contains",
-    "size",
-];
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Compiled {
