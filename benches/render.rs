@@ -19,7 +19,7 @@ use dynoscope::app::msg::Msg;
 use dynoscope::app::state::State;
 use dynoscope::app::update::{start, update};
 use dynoscope::aws::attempts::AttemptStats;
-use dynoscope::aws::{EngineEvent, Operation, Page};
+use dynoscope::aws::{EngineEvent, Operation, Page, SegmentStart};
 use dynoscope::model::capacity::Consumed;
 use dynoscope::model::demo_data::DemoItems;
 use dynoscope::model::json::write_dynamo;
@@ -78,6 +78,7 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
             table: 8.0,
             indexes: Default::default(),
         },
+        sent_at: Duration::ZERO,
         latency: Duration::from_millis(5),
         attempts: AttemptStats {
             attempts: 1,
@@ -85,6 +86,11 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
             throttle_reason: None,
         },
         last_evaluated_key: more.then(Item::new),
+        resume: Some(if more {
+            SegmentStart::After(Item::new())
+        } else {
+            SegmentStart::Finished
+        }),
     }))
 }
 

@@ -32,6 +32,7 @@ fn builder_open() -> (State, u64) {
         [Msg::Engine(EngineEvent::Done {
             request_id: id,
             outcome: DoneOutcome::Complete,
+            elapsed: std::time::Duration::ZERO,
         })],
     );
     let effects = send(&mut s, [char(':')]);
@@ -266,16 +267,30 @@ fn palette_runs_patterns_and_fans_out_shards() {
         .values
         .iter()
         .any(|(_, v)| v.as_s() == Some("USER#celebrity")));
-    // pending-orders: no parameters, ten shards in parallel.
+    // pending-orders: no parameters, ten shards in parallel, as the segments of one read (one
+    // cancel, one capacity guard, a resume point per shard).
     send(&mut s, [char('P')]);
     send(&mut s, (0..5).map(|_| press(KeyCode::Down)));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
-    let starts = effects
+    let specs: Vec<_> = effects
         .iter()
-        .filter(|e| matches!(e, Effect::StartRead { .. }))
-        .count();
-    assert_eq!(starts, 10, "{effects:?}");
+        .filter_map(|e| match e {
+            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(specs.len(), 1, "{effects:?}");
+    assert_eq!(specs[0].segment_count(), 10);
+    for shard in 0..10u32 {
+        let pk = format!("STATUS#PENDING#{shard}");
+        assert!(
+            specs[0]
+                .values_for(shard)
+                .iter()
+                .any(|(_, v)| v.as_s() == Some(pk.as_str())),
+            "shard {shard}"
+        );
+    }
     let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
-    assert_eq!(read.fan_out.len(), 9);
-    assert_eq!(read.outstanding, 10);
+    assert_eq!(read.progress.starts.len(), 10, "a resume point per shard");
 }

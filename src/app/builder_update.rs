@@ -8,8 +8,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::builder::{Builder, Completion, Field, HISTORY_PER_TABLE, SORT_OPS};
 use super::msg::Effect;
+use super::reads::start_fresh;
 use super::state::{Notice, Palette, ParamForm, State, TableView};
-use super::update::start_fresh;
 use crate::aws::{EngineEvent, Operation, ReadSpec};
 use crate::model::access_pattern::shard_keys;
 use crate::model::cell::cell_text;
@@ -621,30 +621,27 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
     let v = state.table.as_mut().expect("open");
     v.palette = None;
     v.index = specs[0].index.clone();
+    // A write-sharded pattern is one read with a segment per shard: one cancel, one resume
+    // point per shard, one capacity guard. Each shard reads to its end (or the limit).
     let mut specs = specs.into_iter();
-    let first = specs.next().expect("at least one spec");
-    let mut effects = start_fresh(state, first);
-    // Shards beyond the first join the same read and load to their end (or the limit).
+    let mut spec = specs.next().expect("at least one spec");
     let rest: Vec<ReadSpec> = specs.collect();
     if !rest.is_empty() {
+        spec.shards = std::iter::once(spec.values.clone())
+            .chain(rest.into_iter().map(|s| s.values))
+            .collect();
+        spec.limit_per_segment = true;
+    }
+    let sharded = !spec.shards.is_empty();
+    let mut effects = start_fresh(state, spec);
+    if sharded {
+        for e in effects.iter_mut() {
+            if let Effect::StartRead { spec, .. } = e {
+                spec.max_pages = None;
+            }
+        }
         if let Some(read) = state.table.as_mut().and_then(|v| v.read.as_mut()) {
-            for e in effects.iter_mut() {
-                if let Effect::StartRead { spec, .. } = e {
-                    spec.max_pages = None;
-                }
-            }
             read.spec.max_pages = None;
-            for mut spec in rest {
-                let id = state.next_request_id;
-                state.next_request_id += 1;
-                spec.page_size = Some(super::update::EXPLORER_PAGE_SIZE);
-                read.fan_out.push(id);
-                read.outstanding += 1;
-                effects.push(Effect::StartRead {
-                    id,
-                    spec: Box::new(spec),
-                });
-            }
         }
     }
     effects

@@ -89,12 +89,17 @@ pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
             table: 2.5,
             indexes: Default::default(),
         },
+        sent_at: Duration::ZERO,
         latency: Duration::from_millis(12),
         attempts: AttemptStats {
             attempts: 1,
             throttles: 0,
             throttle_reason: None,
         },
+        resume: Some(match &last {
+            Some(key) => crate::aws::SegmentStart::After(key.clone()),
+            None => crate::aws::SegmentStart::Finished,
+        }),
         last_evaluated_key: last,
     }))
 }
@@ -162,6 +167,7 @@ pub fn loaded(more: bool) -> State {
         [Msg::Engine(EngineEvent::Done {
             request_id: id,
             outcome: crate::aws::DoneOutcome::Complete,
+            elapsed: Duration::from_millis(20),
         })],
     );
     s

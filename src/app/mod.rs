@@ -5,6 +5,7 @@ mod builder_update;
 pub mod config;
 pub mod keymap;
 pub mod msg;
+mod reads;
 pub mod request_log;
 pub mod scan_launcher;
 pub mod state;

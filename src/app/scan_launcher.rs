@@ -6,13 +6,14 @@ use crossterm::event::{KeyCode, KeyEvent};
 use ratatui_textarea::TextArea;
 
 use super::msg::Effect;
+use super::reads::start_fresh;
 use super::state::{Notice, State};
-use super::update::start_fresh;
 use crate::aws::{Operation, Page, ReadSpec};
-use crate::model::capacity::{on_demand_cost, scan_estimate_units};
+use crate::model::capacity::{on_demand_cost, parse_units, scan_estimate_units};
 use crate::model::distribution::{KeyDistribution, Source, Warning, WarningContext};
 use crate::model::filter_compile::{compile_filter, compile_projection};
 use crate::model::schema::{IndexKind, TableInfo};
+use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LauncherField {
@@ -169,13 +170,9 @@ impl ScanLauncher {
             if t.trim().is_empty() {
                 return Ok(None);
             }
-            match t.trim().parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 => Ok(Some(v)),
-                _ => Err((
-                    field,
-                    format!("{} '{t}' must be a positive number", field.label()),
-                )),
-            }
+            parse_units(field.label(), &t)
+                .map(Some)
+                .map_err(|e| (field, e))
         };
         let index = self.index.checked_sub(1).and_then(|i| info.indexes.get(i));
         if self.consistent && index.is_some_and(|i| i.kind == IndexKind::Gsi) {
@@ -252,17 +249,24 @@ fn query_hint(filter: &str, info: &TableInfo, scan_bytes: u64) -> Option<String>
     ))
 }
 
-/// Per-segment progress of a launched scan.
+/// Per-segment progress of a launched scan, over all the reads that continued it.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ScanProgress {
+    /// The read whose pages count now (each resume is a new read).
     pub request_id: u64,
     pub segments: Vec<SegmentProgress>,
     pub estimate_rcu: f64,
     pub spent_rcu: f64,
+    /// Capacity allowed so far: the launcher's budget plus each resume's.
+    pub budget_rcu: Option<f64>,
     pub items: u64,
     pub scanned: u64,
-    /// `State::clock_ms` when the scan started.
-    pub started_ms: u64,
+    /// Time the earlier reads of this scan took.
+    pub elapsed_before: Duration,
+    /// How far into the current read the last page or its end came, by the engine's clock:
+    /// rates are over the scan's own time, never the explorer's.
+    pub elapsed: Duration,
+    pub finished: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -275,7 +279,9 @@ pub struct SegmentProgress {
 
 impl ScanProgress {
     pub fn record(&mut self, page: &Page) {
-        let seg = &mut self.segments[page.segment as usize];
+        let Some(seg) = self.segments.get_mut(page.segment as usize) else {
+            return;
+        };
         seg.items += page.item_count() as u64;
         seg.scanned += page.scanned_count;
         seg.pages += 1;
@@ -283,13 +289,33 @@ impl ScanProgress {
         self.items += page.item_count() as u64;
         self.scanned += page.scanned_count;
         self.spent_rcu += page.consumed.total;
+        self.elapsed = self.elapsed.max(page.sent_at + page.latency);
     }
 
-    /// Items/s, RCU/s and the seconds left at that rate (from the estimate), given the clock.
-    pub fn rates(&self, now_ms: u64) -> (f64, f64, Option<f64>) {
-        let secs = (now_ms.saturating_sub(self.started_ms) as f64 / 1000.0).max(0.001);
+    /// The current read ended after `elapsed`; `finished` when nothing is left to read.
+    pub fn finish(&mut self, elapsed: Duration, finished: bool) {
+        self.elapsed = self.elapsed.max(elapsed);
+        self.finished = finished;
+    }
+
+    /// A new read (`request_id`) continues the scan; `budget` is the new total allowed.
+    pub fn continue_with(&mut self, request_id: u64, budget: Option<f64>) {
+        self.request_id = request_id;
+        self.elapsed_before += self.elapsed;
+        self.elapsed = Duration::ZERO;
+        if budget.is_some() {
+            self.budget_rcu = budget;
+        }
+    }
+
+    /// Items/s and RCU/s over the scan's own time, and the seconds left at that rate (from
+    /// the estimate) while it runs.
+    pub fn rates(&self) -> (f64, f64, Option<f64>) {
+        let secs = (self.elapsed_before + self.elapsed)
+            .as_secs_f64()
+            .max(0.001);
         let rcu_rate = self.spent_rcu / secs;
-        let eta = (rcu_rate > 0.0 && self.estimate_rcu > self.spent_rcu)
+        let eta = (!self.finished && rcu_rate > 0.0 && self.estimate_rcu > self.spent_rcu)
             .then(|| (self.estimate_rcu - self.spent_rcu) / rcu_rate);
         (self.scanned as f64 / secs, rcu_rate, eta)
     }
@@ -398,7 +424,6 @@ pub fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     let segments = plan.spec.segments;
-    let clock = state.clock_ms;
     if let Some(v) = state.table.as_mut() {
         v.launcher = None;
         v.index = plan.spec.index.clone();
@@ -419,13 +444,12 @@ fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
         if let Some(read) = v.read.as_mut() {
             read.spec.max_pages = None;
             read.spec.page_size = Some(TRIAGE_PAGE_ITEMS);
-            read.continuous = true;
         }
         v.progress = Some(ScanProgress {
             request_id: id,
             segments: vec![SegmentProgress::default(); segments as usize],
             estimate_rcu: plan.estimate_rcu,
-            started_ms: clock,
+            budget_rcu: plan.spec.max_rcu,
             ..Default::default()
         });
     }

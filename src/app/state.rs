@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::aws::{Operation, ReadSpec, SegmentStart};
+use crate::aws::{Operation, ReadProgress, ReadSpec};
 use crate::model::collection::{ItemId, ItemStore};
 use crate::model::schema::{KeySchema, TableInfo};
 
@@ -118,39 +118,54 @@ pub enum JsonMode {
     Dynamo,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum ReadOutcome {
     Complete,
+    /// `limit` items were loaded; `n` loads the next `limit`.
+    LimitReached,
+    /// The capacity budget stopped the read: it resumes only with a new budget.
+    BudgetReached {
+        spent: f64,
+        budget: f64,
+    },
     Cancelled,
     Failed(String),
 }
 
-/// The read feeding the item store: a Scan or a Query, loaded page by page on demand.
+/// The read feeding the item store: a Scan or a Query (all shards of a write-sharded one),
+/// loaded page by page on demand.
 #[derive(Debug, Clone)]
 pub struct ReadState {
     pub id: u64,
-    /// Further reads feeding the same store: one per shard of a write-sharded pattern.
-    pub fan_out: Vec<u64>,
-    /// Reads (of `id` and `fan_out`) that have not ended yet.
-    pub outstanding: usize,
-    /// What to send again, with new start keys, to load more.
+    /// The read as it was started; continuing it sends this again from `progress`.
     pub spec: ReadSpec,
     pub running: bool,
     /// Keep loading until the end (`load_all`) instead of one page per request.
     pub continuous: bool,
     pub outcome: Option<ReadOutcome>,
-    /// Where each segment continues; all `Finished` when everything was read.
-    pub resume: Vec<SegmentStart>,
+    /// Where each segment continues, from the pages delivered so far.
+    pub progress: ReadProgress,
     pub pages: u64,
+    /// Capacity consumed by this read and the reads it continued.
+    pub spent_rcu: f64,
 }
 
 impl ReadState {
-    pub fn owns(&self, request_id: u64) -> bool {
-        self.id == request_id || self.fan_out.contains(&request_id)
+    pub fn new(id: u64, spec: ReadSpec, spent_rcu: f64) -> Self {
+        ReadState {
+            id,
+            progress: ReadProgress::new(&spec),
+            spec,
+            running: true,
+            continuous: false,
+            outcome: None,
+            pages: 0,
+            spent_rcu,
+        }
     }
 
     pub fn has_more(&self) -> bool {
-        self.resume.iter().any(|s| *s != SegmentStart::Finished)
+        self.progress.has_more()
     }
 
     pub fn operation(&self) -> Operation {
@@ -190,6 +205,8 @@ pub struct TableView {
     pub filtered_items: Option<Vec<ItemId>>,
     pub filter_prompt: Option<Prompt>,
     pub pk_prompt: Option<Prompt>,
+    /// Asks for a new capacity budget before a budgeted read resumes.
+    pub budget_prompt: Option<Prompt>,
     pub builder: Option<Builder>,
     pub palette: Option<Palette>,
     pub launcher: Option<ScanLauncher>,
@@ -220,6 +237,7 @@ impl TableView {
             filtered_items: None,
             filter_prompt: None,
             pk_prompt: None,
+            budget_prompt: None,
             builder: None,
             palette: None,
             launcher: None,

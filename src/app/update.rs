@@ -6,11 +6,8 @@ use ratatui::layout::Rect;
 
 use super::keymap::Action;
 use super::msg::{Effect, Msg};
-use super::request_log::RequestRow;
-use super::state::{
-    JsonMode, Loadable, Pane, Prompt, ReadOutcome, ReadState, Screen, State, TableView,
-};
-use crate::aws::{DoneOutcome, EngineEvent, Operation, ReadSpec, SegmentStart};
+use super::state::{JsonMode, Loadable, Pane, Prompt, Screen, State, TableView};
+use crate::aws::{Operation, ReadSpec};
 use crate::model::collection::ItemStore;
 use crate::model::json::write_plain;
 use crate::model::key_condition::KeyCondition;
@@ -18,9 +15,8 @@ use crate::ui::layout::{
     list_rows, picker_layout, picker_rows, table_layout, table_rows, TableLayout,
 };
 
-/// Items per page the explorer asks for: enough to browse, and a first screen costs a few RCU
-/// instead of a full 1 MB page's 128.
-pub const EXPLORER_PAGE_SIZE: i32 = 1000;
+pub use super::reads::EXPLORER_PAGE_SIZE;
+use super::reads::{engine_event, load_more, start_fresh};
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
@@ -95,6 +91,9 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(effects) = super::builder_update::modal_key(state, key) {
         return effects;
     }
+    if let Some(effects) = super::reads::budget_prompt_key(state, key) {
+        return effects;
+    }
     if let Some(effects) = prompt_key(state, key) {
         return effects;
     }
@@ -117,7 +116,7 @@ fn quit(state: &mut State) -> Vec<Effect> {
     effects
 }
 
-fn running_read(state: &State) -> Option<u64> {
+pub(super) fn running_read(state: &State) -> Option<u64> {
     let read = state.table.as_ref()?.read.as_ref()?;
     read.running.then_some(read.id)
 }
@@ -539,200 +538,9 @@ fn cycle_index(state: &mut State) -> Vec<Effect> {
     new_scan(state)
 }
 
-/// Replaces the loaded items with a new read's first page.
-pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> {
-    let mut effects: Vec<Effect> = running_read(state)
-        .map(Effect::Cancel)
-        .into_iter()
-        .collect();
-    let id = state.next_request_id;
-    state.next_request_id += 1;
-    let Some(view) = state.table.as_mut() else {
-        return effects;
-    };
-    let Some(info) = view.info.loaded() else {
-        return effects;
-    };
-    let group_keys = info
-        .keys_for(spec.index.as_deref())
-        .cloned()
-        .unwrap_or_else(|| info.keys.clone());
-    view.store = Some(ItemStore::new(group_keys, info.keys.clone()));
-    view.dropped_items = 0;
-    view.progress = None;
-    view.collections = Default::default();
-    view.items = Default::default();
-    view.detail_open = false;
-    view.focus = Pane::Collections;
-    refilter(state);
-    spec.max_pages = Some(1);
-    spec.page_size = Some(EXPLORER_PAGE_SIZE);
-    let view = state.table.as_mut().expect("checked above");
-    view.read = Some(ReadState {
-        id,
-        fan_out: Vec::new(),
-        outstanding: 1,
-        spec: spec.clone(),
-        running: true,
-        continuous: false,
-        outcome: None,
-        resume: Vec::new(),
-        pages: 0,
-    });
-    effects.push(Effect::StartRead {
-        id,
-        spec: Box::new(spec),
-    });
-    effects
-}
-
-/// Continues the current read where each segment stopped: one page, or (`all`) to the end.
-fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
-    let id = state.next_request_id;
-    let Some(read) = state.table.as_mut().and_then(|v| v.read.as_mut()) else {
-        return Vec::new();
-    };
-    if read.running {
-        // Already loading: `all` upgrades the current read on its next continuation.
-        read.continuous |= all;
-        return Vec::new();
-    }
-    if !read.has_more() {
-        return Vec::new();
-    }
-    state.next_request_id += 1;
-    read.id = id;
-    read.fan_out.clear();
-    read.outstanding = 1;
-    read.running = true;
-    read.continuous = all;
-    read.outcome = None;
-    let mut spec = read.spec.clone();
-    spec.starts = read.resume.clone();
-    // Loading everything goes faster in DynamoDB's own 1 MB pages.
-    (spec.max_pages, spec.page_size) = if all {
-        (None, None)
-    } else {
-        (Some(1), Some(EXPLORER_PAGE_SIZE))
-    };
-    vec![Effect::StartRead {
-        id,
-        spec: Box::new(spec),
-    }]
-}
-
-fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
-    let request_id = event.request_id();
-    if let Some(effects) = super::builder_update::sample_event(state, &event) {
-        return effects;
-    }
-    let is_current = state
-        .table
-        .as_ref()
-        .and_then(|v| v.read.as_ref())
-        .is_some_and(|r| r.owns(request_id));
-    match event {
-        EngineEvent::Page(page) => {
-            let segments = state
-                .table
-                .as_ref()
-                .and_then(|v| v.read.as_ref())
-                .filter(|_| is_current)
-                .map_or(1, |r| r.spec.segments.max(1));
-            // Every page is logged, even a stale one: its capacity was spent.
-            state.log.push(RequestRow::from_page(&page, segments));
-            if !is_current {
-                return Vec::new();
-            }
-            let view = state.table.as_mut().expect("current read has a view");
-            let read = view.read.as_mut().expect("current read");
-            read.pages += 1;
-            let seg = page.segment as usize;
-            if read.resume.len() < segments as usize {
-                read.resume
-                    .resize(segments as usize, SegmentStart::Beginning);
-            }
-            if let Some(progress) = view.progress.as_mut() {
-                progress.record(&page);
-            }
-            // Fan-out shards read to their end; only the main read resumes page by page.
-            read.resume[seg] = match page.last_evaluated_key {
-                Some(key) if page.request_id == read.id => SegmentStart::After(key),
-                _ => SegmentStart::Finished,
-            };
-            let cap = state.max_items;
-            if let Some(store) = view.store.as_mut() {
-                // Past the cap the request log and statistics keep counting, but items are not
-                // kept, so a huge scan cannot take the explorer's memory with it.
-                let mut items = page.items;
-                let room = cap.saturating_sub(store.len());
-                if items.len() > room {
-                    view.dropped_items += (items.len() - room) as u64;
-                    items.truncate(room);
-                }
-                store.extend(items);
-            }
-            refilter(state);
-            keep_cursors_visible(state);
-            Vec::new()
-        }
-        EngineEvent::Done { outcome, .. } if is_current => {
-            let read = state
-                .table
-                .as_mut()
-                .and_then(|v| v.read.as_mut())
-                .expect("current read");
-            read.outstanding = read.outstanding.saturating_sub(1);
-            if read.outstanding > 0 {
-                return Vec::new();
-            }
-            read.running = false;
-            read.outcome = Some(match outcome {
-                DoneOutcome::Cancelled => ReadOutcome::Cancelled,
-                _ => ReadOutcome::Complete,
-            });
-            if read.continuous && outcome != DoneOutcome::Cancelled && read.has_more() {
-                return load_more(state, true);
-            }
-            Vec::new()
-        }
-        EngineEvent::Abandoned { attempts, .. } => {
-            state
-                .log
-                .record_failure(attempts.attempts, attempts.throttles);
-            Vec::new()
-        }
-        EngineEvent::Failed {
-            error, attempts, ..
-        } => {
-            state
-                .log
-                .record_failure(attempts.attempts, attempts.throttles);
-            if is_current {
-                let read = state
-                    .table
-                    .as_mut()
-                    .and_then(|v| v.read.as_mut())
-                    .expect("current read");
-                read.running = false;
-                read.outcome = Some(ReadOutcome::Failed(error.message.clone()));
-                state.notice = Some(super::state::Notice {
-                    text: format!(
-                        "{} — what was loaded is kept; press n to resume",
-                        error.message
-                    ),
-                    error: true,
-                });
-            }
-            Vec::new()
-        }
-        EngineEvent::Done { .. } => Vec::new(),
-    }
-}
-
 // ---------------------------------------------------------------- filtering
 
-fn refilter(state: &mut State) {
+pub(super) fn refilter(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
@@ -789,7 +597,7 @@ fn item_matches(store: &ItemStore, id: u32, needle: &str) -> bool {
         .any(|(_, v)| v.as_s().is_some_and(|s| s.to_lowercase().contains(needle)))
 }
 
-fn keep_cursors_visible(state: &mut State) {
+pub(super) fn keep_cursors_visible(state: &mut State) {
     let l = layout(state);
     let picker_len = state.picker.visible().len();
     state

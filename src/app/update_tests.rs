@@ -23,6 +23,7 @@ fn pages_group_into_collections_and_log_their_capacity() {
         [Msg::Engine(EngineEvent::Done {
             request_id: id,
             outcome: DoneOutcome::Complete,
+            elapsed: std::time::Duration::ZERO,
         })],
     );
     // Load more continues from the last key with a new request id.
@@ -96,6 +97,7 @@ fn esc_cancels_a_running_read_and_quit_cancels_too() {
         [Msg::Engine(EngineEvent::Done {
             request_id: id,
             outcome: DoneOutcome::Cancelled,
+            elapsed: std::time::Duration::ZERO,
         })],
     );
     let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
@@ -117,6 +119,7 @@ fn failures_keep_what_was_loaded_and_offer_resume() {
             segment: 0,
             error: crate::aws::EngineError::service("Scan failed at http://x: InternalServerError"),
             attempts: Default::default(),
+            elapsed: std::time::Duration::ZERO,
         })],
     );
     let view = s.table.as_ref().unwrap();
@@ -220,6 +223,7 @@ fn scrolling_onto_the_last_collection_loads_the_next_page() {
         [Msg::Engine(EngineEvent::Done {
             request_id: id,
             outcome: DoneOutcome::Complete,
+            elapsed: std::time::Duration::ZERO,
         })],
     );
     let effects = send(&mut s, [char('G')]);

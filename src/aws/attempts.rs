@@ -40,6 +40,14 @@ impl AttemptRecorder {
     pub fn snapshot(&self) -> AttemptStats {
         self.stats.lock().map(|s| s.clone()).unwrap_or_default()
     }
+
+    /// Counts one attempt made without the SDK (the in-memory page source's).
+    pub fn record_attempt(&self, throttled: bool) {
+        if let Ok(mut stats) = self.stats.lock() {
+            stats.attempts += 1;
+            stats.throttles += u32::from(throttled);
+        }
+    }
 }
 
 impl Intercept for AttemptRecorder {

@@ -24,6 +24,24 @@ pub struct JsonLines {
     pub items: usize,
 }
 
+impl JsonLines {
+    /// The same lines from items already converted (the in-memory page source's).
+    pub fn from_items(items: &[crate::model::value::Item], spelling: JsonSpelling) -> JsonLines {
+        let mut text = String::new();
+        for item in items {
+            match spelling {
+                JsonSpelling::Plain => crate::model::json::write_plain(&mut text, item),
+                JsonSpelling::Dynamo => crate::model::json::write_dynamo(&mut text, item),
+            }
+            text.push('\n');
+        }
+        JsonLines {
+            text,
+            items: items.len(),
+        }
+    }
+}
+
 type Attr<'a> = (u64, &'a str, &'a AttributeValue);
 
 pub fn render_page(items: &[HashMap<String, AttributeValue>], spelling: JsonSpelling) -> JsonLines {

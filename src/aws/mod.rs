@@ -2,7 +2,6 @@
 //! the headless subcommands share it and receive the same [`EngineEvent`]s.
 
 pub mod attempts;
-pub mod budget;
 pub mod connect;
 pub mod convert;
 mod describe;
@@ -16,10 +15,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::Client;
+use tokio::sync::mpsc;
 
 pub use connect::{connect, ConnectError, ConnectOptions, Connection};
 pub use error::{EngineError, ErrorClass};
-pub use read::{DoneOutcome, EngineEvent, Operation, Page, ReadHandle, ReadSpec, SegmentStart};
+pub use read::{
+    DoneOutcome, EngineEvent, Operation, Page, ReadHandle, ReadProgress, ReadSpec, SegmentStart,
+};
 pub use stats::ReadStats;
 
 #[derive(Clone)]
@@ -49,5 +51,25 @@ impl Engine {
 
     fn next_id(&self) -> u64 {
         self.next_request_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Starts a read; its events arrive on `tx`, ending with exactly one `Done` or `Failed`.
+    pub fn start_read(&self, spec: ReadSpec, tx: mpsc::Sender<EngineEvent>) -> ReadHandle {
+        self.start_read_with_id(self.next_id(), spec, tx)
+    }
+
+    /// Like `start_read`, with an id the caller chose (the explorer numbers its own requests
+    /// so its pure `update` can tag them before they start).
+    pub fn start_read_with_id(
+        &self,
+        id: u64,
+        spec: ReadSpec,
+        tx: mpsc::Sender<EngineEvent>,
+    ) -> ReadHandle {
+        let source = read::SdkSource {
+            client: self.client.clone(),
+            endpoint: self.endpoint.clone(),
+        };
+        read::start_read(Arc::new(source), id, spec, tx)
     }
 }

@@ -202,6 +202,13 @@ pub struct HotkeysArgs {
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Stop cleanly before consumed capacity would pass N read units; the report then covers
+    /// what was read.
+    #[arg(long, value_name = "N")]
+    pub max_rcu: Option<f64>,
+    /// Rate-limit all segments together to N read units per second.
+    #[arg(long, value_name = "N")]
+    pub rcu_per_second: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -249,4 +256,10 @@ pub struct RunArgs {
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Stop cleanly before consumed capacity would pass N read units (all shards together).
+    #[arg(long, value_name = "N")]
+    pub max_rcu: Option<f64>,
+    /// Rate-limit all shards together to N read units per second.
+    #[arg(long, value_name = "N")]
+    pub rcu_per_second: Option<f64>,
 }

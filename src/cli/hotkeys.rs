@@ -13,10 +13,10 @@ use serde::Serialize;
 
 use super::args::{HotkeysArgs, HotkeysOutput};
 use super::drain::{drain, Next};
-use super::read_cmd::index_keys;
+use super::read_cmd::{check_guard_flags, index_keys};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{Engine, Operation, ReadSpec};
+use crate::aws::{DoneOutcome, Engine, Operation, ReadSpec};
 use crate::model::distribution::{
     KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
@@ -56,12 +56,15 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
             "--top '0' lists no keys; give 1 or more",
         ));
     }
+    check_guard_flags(args.max_rcu, args.rcu_per_second)?;
     let info = engine.describe_table(&args.table).await?;
     let keys = index_keys(&info, args.index.as_deref())?;
     let partition_key = keys.partition_key.name.clone();
     let mut spec = ReadSpec::new(Operation::Scan, &args.table);
     spec.index = args.index.clone();
     spec.segments = args.segments;
+    spec.max_rcu = args.max_rcu;
+    spec.rcu_per_second = args.rcu_per_second;
 
     let (distribution, stats_line) = count(engine, spec, &partition_key, args.stats).await?;
 
@@ -169,7 +172,16 @@ async fn count(
                 stats.pages
             ),
         ),
-        None => return Ok((distribution, stats_line)),
+        None => {
+            if drained.outcome == Some(DoneOutcome::BudgetReached) {
+                eprintln!(
+                    "note: stopped before passing --max-rcu: {} read units consumed; the report covers the {} items read so far",
+                    stats.consumed_capacity.total,
+                    distribution.total_items()
+                );
+            }
+            return Ok((distribution, stats_line));
+        }
     };
     Err(CliError {
         trailer: stats_line,

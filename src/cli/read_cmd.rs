@@ -2,9 +2,6 @@
 //! stdout and statistics to stderr.
 
 use std::io::{self, Write};
-use std::time::Instant;
-
-use tokio::sync::mpsc;
 
 use std::collections::BTreeMap;
 
@@ -13,8 +10,9 @@ use super::drain::{drain, Failure, Next};
 use super::output::{ItemWriter, OutputFormat};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{DoneOutcome, Engine, EngineEvent, ErrorClass, Operation, ReadSpec, ReadStats};
+use crate::aws::{DoneOutcome, Engine, ErrorClass, Operation, ReadSpec};
 use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
+use crate::model::capacity::parse_units;
 use crate::model::collection::dynamo_cmp;
 use crate::model::expression::{check_expression, parse_key_condition};
 use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values, JsonSpelling};
@@ -62,13 +60,21 @@ pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError>
         check_all_used(&spec)?;
         specs.push(spec);
     }
+    let key_names = key_columns(&info, specs[0].index.as_deref());
     if specs.len() == 1 {
         let spec = specs.pop().expect("one spec");
-        let key_names = key_columns(&info, spec.index.as_deref());
         return stream(engine, spec, key_names, &args.read).await;
     }
+    // Every shard is a segment of one read: one --max-rcu budget and one --rcu-per-second
+    // bucket for all of them, and each shard returns up to --limit before the merge cuts.
+    let mut specs = specs.into_iter();
+    let mut spec = specs.next().expect("shards");
+    spec.shards = std::iter::once(spec.values.clone())
+        .chain(specs.map(|s| s.values))
+        .collect();
+    spec.limit_per_segment = true;
     let sort_key = keys.sort_key.map(|k| k.name);
-    fan_out(engine, specs, &info, &args.read, sort_key, args.desc).await
+    fan_out(engine, spec, key_names, &args.read, sort_key, args.desc).await
 }
 
 /// `run PATTERN`: binds the pattern's parameters and runs it as the equivalent `query`.
@@ -113,8 +119,8 @@ pub async fn run_pattern(
             output: args.output,
             stats: args.stats,
             page_size: None,
-            max_rcu: None,
-            rcu_per_second: None,
+            max_rcu: args.max_rcu,
+            rcu_per_second: args.rcu_per_second,
         },
     };
     run_query(engine, query).await
@@ -253,18 +259,7 @@ fn read_spec(
     if let Some(projection) = &read.projection {
         check_expression("projection", projection, &names, &values)?;
     }
-    for (flag, value) in [
-        ("--max-rcu", read.max_rcu),
-        ("--rcu-per-second", read.rcu_per_second),
-    ] {
-        if let Some(v) = value {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(CliError::bad_input(format!(
-                    "{flag} '{v}' must be a positive number of read capacity units"
-                )));
-            }
-        }
-    }
+    check_guard_flags(read.max_rcu, read.rcu_per_second)?;
     let mut spec = ReadSpec::new(operation, table);
     spec.max_rcu = read.max_rcu;
     spec.rcu_per_second = read.rcu_per_second;
@@ -277,6 +272,19 @@ fn read_spec(
     spec.names = names;
     spec.values = values;
     Ok(spec)
+}
+
+/// `--max-rcu` and `--rcu-per-second`, checked the same way wherever they are taken.
+pub(super) fn check_guard_flags(
+    max_rcu: Option<f64>,
+    rcu_per_second: Option<f64>,
+) -> Result<(), CliError> {
+    for (flag, value) in [("--max-rcu", max_rcu), ("--rcu-per-second", rcu_per_second)] {
+        if let Some(v) = value {
+            parse_units(flag, &v.to_string()).map_err(CliError::bad_input)?;
+        }
+    }
+    Ok(())
 }
 
 /// DynamoDB rejects placeholders that no expression uses; say which one before sending.
@@ -457,80 +465,59 @@ async fn stream(
     }
 }
 
-/// Queries every write shard in parallel, then writes the merged result in sort-key order
-/// (descending with `--desc`), cut to `--limit`. Each shard is its own request in `--stats`.
+/// Queries every write shard in parallel (one read, a segment per shard), then writes the
+/// merged result in sort-key order (descending with `--desc`), cut to `--limit`.
 async fn fan_out(
     engine: &Engine,
-    specs: Vec<ReadSpec>,
-    info: &TableInfo,
+    spec: ReadSpec,
+    key_names: Vec<String>,
     read: &ReadArgs,
     sort_key: Option<String>,
     descending: bool,
 ) -> Result<(), CliError> {
-    let (tx, mut rx) = mpsc::channel(CHANNEL_PAGES);
-    let started = Instant::now();
-    let handles: Vec<_> = specs
-        .into_iter()
-        .map(|spec| engine.start_read(spec, tx.clone()))
-        .collect();
-    drop(tx);
-    let order: Vec<u64> = handles.iter().map(|h| h.id).collect();
-    let mut per_shard: BTreeMap<u64, Vec<Item>> = BTreeMap::new();
-    let mut stats = ReadStats::default();
-    let mut failure: Option<CliError> = None;
-    // Every read ends with Done or Failed; the channel closes when all have stopped.
-    while let Some(event) = rx.recv().await {
-        match event {
-            EngineEvent::Page(page) => {
-                stats.add_page(&page);
-                per_shard
-                    .entry(page.request_id)
-                    .or_default()
-                    .extend(page.items);
-            }
-            EngineEvent::Done { .. } => {}
-            EngineEvent::Abandoned { attempts, .. } => stats.add_failure(&attempts),
-            EngineEvent::Failed {
-                error,
-                attempts,
-                segment,
-                ..
-            } => {
-                stats.add_failure(&attempts);
-                for h in &handles {
-                    h.cancel();
-                }
-                if failure.is_none() {
-                    let mut e = CliError::from(error);
-                    e.message = format!(
-                        "{} (shard query, segment {segment}, {} attempts)",
-                        e.message, attempts.attempts
-                    );
-                    failure = Some(e);
-                }
-            }
+    let mut per_shard: Vec<Vec<Item>> = vec![Vec::new(); spec.shards.len()];
+    let drained = drain(engine, spec, |page| {
+        if let Some(shard) = per_shard.get_mut(page.segment as usize) {
+            shard.extend(page.items);
         }
-    }
-    for h in handles {
-        h.join().await;
-    }
-    stats.elapsed_ms = started.elapsed().as_millis() as u64;
+        Next::Continue
+    })
+    .await;
     let stats_line = read
         .stats
-        .then(|| serde_json::to_string(&stats).unwrap_or_default());
-    if let Some(mut e) = failure {
+        .then(|| serde_json::to_string(&drained.stats).unwrap_or_default());
+    if let Some(Failure {
+        error,
+        attempts,
+        segment,
+    }) = drained.failure
+    {
+        let mut e = CliError::from(error);
+        e.message = format!(
+            "{} (shard {segment}, {} attempts)",
+            e.message, attempts.attempts
+        );
         e.trailer = stats_line;
         return Err(e);
     }
-    let shards: Vec<Vec<Item>> = order
-        .iter()
-        .map(|id| per_shard.remove(id).unwrap_or_default())
-        .collect();
-    let mut merged = merge_sorted(shards, sort_key.as_deref(), descending);
+    if drained.interrupted {
+        let mut e = CliError::new(130, "Query interrupted; nothing was written");
+        e.trailer = stats_line;
+        return Err(e);
+    }
+    let mut merged = merge_sorted(per_shard, sort_key.as_deref(), descending);
     if let Some(limit) = read.limit {
         merged.truncate(limit);
     }
-    let key_names = key_columns(info, None);
+    if drained.outcome == Some(DoneOutcome::BudgetReached) {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "note: stopped before passing --max-rcu {}: {} read units consumed; {} items from the shards read so far are written",
+            read.max_rcu.unwrap_or_default(),
+            drained.stats.consumed_capacity.total,
+            merged.len()
+        );
+    }
     let mut writer = ItemWriter::new(io::stdout().lock(), read.output, key_names);
     match writer.write_page(&merged) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {

@@ -43,6 +43,47 @@ pub fn scan_estimate_units(size_bytes: u64, consistent: bool) -> f64 {
     }
 }
 
+/// The most a capacity budget or rate can be set to: far beyond any table, and small enough
+/// that sums of it stay exact.
+pub const MAX_GUARD_UNITS: f64 = 1e12;
+
+/// A capacity budget or rate as the user typed it: a positive number of read units.
+pub fn parse_units(label: &str, text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_GUARD_UNITS => Ok(v),
+        _ => Err(format!(
+            "{label} '{}' must be a number of read capacity units above 0 and at most 1e12",
+            text.trim()
+        )),
+    }
+}
+
+/// Capacity units as DynamoDB reports them (halves are common), without float noise.
+pub fn format_units(u: f64) -> String {
+    if u == u.trunc() && u.abs() < 1e15 {
+        format!("{}", u as i64)
+    } else {
+        let s = format!("{u:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// The largest item DynamoDB stores.
+pub const MAX_ITEM_BYTES: u64 = 400 * 1024;
+/// A Query or Scan page stops once it has read 1 MB; the item that crosses the line is still
+/// read whole, so a page can read up to 1 MB plus one item.
+pub const MAX_PAGE_BYTES: u64 = 1024 * 1024 + MAX_ITEM_BYTES;
+
+/// The most read units one Query or Scan request can consume, whatever the data: `limit` items
+/// of the largest size, or a full page, whichever is less. Capacity guards reserve this before
+/// a request is sent, so what they promise holds for data they have not seen yet.
+pub fn worst_case_read_units(limit: Option<i32>, consistent: bool) -> f64 {
+    let by_limit = limit.map_or(u64::MAX, |l| {
+        (l.max(1) as u64).saturating_mul(MAX_ITEM_BYTES)
+    });
+    scan_estimate_units(by_limit.min(MAX_PAGE_BYTES), consistent)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -76,5 +117,16 @@ mod tests {
         assert_eq!(scan_estimate_units(4097, true), 2.0);
         assert_eq!(scan_estimate_units(4097, false), 1.0);
         assert_eq!(scan_estimate_units(0, false), 0.0);
+    }
+
+    #[test]
+    fn worst_case_is_the_smaller_of_limit_items_and_a_page() {
+        // One 400 KB item: 100 blocks of 4 KB.
+        assert_eq!(worst_case_read_units(Some(1), true), 100.0);
+        assert_eq!(worst_case_read_units(Some(1), false), 50.0);
+        // 1 MB + 400 KB = 356 blocks, however many items are asked for.
+        assert_eq!(worst_case_read_units(Some(2000), true), 356.0);
+        assert_eq!(worst_case_read_units(None, false), 178.0);
+        assert_eq!(worst_case_read_units(Some(0), false), 50.0);
     }
 }

@@ -34,6 +34,16 @@ pub struct KeySchema {
     pub sort_key: Option<KeyAttr>,
 }
 
+impl KeySchema {
+    /// The key attributes' names, partition key first.
+    pub fn names(&self) -> Vec<String> {
+        std::iter::once(&self.partition_key)
+            .chain(self.sort_key.as_ref())
+            .map(|k| k.name.clone())
+            .collect()
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum IndexKind {

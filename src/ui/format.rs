@@ -29,15 +29,7 @@ pub fn bytes(n: u64) -> String {
     }
 }
 
-/// Capacity units as DynamoDB reports them (halves are common), without float noise.
-pub fn units(u: f64) -> String {
-    if u == u.trunc() && u.abs() < 1e15 {
-        format!("{}", u as i64)
-    } else {
-        let s = format!("{u:.2}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
+pub use crate::model::capacity::format_units as units;
 
 /// USD with enough digits to show a fraction of a cent.
 pub fn dollars(d: f64) -> String {

@@ -120,12 +120,16 @@ pub fn progress_height(segments: usize) -> u16 {
     (segments.min(8) + 3) as u16
 }
 
-/// `status` is "running", "done", "cancelled", "stopped at the budget" or "failed".
-pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, now_ms: u64, status: &str) {
+/// `status` is "running", "done", "cancelled", "stopped at the budget", "stopped" or "failed".
+pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, status: &str) {
     let running = status == "running";
-    let (items_rate, rcu_rate, eta) = p.rates(now_ms);
+    let (items_rate, rcu_rate, eta) = p.rates();
+    let budget = p
+        .budget_rcu
+        .map(|b| format!(" · budget {}", units(b)))
+        .unwrap_or_default();
     let title = format!(
-        " Scan {} · {} items/s · {} RCU/s · RCU {} of ≈{}{} ",
+        " Scan {} · {} items/s · {} RCU/s · RCU {}{budget} of ≈{}{} ",
         status,
         thousands(items_rate as u64),
         units((rcu_rate * 10.0).round() / 10.0),

@@ -329,6 +329,8 @@ fn scan_launcher_progress_and_distribution() {
     };
     p.segment = 1;
     p.scanned_count = 400;
+    // Two seconds into the scan by the engine's clock (the explorer's ticks do not count).
+    p.sent_at = std::time::Duration::from_millis(1_988);
     send(
         &mut s,
         [Msg::Tick(2_000), Msg::Engine(EngineEvent::Page(p))],

@@ -46,6 +46,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         spans.push(Span::raw(what));
         let (text, style) = match (&read.outcome, read.running) {
             (_, true) => (" · loading… Esc cancels".to_string(), theme::warning()),
+            (Some(ReadOutcome::BudgetReached { spent, budget }), _) => (
+                format!(
+                    " · budget reached: {} of {} RCU, n resumes with a new budget",
+                    units(*spent),
+                    units(*budget)
+                ),
+                theme::warning(),
+            ),
             (Some(ReadOutcome::Failed(_)), _) => {
                 (" · failed, n resumes".to_string(), theme::error())
             }

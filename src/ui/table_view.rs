@@ -12,7 +12,7 @@ use super::format::{bytes, thousands};
 use super::json_view::item_lines;
 use super::layout::{list_rows, table_layout, table_rows};
 use super::{request_log, status, theme};
-use crate::app::state::{JsonMode, Loadable, Pane, Prompt, State, TableView};
+use crate::app::state::{JsonMode, Loadable, Pane, Prompt, ReadOutcome, State, TableView};
 use crate::model::cell::cell_text;
 use crate::model::collection::ItemStore;
 use crate::model::entity::decode_key;
@@ -64,8 +64,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 let status = match view.read.as_ref() {
                     Some(r) if r.running => "running",
                     Some(r) => match &r.outcome {
-                        Some(crate::app::state::ReadOutcome::Cancelled) => "cancelled",
-                        Some(crate::app::state::ReadOutcome::Failed(_)) => "failed",
+                        Some(ReadOutcome::Cancelled) => "cancelled",
+                        Some(ReadOutcome::Failed(_)) => "failed",
+                        Some(ReadOutcome::BudgetReached { .. }) => "stopped at the budget",
                         _ if r.has_more() => "stopped",
                         _ => "done",
                     },
@@ -78,7 +79,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                     Constraint::Min(3),
                 ])
                 .areas(main);
-                super::scan::draw_progress(frame, top, progress, state.clock_ms, status);
+                super::scan::draw_progress(frame, top, progress, status);
                 main = rest;
             }
             if view.detail_open {
@@ -98,6 +99,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         super::scan::draw_distribution(frame, area, d);
     } else if let Some(p) = &view.palette {
         super::builder::draw_palette(frame, area, p, state);
+    } else if let Some(prompt) = &view.budget_prompt {
+        draw_prompt(
+            frame,
+            area,
+            " Resume the scan: max RCU for the rest ",
+            prompt,
+        );
     } else if let Some(prompt) = &view.pk_prompt {
         let key = view
             .read_keys()

@@ -1,0 +1,181 @@
+//! Pages from DynamoDB: each [`PageRequest`] becomes one Query or Scan call.
+
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+
+use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
+use aws_sdk_dynamodb::Client;
+
+use super::source::{PageRequest, PageSource, RawItems, RawPage};
+use super::Operation;
+use crate::aws::attempts::AttemptRecorder;
+use crate::aws::convert::{item_from_sdk, item_to_sdk, value_from_sdk, value_to_sdk};
+use crate::aws::error::EngineError;
+use crate::aws::json_lines::{render_page, JsonLines};
+use crate::model::capacity::Consumed;
+use crate::model::json::JsonSpelling;
+use crate::model::value::Item;
+
+#[derive(Clone)]
+pub struct SdkSource {
+    pub client: Client,
+    /// As shown in error messages.
+    pub endpoint: String,
+}
+
+type SdkItem = HashMap<String, AttributeValue>;
+
+impl RawItems for Vec<SdkItem> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+
+    fn truncate(&mut self, len: usize) {
+        Vec::truncate(self, len)
+    }
+
+    fn key_of(&self, index: usize, names: &[String]) -> Option<Item> {
+        let item = self.get(index)?;
+        let mut key = Item::new();
+        for name in names {
+            key.insert(name.clone(), value_from_sdk(item.get(name)?.clone()));
+        }
+        Some(key)
+    }
+
+    fn deliver(self, json_lines: Option<JsonSpelling>) -> (Vec<Item>, Option<JsonLines>) {
+        match json_lines {
+            None => (self.into_iter().map(item_from_sdk).collect(), None),
+            Some(spelling) => (Vec::new(), Some(render_page(&self, spelling))),
+        }
+    }
+}
+
+impl PageSource for SdkSource {
+    type Items = Vec<SdkItem>;
+
+    fn fetch(
+        &self,
+        request: PageRequest,
+        recorder: AttemptRecorder,
+    ) -> impl Future<Output = Result<RawPage<Self::Items>, EngineError>> + Send + 'static {
+        let source = self.clone();
+        async move { source.send(request, recorder).await }
+    }
+}
+
+impl SdkSource {
+    async fn send(
+        &self,
+        request: PageRequest,
+        recorder: AttemptRecorder,
+    ) -> Result<RawPage<Vec<SdkItem>>, EngineError> {
+        let spec = &request.spec;
+        let names: Option<HashMap<String, String>> =
+            (!spec.names.is_empty()).then(|| spec.names.iter().cloned().collect());
+        let values = spec.values_for(request.segment);
+        let values: Option<HashMap<String, AttributeValue>> = (!values.is_empty()).then(|| {
+            values
+                .iter()
+                .map(|(k, v)| (k.clone(), value_to_sdk(v)))
+                .collect()
+        });
+        let select = spec.count_only.then_some(Select::Count);
+        let start = request.start.as_ref().map(item_to_sdk);
+        let table = Some(spec.table.as_str());
+        let (items, count, scanned_count, consumed, last_evaluated_key) = match spec.operation {
+            Operation::Query => {
+                let out = self
+                    .client
+                    .query()
+                    .table_name(&spec.table)
+                    .set_index_name(spec.index.clone())
+                    .set_key_condition_expression(spec.key_condition.clone())
+                    .set_filter_expression(spec.filter.clone())
+                    .set_projection_expression(spec.projection.clone())
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .scan_index_forward(!spec.descending)
+                    .consistent_read(spec.consistent)
+                    .set_limit(request.limit)
+                    .set_select(select)
+                    .set_exclusive_start_key(start)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                    .customize()
+                    .interceptor(recorder)
+                    .send()
+                    .await
+                    .map_err(|e| EngineError::from_sdk(e, "Query", table, &self.endpoint))?;
+                (
+                    out.items,
+                    out.count,
+                    out.scanned_count,
+                    out.consumed_capacity,
+                    out.last_evaluated_key,
+                )
+            }
+            Operation::Scan => {
+                let parallel = request.total_segments > 1;
+                let out = self
+                    .client
+                    .scan()
+                    .table_name(&spec.table)
+                    .set_index_name(spec.index.clone())
+                    .set_filter_expression(spec.filter.clone())
+                    .set_projection_expression(spec.projection.clone())
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .consistent_read(spec.consistent)
+                    .set_limit(request.limit)
+                    .set_select(select)
+                    .set_segment(parallel.then_some(request.segment as i32))
+                    .set_total_segments(parallel.then_some(request.total_segments as i32))
+                    .set_exclusive_start_key(start)
+                    .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                    .customize()
+                    .interceptor(recorder)
+                    .send()
+                    .await
+                    .map_err(|e| EngineError::from_sdk(e, "Scan", table, &self.endpoint))?;
+                (
+                    out.items,
+                    out.count,
+                    out.scanned_count,
+                    out.consumed_capacity,
+                    out.last_evaluated_key,
+                )
+            }
+        };
+        Ok(RawPage {
+            items: items.unwrap_or_default(),
+            count: count.max(0) as u64,
+            scanned_count: scanned_count.max(0) as u64,
+            consumed: consumed_from_sdk(consumed.as_ref()),
+            last_evaluated_key: last_evaluated_key.map(item_from_sdk),
+        })
+    }
+}
+
+fn consumed_from_sdk(c: Option<&ConsumedCapacity>) -> Consumed {
+    let Some(c) = c else {
+        return Consumed::default();
+    };
+    let mut indexes = BTreeMap::new();
+    for map in [&c.global_secondary_indexes, &c.local_secondary_indexes]
+        .into_iter()
+        .flatten()
+    {
+        for (name, cap) in map {
+            *indexes.entry(name.clone()).or_insert(0.0) += cap.capacity_units.unwrap_or(0.0);
+        }
+    }
+    Consumed {
+        total: c.capacity_units.unwrap_or(0.0),
+        table: c
+            .table
+            .as_ref()
+            .and_then(|t| t.capacity_units)
+            .unwrap_or(0.0),
+        indexes,
+    }
+}

@@ -1,0 +1,274 @@
+//! One segment of a read: its requests one after another, each sent once the capacity guard
+//! admits it, each page delivered in order with where the segment continues.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use super::coordinator::Shared;
+use super::guard::{Admission, Ticket};
+use super::source::{PageRequest, PageSource, RawItems, RawPage};
+use super::{EngineEvent, Page, SegmentStart};
+use crate::aws::attempts::{AttemptRecorder, AttemptStats};
+use crate::aws::error::EngineError;
+use crate::model::capacity::worst_case_read_units;
+use crate::model::value::Item;
+
+pub(super) struct SegmentFailure {
+    pub segment: u32,
+    pub error: EngineError,
+    pub attempts: AttemptStats,
+}
+
+enum Fetched<I> {
+    Page {
+        result: Result<RawPage<I>, EngineError>,
+        sent_at: Duration,
+        latency: Duration,
+        ticket: Option<Ticket>,
+    },
+    /// The budget is spent; nothing was sent.
+    Exhausted,
+    /// The read stopped before this request was sent.
+    Stopped,
+}
+
+/// One request in its own task, so the next page is on the wire while this one is converted
+/// and delivered. Dropping it aborts the request.
+struct Fetch<I> {
+    task: JoinHandle<Fetched<I>>,
+    /// Shared with the request, so attempts are known even when the request is abandoned.
+    recorder: AttemptRecorder,
+    /// The request's `ExclusiveStartKey`: where the segment stands if none of its items count.
+    start: Option<Item>,
+}
+
+impl<I> Drop for Fetch<I> {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn spawn_fetch<S: PageSource>(
+    shared: &Arc<Shared<S>>,
+    segment: u32,
+    start: Option<Item>,
+) -> Fetch<S::Items> {
+    let spec = &shared.spec;
+    // Without a filter every evaluated item is returned, so asking for no more than the
+    // remaining limit saves the capacity of reading items nobody will see.
+    let mut limit = match (shared.remaining.left(segment), &spec.filter) {
+        (Some(r), None) => Some(
+            spec.page_size
+                .map_or(r, |p| (p as usize).min(r))
+                .clamp(1, i32::MAX as usize) as i32,
+        ),
+        _ => spec.page_size,
+    };
+    let recorder = AttemptRecorder::default();
+    let (task_shared, task_recorder, task_start) =
+        (shared.clone(), recorder.clone(), start.clone());
+    let task = tokio::spawn(async move {
+        let shared = task_shared;
+        // The slot first, then the guard: once admitted, the request is sent at once, so the
+        // rate limit's clock is the send time.
+        let _slot = tokio::select! {
+            slot = shared.requests.acquire() => slot.expect("semaphore is never closed"),
+            _ = shared.stop.cancelled() => return Fetched::Stopped,
+        };
+        let ticket = match &shared.guard {
+            None => None,
+            Some(guard) => {
+                let worst = worst_case_read_units(limit, shared.spec.consistent);
+                match guard.admit(worst, &shared.stop).await {
+                    None => return Fetched::Stopped,
+                    Some(Admission::Exhausted) => return Fetched::Exhausted,
+                    Some(Admission::Go { ticket, limit_cap }) => {
+                        if let Some(cap) = limit_cap {
+                            limit = Some(limit.map_or(cap, |l| l.min(cap)));
+                        }
+                        Some(ticket)
+                    }
+                }
+            }
+        };
+        let sent_at = shared.started.elapsed();
+        let request = PageRequest {
+            spec: shared.spec.clone(),
+            segment,
+            total_segments: shared.spec.segment_count(),
+            start: task_start,
+            limit,
+        };
+        let began = Instant::now();
+        let result = shared.source.fetch(request, task_recorder).await;
+        Fetched::Page {
+            result,
+            sent_at,
+            latency: began.elapsed(),
+            ticket,
+        }
+    });
+    Fetch {
+        task,
+        recorder,
+        start,
+    }
+}
+
+pub(super) async fn run_segment<S: PageSource>(
+    shared: Arc<Shared<S>>,
+    segment: u32,
+) -> Result<(), SegmentFailure> {
+    let spec = shared.spec.clone();
+    let start = match spec.starts.get(segment as usize) {
+        Some(SegmentStart::Finished) => return Ok(()),
+        Some(SegmentStart::After(key)) => Some(key.clone()),
+        Some(SegmentStart::Beginning) | None => None,
+    };
+    if shared.remaining.left(segment) == Some(0) {
+        return Ok(());
+    }
+    // A segment holds its permit to the end: at most MAX_IN_FLIGHT_SEGMENTS segments have a
+    // request and a page in memory at once.
+    let _permit = tokio::select! {
+        permit = shared.in_flight.acquire() => permit.expect("semaphore is never closed"),
+        _ = shared.stop.cancelled() => return Ok(()),
+    };
+    let mut next = Some(spawn_fetch(&shared, segment, start));
+    let mut page_number = 0u32;
+    while let Some(mut fetch) = next.take() {
+        // A request already sent is waited for when the read stops for a limit or another
+        // segment's failure: DynamoDB serves it either way, so its page and capacity are
+        // reported. The user's cancel abandons a request still on the wire, but a response
+        // that has already arrived was paid for and is delivered like any other.
+        let joined = tokio::select! {
+            biased;
+            joined = &mut fetch.task => joined,
+            _ = shared.user_cancel.cancelled() => {
+                if !fetch.task.is_finished() {
+                    fetch.task.abort();
+                    let attempts = fetch.recorder.snapshot();
+                    if attempts.attempts > 0 {
+                        let _ = shared.tx.send(EngineEvent::Abandoned {
+                            request_id: shared.request_id,
+                            segment,
+                            attempts,
+                        }).await;
+                    }
+                    return Ok(());
+                }
+                (&mut fetch.task).await
+            }
+        };
+        let fetched = joined.unwrap_or_else(|e| Fetched::Page {
+            result: Err(EngineError::service(format!(
+                "a page request stopped unexpectedly: {e}"
+            ))),
+            sent_at: shared.started.elapsed(),
+            latency: Duration::ZERO,
+            ticket: None,
+        });
+        let (result, sent_at, latency, ticket) = match fetched {
+            Fetched::Page {
+                result,
+                sent_at,
+                latency,
+                ticket,
+            } => (result, sent_at, latency, ticket),
+            Fetched::Exhausted => {
+                shared.budget_reached.store(true, Ordering::Release);
+                return Ok(());
+            }
+            Fetched::Stopped => return Ok(()),
+        };
+        let attempts = fetch.recorder.snapshot();
+        if let (Some(guard), Some(ticket)) = (&shared.guard, ticket) {
+            let (units, evaluated) = match &result {
+                Ok(raw) => (raw.consumed.total, raw.scanned_count),
+                Err(_) => (0.0, 0),
+            };
+            guard.settle(ticket, units, evaluated);
+        }
+        let mut raw = result.map_err(|error| SegmentFailure {
+            segment,
+            error,
+            attempts: attempts.clone(),
+        })?;
+        page_number += 1;
+        let returned = raw.items.len();
+        let take = shared.remaining.take(segment, returned);
+        let resume = if take < returned {
+            raw.items.truncate(take);
+            // Cut short by the limit: continue after the last item delivered, not after the
+            // page, or the items between would never be seen.
+            match take.checked_sub(1) {
+                None => Some(
+                    fetch
+                        .start
+                        .take()
+                        .map_or(SegmentStart::Beginning, SegmentStart::After),
+                ),
+                Some(_) if spec.key_attributes.is_empty() => None,
+                Some(last) => raw
+                    .items
+                    .key_of(last, &spec.key_attributes)
+                    .map(SegmentStart::After),
+            }
+        } else {
+            Some(match &raw.last_evaluated_key {
+                Some(key) => SegmentStart::After(key.clone()),
+                None => SegmentStart::Finished,
+            })
+        };
+        let limit_hit = shared.remaining.left(segment) == Some(0);
+        if limit_hit {
+            shared.limit_reached.store(true, Ordering::Release);
+            if !spec.limit_per_segment {
+                shared.stop.cancel();
+            }
+        }
+        let more = !limit_hit
+            && raw.last_evaluated_key.is_some()
+            && !shared.stop.is_cancelled()
+            && spec.max_pages.is_none_or(|max| page_number < max);
+        if more {
+            next = Some(spawn_fetch(
+                &shared,
+                segment,
+                raw.last_evaluated_key.clone(),
+            ));
+            // The new task sits in this worker's next-task slot, which other workers cannot
+            // steal: without yielding, its request would wait for this page's conversion.
+            tokio::task::yield_now().await;
+        }
+        let (items, json_lines) = raw.items.deliver(spec.json_lines);
+        let page = Page {
+            request_id: shared.request_id,
+            operation: spec.operation,
+            index: spec.index.clone(),
+            segment,
+            page: page_number,
+            items,
+            json_lines,
+            count: raw.count,
+            scanned_count: raw.scanned_count,
+            consumed: raw.consumed,
+            sent_at,
+            latency,
+            attempts,
+            last_evaluated_key: raw.last_evaluated_key,
+            resume,
+        };
+        crate::logging::log_page(&page, &spec.table, spec.segment_count());
+        // Not raced against `stop`: a page that was paid for is always delivered, so capacity
+        // sums stay exact. Consumers drain until the final event, so this cannot hang.
+        if shared.tx.send(EngineEvent::Page(page)).await.is_err() {
+            return Ok(());
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! Where pages come from: DynamoDB through the SDK ([`super::SdkSource`]) or a table in memory
+//! ([`super::memory::MemorySource`]) that tests script. The coordinator, the segment tasks and
+//! the capacity guard are the same code for both.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use super::ReadSpec;
+use crate::aws::attempts::AttemptRecorder;
+use crate::aws::error::EngineError;
+use crate::aws::json_lines::JsonLines;
+use crate::model::capacity::Consumed;
+use crate::model::json::JsonSpelling;
+use crate::model::value::Item;
+
+/// One request as a segment task asks for it.
+#[derive(Debug, Clone)]
+pub struct PageRequest {
+    pub spec: Arc<ReadSpec>,
+    pub segment: u32,
+    pub total_segments: u32,
+    /// `ExclusiveStartKey`.
+    pub start: Option<Item>,
+    /// DynamoDB's `Limit`.
+    pub limit: Option<i32>,
+}
+
+/// A response before it is delivered: items still in the source's own form.
+#[derive(Debug)]
+pub struct RawPage<I> {
+    pub items: I,
+    pub count: u64,
+    pub scanned_count: u64,
+    pub consumed: Consumed,
+    pub last_evaluated_key: Option<Item>,
+}
+
+/// A page's items in the source's form: the SDK's maps, or `Item`s.
+pub trait RawItems: Send + 'static {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    fn truncate(&mut self, len: usize);
+    /// The primary key (these attributes) of item `index`; `None` if one is missing.
+    fn key_of(&self, index: usize, names: &[String]) -> Option<Item>;
+    /// As `Item`s, or (with a spelling) as JSON lines rendered without building `Item`s.
+    fn deliver(self, json_lines: Option<JsonSpelling>) -> (Vec<Item>, Option<JsonLines>);
+}
+
+pub trait PageSource: Send + Sync + 'static {
+    type Items: RawItems;
+
+    /// Sends one request. Every HTTP attempt is counted on `recorder`.
+    fn fetch(
+        &self,
+        request: PageRequest,
+        recorder: AttemptRecorder,
+    ) -> impl Future<Output = Result<RawPage<Self::Items>, EngineError>> + Send + 'static;
+}
+
+impl RawItems for Vec<Item> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+
+    fn truncate(&mut self, len: usize) {
+        Vec::truncate(self, len)
+    }
+
+    fn key_of(&self, index: usize, names: &[String]) -> Option<Item> {
+        let item = self.get(index)?;
+        let mut key = Item::new();
+        for name in names {
+            key.insert(name.clone(), item.get(name)?.clone());
+        }
+        Some(key)
+    }
+
+    fn deliver(self, json_lines: Option<JsonSpelling>) -> (Vec<Item>, Option<JsonLines>) {
+        match json_lines {
+            None => (self, None),
+            Some(spelling) => (Vec::new(), Some(JsonLines::from_items(&self, spelling))),
+        }
+    }
+}
