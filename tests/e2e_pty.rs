@@ -199,3 +199,46 @@ fn build_a_begins_with_query_by_accepting_completions() {
     s.keys("q");
     assert!(s.wait_exit().success());
 }
+
+/// The RCU the scan panel reports, and its budget: `RCU 10.5 / budget 10`.
+fn scan_panel_rcu(screen: &str) -> (f64, f64) {
+    let at = screen.find("Scan stopped at the budget · RCU ").expect("scan panel")
+        + "Scan stopped at the budget · RCU ".len();
+    let mut words = screen[at..].split_whitespace();
+    let spent = words.next().unwrap().parse().unwrap();
+    assert_eq!(words.next(), Some("/"));
+    assert_eq!(words.next(), Some("budget"));
+    (spent, words.next().unwrap().parse().unwrap())
+}
+
+#[test]
+fn a_triage_scan_stops_at_its_budget_and_resumes_only_with_a_new_one() {
+    // The issue's reproduction at this table's size: a full scan costs about 37 RCU.
+    let table = seeded_demo(200);
+    let mut s = Session::start(&[&table]);
+    s.wait_text("Collections by PK");
+    s.keys("S");
+    s.wait_text("Parallel scan");
+    s.keys("\x7f4"); // segments: 4
+    s.keys("\t\t\t\t\t10"); // max RCU: 10
+    s.keys("\r");
+    let screen = s.wait_text("Scan stopped at the budget");
+    let (spent, budget) = scan_panel_rcu(&screen);
+    assert_eq!(budget, 10.0);
+    // Pages past a small budget are sized to what is left; the whole table is 37.
+    assert!((10.0..15.0).contains(&spent), "{screen}");
+    assert!(screen.contains("stopped at the capacity budget"), "{screen}");
+    // Nothing more is read until a new budget is given.
+    let before = session_rcu(&s.settle(Duration::from_millis(700), Duration::from_secs(3)));
+    s.keys("n");
+    s.wait_text("Resume the scan: max RCU for the rest");
+    s.keys("\x7f\x7f5\r");
+    let screen = s.wait_for("the second stop", |sc| {
+        sc.contains("Scan stopped at the budget") && sc.contains("/ budget 1")
+    });
+    let (spent, budget) = scan_panel_rcu(&screen);
+    assert!(budget > 14.9 && budget < 15.1 + 10.0, "{screen}");
+    assert!(spent >= 15.0 - 0.01 && spent > before, "{screen}");
+    s.keys("q");
+    s.wait_exit();
+}

@@ -5,7 +5,8 @@ use crossterm::event::KeyCode;
 use super::fixtures::*;
 use super::msg::{Effect, Msg};
 use crate::aws::attempts::AttemptStats;
-use crate::aws::{EngineEvent, Operation, Page};
+use crate::aws::{EngineEvent, Operation, Page, SegmentStart};
+use super::state::ReadOutcome;
 use crate::model::capacity::Consumed;
 
 fn segment_page(
@@ -139,4 +140,137 @@ fn key_distribution_ranks_the_celebrity_first() {
     );
     send(&mut s, [press(KeyCode::Esc)]);
     assert!(s.table.as_ref().unwrap().distribution.is_none());
+}
+
+/// Launches a 4-segment triage scan with `max RCU` set to `budget`; returns its read id.
+fn launch_budgeted(s: &mut crate::app::state::State, budget: &str) -> u64 {
+    send(s, [char('S'), press(KeyCode::Backspace), char('4')]);
+    send(s, (0..5).map(|_| press(KeyCode::Tab)));
+    send(s, budget.chars().map(char));
+    let effects = send(s, [press(KeyCode::Enter)]);
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::StartRead { id, spec } => {
+                assert_eq!(spec.max_rcu, Some(budget.parse().unwrap()));
+                Some(*id)
+            }
+            _ => None,
+        })
+        .expect("the launch starts a read")
+}
+
+fn done(id: u64, outcome: crate::aws::DoneOutcome) -> Msg {
+    Msg::Engine(EngineEvent::Done {
+        request_id: id,
+        outcome,
+        elapsed: std::time::Duration::from_secs(3),
+    })
+}
+
+#[test]
+fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
+    let mut s = loaded(false);
+    s.config.confirm_scan_rcu = 1e9;
+    let id = launch_budgeted(&mut s, "100");
+    let items = demo_items();
+    // Segments 0 and 2 still have more when the budget runs out.
+    let effects = send(
+        &mut s,
+        [
+            segment_page(id, 0, items[..50].to_vec(), true, 1_000),
+            segment_page(id, 2, items[50..90].to_vec(), true, 1_200),
+            done(id, crate::aws::DoneOutcome::BudgetReached),
+        ],
+    );
+    assert!(
+        effects.is_empty(),
+        "a spent budget must not start another read: {effects:?}"
+    );
+    let view = s.table.as_ref().unwrap();
+    let read = view.read.as_ref().unwrap();
+    assert!(!read.running);
+    assert_eq!(
+        read.outcome,
+        Some(ReadOutcome::BudgetReached {
+            spent: 20.0,
+            budget: 100.0
+        })
+    );
+    assert!(s.notice.as_ref().unwrap().text.contains("20 of 100 RCU"));
+    // `n` and `L` ask for a new budget instead of reading on.
+    assert!(send(&mut s, [char('L')]).is_empty());
+    let prompt = s.table.as_ref().unwrap().budget_prompt.clone().unwrap();
+    assert_eq!(prompt.text, "100");
+    send(&mut s, [press(KeyCode::Esc)]);
+    assert!(s.table.as_ref().unwrap().budget_prompt.is_none());
+    assert!(send(&mut s, [char('n')]).is_empty());
+    // A bad budget is refused with the value named; a good one resumes each segment.
+    send(&mut s, (0..3).map(|_| press(KeyCode::Backspace)));
+    send(&mut s, "abc".chars().map(char));
+    assert!(send(&mut s, [press(KeyCode::Enter)]).is_empty());
+    let error = s.table.as_ref().unwrap().budget_prompt.clone().unwrap().error;
+    assert!(error.unwrap().contains("'abc'"));
+    send(&mut s, (0..3).map(|_| press(KeyCode::Backspace)));
+    send(&mut s, "50".chars().map(char));
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let spec = match effects.as_slice() {
+        [Effect::StartRead { spec, .. }] => spec.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(spec.max_rcu, Some(50.0));
+    assert_eq!(spec.segments, 4);
+    assert!(matches!(spec.starts[0], SegmentStart::After(_)));
+    assert_eq!(spec.starts[1], SegmentStart::Beginning, "never read: from its start");
+    assert!(matches!(spec.starts[2], SegmentStart::After(_)));
+    let p = s.table.as_ref().unwrap().progress.clone().unwrap();
+    assert_eq!(p.budget_rcu, Some(70.0), "20 spent plus the new 50");
+}
+
+#[test]
+fn a_read_cancelled_before_its_first_page_resumes_from_the_start() {
+    let (mut s, id) = opened();
+    send(&mut s, [press(KeyCode::Esc)]);
+    send(&mut s, [done(id, crate::aws::DoneOutcome::Cancelled)]);
+    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    assert!(read.has_more(), "nothing was read: everything is left");
+    let effects = send(&mut s, [char('n')]);
+    match effects.as_slice() {
+        [Effect::StartRead { spec, .. }] => {
+            assert_eq!(spec.starts, vec![SegmentStart::Beginning])
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_point() {
+    let mut s = loaded(false);
+    s.patterns = crate::model::access_pattern::parse_patterns_file(
+        include_str!("../../assets/demo-patterns.toml"),
+        "demo-patterns.toml",
+    )
+    .unwrap();
+    send(&mut s, [char('P')]);
+    send(&mut s, (0..5).map(|_| press(KeyCode::Down)));
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let id = match effects.as_slice() {
+        [Effect::StartRead { id, spec }] => {
+            assert_eq!(spec.segment_count(), 10);
+            *id
+        }
+        other => panic!("one read for ten shards: {other:?}"),
+    };
+    let items = demo_items();
+    let mut shard3 = segment_page(id, 3, items[..5].to_vec(), true, 100);
+    if let Msg::Engine(EngineEvent::Page(p)) = &mut shard3 {
+        p.operation = crate::aws::Operation::Query;
+    }
+    send(&mut s, [shard3, segment_page(id, 7, items[5..9].to_vec(), false, 120)]);
+    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    assert!(matches!(read.progress.starts[3], SegmentStart::After(_)));
+    assert_eq!(read.progress.starts[7], SegmentStart::Finished);
+    assert_eq!(read.progress.starts[0], SegmentStart::Beginning);
+    let effects = send(&mut s, [press(KeyCode::Esc)]);
+    assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
 }

@@ -124,17 +124,18 @@ pub fn progress_height(segments: usize) -> u16 {
 pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, status: &str) {
     let running = status == "running";
     let (items_rate, rcu_rate, eta) = p.rates();
+    // Spent against the budget first: it is what a person watching a guarded scan needs.
     let budget = p
         .budget_rcu
-        .map(|b| format!(" · budget {}", units(b)))
+        .map(|b| format!(" / budget {}", units(b)))
         .unwrap_or_default();
     let title = format!(
-        " Scan {} · {} items/s · {} RCU/s · RCU {}{budget} of ≈{}{} ",
+        " Scan {} · RCU {}{budget} of ≈{} · {} items/s · {} RCU/s{} ",
         status,
-        thousands(items_rate as u64),
-        units((rcu_rate * 10.0).round() / 10.0),
         units(p.spent_rcu),
         units(p.estimate_rcu.round()),
+        thousands(items_rate as u64),
+        units((rcu_rate * 10.0).round() / 10.0),
         match (running, eta) {
             (true, Some(secs)) => format!(" · ETA {}s · Esc cancels", secs.round() as u64),
             (true, None) => " · Esc cancels".into(),

@@ -359,3 +359,35 @@ fn the_status_bar_says_when_items_are_not_kept() {
         "{text}"
     );
 }
+
+#[test]
+fn a_scan_stopped_at_its_budget_and_the_prompt_for_a_new_one() {
+    let mut s = loaded(false);
+    s.config.confirm_scan_rcu = 1e9;
+    send(&mut s, [char('S'), press(KeyCode::Backspace), char('4')]);
+    send(&mut s, (0..5).map(|_| press(KeyCode::Tab)));
+    send(&mut s, "5".chars().map(char));
+    send(&mut s, [press(KeyCode::Enter)]);
+    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items()[..40].to_vec(), true)
+    else {
+        unreachable!()
+    };
+    p.segment = 2;
+    p.scanned_count = 400;
+    p.sent_at = std::time::Duration::from_millis(1_988);
+    send(
+        &mut s,
+        [
+            Msg::Engine(EngineEvent::Page(p)),
+            Msg::Engine(EngineEvent::Done {
+                request_id: id,
+                outcome: crate::aws::DoneOutcome::BudgetReached,
+                elapsed: std::time::Duration::from_secs(2),
+            }),
+        ],
+    );
+    snapshot!("scan_budget_reached", s);
+    send(&mut s, [char('n')]);
+    snapshot!("scan_budget_prompt", s);
+}

@@ -43,8 +43,10 @@ struct GuardState {
     /// Requests sent in the last second: worst case while in flight, actual cost after.
     window: VecDeque<Sent>,
     next_ticket: u64,
-    /// The highest cost per evaluated item of any page so far.
-    unit_per_item: Option<f64>,
+    /// Units and items evaluated of every page so far: their ratio is the cost per item,
+    /// with each page's rounding up to 4 KB spread over all of them.
+    settled_units: f64,
+    settled_items: u64,
 }
 
 #[derive(Debug)]
@@ -143,9 +145,9 @@ impl CapacityGuard {
             s.window.pop_front();
         }
         let idle = s.in_flight == 0;
-        // Room under each limit, and whether the worst case fits in it.
-        let mut room = f64::INFINITY;
         let mut fits = true;
+        // Room under each limit: what is left of the budget, and of the rate's last second.
+        let mut room = f64::INFINITY;
         let mut window_moves = None;
         if let Some(max) = self.max_units {
             if s.spent >= max {
@@ -165,11 +167,14 @@ impl CapacityGuard {
             return Decision::Go(None);
         }
         if idle && room > 0.0 {
-            // One request alone, sized to what is left: the page beyond the limit stays small.
-            let cap = match s.unit_per_item {
-                Some(per_item) if per_item > 0.0 => {
-                    (room / per_item).floor().clamp(1.0, i32::MAX as f64) as i32
-                }
+            // One request alone, sized to the room left: the contract's one page beyond stays
+            // small. Never smaller than a probe, or each page's rounding to 4 KB would be most
+            // of what it costs.
+            let cap = match s.settled_units / s.settled_items.max(1) as f64 {
+                per_item if s.settled_items > 0 && per_item > 0.0 => (room / per_item)
+                    .floor()
+                    .clamp(PROBE_ITEMS as f64, i32::MAX as f64)
+                    as i32,
                 _ => PROBE_ITEMS,
             };
             return Decision::Go(Some(cap));
@@ -189,8 +194,8 @@ impl CapacityGuard {
                 sent.units = units;
             }
             if evaluated > 0 {
-                let per_item = units / evaluated as f64;
-                s.unit_per_item = Some(s.unit_per_item.map_or(per_item, |p| p.max(per_item)));
+                s.settled_units += units;
+                s.settled_items += evaluated;
             }
         }
         self.settled.notify_waiters();

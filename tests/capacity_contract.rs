@@ -1,0 +1,241 @@
+//! The capacity-guard contract against DynamoDB Local, as the README states it:
+//! - with `--max-rcu B`, consumed capacity never exceeds B plus the cost of one page;
+//! - with `--rcu-per-second R`, the capacity of the requests sent in any one-second window
+//!   never exceeds R plus the cost of one page;
+//!
+//! at 1, 4, 16 and 64 segments, with a filter and without, and for a 10-shard fan-out, through
+//! the engine (which sees every page's cost and send time) and through the headless commands.
+
+mod common;
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use common::*;
+use dynoscope::aws::{
+    connect, ConnectOptions, DoneOutcome, Engine, EngineEvent, Operation, Page, ReadSpec,
+};
+use dynoscope::model::value::AttrValue;
+
+/// One demo table for the whole binary: 3,944 items, a full scan costs about 37 RCU.
+fn table() -> &'static str {
+    static TABLE: OnceLock<String> = OnceLock::new();
+    TABLE.get_or_init(|| seeded_demo(200))
+}
+
+async fn engine() -> Engine {
+    let conn = connect(&ConnectOptions {
+        endpoint_url: Some(local().endpoint.clone()),
+        region: Some("us-east-1".into()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    Engine::new(&conn)
+}
+
+async fn read_all(engine: &Engine, spec: ReadSpec) -> (Vec<Page>, DoneOutcome) {
+    let (tx, mut rx) = tokio::sync::mpsc::channel(16);
+    let handle = engine.start_read(spec, tx);
+    let mut pages = Vec::new();
+    let mut outcome = None;
+    while let Some(event) = rx.recv().await {
+        match event {
+            EngineEvent::Page(p) => pages.push(p),
+            EngineEvent::Done { outcome: o, .. } => outcome = Some(o),
+            EngineEvent::Failed { error, .. } => panic!("{error}"),
+            EngineEvent::Abandoned { .. } => {}
+        }
+    }
+    handle.join().await;
+    (pages, outcome.expect("a final event"))
+}
+
+fn scan(segments: u32, filtered: bool) -> ReadSpec {
+    let mut spec = ReadSpec::new(Operation::Scan, table());
+    spec.segments = segments;
+    if filtered {
+        spec.filter = Some("#s = :s".into());
+        spec.names = vec![("#s".into(), "status".into())];
+        spec.values = vec![(":s".into(), AttrValue::S("SHIPPED".into()))];
+    }
+    spec
+}
+
+/// The ten write shards of the pending-orders GSI key, as one read.
+fn shards() -> ReadSpec {
+    let mut spec = ReadSpec::new(Operation::Query, table());
+    spec.index = Some("GSI1".into());
+    spec.key_condition = Some("#pk = :pk".into());
+    spec.names = vec![("#pk".into(), "GSI1PK".into())];
+    spec.shards = (0..10)
+        .map(|n| vec![(":pk".into(), AttrValue::S(format!("STATUS#PENDING#{n}")))])
+        .collect();
+    spec.values = spec.shards[0].clone();
+    spec.limit_per_segment = true;
+    spec
+}
+
+fn spent(pages: &[Page]) -> f64 {
+    pages.iter().map(|p| p.consumed.total).sum()
+}
+
+fn largest(pages: &[Page]) -> f64 {
+    pages.iter().map(|p| p.consumed.total).fold(0.0, f64::max)
+}
+
+fn label(spec: &ReadSpec) -> String {
+    format!(
+        "{} with {} segments{}",
+        spec.operation.as_str(),
+        spec.segment_count(),
+        if spec.filter.is_some() {
+            " and a filter"
+        } else {
+            ""
+        }
+    )
+}
+
+fn cases() -> Vec<ReadSpec> {
+    let mut cases: Vec<ReadSpec> = [1, 4, 16, 64]
+        .into_iter()
+        .flat_map(|n| [scan(n, false), scan(n, true)])
+        .collect();
+    cases.push(shards());
+    cases
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_budget_is_never_passed_by_more_than_one_page() {
+    let engine = engine().await;
+    let (whole, _) = read_all(&engine, scan(1, false)).await;
+    assert!(spent(&whole) > 30.0, "the table must cost more than the budgets");
+    let (all_shards, _) = read_all(&engine, shards()).await;
+    for mut spec in cases() {
+        // A third of what the read costs, at least one unit.
+        let full = if spec.shards.is_empty() {
+            spent(&whole)
+        } else {
+            spent(&all_shards)
+        };
+        let budget = (full / 3.0).max(1.0).floor();
+        spec.max_rcu = Some(budget);
+        let name = label(&spec);
+        let (pages, outcome) = read_all(&engine, spec).await;
+        let (spent, page) = (spent(&pages), largest(&pages));
+        assert_eq!(outcome, DoneOutcome::BudgetReached, "{name}");
+        assert!(
+            spent <= budget + page,
+            "{name}: spent {spent} of a {budget} budget, largest page {page}"
+        );
+        assert!(spent >= budget, "{name}: stopped early at {spent} of {budget}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rate_holds_in_every_one_second_window() {
+    let engine = engine().await;
+    let runs = cases().into_iter().map(|mut spec| {
+        let engine = engine.clone();
+        // About three seconds of reading each, all at once.
+        let rate = if spec.shards.is_empty() { 12.0 } else { 2.0 };
+        spec.rcu_per_second = Some(rate);
+        tokio::spawn(async move {
+            let name = label(&spec);
+            let (mut pages, outcome) = read_all(&engine, spec).await;
+            (name, rate, pages.drain(..).collect::<Vec<_>>(), outcome)
+        })
+    });
+    let runs: Vec<_> = futures::future::join_all(runs).await;
+    for run in runs {
+        let (name, rate, mut pages, outcome) = run.unwrap();
+        assert_eq!(outcome, DoneOutcome::Complete, "{name}");
+        pages.sort_by_key(|p| p.sent_at);
+        let page = largest(&pages);
+        eprintln!("{name}: {} pages, {} RCU, last sent {:?}", pages.len(), spent(&pages), pages.last().map(|p| p.sent_at));
+        for (i, first) in pages.iter().enumerate() {
+            let window: f64 = pages[i..]
+                .iter()
+                .take_while(|p| p.sent_at < first.sent_at + Duration::from_secs(1))
+                .map(|p| p.consumed.total)
+                .sum();
+            assert!(
+                window <= rate + page,
+                "{name}: {window} RCU sent in the second from {:?} at {rate}/s (largest page {page})",
+                first.sent_at
+            );
+        }
+        // And it really paces: over the whole read, the rate plus one page a second at most.
+        let total = spent(&pages);
+        let last = pages.last().map_or(Duration::ZERO, |p| p.sent_at);
+        let floor = (total - rate - page) / rate;
+        assert!(
+            last.as_secs_f64() >= floor,
+            "{name}: {total} RCU sent within {last:?} at {rate}/s"
+        );
+    }
+}
+
+#[test]
+fn headless_commands_keep_the_budget_and_say_they_stopped() {
+    let budget = 5.0;
+    // A sharded query and a named pattern: one budget for all ten shards.
+    let sharded = run(&[
+        "query",
+        table(),
+        "--index",
+        "GSI1",
+        "--pk",
+        "STATUS#PENDING#{shard}",
+        "--pk-shards",
+        "0..9",
+        "--max-rcu",
+        "1",
+        "--stats",
+    ]);
+    let s = stats(&sharded);
+    let requests = s["requests"].as_u64().unwrap();
+    assert!(requests < 10, "a 1 RCU budget stops before all ten shards: {s}");
+    assert!(stderr(&sharded).contains("--max-rcu"), "{}", stderr(&sharded));
+    let pattern = run(&[
+        "--patterns",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo-patterns.toml"),
+        "run",
+        "pending-orders",
+        "--table",
+        table(),
+        "--max-rcu",
+        "1",
+        "--stats",
+    ]);
+    assert!(
+        stats(&pattern)["requests"].as_u64().unwrap() < 10,
+        "{}",
+        stderr(&pattern)
+    );
+    // hotkeys reads the whole table unless told otherwise.
+    let out = run(&[
+        "hotkeys",
+        table(),
+        "--segments",
+        "4",
+        "--max-rcu",
+        &budget.to_string(),
+        "--stats",
+    ]);
+    let s = stats(&out);
+    let spent = s["consumed_capacity"]["total"].as_f64().unwrap();
+    // The whole table costs about 37: the pages past a small budget are sized to what is left.
+    assert!(spent >= budget && spent < 2.0 * budget, "{s}");
+    assert!(
+        stderr(&out).contains("the report covers"),
+        "{}",
+        stderr(&out)
+    );
+    for bad in ["0", "-1", "abc"] {
+        let out = run(&["hotkeys", table(), "--max-rcu", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(stderr(&out).contains(&format!("'{bad}'")), "{}", stderr(&out));
+    }
+}
