@@ -12,6 +12,7 @@ use crate::aws::{Operation, Page, ReadSpec};
 use crate::model::capacity::{on_demand_cost, scan_estimate_units};
 use crate::model::distribution::{KeyDistribution, Source, Warning, WarningContext};
 use crate::model::filter_compile::{compile_filter, compile_projection};
+use crate::model::limits::{self, RealRange};
 use crate::model::schema::{IndexKind, TableInfo};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,18 +165,17 @@ impl ScanLauncher {
                 ))
             }
         };
-        let positive = |field: LauncherField| -> Result<Option<f64>, (LauncherField, String)> {
+        let in_range = |field: LauncherField,
+                        range: RealRange|
+         -> Result<Option<f64>, (LauncherField, String)> {
             let t = self.text(field);
             if t.trim().is_empty() {
                 return Ok(None);
             }
-            match t.trim().parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 => Ok(Some(v)),
-                _ => Err((
-                    field,
-                    format!("{} '{t}' must be a positive number", field.label()),
-                )),
-            }
+            range
+                .parse(&t)
+                .map(Some)
+                .map_err(|why| (field, format!("{} '{t}': {why}", field.label())))
         };
         let index = self.index.checked_sub(1).and_then(|i| info.indexes.get(i));
         if self.consistent && index.is_some_and(|i| i.kind == IndexKind::Gsi) {
@@ -188,8 +188,8 @@ impl ScanLauncher {
         spec.index = index.map(|i| i.name.clone());
         spec.segments = segments;
         spec.consistent = self.consistent;
-        spec.max_rcu = positive(LauncherField::MaxRcu)?;
-        spec.rcu_per_second = positive(LauncherField::Rate)?;
+        spec.max_rcu = in_range(LauncherField::MaxRcu, limits::MAX_RCU)?;
+        spec.rcu_per_second = in_range(LauncherField::Rate, limits::RCU_PER_SECOND)?;
         let filter = self.text(LauncherField::Filter);
         if !filter.trim().is_empty() {
             let c = compile_filter(&filter, "f").map_err(|e| (LauncherField::Filter, e))?;
@@ -521,6 +521,11 @@ mod tests {
             LauncherField::MaxRcu
         );
         l.max_rcu = area("50");
+        l.rate = area("1e-20");
+        let (field, message) = l.plan(&info, 0.125, 1e9).unwrap_err();
+        assert_eq!(field, LauncherField::Rate);
+        assert!(message.contains("0.01 to"), "{message}");
+        l.rate = area("");
         l.filter = area("status = \"x");
         assert_eq!(
             l.plan(&info, 0.125, 1e9).unwrap_err().0,

@@ -5,6 +5,7 @@ mod demo;
 mod drain;
 mod hotkeys;
 pub mod output;
+mod ranges;
 mod read_cmd;
 
 use std::time::Duration;
@@ -13,6 +14,7 @@ use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
 use crate::model::access_pattern::{parse_patterns_file, AccessPattern, PatternError};
 use crate::model::{
     demo_data, expression::ExpressionError, json::JsonError, key_condition::KeyConditionError,
+    limits,
 };
 use args::{Cli, Command, GlobalArgs};
 
@@ -71,17 +73,24 @@ macro_rules! bad_input_from {
 bad_input_from!(JsonError, KeyConditionError, ExpressionError, PatternError);
 
 pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> {
+    // clap checked both already; a GlobalArgs built in code must not panic either.
     let attempt_timeout = match global.timeout {
-        Some(secs) if secs.is_finite() && secs > 0.0 => Some(Duration::from_secs_f64(secs)),
+        Some(secs) if limits::TIMEOUT_SECS.contains(secs) => Some(Duration::from_secs_f64(secs)),
         Some(secs) => {
             return Err(CliError::bad_input(format!(
-                "--timeout '{secs}' must be a positive number of seconds"
+                "--timeout '{secs}' is out of range; use {}",
+                limits::TIMEOUT_SECS.describe()
             )))
         }
         None => None,
     };
-    if global.max_attempts == Some(0) {
-        return Err(CliError::bad_input("--max-attempts '0' must be at least 1"));
+    if let Some(n) = global.max_attempts {
+        if !limits::MAX_ATTEMPTS.contains(u64::from(n)) {
+            return Err(CliError::bad_input(format!(
+                "--max-attempts '{n}' is out of range; use {}",
+                limits::MAX_ATTEMPTS.describe()
+            )));
+        }
     }
     Ok(ConnectOptions {
         profile: global.profile.clone(),

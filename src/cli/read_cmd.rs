@@ -19,6 +19,7 @@ use crate::model::collection::dynamo_cmp;
 use crate::model::expression::{check_expression, parse_key_condition};
 use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values, JsonSpelling};
 use crate::model::key_condition::{KeyCondition, SortInput};
+use crate::model::limits;
 use crate::model::schema::TableInfo;
 use crate::model::value::{AttrValue, Item};
 
@@ -235,15 +236,20 @@ fn read_spec(
     names: Names,
     values: Values,
 ) -> Result<ReadSpec, CliError> {
-    if read.limit == Some(0) {
-        return Err(CliError::bad_input(
-            "--limit '0' returns nothing; give 1 or more",
-        ));
-    }
-    if let Some(size) = read.page_size {
-        if size < 1 {
+    // clap checks the flags; `run` also takes its limit from the pattern.
+    let counts = [
+        ("--limit", read.limit.map(|n| n as u64), limits::LIMIT),
+        (
+            "--page-size",
+            read.page_size.map(|n| u64::try_from(n).unwrap_or(0)),
+            limits::PAGE_SIZE,
+        ),
+    ];
+    for (flag, value, range) in counts {
+        if let Some(v) = value.filter(|v| !range.contains(*v)) {
             return Err(CliError::bad_input(format!(
-                "--page-size '{size}' must be at least 1"
+                "{flag} '{v}' is out of range; use {}",
+                range.describe()
             )));
         }
     }
@@ -253,16 +259,19 @@ fn read_spec(
     if let Some(projection) = &read.projection {
         check_expression("projection", projection, &names, &values)?;
     }
-    for (flag, value) in [
-        ("--max-rcu", read.max_rcu),
-        ("--rcu-per-second", read.rcu_per_second),
+    for (flag, value, range) in [
+        ("--max-rcu", read.max_rcu, limits::MAX_RCU),
+        (
+            "--rcu-per-second",
+            read.rcu_per_second,
+            limits::RCU_PER_SECOND,
+        ),
     ] {
-        if let Some(v) = value {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(CliError::bad_input(format!(
-                    "{flag} '{v}' must be a positive number of read capacity units"
-                )));
-            }
+        if let Some(v) = value.filter(|v| !range.contains(*v)) {
+            return Err(CliError::bad_input(format!(
+                "{flag} '{v}' is out of range; use {}",
+                range.describe()
+            )));
         }
     }
     let mut spec = ReadSpec::new(operation, table);

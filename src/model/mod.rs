@@ -14,6 +14,7 @@ pub mod filter_compile;
 pub mod item_size;
 pub mod json;
 pub mod key_condition;
+pub mod limits;
 pub mod number;
 pub mod reserved;
 pub mod sanitize;
