@@ -301,6 +301,29 @@ pub struct DistributionView {
     pub distribution: KeyDistribution,
     pub warnings: Vec<Warning>,
     pub scroll: usize,
+    /// Lines the view draws (checked by the ui); scrolling stops with the last one on top.
+    pub line_count: usize,
+}
+
+/// Keys the distribution view lists, most items first.
+pub const DISTRIBUTION_TOP_KEYS: usize = 50;
+
+impl DistributionView {
+    /// The summary, warnings, top keys, shard families (if any) and the histogram, each
+    /// section after a blank line and a header.
+    fn count_lines(distribution: &KeyDistribution, warnings: &[Warning]) -> usize {
+        let families = distribution.shard_families().len();
+        1 + warnings.len()
+            + 2
+            + distribution.top(DISTRIBUTION_TOP_KEYS).len()
+            + if families > 0 { 2 + families } else { 0 }
+            + 2
+            + distribution.histogram().len()
+    }
+
+    pub fn max_scroll(&self) -> usize {
+        self.line_count.saturating_sub(1)
+    }
 }
 
 // ---------------------------------------------------------------- update
@@ -460,6 +483,7 @@ pub fn open_distribution(state: &mut State) -> Vec<Effect> {
         table_has_lsi: info.indexes.iter().any(|i| i.kind == IndexKind::Lsi),
     });
     v.distribution = Some(DistributionView {
+        line_count: DistributionView::count_lines(&distribution, &warnings),
         distribution,
         warnings,
         scroll: 0,

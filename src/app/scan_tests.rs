@@ -124,6 +124,20 @@ fn key_distribution_ranks_the_celebrity_first() {
             .scroll,
         1
     );
+    // Scrolling stops with the last line on top, so `↑` moves at once after many `↓`.
+    send(&mut s, (0..1000).map(|_| press(KeyCode::Down)));
+    let scroll = |s: &crate::app::state::State| {
+        s.table
+            .as_ref()
+            .unwrap()
+            .distribution
+            .as_ref()
+            .unwrap()
+            .scroll
+    };
+    assert_eq!(scroll(&s), d.line_count - 1);
+    send(&mut s, [press(KeyCode::Up)]);
+    assert_eq!(scroll(&s), d.line_count - 2);
     send(&mut s, [press(KeyCode::Esc)]);
     assert!(s.table.as_ref().unwrap().distribution.is_none());
 }

@@ -264,6 +264,38 @@ mod tests {
         assert_eq!(v["l"]["L"], serde_json::json!([]));
     }
 
+    /// Scrolling in `update` stops at the model's count of these lines.
+    #[test]
+    fn line_count_matches_the_model() {
+        let mut attrs = vec![
+            ("empty_map".to_string(), AttrValue::M(Item::default())),
+            ("empty_set".to_string(), AttrValue::Ns(vec![])),
+            ("bs".to_string(), AttrValue::Bs(vec![vec![1], vec![2]])),
+            (
+                "nested".to_string(),
+                AttrValue::L(vec![
+                    AttrValue::M(Item::from_attrs(vec![(
+                        "l".into(),
+                        AttrValue::L(vec![AttrValue::Null, AttrValue::Bool(true)]),
+                    )])),
+                    AttrValue::L(vec![]),
+                    AttrValue::N("1".into()),
+                ]),
+            ),
+        ];
+        attrs.extend(sample().iter().map(|(k, v)| (k.to_string(), v.clone())));
+        for item in [sample(), Item::default(), Item::from_attrs(attrs)] {
+            for mode in [JsonMode::Plain, JsonMode::Dynamo] {
+                assert_eq!(
+                    item_lines(&item, mode).len(),
+                    crate::model::json::pretty_line_count(&item),
+                    "{mode:?}: {}",
+                    text(&item_lines(&item, mode))
+                );
+            }
+        }
+    }
+
     #[test]
     fn long_strings_are_cut_with_their_length() {
         let item = Item::from_attrs(vec![("big".into(), AttrValue::S("x".repeat(350_000)))]);
