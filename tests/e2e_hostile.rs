@@ -296,7 +296,7 @@ fn hostile_items_reach_the_screen_as_visible_escapes_only() {
             s.keys("\u{1b}[C"); // scroll the columns right
         }
         seen.check(&s, &format!("columns of collection {n} scrolled"));
-        s.keys("\u{1b}[D\u{1b}[D\u{1b}[D");
+        // Scrolling stops at the last column, so `←` from there would soon leave the pane.
         s.keys("\r"); // the item's detail
         s.wait_text("% of 400 KB");
         seen.check(&s, &format!("detail of collection {n}"));
