@@ -13,7 +13,10 @@ use std::time::Duration;
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
 use crate::model::access_pattern::{parse_patterns_file, AccessPattern, PatternError};
 use crate::model::{
-    demo_data, expression::ExpressionError, json::JsonError, key_condition::KeyConditionError,
+    demo_data,
+    expression::ExpressionError,
+    json::{to_safe_json, JsonError},
+    key_condition::KeyConditionError,
     limits,
 };
 use args::{Cli, Command, GlobalArgs};
@@ -159,10 +162,8 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Describe { table } => {
             let engine = Engine::new(&connect(&cli.global).await?);
             let info = engine.describe_table(&table).await?;
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&info).unwrap_or_default()
-            );
+            // Names come from the service: escaped like everything else that does.
+            println!("{}", to_safe_json(&info, true));
             Ok(())
         }
         Command::Query(args) => {

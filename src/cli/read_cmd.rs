@@ -17,7 +17,9 @@ use crate::aws::{DoneOutcome, Engine, EngineEvent, ErrorClass, Operation, ReadSp
 use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
 use crate::model::collection::dynamo_cmp;
 use crate::model::expression::{check_expression, parse_key_condition};
-use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values, JsonSpelling};
+use crate::model::json::{
+    parse_dynamo_values, parse_names, parse_plain_values, to_safe_json, JsonSpelling,
+};
 use crate::model::key_condition::{KeyCondition, SortInput};
 use crate::model::limits;
 use crate::model::schema::TableInfo;
@@ -437,9 +439,7 @@ async fn stream(
             stats.pages
         );
     }
-    let stats_line = read
-        .stats
-        .then(|| serde_json::to_string(&stats).unwrap_or_default());
+    let stats_line = read.stats.then(|| to_safe_json(&stats, false));
     let outcome = match failure {
         Some(f) => Err(f),
         None if drained.interrupted => Err(CliError::new(
@@ -524,9 +524,7 @@ async fn fan_out(
         h.join().await;
     }
     stats.elapsed_ms = started.elapsed().as_millis() as u64;
-    let stats_line = read
-        .stats
-        .then(|| serde_json::to_string(&stats).unwrap_or_default());
+    let stats_line = read.stats.then(|| to_safe_json(&stats, false));
     if let Some(mut e) = failure {
         e.trailer = stats_line;
         return Err(e);

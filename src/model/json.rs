@@ -9,7 +9,8 @@ use base64::Engine as _;
 use serde_json::Value;
 use std::fmt::Write as _;
 
-use super::number::{to_json_number, validate_number};
+use super::number::{is_json_number, to_json_number, validate_number};
+use super::sanitize::needs_escape;
 use super::value::{AttrValue, Item};
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -50,10 +51,10 @@ pub fn write_plain(out: &mut String, item: &Item) {
 fn write_plain_value(out: &mut String, value: &AttrValue) {
     match value {
         AttrValue::S(s) => write_json_string(out, s),
-        AttrValue::N(n) => out.push_str(&to_json_number(n)),
+        AttrValue::N(n) => write_json_number(out, n),
         AttrValue::B(b) => write_json_string(out, &BASE64.encode(b)),
         AttrValue::Ss(v) => write_array(out, v, |out, s| write_json_string(out, s)),
-        AttrValue::Ns(v) => write_array(out, v, |out, n| out.push_str(&to_json_number(n))),
+        AttrValue::Ns(v) => write_array(out, v, |out, n| write_json_number(out, n)),
         AttrValue::Bs(v) => write_array(out, v, |out, b| write_json_string(out, &BASE64.encode(b))),
         AttrValue::M(m) => write_plain(out, m),
         AttrValue::L(v) => write_array(out, v, write_plain_value),
@@ -130,8 +131,23 @@ pub fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut 
     out.push(']');
 }
 
-/// JSON string escaping. Control characters are `\u`-escaped, so JSON output never carries a
-/// raw terminal escape sequence even though it keeps the data exact.
+/// An `N` value as an exact JSON number, all its digits kept. DynamoDB only stores valid
+/// numbers, but the text comes from whoever answered the request: text that is no number is
+/// written as a JSON string instead, so the line stays valid JSON and the text stays escaped
+/// (written raw it broke the line, and could carry a terminal escape sequence).
+pub fn write_json_number(out: &mut String, text: &str) {
+    let number = to_json_number(text);
+    if is_json_number(&number) {
+        out.push_str(&number);
+    } else {
+        write_json_string(out, text);
+    }
+}
+
+/// JSON string escaping. Control characters, and every other character the sanitiser shows as
+/// an escape (DEL, C1 controls, bidi and invisible format characters; see
+/// [`super::sanitize::needs_escape`]), are `\u`-escaped, so JSON output never carries a raw
+/// terminal escape sequence or a bidi override even though it keeps the data exact.
 pub fn write_json_string(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
@@ -145,8 +161,8 @@ pub fn write_json_string(out: &mut String, s: &str) {
     }
     let mut start = 0;
     let mut i = 0;
-    // Everything that needs escaping is ASCII, or a C1 control (U+0080..U+009F), which UTF-8
-    // spells as 0xC2 followed by 0x80..0x9F. Clean words are skipped, clean runs copied whole.
+    // Everything that needs escaping is ASCII, or a character whose UTF-8 starts with one of
+    // the lead bytes in `may_need_escape`. Clean words are skipped, clean runs copied whole.
     while i < bytes.len() {
         if let Some(word) = bytes.get(i..i + 8) {
             let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
@@ -165,7 +181,15 @@ pub fn write_json_string(out: &mut String, s: &str) {
                 b'\r' => (Some("\\r"), 1),
                 b'\t' => (Some("\\t"), 1),
                 0x00..=0x1f | 0x7f => (None, 1),
-                0xc2 if bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) => (None, 2),
+                // A lead byte, so a char boundary: the char decides.
+                0xc2 | 0xd8 | 0xe1 | 0xe2 | 0xef => {
+                    let c = s[i..].chars().next().expect("at a char boundary");
+                    if !needs_escape(c) {
+                        i += c.len_utf8();
+                        continue;
+                    }
+                    (None, c.len_utf8())
+                }
                 _ => {
                     i += 1;
                     continue;
@@ -176,7 +200,7 @@ pub fn write_json_string(out: &mut String, s: &str) {
                 Some(e) => out.push_str(e),
                 None => {
                     let c = s[i..].chars().next().expect("at a char boundary");
-                    let _ = write!(out, "\\u{:04x}", c as u32);
+                    push_unicode_escape(out, c);
                 }
             }
             i += width;
@@ -220,8 +244,11 @@ fn is_clean(bytes: &[u8]) -> bool {
     }
 }
 
-/// Whether any of the eight bytes (little-endian) is below 0x20, or is `"`, `\\`, DEL or 0xC2.
-/// Exact as a yes/no for the whole word (the classic has-zero-byte trick), never a false no.
+/// Whether any of the eight bytes (little-endian) is below 0x20, or is `"`, `\\`, DEL, or the
+/// UTF-8 lead byte of a character the sanitiser escapes: 0xC2 (C1 controls, soft hyphen), 0xD8
+/// (U+061C), 0xE1 (U+180E), 0xE2 (U+2000..U+2FFF: bidi controls, zero-width characters,
+/// separators) and 0xEF (U+FEFF, U+FFF9..U+FFFB). Exact as a yes/no for the whole word (the
+/// classic has-zero-byte trick), never a false no; a lead byte is only a maybe.
 fn may_need_escape(word: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -230,8 +257,48 @@ fn may_need_escape(word: u64) -> bool {
         | zero_byte(word ^ (ONES * u64::from(b'"')))
         | zero_byte(word ^ (ONES * u64::from(b'\\')))
         | zero_byte(word ^ (ONES * 0x7f))
-        | zero_byte(word ^ (ONES * 0xc2));
+        | zero_byte(word ^ (ONES * 0xc2))
+        | zero_byte(word ^ (ONES * 0xd8))
+        | zero_byte(word ^ (ONES * 0xe1))
+        | zero_byte(word ^ (ONES * 0xe2))
+        | zero_byte(word ^ (ONES * 0xef));
     hits & HIGHS != 0
+}
+
+/// `\uXXXX`, as a surrogate pair beyond the Basic Multilingual Plane.
+fn push_unicode_escape(out: &mut String, c: char) {
+    let mut units = [0u16; 2];
+    for unit in c.encode_utf16(&mut units) {
+        let _ = write!(out, "\\u{:04x}", unit);
+    }
+}
+
+/// `value` as JSON, with every character the sanitiser escapes `\u`-escaped (serde_json leaves
+/// DEL, C1 and bidi controls raw). For `describe`, `hotkeys` and `--stats`, whose strings
+/// (table, index and key names) come from the service.
+pub fn to_safe_json<T: serde::Serialize>(value: &T, pretty: bool) -> String {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    }
+    .unwrap_or_default();
+    escape_unsafe_chars(&text)
+}
+
+/// serde_json escapes control characters below 0x20 inside strings, and outside strings writes
+/// only ASCII (with newlines and spaces when pretty). So every DEL or non-ASCII character the
+/// sanitiser escapes is inside a string, where `\u` is its exact spelling.
+fn escape_unsafe_chars(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c == '\u{7f}' || (!c.is_ascii() && needs_escape(c)) {
+            push_unicode_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Parses `--values` in the short form: a JSON object of placeholders to plain JSON values.
@@ -451,6 +518,11 @@ mod tests {
             ("a\nb\rc\td", r#""a\nb\rc\td""#),
             ("\u{1b}[2J\u{0}\u{7f}", r#""\u001b[2J\u0000\u007f""#),
             ("c1\u{85}é漢😀", r#""c1\u0085é漢😀""#),
+            (
+                "bidi\u{202e}\u{2066}\u{200f}\u{61c}zw\u{200b}\u{feff}shy\u{ad}",
+                r#""bidi\u202e\u2066\u200f\u061czw\u200b\ufeffshy\u00ad""#,
+            ),
+            ("kept: ™ – ‘q’ © ؀ က", "\"kept: ™ – ‘q’ © ؀ က\""),
         ];
         for (input, want) in cases {
             let mut out = String::new();
@@ -472,9 +544,7 @@ mod tests {
                 '\n' => out.push_str("\\n"),
                 '\r' => out.push_str("\\r"),
                 '\t' => out.push_str("\\t"),
-                '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => {
-                    out.push_str(&format!("\\u{:04x}", c as u32))
-                }
+                c if needs_escape(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
                 c => out.push(c),
             }
         }
@@ -493,7 +563,10 @@ mod tests {
                     6 => proptest::sample::select(vec!['a', 'Z', ' ', '~', '0', '\u{a0}', 'é', '漢', '😀']),
                     1 => proptest::sample::select(vec![
                         '"', '\\', '\n', '\r', '\t', '\u{0}', '\u{1b}', '\u{1f}', '\u{7f}', '\u{80}',
-                        '\u{85}', '\u{9f}', '\u{c2}',
+                        '\u{85}', '\u{9f}', '\u{c2}', '\u{ad}', '\u{a9}', '\u{61c}', '\u{600}',
+                        '\u{180e}', '\u{1000}', '\u{200b}', '\u{200f}', '\u{2010}', '\u{2028}',
+                        '\u{202e}', '\u{2066}', '\u{2069}', '\u{2122}', '\u{feff}', '\u{fffa}',
+                        '\u{fffd}', '\u{f8ff}',
                     ]),
                 ],
                 0..40,
@@ -505,6 +578,61 @@ mod tests {
             proptest::prop_assert_eq!(&out, &reference_escape(&input));
             let back: String = serde_json::from_str(&out).unwrap();
             proptest::prop_assert_eq!(back, input);
+        }
+    }
+
+    #[test]
+    fn a_number_that_is_not_one_is_written_as_a_string() {
+        let item = Item::from_attrs(vec![
+            (
+                "bad".into(),
+                AttrValue::N("\u{1b}]52;c;ZXZpbA==\u{7}".into()),
+            ),
+            ("word".into(), AttrValue::N("NaN".into())),
+            ("ns".into(), AttrValue::Ns(vec!["1".into(), "1}".into()])),
+            ("ok".into(), AttrValue::N(".5".into())),
+            (
+                "big".into(),
+                AttrValue::N("-1.2345678901234567890123456789012345678E+125".into()),
+            ),
+        ]);
+        let mut line = String::new();
+        write_plain(&mut line, &item);
+        let parsed: Value = serde_json::from_str(&line).expect("still one JSON object");
+        assert_eq!(parsed["bad"], "\u{1b}]52;c;ZXZpbA==\u{7}");
+        assert!(!line.contains('\u{1b}'), "{line}");
+        assert_eq!(parsed["word"], "NaN");
+        assert_eq!(parsed["ns"][0].to_string(), "1");
+        assert_eq!(parsed["ns"][1], "1}");
+        assert_eq!(parsed["ok"].to_string(), "0.5");
+        assert!(
+            line.contains("\"big\":-1.2345678901234567890123456789012345678E+125"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn safe_json_escapes_what_serde_json_leaves_raw() {
+        let value = serde_json::json!({
+            "name": "t\u{7f}\u{9b}2J\u{202e}gpj.exe\u{1b}[0m",
+            "indexes": {"i\u{2066}": 1},
+            "fine": "日本 🦀 é",
+        });
+        for pretty in [false, true] {
+            let text = to_safe_json(&value, pretty);
+            assert!(
+                !text
+                    .chars()
+                    .any(|c| needs_escape(c) && c != '\n' && c != ' '),
+                "{text}"
+            );
+            assert!(
+                text.contains(r"t\u007f\u009b2J\u202egpj.exe\u001b[0m"),
+                "{text}"
+            );
+            assert!(text.contains("日本 🦀 é"), "{text}");
+            let back: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, value);
         }
     }
 
