@@ -295,10 +295,15 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         .min(columns.attrs.len().saturating_sub(1));
     let attrs: Vec<&String> = columns.attrs.iter().skip(offset).collect();
 
+    // Attribute names are data: sanitised before their widths are measured, like the cells.
     let mut header: Vec<String> = vec!["kind".into()];
     header.extend(sk_name.clone());
     header.extend(columns.part_names.iter().cloned());
     header.extend(attrs.iter().map(|a| a.to_string()));
+    let header: Vec<String> = header
+        .iter()
+        .map(|h| truncate_display(&sanitize(h), MAX_CELL_WIDTH).into_owned())
+        .collect();
 
     let visible: Vec<u32> = (view.items.offset..view.item_count())
         .take(table_rows(area))
@@ -384,8 +389,7 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
             }
         })
         .collect();
-    let header_row =
-        Row::new(header.into_iter().map(|h| sanitize(&h).into_owned())).style(theme::header());
+    let header_row = Row::new(header).style(theme::header());
     let table = Table::new(rows, widths)
         .header(header_row)
         .column_spacing(COLUMN_SPACING as u16)
