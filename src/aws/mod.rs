@@ -6,6 +6,7 @@ pub mod budget;
 pub mod connect;
 pub mod convert;
 mod describe;
+pub mod endpoint;
 pub mod error;
 pub mod json_lines;
 pub mod read;

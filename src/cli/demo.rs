@@ -177,6 +177,7 @@ async fn serve(
 ) -> Result<(), CliError> {
     let mut options = super::connect_options(global)?;
     options.endpoint_url = Some(local.endpoint.clone());
+    options.local_only = Some("demo");
     // A few quick attempts while the JVM starts; the poll loop does the waiting.
     options.max_attempts = Some(1);
     let conn = aws::connect(&options).await?;

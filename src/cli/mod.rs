@@ -101,6 +101,7 @@ pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> 
         endpoint_url: global.endpoint_url.clone(),
         attempt_timeout,
         max_attempts: global.max_attempts,
+        local_only: None,
     })
 }
 
@@ -123,19 +124,6 @@ pub fn load_patterns(global: &GlobalArgs) -> Result<Vec<AccessPattern>, CliError
         patterns.extend(parse_patterns_file(&text, &shown).map_err(CliError::bad_input)?);
     }
     Ok(patterns)
-}
-
-/// Checked before connecting, so a missing AWS setup cannot hide the real problem.
-fn require_local_endpoint(global: &GlobalArgs, command: &str) -> Result<(), CliError> {
-    match aws::connect::configured_endpoint(global.endpoint_url.as_deref()) {
-        None => Err(CliError::bad_input(format!(
-            "'{command}' only writes to a local endpoint and none is set; pass --endpoint-url http://localhost:8000 (DynamoDB Local)"
-        ))),
-        Some(url) if !aws::connect::parse_endpoint(&url)? => Err(CliError::bad_input(format!(
-            "'{command}' only writes to a local endpoint, not '{url}'; pass --endpoint-url http://localhost:8000 (DynamoDB Local)"
-        ))),
-        Some(_) => Ok(()),
-    }
 }
 
 pub async fn connect(global: &GlobalArgs) -> Result<aws::Connection, CliError> {
@@ -181,8 +169,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
         }
         Command::Seed(args) => {
-            require_local_endpoint(&cli.global, "seed")?;
-            let conn = connect(&cli.global).await?;
+            let mut options = connect_options(&cli.global)?;
+            options.local_only = Some("seed");
+            let conn = aws::connect(&options).await?;
             aws::seed::ensure_local(&conn, "seed")?;
             let loaded =
                 aws::seed::seed(&conn, &args.table, demo_data::generate(args.users)).await?;
