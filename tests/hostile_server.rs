@@ -68,3 +68,41 @@ fn a_number_that_is_not_one_stays_valid_escaped_json() {
         "{out}"
     );
 }
+
+#[test]
+fn a_list_tables_that_never_advances_is_an_error_not_a_loop() {
+    let fake = FakeDynamo::start(|operation, _| match operation {
+        "ListTables" => (
+            200,
+            r#"{"TableNames":["a"],"LastEvaluatedTableName":"a"}"#.into(),
+        ),
+        other => error("UnknownOperationException", other),
+    });
+    let mut cmd = std::process::Command::new(bin());
+    aws_env(&mut cmd)
+        .args(["--endpoint-url", &fake.endpoint, "tables"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!(
+                "still listing after 10 s ({} ListTables requests)",
+                fake.requests("ListTables")
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("LastEvaluatedTableName 'a' a second time"),
+        "{err}"
+    );
+    assert_eq!(fake.requests("ListTables"), 2);
+}
