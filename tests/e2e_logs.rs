@@ -216,3 +216,27 @@ fn default_path_follows_xdg_state_home_and_off_disables() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
 }
+
+/// The log is never written through a symlink, and is private even if it was not before.
+#[test]
+fn a_symlinked_log_is_refused_and_an_open_one_made_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("someone-elses-file");
+    std::fs::write(&target, "precious\n").unwrap();
+    let link = dir.path().join("dynoscope.log");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = run_logged(&["tables"], &[("DYNOSCOPE_LOG", link.to_str().unwrap())]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "logging is off, silently");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+
+    let log = dir.path().join("open.log");
+    std::fs::write(&log, "").unwrap();
+    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = run_logged(&["tables"], &[("DYNOSCOPE_LOG", log.to_str().unwrap())]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mode = std::fs::metadata(&log).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(read_log(&log).contains("start"));
+}
