@@ -14,7 +14,8 @@
 //! - Secrets: events of other crates below WARN are dropped whatever the level asks for (the AWS
 //!   SDK's debug and trace events carry request headers and signing details), dynoscope never
 //!   logs headers or credentials, and as a last guard the values of `AWS_ACCESS_KEY_ID`,
-//!   `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` are masked in every line written. Lines are
+//!   `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` are masked in every line written, and so
+//!   are credentials written into a URL (`http://user:pass@host`). Lines are
 //!   passed through the sanitiser, so `cat`ing the log cannot replay escape sequences from data.
 
 use std::fs::{File, OpenOptions};
@@ -31,6 +32,7 @@ use tracing_subscriber::Layer;
 
 use crate::aws::read::Page;
 use crate::aws::EngineError;
+use crate::model::redact::redact_userinfo;
 use crate::model::sanitize::sanitize;
 
 pub const LOG_ENV: &str = "DYNOSCOPE_LOG";
@@ -227,7 +229,7 @@ impl Sink {
         let text = String::from_utf8_lossy(raw);
         let mut out = String::with_capacity(text.len());
         for line in text.split_terminator('\n') {
-            let mut line = sanitize(line).into_owned();
+            let mut line = sanitize(&redact_userinfo(line)).into_owned();
             for secret in &self.secrets {
                 if line.contains(secret.as_str()) {
                     line = line.replace(secret.as_str(), "[redacted]");

@@ -87,6 +87,19 @@ fn lines_are_masked_and_sanitised() {
 }
 
 #[test]
+fn credentials_in_a_url_are_masked() {
+    let sink = Sink::new(
+        LogFile::unrotated(tempfile::tempfile().unwrap()),
+        Vec::new(),
+    );
+    let out = sink.clean(b"ListTables failed at http://admin:hunter2@127.0.0.1:8000: refused\n");
+    assert_eq!(
+        out,
+        "ListTables failed at http://***@127.0.0.1:8000: refused\n"
+    );
+}
+
+#[test]
 fn events_reach_the_file_through_the_filter() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/dynoscope.log");

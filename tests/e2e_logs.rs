@@ -240,3 +240,44 @@ fn a_symlinked_log_is_refused_and_an_open_one_made_private() {
     assert_eq!(mode, 0o600);
     assert!(read_log(&log).contains("start"));
 }
+
+/// Credentials written into the endpoint URL appear neither in messages nor in the log.
+#[test]
+fn credentials_in_the_endpoint_url_are_masked_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("dynoscope.log");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let cases = [
+        (
+            format!("http://admin:s3cretpass@127.0.0.1:{port}"),
+            1,
+            format!("http://***@127.0.0.1:{port}"),
+        ),
+        (
+            "ftp://admin:s3cretpass@localhost".to_string(),
+            2,
+            "'ftp://***@localhost'".to_string(),
+        ),
+    ];
+    for (url, code, shown) in cases {
+        let mut cmd = Command::new(bin());
+        aws_env(&mut cmd)
+            .env("DYNOSCOPE_LOG", &log)
+            .args(["--endpoint-url", &url, "tables"]);
+        let out = cmd.stdin(Stdio::null()).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert!(err.contains(&shown), "{err}");
+        assert!(
+            !err.contains("s3cretpass") && !err.contains("admin"),
+            "{err}"
+        );
+    }
+    let text = read_log(&log);
+    assert!(text.contains("***@"), "{text}");
+    assert!(!text.contains("s3cretpass"), "{text}");
+}

@@ -10,6 +10,7 @@ use aws_credential_types::Credentials;
 use aws_sdk_dynamodb::Client;
 
 use super::endpoint::{self, is_loopback};
+use crate::model::redact::redact_userinfo;
 
 /// Where and how to connect; filled from `--profile`, `--region`, `--endpoint-url`.
 #[derive(Debug, Clone, Default)]
@@ -70,20 +71,22 @@ pub struct Connection {
 
 /// Checks an endpoint URL and says whether it points at this machine.
 pub fn parse_endpoint(url: &str) -> Result<bool, ConnectError> {
-    let parsed =
-        url::Url::parse(url).map_err(|e| ConnectError::BadEndpoint(url.into(), e.to_string()))?;
+    let bad = |why: String| ConnectError::BadEndpoint(redact_userinfo(url).into_owned(), why);
+    let parsed = url::Url::parse(url).map_err(|e| bad(e.to_string()))?;
     if parsed.scheme() != "http" && parsed.scheme() != "https" {
-        return Err(ConnectError::BadEndpoint(
-            url.into(),
-            format!("scheme '{}' is not http or https", parsed.scheme()),
-        ));
+        return Err(bad(format!(
+            "scheme '{}' is not http or https",
+            parsed.scheme()
+        )));
     }
-    is_loopback(&parsed).ok_or_else(|| ConnectError::BadEndpoint(url.into(), "no host".into()))
+    is_loopback(&parsed).ok_or_else(|| bad("no host".into()))
 }
 
-/// The SDK's request URL as shown in messages: its path is always `/`, which says nothing.
+/// The SDK's request URL as shown in messages: credentials in it masked, and without its path,
+/// which is always `/` and says nothing.
 fn shown(url: &str) -> String {
-    url.strip_suffix('/').unwrap_or(url).to_string()
+    let url = redact_userinfo(url);
+    url.strip_suffix('/').unwrap_or(&url).to_string()
 }
 
 pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> {
@@ -194,5 +197,13 @@ mod tests {
             assert!(err.contains(&format!("'{bad}'")), "{err}");
             assert!(err.contains("--endpoint-url"), "{err}");
         }
+        let err = parse_endpoint("ftp://me:s3cret@localhost")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'ftp://***@localhost'"), "{err}");
+        assert_eq!(
+            shown("http://me:s3cret@127.0.0.1:8000/"),
+            "http://***@127.0.0.1:8000"
+        );
     }
 }

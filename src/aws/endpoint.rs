@@ -113,7 +113,8 @@ impl Intercept for LoopbackOnly {
             Ok(())
         } else {
             Err(format!(
-                "refused to send a write to '{uri}': dynoscope writes only to an endpoint on this machine"
+                "refused to send a write to '{}': dynoscope writes only to an endpoint on this machine",
+                crate::model::redact::redact_userinfo(uri)
             )
             .into())
         }

@@ -3,6 +3,7 @@
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_smithy_runtime_api::client::result::ConnectorError;
 
+use crate::model::redact::redact_userinfo;
 use crate::model::sanitize::sanitize;
 
 /// Whether an error is the user's input (exit 2) or the service/network (exit 1).
@@ -106,7 +107,8 @@ fn connector_reason(err: &ConnectorError) -> String {
     format!("{kind}: {}", chain(err))
 }
 
-/// The error and its sources on one line, skipping repeats (the SDK nests the same message).
+/// The error and its sources on one line, skipping repeats (the SDK nests the same message),
+/// with credentials in any URL masked.
 pub fn chain(err: &dyn std::error::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut current: Option<&dyn std::error::Error> = Some(err);
@@ -117,5 +119,5 @@ pub fn chain(err: &dyn std::error::Error) -> String {
         }
         current = e.source();
     }
-    parts.join(": ").replace('\n', " ")
+    redact_userinfo(&parts.join(": ").replace('\n', " ")).into_owned()
 }

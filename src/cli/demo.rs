@@ -139,6 +139,7 @@ impl StopSignals {
 
 pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
     if let Some(url) = &global.endpoint_url {
+        let url = crate::model::redact::redact_userinfo(url);
         return Err(CliError::bad_input(format!(
             "demo starts its own DynamoDB Local, so --endpoint-url '{url}' is not used; to load another endpoint run 'dynoscope seed --endpoint-url {url}'"
         )));

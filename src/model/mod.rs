@@ -16,6 +16,7 @@ pub mod json;
 pub mod key_condition;
 pub mod limits;
 pub mod number;
+pub mod redact;
 pub mod reserved;
 pub mod sanitize;
 pub mod schema;
