@@ -84,9 +84,12 @@ fn layout(state: &State) -> TableLayout {
 // ---------------------------------------------------------------- keys
 
 fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
-    if ctrl_c {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && key.code == KeyCode::Char('c') {
         return quit(state);
+    }
+    if ctrl && key.code == KeyCode::Char('z') {
+        return vec![Effect::Suspend];
     }
     if state.show_help {
         state.show_help = false;

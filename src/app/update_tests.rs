@@ -298,3 +298,25 @@ fn column_scrolling_stops_at_the_last_attribute_column() {
     assert_eq!(s.table.as_ref().unwrap().column_offset, max - 1);
     assert_eq!(s.table.as_ref().unwrap().focus, Pane::Items);
 }
+
+#[test]
+fn ctrl_z_asks_to_suspend_from_anywhere() {
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    let ctrl_z = || Msg::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    let mut s = loaded(false);
+    assert!(matches!(
+        send(&mut s, [ctrl_z()]).as_slice(),
+        [Effect::Suspend]
+    ));
+    // Also while typing in the builder, where a plain `z` is text.
+    send(&mut s, [char(':')]);
+    assert!(matches!(
+        send(&mut s, [ctrl_z()]).as_slice(),
+        [Effect::Suspend]
+    ));
+    assert!(
+        s.table.as_ref().unwrap().builder.is_some(),
+        "nothing else changes"
+    );
+    assert!(!s.quit);
+}

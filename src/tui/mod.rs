@@ -3,6 +3,7 @@
 pub mod debounce;
 mod event_loop;
 pub mod priority;
+mod signals;
 
 pub use event_loop::BATCH_BUDGET;
 pub mod terminal;
@@ -66,7 +67,13 @@ pub async fn explore(
         }
         None => default_max_items(),
     };
-    event_loop::run(Engine::new(&conn), state, table)
-        .await
-        .map_err(|e| CliError::service(format!("terminal error: {e}")))
+    match event_loop::run(Engine::new(&conn), state, table).await {
+        Ok(None) => Ok(()),
+        // As a shell reports a process a signal killed: 128 + its number.
+        Ok(Some(by)) => Err(CliError::new(
+            128 + by.number as u8,
+            format!("interrupted by {}", by.name),
+        )),
+        Err(e) => Err(CliError::service(format!("terminal error: {e}"))),
+    }
 }
