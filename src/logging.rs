@@ -3,13 +3,19 @@
 //!
 //! - Where: `DYNOSCOPE_LOG` (a path; `off` disables logging), else
 //!   `$XDG_STATE_HOME/dynoscope/dynoscope.log`, else `~/.local/state/dynoscope/dynoscope.log`.
-//!   A file that cannot be opened disables logging silently.
+//!   A file that cannot be opened disables logging silently, and so does a symlink or anything
+//!   but a regular file there: the log is never written through a link someone else planted.
+//! - Who may read it: the file is created with mode 0600, and an existing one is set to 0600
+//!   when opened (it holds table names, keys and endpoints).
+//! - How big: past `MAX_LOG_BYTES` it is renamed to `dynoscope.log.1` (replacing the previous
+//!   one) and a new file is started, at start-up and while running.
 //! - How much: `DYNOSCOPE_LOG_LEVEL`, `RUST_LOG`-style directives (`debug`,
 //!   `dynoscope::aws=trace`); the default is `info`.
 //! - Secrets: events of other crates below WARN are dropped whatever the level asks for (the AWS
 //!   SDK's debug and trace events carry request headers and signing details), dynoscope never
 //!   logs headers or credentials, and as a last guard the values of `AWS_ACCESS_KEY_ID`,
-//!   `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` are masked in every line written. Lines are
+//!   `AWS_SECRET_ACCESS_KEY` and `AWS_SESSION_TOKEN` are masked in every line written, and so
+//!   are credentials written into a URL (`http://user:pass@host`). Lines are
 //!   passed through the sanitiser, so `cat`ing the log cannot replay escape sequences from data.
 
 use std::fs::{File, OpenOptions};
@@ -26,6 +32,7 @@ use tracing_subscriber::Layer;
 
 use crate::aws::read::Page;
 use crate::aws::EngineError;
+use crate::model::redact::redact_userinfo;
 use crate::model::sanitize::sanitize;
 
 pub const LOG_ENV: &str = "DYNOSCOPE_LOG";
@@ -37,6 +44,9 @@ const SECRET_ENVS: [&str; 3] = [
 ];
 /// Values shorter than this are not masked (dummy keys such as `dummy` or `local`).
 const MIN_SECRET_LEN: usize = 8;
+/// The log is rotated past this size; with the one rotated file kept, it takes at most twice
+/// this on disk.
+pub const MAX_LOG_BYTES: u64 = 10 * 1024 * 1024;
 
 /// The log file's path for these environment values, or `None` when logging is off.
 pub fn log_path(
@@ -82,7 +92,7 @@ pub fn init() -> Option<PathBuf> {
         env("XDG_STATE_HOME").as_deref(),
         env("HOME").as_deref(),
     )?;
-    let file = open(&path).ok()?;
+    let file = LogFile::open(&path, MAX_LOG_BYTES).ok()?;
     let secrets = SECRET_ENVS.iter().filter_map(|k| env(k)).collect();
     let layer = layer(Sink::new(file, secrets), env(LEVEL_ENV).as_deref());
     tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer)).ok()?;
@@ -105,6 +115,9 @@ where
         .with_filter(level_filter(level).and(filter_fn(allowed)))
 }
 
+/// Opens the log for appending: never through a symlink (O_NOFOLLOW), never anything but a
+/// regular file (O_NONBLOCK keeps a FIFO from blocking the open), and private (0600, set on
+/// an existing file too, which fails unless it is ours).
 fn open(path: &Path) -> io::Result<File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
@@ -114,19 +127,94 @@ fn open(path: &Path) -> io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
+        options
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
-    options.open(path)
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other("the log path is not a regular file"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(file)
+}
+
+/// `dynoscope.log` → `dynoscope.log.1`.
+fn rotated_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".1");
+    path.with_file_name(name)
+}
+
+/// The open log, and where and when to rotate it.
+struct LogFile {
+    file: File,
+    /// `None` for a file that is not rotated (tests).
+    path: Option<PathBuf>,
+    size: u64,
+    max_bytes: u64,
+}
+
+impl LogFile {
+    /// Opens the log at `path`, rotating it first when it is already past `max_bytes`.
+    fn open(path: &Path, max_bytes: u64) -> io::Result<LogFile> {
+        // symlink_metadata: a link is not followed here either (and is refused by `open`).
+        let size = std::fs::symlink_metadata(path)
+            .ok()
+            .filter(|m| m.is_file())
+            .map_or(0, |m| m.len());
+        if size > max_bytes {
+            std::fs::rename(path, rotated_path(path))?;
+        }
+        let file = open(path)?;
+        let size = file.metadata()?.len();
+        Ok(LogFile {
+            file,
+            path: Some(path.to_owned()),
+            size,
+            max_bytes,
+        })
+    }
+
+    #[cfg(test)]
+    fn unrotated(file: File) -> LogFile {
+        LogFile {
+            file,
+            path: None,
+            size: 0,
+            max_bytes: u64::MAX,
+        }
+    }
+
+    fn append(&mut self, text: &[u8]) {
+        if self.file.write_all(text).is_ok() {
+            self.size += text.len() as u64;
+        }
+        if self.size <= self.max_bytes {
+            return;
+        }
+        // A rotation that fails keeps the current file: logging goes on.
+        if let Some(path) = &self.path {
+            if let Ok(fresh) = std::fs::rename(path, rotated_path(path)).and_then(|()| open(path)) {
+                self.file = fresh;
+                self.size = 0;
+            }
+        }
+    }
 }
 
 /// The file, shared by every thread; each event is written whole, masked and sanitised.
 struct Sink {
-    file: Mutex<File>,
+    file: Mutex<LogFile>,
     secrets: Vec<String>,
 }
 
 impl Sink {
-    fn new(file: File, secrets: Vec<String>) -> Sink {
+    fn new(file: LogFile, secrets: Vec<String>) -> Sink {
         Sink {
             file: Mutex::new(file),
             secrets: secrets
@@ -141,7 +229,7 @@ impl Sink {
         let text = String::from_utf8_lossy(raw);
         let mut out = String::with_capacity(text.len());
         for line in text.split_terminator('\n') {
-            let mut line = sanitize(line).into_owned();
+            let mut line = sanitize(&redact_userinfo(line)).into_owned();
             for secret in &self.secrets {
                 if line.contains(secret.as_str()) {
                     line = line.replace(secret.as_str(), "[redacted]");
@@ -178,7 +266,7 @@ impl Drop for EventWriter<'_> {
         }
         let text = self.sink.clean(&self.buf);
         if let Ok(mut file) = self.sink.file.lock() {
-            let _ = file.write_all(text.as_bytes());
+            file.append(text.as_bytes());
         }
     }
 }
@@ -237,112 +325,5 @@ pub fn log_error(operation: &str, table: Option<&str>, error: &EngineError) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn path_precedence() {
-        let p = |log, xdg, home| log_path(log, xdg, home).map(|p| p.display().to_string());
-        assert_eq!(
-            p(Some("/tmp/x.log"), Some("/s"), Some("/h")).as_deref(),
-            Some("/tmp/x.log")
-        );
-        assert_eq!(p(Some("off"), Some("/s"), Some("/h")), None);
-        assert_eq!(p(Some("OFF"), None, None), None);
-        assert_eq!(
-            p(None, Some("/s"), Some("/h")).as_deref(),
-            Some("/s/dynoscope/dynoscope.log")
-        );
-        assert_eq!(
-            p(Some(""), None, Some("/h")).as_deref(),
-            Some("/h/.local/state/dynoscope/dynoscope.log")
-        );
-        assert_eq!(
-            p(None, Some("relative"), Some("/h")).as_deref(),
-            Some("/h/.local/state/dynoscope/dynoscope.log")
-        );
-        assert_eq!(p(None, None, None), None);
-    }
-
-    #[test]
-    fn other_crates_pass_only_at_warn_and_above() {
-        use tracing::callsite::Identifier;
-        use tracing::field::FieldSet;
-        use tracing::metadata::Kind;
-        struct Cs;
-        impl tracing::Callsite for Cs {
-            fn set_interest(&self, _: tracing::subscriber::Interest) {}
-            fn metadata(&self) -> &Metadata<'_> {
-                unreachable!()
-            }
-        }
-        static CS: Cs = Cs;
-        let meta = |target: &'static str, level: Level| {
-            Metadata::new(
-                "e",
-                target,
-                level,
-                None,
-                None,
-                None,
-                FieldSet::new(&[], Identifier(&CS)),
-                Kind::EVENT,
-            )
-        };
-        assert!(allowed(&meta("dynoscope::aws::read", Level::TRACE)));
-        assert!(allowed(&meta("dynoscope", Level::DEBUG)));
-        assert!(!allowed(&meta("dynoscopex", Level::DEBUG)));
-        for target in [
-            "aws_sigv4::http_request",
-            "aws_smithy_runtime",
-            "hyper",
-            "h2",
-        ] {
-            assert!(!allowed(&meta(target, Level::TRACE)), "{target}");
-            assert!(!allowed(&meta(target, Level::DEBUG)), "{target}");
-            assert!(!allowed(&meta(target, Level::INFO)), "{target}");
-            assert!(allowed(&meta(target, Level::WARN)), "{target}");
-            assert!(allowed(&meta(target, Level::ERROR)), "{target}");
-        }
-    }
-
-    #[test]
-    fn lines_are_masked_and_sanitised() {
-        let sink = Sink::new(
-            tempfile::tempfile().unwrap(),
-            vec![
-                "fakeSecretKeyForTest/abcdEFGH".into(),
-                "dummy".into(),
-                String::new(),
-            ],
-        );
-        let out = sink
-            .clean(b"a secret=fakeSecretKeyForTest/abcdEFGH here\nESC \x1b]0;pwned\x07 dummy\n");
-        assert_eq!(
-            out,
-            "a secret=[redacted] here\nESC \\x1b]0;pwned\\x07 dummy\n"
-        );
-    }
-
-    #[test]
-    fn events_reach_the_file_through_the_filter() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("nested/dynoscope.log");
-        let file = open(&path).unwrap();
-        let sink = Sink::new(file, vec!["SuperSecretValue123".into()]);
-        let subscriber = tracing_subscriber::registry().with(layer(sink, Some("trace")));
-        tracing::subscriber::with_default(subscriber, || {
-            tracing::info!(target: "dynoscope::aws::read", table = "t\u{1b}[2J", "page");
-            tracing::debug!(target: "aws_sigv4::http_request", "canonical request SuperSecretValue123");
-            tracing::warn!(target: "hyper", "warned");
-            tracing::info!(target: "dynoscope", "leaked SuperSecretValue123");
-        });
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert!(text.contains("page"), "{text}");
-        assert!(!text.contains("canonical request"), "{text}");
-        assert!(text.contains("warned"), "{text}");
-        assert!(text.contains("leaked [redacted]"), "{text}");
-        assert!(!text.contains('\u{1b}'), "{text}");
-        assert!(!text.contains("SuperSecretValue123"), "{text}");
-    }
-}
+#[path = "logging_tests.rs"]
+mod tests;

@@ -2,6 +2,18 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use dynoscope::cli::{self, args::Cli};
+use dynoscope::model::redact::redact_userinfo;
+use dynoscope::model::sanitize::sanitize;
+
+/// One line on stderr, through the sanitiser: messages quote values, and some of those came
+/// from the service or the data. Credentials in a URL are masked, as a last guard. A failed
+/// write is ignored (`eprintln!` would panic, e.g. on a terminal that hung up), since the exit
+/// code still tells.
+fn say(line: &str) {
+    use std::io::Write;
+    let line = redact_userinfo(line);
+    let _ = writeln!(std::io::stderr().lock(), "{}", sanitize(&line));
+}
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -23,7 +35,7 @@ fn main() -> ExitCode {
                 .take_while(|l| !l.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{} (see 'dynoscope --help')", first.join(" "));
+            say(&format!("{} (see 'dynoscope --help')", first.join(" ")));
             return ExitCode::from(2);
         }
     };
@@ -38,7 +50,7 @@ fn main() -> ExitCode {
     let runtime = match builder.build() {
         Ok(rt) => rt,
         Err(e) => {
-            eprintln!("error: cannot start the async runtime: {e}");
+            say(&format!("error: cannot start the async runtime: {e}"));
             return ExitCode::from(1);
         }
     };
@@ -46,9 +58,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::warn!(code = e.code, error = %e.message, "exit");
-            eprintln!("error: {}", e.message);
+            say(&format!("error: {}", e.message));
             if let Some(trailer) = e.trailer {
-                eprintln!("{trailer}");
+                say(&trailer);
             }
             ExitCode::from(e.code)
         }

@@ -110,7 +110,10 @@ fn cases() -> Vec<ReadSpec> {
 async fn a_budget_is_never_passed_by_more_than_one_page() {
     let engine = engine().await;
     let (whole, _) = read_all(&engine, scan(1, false)).await;
-    assert!(spent(&whole) > 30.0, "the table must cost more than the budgets");
+    assert!(
+        spent(&whole) > 30.0,
+        "the table must cost more than the budgets"
+    );
     let (all_shards, _) = read_all(&engine, shards()).await;
     for mut spec in cases() {
         // A third of what the read costs, at least one unit.
@@ -129,7 +132,10 @@ async fn a_budget_is_never_passed_by_more_than_one_page() {
             spent <= budget + page,
             "{name}: spent {spent} of a {budget} budget, largest page {page}"
         );
-        assert!(spent >= budget, "{name}: stopped early at {spent} of {budget}");
+        assert!(
+            spent >= budget,
+            "{name}: stopped early at {spent} of {budget}"
+        );
     }
 }
 
@@ -143,8 +149,8 @@ async fn a_rate_holds_in_every_one_second_window() {
         spec.rcu_per_second = Some(rate);
         tokio::spawn(async move {
             let name = label(&spec);
-            let (mut pages, outcome) = read_all(&engine, spec).await;
-            (name, rate, pages.drain(..).collect::<Vec<_>>(), outcome)
+            let (pages, outcome) = read_all(&engine, spec).await;
+            (name, rate, pages, outcome)
         })
     });
     let runs: Vec<_> = futures::future::join_all(runs).await;
@@ -153,7 +159,12 @@ async fn a_rate_holds_in_every_one_second_window() {
         assert_eq!(outcome, DoneOutcome::Complete, "{name}");
         pages.sort_by_key(|p| p.sent_at);
         let page = largest(&pages);
-        eprintln!("{name}: {} pages, {} RCU, last sent {:?}", pages.len(), spent(&pages), pages.last().map(|p| p.sent_at));
+        eprintln!(
+            "{name}: {} pages, {} RCU, last sent {:?}",
+            pages.len(),
+            spent(&pages),
+            pages.last().map(|p| p.sent_at)
+        );
         for (i, first) in pages.iter().enumerate() {
             let window: f64 = pages[i..]
                 .iter()
@@ -196,8 +207,15 @@ fn headless_commands_keep_the_budget_and_say_they_stopped() {
     ]);
     let s = stats(&sharded);
     let requests = s["requests"].as_u64().unwrap();
-    assert!(requests < 10, "a 1 RCU budget stops before all ten shards: {s}");
-    assert!(stderr(&sharded).contains("--max-rcu"), "{}", stderr(&sharded));
+    assert!(
+        requests < 10,
+        "a 1 RCU budget stops before all ten shards: {s}"
+    );
+    assert!(
+        stderr(&sharded).contains("--max-rcu"),
+        "{}",
+        stderr(&sharded)
+    );
     let pattern = run(&[
         "--patterns",
         concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo-patterns.toml"),
@@ -236,6 +254,10 @@ fn headless_commands_keep_the_budget_and_say_they_stopped() {
     for bad in ["0", "-1", "abc"] {
         let out = run(&["hotkeys", table(), "--max-rcu", bad]);
         assert_eq!(out.status.code(), Some(2), "{bad}");
-        assert!(stderr(&out).contains(&format!("'{bad}'")), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains(&format!("'{bad}'")),
+            "{}",
+            stderr(&out)
+        );
     }
 }

@@ -142,8 +142,6 @@ fn bad_inputs_exit_2_naming_the_value() {
             ],
             vec!["<>"],
         ),
-        (vec!["query", t, "--pk", "x", "--limit", "0"], vec!["'0'"]),
-        (vec!["scan", t, "--segments", "0"], vec!["'0'", "1000"]),
         (
             vec!["scan", t, "--segments", "1001"],
             vec!["'1001'", "1000"],
@@ -153,6 +151,91 @@ fn bad_inputs_exit_2_naming_the_value() {
     ];
     for (args, needles) in cases {
         fails(run(&args), 2, &needles);
+    }
+}
+
+/// Every numeric flag has a range; a value outside it is refused by the parser, before any
+/// connection, with the value as typed and the range. (`--timeout 1e20` used to panic in
+/// `Duration::from_secs_f64`.)
+#[test]
+fn every_numeric_flag_out_of_range_is_one_line_and_exit_2() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (
+            &["--timeout", "1e20", "tables"],
+            &["'1e20'", "0.01 to 3600 seconds"],
+        ),
+        (&["--timeout", "0", "tables"], &["'0'", "0.01 to 3600"]),
+        (&["--timeout", "NaN", "tables"], &["'NaN'", "0.01 to 3600"]),
+        (&["--max-attempts", "0", "tables"], &["'0'", "1 to 100"]),
+        (&["--max-attempts", "101", "tables"], &["'101'", "1 to 100"]),
+        (
+            &["--max-items", "0", "t"],
+            &["'0'", "1 to 1000000000 items"],
+        ),
+        (
+            &["scan", "t", "--rcu-per-second", "1e-20"],
+            &["'1e-20'", "0.01 to 1000000000"],
+        ),
+        (
+            &["scan", "t", "--rcu-per-second", "inf"],
+            &["'inf'", "read units per second"],
+        ),
+        (
+            &["scan", "t", "--max-rcu", "0"],
+            &["'0'", "more than 0, up to 1000000000000"],
+        ),
+        (
+            &["scan", "t", "--max-rcu", "1e300"],
+            &["'1e300'", "1000000000000"],
+        ),
+        (
+            &["scan", "t", "--segments", "0"],
+            &["'0'", "1 to 1000 segments"],
+        ),
+        (
+            &["scan", "t", "--page-size", "0"],
+            &["'0'", "1 to 1000000 items"],
+        ),
+        (
+            &["scan", "t", "--page-size", "2000000"],
+            &["'2000000'", "1 to 1000000"],
+        ),
+        (
+            &["query", "t", "--pk", "x", "--limit", "0"],
+            &["'0'", "1 to 1000000000 items"],
+        ),
+        (
+            &[
+                "query",
+                "t",
+                "--pk",
+                "x",
+                "--limit",
+                "99999999999999999999999",
+            ],
+            &["1 to 1000000000"],
+        ),
+        (&["run", "p", "--limit", "0"], &["'0'", "1 to 1000000000"]),
+        (
+            &["hotkeys", "t", "--top", "0"],
+            &["'0'", "1 to 1000000 keys"],
+        ),
+        (
+            &["hotkeys", "t", "--segments", "1001"],
+            &["'1001'", "1 to 1000"],
+        ),
+        (&["seed", "--users", "0"], &["'0'", "1 to 100000 users"]),
+        (
+            &["seed", "--users", "5000000000"],
+            &["'5000000000'", "1 to 100000"],
+        ),
+        (&["demo", "--users", "100001"], &["'100001'", "1 to 100000"]),
+    ];
+    for (args, needles) in cases {
+        // Port 9 (discard) on loopback: whatever happens, nothing goes beyond this machine.
+        let mut full = vec!["--endpoint-url", "http://127.0.0.1:9"];
+        full.extend_from_slice(args);
+        fails(run_raw(&full, &[]), 2, needles);
     }
 }
 

@@ -296,7 +296,7 @@ fn hostile_items_reach_the_screen_as_visible_escapes_only() {
             s.keys("\u{1b}[C"); // scroll the columns right
         }
         seen.check(&s, &format!("columns of collection {n} scrolled"));
-        s.keys("\u{1b}[D\u{1b}[D\u{1b}[D");
+        // Scrolling stops at the last column, so `←` from there would soon leave the pane.
         s.keys("\r"); // the item's detail
         s.wait_text("% of 400 KB");
         seen.check(&s, &format!("detail of collection {n}"));
@@ -451,13 +451,21 @@ fn table_output_is_sanitised_and_aligned() {
     }
 }
 
+/// JSON output escapes everything the sanitiser would: controls, DEL, C1, bidi and invisible
+/// characters all arrive as `\u` escapes.
+fn assert_json_inert(out: &str) {
+    for (what, bytes) in FORBIDDEN {
+        assert!(
+            find_bytes(out.as_bytes(), bytes).is_none(),
+            "{what} raw in JSON output"
+        );
+    }
+}
+
 #[test]
 fn jsonl_is_exact_for_every_hostile_string_the_350kb_one_and_the_deep_map() {
     let out = headless(&["--output", "jsonl"]);
-    assert!(
-        !out.contains('\u{1b}') && !out.contains('\u{7}'),
-        "JSON escapes controls"
-    );
+    assert_json_inert(&out);
     let items = lines(&out);
     assert_eq!(items.len(), 5);
     let evil = find_item(&items, "EVIL#");
@@ -499,7 +507,7 @@ fn jsonl_is_exact_for_every_hostile_string_the_350kb_one_and_the_deep_map() {
 #[test]
 fn ddb_jsonl_is_exact_for_the_350kb_string_and_the_deep_map() {
     let out = headless(&["--output", "ddb-jsonl"]);
-    assert!(!out.contains('\u{1b}'));
+    assert_json_inert(&out);
     let items = lines(&out);
     assert_eq!(items.len(), 5);
     let big = find_item(&items, "BIG#");
@@ -518,4 +526,75 @@ fn ddb_jsonl_is_exact_for_the_350kb_string_and_the_deep_map() {
         assert!(v["M"].is_object(), "level {level}: {v}");
     }
     assert_eq!(v["M"]["leaf"]["S"], LEAF);
+}
+
+/// A table whose key attribute names and partition key values carry DEL, C1 and bidi controls
+/// (serde_json, which `describe` and `hotkeys` used, leaves those raw).
+async fn create_hostile_keys_table() -> String {
+    let c = client().await;
+    let table = table_name("hostilekeys");
+    c.create_table()
+        .table_name(&table)
+        .attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name(HOSTILE_KEY_NAME)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .unwrap(),
+        )
+        .key_schema(
+            KeySchemaElement::builder()
+                .attribute_name(HOSTILE_KEY_NAME)
+                .key_type(KeyType::Hash)
+                .build()
+                .unwrap(),
+        )
+        .billing_mode(BillingMode::PayPerRequest)
+        .send()
+        .await
+        .unwrap();
+    for value in HOSTILE_KEY_VALUES {
+        c.put_item()
+            .table_name(&table)
+            .item(HOSTILE_KEY_NAME, s(value))
+            .send()
+            .await
+            .unwrap();
+    }
+    table
+}
+
+const HOSTILE_KEY_NAME: &str = "pk\u{202e}\u{7f}\u{9b}2J\u{2066}";
+const HOSTILE_KEY_VALUES: [&str; 3] = [
+    "USER#\u{202e}exe.txt",
+    "USER#\u{7f}\u{85}\u{9b}31m",
+    "USER#\u{200b}\u{feff}\u{61c}",
+];
+
+#[test]
+fn describe_and_hotkeys_json_escape_del_c1_and_bidi() {
+    let table = tokio::runtime::Runtime::new()
+        .unwrap()
+        .block_on(create_hostile_keys_table());
+    let out = ok(run(&["describe", &table]));
+    assert_json_inert(&out);
+    assert!(out.contains(r"pk\u202e\u007f\u009b2J\u2066"), "{out}");
+    let desc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(desc["keys"]["partition_key"]["name"], HOSTILE_KEY_NAME);
+
+    let out = run(&["hotkeys", &table, "--stats"]);
+    let stdout = ok(out.clone());
+    assert_json_inert(&stdout);
+    assert_json_inert(&stderr(&out));
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mut keys: Vec<&str> = report["top"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["key"].as_str().unwrap())
+        .collect();
+    keys.sort();
+    let mut want = HOSTILE_KEY_VALUES.to_vec();
+    want.sort();
+    assert_eq!(keys, want);
 }

@@ -216,3 +216,68 @@ fn default_path_follows_xdg_state_home_and_off_disables() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
 }
+
+/// The log is never written through a symlink, and is private even if it was not before.
+#[test]
+fn a_symlinked_log_is_refused_and_an_open_one_made_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("someone-elses-file");
+    std::fs::write(&target, "precious\n").unwrap();
+    let link = dir.path().join("dynoscope.log");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let out = run_logged(&["tables"], &[("DYNOSCOPE_LOG", link.to_str().unwrap())]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "logging is off, silently");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+
+    let log = dir.path().join("open.log");
+    std::fs::write(&log, "").unwrap();
+    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let out = run_logged(&["tables"], &[("DYNOSCOPE_LOG", log.to_str().unwrap())]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let mode = std::fs::metadata(&log).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(read_log(&log).contains("start"));
+}
+
+/// Credentials written into the endpoint URL appear neither in messages nor in the log.
+#[test]
+fn credentials_in_the_endpoint_url_are_masked_everywhere() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("dynoscope.log");
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let cases = [
+        (
+            format!("http://admin:s3cretpass@127.0.0.1:{port}"),
+            1,
+            format!("http://***@127.0.0.1:{port}"),
+        ),
+        (
+            "ftp://admin:s3cretpass@localhost".to_string(),
+            2,
+            "'ftp://***@localhost'".to_string(),
+        ),
+    ];
+    for (url, code, shown) in cases {
+        let mut cmd = Command::new(bin());
+        aws_env(&mut cmd)
+            .env("DYNOSCOPE_LOG", &log)
+            .args(["--endpoint-url", &url, "tables"]);
+        let out = cmd.stdin(Stdio::null()).output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(code), "{err}");
+        assert!(err.contains(&shown), "{err}");
+        assert!(
+            !err.contains("s3cretpass") && !err.contains("admin"),
+            "{err}"
+        );
+    }
+    let text = read_log(&log);
+    assert!(text.contains("***@"), "{text}");
+    assert!(!text.contains("s3cretpass"), "{text}");
+}

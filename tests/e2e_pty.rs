@@ -202,7 +202,9 @@ fn build_a_begins_with_query_by_accepting_completions() {
 
 /// The RCU the scan panel reports, and its budget: `RCU 10.5 / budget 10`.
 fn scan_panel_rcu(screen: &str) -> (f64, f64) {
-    let at = screen.find("Scan stopped at the budget · RCU ").expect("scan panel")
+    let at = screen
+        .find("Scan stopped at the budget · RCU ")
+        .expect("scan panel")
         + "Scan stopped at the budget · RCU ".len();
     let mut words = screen[at..].split_whitespace();
     let spent = words.next().unwrap().parse().unwrap();
@@ -227,7 +229,10 @@ fn a_triage_scan_stops_at_its_budget_and_resumes_only_with_a_new_one() {
     assert_eq!(budget, 10.0);
     // Pages past a small budget are sized to what is left; the whole table is 37.
     assert!((10.0..15.0).contains(&spent), "{screen}");
-    assert!(screen.contains("stopped at the capacity budget"), "{screen}");
+    assert!(
+        screen.contains("stopped at the capacity budget"),
+        "{screen}"
+    );
     // Nothing more is read until a new budget is given.
     let before = session_rcu(&s.settle(Duration::from_millis(700), Duration::from_secs(3)));
     s.keys("n");

@@ -1,7 +1,8 @@
-//! Process hygiene: SIGTERM and SIGINT sent with `kill` to a running explorer restore the
-//! terminal and end it promptly, and `demo` stops its DynamoDB Local on either signal, whether
-//! it is seeding, running the explorer, or waiting in `--no-ui`. (Ctrl-C typed as a key is
-//! covered in tests/e2e_pty.rs.)
+//! Process hygiene: SIGTERM, SIGINT, SIGHUP and SIGQUIT sent to a running explorer restore the
+//! terminal and end it promptly with exit code 128 + the signal, Ctrl-Z (or SIGTSTP) suspends
+//! it with the terminal given back and `fg` (SIGCONT) brings it back, and `demo` stops its
+//! DynamoDB Local on those signals, whether it is seeding, running the explorer, or waiting in
+//! `--no-ui`. (Ctrl-C typed as a key is covered in tests/e2e_pty.rs.)
 
 mod common;
 
@@ -71,8 +72,9 @@ fn signal_ends_the_explorer(signal: i32) {
     let status = s.wait_exit_within(Duration::from_secs(5));
     let took = sent.elapsed();
     assert!(took < Duration::from_secs(3), "took {took:?} to exit");
-    // Handled, not killed by the signal: the restore ran and the exit code is the explorer's.
-    assert!(status.success(), "exit status {status:?}");
+    // Handled, not killed by the signal: the restore ran, and the exit code says which signal
+    // ended it, as a shell reports one.
+    assert_eq!(status.exit_code(), 128 + signal as u32, "{status:?}");
     let raw = s.raw_after_exit();
     assert_restored(&s, &raw);
 }
@@ -85,6 +87,90 @@ fn sigterm_restores_the_terminal_and_exits() {
 #[test]
 fn sigint_restores_the_terminal_and_exits() {
     signal_ends_the_explorer(libc::SIGINT);
+}
+
+#[test]
+fn sighup_restores_the_terminal_and_exits_129() {
+    signal_ends_the_explorer(libc::SIGHUP);
+}
+
+#[test]
+fn sigquit_restores_the_terminal_and_exits_131() {
+    signal_ends_the_explorer(libc::SIGQUIT);
+}
+
+/// The process state letter from /proc (`T`: stopped).
+fn process_state(pid: i32) -> char {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // The command name is in parentheses and may hold spaces: the state follows the last ')'.
+    stat.rsplit(')')
+        .next()
+        .and_then(|rest| rest.trim_start().chars().next())
+        .unwrap_or('?')
+}
+
+fn wait_state(s: &Session, want_stopped: bool) {
+    let started = Instant::now();
+    while (process_state(s.pid()) == 'T') != want_stopped {
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "process state {} (wanted stopped: {want_stopped}); screen:\n{}",
+            process_state(s.pid()),
+            s.screen()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Stopped with the terminal given back, then continued: the UI is drawn again and answers.
+fn suspend_and_resume(stop: impl Fn(&mut Session)) {
+    let table = seeded_demo(3);
+    let mut s = explorer_on(&table);
+    stop(&mut s);
+    wait_state(&s, true);
+    let raw = s.raw_after_exit();
+    let leave = rfind_bytes(&raw, LEAVE_ALTERNATE_SCREEN).expect("left the alternate screen");
+    let enter = rfind_bytes(&raw, b"\x1b[?1049h").expect("entered it first");
+    assert!(
+        leave > enter,
+        "the terminal was not given back before stopping"
+    );
+    {
+        let parser = s.parser.lock().unwrap();
+        assert!(!parser.screen().alternate_screen());
+        assert!(!parser.screen().hide_cursor(), "cursor still hidden");
+    }
+    assert!(s.cooked(), "raw mode left on while stopped");
+
+    // `fg`: the shell sends SIGCONT.
+    s.signal(libc::SIGCONT);
+    wait_state(&s, false);
+    s.wait_for("the explorer drawn again", |screen| {
+        screen.contains("Collections by PK")
+    });
+    assert!(s.parser.lock().unwrap().screen().alternate_screen());
+    let raw = s.raw();
+    assert!(
+        rfind_bytes(&raw, b"\x1b[?1049h").is_some_and(|at| at > leave),
+        "the alternate screen was not entered again"
+    );
+    assert!(!s.cooked(), "raw mode is back");
+    s.keys("?");
+    s.wait_text("Any key closes this help.");
+    s.keys("q"); // closes the help
+    s.keys("q");
+    let status = s.wait_exit();
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn ctrl_z_suspends_the_explorer_and_sigcont_brings_it_back() {
+    suspend_and_resume(|s| s.send("\u{1a}"));
+}
+
+#[test]
+fn sigtstp_suspends_the_explorer_and_sigcont_brings_it_back() {
+    suspend_and_resume(|s| s.signal(libc::SIGTSTP));
 }
 
 #[test]
@@ -166,25 +252,40 @@ fn wait_raw(s: &Session, what: &str) {
     }
 }
 
-#[test]
-fn demo_stops_dynamodb_local_on_sigterm_in_the_explorer() {
+fn demo_stops_dynamodb_local_in_the_explorer(signal: i32, name: &str) {
     let mut s = Session::spawn(&["demo", "--users", "10"], &[], 40, 120);
     s.wait_for("the demo table", |s| {
         s.contains("dynoscope · app") && s.contains("-/1")
     });
     let port = demo_port(&s);
     assert!(port_open(port));
-    s.signal(libc::SIGTERM);
+    s.signal(signal);
     let status = s.wait_exit_within(Duration::from_secs(10));
     assert_local_stops(port);
-    assert_eq!(status.exit_code(), 143, "128 + SIGTERM");
+    assert_eq!(status.exit_code(), 128 + signal as u32, "128 + {name}");
     let raw = s.raw_after_exit();
     assert_restored(&s, &raw);
     assert!(
-        String::from_utf8_lossy(&raw).contains("interrupted by SIGTERM; DynamoDB Local stopped"),
+        String::from_utf8_lossy(&raw)
+            .contains(&format!("interrupted by {name}; DynamoDB Local stopped")),
         "{:?}",
         String::from_utf8_lossy(&raw[raw.len().saturating_sub(300)..])
     );
+}
+
+#[test]
+fn demo_stops_dynamodb_local_on_sigterm_in_the_explorer() {
+    demo_stops_dynamodb_local_in_the_explorer(libc::SIGTERM, "SIGTERM");
+}
+
+#[test]
+fn demo_stops_dynamodb_local_on_sighup_in_the_explorer() {
+    demo_stops_dynamodb_local_in_the_explorer(libc::SIGHUP, "SIGHUP");
+}
+
+#[test]
+fn demo_stops_dynamodb_local_on_sigquit_in_the_explorer() {
+    demo_stops_dynamodb_local_in_the_explorer(libc::SIGQUIT, "SIGQUIT");
 }
 
 #[test]
@@ -207,13 +308,15 @@ fn demo_stops_dynamodb_local_on_a_signal_while_seeding() {
 }
 
 #[test]
-fn demo_no_ui_stops_dynamodb_local_on_sigterm() {
-    let mut s = Session::spawn(&["demo", "--users", "2", "--no-ui"], &[], 40, 120);
-    wait_raw(&s, "press Ctrl-C to stop DynamoDB Local");
-    let port = demo_port(&s);
-    assert!(port_open(port));
-    s.signal(libc::SIGTERM);
-    let status = s.wait_exit_within(Duration::from_secs(10));
-    assert_local_stops(port);
-    assert!(status.success(), "{status:?}");
+fn demo_no_ui_stops_dynamodb_local_on_sigterm_and_sighup() {
+    for signal in [libc::SIGTERM, libc::SIGHUP] {
+        let mut s = Session::spawn(&["demo", "--users", "2", "--no-ui"], &[], 40, 120);
+        wait_raw(&s, "press Ctrl-C to stop DynamoDB Local");
+        let port = demo_port(&s);
+        assert!(port_open(port));
+        s.signal(signal);
+        let status = s.wait_exit_within(Duration::from_secs(10));
+        assert_local_stops(port);
+        assert!(status.success(), "{signal}: {status:?}");
+    }
 }

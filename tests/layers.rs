@@ -15,7 +15,12 @@ fn rank(layer: &str) -> Option<usize> {
 /// The layer a source file belongs to: its folder or file name under `src/`.
 fn layer_of(src: &Path, file: &Path) -> String {
     let rel = file.strip_prefix(src).unwrap();
-    let first = rel.components().next().unwrap().as_os_str().to_string_lossy();
+    let first = rel
+        .components()
+        .next()
+        .unwrap()
+        .as_os_str()
+        .to_string_lossy();
     match first.trim_end_matches(".rs") {
         "lib" | "main" => "main".into(),
         other => other.into(),

@@ -339,14 +339,9 @@ impl Builder {
         }
         let limit = self.text(Field::Limit);
         if !limit.trim().is_empty() {
-            match limit.trim().parse::<usize>() {
-                Ok(n) if n > 0 => spec.limit = Some(n),
-                _ => {
-                    return Err(err(
-                        Field::Limit,
-                        format!("limit '{limit}' must be a whole number of items, 1 or more"),
-                    ))
-                }
+            match crate::model::limits::LIMIT.parse::<usize>(&limit) {
+                Ok(n) => spec.limit = Some(n),
+                Err(why) => return Err(err(Field::Limit, format!("limit '{limit}': {why}"))),
             }
         }
         let filter = self.text(Field::Filter);

@@ -252,7 +252,8 @@ pub fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     }
     if let Some(d) = state.table.as_mut()?.distribution.as_mut() {
         match key.code {
-            KeyCode::Down => d.scroll += 1,
+            // Unclamped, many `↓` left `↑` with nothing to show for as many presses.
+            KeyCode::Down => d.scroll = (d.scroll + 1).min(d.max_scroll()),
             KeyCode::Up => d.scroll = d.scroll.saturating_sub(1),
             _ => state.table.as_mut()?.distribution = None,
         }

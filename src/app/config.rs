@@ -29,6 +29,7 @@ use toml::Spanned;
 use crate::app::keymap::{Action, KeyCombo, Keymap, KeymapError};
 use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
 use crate::model::entity::{EntityPattern, PatternError};
+use crate::model::limits::{self, RealRange};
 
 /// The keys of an `[[entity]]` table, to tell its "unknown key" errors from top-level ones.
 const ENTITY_KEYS: [&str; 2] = ["table", "pattern"];
@@ -174,57 +175,58 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         toml::from_str(text).map_err(|err| error(err.span(), describe_toml_error(&err, text)))?;
     let mut config = Config::default();
 
-    if let Some(price) = raw.price_per_million_reads {
-        let value = match price.get_ref() {
+    // Each number must be in its range (see model::limits): the message quotes the value as
+    // written and gives the range.
+    let real = |value: &Spanned<toml::Value>, name: &str, range: RealRange, hint: &str| {
+        let number = match value.get_ref() {
             toml::Value::Float(f) => Some(*f),
             toml::Value::Integer(i) => Some(*i as f64),
             _ => None,
         };
-        config.price_per_million_reads =
-            value.filter(|v| v.is_finite() && *v > 0.0).ok_or_else(|| {
-                error(
-                    Some(price.span()),
-                    format!(
-                        "price_per_million_reads must be a positive number, got {}; \
-                         on-demand reads cost {DEFAULT_PRICE_PER_MILLION_READS} USD per million \
-                         in us-east-1",
-                        source_text(text, price.span())
-                    ),
-                )
-            })?;
-    }
-
-    if let Some(limit) = raw.confirm_scan_rcu {
-        let value = match limit.get_ref() {
-            toml::Value::Integer(i) => Some(*i as f64),
-            toml::Value::Float(f) => Some(*f),
-            _ => None,
-        };
-        config.confirm_scan_rcu =
-            value
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| {
-                    error(
-                        Some(limit.span()),
-                        format!(
-                    "confirm_scan_rcu must be a number of read units (0 asks every time), got {}",
-                    source_text(text, limit.span())
+        number.filter(|v| range.contains(*v)).ok_or_else(|| {
+            error(
+                Some(value.span()),
+                format!(
+                    "{name} must be a number, {}, got {}{hint}",
+                    range.describe(),
+                    source_text(text, value.span())
                 ),
-                    )
-                })?;
+            )
+        })
+    };
+    if let Some(price) = &raw.price_per_million_reads {
+        config.price_per_million_reads = real(
+            price,
+            "price_per_million_reads",
+            limits::PRICE_PER_MILLION_READS,
+            &format!(
+                "; on-demand reads cost {DEFAULT_PRICE_PER_MILLION_READS} USD per million in us-east-1"
+            ),
+        )?;
     }
-
+    if let Some(limit) = &raw.confirm_scan_rcu {
+        config.confirm_scan_rcu = real(
+            limit,
+            "confirm_scan_rcu",
+            limits::CONFIRM_SCAN_RCU,
+            " (0 asks every time)",
+        )?;
+    }
     if let Some(max) = raw.max_items {
         let value = match max.get_ref() {
-            toml::Value::Integer(i) if *i > 0 => usize::try_from(*i).ok(),
+            toml::Value::Integer(i) => u64::try_from(*i)
+                .ok()
+                .filter(|n| limits::MAX_ITEMS.contains(*n))
+                .and_then(|n| usize::try_from(n).ok()),
             _ => None,
         };
         config.max_items = Some(value.ok_or_else(|| {
             error(
                 Some(max.span()),
                 format!(
-                    "max_items must be a positive whole number, got {}; \
-                     remove it to load without a limit",
+                    "max_items must be a whole number, {}, got {}; \
+                     remove it to size the limit to the memory available",
+                    limits::MAX_ITEMS.describe(),
                     source_text(text, max.span())
                 ),
             )
@@ -621,18 +623,22 @@ index = "GSI1"
             (
                 "\nprice_per_million_reads = -1\n",
                 2,
-                &["price_per_million_reads must be a positive number, got -1"],
+                &["price_per_million_reads must be a number, more than 0, up to 1000 USD, got -1"],
             ),
             (
                 "price_per_million_reads = \"cheap\"\n",
                 1,
                 &["price_per_million_reads", "got \"cheap\""],
             ),
-            ("price_per_million_reads = 0\n", 1, &["positive", "got 0"]),
+            ("price_per_million_reads = 0\n", 1, &["more than 0", "got 0"]),
+            ("price_per_million_reads = 1e300\n", 1, &["up to 1000 USD", "got 1e300"]),
+            ("confirm_scan_rcu = -1\n", 1, &["0 to 1000000000000 read units", "got -1"]),
+            ("confirm_scan_rcu = nan\n", 1, &["confirm_scan_rcu", "got nan"]),
+            ("max_items = 99999999999\n", 1, &["1 to 1000000000 items", "got 99999999999"]),
             (
                 "max_items = -5\n",
                 1,
-                &["max_items must be a positive whole number, got -5"],
+                &["max_items must be a whole number, 1 to 1000000000 items, got -5"],
             ),
             ("max_items = 1.5\n", 1, &["max_items", "got 1.5"]),
             (

@@ -2,6 +2,7 @@
 
 pub mod builder;
 mod builder_update;
+pub mod columns;
 pub mod config;
 pub mod keymap;
 pub mod msg;

@@ -40,5 +40,8 @@ pub enum Effect {
         generation: u64,
         delay: std::time::Duration,
     },
+    /// Leave the terminal and stop the process until it is continued (Ctrl-Z, as a shell
+    /// would have it: in raw mode the key reaches the explorer instead of the terminal driver).
+    Suspend,
     Quit,
 }

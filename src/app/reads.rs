@@ -8,8 +8,9 @@ use super::request_log::RequestRow;
 use super::state::{Notice, Pane, Prompt, ReadOutcome, ReadState, State};
 use super::update::{keep_cursors_visible, refilter, running_read};
 use crate::aws::{DoneOutcome, EngineEvent, ReadSpec};
-use crate::model::capacity::{format_units, parse_units};
+use crate::model::capacity::format_units;
 use crate::model::collection::ItemStore;
+use crate::model::limits;
 
 /// Items per page the explorer asks for: enough to browse, and a first screen costs a few RCU
 /// instead of a full 1 MB page's 128.
@@ -101,7 +102,10 @@ pub(super) fn budget_prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<
         }
         KeyCode::Enter => {
             let text = prompt.text.trim().to_string();
-            match parse_units("max RCU", &text) {
+            let parsed = limits::MAX_RCU
+                .parse(&text)
+                .map_err(|why| format!("max RCU '{text}': {why}"));
+            match parsed {
                 Ok(budget) => {
                     state.table.as_mut()?.budget_prompt = None;
                     return Some(continue_read(state, true, Some(budget)));

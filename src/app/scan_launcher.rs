@@ -9,9 +9,10 @@ use super::msg::Effect;
 use super::reads::start_fresh;
 use super::state::{Notice, State};
 use crate::aws::{Operation, Page, ReadSpec};
-use crate::model::capacity::{on_demand_cost, parse_units, scan_estimate_units};
+use crate::model::capacity::{on_demand_cost, scan_estimate_units};
 use crate::model::distribution::{KeyDistribution, Source, Warning, WarningContext};
 use crate::model::filter_compile::{compile_filter, compile_projection};
+use crate::model::limits::{self, RealRange};
 use crate::model::schema::{IndexKind, TableInfo};
 use std::time::Duration;
 
@@ -165,14 +166,17 @@ impl ScanLauncher {
                 ))
             }
         };
-        let positive = |field: LauncherField| -> Result<Option<f64>, (LauncherField, String)> {
+        let in_range = |field: LauncherField,
+                        range: RealRange|
+         -> Result<Option<f64>, (LauncherField, String)> {
             let t = self.text(field);
             if t.trim().is_empty() {
                 return Ok(None);
             }
-            parse_units(field.label(), &t)
+            range
+                .parse(&t)
                 .map(Some)
-                .map_err(|e| (field, e))
+                .map_err(|why| (field, format!("{} '{t}': {why}", field.label())))
         };
         let index = self.index.checked_sub(1).and_then(|i| info.indexes.get(i));
         if self.consistent && index.is_some_and(|i| i.kind == IndexKind::Gsi) {
@@ -185,8 +189,8 @@ impl ScanLauncher {
         spec.index = index.map(|i| i.name.clone());
         spec.segments = segments;
         spec.consistent = self.consistent;
-        spec.max_rcu = positive(LauncherField::MaxRcu)?;
-        spec.rcu_per_second = positive(LauncherField::Rate)?;
+        spec.max_rcu = in_range(LauncherField::MaxRcu, limits::MAX_RCU)?;
+        spec.rcu_per_second = in_range(LauncherField::Rate, limits::RCU_PER_SECOND)?;
         let filter = self.text(LauncherField::Filter);
         if !filter.trim().is_empty() {
             let c = compile_filter(&filter, "f").map_err(|e| (LauncherField::Filter, e))?;
@@ -327,6 +331,29 @@ pub struct DistributionView {
     pub distribution: KeyDistribution,
     pub warnings: Vec<Warning>,
     pub scroll: usize,
+    /// Lines the view draws (checked by the ui); scrolling stops with the last one on top.
+    pub line_count: usize,
+}
+
+/// Keys the distribution view lists, most items first.
+pub const DISTRIBUTION_TOP_KEYS: usize = 50;
+
+impl DistributionView {
+    /// The summary, warnings, top keys, shard families (if any) and the histogram, each
+    /// section after a blank line and a header.
+    fn count_lines(distribution: &KeyDistribution, warnings: &[Warning]) -> usize {
+        let families = distribution.shard_families().len();
+        1 + warnings.len()
+            + 2
+            + distribution.top(DISTRIBUTION_TOP_KEYS).len()
+            + if families > 0 { 2 + families } else { 0 }
+            + 2
+            + distribution.histogram().len()
+    }
+
+    pub fn max_scroll(&self) -> usize {
+        self.line_count.saturating_sub(1)
+    }
 }
 
 // ---------------------------------------------------------------- update
@@ -484,6 +511,7 @@ pub fn open_distribution(state: &mut State) -> Vec<Effect> {
         table_has_lsi: info.indexes.iter().any(|i| i.kind == IndexKind::Lsi),
     });
     v.distribution = Some(DistributionView {
+        line_count: DistributionView::count_lines(&distribution, &warnings),
         distribution,
         warnings,
         scroll: 0,
@@ -545,6 +573,11 @@ mod tests {
             LauncherField::MaxRcu
         );
         l.max_rcu = area("50");
+        l.rate = area("1e-20");
+        let (field, message) = l.plan(&info, 0.125, 1e9).unwrap_err();
+        assert_eq!(field, LauncherField::Rate);
+        assert!(message.contains("0.01 to"), "{message}");
+        l.rate = area("");
         l.filter = area("status = \"x");
         assert_eq!(
             l.plan(&info, 0.125, 1e9).unwrap_err().0,

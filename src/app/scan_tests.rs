@@ -4,9 +4,9 @@ use crossterm::event::KeyCode;
 
 use super::fixtures::*;
 use super::msg::{Effect, Msg};
+use super::state::ReadOutcome;
 use crate::aws::attempts::AttemptStats;
 use crate::aws::{EngineEvent, Operation, Page, SegmentStart};
-use super::state::ReadOutcome;
 use crate::model::capacity::Consumed;
 
 fn segment_page(
@@ -138,6 +138,20 @@ fn key_distribution_ranks_the_celebrity_first() {
             .scroll,
         1
     );
+    // Scrolling stops with the last line on top, so `↑` moves at once after many `↓`.
+    send(&mut s, (0..1000).map(|_| press(KeyCode::Down)));
+    let scroll = |s: &crate::app::state::State| {
+        s.table
+            .as_ref()
+            .unwrap()
+            .distribution
+            .as_ref()
+            .unwrap()
+            .scroll
+    };
+    assert_eq!(scroll(&s), d.line_count - 1);
+    send(&mut s, [press(KeyCode::Up)]);
+    assert_eq!(scroll(&s), d.line_count - 2);
     send(&mut s, [press(KeyCode::Esc)]);
     assert!(s.table.as_ref().unwrap().distribution.is_none());
 }
@@ -209,7 +223,14 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
     send(&mut s, (0..3).map(|_| press(KeyCode::Backspace)));
     send(&mut s, "abc".chars().map(char));
     assert!(send(&mut s, [press(KeyCode::Enter)]).is_empty());
-    let error = s.table.as_ref().unwrap().budget_prompt.clone().unwrap().error;
+    let error = s
+        .table
+        .as_ref()
+        .unwrap()
+        .budget_prompt
+        .clone()
+        .unwrap()
+        .error;
     assert!(error.unwrap().contains("'abc'"));
     send(&mut s, (0..3).map(|_| press(KeyCode::Backspace)));
     send(&mut s, "50".chars().map(char));
@@ -221,7 +242,11 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
     assert_eq!(spec.max_rcu, Some(50.0));
     assert_eq!(spec.segments, 4);
     assert!(matches!(spec.starts[0], SegmentStart::After(_)));
-    assert_eq!(spec.starts[1], SegmentStart::Beginning, "never read: from its start");
+    assert_eq!(
+        spec.starts[1],
+        SegmentStart::Beginning,
+        "never read: from its start"
+    );
     assert!(matches!(spec.starts[2], SegmentStart::After(_)));
     let p = s.table.as_ref().unwrap().progress.clone().unwrap();
     assert_eq!(p.budget_rcu, Some(70.0), "20 spent plus the new 50");
@@ -266,7 +291,13 @@ fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_poi
     if let Msg::Engine(EngineEvent::Page(p)) = &mut shard3 {
         p.operation = crate::aws::Operation::Query;
     }
-    send(&mut s, [shard3, segment_page(id, 7, items[5..9].to_vec(), false, 120)]);
+    send(
+        &mut s,
+        [
+            shard3,
+            segment_page(id, 7, items[5..9].to_vec(), false, 120),
+        ],
+    );
     let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
     assert!(matches!(read.progress.starts[3], SegmentStart::After(_)));
     assert_eq!(read.progress.starts[7], SegmentStart::Finished);

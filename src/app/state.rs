@@ -51,7 +51,7 @@ impl ListCursor {
             *self = ListCursor::default();
             return;
         }
-        let target = self.cursor as isize + delta;
+        let target = (self.cursor as isize).saturating_add(delta);
         self.cursor = target.clamp(0, len as isize - 1) as usize;
         self.keep_visible(len, height);
     }

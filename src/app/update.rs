@@ -9,10 +9,10 @@ use super::msg::{Effect, Msg};
 use super::state::{JsonMode, Loadable, Pane, Prompt, Screen, State, TableView};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::collection::ItemStore;
-use crate::model::json::write_plain;
+use crate::model::json::{pretty_line_count, write_plain};
 use crate::model::key_condition::KeyCondition;
 use crate::ui::layout::{
-    list_rows, picker_layout, picker_rows, table_layout, table_rows, TableLayout,
+    list_rows, picker_layout, picker_rows, split_progress, table_layout, table_rows, TableLayout,
 };
 
 pub use super::reads::EXPLORER_PAGE_SIZE;
@@ -80,9 +80,12 @@ fn layout(state: &State) -> TableLayout {
 // ---------------------------------------------------------------- keys
 
 fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
-    if ctrl_c {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && key.code == KeyCode::Char('c') {
         return quit(state);
+    }
+    if ctrl && key.code == KeyCode::Char('z') {
+        return vec![Effect::Suspend];
     }
     if state.show_help {
         state.show_help = false;
@@ -259,8 +262,11 @@ fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Left | Action::Right => {
             let right = action == Action::Right;
             if let Some(view) = state.table.as_mut() {
+                // Stops at the last attribute column, so `←` answers at once after many `→`.
+                let max = super::columns::max_column_offset(view);
+                view.column_offset = view.column_offset.min(max);
                 match (view.focus, right) {
-                    (Pane::Items, true) => view.column_offset += 1,
+                    (Pane::Items, true) => view.column_offset = (view.column_offset + 1).min(max),
                     (Pane::Items, false) if view.column_offset > 0 => view.column_offset -= 1,
                     (Pane::Items, false) => view.focus = Pane::Collections,
                     (Pane::Collections, true) => view.focus = Pane::Items,
@@ -373,6 +379,16 @@ fn pane_rows(state: &State) -> usize {
     }
 }
 
+/// Rows inside the item detail pane, which shares the main pane with a scan's progress panel.
+fn detail_rows(state: &State) -> usize {
+    let main = layout(state).main;
+    let area = match state.table.as_ref().and_then(|v| v.progress.as_ref()) {
+        Some(progress) => split_progress(main, progress.segments.len())[1],
+        None => main,
+    };
+    list_rows(area)
+}
+
 fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
     if state.screen == Screen::Picker {
         let rows = picker_rows(picker_layout(area(state)).list);
@@ -381,6 +397,7 @@ fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
         return picker_moved(state);
     }
     let l = layout(state);
+    let detail_rows = detail_rows(state);
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -404,8 +421,15 @@ fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
             at_end = len > 0 && view.items.cursor + 1 == len;
         }
         Pane::Detail => {
-            let scrolled = view.detail_scroll as isize + delta;
-            view.detail_scroll = scrolled.max(0) as usize;
+            // Clamped to the item's lines: `G` pressed twice overflowed, and after one `G` the
+            // scroll sat far past the end, so `↑` changed nothing visible.
+            let lines = match (view.store.as_ref(), view.selected_item()) {
+                (Some(store), Some(id)) => pretty_line_count(&store.item(id)),
+                _ => 0,
+            };
+            let max = lines.saturating_sub(detail_rows) as isize;
+            let from = view.detail_scroll.min(max as usize) as isize;
+            view.detail_scroll = from.saturating_add(delta).clamp(0, max) as usize;
             at_end = false;
         }
     }

@@ -249,3 +249,78 @@ fn past_max_items_the_log_keeps_counting_but_items_are_not_kept() {
         "statistics count every item read"
     );
 }
+
+/// An item taller than the detail pane: 60 attributes, 62 lines of JSON.
+fn tall_item() -> crate::model::value::Item {
+    use crate::model::value::{AttrValue, Item};
+    let mut attrs = vec![
+        ("PK".to_string(), AttrValue::S("USER#tall".into())),
+        ("SK".to_string(), AttrValue::S("PROFILE".into())),
+    ];
+    attrs.extend((0..58).map(|i| (format!("a{i:02}"), AttrValue::N(i.to_string()))));
+    Item::from_attrs(attrs)
+}
+
+#[test]
+fn detail_scrolling_stops_at_the_last_line_and_up_moves_at_once() {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, vec![tall_item()], false)]);
+    send(&mut s, [press(KeyCode::Tab), press(KeyCode::Enter)]);
+    assert_eq!(s.table.as_ref().unwrap().focus, Pane::Detail);
+    // Three `G`s overflowed the scroll offset (a panic in debug builds).
+    send(&mut s, [char('G'), char('G'), char('G')]);
+    let rows = crate::ui::layout::list_rows(
+        crate::ui::layout::table_layout(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT)).main,
+    );
+    let bottom = 62 - rows;
+    assert_eq!(s.table.as_ref().unwrap().detail_scroll, bottom);
+    send(&mut s, [press(KeyCode::Up)]);
+    assert_eq!(s.table.as_ref().unwrap().detail_scroll, bottom - 1);
+    send(&mut s, [press(KeyCode::PageDown), press(KeyCode::PageDown)]);
+    assert_eq!(s.table.as_ref().unwrap().detail_scroll, bottom);
+    send(&mut s, [char('g'), press(KeyCode::Up)]);
+    assert_eq!(s.table.as_ref().unwrap().detail_scroll, 0);
+}
+
+#[test]
+fn detail_of_a_short_item_does_not_scroll() {
+    let mut s = loaded(false);
+    send(&mut s, [press(KeyCode::Tab), press(KeyCode::Enter)]);
+    send(&mut s, [char('G'), press(KeyCode::Down)]);
+    assert_eq!(s.table.as_ref().unwrap().detail_scroll, 0);
+}
+
+#[test]
+fn column_scrolling_stops_at_the_last_attribute_column() {
+    let mut s = loaded(false);
+    send(&mut s, [press(KeyCode::Tab)]);
+    let max = super::columns::max_column_offset(s.table.as_ref().unwrap());
+    assert!(max > 0, "the fixture has several attribute columns");
+    send(&mut s, (0..100).map(|_| press(KeyCode::Right)));
+    assert_eq!(s.table.as_ref().unwrap().column_offset, max);
+    send(&mut s, [press(KeyCode::Left)]);
+    assert_eq!(s.table.as_ref().unwrap().column_offset, max - 1);
+    assert_eq!(s.table.as_ref().unwrap().focus, Pane::Items);
+}
+
+#[test]
+fn ctrl_z_asks_to_suspend_from_anywhere() {
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    let ctrl_z = || Msg::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    let mut s = loaded(false);
+    assert!(matches!(
+        send(&mut s, [ctrl_z()]).as_slice(),
+        [Effect::Suspend]
+    ));
+    // Also while typing in the builder, where a plain `z` is text.
+    send(&mut s, [char(':')]);
+    assert!(matches!(
+        send(&mut s, [ctrl_z()]).as_slice(),
+        [Effect::Suspend]
+    ));
+    assert!(
+        s.table.as_ref().unwrap().builder.is_some(),
+        "nothing else changes"
+    );
+    assert!(!s.quit);
+}

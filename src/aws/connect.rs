@@ -9,6 +9,9 @@ use aws_credential_types::provider::ProvideCredentials;
 use aws_credential_types::Credentials;
 use aws_sdk_dynamodb::Client;
 
+use super::endpoint::{self, is_loopback};
+use crate::model::redact::redact_userinfo;
+
 /// Where and how to connect; filled from `--profile`, `--region`, `--endpoint-url`.
 #[derive(Debug, Clone, Default)]
 pub struct ConnectOptions {
@@ -19,6 +22,9 @@ pub struct ConnectOptions {
     pub attempt_timeout: Option<Duration>,
     /// Total attempts per request including the first; `None` keeps the default.
     pub max_attempts: Option<u32>,
+    /// The command that writes (`seed`): anything but an endpoint on this machine is refused,
+    /// before credentials are looked for, so a missing AWS set-up cannot hide the reason.
+    pub local_only: Option<&'static str>,
 }
 
 pub const DEFAULT_ATTEMPT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -32,6 +38,7 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// Region used against a local endpoint when none is configured: DynamoDB Local started with
 /// `-sharedDb` ignores it, and a demo should not need AWS configuration.
 const LOCAL_FALLBACK_REGION: &str = "us-east-1";
+const LOCAL_HINT: &str = "pass --endpoint-url http://localhost:8000 (DynamoDB Local)";
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ConnectError {
@@ -43,62 +50,50 @@ pub enum ConnectError {
     NoRegion,
     #[error("no AWS credentials found for {endpoint} ({detail}); run 'aws configure' or 'aws sso login', or pass --profile")]
     NoCredentials { endpoint: String, detail: String },
+    #[error("'{command}' only writes to a local endpoint, not '{endpoint}' (where the AWS SDK would send it); {LOCAL_HINT}")]
+    NotLocal {
+        command: &'static str,
+        endpoint: String,
+    },
+    #[error("'{command}' only writes to a local endpoint and none is configured; {LOCAL_HINT}")]
+    NoLocalEndpoint { command: &'static str },
 }
 
 #[derive(Debug, Clone)]
 pub struct Connection {
     pub client: Client,
-    /// The endpoint as shown in messages.
+    /// The endpoint as shown in messages: the one the SDK sends to.
     pub endpoint: String,
     pub region: String,
+    /// Whether that endpoint is on this machine (decides dummy credentials and writes).
     pub is_local: bool,
-}
-
-/// The endpoint the SDK will use, as far as the flags and environment say: the flag, then
-/// `AWS_ENDPOINT_URL_DYNAMODB`, then `AWS_ENDPOINT_URL` (aws-config's own precedence).
-pub fn configured_endpoint(flag: Option<&str>) -> Option<String> {
-    if let Some(url) = flag {
-        return Some(url.to_string());
-    }
-    let ignore = std::env::var("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
-        .map(|v| v.eq_ignore_ascii_case("true"))
-        .unwrap_or(false);
-    if ignore {
-        return None;
-    }
-    ["AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL"]
-        .iter()
-        .find_map(|name| std::env::var(name).ok().filter(|v| !v.is_empty()))
 }
 
 /// Checks an endpoint URL and says whether it points at this machine.
 pub fn parse_endpoint(url: &str) -> Result<bool, ConnectError> {
-    let parsed =
-        url::Url::parse(url).map_err(|e| ConnectError::BadEndpoint(url.into(), e.to_string()))?;
+    let bad = |why: String| ConnectError::BadEndpoint(redact_userinfo(url).into_owned(), why);
+    let parsed = url::Url::parse(url).map_err(|e| bad(e.to_string()))?;
     if parsed.scheme() != "http" && parsed.scheme() != "https" {
-        return Err(ConnectError::BadEndpoint(
-            url.into(),
-            format!("scheme '{}' is not http or https", parsed.scheme()),
-        ));
+        return Err(bad(format!(
+            "scheme '{}' is not http or https",
+            parsed.scheme()
+        )));
     }
-    let host = match parsed.host() {
-        Some(h) => h,
-        None => return Err(ConnectError::BadEndpoint(url.into(), "no host".into())),
-    };
-    Ok(match host {
-        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
-        url::Host::Ipv4(ip) => ip.is_loopback(),
-        url::Host::Ipv6(ip) => ip.is_loopback(),
-    })
+    is_loopback(&parsed).ok_or_else(|| bad("no host".into()))
+}
+
+/// The SDK's request URL as shown in messages: credentials in it masked, and without its path,
+/// which is always `/` and says nothing.
+fn shown(url: &str) -> String {
+    let url = redact_userinfo(url);
+    url.strip_suffix('/').unwrap_or(&url).to_string()
 }
 
 pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> {
-    let endpoint = configured_endpoint(opts.endpoint_url.as_deref());
-    let is_local = match &endpoint {
-        Some(url) => parse_endpoint(url)?,
-        None => false,
-    };
-
+    // The flag is checked first: its mistakes are the user's to fix, whatever else is set.
+    if let Some(url) = &opts.endpoint_url {
+        parse_endpoint(url)?;
+    }
     let mut loader = aws_config::defaults(BehaviorVersion::latest())
         .retry_config(
             RetryConfig::adaptive()
@@ -123,16 +118,30 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
     }
     let sdk_config = loader.load().await;
 
-    let region = match sdk_config.region() {
-        Some(r) => r.to_string(),
-        None if is_local => LOCAL_FALLBACK_REGION.to_string(),
-        None => return Err(ConnectError::NoRegion),
-    };
-    let shown_endpoint =
-        endpoint.unwrap_or_else(|| format!("https://dynamodb.{region}.amazonaws.com"));
-
+    // Local or not is decided by the URL the client will use, whatever configured it.
+    let configured_region = sdk_config.region().map(|r| r.to_string());
+    let region = configured_region
+        .clone()
+        .unwrap_or_else(|| LOCAL_FALLBACK_REGION.to_string());
     let mut builder =
         aws_sdk_dynamodb::config::Builder::from(&sdk_config).region(Region::new(region.clone()));
+    let url = endpoint::resolve(&Client::from_conf(builder.clone().build()))
+        .await
+        .map_err(|why| ConnectError::BadEndpoint("(from the AWS configuration)".into(), why))?;
+    let is_local = parse_endpoint(&url)?;
+    let shown_endpoint = shown(&url);
+    match (opts.local_only, is_local, &configured_region) {
+        (Some(command), false, None) => return Err(ConnectError::NoLocalEndpoint { command }),
+        (Some(command), false, Some(_)) => {
+            return Err(ConnectError::NotLocal {
+                command,
+                endpoint: shown_endpoint,
+            })
+        }
+        (None, false, None) => return Err(ConnectError::NoRegion),
+        _ => {}
+    }
+
     let creds = match sdk_config.credentials_provider() {
         Some(provider) => provider
             .provide_credentials()
@@ -188,5 +197,13 @@ mod tests {
             assert!(err.contains(&format!("'{bad}'")), "{err}");
             assert!(err.contains("--endpoint-url"), "{err}");
         }
+        let err = parse_endpoint("ftp://me:s3cret@localhost")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("'ftp://***@localhost'"), "{err}");
+        assert_eq!(
+            shown("http://me:s3cret@127.0.0.1:8000/"),
+            "http://***@127.0.0.1:8000"
+        );
     }
 }

@@ -5,8 +5,12 @@ use aws_sdk_dynamodb::types::{
     ScalarAttributeType, TableDescription,
 };
 
+use std::collections::HashSet;
+use std::future::Future;
+
 use super::error::EngineError;
 use super::Engine;
+use crate::model::sanitize::sanitize;
 use crate::model::schema::{
     IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo, Throughput,
 };
@@ -14,22 +18,20 @@ use crate::model::schema::{
 impl Engine {
     /// Every table name, following `LastEvaluatedTableName` through all pages.
     pub async fn list_tables(&self) -> Result<Vec<String>, EngineError> {
-        let mut names = Vec::new();
-        let mut start: Option<String> = None;
-        loop {
+        all_table_names(&self.endpoint, |start| async move {
             let out = self
                 .client
                 .list_tables()
-                .set_exclusive_start_table_name(start.take())
+                .set_exclusive_start_table_name(start)
                 .send()
                 .await
                 .map_err(|e| EngineError::from_sdk(e, "ListTables", None, &self.endpoint))?;
-            names.extend(out.table_names.unwrap_or_default());
-            match out.last_evaluated_table_name {
-                Some(next) => start = Some(next),
-                None => return Ok(names),
-            }
-        }
+            Ok((
+                out.table_names.unwrap_or_default(),
+                out.last_evaluated_table_name,
+            ))
+        })
+        .await
     }
 
     pub async fn describe_table(&self, table: &str) -> Result<TableInfo, EngineError> {
@@ -55,6 +57,37 @@ impl Engine {
             .filter(|d| d.time_to_live_status.as_ref().map(|s| s.as_str()) == Some("ENABLED"))
             .and_then(|d| d.attribute_name);
         table_info(desc, ttl).map_err(EngineError::service)
+    }
+}
+
+/// Follows `LastEvaluatedTableName` from page to page (`page` fetches the names after a start
+/// and the next start). A server that gives a start it gave before, the same name again or a
+/// cycle, would be followed forever: that is a service error instead.
+async fn all_table_names<F, Fut>(endpoint: &str, mut page: F) -> Result<Vec<String>, EngineError>
+where
+    F: FnMut(Option<String>) -> Fut,
+    Fut: Future<Output = Result<(Vec<String>, Option<String>), EngineError>>,
+{
+    let mut names = Vec::new();
+    let mut starts = HashSet::new();
+    let mut start = None;
+    loop {
+        let (page_names, next) = page(start.take()).await?;
+        names.extend(page_names);
+        match next {
+            None => return Ok(names),
+            Some(next) if starts.contains(&next) => {
+                return Err(EngineError::service(format!(
+                    "ListTables at {endpoint} returned LastEvaluatedTableName '{}' a second time; stopped after {} names instead of asking forever",
+                    sanitize(&next),
+                    names.len()
+                )))
+            }
+            Some(next) => {
+                starts.insert(next.clone());
+                start = Some(next);
+            }
+        }
     }
 }
 
@@ -171,4 +204,78 @@ fn throughput(t: &aws_sdk_dynamodb::types::ProvisionedThroughputDescription) -> 
         read_capacity_units: r,
         write_capacity_units: w,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One page: its names and the next start.
+    type Page<'a> = (&'a [&'a str], Option<&'a str>);
+
+    /// Pages answered in order; empty once they run out.
+    async fn list(pages: &[Page<'_>]) -> (Result<Vec<String>, EngineError>, usize) {
+        let mut asked = 0;
+        let result = all_table_names("http://127.0.0.1:8000", |_start| {
+            let answer = pages.get(asked).map(|(names, next)| {
+                (
+                    names.iter().map(|n| n.to_string()).collect(),
+                    next.map(str::to_string),
+                )
+            });
+            asked += 1;
+            async move { Ok(answer.unwrap_or_default()) }
+        })
+        .await;
+        (result, asked)
+    }
+
+    #[tokio::test]
+    async fn pages_are_followed_to_the_end() {
+        let (names, asked) =
+            list(&[(&["a", "b"], Some("b")), (&["c"], Some("c")), (&[], None)]).await;
+        assert_eq!(names.unwrap(), ["a", "b", "c"]);
+        assert_eq!(asked, 3);
+    }
+
+    #[tokio::test]
+    async fn a_start_given_twice_is_an_error_not_a_loop() {
+        // (pages, requests until the repeat is seen)
+        let cases: [(&[Page], usize); 3] = [
+            // The same last name every time.
+            (
+                &[
+                    (&["a"], Some("a")),
+                    (&["a"], Some("a")),
+                    (&["a"], Some("a")),
+                ],
+                2,
+            ),
+            // A cycle.
+            (
+                &[
+                    (&["a"], Some("a")),
+                    (&["b"], Some("b")),
+                    (&["a"], Some("a")),
+                ],
+                3,
+            ),
+            // An escape sequence in the repeated name is shown escaped.
+            (
+                &[
+                    (&[], Some("x\u{1b}]0;t\u{7}")),
+                    (&[], Some("x\u{1b}]0;t\u{7}")),
+                ],
+                2,
+            ),
+        ];
+        for (pages, requests) in cases {
+            let (result, asked) = list(pages).await;
+            let err = result.unwrap_err();
+            assert_eq!(err.class, crate::aws::ErrorClass::Service);
+            assert!(err.message.contains("a second time"), "{err:?}");
+            assert!(!err.message.contains('\u{1b}'), "{err:?}");
+            assert_eq!(asked, requests, "stopped at the repeat");
+        }
+    }
 }

@@ -3,6 +3,9 @@
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_smithy_runtime_api::client::result::ConnectorError;
 
+use crate::model::redact::redact_userinfo;
+use crate::model::sanitize::sanitize;
+
 /// Whether an error is the user's input (exit 2) or the service/network (exit 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorClass {
@@ -46,9 +49,10 @@ impl EngineError {
         let error = match &err {
             SdkError::ServiceError(ctx) => {
                 let e = ctx.err();
-                let code = e.code().unwrap_or("UnknownError");
-                let msg = e.message().unwrap_or("").trim();
-                match (code, table) {
+                // Whatever answered wrote these; they reach stderr and the screen.
+                let code = sanitize(e.code().unwrap_or("UnknownError"));
+                let msg = sanitize(e.message().unwrap_or("").trim());
+                match (code.as_ref(), table) {
                     ("ResourceNotFoundException", Some(t)) => EngineError::bad_input(format!(
                         "table '{t}' not found at {endpoint}; run 'dynoscope tables' to list the tables there (check --region/--profile)"
                     )),
@@ -68,6 +72,7 @@ impl EngineError {
                     .as_connector_error()
                     .map(connector_reason)
                     .unwrap_or_else(|| chain(&err));
+                let why = sanitize(&why);
                 // "Cannot reach" only when no connection was made; a reset or a cut-off
                 // response happened to a request that was sent.
                 let unreachable = ["refused", "dns error", "failed to lookup", "No route"]
@@ -81,7 +86,10 @@ impl EngineError {
                     EngineError::service(format!("{operation} failed at {endpoint}: {why}"))
                 }
             }
-            _ => EngineError::service(format!("{operation} failed at {endpoint}: {}", chain(&err))),
+            _ => EngineError::service(format!(
+                "{operation} failed at {endpoint}: {}",
+                sanitize(&chain(&err))
+            )),
         };
         crate::logging::log_error(operation, table, &error);
         error
@@ -99,7 +107,8 @@ fn connector_reason(err: &ConnectorError) -> String {
     format!("{kind}: {}", chain(err))
 }
 
-/// The error and its sources on one line, skipping repeats (the SDK nests the same message).
+/// The error and its sources on one line, skipping repeats (the SDK nests the same message),
+/// with credentials in any URL masked.
 pub fn chain(err: &dyn std::error::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut current: Option<&dyn std::error::Error> = Some(err);
@@ -110,5 +119,5 @@ pub fn chain(err: &dyn std::error::Error) -> String {
         }
         current = e.source();
     }
-    parts.join(": ").replace('\n', " ")
+    redact_userinfo(&parts.join(": ").replace('\n', " ")).into_owned()
 }

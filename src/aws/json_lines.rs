@@ -13,8 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use crate::model::json::{write_array, write_json_string, JsonSpelling};
-use crate::model::number::to_json_number;
+use crate::model::json::{write_array, write_json_number, write_json_string, JsonSpelling};
 
 /// A page's items rendered as JSON lines, each ending in a newline.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -108,10 +107,10 @@ fn write_value(out: &mut String, value: &AttributeValue, spelling: JsonSpelling)
 fn write_plain_value(out: &mut String, value: &AttributeValue) {
     match value {
         AttributeValue::S(s) => write_json_string(out, s),
-        AttributeValue::N(n) => out.push_str(&to_json_number(n)),
+        AttributeValue::N(n) => write_json_number(out, n),
         AttributeValue::B(b) => write_json_string(out, &BASE64.encode(b.as_ref())),
         AttributeValue::Ss(v) => write_array(out, v, |out, s| write_json_string(out, s)),
-        AttributeValue::Ns(v) => write_array(out, v, |out, n| out.push_str(&to_json_number(n))),
+        AttributeValue::Ns(v) => write_array(out, v, |out, n| write_json_number(out, n)),
         AttributeValue::Bs(v) => write_array(out, v, |out, b| {
             write_json_string(out, &BASE64.encode(b.as_ref()))
         }),
@@ -158,6 +157,7 @@ mod tests {
     use super::*;
     use crate::aws::convert::item_from_sdk;
     use crate::model::json::{write_dynamo, write_plain};
+    use crate::model::sanitize::needs_escape;
     use aws_sdk_dynamodb::primitives::Blob;
 
     fn s(v: &str) -> AttributeValue {
@@ -184,6 +184,10 @@ mod tests {
                 AttributeValue::N("12345678901234567890123456789012345678".into()),
             ),
             ("dot", AttributeValue::N(".5".into())),
+            // Not numbers: only a misbehaving server sends these.
+            ("notnum", AttributeValue::N("1\u{1b}[2J\u{202e}".into())),
+            ("notnums", AttributeValue::Ns(vec!["2".into(), "x]".into()])),
+            ("bidi\u{202e}", s("\u{2066}\u{7f}\u{9b}")),
             ("b", AttributeValue::B(Blob::new(vec![0, 255, 10]))),
             ("ss", AttributeValue::Ss(vec!["x".into(), "y\n".into()])),
             (
@@ -233,6 +237,19 @@ mod tests {
             .text
             .contains(r#""attribut":"4","attribute":"2","attribute_one":"1""#));
         assert!(!plain.text.contains('\u{1b}'));
+        for line in plain.text.lines() {
+            let value: serde_json::Value = serde_json::from_str(line).expect("valid JSON");
+            if let Some(bad) = value.get("notnum") {
+                assert_eq!(bad, "1\u{1b}[2J\u{202e}");
+                assert_eq!(value["notnums"], serde_json::json!([2, "x]"]));
+            }
+        }
+        for text in [&plain.text, &dynamo.text] {
+            assert!(
+                !text.chars().any(|c| c != '\n' && needs_escape(c)),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ pub mod attempts;
 pub mod connect;
 pub mod convert;
 mod describe;
+pub mod endpoint;
 pub mod error;
 pub mod json_lines;
 pub mod read;

@@ -10,7 +10,11 @@ use aws_sdk_dynamodb::types::{
 };
 use futures::stream::{self, TryStreamExt};
 
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::Client;
+
 use super::convert::item_to_sdk;
+use super::endpoint::LoopbackOnly;
 use super::error::EngineError;
 use super::Connection;
 use crate::model::value::Item;
@@ -31,21 +35,40 @@ pub fn ensure_local(conn: &Connection, command: &str) -> Result<(), EngineError>
     }
 }
 
+/// The connection's client, with every request refused before signing unless its host is
+/// this machine: a second guard, on the requests themselves, behind `ensure_local`.
+fn local_only_client(conn: &Connection) -> Client {
+    Client::from_conf(
+        conn.client
+            .config()
+            .to_builder()
+            .interceptor(LoopbackOnly)
+            .build(),
+    )
+}
+
 /// Creates `table` with the demo schema (PK/SK, GSI1, numeric LSI1) and loads `items`.
 pub async fn seed(conn: &Connection, table: &str, items: Vec<Item>) -> Result<usize, EngineError> {
     ensure_local(conn, "seed")?;
-    let client = &conn.client;
+    let client = &local_only_client(conn);
     let endpoint = conn.endpoint.as_str();
-    if client
-        .describe_table()
-        .table_name(table)
-        .send()
-        .await
-        .is_ok()
-    {
-        return Err(EngineError::bad_input(format!(
-            "table '{table}' already exists at {endpoint}; pass another --table name"
-        )));
+    match client.describe_table().table_name(table).send().await {
+        Ok(_) => {
+            return Err(EngineError::bad_input(format!(
+                "table '{table}' already exists at {endpoint}; pass another --table name"
+            )))
+        }
+        Err(SdkError::ServiceError(_)) => {}
+        // Refused by the guard, or the endpoint cannot be reached: CreateTable would fail
+        // the same way, so say so now.
+        Err(e) => {
+            return Err(EngineError::from_sdk(
+                e,
+                "DescribeTable",
+                Some(table),
+                endpoint,
+            ))
+        }
     }
     let key = |name: &str, kt: KeyType| {
         KeySchemaElement::builder()
@@ -102,7 +125,7 @@ pub async fn seed(conn: &Connection, table: &str, items: Vec<Item>) -> Result<us
         .send()
         .await
         .map_err(|e| EngineError::from_sdk(e, "CreateTable", None, endpoint))?;
-    wait_active(conn, table).await?;
+    wait_active(client, endpoint, table).await?;
     // TTL makes `describe` show something real; DynamoDB Local may not support it, which is fine.
     if let Ok(spec) = TimeToLiveSpecification::builder()
         .attribute_name("expiresAt")
@@ -119,20 +142,21 @@ pub async fn seed(conn: &Connection, table: &str, items: Vec<Item>) -> Result<us
     let total = items.len();
     let chunks: Vec<Vec<Item>> = items.chunks(BATCH).map(<[Item]>::to_vec).collect();
     stream::iter(chunks.into_iter().map(Ok))
-        .try_for_each_concurrent(PARALLEL_BATCHES, |chunk| write_batch(conn, table, chunk))
+        .try_for_each_concurrent(PARALLEL_BATCHES, |chunk| {
+            write_batch(client, endpoint, table, chunk)
+        })
         .await?;
     Ok(total)
 }
 
-async fn wait_active(conn: &Connection, table: &str) -> Result<(), EngineError> {
+async fn wait_active(client: &Client, endpoint: &str, table: &str) -> Result<(), EngineError> {
     for _ in 0..600 {
-        let out = conn
-            .client
+        let out = client
             .describe_table()
             .table_name(table)
             .send()
             .await
-            .map_err(|e| EngineError::from_sdk(e, "DescribeTable", Some(table), &conn.endpoint))?;
+            .map_err(|e| EngineError::from_sdk(e, "DescribeTable", Some(table), endpoint))?;
         if out.table.and_then(|t| t.table_status) == Some(TableStatus::Active) {
             return Ok(());
         }
@@ -144,7 +168,12 @@ async fn wait_active(conn: &Connection, table: &str) -> Result<(), EngineError> 
 }
 
 /// Writes one batch, resending `UnprocessedItems` with backoff until none are left.
-async fn write_batch(conn: &Connection, table: &str, chunk: Vec<Item>) -> Result<(), EngineError> {
+async fn write_batch(
+    client: &Client,
+    endpoint: &str,
+    table: &str,
+    chunk: Vec<Item>,
+) -> Result<(), EngineError> {
     let mut pending: Vec<WriteRequest> = chunk
         .iter()
         .map(|item| {
@@ -156,13 +185,12 @@ async fn write_batch(conn: &Connection, table: &str, chunk: Vec<Item>) -> Result
         })
         .collect();
     for round in 0..MAX_UNPROCESSED_ROUNDS {
-        let out = conn
-            .client
+        let out = client
             .batch_write_item()
             .request_items(table, pending)
             .send()
             .await
-            .map_err(|e| EngineError::from_sdk(e, "BatchWriteItem", Some(table), &conn.endpoint))?;
+            .map_err(|e| EngineError::from_sdk(e, "BatchWriteItem", Some(table), endpoint))?;
         pending = out
             .unprocessed_items
             .and_then(|mut m| m.remove(table))
@@ -175,4 +203,63 @@ async fn write_batch(conn: &Connection, table: &str, chunk: Vec<Item>) -> Result
     Err(EngineError::service(format!(
         "BatchWriteItem kept returning unprocessed items for '{table}'"
     )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::aws::endpoint::recording;
+    use crate::model::demo_data;
+
+    fn connection(client: Client, is_local: bool) -> Connection {
+        Connection {
+            client,
+            endpoint: "as shown".into(),
+            region: "eu-west-1".into(),
+            is_local,
+        }
+    }
+
+    /// Even a connection wrongly believed local cannot write anywhere else: every seeding
+    /// request is refused before it is signed, and the HTTP layer never sees one.
+    #[tokio::test]
+    async fn seeding_refuses_any_host_that_is_not_this_machine() {
+        let (client, sent) = recording::client(None);
+        let err = seed(&connection(client, true), "app", demo_data::generate(1))
+            .await
+            .unwrap_err();
+        assert!(
+            err.message
+                .contains("refused to send a write to 'https://dynamodb.eu-west-1.amazonaws.com/"),
+            "{err:?}"
+        );
+        assert!(
+            sent.lock().unwrap().is_empty(),
+            "{:?}",
+            sent.lock().unwrap()
+        );
+    }
+
+    #[tokio::test]
+    async fn seeding_goes_through_to_a_local_host() {
+        let (client, sent) = recording::client(Some("http://127.0.0.1:9"));
+        let err = seed(&connection(client, true), "app", demo_data::generate(1))
+            .await
+            .unwrap_err();
+        assert!(!err.message.contains("refused"), "{err:?}");
+        assert_eq!(sent.lock().unwrap().as_slice(), ["http://127.0.0.1:9/"]);
+    }
+
+    #[tokio::test]
+    async fn a_connection_known_to_be_remote_is_refused_first() {
+        let (client, sent) = recording::client(Some("http://127.0.0.1:9"));
+        let err = seed(&connection(client, false), "app", Vec::new())
+            .await
+            .unwrap_err();
+        assert!(
+            err.message.contains("only writes to a local endpoint"),
+            "{err:?}"
+        );
+        assert!(sent.lock().unwrap().is_empty());
+    }
 }

@@ -4,6 +4,7 @@
 use clap::{Args, Parser, Subcommand};
 
 use super::output::OutputFormat;
+use super::ranges;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -43,17 +44,17 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "URL")]
     pub endpoint_url: Option<String>,
     /// Seconds one HTTP attempt may take before the SDK retries it.
-    #[arg(long, global = true, value_name = "SECS")]
+    #[arg(long, global = true, value_name = "SECS", value_parser = ranges::timeout)]
     pub timeout: Option<f64>,
     /// Items the explorer keeps at most; past it statistics keep counting but items are not
     /// kept (default: sized to available memory).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", value_parser = ranges::max_items)]
     pub max_items: Option<usize>,
     /// A file of [[pattern]] access patterns (added to the config file's).
     #[arg(long, global = true, value_name = "FILE")]
     pub patterns: Option<std::path::PathBuf>,
     /// Attempts per request, including the first (the SDK retries throttling and 5xx).
-    #[arg(long, global = true, value_name = "N")]
+    #[arg(long, global = true, value_name = "N", value_parser = ranges::max_attempts)]
     pub max_attempts: Option<u32>,
 }
 
@@ -83,7 +84,7 @@ pub struct ReadArgs {
     #[arg(long, visible_alias = "index-name", value_name = "NAME")]
     pub index: Option<String>,
     /// Stop after N items in total (across pages and segments).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::limit)]
     pub limit: Option<usize>,
     /// Strongly consistent reads (not available on GSIs).
     #[arg(long, visible_alias = "consistent-read")]
@@ -117,14 +118,14 @@ pub struct ReadArgs {
     #[arg(long)]
     pub stats: bool,
     /// DynamoDB's per-request Limit (items evaluated per page).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::page_size)]
     pub page_size: Option<i32>,
     /// Stop cleanly before consumed capacity would pass N read units, reporting what was read.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::max_rcu)]
     pub max_rcu: Option<f64>,
     /// Rate-limit all segments together to N read units per second (token bucket), so a triage
     /// scan cannot starve production traffic.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
 }
 
@@ -178,7 +179,7 @@ pub struct SortArgs {
 pub struct ScanArgs {
     pub table: String,
     /// Parallel scan segments (1-1000); each runs in its own task.
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = ranges::segments)]
     pub segments: u32,
     #[command(flatten)]
     pub read: ReadArgs,
@@ -192,10 +193,10 @@ pub struct HotkeysArgs {
     #[arg(long, visible_alias = "index-name", value_name = "NAME")]
     pub index: Option<String>,
     /// Parallel scan segments (1-1000).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = ranges::segments)]
     pub segments: u32,
     /// Number of keys to list, most items first.
-    #[arg(long, default_value_t = 10, value_name = "K")]
+    #[arg(long, default_value_t = 10, value_name = "K", value_parser = ranges::top)]
     pub top: usize,
     #[arg(long, value_enum, default_value = "json")]
     pub output: HotkeysOutput,
@@ -204,10 +205,10 @@ pub struct HotkeysArgs {
     pub stats: bool,
     /// Stop cleanly before consumed capacity would pass N read units; the report then covers
     /// what was read.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::max_rcu)]
     pub max_rcu: Option<f64>,
     /// Rate-limit all segments together to N read units per second.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
 }
 
@@ -225,13 +226,13 @@ pub struct SeedArgs {
     #[arg(long, default_value = "app", value_name = "NAME")]
     pub table: String,
     /// Number of ordinary users to generate.
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = ranges::users)]
     pub users: u32,
 }
 
 #[derive(Debug, Clone, Args)]
 pub struct DemoArgs {
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = ranges::users)]
     pub users: u32,
     /// Load the data and print the endpoint, without opening the explorer (keeps running until Ctrl-C).
     #[arg(long)]
@@ -249,7 +250,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "NAME")]
     pub table: Option<String>,
     /// Stop after N items (overrides the pattern's limit).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::limit)]
     pub limit: Option<usize>,
     #[arg(long, value_enum, default_value = "jsonl")]
     pub output: OutputFormat,
@@ -257,9 +258,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub stats: bool,
     /// Stop cleanly before consumed capacity would pass N read units (all shards together).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::max_rcu)]
     pub max_rcu: Option<f64>,
     /// Rate-limit all shards together to N read units per second.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
 }

@@ -109,22 +109,28 @@ impl LocalDynamo {
     }
 }
 
-/// SIGINT and SIGTERM, handled for the whole demo: their default action would end the process
-/// without running destructors, and DynamoDB Local's JVM (killed on drop) would outlive it.
+/// SIGINT, SIGTERM, SIGHUP (the terminal closed) and SIGQUIT, handled for the whole demo:
+/// their default action would end the process without running destructors, and DynamoDB
+/// Local's JVM (killed on drop) would outlive it.
 struct StopSignals {
     interrupt: Signal,
     terminate: Signal,
+    hangup: Signal,
+    quit: Signal,
 }
 
 impl StopSignals {
     fn new() -> Result<StopSignals, CliError> {
         let listen = |kind| {
-            signal(kind)
-                .map_err(|e| CliError::service(format!("cannot handle SIGINT/SIGTERM: {e}")))
+            signal(kind).map_err(|e| {
+                CliError::service(format!("cannot handle SIGINT/SIGTERM/SIGHUP/SIGQUIT: {e}"))
+            })
         };
         Ok(StopSignals {
             interrupt: listen(SignalKind::interrupt())?,
             terminate: listen(SignalKind::terminate())?,
+            hangup: listen(SignalKind::hangup())?,
+            quit: listen(SignalKind::quit())?,
         })
     }
 
@@ -133,12 +139,15 @@ impl StopSignals {
         tokio::select! {
             _ = self.interrupt.recv() => (130, "SIGINT"),
             _ = self.terminate.recv() => (143, "SIGTERM"),
+            _ = self.hangup.recv() => (129, "SIGHUP"),
+            _ = self.quit.recv() => (131, "SIGQUIT"),
         }
     }
 }
 
 pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
     if let Some(url) = &global.endpoint_url {
+        let url = crate::model::redact::redact_userinfo(url);
         return Err(CliError::bad_input(format!(
             "demo starts its own DynamoDB Local, so --endpoint-url '{url}' is not used; to load another endpoint run 'dynoscope seed --endpoint-url {url}'"
         )));
@@ -177,6 +186,7 @@ async fn serve(
 ) -> Result<(), CliError> {
     let mut options = super::connect_options(global)?;
     options.endpoint_url = Some(local.endpoint.clone());
+    options.local_only = Some("demo");
     // A few quick attempts while the JVM starts; the poll loop does the waiting.
     options.max_attempts = Some(1);
     let conn = aws::connect(&options).await?;

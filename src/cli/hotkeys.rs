@@ -21,6 +21,7 @@ use crate::model::distribution::{
     KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
 use crate::model::item_size::item_size;
+use crate::model::json::to_safe_json;
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
 use crate::model::schema::{IndexKind, TableInfo};
 use crate::model::value::{AttrValue, Item};
@@ -94,7 +95,7 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
     };
     let text = match args.output {
         HotkeysOutput::Json => {
-            let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+            let mut s = to_safe_json(&report, true);
             s.push('\n');
             s
         }
@@ -161,7 +162,7 @@ async fn count(
         );
         e
     });
-    let stats_line = want_stats.then(|| serde_json::to_string(&stats).unwrap_or_default());
+    let stats_line = want_stats.then(|| to_safe_json(&stats, false));
     let error = match failure {
         Some(f) => f,
         None if drained.interrupted => CliError::new(

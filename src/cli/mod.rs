@@ -5,6 +5,7 @@ mod demo;
 mod drain;
 mod hotkeys;
 pub mod output;
+mod ranges;
 mod read_cmd;
 
 use std::time::Duration;
@@ -12,7 +13,11 @@ use std::time::Duration;
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
 use crate::model::access_pattern::{parse_patterns_file, AccessPattern, PatternError};
 use crate::model::{
-    demo_data, expression::ExpressionError, json::JsonError, key_condition::KeyConditionError,
+    demo_data,
+    expression::ExpressionError,
+    json::{to_safe_json, JsonError},
+    key_condition::KeyConditionError,
+    limits,
 };
 use args::{Cli, Command, GlobalArgs};
 
@@ -71,17 +76,24 @@ macro_rules! bad_input_from {
 bad_input_from!(JsonError, KeyConditionError, ExpressionError, PatternError);
 
 pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> {
+    // clap checked both already; a GlobalArgs built in code must not panic either.
     let attempt_timeout = match global.timeout {
-        Some(secs) if secs.is_finite() && secs > 0.0 => Some(Duration::from_secs_f64(secs)),
+        Some(secs) if limits::TIMEOUT_SECS.contains(secs) => Some(Duration::from_secs_f64(secs)),
         Some(secs) => {
             return Err(CliError::bad_input(format!(
-                "--timeout '{secs}' must be a positive number of seconds"
+                "--timeout '{secs}' is out of range; use {}",
+                limits::TIMEOUT_SECS.describe()
             )))
         }
         None => None,
     };
-    if global.max_attempts == Some(0) {
-        return Err(CliError::bad_input("--max-attempts '0' must be at least 1"));
+    if let Some(n) = global.max_attempts {
+        if !limits::MAX_ATTEMPTS.contains(u64::from(n)) {
+            return Err(CliError::bad_input(format!(
+                "--max-attempts '{n}' is out of range; use {}",
+                limits::MAX_ATTEMPTS.describe()
+            )));
+        }
     }
     Ok(ConnectOptions {
         profile: global.profile.clone(),
@@ -89,6 +101,7 @@ pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> 
         endpoint_url: global.endpoint_url.clone(),
         attempt_timeout,
         max_attempts: global.max_attempts,
+        local_only: None,
     })
 }
 
@@ -111,19 +124,6 @@ pub fn load_patterns(global: &GlobalArgs) -> Result<Vec<AccessPattern>, CliError
         patterns.extend(parse_patterns_file(&text, &shown).map_err(CliError::bad_input)?);
     }
     Ok(patterns)
-}
-
-/// Checked before connecting, so a missing AWS setup cannot hide the real problem.
-fn require_local_endpoint(global: &GlobalArgs, command: &str) -> Result<(), CliError> {
-    match aws::connect::configured_endpoint(global.endpoint_url.as_deref()) {
-        None => Err(CliError::bad_input(format!(
-            "'{command}' only writes to a local endpoint and none is set; pass --endpoint-url http://localhost:8000 (DynamoDB Local)"
-        ))),
-        Some(url) if !aws::connect::parse_endpoint(&url)? => Err(CliError::bad_input(format!(
-            "'{command}' only writes to a local endpoint, not '{url}'; pass --endpoint-url http://localhost:8000 (DynamoDB Local)"
-        ))),
-        Some(_) => Ok(()),
-    }
 }
 
 pub async fn connect(global: &GlobalArgs) -> Result<aws::Connection, CliError> {
@@ -150,10 +150,8 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Describe { table } => {
             let engine = Engine::new(&connect(&cli.global).await?);
             let info = engine.describe_table(&table).await?;
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&info).unwrap_or_default()
-            );
+            // Names come from the service: escaped like everything else that does.
+            println!("{}", to_safe_json(&info, true));
             Ok(())
         }
         Command::Query(args) => {
@@ -171,8 +169,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
         }
         Command::Seed(args) => {
-            require_local_endpoint(&cli.global, "seed")?;
-            let conn = connect(&cli.global).await?;
+            let mut options = connect_options(&cli.global)?;
+            options.local_only = Some("seed");
+            let conn = aws::connect(&options).await?;
             aws::seed::ensure_local(&conn, "seed")?;
             let loaded =
                 aws::seed::seed(&conn, &args.table, demo_data::generate(args.users)).await?;

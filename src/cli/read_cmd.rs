@@ -12,11 +12,13 @@ use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{DoneOutcome, Engine, ErrorClass, Operation, ReadSpec};
 use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
-use crate::model::capacity::parse_units;
 use crate::model::collection::dynamo_cmp;
 use crate::model::expression::{check_expression, parse_key_condition};
-use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values, JsonSpelling};
+use crate::model::json::{
+    parse_dynamo_values, parse_names, parse_plain_values, to_safe_json, JsonSpelling,
+};
 use crate::model::key_condition::{KeyCondition, SortInput};
+use crate::model::limits;
 use crate::model::schema::TableInfo;
 use crate::model::value::{AttrValue, Item};
 
@@ -241,15 +243,20 @@ fn read_spec(
     names: Names,
     values: Values,
 ) -> Result<ReadSpec, CliError> {
-    if read.limit == Some(0) {
-        return Err(CliError::bad_input(
-            "--limit '0' returns nothing; give 1 or more",
-        ));
-    }
-    if let Some(size) = read.page_size {
-        if size < 1 {
+    // clap checks the flags; `run` also takes its limit from the pattern.
+    let counts = [
+        ("--limit", read.limit.map(|n| n as u64), limits::LIMIT),
+        (
+            "--page-size",
+            read.page_size.map(|n| u64::try_from(n).unwrap_or(0)),
+            limits::PAGE_SIZE,
+        ),
+    ];
+    for (flag, value, range) in counts {
+        if let Some(v) = value.filter(|v| !range.contains(*v)) {
             return Err(CliError::bad_input(format!(
-                "--page-size '{size}' must be at least 1"
+                "{flag} '{v}' is out of range; use {}",
+                range.describe()
             )));
         }
     }
@@ -274,14 +281,21 @@ fn read_spec(
     Ok(spec)
 }
 
-/// `--max-rcu` and `--rcu-per-second`, checked the same way wherever they are taken.
+/// `--max-rcu` and `--rcu-per-second` as `ReadArgs` hold them: clap checked the flags'
+/// ranges, but a pattern or a caller building the arguments may not have.
 pub(super) fn check_guard_flags(
     max_rcu: Option<f64>,
     rcu_per_second: Option<f64>,
 ) -> Result<(), CliError> {
-    for (flag, value) in [("--max-rcu", max_rcu), ("--rcu-per-second", rcu_per_second)] {
-        if let Some(v) = value {
-            parse_units(flag, &v.to_string()).map_err(CliError::bad_input)?;
+    for (flag, value, range) in [
+        ("--max-rcu", max_rcu, limits::MAX_RCU),
+        ("--rcu-per-second", rcu_per_second, limits::RCU_PER_SECOND),
+    ] {
+        if let Some(v) = value.filter(|v| !range.contains(*v)) {
+            return Err(CliError::bad_input(format!(
+                "{flag} '{v}' is out of range; use {}",
+                range.describe()
+            )));
         }
     }
     Ok(())
@@ -436,9 +450,7 @@ async fn stream(
             stats.pages
         );
     }
-    let stats_line = read
-        .stats
-        .then(|| serde_json::to_string(&stats).unwrap_or_default());
+    let stats_line = read.stats.then(|| to_safe_json(&stats, false));
     let outcome = match failure {
         Some(f) => Err(f),
         None if drained.interrupted => Err(CliError::new(
@@ -483,9 +495,7 @@ async fn fan_out(
         Next::Continue
     })
     .await;
-    let stats_line = read
-        .stats
-        .then(|| serde_json::to_string(&drained.stats).unwrap_or_default());
+    let stats_line = read.stats.then(|| to_safe_json(&drained.stats, false));
     if let Some(Failure {
         error,
         attempts,

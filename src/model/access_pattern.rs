@@ -19,6 +19,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use super::key_condition::SortInput;
+use super::limits::LIMIT;
 
 /// The parameter that stands for a shard number; it is never asked for.
 pub const SHARD_PARAM: &str = "shard";
@@ -194,6 +195,12 @@ impl AccessPattern {
                 .map_err(|e: toml::de::Error| {
                     PatternError::Invalid(label.clone(), one_line(&e.to_string()))
                 })?;
+        if let Some(limit) = pattern.limit.filter(|n| !LIMIT.contains(*n as u64)) {
+            return Err(PatternError::Invalid(
+                label,
+                format!("limit '{limit}' is out of range; use {}", LIMIT.describe()),
+            ));
+        }
         if let Some(shards) = &pattern.shards {
             parse_shards(shards)?;
             if !pattern.pk.contains("{shard}") {
@@ -427,6 +434,10 @@ mod tests {
                 "bad shard range '9..0'",
             ),
             ("[[pattern]]\ntable='t'\npk='X'\n", "#1"),
+            (
+                "[[pattern]]\ntable='t'\nname='a'\npk='X'\nlimit=0\n",
+                "limit '0' is out of range; use 1 to 1000000000 items",
+            ),
             (
                 "[[pattern]]\ntable='t'\nname='a'\npk='X'\nsk={ like = 'x' }\n",
                 "'a'",

@@ -43,21 +43,6 @@ pub fn scan_estimate_units(size_bytes: u64, consistent: bool) -> f64 {
     }
 }
 
-/// The most a capacity budget or rate can be set to: far beyond any table, and small enough
-/// that sums of it stay exact.
-pub const MAX_GUARD_UNITS: f64 = 1e12;
-
-/// A capacity budget or rate as the user typed it: a positive number of read units.
-pub fn parse_units(label: &str, text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v <= MAX_GUARD_UNITS => Ok(v),
-        _ => Err(format!(
-            "{label} '{}' must be a number of read capacity units above 0 and at most 1e12",
-            text.trim()
-        )),
-    }
-}
-
 /// Capacity units as DynamoDB reports them (halves are common), without float noise.
 pub fn format_units(u: f64) -> String {
     if u == u.trunc() && u.abs() < 1e15 {

@@ -9,7 +9,8 @@ use base64::Engine as _;
 use serde_json::Value;
 use std::fmt::Write as _;
 
-use super::number::{to_json_number, validate_number};
+use super::number::{is_json_number, to_json_number, validate_number};
+use super::sanitize::needs_escape;
 use super::value::{AttrValue, Item};
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -50,10 +51,10 @@ pub fn write_plain(out: &mut String, item: &Item) {
 fn write_plain_value(out: &mut String, value: &AttrValue) {
     match value {
         AttrValue::S(s) => write_json_string(out, s),
-        AttrValue::N(n) => out.push_str(&to_json_number(n)),
+        AttrValue::N(n) => write_json_number(out, n),
         AttrValue::B(b) => write_json_string(out, &BASE64.encode(b)),
         AttrValue::Ss(v) => write_array(out, v, |out, s| write_json_string(out, s)),
-        AttrValue::Ns(v) => write_array(out, v, |out, n| out.push_str(&to_json_number(n))),
+        AttrValue::Ns(v) => write_array(out, v, |out, n| write_json_number(out, n)),
         AttrValue::Bs(v) => write_array(out, v, |out, b| write_json_string(out, &BASE64.encode(b))),
         AttrValue::M(m) => write_plain(out, m),
         AttrValue::L(v) => write_array(out, v, write_plain_value),
@@ -95,6 +96,29 @@ fn write_dynamo_value(out: &mut String, value: &AttrValue) {
     out.push('}');
 }
 
+/// Lines `item` takes as pretty JSON with one member or element per line, in either spelling
+/// (DynamoDB JSON closes a container's `{"M": …` wrapper on the container's closing line). The
+/// detail view draws exactly this many (tested in `ui::json_view`), and scrolling stops there.
+pub fn pretty_line_count(item: &Item) -> usize {
+    fn container(children: usize, lines: usize) -> usize {
+        if children == 0 {
+            1
+        } else {
+            2 + lines
+        }
+    }
+    fn value(v: &AttrValue) -> usize {
+        match v {
+            AttrValue::M(m) => pretty_line_count(m),
+            AttrValue::L(l) => container(l.len(), l.iter().map(value).sum()),
+            AttrValue::Ss(v) | AttrValue::Ns(v) => container(v.len(), v.len()),
+            AttrValue::Bs(v) => container(v.len(), v.len()),
+            _ => 1,
+        }
+    }
+    container(item.len(), item.iter().map(|(_, v)| value(v)).sum())
+}
+
 /// Appends `values` as a JSON array, each written by `each`.
 pub fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut String, &T)) {
     out.push('[');
@@ -107,8 +131,23 @@ pub fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut 
     out.push(']');
 }
 
-/// JSON string escaping. Control characters are `\u`-escaped, so JSON output never carries a
-/// raw terminal escape sequence even though it keeps the data exact.
+/// An `N` value as an exact JSON number, all its digits kept. DynamoDB only stores valid
+/// numbers, but the text comes from whoever answered the request: text that is no number is
+/// written as a JSON string instead, so the line stays valid JSON and the text stays escaped
+/// (written raw it broke the line, and could carry a terminal escape sequence).
+pub fn write_json_number(out: &mut String, text: &str) {
+    let number = to_json_number(text);
+    if is_json_number(&number) {
+        out.push_str(&number);
+    } else {
+        write_json_string(out, text);
+    }
+}
+
+/// JSON string escaping. Control characters, and every other character the sanitiser shows as
+/// an escape (DEL, C1 controls, bidi and invisible format characters; see
+/// [`super::sanitize::needs_escape`]), are `\u`-escaped, so JSON output never carries a raw
+/// terminal escape sequence or a bidi override even though it keeps the data exact.
 pub fn write_json_string(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
@@ -122,8 +161,8 @@ pub fn write_json_string(out: &mut String, s: &str) {
     }
     let mut start = 0;
     let mut i = 0;
-    // Everything that needs escaping is ASCII, or a C1 control (U+0080..U+009F), which UTF-8
-    // spells as 0xC2 followed by 0x80..0x9F. Clean words are skipped, clean runs copied whole.
+    // Everything that needs escaping is ASCII, or a character whose UTF-8 starts with one of
+    // the lead bytes in `may_need_escape`. Clean words are skipped, clean runs copied whole.
     while i < bytes.len() {
         if let Some(word) = bytes.get(i..i + 8) {
             let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
@@ -142,7 +181,15 @@ pub fn write_json_string(out: &mut String, s: &str) {
                 b'\r' => (Some("\\r"), 1),
                 b'\t' => (Some("\\t"), 1),
                 0x00..=0x1f | 0x7f => (None, 1),
-                0xc2 if bytes.get(i + 1).is_some_and(|n| (0x80..=0x9f).contains(n)) => (None, 2),
+                // A lead byte, so a char boundary: the char decides.
+                0xc2 | 0xd8 | 0xe1 | 0xe2 | 0xef => {
+                    let c = s[i..].chars().next().expect("at a char boundary");
+                    if !needs_escape(c) {
+                        i += c.len_utf8();
+                        continue;
+                    }
+                    (None, c.len_utf8())
+                }
                 _ => {
                     i += 1;
                     continue;
@@ -153,7 +200,7 @@ pub fn write_json_string(out: &mut String, s: &str) {
                 Some(e) => out.push_str(e),
                 None => {
                     let c = s[i..].chars().next().expect("at a char boundary");
-                    let _ = write!(out, "\\u{:04x}", c as u32);
+                    push_unicode_escape(out, c);
                 }
             }
             i += width;
@@ -197,8 +244,11 @@ fn is_clean(bytes: &[u8]) -> bool {
     }
 }
 
-/// Whether any of the eight bytes (little-endian) is below 0x20, or is `"`, `\\`, DEL or 0xC2.
-/// Exact as a yes/no for the whole word (the classic has-zero-byte trick), never a false no.
+/// Whether any of the eight bytes (little-endian) is below 0x20, or is `"`, `\\`, DEL, or the
+/// UTF-8 lead byte of a character the sanitiser escapes: 0xC2 (C1 controls, soft hyphen), 0xD8
+/// (U+061C), 0xE1 (U+180E), 0xE2 (U+2000..U+2FFF: bidi controls, zero-width characters,
+/// separators) and 0xEF (U+FEFF, U+FFF9..U+FFFB). Exact as a yes/no for the whole word (the
+/// classic has-zero-byte trick), never a false no; a lead byte is only a maybe.
 fn may_need_escape(word: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -207,8 +257,48 @@ fn may_need_escape(word: u64) -> bool {
         | zero_byte(word ^ (ONES * u64::from(b'"')))
         | zero_byte(word ^ (ONES * u64::from(b'\\')))
         | zero_byte(word ^ (ONES * 0x7f))
-        | zero_byte(word ^ (ONES * 0xc2));
+        | zero_byte(word ^ (ONES * 0xc2))
+        | zero_byte(word ^ (ONES * 0xd8))
+        | zero_byte(word ^ (ONES * 0xe1))
+        | zero_byte(word ^ (ONES * 0xe2))
+        | zero_byte(word ^ (ONES * 0xef));
     hits & HIGHS != 0
+}
+
+/// `\uXXXX`, as a surrogate pair beyond the Basic Multilingual Plane.
+fn push_unicode_escape(out: &mut String, c: char) {
+    let mut units = [0u16; 2];
+    for unit in c.encode_utf16(&mut units) {
+        let _ = write!(out, "\\u{:04x}", unit);
+    }
+}
+
+/// `value` as JSON, with every character the sanitiser escapes `\u`-escaped (serde_json leaves
+/// DEL, C1 and bidi controls raw). For `describe`, `hotkeys` and `--stats`, whose strings
+/// (table, index and key names) come from the service.
+pub fn to_safe_json<T: serde::Serialize>(value: &T, pretty: bool) -> String {
+    let text = if pretty {
+        serde_json::to_string_pretty(value)
+    } else {
+        serde_json::to_string(value)
+    }
+    .unwrap_or_default();
+    escape_unsafe_chars(&text)
+}
+
+/// serde_json escapes control characters below 0x20 inside strings, and outside strings writes
+/// only ASCII (with newlines and spaces when pretty). So every DEL or non-ASCII character the
+/// sanitiser escapes is inside a string, where `\u` is its exact spelling.
+fn escape_unsafe_chars(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if c == '\u{7f}' || (!c.is_ascii() && needs_escape(c)) {
+            push_unicode_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Parses `--values` in the short form: a JSON object of placeholders to plain JSON values.
@@ -351,174 +441,5 @@ pub fn dynamo_to_attr(value: &Value) -> Result<AttrValue, JsonError> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn every_type() -> Item {
-        Item::from_attrs(vec![
-            ("s".into(), AttrValue::S("a\"b\\c\u{1b}[2J".into())),
-            (
-                "n".into(),
-                AttrValue::N("12345678901234567890123456789012345678".into()),
-            ),
-            (
-                "f".into(),
-                AttrValue::N("-0.000000000000000000000000000000000001".into()),
-            ),
-            ("b".into(), AttrValue::B(vec![0, 255, 10])),
-            ("ss".into(), AttrValue::Ss(vec!["x".into(), "y".into()])),
-            (
-                "ns".into(),
-                AttrValue::Ns(vec![
-                    "1".into(),
-                    "99999999999999999999999999999999999999".into(),
-                ]),
-            ),
-            ("bs".into(), AttrValue::Bs(vec![vec![1], vec![2, 3]])),
-            (
-                "m".into(),
-                AttrValue::M(Item::from_attrs(vec![("k".into(), AttrValue::Null)])),
-            ),
-            (
-                "l".into(),
-                AttrValue::L(vec![AttrValue::Bool(true), AttrValue::N("1".into())]),
-            ),
-            ("z".into(), AttrValue::Null),
-            ("t".into(), AttrValue::Bool(false)),
-        ])
-    }
-
-    #[test]
-    fn dynamo_json_round_trips_every_type() {
-        let item = every_type();
-        let mut line = String::new();
-        write_dynamo(&mut line, &item);
-        assert_eq!(parse_dynamo_item(&line).unwrap(), item);
-    }
-
-    #[test]
-    fn plain_json_keeps_38_digits_and_escapes_controls() {
-        let mut line = String::new();
-        write_plain(&mut line, &every_type());
-        assert!(
-            line.contains("\"n\":12345678901234567890123456789012345678"),
-            "{line}"
-        );
-        assert!(
-            line.contains("\"f\":-0.000000000000000000000000000000000001"),
-            "{line}"
-        );
-        assert!(line.contains("\"b\":\"AP8K\""), "{line}");
-        assert!(line.contains("\"z\":null"), "{line}");
-        assert!(line.contains("\\u001b[2J"), "{line}");
-        assert!(!line.contains('\u{1b}'));
-        // Plain JSON must still be JSON.
-        let parsed: Value = serde_json::from_str(&line).unwrap();
-        assert_eq!(
-            parsed["ns"][1].to_string(),
-            "99999999999999999999999999999999999999"
-        );
-    }
-
-    #[test]
-    fn json_strings_escape_exactly_what_json_needs() {
-        let cases = [
-            ("plain", r#""plain""#),
-            ("q\"b\\", r#""q\"b\\""#),
-            ("a\nb\rc\td", r#""a\nb\rc\td""#),
-            ("\u{1b}[2J\u{0}\u{7f}", r#""\u001b[2J\u0000\u007f""#),
-            ("c1\u{85}é漢😀", r#""c1\u0085é漢😀""#),
-        ];
-        for (input, want) in cases {
-            let mut out = String::new();
-            write_json_string(&mut out, input);
-            assert_eq!(out, want);
-            let back: String = serde_json::from_str(&out).unwrap();
-            assert_eq!(back, input);
-        }
-    }
-
-    /// The escaper reads eight bytes at a time; a char-by-char spelling of the same rules is
-    /// the reference, with the special characters at every offset of a word.
-    fn reference_escape(s: &str) -> String {
-        let mut out = String::from('"');
-        for c in s.chars() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => {
-                    out.push_str(&format!("\\u{:04x}", c as u32))
-                }
-                c => out.push(c),
-            }
-        }
-        out.push('"');
-        out
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config::with_cases(4000))]
-        /// Mostly clean text with a special character now and then, so that clean words, dirty
-        /// words and every length of tail (the overlapping loads) all come up.
-        #[test]
-        fn word_at_a_time_escaping_matches_the_reference(
-            chars in proptest::collection::vec(
-                proptest::prop_oneof![
-                    6 => proptest::sample::select(vec!['a', 'Z', ' ', '~', '0', '\u{a0}', 'é', '漢', '😀']),
-                    1 => proptest::sample::select(vec![
-                        '"', '\\', '\n', '\r', '\t', '\u{0}', '\u{1b}', '\u{1f}', '\u{7f}', '\u{80}',
-                        '\u{85}', '\u{9f}', '\u{c2}',
-                    ]),
-                ],
-                0..40,
-            )
-        ) {
-            let input: String = chars.into_iter().collect();
-            let mut out = String::new();
-            write_json_string(&mut out, &input);
-            proptest::prop_assert_eq!(&out, &reference_escape(&input));
-            let back: String = serde_json::from_str(&out).unwrap();
-            proptest::prop_assert_eq!(back, input);
-        }
-    }
-
-    #[test]
-    fn plain_values_are_typed() {
-        let vals = parse_plain_values(r#"{":s":"SHIPPED",":n":5,":b":true,":z":null,":big":1234567890123456789012345678901234567}"#).unwrap();
-        assert_eq!(vals[0], (":s".into(), AttrValue::S("SHIPPED".into())));
-        assert_eq!(vals[1], (":n".into(), AttrValue::N("5".into())));
-        assert_eq!(vals[2], (":b".into(), AttrValue::Bool(true)));
-        assert_eq!(vals[3], (":z".into(), AttrValue::Null));
-        assert_eq!(
-            vals[4].1,
-            AttrValue::N("1234567890123456789012345678901234567".into())
-        );
-    }
-
-    #[test]
-    fn bad_json_is_named() {
-        let cases = [
-            (parse_plain_values("{"), "'{' is not valid JSON"),
-            (
-                parse_plain_values("[1]"),
-                "--values must be a JSON object, got '[1]'",
-            ),
-            (
-                parse_dynamo_values(r#"{":a":{"X":"1"}}"#),
-                "unknown type descriptor",
-            ),
-            (parse_dynamo_values(r#"{":a":{"N":"1x"}}"#), "'1x'"),
-            (
-                parse_dynamo_values(r#"{":a":"plain"}"#),
-                "expected an object",
-            ),
-        ];
-        for (result, needle) in cases {
-            let msg = result.unwrap_err().to_string();
-            assert!(msg.contains(needle), "{msg:?} lacks {needle:?}");
-        }
-    }
-}
+#[path = "json_tests.rs"]
+mod tests;

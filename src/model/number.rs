@@ -236,7 +236,7 @@ pub fn to_json_number(text: &str) -> Cow<'_, str> {
 }
 
 /// RFC 8259 number grammar: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-fn is_json_number(text: &str) -> bool {
+pub fn is_json_number(text: &str) -> bool {
     let bytes = text.as_bytes();
     let mut i = usize::from(bytes.first() == Some(&b'-'));
     let run = |mut i: usize| {

@@ -34,7 +34,9 @@ pub fn sanitize(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-fn needs_escape(c: char) -> bool {
+/// Whether `c` is shown as an escape. JSON output escapes the same set (`model::json`), so that
+/// no string from data reaches a terminal raw through either.
+pub fn needs_escape(c: char) -> bool {
     matches!(
         c,
         // C0 controls, DEL and C1 controls (U+009B is a one-byte CSI on some terminals).

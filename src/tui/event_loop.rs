@@ -16,6 +16,7 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::debounce::Debouncer;
+use super::signals::{EndedBy, ExplorerSignals, SignalEvent};
 use super::terminal::{self, Term};
 use crate::app::msg::{Effect, Msg};
 use crate::app::state::State;
@@ -74,6 +75,7 @@ impl Runner {
                     }
                 }
                 Effect::Copy(text) => terminal::copy_to_clipboard(terminal, &text)?,
+                Effect::Suspend => terminal::suspend(terminal)?,
                 Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
                 Effect::Quit => quit = true,
             }
@@ -102,11 +104,15 @@ fn to_msg(event: Event) -> Option<Msg> {
     }
 }
 
-pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io::Result<()> {
-    // In raw mode Ctrl-C arrives as a key; these are signals sent by `kill`. Both restore the
-    // terminal on the way out, so they are handled before it is taken over.
-    let mut sigterm = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-    let mut sigint = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())?;
+/// Runs the explorer until it quits (`None`) or a signal ends it.
+pub async fn run(
+    engine: Engine,
+    mut state: State,
+    table: Option<String>,
+) -> io::Result<Option<EndedBy>> {
+    // Handled before the terminal is taken over, so that none of them can leave it raw.
+    let mut signals = ExplorerSignals::new()?;
+    let mut ended_by = None;
     let mut guard = terminal::init()?;
     let terminal = &mut guard.terminal;
     let size = terminal.size()?;
@@ -149,8 +155,18 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
                 None => break,
             },
             // Before the engine's pages: a signal ends even a full-speed stream.
-            _ = sigterm.recv() => break,
-            _ = sigint.recv() => break,
+            event = signals.recv() => {
+                match event {
+                    SignalEvent::Ended(by) => {
+                        ended_by = Some(by);
+                        break;
+                    }
+                    SignalEvent::Suspend => terminal::suspend(terminal)?,
+                    SignalEvent::Continued => terminal::resume(terminal)?,
+                }
+                (dirty, urgent) = (true, true);
+                continue;
+            }
             Some(event) = engine_rx.recv() => Msg::Engine(event),
             Some(msg) = msg_rx.recv() => msg,
             // A streamed change waiting for its frame.
@@ -188,5 +204,5 @@ pub async fn run(engine: Engine, mut state: State, table: Option<String>) -> io:
     drop(engine_rx);
     runner.shutdown().await;
     drop(guard);
-    Ok(())
+    Ok(ended_by)
 }

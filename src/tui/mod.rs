@@ -3,6 +3,7 @@
 pub mod debounce;
 mod event_loop;
 pub mod priority;
+mod signals;
 
 pub use event_loop::BATCH_BUDGET;
 pub mod terminal;
@@ -55,16 +56,24 @@ pub async fn explore(
     let conn = cli::connect(&global).await?;
     let mut state = State::new(config, keymap, conn.endpoint.clone(), 80, 24);
     state.patterns = patterns;
+    // Both sources are range-checked already (clap, the config parser).
     state.max_items = match global.max_items.or(state.config.max_items) {
-        Some(0) => {
-            return Err(CliError::bad_input(
-                "--max-items '0' keeps nothing; give 1 or more",
-            ))
+        Some(n) if crate::model::limits::MAX_ITEMS.contains(n as u64) => n,
+        Some(n) => {
+            return Err(CliError::bad_input(format!(
+                "--max-items '{n}' is out of range; use {}",
+                crate::model::limits::MAX_ITEMS.describe()
+            )))
         }
-        Some(n) => n,
         None => default_max_items(),
     };
-    event_loop::run(Engine::new(&conn), state, table)
-        .await
-        .map_err(|e| CliError::service(format!("terminal error: {e}")))
+    match event_loop::run(Engine::new(&conn), state, table).await {
+        Ok(None) => Ok(()),
+        // As a shell reports a process a signal killed: 128 + its number.
+        Ok(Some(by)) => Err(CliError::new(
+            128 + by.number as u8,
+            format!("interrupted by {}", by.name),
+        )),
+        Err(e) => Err(CliError::service(format!("terminal error: {e}"))),
+    }
 }

@@ -1,5 +1,5 @@
 //! Owning the terminal: raw mode, alternate screen, mouse and paste, and restoring all of it on
-//! every way out (normal return, error, panic, signal).
+//! every way out (normal return, error, panic, signal), and around a suspension (Ctrl-Z).
 
 use std::io::{self, Stdout, Write};
 
@@ -29,17 +29,11 @@ impl Drop for TerminalGuard {
 /// Installs the panic hook first (so a panic during set-up restores too), then enters the UI.
 pub fn init() -> io::Result<TerminalGuard> {
     install_panic_hook();
-    enable_raw_mode()?;
-    let mut stdout = io::stdout();
-    if let Err(e) = execute!(
-        stdout,
-        EnterAlternateScreen,
-        EnableMouseCapture,
-        EnableBracketedPaste
-    ) {
+    if let Err(e) = enter() {
         restore();
         return Err(e);
     }
+    let stdout = io::stdout();
     match Terminal::new(CrosstermBackend::new(stdout)) {
         Ok(terminal) => Ok(TerminalGuard { terminal }),
         Err(e) => {
@@ -47,6 +41,48 @@ pub fn init() -> io::Result<TerminalGuard> {
             Err(e)
         }
     }
+}
+
+fn enter() -> io::Result<()> {
+    enable_raw_mode()?;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        EnableBracketedPaste
+    )
+}
+
+/// Ctrl-Z or SIGTSTP: gives the terminal back to the shell as it was, stops the process, and
+/// takes the terminal again once continued (`fg`).
+///
+/// SIGSTOP, not SIGTSTP: the explorer handles SIGTSTP itself, and the kernel discards a
+/// SIGTSTP sent to an orphaned process group (a session leader started outside a job-control
+/// shell) while SIGSTOP always stops. A signal a process sends itself is delivered before
+/// `kill` returns, so this returns once the process has been continued.
+pub fn suspend(terminal: &mut Term) -> io::Result<()> {
+    restore();
+    // SAFETY: getpid and kill take no pointers.
+    unsafe {
+        libc::kill(libc::getpid(), libc::SIGSTOP);
+    }
+    resume(terminal)
+}
+
+/// Takes the terminal again after a stop: raw mode, alternate screen, mouse and paste, and a
+/// full redraw on the next frame (the screen now shows whatever ran meanwhile). Safe to call
+/// when nothing was left.
+pub fn resume(terminal: &mut Term) -> io::Result<()> {
+    // crossterm skips enabling raw mode when it believes it on; after an uncaught SIGSTOP the
+    // shell may have reset the modes, so they are set again from the saved ones.
+    let _ = disable_raw_mode();
+    enter()?;
+    // `resize` clears the screen and the previous frame, so the next one is drawn whole.
+    // (`Terminal::clear` would first ask the terminal where its cursor is, and wait.)
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
+    // ratatui believes the cursor still hidden; `restore` showed it.
+    terminal.hide_cursor()
 }
 
 /// Leaves the UI; safe to call more than once.

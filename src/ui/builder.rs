@@ -6,6 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
+use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 
 use super::theme;
 use crate::app::builder::{Builder, Field, SORT_OPS};
@@ -97,7 +98,7 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
             height: 1,
         };
         if rect.y < left.bottom() {
-            let mut area = input.clone();
+            let mut area = sanitized_copy(input);
             area.set_cursor_line_style(Style::new());
             area.set_cursor_style(theme::selected());
             frame.render_widget(Clear, rect);
@@ -148,6 +149,30 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
             ),
         right,
     );
+}
+
+/// The field as drawn: the widget draws its text as it is, and that text can be an accepted
+/// completion or a recalled query, both made of key values from the data. Escapable
+/// characters become their visible escapes, with the cursor kept after the same character.
+fn sanitized_copy(input: &TextArea<'static>) -> TextArea<'static> {
+    let lines = input.lines();
+    if lines
+        .iter()
+        .all(|l| matches!(sanitize(l), std::borrow::Cow::Borrowed(_)))
+    {
+        return input.clone();
+    }
+    let DataCursor(row, col) = input.cursor();
+    let shown_col = lines.get(row).map_or(0, |line| {
+        let head: String = line.chars().take(col).collect();
+        sanitize(&head).chars().count()
+    });
+    let mut copy = TextArea::new(lines.iter().map(|l| sanitize(l).into_owned()).collect());
+    copy.move_cursor(CursorMove::Jump(
+        u16::try_from(row).unwrap_or(u16::MAX),
+        u16::try_from(shown_col).unwrap_or(u16::MAX),
+    ));
+    copy
 }
 
 fn explain_lines(b: &Builder) -> Vec<Line<'static>> {

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 
 use super::theme::json as style;
 use crate::app::state::JsonMode;
-use crate::model::number::to_json_number;
+use crate::model::number::{is_json_number, to_json_number};
 use crate::model::sanitize::sanitize;
 use crate::model::value::{AttrValue, Item};
 
@@ -115,7 +115,12 @@ impl Writer<'_> {
 
     fn plain(&mut self, value: &AttrValue, depth: usize, prefix: Vec<Span<'static>>, comma: bool) {
         let string = |s: &str| Span::styled(quoted(s), style::string());
-        let number = |n: &str| Span::styled(to_json_number(n).into_owned(), style::number());
+        // Text that is no number (only a misbehaving server sends one) is shown as a string,
+        // through the sanitiser, as `jsonl` writes it.
+        let number = |n: &str| match to_json_number(n) {
+            json if is_json_number(&json) => Span::styled(json.into_owned(), style::number()),
+            _ => Span::styled(quoted(n), style::string()),
+        };
         match value {
             AttrValue::S(s) => self.scalar(prefix, string(s), comma),
             AttrValue::N(n) => self.scalar(prefix, number(n), comma),
@@ -262,6 +267,52 @@ mod tests {
         assert_eq!(v["tags"]["SS"][0], "a");
         assert_eq!(v["m"]["M"]["x"]["NULL"], true);
         assert_eq!(v["l"]["L"], serde_json::json!([]));
+    }
+
+    /// Scrolling in `update` stops at the model's count of these lines.
+    #[test]
+    fn line_count_matches_the_model() {
+        let mut attrs = vec![
+            ("empty_map".to_string(), AttrValue::M(Item::default())),
+            ("empty_set".to_string(), AttrValue::Ns(vec![])),
+            ("bs".to_string(), AttrValue::Bs(vec![vec![1], vec![2]])),
+            (
+                "nested".to_string(),
+                AttrValue::L(vec![
+                    AttrValue::M(Item::from_attrs(vec![(
+                        "l".into(),
+                        AttrValue::L(vec![AttrValue::Null, AttrValue::Bool(true)]),
+                    )])),
+                    AttrValue::L(vec![]),
+                    AttrValue::N("1".into()),
+                ]),
+            ),
+        ];
+        attrs.extend(sample().iter().map(|(k, v)| (k.to_string(), v.clone())));
+        for item in [sample(), Item::default(), Item::from_attrs(attrs)] {
+            for mode in [JsonMode::Plain, JsonMode::Dynamo] {
+                assert_eq!(
+                    item_lines(&item, mode).len(),
+                    crate::model::json::pretty_line_count(&item),
+                    "{mode:?}: {}",
+                    text(&item_lines(&item, mode))
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_number_that_is_not_one_is_sanitised() {
+        let item = Item::from_attrs(vec![
+            ("n".into(), AttrValue::N("1\u{1b}[2J\u{202e}".into())),
+            ("ns".into(), AttrValue::Ns(vec!["\u{9b}31m".into()])),
+        ]);
+        for mode in [JsonMode::Plain, JsonMode::Dynamo] {
+            let out = text(&item_lines(&item, mode));
+            assert!(out.contains("1\\x1b[2J\\u{202e}"), "{out}");
+            assert!(out.contains("\\u{9b}31m"), "{out}");
+            assert!(!out.contains('\u{1b}') && !out.contains('\u{9b}'), "{out}");
+        }
     }
 
     #[test]

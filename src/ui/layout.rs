@@ -40,6 +40,18 @@ pub fn table_layout(area: Rect) -> TableLayout {
     }
 }
 
+/// Height of the scan progress panel for `segments` segments (eight are shown at most).
+pub fn progress_height(segments: usize) -> u16 {
+    (segments.min(8) + 3) as u16
+}
+
+/// The main pane split into the scan progress panel above and, below, what is left for the
+/// items or the item detail.
+pub fn split_progress(main: Rect, segments: usize) -> [Rect; 2] {
+    let height = progress_height(segments).min(main.height / 2);
+    Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(main)
+}
+
 pub struct PickerLayout {
     pub title: Rect,
     pub list: Rect,

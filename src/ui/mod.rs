@@ -13,6 +13,8 @@ mod table_view;
 pub mod theme;
 
 #[cfg(test)]
+mod hostile_tests;
+#[cfg(test)]
 mod size_tests;
 #[cfg(test)]
 mod snapshot_tests;

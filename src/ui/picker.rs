@@ -121,16 +121,18 @@ pub fn summary_lines(info: &TableInfo) -> Vec<Line<'static>> {
     };
     let mut lines = vec![
         field("name", sanitize(&info.name).into_owned()),
-        field("status", info.status.clone()),
+        field("status", sanitize(&info.status).into_owned()),
         field("keys", keys_text(&info.keys)),
         field(
             "billing",
             match &info.provisioned {
                 Some(t) => format!(
                     "{} · {} RCU / {} WCU",
-                    info.billing_mode, t.read_capacity_units, t.write_capacity_units
+                    sanitize(&info.billing_mode),
+                    t.read_capacity_units,
+                    t.write_capacity_units
                 ),
-                None => info.billing_mode.clone(),
+                None => sanitize(&info.billing_mode).into_owned(),
             },
         ),
         field(
@@ -150,7 +152,9 @@ pub fn summary_lines(info: &TableInfo) -> Vec<Line<'static>> {
         ),
         field(
             "stream",
-            info.stream.clone().unwrap_or_else(|| "off".into()),
+            info.stream
+                .as_deref()
+                .map_or_else(|| "off".into(), |s| sanitize(s).into_owned()),
         ),
     ];
     if !info.indexes.is_empty() {

@@ -8,7 +8,9 @@ use ratatui::Frame;
 
 use super::format::{bytes, dollars, thousands, units};
 use super::theme;
-use crate::app::scan_launcher::{DistributionView, LauncherField, ScanLauncher, ScanProgress};
+use crate::app::scan_launcher::{
+    DistributionView, LauncherField, ScanLauncher, ScanProgress, DISTRIBUTION_TOP_KEYS,
+};
 use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::schema::TableInfo;
 
@@ -113,11 +115,6 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
         ),
         rect,
     );
-}
-
-/// Rows the progress panel needs for `segments` segments.
-pub fn progress_height(segments: usize) -> u16 {
-    (segments.min(8) + 3) as u16
 }
 
 /// `status` is "running", "done", "cancelled", "stopped at the budget", "stopped" or "failed".
@@ -227,7 +224,7 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
         ),
         theme::header(),
     ));
-    for e in dist.top(50) {
+    for e in dist.top(DISTRIBUTION_TOP_KEYS) {
         lines.push(Line::raw(format!(
             "{:<48} {:>9} {:>10} {:>6.1}%",
             truncate_display(&sanitize(&e.key), 48),
@@ -272,7 +269,11 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
             thousands(b.keys)
         )));
     }
-    let visible: Vec<Line> = lines.into_iter().skip(d.scroll).collect();
+    debug_assert_eq!(lines.len(), d.line_count, "update clamps scrolling to this");
+    let visible: Vec<Line> = lines
+        .into_iter()
+        .skip(d.scroll.min(d.max_scroll()))
+        .collect();
     frame.render_widget(
         Paragraph::new(visible).wrap(Wrap { trim: false }).block(
             Block::bordered()

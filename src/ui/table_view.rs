@@ -10,8 +10,9 @@ use ratatui::Frame;
 
 use super::format::{bytes, thousands};
 use super::json_view::item_lines;
-use super::layout::{list_rows, table_layout, table_rows};
+use super::layout::{list_rows, split_progress, table_layout, table_rows};
 use super::{request_log, status, theme};
+use crate::app::columns::{common_attributes, COLUMN_SAMPLE};
 use crate::app::state::{JsonMode, Loadable, Pane, Prompt, ReadOutcome, State, TableView};
 use crate::model::cell::cell_text;
 use crate::model::collection::ItemStore;
@@ -19,9 +20,6 @@ use crate::model::entity::decode_key;
 use crate::model::item_size::share_of_limit;
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
 
-/// Items sampled to choose the common attribute columns and the number of key parts.
-const COLUMN_SAMPLE: usize = 50;
-const MAX_ATTR_COLUMNS: usize = 12;
 const MAX_CELL_WIDTH: usize = 36;
 const COLUMN_SPACING: usize = 2;
 
@@ -72,13 +70,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                     },
                     None => "done",
                 };
-                let height =
-                    super::scan::progress_height(progress.segments.len()).min(main.height / 2);
-                let [top, rest] = ratatui::layout::Layout::vertical([
-                    Constraint::Length(height),
-                    Constraint::Min(3),
-                ])
-                .areas(main);
+                let [top, rest] = split_progress(main, progress.segments.len());
                 super::scan::draw_progress(frame, top, progress, status);
                 main = rest;
             }
@@ -254,7 +246,6 @@ fn choose_columns(state: &State, view: &TableView, store: &ItemStore) -> Columns
     let keys = store.group_keys();
     let sk_name = keys.sort_key.as_ref().map(|k| k.name.as_str());
     let mut part_count = 0;
-    let mut frequency: HashMap<String, usize> = HashMap::new();
     let mut kinds: HashMap<&str, usize> = HashMap::new();
     for n in 0..view.item_count().min(COLUMN_SAMPLE) {
         let Some(id) = view.item_at(n) else { break };
@@ -268,14 +259,7 @@ fn choose_columns(state: &State, view: &TableView, store: &ItemStore) -> Columns
         if let Some(kind) = store.kind_of(id).filter(|_| parts > 0) {
             *kinds.entry(kind).or_default() += 1;
         }
-        for (name, _) in item.iter() {
-            if name != keys.partition_key.name && Some(name) != sk_name {
-                *frequency.entry(name.to_string()).or_default() += 1;
-            }
-        }
     }
-    let mut attrs: Vec<(String, usize)> = frequency.into_iter().collect();
-    attrs.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     // Named parts when every sampled item with parts is one kind with a configured pattern.
     let mut part_names: Vec<String> = (1..=part_count).map(|i| format!("part{i}")).collect();
     if kinds.len() == 1 {
@@ -291,11 +275,7 @@ fn choose_columns(state: &State, view: &TableView, store: &ItemStore) -> Columns
     }
     Columns {
         part_names,
-        attrs: attrs
-            .into_iter()
-            .take(MAX_ATTR_COLUMNS)
-            .map(|(n, _)| n.to_string())
-            .collect(),
+        attrs: common_attributes(view),
     }
 }
 
@@ -318,12 +298,20 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         .border_style(theme::border(focused));
     let columns = choose_columns(state, view, store);
     let sk_name = store.group_keys().sort_key.as_ref().map(|k| k.name.clone());
-    let attrs: Vec<&String> = columns.attrs.iter().skip(view.column_offset).collect();
+    let offset = view
+        .column_offset
+        .min(columns.attrs.len().saturating_sub(1));
+    let attrs: Vec<&String> = columns.attrs.iter().skip(offset).collect();
 
+    // Attribute names are data: sanitised before their widths are measured, like the cells.
     let mut header: Vec<String> = vec!["kind".into()];
     header.extend(sk_name.clone());
     header.extend(columns.part_names.iter().cloned());
     header.extend(attrs.iter().map(|a| a.to_string()));
+    let header: Vec<String> = header
+        .iter()
+        .map(|h| truncate_display(&sanitize(h), MAX_CELL_WIDTH).into_owned())
+        .collect();
 
     let visible: Vec<u32> = (view.items.offset..view.item_count())
         .take(table_rows(area))
@@ -409,8 +397,7 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
             }
         })
         .collect();
-    let header_row =
-        Row::new(header.into_iter().map(|h| sanitize(&h).into_owned())).style(theme::header());
+    let header_row = Row::new(header).style(theme::header());
     let table = Table::new(rows, widths)
         .header(header_row)
         .column_spacing(COLUMN_SPACING as u16)
