@@ -265,7 +265,7 @@ fn rss_kb(field: &str) -> u64 {
 /// in ms. `benches/pty_latency.rs` measures the real binary in a terminal.
 fn input_latency(items_total: usize) -> (f64, f64) {
     const BUDGET: Duration = dynoscope::tui::BATCH_BUDGET;
-    const TRIAGE_PAGE: usize = dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS as usize;
+    const TRIAGE_PAGE: usize = dynoscope::app::state::TRIAGE_PAGE_ITEMS as usize;
     let (mut state, id) = described();
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let mut source = items(items_total);
@@ -307,7 +307,7 @@ fn input_latency(items_total: usize) -> (f64, f64) {
 /// others waits at most one batch more (`BATCH_BUDGET`), as `input_latency` measures for keys.
 /// Returns (p50, p99, max) in ms.
 fn page_to_frame(items_total: usize) -> (f64, f64, f64) {
-    const TRIAGE_PAGE: usize = dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS as usize;
+    const TRIAGE_PAGE: usize = dynoscope::app::state::TRIAGE_PAGE_ITEMS as usize;
     let (mut state, id) = described();
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let mut source = items(items_total);
@@ -386,8 +386,8 @@ fn main() {
     let (f50, f99, fmax) = page_to_frame(n);
     println!(
         "page arrival to its first visible frame ({} pages of {} items): p50 {f50:.2} ms, p99 {f99:.2} ms, max {fmax:.2} ms",
-        n.div_ceil(dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS as usize),
-        dynoscope::app::scan_launcher::TRIAGE_PAGE_ITEMS
+        n.div_ceil(dynoscope::app::state::TRIAGE_PAGE_ITEMS as usize),
+        dynoscope::app::state::TRIAGE_PAGE_ITEMS
     );
     println!("| position | frame (1,000 items) | frame ({n} items) | ratio |");
     println!("|---|---|---|---|");

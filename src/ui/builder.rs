@@ -9,7 +9,7 @@ use ratatui::Frame;
 use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 
 use super::theme;
-use crate::app::builder::{Builder, Field, SORT_OPS};
+use crate::app::state::{Builder, Field, SORT_OPS};
 use crate::app::state::{Palette, State};
 use crate::model::json::write_plain;
 use crate::model::sanitize::sanitize;

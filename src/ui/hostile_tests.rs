@@ -104,7 +104,7 @@ fn an_accepted_completion_is_drawn_sanitised_in_the_builder_field() {
         send(&mut s, [press(KeyCode::Tab)]);
     }
     let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
-    assert_eq!(b.text(crate::app::builder::Field::Pk), evil);
+    assert_eq!(b.text(crate::app::state::Field::Pk), evil);
     if b.completion.is_some() {
         send(&mut s, [press(KeyCode::Esc)]);
     }

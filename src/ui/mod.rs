@@ -4,7 +4,6 @@ mod builder;
 pub mod format;
 mod help;
 pub mod json_view;
-pub mod layout;
 mod picker;
 mod request_log;
 mod scan;

@@ -6,8 +6,8 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 use super::format::{bytes, thousands};
-use super::layout::{picker_layout, picker_rows};
 use super::theme;
+use crate::app::layout::{picker_layout, picker_rows};
 use crate::app::state::{Loadable, State};
 use crate::model::sanitize::sanitize;
 use crate::model::schema::{KeySchema, TableInfo};

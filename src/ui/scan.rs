@@ -8,7 +8,7 @@ use ratatui::Frame;
 
 use super::format::{bytes, dollars, thousands, units};
 use super::theme;
-use crate::app::scan_launcher::{
+use crate::app::state::{
     DistributionView, LauncherField, ScanLauncher, ScanProgress, DISTRIBUTION_TOP_KEYS,
 };
 use crate::model::sanitize::{sanitize, truncate_display};

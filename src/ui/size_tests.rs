@@ -268,11 +268,12 @@ fn rapid_resizes_keep_the_cursor_visible() {
         terminal.backend_mut().resize(WIDTH, HEIGHT);
         draw_at(&mut terminal, &s, name);
         if let Some(view) = s.table.as_ref() {
-            let l = super::layout::table_layout(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT));
+            let l =
+                crate::app::layout::table_layout(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT));
             let c = &view.collections;
             assert!(
                 c.cursor >= c.offset
-                    && c.cursor < c.offset + super::layout::list_rows(l.collections),
+                    && c.cursor < c.offset + crate::app::layout::list_rows(l.collections),
                 "{name}: collection cursor {} off screen (offset {})",
                 c.cursor,
                 c.offset
@@ -280,7 +281,8 @@ fn rapid_resizes_keep_the_cursor_visible() {
             let i = &view.items;
             if view.item_count() > 0 {
                 assert!(
-                    i.cursor >= i.offset && i.cursor < i.offset + super::layout::table_rows(l.main),
+                    i.cursor >= i.offset
+                        && i.cursor < i.offset + crate::app::layout::table_rows(l.main),
                     "{name}: item cursor {} off screen (offset {})",
                     i.cursor,
                     i.offset

@@ -10,9 +10,9 @@ use ratatui::Frame;
 
 use super::format::{bytes, thousands};
 use super::json_view::item_lines;
-use super::layout::{list_rows, split_progress, table_layout, table_rows};
 use super::{request_log, status, theme};
 use crate::app::columns::{common_attributes, COLUMN_SAMPLE};
+use crate::app::layout::{list_rows, split_progress, table_layout, table_rows};
 use crate::app::state::{JsonMode, Loadable, Pane, Prompt, ReadOutcome, State, TableView};
 use crate::model::cell::cell_text;
 use crate::model::collection::ItemStore;

@@ -2,11 +2,11 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::builder::Field;
-use super::fixtures::*;
-use super::msg::{Effect, Msg};
-use super::state::State;
-use super::update::start;
+use crate::app::fixtures::*;
+use crate::app::msg::{Effect, Msg};
+use crate::app::state::Field;
+use crate::app::state::State;
+use crate::app::update::start;
 use crate::aws::{DoneOutcome, EngineEvent, Operation};
 use crate::model::access_pattern::parse_patterns_file;
 
@@ -55,7 +55,7 @@ fn dismiss(s: &mut State) {
     }
 }
 
-fn builder(s: &State) -> &super::builder::Builder {
+fn builder(s: &State) -> &crate::app::state::Builder {
     s.table.as_ref().unwrap().builder.as_ref().unwrap()
 }
 
@@ -227,7 +227,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
         send(&mut s, [press(KeyCode::Esc)]);
     }
     s.patterns =
-        parse_patterns_file(include_str!("../../assets/demo-patterns.toml"), "demo").unwrap();
+        parse_patterns_file(include_str!("../../../assets/demo-patterns.toml"), "demo").unwrap();
     send(&mut s, [char('P')]);
     let entries = s
         .table

@@ -2,9 +2,9 @@
 
 use crossterm::event::KeyCode;
 
-use super::fixtures::*;
-use super::msg::{Effect, Msg};
-use super::state::ReadOutcome;
+use crate::app::fixtures::*;
+use crate::app::msg::{Effect, Msg};
+use crate::app::state::ReadOutcome;
 use crate::aws::attempts::AttemptStats;
 use crate::aws::{EngineEvent, Operation, Page, SegmentStart};
 use crate::model::capacity::Consumed;
@@ -80,7 +80,7 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
     assert_eq!(spec.max_pages, None, "a triage scan runs to its end");
     assert_eq!(
         spec.page_size,
-        Some(super::scan_launcher::TRIAGE_PAGE_ITEMS),
+        Some(crate::app::state::TRIAGE_PAGE_ITEMS),
         "pages small enough to keep keys responsive"
     );
     let items = demo_items();
@@ -272,7 +272,7 @@ fn a_read_cancelled_before_its_first_page_resumes_from_the_start() {
 fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_point() {
     let mut s = loaded(false);
     s.patterns = crate::model::access_pattern::parse_patterns_file(
-        include_str!("../../assets/demo-patterns.toml"),
+        include_str!("../../../assets/demo-patterns.toml"),
         "demo-patterns.toml",
     )
     .unwrap();

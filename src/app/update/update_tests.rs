@@ -2,10 +2,10 @@
 
 use crossterm::event::KeyCode;
 
-use super::fixtures::*;
-use super::msg::{Effect, Msg};
-use super::state::{JsonMode, Pane, ReadOutcome, Screen};
-use super::update::start;
+use crate::app::fixtures::*;
+use crate::app::msg::{Effect, Msg};
+use crate::app::state::{JsonMode, Pane, ReadOutcome, Screen};
+use crate::app::update::start;
 use crate::aws::{DoneOutcome, EngineEvent, Operation, SegmentStart};
 
 #[test]
@@ -269,8 +269,8 @@ fn detail_scrolling_stops_at_the_last_line_and_up_moves_at_once() {
     assert_eq!(s.table.as_ref().unwrap().focus, Pane::Detail);
     // Three `G`s overflowed the scroll offset (a panic in debug builds).
     send(&mut s, [char('G'), char('G'), char('G')]);
-    let rows = crate::ui::layout::list_rows(
-        crate::ui::layout::table_layout(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT)).main,
+    let rows = crate::app::layout::list_rows(
+        crate::app::layout::table_layout(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT)).main,
     );
     let bottom = 62 - rows;
     assert_eq!(s.table.as_ref().unwrap().detail_scroll, bottom);
@@ -294,7 +294,7 @@ fn detail_of_a_short_item_does_not_scroll() {
 fn column_scrolling_stops_at_the_last_attribute_column() {
     let mut s = loaded(false);
     send(&mut s, [press(KeyCode::Tab)]);
-    let max = super::columns::max_column_offset(s.table.as_ref().unwrap());
+    let max = crate::app::columns::max_column_offset(s.table.as_ref().unwrap());
     assert!(max > 0, "the fixture has several attribute columns");
     send(&mut s, (0..100).map(|_| press(KeyCode::Right)));
     assert_eq!(s.table.as_ref().unwrap().column_offset, max);

@@ -4,13 +4,15 @@
 
 use ratatui_textarea::TextArea;
 
+use super::aws_cli;
+
 use crate::aws::{Operation, ReadSpec};
 use crate::model::expression::parse_key_condition;
 use crate::model::filter_compile::{compile_filter, compile_projection};
-use crate::model::json::{parse_dynamo_values, parse_names, write_dynamo};
+use crate::model::json::{parse_dynamo_values, parse_names};
 use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
 use crate::model::schema::{KeySchema, TableInfo};
-use crate::model::value::{AttrValue, Item};
+use crate::model::value::AttrValue;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Field {
@@ -382,142 +384,6 @@ fn merge_unique(into: &mut Vec<(String, String)>, add: Vec<(String, String)>) {
     }
 }
 
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-/// The same request as an aws-cli command line, ready to paste.
-pub fn aws_cli(spec: &ReadSpec) -> String {
-    let mut cmd = format!(
-        "aws dynamodb query --table-name {}",
-        shell_quote(&spec.table)
-    );
-    if let Some(index) = &spec.index {
-        cmd.push_str(&format!(" --index-name {}", shell_quote(index)));
-    }
-    if let Some(k) = &spec.key_condition {
-        cmd.push_str(&format!(" --key-condition-expression {}", shell_quote(k)));
-    }
-    if let Some(f) = &spec.filter {
-        cmd.push_str(&format!(" --filter-expression {}", shell_quote(f)));
-    }
-    if let Some(p) = &spec.projection {
-        cmd.push_str(&format!(" --projection-expression {}", shell_quote(p)));
-    }
-    if !spec.names.is_empty() {
-        let map: serde_json::Map<String, serde_json::Value> = spec
-            .names
-            .iter()
-            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
-            .collect();
-        cmd.push_str(&format!(
-            " --expression-attribute-names {}",
-            shell_quote(&serde_json::Value::Object(map).to_string())
-        ));
-    }
-    if !spec.values.is_empty() {
-        let mut json = String::new();
-        write_dynamo(&mut json, &Item::from_attrs(spec.values.clone()));
-        cmd.push_str(&format!(
-            " --expression-attribute-values {}",
-            shell_quote(&json)
-        ));
-    }
-    if spec.descending {
-        cmd.push_str(" --no-scan-index-forward");
-    }
-    if let Some(n) = spec.limit {
-        cmd.push_str(&format!(" --max-items {n}"));
-    }
-    cmd.push_str(" --return-consumed-capacity INDEXES");
-    cmd
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::app::fixtures::demo_info;
-
-    #[test]
-    fn prepare_names_the_field_at_fault() {
-        let info = demo_info();
-        let mut b = Builder::new(0);
-        assert_eq!(b.prepare(&info).unwrap_err().field, Field::Pk);
-        b.set_text(Field::Pk, "USER#1");
-        b.op = SORT_OPS.iter().position(|o| *o == "between").unwrap();
-        b.set_text(Field::Sk, "b");
-        b.set_text(Field::SkHigh, "a");
-        let e = b.prepare(&info).unwrap_err();
-        assert_eq!(e.field, Field::Sk);
-        assert!(
-            e.message.contains("'b'") && e.message.contains("'a'"),
-            "{}",
-            e.message
-        );
-        b.set_text(Field::SkHigh, "c");
-        b.set_text(Field::Limit, "0");
-        assert_eq!(b.prepare(&info).unwrap_err().field, Field::Limit);
-        b.set_text(Field::Limit, "5");
-        b.set_text(Field::Filter, "status = \"open");
-        assert_eq!(b.prepare(&info).unwrap_err().field, Field::Filter);
-        b.set_text(Field::Filter, "status = \"SHIPPED\"");
-        let q = b.prepare(&info).unwrap();
-        assert_eq!(
-            q.spec.key_condition.as_deref(),
-            Some("#pk = :pk AND #sk BETWEEN :sk_lo AND :sk_hi")
-        );
-        assert_eq!(q.spec.filter.as_deref(), Some("#status = :f1"));
-        assert_eq!(q.spec.limit, Some(5));
-        assert!(
-            q.warning.is_some(),
-            "a filter warns that it reads more than it returns"
-        );
-    }
-
-    #[test]
-    fn raw_mode_parses_the_aws_cli_spelling() {
-        let info = demo_info();
-        let mut b = Builder::new(1);
-        b.raw = true;
-        b.set_text(Field::RawKey, "GSI1PK = :s AND begins_with(GSI1SK, :m)");
-        b.set_text(
-            Field::RawValues,
-            r#"{":s":{"S":"STATUS#SHIPPED"},":m":{"S":"2026-"}}"#,
-        );
-        let q = b.prepare(&info).unwrap();
-        assert_eq!(q.spec.index.as_deref(), Some("GSI1"));
-        b.set_text(Field::RawKey, "GSI1PK > :s");
-        let e = b.prepare(&info).unwrap_err();
-        assert_eq!(e.field, Field::RawKey);
-        assert!(e.message.contains("'GSI1PK'"), "{}", e.message);
-    }
-
-    #[test]
-    fn cli_command_is_pasteable() {
-        let info = demo_info();
-        let mut b = Builder::new(0);
-        b.set_text(Field::Pk, "USER#o'brien");
-        b.op = SORT_OPS.iter().position(|o| *o == "begins_with").unwrap();
-        b.set_text(Field::Sk, "ORDER#");
-        b.descending = true;
-        let cli = b.prepare(&info).unwrap().cli;
-        assert_eq!(
-            cli,
-            r##"aws dynamodb query --table-name 'app' --key-condition-expression '#pk = :pk AND begins_with(#sk, :sk)' --expression-attribute-names '{"#pk":"PK","#sk":"SK"}' --expression-attribute-values '{":pk":{"S":"USER#o'\''brien"},":sk":{"S":"ORDER#"}}' --no-scan-index-forward --return-consumed-capacity INDEXES"##
-        );
-    }
-
-    #[test]
-    fn history_round_trips_the_fields() {
-        let mut b = Builder::new(1);
-        b.set_text(Field::Pk, "STATUS#SHIPPED");
-        b.op = 7;
-        b.set_text(Field::Sk, "2026-");
-        b.descending = true;
-        let entry = b.history_entry();
-        let mut other = Builder::new(0);
-        other.restore(&entry);
-        assert_eq!(other.history_entry(), entry);
-        assert_eq!(other.text(Field::Sk), "2026-");
-    }
-}
+#[path = "builder_tests.rs"]
+mod tests;

@@ -1,0 +1,56 @@
+//! The aws-cli command the EXPLAIN pane offers for a request: the same request, pasteable.
+
+use crate::aws::ReadSpec;
+use crate::model::json::write_dynamo;
+use crate::model::value::Item;
+
+fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+/// The same request as an aws-cli command line, ready to paste.
+pub fn aws_cli(spec: &ReadSpec) -> String {
+    let mut cmd = format!(
+        "aws dynamodb query --table-name {}",
+        shell_quote(&spec.table)
+    );
+    if let Some(index) = &spec.index {
+        cmd.push_str(&format!(" --index-name {}", shell_quote(index)));
+    }
+    if let Some(k) = &spec.key_condition {
+        cmd.push_str(&format!(" --key-condition-expression {}", shell_quote(k)));
+    }
+    if let Some(f) = &spec.filter {
+        cmd.push_str(&format!(" --filter-expression {}", shell_quote(f)));
+    }
+    if let Some(p) = &spec.projection {
+        cmd.push_str(&format!(" --projection-expression {}", shell_quote(p)));
+    }
+    if !spec.names.is_empty() {
+        let map: serde_json::Map<String, serde_json::Value> = spec
+            .names
+            .iter()
+            .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+            .collect();
+        cmd.push_str(&format!(
+            " --expression-attribute-names {}",
+            shell_quote(&serde_json::Value::Object(map).to_string())
+        ));
+    }
+    if !spec.values.is_empty() {
+        let mut json = String::new();
+        write_dynamo(&mut json, &Item::from_attrs(spec.values.clone()));
+        cmd.push_str(&format!(
+            " --expression-attribute-values {}",
+            shell_quote(&json)
+        ));
+    }
+    if spec.descending {
+        cmd.push_str(" --no-scan-index-forward");
+    }
+    if let Some(n) = spec.limit {
+        cmd.push_str(&format!(" --max-items {n}"));
+    }
+    cmd.push_str(" --return-consumed-capacity INDEXES");
+    cmd
+}

@@ -1,0 +1,110 @@
+//! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
+
+mod builder;
+mod cursor;
+mod distribution;
+mod explain;
+mod palette;
+mod picker;
+mod read;
+mod scan;
+mod scan_progress;
+mod table;
+
+use std::collections::HashMap;
+
+pub use builder::*;
+pub use cursor::ListCursor;
+pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
+pub use explain::aws_cli;
+pub use palette::{Palette, ParamForm};
+pub use picker::Picker;
+pub use read::{ReadOutcome, ReadState};
+pub use scan::*;
+pub use scan_progress::{ScanProgress, SegmentProgress};
+pub use table::{JsonMode, Pane, Prompt, TableView};
+
+use super::config::Config;
+use super::keymap::Keymap;
+use super::request_log::RequestLog;
+use crate::model::access_pattern::AccessPattern;
+
+/// Something fetched in the background.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Loadable<T> {
+    Loading,
+    Loaded(T),
+    Failed(String),
+}
+
+impl<T> Loadable<T> {
+    pub fn loaded(&self) -> Option<&T> {
+        match self {
+            Loadable::Loaded(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Picker,
+    Table,
+}
+
+/// A transient line in the status bar.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    pub text: String,
+    pub error: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct State {
+    pub screen: Screen,
+    pub picker: Picker,
+    pub table: Option<TableView>,
+    pub log: RequestLog,
+    pub keymap: Keymap,
+    pub config: Config,
+    pub endpoint: String,
+    pub show_help: bool,
+    pub notice: Option<Notice>,
+    /// Terminal size, for the layout `update` needs (page sizes, keeping cursors visible).
+    pub width: u16,
+    pub height: u16,
+    pub next_request_id: u64,
+    /// Milliseconds since the explorer started, from `Msg::Tick`; rates and ETAs use it.
+    pub clock_ms: u64,
+    /// Items the explorer keeps at most (`--max-items`, the config's `max_items`, or sized to
+    /// available memory).
+    pub max_items: usize,
+    /// Query history per table, newest last.
+    pub history: HashMap<String, Vec<HistoryEntry>>,
+    pub patterns: Vec<AccessPattern>,
+    pub quit: bool,
+}
+
+impl State {
+    pub fn new(config: Config, keymap: Keymap, endpoint: String, width: u16, height: u16) -> Self {
+        State {
+            screen: Screen::Picker,
+            picker: Picker::default(),
+            table: None,
+            log: RequestLog::default(),
+            keymap,
+            config,
+            endpoint,
+            show_help: false,
+            notice: None,
+            width,
+            height,
+            next_request_id: 1,
+            clock_ms: 0,
+            max_items: usize::MAX,
+            history: HashMap::new(),
+            patterns: Vec::new(),
+            quit: false,
+        }
+    }
+}

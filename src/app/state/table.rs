@@ -1,0 +1,145 @@
+//! One open table: its description, the loaded items and every view and dialog over them.
+
+use super::{
+    Builder, DistributionView, ListCursor, Loadable, Palette, ReadState, ScanLauncher, ScanProgress,
+};
+use crate::model::collection::{ItemId, ItemStore};
+use crate::model::schema::{KeySchema, TableInfo};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Collections,
+    Items,
+    Detail,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonMode {
+    Plain,
+    Dynamo,
+}
+
+/// A one-line text prompt (filter, partition key).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Prompt {
+    pub text: String,
+    /// Why the last submission was refused, shown under the prompt.
+    pub error: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct TableView {
+    pub name: String,
+    pub info: Loadable<TableInfo>,
+    /// Reads go to this index (`None`: the table itself).
+    pub index: Option<String>,
+    pub store: Option<ItemStore>,
+    pub read: Option<ReadState>,
+    pub focus: Pane,
+    pub collections: ListCursor,
+    pub items: ListCursor,
+    /// Non-key columns scrolled off to the left in the items pane.
+    pub column_offset: usize,
+    pub detail_open: bool,
+    pub detail_scroll: usize,
+    pub json_mode: JsonMode,
+    /// Applied filter over loaded items (case-insensitive substring of keys and strings).
+    pub filter: String,
+    /// Collections (by position) that match `filter`; `None` when there is no filter.
+    pub filtered_collections: Option<Vec<usize>>,
+    /// Items of the selected collection that match `filter`; `None` when there is no filter.
+    pub filtered_items: Option<Vec<ItemId>>,
+    pub filter_prompt: Option<Prompt>,
+    pub pk_prompt: Option<Prompt>,
+    /// Asks for a new capacity budget before a budgeted read resumes.
+    pub budget_prompt: Option<Prompt>,
+    pub builder: Option<Builder>,
+    pub palette: Option<Palette>,
+    pub launcher: Option<ScanLauncher>,
+    /// Per-segment progress of the scan started from the launcher.
+    pub progress: Option<ScanProgress>,
+    pub distribution: Option<DistributionView>,
+    /// Items read but not kept because the store reached `State::max_items`.
+    pub dropped_items: u64,
+}
+
+impl TableView {
+    pub fn new(name: String, info: Loadable<TableInfo>) -> Self {
+        TableView {
+            name,
+            info,
+            index: None,
+            store: None,
+            read: None,
+            focus: Pane::Collections,
+            collections: ListCursor::default(),
+            items: ListCursor::default(),
+            column_offset: 0,
+            detail_open: false,
+            detail_scroll: 0,
+            json_mode: JsonMode::Plain,
+            filter: String::new(),
+            filtered_collections: None,
+            filtered_items: None,
+            filter_prompt: None,
+            pk_prompt: None,
+            budget_prompt: None,
+            builder: None,
+            palette: None,
+            launcher: None,
+            progress: None,
+            distribution: None,
+            dropped_items: 0,
+        }
+    }
+
+    /// Keys of whatever reads go to: the table or the chosen index.
+    pub fn read_keys(&self) -> Option<&KeySchema> {
+        self.info.loaded()?.keys_for(self.index.as_deref())
+    }
+
+    pub fn collection_count(&self) -> usize {
+        match (&self.filtered_collections, &self.store) {
+            (Some(f), _) => f.len(),
+            (None, Some(store)) => store.collections().len(),
+            (None, None) => 0,
+        }
+    }
+
+    /// Position in the store's collections of the n-th visible collection.
+    pub fn collection_at(&self, n: usize) -> Option<usize> {
+        match &self.filtered_collections {
+            Some(f) => f.get(n).copied(),
+            None => (n < self.collection_count()).then_some(n),
+        }
+    }
+
+    pub fn selected_collection(&self) -> Option<usize> {
+        self.collection_at(self.collections.cursor)
+    }
+
+    pub fn item_count(&self) -> usize {
+        if let Some(f) = &self.filtered_items {
+            return f.len();
+        }
+        match (self.selected_collection(), &self.store) {
+            (Some(c), Some(store)) => store.collections()[c].items.len(),
+            _ => 0,
+        }
+    }
+
+    pub fn item_at(&self, n: usize) -> Option<ItemId> {
+        if let Some(f) = &self.filtered_items {
+            return f.get(n).copied();
+        }
+        let store = self.store.as_ref()?;
+        store.collections()[self.selected_collection()?]
+            .items
+            .get(n)
+            .copied()
+    }
+
+    pub fn selected_item(&self) -> Option<ItemId> {
+        self.item_at(self.items.cursor)
+    }
+}

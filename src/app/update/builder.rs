@@ -1,0 +1,219 @@
+//! The query builder: typing, accepting completions, history, and running the query.
+
+use std::time::Duration;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::completion::{debounced, refresh, sample_partition_keys};
+use super::reads::start_fresh;
+use crate::app::msg::Effect;
+use crate::app::state::{Builder, Field, Notice, State, TableView, HISTORY_PER_TABLE, SORT_OPS};
+use crate::model::schema::TableInfo;
+
+/// Pause in typing before a sort-key sample is fetched for the typed partition key.
+pub const DEBOUNCE: Duration = Duration::from_millis(250);
+
+fn view(state: &mut State) -> Option<&mut TableView> {
+    state.table.as_mut()
+}
+
+pub(super) fn info(state: &State) -> Option<TableInfo> {
+    state.table.as_ref()?.info.loaded().cloned()
+}
+
+pub(super) fn open_builder(state: &mut State) -> Vec<Effect> {
+    let Some(info) = info(state) else {
+        return Vec::new();
+    };
+    let Some(v) = view(state) else {
+        return Vec::new();
+    };
+    let index = info.target_position(v.index.as_deref());
+    v.builder = Some(Builder::new(index));
+    refresh(state);
+    sample_partition_keys(state)
+}
+
+fn ctrl(key: &KeyEvent, c: char) -> bool {
+    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
+}
+
+pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let table = state
+        .table
+        .as_ref()
+        .map(|v| v.name.clone())
+        .unwrap_or_default();
+    let history = state.history.get(&table).cloned().unwrap_or_default();
+    let info = info(state);
+    let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) else {
+        return Vec::new();
+    };
+    let fields = b.fields();
+    let at = fields.iter().position(|f| *f == b.focus).unwrap_or(0);
+    let completing = b.completion.is_some();
+    let mut effects = Vec::new();
+    match key.code {
+        KeyCode::Esc if completing => b.completion_dismissed = true,
+        KeyCode::Esc => {
+            state.table.as_mut().expect("open").builder = None;
+            return Vec::new();
+        }
+        KeyCode::Tab | KeyCode::Enter if completing => {
+            accept(b);
+            // A second Enter runs the query rather than descending another key level.
+            if key.code == KeyCode::Enter {
+                b.completion_dismissed = true;
+            }
+        }
+        KeyCode::Tab => {
+            b.focus = fields[(at + 1) % fields.len()];
+            b.completion_dismissed = false;
+        }
+        KeyCode::BackTab => {
+            b.focus = fields[(at + fields.len() - 1) % fields.len()];
+            b.completion_dismissed = false;
+        }
+        KeyCode::Enter => return run_builder(state),
+        KeyCode::Up | KeyCode::Down if completing => {
+            let c = b.completion.as_mut().expect("completing");
+            let n = c.items.len();
+            c.selected = if key.code == KeyCode::Down {
+                (c.selected + 1) % n
+            } else {
+                (c.selected + n - 1) % n
+            };
+            return effects;
+        }
+        KeyCode::Up | KeyCode::Down => {
+            if history.is_empty() {
+                return effects;
+            }
+            let last = history.len() - 1;
+            let next = match (b.history_cursor, key.code) {
+                (None, KeyCode::Up) => Some(last),
+                (None, _) => None,
+                (Some(i), KeyCode::Up) => Some(i.saturating_sub(1)),
+                (Some(i), _) if i < last => Some(i + 1),
+                (Some(_), _) => None,
+            };
+            b.history_cursor = next;
+            match next {
+                Some(i) => b.restore(&history[i]),
+                None => *b = Builder::new(b.index),
+            }
+        }
+        _ if ctrl(&key, 'r') => {
+            b.raw = !b.raw;
+            b.focus = if b.raw { Field::RawKey } else { Field::Pk };
+        }
+        _ if ctrl(&key, 'y') || (b.focus.is_selector() && key.code == KeyCode::Char('y')) => {
+            return match &b.check {
+                Ok(q) => {
+                    let cli = q.cli.clone();
+                    state.notice = Some(Notice {
+                        text: "copied the aws-cli command to the clipboard".into(),
+                        error: false,
+                    });
+                    vec![Effect::Copy(cli)]
+                }
+                Err(e) => {
+                    state.notice = Some(Notice {
+                        text: format!("nothing to copy: {}", e.message),
+                        error: true,
+                    });
+                    Vec::new()
+                }
+            };
+        }
+        KeyCode::Left | KeyCode::Right if b.focus.is_selector() => {
+            let forward = key.code == KeyCode::Right;
+            let step = |n: usize, len: usize| {
+                if forward {
+                    (n + 1) % len
+                } else {
+                    (n + len - 1) % len
+                }
+            };
+            match b.focus {
+                Field::Index => {
+                    let count = info.as_ref().map_or(0, |i| i.indexes.len()) + 1;
+                    b.index = step(b.index, count);
+                    b.sample = Default::default();
+                    refresh(state);
+                    return sample_partition_keys(state);
+                }
+                Field::Op => b.op = step(b.op, SORT_OPS.len()),
+                Field::Order => b.descending = !b.descending,
+                _ => {}
+            }
+        }
+        _ => {
+            let field = b.focus;
+            if let Some(input) = b.input_mut(field) {
+                // One-line fields: Enter is handled above, so nothing inserts a newline.
+                if input.input(key) {
+                    b.history_cursor = None;
+                    b.completion_dismissed = false;
+                    if matches!(field, Field::Pk) {
+                        b.generation += 1;
+                        effects.push(Effect::Debounce {
+                            generation: b.generation,
+                            delay: DEBOUNCE,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    if let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) {
+        // Moving onto the sort key is when its completions are wanted: sample now.
+        if matches!(b.focus, Field::Sk | Field::SkHigh) && key.code == KeyCode::Tab {
+            b.generation += 1;
+            let generation = b.generation;
+            refresh(state);
+            effects.extend(debounced(state, generation));
+            return effects;
+        }
+    }
+    refresh(state);
+    effects
+}
+
+fn accept(b: &mut Builder) {
+    let Some(c) = b.completion.take() else {
+        return;
+    };
+    let value = c.items[c.selected].clone();
+    b.set_text(c.field, &value);
+}
+
+fn run_builder(state: &mut State) -> Vec<Effect> {
+    let Some(v) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let Some(b) = v.builder.as_ref() else {
+        return Vec::new();
+    };
+    let prepared = match &b.check {
+        Ok(q) => q.clone(),
+        Err(e) => {
+            state.notice = Some(Notice {
+                text: format!("{}: {}", e.field.label(), e.message),
+                error: true,
+            });
+            return Vec::new();
+        }
+    };
+    let entry = b.history_entry();
+    let history = state.history.entry(v.name.clone()).or_default();
+    history.retain(|h| *h != entry);
+    history.push(entry);
+    if history.len() > HISTORY_PER_TABLE {
+        history.remove(0);
+    }
+    v.index = prepared.spec.index.clone();
+    v.builder = None;
+    state.notice = None;
+    start_fresh(state, prepared.spec)
+}

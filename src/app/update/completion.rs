@@ -1,0 +1,210 @@
+//! Completions for the builder: partition and sort keys from loaded items and small keys-only
+//! samples (logged with their capacity like any request), attributes for filters.
+
+use std::collections::BTreeSet;
+
+use super::builder::info;
+use crate::app::msg::Effect;
+use crate::app::request_log::RequestRow;
+use crate::app::state::{Completion, Field, State};
+use crate::aws::{EngineEvent, Operation, ReadSpec};
+use crate::model::cell::cell_text;
+use crate::model::completion::{complete_key, complete_last_word};
+use crate::model::key_condition::KeyCondition;
+use crate::model::schema::KeySchema;
+
+/// Keys in one completion sample: one small keys-only page.
+const SAMPLE_SIZE: i32 = 200;
+pub(super) const MAX_COMPLETIONS: usize = 8;
+
+/// A keys-only page of the chosen table/index: partition keys to complete from.
+pub(super) fn sample_partition_keys(state: &mut State) -> Vec<Effect> {
+    let Some(info) = info(state) else {
+        return Vec::new();
+    };
+    let id = state.next_request_id;
+    let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) else {
+        return Vec::new();
+    };
+    let keys = b.keys(&info).clone();
+    let mut spec = ReadSpec::new(Operation::Scan, info.name.clone());
+    spec.index = b.index_name(&info);
+    keys_only(&mut spec, &keys);
+    b.sample.request_id = Some(id);
+    b.sample.for_pk = None;
+    b.sample.pk_values.clear();
+    state.next_request_id += 1;
+    vec![Effect::StartRead {
+        id,
+        spec: Box::new(spec),
+    }]
+}
+
+fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
+    let mut projection = vec!["#kp".to_string()];
+    spec.names = vec![("#kp".into(), keys.partition_key.name.clone())];
+    if let Some(sk) = &keys.sort_key {
+        projection.push("#ks".into());
+        spec.names.push(("#ks".into(), sk.name.clone()));
+    }
+    spec.projection = Some(projection.join(", "));
+    spec.page_size = Some(SAMPLE_SIZE);
+    spec.max_pages = Some(1);
+}
+
+/// After a pause in typing the partition key: sample that collection's sort keys, unless the
+/// loaded items already hold it.
+pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
+    let Some(info) = info(state) else {
+        return Vec::new();
+    };
+    let id = state.next_request_id;
+    let Some(v) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let loaded = v.store.as_ref().map(|s| (s.group_keys().clone(), s));
+    let Some(b) = v.builder.as_mut() else {
+        return Vec::new();
+    };
+    if b.generation != generation || b.raw {
+        return Vec::new();
+    }
+    let keys = b.keys(&info).clone();
+    let pk = b.text(Field::Pk);
+    if b.sample.for_pk.as_deref() == Some(pk.as_str()) {
+        return Vec::new();
+    }
+    // While typing, only a complete key seen in the sample is worth a request; moving onto the
+    // sort key (which calls this with the newest generation) samples whatever was typed.
+    let typing = b.focus == Field::Pk;
+    if typing && !b.sample.pk_values.contains(&pk) {
+        return Vec::new();
+    }
+    if let Some((group, store)) = loaded {
+        if group == keys && store.collection_of(&pk).is_some() {
+            return Vec::new();
+        }
+    }
+    let Ok(condition) = KeyCondition::build(&keys, &pk, None) else {
+        return Vec::new();
+    };
+    let parts = condition.to_expression();
+    let mut spec = ReadSpec::new(Operation::Query, info.name.clone());
+    spec.index = b.index_name(&info);
+    keys_only(&mut spec, &keys);
+    spec.key_condition = Some(parts.key_condition.replace("#pk", "#kp"));
+    spec.values = parts.values;
+    b.sample.request_id = Some(id);
+    b.sample.for_pk = Some(pk);
+    b.sample.sk_values.clear();
+    state.next_request_id += 1;
+    vec![Effect::StartRead {
+        id,
+        spec: Box::new(spec),
+    }]
+}
+
+/// Pages of a completion sample go to the builder, not the item store. Their capacity is
+/// logged like any other request's.
+pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec<Effect>> {
+    let info = info(state)?;
+    let b = state.table.as_mut()?.builder.as_mut()?;
+    if b.sample.request_id != Some(event.request_id()) {
+        return None;
+    }
+    if let EngineEvent::Page(page) = event {
+        state.log.push(RequestRow::from_page(page, 1));
+        let b = state.table.as_mut()?.builder.as_mut()?;
+        let keys = b.keys(&info).clone();
+        let attr = match &b.sample.for_pk {
+            None => Some(keys.partition_key.name.clone()),
+            Some(_) => keys.sort_key.as_ref().map(|k| k.name.clone()),
+        };
+        let values: Vec<String> = page
+            .items
+            .iter()
+            .filter_map(|i| attr.as_ref().and_then(|a| i.get(a)).map(cell_text))
+            .collect();
+        if b.sample.for_pk.is_none() {
+            b.sample.pk_values.extend(values);
+        } else {
+            b.sample.sk_values.extend(values);
+        }
+        refresh(state);
+    }
+    Some(Vec::new())
+}
+
+/// Revalidates and recomputes completions after any change.
+pub(super) fn refresh(state: &mut State) {
+    let Some(info) = info(state) else {
+        return;
+    };
+    let Some(v) = state.table.as_mut() else {
+        return;
+    };
+    let store = v.store.as_ref();
+    let Some(b) = v.builder.as_mut() else {
+        return;
+    };
+    b.check = b.prepare(&info);
+    let keys = b.keys(&info).clone();
+    let same_keys = store.filter(|s| *s.group_keys() == keys);
+    let typed = b.text(b.focus);
+    // Nothing typed, nothing offered: Tab on an empty field moves on instead of accepting.
+    let items: Vec<String> = match b.focus {
+        _ if typed.is_empty() => Vec::new(),
+        Field::Pk => {
+            let mut values: BTreeSet<&str> =
+                b.sample.pk_values.iter().map(String::as_str).collect();
+            if let Some(s) = same_keys {
+                values.extend(s.collections().iter().map(|c| c.key.as_str()));
+            }
+            complete_key(&typed, values, MAX_COMPLETIONS)
+        }
+        Field::Sk | Field::SkHigh => {
+            let pk = b.text(Field::Pk);
+            let mut values: BTreeSet<String> = BTreeSet::new();
+            if b.sample.for_pk.as_deref() == Some(pk.as_str()) {
+                values.extend(b.sample.sk_values.iter().cloned());
+            }
+            if let (Some(s), Some(sk)) = (same_keys, keys.sort_key.as_ref()) {
+                if let Some(c) = s.collection_of(&pk) {
+                    values.extend(
+                        s.collections()[c]
+                            .items
+                            .iter()
+                            .filter_map(|id| s.item(*id).get(&sk.name).map(cell_text)),
+                    );
+                }
+            }
+            complete_key(&typed, values.iter().map(String::as_str), MAX_COMPLETIONS)
+        }
+        Field::Filter | Field::Projection => {
+            let names: BTreeSet<String> = store
+                .map(|s| {
+                    (0..s.len().min(1000) as u32)
+                        .flat_map(|id| {
+                            s.item(id)
+                                .iter()
+                                .map(|(n, _)| n.to_string())
+                                .collect::<Vec<_>>()
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            complete_last_word(&typed, names.iter().map(String::as_str), MAX_COMPLETIONS)
+        }
+        _ => Vec::new(),
+    };
+    let keep = b
+        .completion
+        .as_ref()
+        .filter(|c| c.field == b.focus)
+        .map_or(0, |c| c.selected);
+    b.completion = (!items.is_empty() && !b.completion_dismissed).then(|| Completion {
+        field: b.focus,
+        selected: keep.min(items.len() - 1),
+        items,
+    });
+}

@@ -1,0 +1,134 @@
+//! What the engine sends back: pages into the store and the request log, and how reads end.
+
+use super::completion::sample_event;
+use super::filter::{keep_cursors_visible, refilter};
+use super::reads::continue_read;
+use crate::app::msg::Effect;
+use crate::app::request_log::RequestRow;
+use crate::app::state::{Notice, ReadOutcome, State};
+use crate::aws::{DoneOutcome, EngineEvent};
+use crate::model::capacity::format_units;
+
+pub(super) fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
+    let request_id = event.request_id();
+    if let Some(effects) = sample_event(state, &event) {
+        return effects;
+    }
+    let is_current = state
+        .table
+        .as_ref()
+        .and_then(|v| v.read.as_ref())
+        .is_some_and(|r| r.id == request_id);
+    match event {
+        EngineEvent::Page(page) => {
+            let segments = state
+                .table
+                .as_ref()
+                .and_then(|v| v.read.as_ref())
+                .filter(|_| is_current)
+                .map_or(1, |r| r.spec.segment_count());
+            // Every page is logged, even a stale one: its capacity was spent.
+            state.log.push(RequestRow::from_page(&page, segments));
+            if !is_current {
+                return Vec::new();
+            }
+            let view = state.table.as_mut().expect("current read has a view");
+            let read = view.read.as_mut().expect("current read");
+            read.pages += 1;
+            read.spent_rcu += page.consumed.total;
+            read.progress.record(&page);
+            if let Some(progress) = view.progress.as_mut() {
+                progress.record(&page);
+            }
+            let cap = state.max_items;
+            if let Some(store) = view.store.as_mut() {
+                // Past the cap the request log and statistics keep counting, but items are not
+                // kept, so a huge scan cannot take the explorer's memory with it.
+                let mut items = page.items;
+                let room = cap.saturating_sub(store.len());
+                if items.len() > room {
+                    view.dropped_items += (items.len() - room) as u64;
+                    items.truncate(room);
+                }
+                store.extend(items);
+            }
+            refilter(state);
+            keep_cursors_visible(state);
+            Vec::new()
+        }
+        EngineEvent::Done {
+            outcome, elapsed, ..
+        } if is_current => {
+            let view = state.table.as_mut().expect("current read has a view");
+            let read = view.read.as_mut().expect("current read");
+            read.running = false;
+            read.outcome = Some(match outcome {
+                DoneOutcome::Cancelled => ReadOutcome::Cancelled,
+                DoneOutcome::LimitReached => ReadOutcome::LimitReached,
+                DoneOutcome::Complete => ReadOutcome::Complete,
+                DoneOutcome::BudgetReached => ReadOutcome::BudgetReached {
+                    spent: read.spent_rcu,
+                    budget: view
+                        .progress
+                        .as_ref()
+                        .and_then(|p| p.budget_rcu)
+                        .or(read.spec.max_rcu)
+                        .unwrap_or_default(),
+                },
+            });
+            if let Some(progress) = view.progress.as_mut() {
+                progress.finish(elapsed, !read.has_more());
+            }
+            if let Some(ReadOutcome::BudgetReached { spent, budget }) = read.outcome {
+                state.notice = Some(Notice {
+                    text: format!(
+                        "stopped at the capacity budget: {} of {} RCU spent; n resumes with a new budget",
+                        format_units(spent),
+                        format_units(budget)
+                    ),
+                    error: false,
+                });
+                return Vec::new();
+            }
+            let again = matches!(outcome, DoneOutcome::Complete | DoneOutcome::LimitReached);
+            if read.continuous && again && read.has_more() {
+                return continue_read(state, true, None);
+            }
+            Vec::new()
+        }
+        EngineEvent::Abandoned { attempts, .. } => {
+            state
+                .log
+                .record_failure(attempts.attempts, attempts.throttles);
+            Vec::new()
+        }
+        EngineEvent::Failed {
+            error,
+            attempts,
+            elapsed,
+            ..
+        } => {
+            state
+                .log
+                .record_failure(attempts.attempts, attempts.throttles);
+            if is_current {
+                let view = state.table.as_mut().expect("current read has a view");
+                let read = view.read.as_mut().expect("current read");
+                read.running = false;
+                read.outcome = Some(ReadOutcome::Failed(error.message.clone()));
+                if let Some(progress) = view.progress.as_mut() {
+                    progress.finish(elapsed, false);
+                }
+                state.notice = Some(Notice {
+                    text: format!(
+                        "{} — what was loaded is kept; press n to resume",
+                        error.message
+                    ),
+                    error: true,
+                });
+            }
+            Vec::new()
+        }
+        EngineEvent::Done { .. } => Vec::new(),
+    }
+}

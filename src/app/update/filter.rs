@@ -1,0 +1,78 @@
+//! The filter over loaded items, and keeping every cursor on screen.
+
+use super::{area, layout};
+use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
+use crate::app::state::{State, TableView};
+use crate::model::collection::ItemStore;
+
+pub(super) fn refilter(state: &mut State) {
+    let Some(view) = state.table.as_mut() else {
+        return;
+    };
+    view.filtered_collections = match (&view.store, view.filter.is_empty()) {
+        (Some(store), false) => {
+            let needle = view.filter.to_lowercase();
+            Some(
+                store
+                    .collections()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, c)| {
+                        c.key.to_lowercase().contains(&needle)
+                            || c.items.iter().any(|id| item_matches(store, *id, &needle))
+                    })
+                    .map(|(i, _)| i)
+                    .collect(),
+            )
+        }
+        _ => None,
+    };
+    refilter_items(view);
+}
+
+pub(super) fn refilter_items(view: &mut TableView) {
+    view.filtered_items = None;
+    if view.filter.is_empty() {
+        return;
+    }
+    let needle = view.filter.to_lowercase();
+    let (Some(store), Some(c)) = (view.store.as_ref(), view.selected_collection()) else {
+        view.filtered_items = Some(Vec::new());
+        return;
+    };
+    let collection = &store.collections()[c];
+    // A collection that matched by its key shows all its items.
+    if collection.key.to_lowercase().contains(&needle) {
+        return;
+    }
+    view.filtered_items = Some(
+        collection
+            .items
+            .iter()
+            .copied()
+            .filter(|id| item_matches(store, *id, &needle))
+            .collect(),
+    );
+}
+
+fn item_matches(store: &ItemStore, id: u32, needle: &str) -> bool {
+    store
+        .item(id)
+        .iter()
+        .any(|(_, v)| v.as_s().is_some_and(|s| s.to_lowercase().contains(needle)))
+}
+
+pub(super) fn keep_cursors_visible(state: &mut State) {
+    let l = layout(state);
+    let picker_len = state.picker.visible().len();
+    state
+        .picker
+        .list
+        .keep_visible(picker_len, picker_rows(picker_layout(area(state)).list));
+    if let Some(view) = state.table.as_mut() {
+        let (collections, items) = (view.collection_count(), view.item_count());
+        view.collections
+            .keep_visible(collections, list_rows(l.collections));
+        view.items.keep_visible(items, table_rows(l.main));
+    }
+}

@@ -1,0 +1,167 @@
+//! The explorer's one state transition: `update(&mut State, Msg) -> Vec<Effect>`. Pure: no I/O,
+//! no clock, no terminal; the loop in `tui` performs the effects.
+//!
+//! Each screen or concern has its own file; this one routes a message to the file that owns it.
+
+mod builder;
+mod completion;
+mod distribution;
+mod events;
+mod filter;
+mod navigation;
+mod open;
+mod palette;
+mod picker;
+mod prompts;
+mod reads;
+mod scan;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
+use ratatui::layout::Rect;
+
+use self::builder::builder_key;
+use self::completion::debounced;
+use self::distribution::distribution_key;
+use self::events::engine_event;
+use self::filter::keep_cursors_visible;
+use self::navigation::{move_cursor, table_action};
+use self::open::{described, open_table};
+use self::palette::palette_key;
+use self::picker::{picker_key, picker_moved};
+use self::prompts::{budget_prompt_key, prompt_key};
+use self::scan::launcher_key;
+use crate::app::layout::{table_layout, TableLayout};
+use crate::app::msg::{Effect, Msg};
+use crate::app::state::{Loadable, Screen, State};
+
+pub use builder::DEBOUNCE;
+pub use reads::EXPLORER_PAGE_SIZE;
+
+pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Resize(w, h) => {
+            state.width = w;
+            state.height = h;
+            keep_cursors_visible(state);
+            Vec::new()
+        }
+        Msg::Tables(result) => {
+            state.picker.tables = Some(match result {
+                Ok(names) => Loadable::Loaded(names),
+                Err(e) => Loadable::Failed(e),
+            });
+            picker_moved(state)
+        }
+        Msg::Described { table, result } => described(state, table, result),
+        Msg::Engine(event) => engine_event(state, event),
+        Msg::Debounced(generation) => debounced(state, generation),
+        Msg::Tick(ms) => {
+            state.clock_ms = ms;
+            Vec::new()
+        }
+        Msg::Key(key) => key_event(state, key),
+        Msg::Paste(text) => {
+            prompts::paste(state, &text);
+            Vec::new()
+        }
+        Msg::Mouse(mouse) => {
+            let delta = match mouse.kind {
+                MouseEventKind::ScrollDown => 3,
+                MouseEventKind::ScrollUp => -3,
+                _ => return Vec::new(),
+            };
+            move_cursor(state, delta)
+        }
+    }
+}
+
+/// The first effects: open `table` directly, or list tables for the picker.
+pub fn start(state: &mut State, table: Option<String>) -> Vec<Effect> {
+    match table {
+        Some(name) => open_table(state, name),
+        None => {
+            state.picker.tables = Some(Loadable::Loading);
+            vec![Effect::ListTables]
+        }
+    }
+}
+
+fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && key.code == KeyCode::Char('c') {
+        return quit(state);
+    }
+    if ctrl && key.code == KeyCode::Char('z') {
+        return vec![Effect::Suspend];
+    }
+    if state.show_help {
+        state.show_help = false;
+        return Vec::new();
+    }
+    if let Some(effects) = modal_key(state, key) {
+        return effects;
+    }
+    if let Some(effects) = budget_prompt_key(state, key) {
+        return effects;
+    }
+    if let Some(effects) = prompt_key(state, key) {
+        return effects;
+    }
+    if state.screen == Screen::Picker {
+        return picker_key(state, key);
+    }
+    match state.keymap.action(&key) {
+        Some(action) => table_action(state, action),
+        None => Vec::new(),
+    }
+}
+
+pub(super) fn quit(state: &mut State) -> Vec<Effect> {
+    state.quit = true;
+    let mut effects: Vec<Effect> = running_read(state)
+        .map(Effect::Cancel)
+        .into_iter()
+        .collect();
+    effects.push(Effect::Quit);
+    effects
+}
+
+/// Keys for the dialog that is open (builder, palette, launcher, key distribution); `None`
+/// when none is.
+fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+    let v = state.table.as_ref()?;
+    if v.builder.is_some() {
+        return Some(builder_key(state, key));
+    }
+    if v.palette.is_some() {
+        return Some(palette_key(state, key));
+    }
+    if v.launcher.is_some() {
+        return Some(launcher_key(state, key));
+    }
+    if v.distribution.is_some() {
+        return Some(distribution_key(state, key));
+    }
+    None
+}
+
+pub(super) fn running_read(state: &State) -> Option<u64> {
+    let read = state.table.as_ref()?.read.as_ref()?;
+    read.running.then_some(read.id)
+}
+
+#[cfg(test)]
+mod builder_tests;
+#[cfg(test)]
+mod scan_tests;
+#[cfg(test)]
+mod update_tests;
+
+/// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
+pub(super) fn area(state: &State) -> Rect {
+    Rect::new(0, 0, state.width, state.height)
+}
+
+pub(super) fn layout(state: &State) -> TableLayout {
+    table_layout(area(state))
+}

@@ -1,0 +1,228 @@
+//! Moving around a table: panes, cursors, scrolling, the detail view, copying an item.
+
+use super::builder::open_builder;
+use super::distribution::open_distribution;
+use super::filter::{refilter, refilter_items};
+use super::open::{cycle_index, new_scan};
+use super::palette::open_palette;
+use super::picker::picker_moved;
+use super::reads::load_more;
+use super::scan::open_launcher;
+use super::{area, layout};
+use super::{quit, running_read};
+use crate::app::keymap::Action;
+use crate::app::layout::{list_rows, picker_layout, picker_rows, split_progress, table_rows};
+use crate::app::msg::Effect;
+use crate::app::state::{JsonMode, Loadable, Notice, Pane, Prompt, Screen, State};
+use crate::model::json::{pretty_line_count, write_plain};
+
+pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
+    let rows = pane_rows(state);
+    match action {
+        Action::Quit => return quit(state),
+        Action::Help => state.show_help = true,
+        Action::Up => return move_cursor(state, -1),
+        Action::Down => return move_cursor(state, 1),
+        Action::PageUp => return move_cursor(state, -(rows as isize)),
+        Action::PageDown => return move_cursor(state, rows as isize),
+        Action::Top => return move_cursor(state, isize::MIN / 2),
+        Action::Bottom => return move_cursor(state, isize::MAX / 2),
+        Action::Left | Action::Right => {
+            let right = action == Action::Right;
+            if let Some(view) = state.table.as_mut() {
+                // Stops at the last attribute column, so `←` answers at once after many `→`.
+                let max = crate::app::columns::max_column_offset(view);
+                view.column_offset = view.column_offset.min(max);
+                match (view.focus, right) {
+                    (Pane::Items, true) => view.column_offset = (view.column_offset + 1).min(max),
+                    (Pane::Items, false) if view.column_offset > 0 => view.column_offset -= 1,
+                    (Pane::Items, false) => view.focus = Pane::Collections,
+                    (Pane::Collections, true) => view.focus = Pane::Items,
+                    _ => {}
+                }
+            }
+        }
+        Action::NextPane | Action::PrevPane => {
+            if let Some(view) = state.table.as_mut() {
+                let panes: &[Pane] = if view.detail_open {
+                    &[Pane::Collections, Pane::Items, Pane::Detail]
+                } else {
+                    &[Pane::Collections, Pane::Items]
+                };
+                let at = panes.iter().position(|p| *p == view.focus).unwrap_or(0);
+                let step = if action == Action::NextPane {
+                    1
+                } else {
+                    panes.len() - 1
+                };
+                view.focus = panes[(at + step) % panes.len()];
+            }
+        }
+        Action::Open => {
+            if let Some(view) = state.table.as_mut() {
+                match view.focus {
+                    Pane::Collections => view.focus = Pane::Items,
+                    Pane::Items if view.selected_item().is_some() => {
+                        view.detail_open = true;
+                        view.detail_scroll = 0;
+                        view.focus = Pane::Detail;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Action::Back => return back(state),
+        Action::Filter => {
+            if let Some(view) = state.table.as_mut() {
+                view.filter_prompt = Some(Prompt {
+                    text: view.filter.clone(),
+                    error: None,
+                });
+            }
+        }
+        Action::Copy => return copy(state),
+        Action::ToggleJson => {
+            if let Some(view) = state.table.as_mut() {
+                view.json_mode = match view.json_mode {
+                    JsonMode::Plain => JsonMode::Dynamo,
+                    JsonMode::Dynamo => JsonMode::Plain,
+                };
+            }
+        }
+        Action::LoadMore => return load_more(state, false),
+        Action::LoadAll => return load_more(state, true),
+        Action::QueryPk => {
+            if let Some(view) = state.table.as_mut() {
+                view.pk_prompt = Some(Prompt::default());
+            }
+        }
+        Action::CycleIndex => return cycle_index(state),
+        Action::QueryBuilder => return open_builder(state),
+        Action::Patterns => return open_palette(state),
+        Action::ScanLauncher => return open_launcher(state),
+        Action::KeyDistribution => return open_distribution(state),
+        Action::Rescan => return new_scan(state),
+        Action::Tables => {
+            let mut effects: Vec<Effect> = running_read(state)
+                .map(Effect::Cancel)
+                .into_iter()
+                .collect();
+            state.table = None;
+            state.screen = Screen::Picker;
+            if state.picker.tables.is_none() {
+                state.picker.tables = Some(Loadable::Loading);
+                effects.push(Effect::ListTables);
+            }
+            return effects;
+        }
+    }
+    Vec::new()
+}
+
+/// Esc: close what is open (detail, filter), else cancel the running read.
+fn back(state: &mut State) -> Vec<Effect> {
+    let running = running_read(state);
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    if view.detail_open {
+        view.detail_open = false;
+        view.focus = Pane::Items;
+    } else if !view.filter.is_empty() {
+        view.filter.clear();
+        refilter(state);
+    } else if let Some(id) = running {
+        return vec![Effect::Cancel(id)];
+    } else if view.focus == Pane::Items {
+        view.focus = Pane::Collections;
+    }
+    Vec::new()
+}
+
+fn pane_rows(state: &State) -> usize {
+    let l = layout(state);
+    match state.table.as_ref().map(|v| v.focus) {
+        Some(Pane::Items) => table_rows(l.main),
+        _ => list_rows(l.collections).max(list_rows(l.main)),
+    }
+}
+
+/// Rows inside the item detail pane, which shares the main pane with a scan's progress panel.
+fn detail_rows(state: &State) -> usize {
+    let main = layout(state).main;
+    let area = match state.table.as_ref().and_then(|v| v.progress.as_ref()) {
+        Some(progress) => split_progress(main, progress.segments.len())[1],
+        None => main,
+    };
+    list_rows(area)
+}
+
+pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
+    if state.screen == Screen::Picker {
+        let rows = picker_rows(picker_layout(area(state)).list);
+        let len = state.picker.visible().len();
+        state.picker.list.move_by(delta, len, rows);
+        return picker_moved(state);
+    }
+    let l = layout(state);
+    let detail_rows = detail_rows(state);
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let at_end;
+    match view.focus {
+        Pane::Collections => {
+            let before = view.collections.cursor;
+            let len = view.collection_count();
+            view.collections
+                .move_by(delta, len, list_rows(l.collections));
+            if view.collections.cursor != before {
+                view.items = Default::default();
+                view.column_offset = 0;
+                refilter_items(view);
+            }
+            at_end = len > 0 && view.collections.cursor + 1 == len;
+        }
+        Pane::Items => {
+            let len = view.item_count();
+            view.items.move_by(delta, len, table_rows(l.main));
+            at_end = len > 0 && view.items.cursor + 1 == len;
+        }
+        Pane::Detail => {
+            // Clamped to the item's lines: `G` pressed twice overflowed, and after one `G` the
+            // scroll sat far past the end, so `↑` changed nothing visible.
+            let lines = match (view.store.as_ref(), view.selected_item()) {
+                (Some(store), Some(id)) => pretty_line_count(&store.item(id)),
+                _ => 0,
+            };
+            let max = lines.saturating_sub(detail_rows) as isize;
+            let from = view.detail_scroll.min(max as usize) as isize;
+            view.detail_scroll = from.saturating_add(delta).clamp(0, max) as usize;
+            at_end = false;
+        }
+    }
+    // Scrolling onto the last row asks for the next page, as a pager would.
+    if at_end && delta > 0 {
+        return load_more(state, false);
+    }
+    Vec::new()
+}
+
+fn copy(state: &mut State) -> Vec<Effect> {
+    let Some(view) = state.table.as_ref() else {
+        return Vec::new();
+    };
+    let (Some(store), Some(id)) = (view.store.as_ref(), view.selected_item()) else {
+        return Vec::new();
+    };
+    let mut json = String::new();
+    write_plain(&mut json, &store.item(id));
+    state.notice = Some(Notice {
+        text: format!(
+            "copied the item as JSON ({} bytes) to the clipboard",
+            json.len()
+        ),
+        error: false,
+    });
+    vec![Effect::Copy(json)]
+}

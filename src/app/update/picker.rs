@@ -1,0 +1,62 @@
+//! The table picker: filter as you type, describe the highlighted table, open one.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::area;
+use super::open::open_table;
+use super::quit;
+use crate::app::layout::{picker_layout, picker_rows};
+use crate::app::msg::Effect;
+use crate::app::state::{Loadable, State};
+use crate::app::text_input::{edit_line, LineEdit};
+
+pub(super) fn picker_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let rows = picker_rows(picker_layout(area(state)).list);
+    let len = state.picker.visible().len();
+    let delta: isize = match key.code {
+        KeyCode::Up => -1,
+        KeyCode::Down => 1,
+        KeyCode::PageUp => -(rows as isize),
+        KeyCode::PageDown => rows as isize,
+        KeyCode::Home => -(len as isize),
+        KeyCode::End => len as isize,
+        KeyCode::Enter => {
+            return match state.picker.highlighted() {
+                Some(table) => open_table(state, table),
+                None => Vec::new(),
+            };
+        }
+        KeyCode::Esc if state.picker.filter.is_empty() => return quit(state),
+        KeyCode::Char('?') => {
+            state.show_help = true;
+            return Vec::new();
+        }
+        _ => {
+            // Everything else edits the filter; Esc clears it.
+            match edit_line(&mut state.picker.filter, &key) {
+                LineEdit::Cancelled => state.picker.filter.clear(),
+                LineEdit::Edited => {}
+                LineEdit::Submitted | LineEdit::Other => return Vec::new(),
+            }
+            state.picker.list = Default::default();
+            return picker_moved(state);
+        }
+    };
+    state.picker.list.move_by(delta, len, rows);
+    picker_moved(state)
+}
+
+/// Describes the highlighted table once, so its summary shows without a keypress.
+pub(super) fn picker_moved(state: &mut State) -> Vec<Effect> {
+    let Some(table) = state.picker.highlighted() else {
+        return Vec::new();
+    };
+    if state.picker.describes.contains_key(&table) {
+        return Vec::new();
+    }
+    state
+        .picker
+        .describes
+        .insert(table.clone(), Loadable::Loading);
+    vec![Effect::Describe(table)]
+}
