@@ -114,7 +114,7 @@ fn main() {
     let (equal, equal_scans) = while_streaming(&mut s);
     renice(
         common::local().pid,
-        dynoscope::tui::priority::WORKER_NICENESS,
+        dynoscope::platform::priority::WORKER_NICENESS,
     );
     let (lowered, lowered_scans) = while_streaming(&mut s);
 

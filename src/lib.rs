@@ -9,14 +9,7 @@ pub mod aws;
 pub mod cli;
 pub mod logging;
 pub mod model;
+pub mod platform;
 
 pub mod tui;
 pub mod ui;
-
-/// Opens the explorer (the table picker when `table` is `None`).
-pub async fn tui_entry(
-    global: cli::args::GlobalArgs,
-    table: Option<String>,
-) -> Result<(), cli::CliError> {
-    tui::explore(global, table, Vec::new()).await
-}

@@ -1,8 +1,9 @@
 //! The log file. Events go to a file and never to the terminal: the explorer owns the screen and
 //! the headless subcommands' output is for scripts.
 //!
-//! - Where: `DYNOSCOPE_LOG` (a path; `off` disables logging), else
-//!   `$XDG_STATE_HOME/dynoscope/dynoscope.log`, else `~/.local/state/dynoscope/dynoscope.log`.
+//! - Where: `DYNOSCOPE_LOG` (a path; `off` disables logging), else `dynoscope.log` in the
+//!   state directory `main` passes in (`$XDG_STATE_HOME/dynoscope`, else
+//!   `~/.local/state/dynoscope`: see `platform::dirs`).
 //!   A file that cannot be opened disables logging silently, and so does a symlink or anything
 //!   but a regular file there: the log is never written through a link someone else planted.
 //! - Who may read it: the file is created with mode 0600, and an existing one is set to 0600
@@ -30,8 +31,6 @@ use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::Layer;
 
-use crate::aws::read::Page;
-use crate::aws::EngineError;
 use crate::model::redact::redact_userinfo;
 use crate::model::sanitize::sanitize;
 
@@ -48,23 +47,15 @@ const MIN_SECRET_LEN: usize = 8;
 /// this on disk.
 pub const MAX_LOG_BYTES: u64 = 10 * 1024 * 1024;
 
-/// The log file's path for these environment values, or `None` when logging is off.
-pub fn log_path(
-    log: Option<&str>,
-    xdg_state_home: Option<&str>,
-    home: Option<&str>,
-) -> Option<PathBuf> {
+/// The log file's path: `DYNOSCOPE_LOG`'s value (`off` turns logging off), else
+/// `dynoscope.log` in dynoscope's state directory (`platform::dirs::state_dir`).
+pub fn log_path(log: Option<&str>, state_dir: Option<PathBuf>) -> Option<PathBuf> {
     match log.map(str::trim) {
         Some(v) if v.eq_ignore_ascii_case("off") => return None,
         Some(v) if !v.is_empty() => return Some(PathBuf::from(v)),
         _ => {}
     }
-    // XDG: a relative XDG_STATE_HOME is invalid and ignored.
-    let state = match xdg_state_home.filter(|d| Path::new(d).is_absolute()) {
-        Some(dir) => PathBuf::from(dir),
-        None => Path::new(home.filter(|h| !h.is_empty())?).join(".local/state"),
-    };
-    Some(state.join("dynoscope").join("dynoscope.log"))
+    Some(state_dir?.join("dynoscope.log"))
 }
 
 /// Only dynoscope's own events pass below WARN.
@@ -83,15 +74,12 @@ fn level_filter(spec: Option<&str>) -> EnvFilter {
         .parse_lossy(spec.unwrap_or(""))
 }
 
-/// Starts logging to the file the environment names; returns its path, or `None` when logging
-/// is off or the file cannot be opened. Call once, before the runtime starts.
-pub fn init() -> Option<PathBuf> {
+/// Starts logging to the file `DYNOSCOPE_LOG` names, else in `state_dir`; returns its path, or
+/// `None` when logging is off or the file cannot be opened. Call once, before the runtime
+/// starts.
+pub fn init(state_dir: Option<PathBuf>) -> Option<PathBuf> {
     let env = |k: &str| std::env::var(k).ok();
-    let path = log_path(
-        env(LOG_ENV).as_deref(),
-        env("XDG_STATE_HOME").as_deref(),
-        env("HOME").as_deref(),
-    )?;
+    let path = log_path(env(LOG_ENV).as_deref(), state_dir)?;
     let file = LogFile::open(&path, MAX_LOG_BYTES).ok()?;
     let secrets = SECRET_ENVS.iter().filter_map(|k| env(k)).collect();
     let layer = layer(Sink::new(file, secrets), env(LEVEL_ENV).as_deref());
@@ -280,48 +268,6 @@ impl<'a> MakeWriter<'a> for Sink {
             buf: Vec::new(),
         }
     }
-}
-
-/// One Query/Scan page: what the request log shows, as one line.
-pub fn log_page(page: &Page, table: &str, total_segments: u32) {
-    let indexes: Vec<String> = page
-        .consumed
-        .indexes
-        .iter()
-        .map(|(name, units)| format!("{name}={units}"))
-        .collect();
-    tracing::info!(
-        target: "dynoscope::aws::read",
-        request = page.request_id,
-        operation = page.operation.as_str(),
-        table,
-        index = page.index.as_deref().unwrap_or("-"),
-        segment = page.segment,
-        segments = total_segments,
-        page = page.page,
-        count = page.count,
-        scanned_count = page.scanned_count,
-        consumed_capacity = page.consumed.total,
-        table_capacity = page.consumed.table,
-        index_capacity = %indexes.join(","),
-        latency_ms = page.latency.as_millis() as u64,
-        attempts = page.attempts.attempts,
-        throttles = page.attempts.throttles,
-        more = page.last_evaluated_key.is_some(),
-        "page"
-    );
-}
-
-/// A request that failed after the SDK's retries.
-pub fn log_error(operation: &str, table: Option<&str>, error: &EngineError) {
-    tracing::warn!(
-        target: "dynoscope::aws",
-        operation,
-        table = table.unwrap_or("-"),
-        class = ?error.class,
-        error = %error.message,
-        "request failed"
-    );
 }
 
 #[cfg(test)]

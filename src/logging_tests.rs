@@ -4,26 +4,24 @@ use super::*;
 
 #[test]
 fn path_precedence() {
-    let p = |log, xdg, home| log_path(log, xdg, home).map(|p| p.display().to_string());
+    let state = || Some(PathBuf::from("/s/dynoscope"));
+    let p = |log, state| log_path(log, state).map(|p| p.display().to_string());
     assert_eq!(
-        p(Some("/tmp/x.log"), Some("/s"), Some("/h")).as_deref(),
+        p(Some("/tmp/x.log"), state()).as_deref(),
         Some("/tmp/x.log")
     );
-    assert_eq!(p(Some("off"), Some("/s"), Some("/h")), None);
-    assert_eq!(p(Some("OFF"), None, None), None);
+    assert_eq!(p(Some("off"), state()), None);
+    assert_eq!(p(Some("OFF"), None), None);
     assert_eq!(
-        p(None, Some("/s"), Some("/h")).as_deref(),
+        p(None, state()).as_deref(),
         Some("/s/dynoscope/dynoscope.log")
     );
     assert_eq!(
-        p(Some(""), None, Some("/h")).as_deref(),
-        Some("/h/.local/state/dynoscope/dynoscope.log")
+        p(Some(" "), state()).as_deref(),
+        Some("/s/dynoscope/dynoscope.log")
     );
-    assert_eq!(
-        p(None, Some("relative"), Some("/h")).as_deref(),
-        Some("/h/.local/state/dynoscope/dynoscope.log")
-    );
-    assert_eq!(p(None, None, None), None);
+    // No state directory (no home) and no DYNOSCOPE_LOG: no log.
+    assert_eq!(p(None, None), None);
 }
 
 #[test]

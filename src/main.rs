@@ -40,12 +40,12 @@ fn main() -> ExitCode {
         }
     };
     // To a file only: nothing from the log ever reaches the terminal.
-    dynoscope::logging::init();
+    dynoscope::logging::init(dynoscope::platform::dirs::state_dir());
     let mut builder = tokio::runtime::Builder::new_multi_thread();
     builder.enable_all();
     if cli.opens_explorer() {
-        // Keys and frames before page parsing: see src/tui/priority.rs.
-        builder.on_thread_start(dynoscope::tui::priority::lower_this_thread);
+        // Keys and frames before page parsing: see src/platform/priority.rs.
+        builder.on_thread_start(dynoscope::platform::priority::lower_this_thread);
     }
     let runtime = match builder.build() {
         Ok(rt) => rt,

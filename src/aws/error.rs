@@ -91,7 +91,7 @@ impl EngineError {
                 sanitize(&chain(&err))
             )),
         };
-        crate::logging::log_error(operation, table, &error);
+        super::trace::log_error(operation, table, &error);
         error
     }
 }

@@ -63,11 +63,11 @@ impl LocalDynamo {
             .kill_on_drop(true);
         // The demo's DynamoDB Local stands in for a server on another machine: at a lower
         // priority than the explorer, so a full-speed scan cannot starve keys and frames on a
-        // small machine (see src/tui/priority.rs). Every JVM thread inherits it.
+        // small machine (see src/platform/priority.rs). Every JVM thread inherits it.
         // SAFETY: between fork and exec the child only makes one async-signal-safe syscall.
         unsafe {
             command.pre_exec(|| {
-                crate::tui::priority::lower_this_thread();
+                crate::platform::priority::lower_this_thread();
                 Ok(())
             });
         }
@@ -213,6 +213,7 @@ async fn serve(
             "assets/demo-patterns.toml",
         )
         .map_err(CliError::bad_input)?;
-        crate::tui::explore(global, Some(DEMO_TABLE.to_string()), patterns).await
+        let settings = super::settings::Settings::load(&global)?;
+        super::explore::explore(global, settings, Some(DEMO_TABLE.to_string()), patterns).await
     }
 }

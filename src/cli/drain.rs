@@ -7,9 +7,11 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use super::read_cmd::CHANNEL_PAGES;
 use crate::aws::attempts::AttemptStats;
 use crate::aws::{DoneOutcome, Engine, EngineError, EngineEvent, Page, ReadSpec, ReadStats};
+
+/// Pages the engine may have queued ahead of the consumer (stdout, the counting of `hotkeys`).
+const CHANNEL_PAGES: usize = 16;
 
 /// A read that failed after its retries: the first failure reported.
 pub struct Failure {

@@ -3,15 +3,17 @@
 pub mod args;
 mod demo;
 mod drain;
+mod explore;
 mod hotkeys;
 pub mod output;
 mod ranges;
 mod read_cmd;
+pub mod settings;
 
 use std::time::Duration;
 
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
-use crate::model::access_pattern::{parse_patterns_file, AccessPattern, PatternError};
+use crate::model::access_pattern::PatternError;
 use crate::model::{
     demo_data,
     expression::ExpressionError,
@@ -20,6 +22,7 @@ use crate::model::{
     limits,
 };
 use args::{Cli, Command, GlobalArgs};
+use settings::Settings;
 
 /// A failure as the user sees it: one line on stderr and an exit code (2 bad input, 1 service
 /// or network, 130 interrupted).
@@ -105,34 +108,14 @@ pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> 
     })
 }
 
-/// Access patterns from the config file and from `--patterns FILE`, the file's last.
-pub fn load_patterns(global: &GlobalArgs) -> Result<Vec<AccessPattern>, CliError> {
-    let config =
-        crate::app::config::load_default().map_err(|e| CliError::bad_input(e.to_string()))?;
-    let mut patterns = Vec::new();
-    for (i, table) in config.patterns.into_iter().enumerate() {
-        patterns.push(
-            AccessPattern::from_toml(table, i)
-                .map_err(|e| CliError::bad_input(format!("config file: {e}")))?,
-        );
-    }
-    if let Some(path) = &global.patterns {
-        let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            CliError::bad_input(format!("cannot read patterns file '{shown}': {e}"))
-        })?;
-        patterns.extend(parse_patterns_file(&text, &shown).map_err(CliError::bad_input)?);
-    }
-    Ok(patterns)
-}
-
 pub async fn connect(global: &GlobalArgs) -> Result<aws::Connection, CliError> {
     Ok(aws::connect(&connect_options(global)?).await?)
 }
 
 pub async fn run(cli: Cli) -> Result<(), CliError> {
     let Some(command) = cli.command else {
-        return crate::tui_entry(cli.global, cli.table).await;
+        let settings = Settings::load(&cli.global)?;
+        return explore::explore(cli.global, settings, cli.table, Vec::new()).await;
     };
     match command {
         Command::Demo(args) => demo::run(&cli.global, args).await,
@@ -158,7 +141,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             read_cmd::run_query(&Engine::new(&connect(&cli.global).await?), *args).await
         }
         Command::Run(args) => {
-            let patterns = load_patterns(&cli.global)?;
+            let patterns = Settings::load(&cli.global)?.patterns;
             let engine = Engine::new(&connect(&cli.global).await?);
             read_cmd::run_pattern(&engine, &patterns, args).await
         }

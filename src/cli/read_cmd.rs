@@ -22,9 +22,6 @@ use crate::model::limits;
 use crate::model::schema::TableInfo;
 use crate::model::value::{AttrValue, Item};
 
-/// Pages the engine may have queued ahead of stdout.
-pub(super) const CHANNEL_PAGES: usize = 16;
-
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
     let info = engine.describe_table(&args.table).await?;
     let keys = index_keys(&info, args.read.index.as_deref())?;

@@ -1,79 +1,10 @@
-//! The interactive explorer: configuration, connection, and the terminal loop.
+//! The one loop that owns the terminal: input, engine events and drawing, and the terminal
+//! itself (raw mode, alternate screen, suspend, restore on every way out).
 
 pub mod debounce;
 mod event_loop;
-pub mod priority;
 mod signals;
-
-pub use event_loop::BATCH_BUDGET;
 pub mod terminal;
 
-use std::io::IsTerminal;
-
-use crate::app::config;
-use crate::app::state::State;
-use crate::aws::Engine;
-use crate::cli::{self, args::GlobalArgs, CliError};
-use crate::model::access_pattern::AccessPattern;
-
-/// Bytes a demo-shaped item takes in the explorer, with grouping and decoding: the memory
-/// benchmark measures about 170 (peak RSS 166 MB for 1,000,000 items); three times that leaves
-/// room for bigger items, pages in flight and the allocator.
-const BYTES_PER_ITEM: u64 = 512;
-
-/// Half of the memory available now, at `BYTES_PER_ITEM` each; 1,000,000 when unknown.
-fn default_max_items() -> usize {
-    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        m.lines()
-            .find(|l| l.starts_with("MemAvailable:"))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|kb| kb.parse::<u64>().ok())
-    });
-    match available {
-        Some(kb) => ((kb * 1024 / 2) / BYTES_PER_ITEM).clamp(100_000, 100_000_000) as usize,
-        None => 1_000_000,
-    }
-}
-
-/// Opens the explorer on `table`, or on the table picker; `extra_patterns` join the access
-/// patterns of the config file and `--patterns`.
-pub async fn explore(
-    global: GlobalArgs,
-    table: Option<String>,
-    extra_patterns: Vec<AccessPattern>,
-) -> Result<(), CliError> {
-    let config = config::load_default().map_err(|e| CliError::bad_input(e.to_string()))?;
-    let keymap = config
-        .keymap()
-        .map_err(|e| CliError::bad_input(e.to_string()))?;
-    if !std::io::stdout().is_terminal() {
-        return Err(CliError::bad_input(
-            "the explorer needs a terminal on stdout; for scripts use the subcommands (dynoscope --help)",
-        ));
-    }
-    let mut patterns = cli::load_patterns(&global)?;
-    patterns.extend(extra_patterns);
-    let conn = cli::connect(&global).await?;
-    let mut state = State::new(config, keymap, conn.endpoint.clone(), 80, 24);
-    state.patterns = patterns;
-    // Both sources are range-checked already (clap, the config parser).
-    state.max_items = match global.max_items.or(state.config.max_items) {
-        Some(n) if crate::model::limits::MAX_ITEMS.contains(n as u64) => n,
-        Some(n) => {
-            return Err(CliError::bad_input(format!(
-                "--max-items '{n}' is out of range; use {}",
-                crate::model::limits::MAX_ITEMS.describe()
-            )))
-        }
-        None => default_max_items(),
-    };
-    match event_loop::run(Engine::new(&conn), state, table).await {
-        Ok(None) => Ok(()),
-        // As a shell reports a process a signal killed: 128 + its number.
-        Ok(Some(by)) => Err(CliError::new(
-            128 + by.number as u8,
-            format!("interrupted by {}", by.name),
-        )),
-        Err(e) => Err(CliError::service(format!("terminal error: {e}"))),
-    }
-}
+pub use event_loop::{run, BATCH_BUDGET};
+pub use signals::EndedBy;

@@ -263,7 +263,7 @@ pub(super) async fn run_segment<S: PageSource>(
             last_evaluated_key: raw.last_evaluated_key,
             resume,
         };
-        crate::logging::log_page(&page, &spec.table, spec.segment_count());
+        crate::aws::trace::log_page(&page, &spec.table, spec.segment_count());
         // Not raced against `stop`: a page that was paid for is always delivered, so capacity
         // sums stay exact. Consumers drain until the final event, so this cannot hang.
         if shared.tx.send(EngineEvent::Page(page)).await.is_err() {
