@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use super::args::{HotkeysArgs, HotkeysOutput};
 use super::drain::{drain, Next};
-use super::read_cmd::{check_guard_flags, index_keys};
+use super::read_spec::{check_guard_flags, index_keys};
+use super::text_table::{write_table, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{DoneOutcome, Engine, Operation, ReadSpec};
@@ -22,7 +23,7 @@ use crate::model::distribution::{
 };
 use crate::model::item_size::item_size;
 use crate::model::json::to_safe_json;
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::schema::{IndexKind, TableInfo};
 use crate::model::value::{AttrValue, Item};
 
@@ -194,48 +195,6 @@ fn percent(share: f64) -> String {
     format!("{:.1}%", share * 100.0)
 }
 
-/// Aligned columns under a header and a rule; `align` has one `l` (left) or `r` (right) per
-/// column. Trailing spaces are trimmed.
-fn render_rows(out: &mut String, header: &[&str], align: &str, rows: &[Vec<String>]) {
-    let mut widths: Vec<usize> = header.iter().map(|h| display_width(h)).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(display_width(cell));
-        }
-    }
-    let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
-    // An unnamed column (the histogram's bars) gets no rule either.
-    let rule: Vec<String> = header
-        .iter()
-        .zip(&widths)
-        .map(|(h, w)| {
-            if h.is_empty() {
-                String::new()
-            } else {
-                "-".repeat(*w)
-            }
-        })
-        .collect();
-    for row in [&header, &rule].into_iter().chain(rows) {
-        let mut line = String::new();
-        for ((cell, w), a) in row.iter().zip(&widths).zip(align.chars()) {
-            if !line.is_empty() {
-                line.push_str("  ");
-            }
-            let pad = " ".repeat(w.saturating_sub(display_width(cell)));
-            if a == 'l' {
-                line.push_str(cell);
-                line.push_str(&pad);
-            } else {
-                line.push_str(&pad);
-                line.push_str(cell);
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-}
-
 /// Key text for a terminal: escapes shown visibly, long keys truncated.
 fn shown(key: &str) -> String {
     truncate_display(&sanitize(key), MAX_KEY_WIDTH).into_owned()
@@ -285,10 +244,15 @@ fn render_table(
             ]
         })
         .collect();
-    render_rows(
+    write_table(
         &mut out,
-        &["RANK", "KEY", "ITEMS", "SHARE", "BYTES"],
-        "rlrrr",
+        &[
+            ("RANK", Align::Right),
+            ("KEY", Align::Left),
+            ("ITEMS", Align::Right),
+            ("SHARE", Align::Right),
+            ("BYTES", Align::Right),
+        ],
         &rows,
     );
 
@@ -307,10 +271,14 @@ fn render_table(
             ]
         })
         .collect();
-    render_rows(
+    write_table(
         &mut out,
-        &["ITEMS PER KEY", "KEYS", "ITEMS", ""],
-        "lrrl",
+        &[
+            ("ITEMS PER KEY", Align::Left),
+            ("KEYS", Align::Right),
+            ("ITEMS", Align::Right),
+            ("", Align::Left),
+        ],
         &rows,
     );
 
@@ -333,18 +301,17 @@ fn render_table(
                 ]
             })
             .collect();
-        render_rows(
+        write_table(
             &mut out,
             &[
-                "SHARD FAMILY",
-                "SHARDS",
-                "ITEMS",
-                "MIN",
-                "MAX",
-                "MEAN",
-                "SKEW",
+                ("SHARD FAMILY", Align::Left),
+                ("SHARDS", Align::Right),
+                ("ITEMS", Align::Right),
+                ("MIN", Align::Right),
+                ("MAX", Align::Right),
+                ("MEAN", Align::Right),
+                ("SKEW", Align::Right),
             ],
-            "lrrrrrr",
             &rows,
         );
     }

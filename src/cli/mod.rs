@@ -8,7 +8,10 @@ mod hotkeys;
 pub mod output;
 mod ranges;
 mod read_cmd;
+mod read_spec;
 pub mod settings;
+mod stream;
+mod text_table;
 
 use std::time::Duration;
 

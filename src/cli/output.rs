@@ -1,11 +1,12 @@
 //! Writing items to stdout as they stream in: `jsonl`, `ddb-jsonl`, or an aligned `table`.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
+use super::text_table::{write_header, write_row, Align, Column};
 use crate::model::cell::cell_text;
+use crate::model::columns::rank_attributes;
 use crate::model::json::{write_dynamo, write_plain};
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::sanitize::{display_width, sanitize};
 use crate::model::value::Item;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -28,8 +29,8 @@ pub struct ItemWriter<W: Write> {
     format: OutputFormat,
     key_names: Vec<String>,
     /// Chosen from the first non-empty page, then fixed so the columns stay aligned while the
-    /// rest of the result streams in.
-    columns: Option<Vec<(String, usize)>>,
+    /// rest of the result streams in: the attribute names and their columns.
+    columns: Option<(Vec<String>, Vec<Column>)>,
     line: String,
 }
 
@@ -72,13 +73,13 @@ impl<W: Write> ItemWriter<W> {
             }
             OutputFormat::Table => {
                 if self.columns.is_none() {
-                    let columns = choose_columns(&self.key_names, items);
-                    render_header(&mut self.line, &columns);
-                    self.columns = Some(columns);
+                    let chosen = choose_columns(&self.key_names, items);
+                    write_header(&mut self.line, &chosen.1);
+                    self.columns = Some(chosen);
                 }
-                let columns = self.columns.as_ref().expect("set above");
+                let (names, columns) = self.columns.as_ref().expect("set above");
                 for item in items {
-                    render_row(&mut self.line, columns, item);
+                    render_row(&mut self.line, columns, names, item);
                 }
             }
         }
@@ -87,86 +88,54 @@ impl<W: Write> ItemWriter<W> {
     }
 }
 
-fn choose_columns(key_names: &[String], items: &[Item]) -> Vec<(String, usize)> {
+/// The key attributes present, then the most common others: the explorer's ranking
+/// ([`rank_attributes`]); each column as wide as its widest cell, within a cap.
+fn choose_columns(key_names: &[String], items: &[Item]) -> (Vec<String>, Vec<Column>) {
     let mut names: Vec<String> = key_names
         .iter()
         .filter(|k| items.iter().any(|i| i.get(k).is_some()))
         .cloned()
         .collect();
-    let mut frequency: HashMap<&str, usize> = HashMap::new();
-    for item in items {
-        for (name, _) in item.iter() {
-            if !key_names.iter().any(|k| k == name) {
-                *frequency.entry(name).or_default() += 1;
-            }
-        }
-    }
-    let mut others: Vec<(&str, usize)> = frequency.into_iter().collect();
-    others.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    names.extend(
-        others
-            .into_iter()
-            .take(MAX_COLUMNS.saturating_sub(names.len()))
-            .map(|(n, _)| n.to_string()),
-    );
-    names
-        .into_iter()
+    let skip: Vec<&str> = key_names.iter().map(String::as_str).collect();
+    names.extend(rank_attributes(
+        items,
+        &skip,
+        MAX_COLUMNS.saturating_sub(names.len()),
+    ));
+    let columns = names
+        .iter()
         .map(|name| {
-            let cap = if key_names.contains(&name) {
+            let cap = if key_names.contains(name) {
                 MAX_KEY_WIDTH
             } else {
                 MAX_WIDTH
             };
             let widest = items
                 .iter()
-                .filter_map(|i| i.get(&name))
+                .filter_map(|i| i.get(name))
                 .map(|v| display_width(&sanitize(&cell_text(v))))
                 .max()
                 .unwrap_or(0);
-            let width = widest.max(display_width(&sanitize(&name))).min(cap);
-            (name, width)
+            let header = sanitize(name).into_owned();
+            let width = widest.max(display_width(&header)).min(cap);
+            Column::new(header, width, Align::Left)
         })
-        .collect()
-}
-
-fn render_header(out: &mut String, columns: &[(String, usize)]) {
-    let cells: Vec<String> = columns
-        .iter()
-        .map(|(n, _)| sanitize(n).into_owned())
         .collect();
-    render_cells(out, columns, cells.iter().map(String::as_str));
-    let rule: Vec<String> = columns.iter().map(|(_, w)| "-".repeat(*w)).collect();
-    render_cells(out, columns, rule.iter().map(String::as_str));
+    (names, columns)
 }
 
-fn render_row(out: &mut String, columns: &[(String, usize)], item: &Item) {
-    let cells: Vec<String> = columns
+/// Columns keep the attribute names they were chosen for; headers hold them sanitised.
+fn render_row(out: &mut String, columns: &[Column], names: &[String], item: &Item) {
+    let cells: Vec<String> = names
         .iter()
-        .map(|(name, _)| {
+        .map(|name| {
             item.get(name)
                 .map(|v| sanitize(&cell_text(v)).into_owned())
                 .unwrap_or_default()
         })
         .collect();
-    render_cells(out, columns, cells.iter().map(String::as_str));
-}
-
-fn render_cells<'a>(
-    out: &mut String,
-    columns: &[(String, usize)],
-    cells: impl Iterator<Item = &'a str>,
-) {
-    let mut row = String::new();
-    for ((_, width), cell) in columns.iter().zip(cells) {
-        let text = truncate_display(cell, *width);
-        row.push_str(&text);
-        row.extend(std::iter::repeat_n(
-            ' ',
-            width.saturating_sub(display_width(&text)) + 2,
-        ));
-    }
-    out.push_str(row.trim_end());
-    out.push('\n');
+    let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+    write_row(out, columns, &cells);
 }
 
 #[cfg(test)]

@@ -1,26 +1,24 @@
-//! `query` and `scan`: validate everything before the first request, then stream pages to
-//! stdout and statistics to stderr.
-
-use std::io::{self, Write};
-
-use std::collections::BTreeMap;
+//! `query`, `run` and `scan`: validate everything before the first request, then stream pages
+//! to stdout and statistics to stderr.
 
 use super::args::{QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
 use super::drain::{drain, Failure, Next};
 use super::output::{ItemWriter, OutputFormat};
+use super::read_spec::{
+    check_all_used, index_keys, key_columns, merge, read_spec, user_names_values,
+};
+use super::stream::stream;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{DoneOutcome, Engine, ErrorClass, Operation, ReadSpec};
+use crate::aws::{DoneOutcome, Engine, Operation, ReadSpec};
 use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
 use crate::model::collection::dynamo_cmp;
-use crate::model::expression::{check_expression, parse_key_condition};
-use crate::model::json::{
-    parse_dynamo_values, parse_names, parse_plain_values, to_safe_json, JsonSpelling,
-};
+use crate::model::expression::parse_key_condition;
+use crate::model::json::to_safe_json;
 use crate::model::key_condition::{KeyCondition, SortInput};
-use crate::model::limits;
-use crate::model::schema::TableInfo;
-use crate::model::value::{AttrValue, Item};
+use crate::model::value::Item;
+use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
     let info = engine.describe_table(&args.table).await?;
@@ -166,168 +164,6 @@ pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
     stream(engine, spec, key_names, &args.read).await
 }
 
-pub(super) fn index_keys(
-    info: &TableInfo,
-    index: Option<&str>,
-) -> Result<crate::model::schema::KeySchema, CliError> {
-    info.keys_for(index).cloned().ok_or_else(|| {
-        let choices = info.index_names();
-        let list = if choices.is_empty() {
-            "it has no indexes".to_string()
-        } else {
-            format!("its indexes are: {}", choices.join(", "))
-        };
-        CliError::bad_input(format!(
-            "index '{}' not found on table '{}'; {list}",
-            index.unwrap_or_default(),
-            info.name
-        ))
-    })
-}
-
-type Names = Vec<(String, String)>;
-type Values = Vec<(String, AttrValue)>;
-
-fn user_names_values(read: &ReadArgs) -> Result<(Names, Values), CliError> {
-    let names = match &read.names {
-        Some(text) => parse_names("--names", text)?,
-        None => Vec::new(),
-    };
-    let values = match (&read.values, &read.expression_attribute_values) {
-        (Some(text), _) => parse_plain_values(text)?,
-        (None, Some(text)) => parse_dynamo_values(text)?,
-        (None, None) => Vec::new(),
-    };
-    for (name, _) in &names {
-        if !name.starts_with('#') {
-            return Err(CliError::bad_input(format!(
-                "attribute name placeholder '{name}' must start with '#', e.g. '#status'"
-            )));
-        }
-    }
-    for (name, _) in &values {
-        if !name.starts_with(':') {
-            return Err(CliError::bad_input(format!(
-                "value placeholder '{name}' must start with ':', e.g. ':status'"
-            )));
-        }
-    }
-    Ok((names, values))
-}
-
-/// Adds the key condition's own placeholders; a user placeholder of the same name would be
-/// ambiguous, so it is refused rather than silently replaced.
-fn merge<V>(
-    into: &mut Vec<(String, V)>,
-    add: Vec<(String, V)>,
-    flag: &str,
-) -> Result<(), CliError> {
-    for (name, value) in add {
-        if into.iter().any(|(n, _)| *n == name) {
-            return Err(CliError::bad_input(format!(
-                "placeholder '{name}' in {flag} is reserved for the key condition built from --pk/--sk-*; rename yours"
-            )));
-        }
-        into.push((name, value));
-    }
-    Ok(())
-}
-
-fn read_spec(
-    operation: Operation,
-    table: &str,
-    read: &ReadArgs,
-    names: Names,
-    values: Values,
-) -> Result<ReadSpec, CliError> {
-    // clap checks the flags; `run` also takes its limit from the pattern.
-    let counts = [
-        ("--limit", read.limit.map(|n| n as u64), limits::LIMIT),
-        (
-            "--page-size",
-            read.page_size.map(|n| u64::try_from(n).unwrap_or(0)),
-            limits::PAGE_SIZE,
-        ),
-    ];
-    for (flag, value, range) in counts {
-        if let Some(v) = value.filter(|v| !range.contains(*v)) {
-            return Err(CliError::bad_input(format!(
-                "{flag} '{v}' is out of range; use {}",
-                range.describe()
-            )));
-        }
-    }
-    if let Some(filter) = &read.filter {
-        check_expression("filter", filter, &names, &values)?;
-    }
-    if let Some(projection) = &read.projection {
-        check_expression("projection", projection, &names, &values)?;
-    }
-    check_guard_flags(read.max_rcu, read.rcu_per_second)?;
-    let mut spec = ReadSpec::new(operation, table);
-    spec.max_rcu = read.max_rcu;
-    spec.rcu_per_second = read.rcu_per_second;
-    spec.index = read.index.clone();
-    spec.filter = read.filter.clone();
-    spec.projection = read.projection.clone();
-    spec.consistent = read.consistent;
-    spec.limit = read.limit;
-    spec.page_size = read.page_size;
-    spec.names = names;
-    spec.values = values;
-    Ok(spec)
-}
-
-/// `--max-rcu` and `--rcu-per-second` as `ReadArgs` hold them: clap checked the flags'
-/// ranges, but a pattern or a caller building the arguments may not have.
-pub(super) fn check_guard_flags(
-    max_rcu: Option<f64>,
-    rcu_per_second: Option<f64>,
-) -> Result<(), CliError> {
-    for (flag, value, range) in [
-        ("--max-rcu", max_rcu, limits::MAX_RCU),
-        ("--rcu-per-second", rcu_per_second, limits::RCU_PER_SECOND),
-    ] {
-        if let Some(v) = value.filter(|v| !range.contains(*v)) {
-            return Err(CliError::bad_input(format!(
-                "{flag} '{v}' is out of range; use {}",
-                range.describe()
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// DynamoDB rejects placeholders that no expression uses; say which one before sending.
-fn check_all_used(spec: &ReadSpec) -> Result<(), CliError> {
-    let expressions: Vec<&str> = [&spec.key_condition, &spec.filter, &spec.projection]
-        .into_iter()
-        .flatten()
-        .map(String::as_str)
-        .collect();
-    let used = |placeholder: &str| {
-        expressions.iter().any(|e| {
-            e.match_indices(placeholder).any(|(at, _)| {
-                let next = e[at + placeholder.len()..].chars().next();
-                !next.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-            })
-        })
-    };
-    for name in spec
-        .names
-        .iter()
-        .map(|(n, _)| n)
-        .chain(spec.values.iter().map(|(v, _)| v))
-    {
-        if !used(name) {
-            return Err(CliError::bad_input(format!(
-                "placeholder '{name}' is defined but no expression uses it; remove it or use it"
-            )));
-        }
-    }
-    Ok(())
-}
-
 fn sort_input(sort: &SortArgs) -> Option<SortInput> {
     let s = sort.clone();
     if let Some(v) = s.sk_eq {
@@ -351,127 +187,6 @@ fn sort_input(sort: &SortArgs) -> Option<SortInput> {
         return Some(SortInput::Between(low, high));
     }
     s.sk_begins.map(SortInput::BeginsWith)
-}
-
-/// Runs the read, writing each page as it arrives. Ctrl-C cancels the read cleanly; a closed
-/// stdout (`| head`) stops it quietly.
-/// The key attributes a `table` output shows first: the table's keys, then the index's.
-fn key_columns(info: &TableInfo, index: Option<&str>) -> Vec<String> {
-    let keys = info
-        .keys_for(index)
-        .cloned()
-        .unwrap_or_else(|| info.keys.clone());
-    let mut key_names = vec![info.keys.partition_key.name.clone()];
-    key_names.extend(info.keys.sort_key.iter().map(|k| k.name.clone()));
-    for k in std::iter::once(&keys.partition_key).chain(keys.sort_key.iter()) {
-        if !key_names.contains(&k.name) {
-            key_names.push(k.name.clone());
-        }
-    }
-    key_names
-}
-
-/// `key_names`: the columns a `table` output shows first (see [`key_columns`]).
-async fn stream(
-    engine: &Engine,
-    spec: ReadSpec,
-    key_names: Vec<String>,
-    read: &ReadArgs,
-) -> Result<(), CliError> {
-    let operation = spec.operation;
-    // JSON lines are written by the engine's segment tasks straight from the SDK's items.
-    let spec = ReadSpec {
-        json_lines: match read.output {
-            OutputFormat::Jsonl => Some(JsonSpelling::Plain),
-            OutputFormat::DdbJsonl => Some(JsonSpelling::Dynamo),
-            OutputFormat::Table => None,
-        },
-        ..spec
-    };
-    let stdout = io::stdout().lock();
-    let mut writer = ItemWriter::new(stdout, read.output, key_names);
-    let mut items_written = 0u64;
-    let mut write_failure: Option<CliError> = None;
-    let mut stdout_closed = false;
-    let drained = drain(engine, spec, |page| {
-        if stdout_closed {
-            return Next::Continue;
-        }
-        let written = match &page.json_lines {
-            Some(lines) => writer.write_rendered(&lines.text),
-            None => writer.write_page(&page.items),
-        };
-        match written {
-            Ok(()) => {
-                items_written += page.item_count() as u64;
-                Next::Continue
-            }
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                stdout_closed = true;
-                Next::Cancel
-            }
-            Err(e) => {
-                write_failure.get_or_insert(CliError::service(format!("cannot write output: {e}")));
-                Next::Cancel
-            }
-        }
-    })
-    .await;
-    let stats = drained.stats;
-    let failure = match drained.failure {
-        Some(Failure {
-            error,
-            attempts,
-            segment,
-        }) => {
-            // A first request refused outright (no such table, a rejected expression) needs
-            // no account of what was written: nothing was.
-            let refused = error.class == ErrorClass::BadInput && stats.pages == 0;
-            let mut e = CliError::from(error);
-            if !refused {
-                e.message = format!(
-                    "{} (segment {segment}, {} attempts; {items_written} items in {} pages were written before the failure)",
-                    e.message, attempts.attempts, stats.pages
-                );
-            }
-            Some(e)
-        }
-        None => write_failure,
-    };
-    if drained.outcome == Some(DoneOutcome::BudgetReached) {
-        let _ = writeln!(
-            io::stderr().lock(),
-            "note: stopped before passing --max-rcu {}: {} read units consumed; {items_written} items in {} pages were written",
-            read.max_rcu.unwrap_or_default(),
-            stats.consumed_capacity.total,
-            stats.pages
-        );
-    }
-    let stats_line = read.stats.then(|| to_safe_json(&stats, false));
-    let outcome = match failure {
-        Some(f) => Err(f),
-        None if drained.interrupted => Err(CliError::new(
-            130,
-            format!(
-                "{} interrupted; {items_written} items in {} pages were written",
-                operation.as_str(),
-                stats.pages
-            ),
-        )),
-        None => Ok(()),
-    };
-    // The statistics stay the last line of stderr, after any error line.
-    match (outcome, stats_line) {
-        (Err(mut e), line) => {
-            e.trailer = line;
-            Err(e)
-        }
-        (Ok(()), Some(line)) => {
-            let _ = writeln!(io::stderr().lock(), "{line}");
-            Ok(())
-        }
-        (Ok(()), None) => Ok(()),
-    }
 }
 
 /// Queries every write shard in parallel (one read, a segment per shard), then writes the

@@ -4,6 +4,7 @@ pub mod access_pattern;
 pub mod capacity;
 pub mod cell;
 pub mod collection;
+pub mod columns;
 pub mod compact;
 pub mod completion;
 pub mod demo_data;

@@ -1,8 +1,6 @@
 //! The table view: item collections, the selected collection's items (or one item's detail),
 //! the request log and the status bar. Only visible rows are touched.
 
-use std::collections::HashMap;
-
 use ratatui::layout::{Constraint, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Row, Table};
@@ -11,11 +9,9 @@ use ratatui::Frame;
 use super::format::{bytes, thousands};
 use super::json_view::item_lines;
 use super::{request_log, status, theme};
-use crate::app::columns::{common_attributes, COLUMN_SAMPLE};
 use crate::app::layout::{list_rows, split_progress, table_layout, table_rows};
 use crate::app::state::{JsonMode, Loadable, Pane, Prompt, ReadOutcome, State, TableView};
 use crate::model::cell::cell_text;
-use crate::model::collection::ItemStore;
 use crate::model::entity::decode_key;
 use crate::model::item_size::share_of_limit;
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
@@ -77,7 +73,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             if view.detail_open {
                 draw_detail(frame, main, view);
             } else {
-                draw_items(frame, main, state, view);
+                draw_items(frame, main, view);
             }
         }
     }
@@ -235,51 +231,7 @@ fn draw_collections(frame: &mut Frame, area: Rect, view: &TableView) {
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-/// The columns of the items pane: kind, sort key, decoded key parts, then the most common
-/// other attributes of the collection (sampled), as users name them in the config.
-struct Columns {
-    part_names: Vec<String>,
-    attrs: Vec<String>,
-}
-
-fn choose_columns(state: &State, view: &TableView, store: &ItemStore) -> Columns {
-    let keys = store.group_keys();
-    let sk_name = keys.sort_key.as_ref().map(|k| k.name.as_str());
-    let mut part_count = 0;
-    let mut kinds: HashMap<&str, usize> = HashMap::new();
-    for n in 0..view.item_count().min(COLUMN_SAMPLE) {
-        let Some(id) = view.item_at(n) else { break };
-        let item = store.item(id);
-        let parts = sk_name
-            .and_then(|k| item.get(k))
-            .and_then(|v| v.as_s())
-            .map_or(0, |sk| decode_key(sk, store.separator()).parts.len());
-        part_count = part_count.max(parts);
-        // Only items with key parts decide the part names (a profile row has none).
-        if let Some(kind) = store.kind_of(id).filter(|_| parts > 0) {
-            *kinds.entry(kind).or_default() += 1;
-        }
-    }
-    // Named parts when every sampled item with parts is one kind with a configured pattern.
-    let mut part_names: Vec<String> = (1..=part_count).map(|i| format!("part{i}")).collect();
-    if kinds.len() == 1 {
-        let kind = *kinds.keys().next().expect("one kind");
-        if let Some(pattern) = state
-            .config
-            .entity_patterns_for(&view.name)
-            .into_iter()
-            .find(|p| p.kind() == kind && p.part_names().len() >= part_count)
-        {
-            part_names = pattern.part_names().to_vec();
-        }
-    }
-    Columns {
-        part_names,
-        attrs: common_attributes(view),
-    }
-}
-
-fn draw_items(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
+fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
     let focused = view.focus == Pane::Items;
     let Some(store) = view.store.as_ref() else {
         frame.render_widget(Block::bordered().border_style(theme::border(focused)), area);
@@ -296,7 +248,7 @@ fn draw_items(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
     let block = Block::bordered()
         .title(title)
         .border_style(theme::border(focused));
-    let columns = choose_columns(state, view, store);
+    let columns = &view.columns;
     let sk_name = store.group_keys().sort_key.as_ref().map(|k| k.name.clone());
     let offset = view
         .column_offset

@@ -3,6 +3,7 @@
 use super::{
     Builder, DistributionView, ListCursor, Loadable, Palette, ReadState, ScanLauncher, ScanProgress,
 };
+use crate::app::columns::ItemColumns;
 use crate::model::collection::{ItemId, ItemStore};
 use crate::model::schema::{KeySchema, TableInfo};
 
@@ -38,6 +39,8 @@ pub struct TableView {
     pub focus: Pane,
     pub collections: ListCursor,
     pub items: ListCursor,
+    /// The items pane's part and attribute columns for the selected collection.
+    pub columns: ItemColumns,
     /// Non-key columns scrolled off to the left in the items pane.
     pub column_offset: usize,
     pub detail_open: bool,
@@ -74,6 +77,7 @@ impl TableView {
             focus: Pane::Collections,
             collections: ListCursor::default(),
             items: ListCursor::default(),
+            columns: ItemColumns::default(),
             column_offset: 0,
             detail_open: false,
             detail_scroll: 0,

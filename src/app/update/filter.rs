@@ -1,6 +1,7 @@
 //! The filter over loaded items, and keeping every cursor on screen.
 
 use super::{area, layout};
+use crate::app::columns;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::state::{State, TableView};
 use crate::model::collection::ItemStore;
@@ -28,6 +29,17 @@ pub(super) fn refilter(state: &mut State) {
         _ => None,
     };
     refilter_items(view);
+    refresh_columns(state);
+}
+
+/// Chooses the items pane's columns again: after a page, another collection, a new filter.
+pub(super) fn refresh_columns(state: &mut State) {
+    let Some(view) = state.table.as_mut() else {
+        return;
+    };
+    let patterns = state.config.entity_patterns_for(&view.name);
+    view.columns = columns::choose(view, &patterns);
+    view.column_offset = view.column_offset.min(columns::max_column_offset(view));
 }
 
 pub(super) fn refilter_items(view: &mut TableView) {

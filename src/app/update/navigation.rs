@@ -2,7 +2,7 @@
 
 use super::builder::open_builder;
 use super::distribution::open_distribution;
-use super::filter::{refilter, refilter_items};
+use super::filter::{refilter, refilter_items, refresh_columns};
 use super::open::{cycle_index, new_scan};
 use super::palette::open_palette;
 use super::picker::picker_moved;
@@ -170,6 +170,7 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
         return Vec::new();
     };
     let at_end;
+    let mut moved_collection = false;
     match view.focus {
         Pane::Collections => {
             let before = view.collections.cursor;
@@ -180,6 +181,7 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
                 view.items = Default::default();
                 view.column_offset = 0;
                 refilter_items(view);
+                moved_collection = true;
             }
             at_end = len > 0 && view.collections.cursor + 1 == len;
         }
@@ -200,6 +202,9 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
             view.detail_scroll = from.saturating_add(delta).clamp(0, max) as usize;
             at_end = false;
         }
+    }
+    if moved_collection {
+        refresh_columns(state);
     }
     // Scrolling onto the last row asks for the next page, as a pager would.
     if at_end && delta > 0 {

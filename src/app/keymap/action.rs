@@ -1,0 +1,116 @@
+//! Everything a key can do in the explorer, with the name the config file and the help use.
+
+use std::fmt;
+
+/// Everything a key can do in the explorer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    Quit,
+    Help,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Left,
+    Right,
+    NextPane,
+    PrevPane,
+    Open,
+    Back,
+    Filter,
+    Copy,
+    ToggleJson,
+    LoadMore,
+    LoadAll,
+    QueryPk,
+    CycleIndex,
+    Rescan,
+    Tables,
+    QueryBuilder,
+    Patterns,
+    ScanLauncher,
+    KeyDistribution,
+}
+
+impl Action {
+    /// Every action, in declaration order.
+    pub const ALL: [Action; 27] = [
+        Action::Quit,
+        Action::Help,
+        Action::Up,
+        Action::Down,
+        Action::PageUp,
+        Action::PageDown,
+        Action::Top,
+        Action::Bottom,
+        Action::Left,
+        Action::Right,
+        Action::NextPane,
+        Action::PrevPane,
+        Action::Open,
+        Action::Back,
+        Action::Filter,
+        Action::Copy,
+        Action::ToggleJson,
+        Action::LoadMore,
+        Action::LoadAll,
+        Action::QueryPk,
+        Action::CycleIndex,
+        Action::Rescan,
+        Action::Tables,
+        Action::QueryBuilder,
+        Action::Patterns,
+        Action::ScanLauncher,
+        Action::KeyDistribution,
+    ];
+
+    /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Quit => "quit",
+            Action::Help => "help",
+            Action::Up => "up",
+            Action::Down => "down",
+            Action::PageUp => "page_up",
+            Action::PageDown => "page_down",
+            Action::Top => "top",
+            Action::Bottom => "bottom",
+            Action::Left => "left",
+            Action::Right => "right",
+            Action::NextPane => "next_pane",
+            Action::PrevPane => "prev_pane",
+            Action::Open => "open",
+            Action::Back => "back",
+            Action::Filter => "filter",
+            Action::Copy => "copy",
+            Action::ToggleJson => "toggle_json",
+            Action::LoadMore => "load_more",
+            Action::LoadAll => "load_all",
+            Action::QueryPk => "query_pk",
+            Action::CycleIndex => "cycle_index",
+            Action::Rescan => "rescan",
+            Action::Tables => "tables",
+            Action::QueryBuilder => "query_builder",
+            Action::Patterns => "patterns",
+            Action::ScanLauncher => "scan_launcher",
+            Action::KeyDistribution => "key_distribution",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.name() == name)
+    }
+
+    /// All action names, comma-separated, for error messages.
+    pub fn names_list() -> String {
+        Action::ALL.map(Action::name).join(", ")
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,285 @@
+//! Key parsing, the default keymap and overrides.
+
+use super::*;
+use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+
+fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+    KeyEvent::new(code, modifiers)
+}
+
+fn combo(text: &str) -> KeyCombo {
+    KeyCombo::parse(text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn default_asset_parses_and_binds_every_action() {
+    let keymap = Keymap::from_toml(DEFAULT_KEYMAP_TOML).unwrap();
+    for action in Action::ALL {
+        assert!(
+            !keymap.keys(action).is_empty(),
+            "{action} has no default key"
+        );
+        assert!(
+            keymap.help_rows().iter().any(|r| r.action == action.name()),
+            "{action} has no help row"
+        );
+    }
+    assert_eq!(keymap.help_rows().len(), Action::ALL.len());
+    assert!(keymap.help_rows().iter().all(|r| !r.help.is_empty()));
+    assert_eq!(Keymap::default(), keymap);
+}
+
+#[test]
+fn action_names_round_trip() {
+    for action in Action::ALL {
+        assert_eq!(Action::from_name(action.name()), Some(action));
+    }
+    assert_eq!(Action::from_name("PageUp"), None);
+    assert_eq!(Action::from_name("page_up"), Some(Action::PageUp));
+    assert!(Action::names_list().starts_with("quit, help, up"));
+}
+
+#[test]
+fn parses_key_strings() {
+    let none = KeyModifiers::NONE;
+    let ctrl = KeyModifiers::CONTROL;
+    let cases: &[(&str, KeyCode, KeyModifiers, &str)] = &[
+        ("q", KeyCode::Char('q'), none, "q"),
+        ("G", KeyCode::Char('G'), none, "G"),
+        ("shift-g", KeyCode::Char('G'), none, "G"),
+        ("ctrl-c", KeyCode::Char('c'), ctrl, "ctrl-c"),
+        ("Ctrl+C", KeyCode::Char('C'), ctrl, "ctrl-C"),
+        ("alt-x", KeyCode::Char('x'), KeyModifiers::ALT, "alt-x"),
+        ("shift-tab", KeyCode::BackTab, none, "shift-tab"),
+        ("backtab", KeyCode::BackTab, none, "shift-tab"),
+        ("enter", KeyCode::Enter, none, "enter"),
+        ("Esc", KeyCode::Esc, none, "esc"),
+        ("tab", KeyCode::Tab, none, "tab"),
+        ("up", KeyCode::Up, none, "up"),
+        ("down", KeyCode::Down, none, "down"),
+        ("left", KeyCode::Left, none, "left"),
+        ("right", KeyCode::Right, none, "right"),
+        ("pageup", KeyCode::PageUp, none, "pgup"),
+        ("pagedown", KeyCode::PageDown, none, "pgdn"),
+        ("pgdn", KeyCode::PageDown, none, "pgdn"),
+        ("home", KeyCode::Home, none, "home"),
+        ("end", KeyCode::End, none, "end"),
+        ("f1", KeyCode::F(1), none, "f1"),
+        ("F12", KeyCode::F(12), none, "f12"),
+        ("space", KeyCode::Char(' '), none, "space"),
+        ("/", KeyCode::Char('/'), none, "/"),
+        ("?", KeyCode::Char('?'), none, "?"),
+        ("-", KeyCode::Char('-'), none, "-"),
+        ("ctrl--", KeyCode::Char('-'), ctrl, "ctrl--"),
+        ("shift-up", KeyCode::Up, KeyModifiers::SHIFT, "shift-up"),
+        (
+            "ctrl-alt-d",
+            KeyCode::Char('d'),
+            ctrl.union(KeyModifiers::ALT),
+            "ctrl-alt-d",
+        ),
+    ];
+    for (text, code, modifiers, shown) in cases {
+        let parsed = combo(text);
+        assert_eq!(parsed.code(), *code, "{text}");
+        assert_eq!(parsed.modifiers(), *modifiers, "{text}");
+        assert_eq!(parsed.to_string(), *shown, "{text}");
+        assert_eq!(combo(shown), parsed, "display of {text} parses back");
+    }
+}
+
+#[test]
+fn rejects_bad_key_strings() {
+    for text in [
+        "", "ctrl-", "ctrl", "hyper-x", "pagedwn", "f0", "f13", "f01", "shift-1", "\t", "ab",
+    ] {
+        let err = KeyCombo::parse(text).unwrap_err();
+        assert_eq!(err.key, text);
+        assert!(err.to_string().contains("'ctrl-c'"), "{err}");
+    }
+}
+
+#[test]
+fn matches_what_crossterm_reports() {
+    let keymap = Keymap::default();
+    let shift = KeyModifiers::SHIFT;
+    let cases: &[(KeyEvent, Option<Action>)] = &[
+        (
+            press(KeyCode::Char('q'), KeyModifiers::NONE),
+            Some(Action::Quit),
+        ),
+        (
+            press(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            Some(Action::Quit),
+        ),
+        (press(KeyCode::Char('c'), KeyModifiers::NONE), None),
+        (press(KeyCode::Char('G'), shift), Some(Action::Bottom)),
+        (
+            press(KeyCode::Char('G'), KeyModifiers::NONE),
+            Some(Action::Bottom),
+        ),
+        (
+            press(KeyCode::Char('g'), KeyModifiers::NONE),
+            Some(Action::Top),
+        ),
+        (press(KeyCode::Char('L'), shift), Some(Action::LoadAll)),
+        (press(KeyCode::Char('T'), shift), Some(Action::Tables)),
+        (press(KeyCode::Char('?'), shift), Some(Action::Help)),
+        (press(KeyCode::BackTab, shift), Some(Action::PrevPane)),
+        (
+            press(KeyCode::BackTab, KeyModifiers::NONE),
+            Some(Action::PrevPane),
+        ),
+        (press(KeyCode::Tab, shift), Some(Action::PrevPane)),
+        (
+            press(KeyCode::Tab, KeyModifiers::NONE),
+            Some(Action::NextPane),
+        ),
+        (press(KeyCode::Up, KeyModifiers::NONE), Some(Action::Up)),
+        (press(KeyCode::Up, shift), None),
+        (
+            press(KeyCode::PageDown, KeyModifiers::NONE),
+            Some(Action::PageDown),
+        ),
+        (
+            press(KeyCode::Char('f'), KeyModifiers::CONTROL),
+            Some(Action::PageDown),
+        ),
+        (press(KeyCode::Esc, KeyModifiers::NONE), Some(Action::Back)),
+        (
+            press(KeyCode::Enter, KeyModifiers::NONE),
+            Some(Action::Open),
+        ),
+        (
+            press(KeyCode::Char('/'), KeyModifiers::NONE),
+            Some(Action::Filter),
+        ),
+        (press(KeyCode::F(1), KeyModifiers::NONE), Some(Action::Help)),
+        (
+            press(KeyCode::Char('q'), KeyModifiers::SUPER),
+            Some(Action::Quit),
+        ),
+    ];
+    for (event, want) in cases {
+        assert_eq!(keymap.action(event), *want, "{event:?}");
+    }
+    let mut release = press(KeyCode::Char('q'), KeyModifiers::NONE);
+    release.kind = KeyEventKind::Release;
+    assert_eq!(keymap.action(&release), None);
+}
+
+fn overrides(pairs: &[(&str, &[&str])]) -> BTreeMap<String, Vec<String>> {
+    pairs
+        .iter()
+        .map(|(action, keys)| {
+            (
+                (*action).to_owned(),
+                keys.iter().map(|k| (*k).to_owned()).collect(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn override_replaces_an_actions_keys() {
+    let keymap = Keymap::default()
+        .with_overrides(&overrides(&[("quit", &["Q", "ctrl-q"])]))
+        .unwrap();
+    assert_eq!(keymap.keys_for(Action::Quit), "Q/ctrl-q");
+    let q = press(KeyCode::Char('q'), KeyModifiers::NONE);
+    assert_eq!(keymap.action(&q), None);
+    let ctrl_q = press(KeyCode::Char('q'), KeyModifiers::CONTROL);
+    assert_eq!(keymap.action(&ctrl_q), Some(Action::Quit));
+    assert_eq!(keymap.keys_for(Action::Down), "down/j");
+}
+
+#[test]
+fn override_takes_a_key_from_its_default_action() {
+    let keymap = Keymap::default()
+        .with_overrides(&overrides(&[("load_more", &["j"]), ("tables", &[])]))
+        .unwrap();
+    let j = press(KeyCode::Char('j'), KeyModifiers::NONE);
+    assert_eq!(keymap.action(&j), Some(Action::LoadMore));
+    assert_eq!(keymap.keys_for(Action::Down), "down");
+    assert_eq!(keymap.keys_for(Action::Tables), "");
+    let row = keymap
+        .help_rows()
+        .into_iter()
+        .find(|r| r.action == "tables");
+    assert_eq!(row.map(|r| r.keys), Some(String::new()));
+}
+
+#[test]
+fn rejects_bad_overrides() {
+    type Overrides<'a> = &'a [(&'a str, &'a [&'a str])];
+    let cases: &[(Overrides, KeymapError)] = &[
+        (
+            &[("jump", &["x"])],
+            KeymapError::UnknownAction {
+                name: "jump".into(),
+            },
+        ),
+        (
+            &[("quit", &["q", "ctrl-"])],
+            KeymapError::BadKey {
+                action: "quit".into(),
+                key: "ctrl-".into(),
+            },
+        ),
+        (
+            &[("copy", &["x"]), ("quit", &["x"])],
+            KeymapError::Conflict {
+                key: "x".into(),
+                first: "copy",
+                second: "quit",
+            },
+        ),
+    ];
+    for (pairs, want) in cases {
+        let err = Keymap::default()
+            .with_overrides(&overrides(pairs))
+            .unwrap_err();
+        assert_eq!(err, *want);
+    }
+    let err = KeymapError::UnknownAction {
+        name: "jump".into(),
+    };
+    assert!(
+        err.to_string().contains("actions are quit, help, up"),
+        "{err}"
+    );
+}
+
+#[test]
+fn help_rows_follow_the_asset() {
+    let rows = Keymap::default().help_rows();
+    assert_eq!(
+        rows[0],
+        HelpRow {
+            keys: "q, ctrl-c".into(),
+            action: "quit",
+            help: "Quit dynoscope".into(),
+        }
+    );
+    let names: Vec<&str> = rows.iter().map(|r| r.action).collect();
+    assert_eq!(&names[..4], ["quit", "help", "up", "down"]);
+    assert_eq!(names.last(), Some(&"tables"));
+    let prev = rows.iter().find(|r| r.action == "prev_pane").unwrap();
+    assert_eq!(prev.keys, "shift-tab");
+    let page = rows.iter().find(|r| r.action == "page_down").unwrap();
+    assert_eq!(page.keys, "pgdn, ctrl-f");
+}
+
+#[test]
+fn asset_problems_are_reported() {
+    let dup = "[[binding]]\naction = \"quit\"\nkeys = [\"q\"]\nhelp = \"a\"\n\
+               [[binding]]\naction = \"copy\"\nkeys = [\"q\"]\nhelp = \"b\"\n";
+    assert!(matches!(
+        Keymap::from_toml(dup),
+        Err(KeymapError::Conflict { .. })
+    ));
+    assert!(matches!(
+        Keymap::from_toml("[[binding]]\naction = \"quit\"\n"),
+        Err(KeymapError::Asset(_))
+    ));
+}

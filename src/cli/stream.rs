@@ -1,0 +1,114 @@
+//! One read streamed to stdout as it arrives, and its end worded for the user: a failure with
+//! what was written before it, a spent budget, Ctrl-C, a closed pipe.
+
+use super::args::ReadArgs;
+use super::drain::{drain, Failure, Next};
+use super::output::{ItemWriter, OutputFormat};
+use super::CliError;
+use crate::aws::{DoneOutcome, Engine, ErrorClass, ReadSpec};
+use crate::model::json::{to_safe_json, JsonSpelling};
+use std::io::{self, Write};
+
+/// Runs the read, writing each page as it arrives. Ctrl-C cancels the read cleanly; a closed
+/// stdout (`| head`) stops it quietly. `key_names`: the columns a `table` output shows first.
+pub(super) async fn stream(
+    engine: &Engine,
+    spec: ReadSpec,
+    key_names: Vec<String>,
+    read: &ReadArgs,
+) -> Result<(), CliError> {
+    let operation = spec.operation;
+    // JSON lines are written by the engine's segment tasks straight from the SDK's items.
+    let spec = ReadSpec {
+        json_lines: match read.output {
+            OutputFormat::Jsonl => Some(JsonSpelling::Plain),
+            OutputFormat::DdbJsonl => Some(JsonSpelling::Dynamo),
+            OutputFormat::Table => None,
+        },
+        ..spec
+    };
+    let stdout = io::stdout().lock();
+    let mut writer = ItemWriter::new(stdout, read.output, key_names);
+    let mut items_written = 0u64;
+    let mut write_failure: Option<CliError> = None;
+    let mut stdout_closed = false;
+    let drained = drain(engine, spec, |page| {
+        if stdout_closed {
+            return Next::Continue;
+        }
+        let written = match &page.json_lines {
+            Some(lines) => writer.write_rendered(&lines.text),
+            None => writer.write_page(&page.items),
+        };
+        match written {
+            Ok(()) => {
+                items_written += page.item_count() as u64;
+                Next::Continue
+            }
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                stdout_closed = true;
+                Next::Cancel
+            }
+            Err(e) => {
+                write_failure.get_or_insert(CliError::service(format!("cannot write output: {e}")));
+                Next::Cancel
+            }
+        }
+    })
+    .await;
+    let stats = drained.stats;
+    let failure = match drained.failure {
+        Some(Failure {
+            error,
+            attempts,
+            segment,
+        }) => {
+            // A first request refused outright (no such table, a rejected expression) needs
+            // no account of what was written: nothing was.
+            let refused = error.class == ErrorClass::BadInput && stats.pages == 0;
+            let mut e = CliError::from(error);
+            if !refused {
+                e.message = format!(
+                    "{} (segment {segment}, {} attempts; {items_written} items in {} pages were written before the failure)",
+                    e.message, attempts.attempts, stats.pages
+                );
+            }
+            Some(e)
+        }
+        None => write_failure,
+    };
+    if drained.outcome == Some(DoneOutcome::BudgetReached) {
+        let _ = writeln!(
+            io::stderr().lock(),
+            "note: stopped before passing --max-rcu {}: {} read units consumed; {items_written} items in {} pages were written",
+            read.max_rcu.unwrap_or_default(),
+            stats.consumed_capacity.total,
+            stats.pages
+        );
+    }
+    let stats_line = read.stats.then(|| to_safe_json(&stats, false));
+    let outcome = match failure {
+        Some(f) => Err(f),
+        None if drained.interrupted => Err(CliError::new(
+            130,
+            format!(
+                "{} interrupted; {items_written} items in {} pages were written",
+                operation.as_str(),
+                stats.pages
+            ),
+        )),
+        None => Ok(()),
+    };
+    // The statistics stay the last line of stderr, after any error line.
+    match (outcome, stats_line) {
+        (Err(mut e), line) => {
+            e.trailer = line;
+            Err(e)
+        }
+        (Ok(()), Some(line)) => {
+            let _ = writeln!(io::stderr().lock(), "{line}");
+            Ok(())
+        }
+        (Ok(()), None) => Ok(()),
+    }
+}
