@@ -56,6 +56,24 @@ fn browse_the_demo_table_and_quit_cleanly() {
     assert!(screen.contains("% of 400 KB"), "{screen}");
     s.keys("t");
     s.wait_text("{\"S\": \"USER#celebrity\"}");
+    // `y` puts the item on the clipboard with OSC 52, as plain JSON.
+    s.keys("y");
+    s.wait_text("copied the item as JSON");
+    {
+        use base64::Engine as _;
+        let parser = s.parser.lock().unwrap();
+        let copied = parser
+            .callbacks()
+            .clipboard
+            .last()
+            .cloned()
+            .expect("an OSC 52 write");
+        let json = base64::engine::general_purpose::STANDARD
+            .decode(copied)
+            .expect("base64");
+        let item: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(item["PK"], "USER#celebrity");
+    }
 
     // Help is generated from the keymap.
     s.keys("?");

@@ -76,6 +76,13 @@ pub enum Command {
     Seed(SeedArgs),
     /// Start DynamoDB Local, load the demo data and open the explorer on it.
     Demo(DemoArgs),
+    /// Print a shell completion script: `dynoscope completions bash > ~/.local/share/bash-completion/completions/dynoscope`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `dynoscope man > dynoscope.1`.
+    Man,
 }
 
 #[derive(Debug, Clone, Args)]

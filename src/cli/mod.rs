@@ -2,6 +2,7 @@
 
 pub mod args;
 mod demo;
+mod docs;
 mod drain;
 mod explore;
 mod hotkeys;
@@ -122,6 +123,8 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
     };
     match command {
         Command::Demo(args) => demo::run(&cli.global, args).await,
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man => docs::man(),
         Command::Tables => {
             let engine = Engine::new(&connect(&cli.global).await?);
             let names = engine.list_tables().await?;

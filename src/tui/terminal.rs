@@ -107,11 +107,11 @@ fn install_panic_hook() {
     }));
 }
 
-/// OSC 52: asks the terminal (local or across SSH) to put `text` on the clipboard.
+/// OSC 52 (crossterm's own command): asks the terminal, local or across SSH, to put `text`
+/// on the clipboard.
 pub fn copy_to_clipboard(terminal: &mut Term, text: &str) -> io::Result<()> {
-    use base64::Engine as _;
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
-    let writer = terminal.backend_mut();
-    write!(writer, "\x1b]52;c;{encoded}\x07")?;
-    writer.flush()
+    execute!(
+        terminal.backend_mut(),
+        crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
+    )
 }
