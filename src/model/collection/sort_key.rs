@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use super::store::ItemId;
-use crate::model::number::parse_decimal;
+use crate::model::number;
 use crate::model::value::AttrValue;
 
 /// Every item's sort key, encoded by [`encode_sort_key`], back to back.
@@ -74,33 +74,28 @@ const NUMBER_NOT_A_NUMBER: u8 = 4;
 /// A number as sign class, then (for non-zero values) the exponent of `0.d1d2… × 10^e` as a
 /// biased big-endian `u64`, then the significant digits; a negative number inverts both and ends
 /// with 0xFF, so a larger magnitude sorts first and a digit-prefix (smaller magnitude) last.
-/// Text that is not a number follows every number, as itself.
+/// Text that is not a number follows every number, as itself. The digits and exponent are
+/// [`number::parse`]'s, the normal form `compare_numbers` compares, so both orders agree.
 fn encode_number(text: &str, out: &mut Vec<u8>) {
-    let Some(decimal) = parse_decimal(text) else {
+    let Some(decimal) = number::parse(text) else {
         out.push(NUMBER_NOT_A_NUMBER);
         out.extend_from_slice(text.as_bytes());
         return;
     };
-    let all = || decimal.int.iter().chain(decimal.frac).copied();
-    let count = decimal.int.len() + decimal.frac.len();
-    let leading = all().take_while(|&d| d == b'0').count();
-    if leading == count {
+    if decimal.digits.is_empty() {
         out.push(NUMBER_ZERO);
         return;
     }
-    let trailing = all().rev().take_while(|&d| d == b'0').count();
-    let digits = all().skip(leading).take(count - leading - trailing);
-    let exponent = decimal.int.len() as i64 - leading as i64 + decimal.exponent;
-    let biased = (exponent as u64) ^ (1 << 63);
+    let biased = (decimal.exponent as u64) ^ (1 << 63);
     if decimal.negative {
         out.push(NUMBER_NEGATIVE);
         out.extend_from_slice(&(!biased).to_be_bytes());
-        out.extend(digits.map(|d| !d));
+        out.extend(decimal.digits.iter().map(|d| !d));
         out.push(0xFF);
     } else {
         out.push(NUMBER_POSITIVE);
         out.extend_from_slice(&biased.to_be_bytes());
-        out.extend(digits);
+        out.extend_from_slice(&decimal.digits);
     }
 }
 
