@@ -5,7 +5,7 @@ use std::hash::BuildHasher;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use super::merge::merge_sorted;
+use super::merge::merge_into_sorted;
 use super::store::{ItemId, ItemStore, KindId};
 use crate::model::entity::infer_separator;
 use crate::model::schema::KeySchema;
@@ -122,7 +122,7 @@ impl ItemStore {
             extra.clear();
             extra.extend(group.iter().map(|&(_, id)| id));
             let list = &mut self.collections[group[0].0 as usize].items;
-            merge_sorted(list, &mut extra, |a, b| sort_keys.order(a, b));
+            merge_into_sorted(list, &mut extra, |a, b| sort_keys.order(a, b));
         }
     }
 }

@@ -1,13 +1,16 @@
-//! Merging out-of-order items into a collection's sorted list.
+//! Merging in sort-key order: a page's late items into their collection, and the results of
+//! write shards into one read.
 
 use std::cmp::Ordering;
 
+use super::ordering::dynamo_cmp;
 use super::store::ItemId;
+use crate::model::value::Item;
 
 /// Merges `extra` (any order) into the sorted `list`. Each element of `extra` finds its place
 /// by galloping from the previous one's, so a page costs O(m log n) comparisons (O(m) for a
 /// descending page) plus copying the tail of `list` from where the first of them lands.
-pub(super) fn merge_sorted(
+pub(super) fn merge_into_sorted(
     list: &mut Vec<ItemId>,
     extra: &mut [ItemId],
     order: impl Fn(ItemId, ItemId) -> Ordering,
@@ -41,6 +44,29 @@ fn gallop(slice: &[ItemId], is_before: impl Fn(ItemId) -> bool) -> usize {
     }
     let high = (low + step).min(slice.len());
     low + slice[low..high].partition_point(|&id| is_before(id))
+}
+
+/// Merges per-shard results (each already in the index's sort order) into one order: by the
+/// sort key as DynamoDB compares it, ties in shard order. A stable sort of the concatenation
+/// gives exactly that.
+pub fn merge_sorted(shards: Vec<Vec<Item>>, sort_key: Option<&str>, descending: bool) -> Vec<Item> {
+    let mut all: Vec<Item> = shards.into_iter().flatten().collect();
+    if let Some(sk) = sort_key {
+        all.sort_by(|a, b| {
+            let ord = match (a.get(sk), b.get(sk)) {
+                (Some(x), Some(y)) => dynamo_cmp(x, y),
+                (None, Some(_)) => std::cmp::Ordering::Less,
+                (Some(_), None) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            };
+            if descending {
+                ord.reverse()
+            } else {
+                ord
+            }
+        });
+    }
+    all
 }
 
 #[cfg(test)]

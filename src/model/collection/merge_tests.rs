@@ -215,3 +215,106 @@ fn random_arrival_matches_a_stable_sort() {
         }
     }
 }
+
+/// A shard's items from (sort key, seq) pairs; `None` leaves the sort key out.
+fn shard(items: &[(Option<&str>, &str)]) -> Vec<Item> {
+    items
+        .iter()
+        .map(|&(sk, seq)| {
+            let mut attrs = vec![("PK", s("P")), ("seq", s(seq))];
+            if let Some(sk) = sk {
+                attrs.push(("SK", n(sk)));
+            }
+            item(attrs)
+        })
+        .collect()
+}
+
+fn seq_order(items: &[Item]) -> Vec<&str> {
+    items
+        .iter()
+        .map(|item| item.get("seq").and_then(AttrValue::as_s).unwrap_or(""))
+        .collect()
+}
+
+#[test]
+fn merge_sorted_orders_sorted_shards_into_one_read() {
+    // (name, shards, sort key, descending, seqs in merged order)
+    type Case<'a> = (
+        &'a str,
+        Vec<Vec<(Option<&'a str>, &'a str)>>,
+        Option<&'a str>,
+        bool,
+        Vec<&'a str>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "already sorted shards interleave, numerically",
+            vec![
+                vec![(Some("1"), "a"), (Some("9"), "b"), (Some("10"), "c")],
+                vec![(Some("2"), "d"), (Some("3"), "e"), (Some("100"), "f")],
+            ],
+            Some("SK"),
+            false,
+            vec!["a", "d", "e", "b", "c", "f"],
+        ),
+        (
+            "ties keep shard order",
+            vec![
+                vec![(Some("1"), "a"), (Some("2"), "b")],
+                vec![(Some("1"), "c"), (Some("2"), "d")],
+                vec![(Some("1e0"), "e")],
+            ],
+            Some("SK"),
+            false,
+            vec!["a", "c", "e", "b", "d"],
+        ),
+        (
+            "descending, ties still in shard order",
+            vec![
+                vec![(Some("9"), "a"), (Some("5"), "b"), (Some("1"), "c")],
+                vec![(Some("7"), "d"), (Some("5"), "e")],
+            ],
+            Some("SK"),
+            true,
+            vec!["a", "d", "b", "e", "c"],
+        ),
+        (
+            "a missing sort key comes first",
+            vec![
+                vec![(Some("1"), "a"), (None, "b")],
+                vec![(None, "c"), (Some("0"), "d")],
+            ],
+            Some("SK"),
+            false,
+            vec!["b", "c", "d", "a"],
+        ),
+        (
+            "and last when descending",
+            vec![
+                vec![(None, "a"), (Some("1"), "b")],
+                vec![(Some("2"), "c"), (None, "d")],
+            ],
+            Some("SK"),
+            true,
+            vec!["c", "b", "a", "d"],
+        ),
+        (
+            "no sort key: shard after shard",
+            vec![
+                vec![(Some("9"), "a"), (Some("1"), "b")],
+                vec![],
+                vec![(Some("5"), "c")],
+            ],
+            None,
+            false,
+            vec!["a", "b", "c"],
+        ),
+        ("no shards", vec![], Some("SK"), false, vec![]),
+    ];
+    for (name, shards, sort_key, descending, want) in cases {
+        let shards: Vec<Vec<Item>> = shards.iter().map(|items| shard(items)).collect();
+        let merged = merge_sorted(shards, sort_key, descending);
+        assert_eq!(seq_order(&merged), want, "{name}");
+    }
+}

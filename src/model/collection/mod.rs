@@ -25,6 +25,7 @@ mod sort_key;
 mod store;
 
 pub use grouping::Collection;
+pub use merge::merge_sorted;
 pub use ordering::dynamo_cmp;
 pub use store::{ItemId, ItemStore, KindId};
 
