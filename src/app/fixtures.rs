@@ -13,52 +13,11 @@ use crate::aws::attempts::AttemptStats;
 use crate::aws::{EngineEvent, Operation, Page};
 use crate::model::capacity::Consumed;
 use crate::model::demo_data;
-use crate::model::schema::{
-    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
-};
+pub use crate::model::fixtures::demo_info;
 use crate::model::value::Item;
 
 pub const WIDTH: u16 = 100;
 pub const HEIGHT: u16 = 30;
-
-fn key(name: &str) -> KeyAttr {
-    KeyAttr {
-        name: name.into(),
-        key_type: KeyType::S,
-    }
-}
-
-pub fn demo_info() -> TableInfo {
-    TableInfo {
-        name: "app".into(),
-        status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: key("PK"),
-            sort_key: Some(key("SK")),
-        },
-        indexes: vec![IndexInfo {
-            name: "GSI1".into(),
-            kind: IndexKind::Gsi,
-            keys: KeySchema {
-                partition_key: key("GSI1PK"),
-                sort_key: Some(key("GSI1SK")),
-            },
-            projection: Projection {
-                projection_type: "ALL".into(),
-                non_key_attributes: vec![],
-            },
-            provisioned: None,
-            item_count: Some(10),
-            size_bytes: Some(1000),
-        }],
-        billing_mode: "PAY_PER_REQUEST".into(),
-        provisioned: None,
-        item_count: 420,
-        size_bytes: 65_000,
-        ttl_attribute: Some("expiresAt".into()),
-        stream: None,
-    }
-}
 
 /// The demo items of a few users, products first as the generator emits them.
 pub fn demo_items() -> Vec<Item> {

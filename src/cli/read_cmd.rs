@@ -12,7 +12,7 @@ use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{DoneOutcome, Engine, Operation, ReadSpec};
 use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
-use crate::model::collection::dynamo_cmp;
+use crate::model::collection::merge_sorted;
 use crate::model::expression::parse_key_condition;
 use crate::model::json::to_safe_json;
 use crate::model::key_condition::{KeyCondition, SortInput};
@@ -251,27 +251,4 @@ async fn fan_out(
         let _ = writeln!(io::stderr().lock(), "{line}");
     }
     Ok(())
-}
-
-/// Merges per-shard results (each already in the index's sort order) into one order: by the
-/// sort key as DynamoDB compares it, ties in shard order. A stable sort of the concatenation
-/// gives exactly that.
-pub fn merge_sorted(shards: Vec<Vec<Item>>, sort_key: Option<&str>, descending: bool) -> Vec<Item> {
-    let mut all: Vec<Item> = shards.into_iter().flatten().collect();
-    if let Some(sk) = sort_key {
-        all.sort_by(|a, b| {
-            let ord = match (a.get(sk), b.get(sk)) {
-                (Some(x), Some(y)) => dynamo_cmp(x, y),
-                (None, Some(_)) => std::cmp::Ordering::Less,
-                (Some(_), None) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            };
-            if descending {
-                ord.reverse()
-            } else {
-                ord
-            }
-        });
-    }
-    all
 }

@@ -12,6 +12,8 @@ pub mod distribution;
 pub mod entity;
 pub mod expression;
 pub mod filter_compile;
+#[cfg(test)]
+pub mod fixtures;
 pub mod item_size;
 pub mod json;
 pub mod key_condition;

@@ -39,12 +39,12 @@ pub enum NumberError {
 /// A number reduced to sign, significant digits and exponent, so equal values have equal parts
 /// however they were spelled ("1e2", "100", "0100.0").
 #[derive(Debug, PartialEq, Eq)]
-struct Decimal {
-    negative: bool,
+pub(crate) struct Decimal {
+    pub(crate) negative: bool,
     /// ASCII digits without leading or trailing zeros; empty means zero.
-    digits: Vec<u8>,
+    pub(crate) digits: Vec<u8>,
     /// Value is `0.digits × 10^exponent`; 0 when the value is zero.
-    exponent: i64,
+    pub(crate) exponent: i64,
 }
 
 impl Decimal {
@@ -59,7 +59,7 @@ impl Decimal {
 
 /// Syntax only: DynamoDB's limits are checked by `validate_number`, so `compare_numbers` also
 /// works on numbers outside them.
-fn parse(text: &str) -> Option<Decimal> {
+pub(crate) fn parse(text: &str) -> Option<Decimal> {
     let DecimalText {
         negative,
         int: int_part,

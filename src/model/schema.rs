@@ -134,7 +134,7 @@ impl TableInfo {
 mod tests {
     #[test]
     fn target_positions_put_the_table_first() {
-        let info = crate::app::fixtures::demo_info();
+        let info = crate::model::fixtures::demo_info();
         assert_eq!(info.target_position(None), 0);
         assert_eq!(info.target_position(Some("GSI1")), 1);
         assert_eq!(info.target_position(Some("gone")), 0);

@@ -1,0 +1,86 @@
+//! Items and bytes per partition-key value, counted as a scan streams in.
+
+use std::collections::HashMap;
+
+/// Items at 75% of the 400 KB item limit: an update that grows them (appending to a list is
+/// the usual way) will soon fail, and each read of one costs 38+ RCU at eventual consistency.
+pub const LARGE_ITEM_BYTES: usize = 300 * 1024;
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct KeyTotals {
+    pub(super) items: u64,
+    pub(super) bytes: u64,
+}
+
+/// Items and bytes per partition-key value, built one item at a time.
+#[derive(Debug, Clone, Default)]
+pub struct KeyDistribution {
+    pub(super) keys: HashMap<String, KeyTotals>,
+    pub(super) total_items: u64,
+    pub(super) total_bytes: u64,
+    /// Size and key of the largest item; the first one seen wins a tie.
+    pub(super) largest_item: Option<(usize, String)>,
+    pub(super) large_items: u64,
+}
+
+pub(super) fn ratio(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+impl KeyDistribution {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Counts one item with partition-key text `key` and DynamoDB size `bytes`.
+    pub fn add(&mut self, key: &str, bytes: usize) {
+        let totals = match self.keys.get_mut(key) {
+            Some(t) => t,
+            None => self.keys.entry(key.to_owned()).or_default(),
+        };
+        totals.items += 1;
+        totals.bytes += bytes as u64;
+        self.total_items += 1;
+        self.total_bytes += bytes as u64;
+        if bytes >= LARGE_ITEM_BYTES {
+            self.large_items += 1;
+        }
+        if self
+            .largest_item
+            .as_ref()
+            .is_none_or(|(max, _)| bytes > *max)
+        {
+            self.largest_item = Some((bytes, key.to_owned()));
+        }
+    }
+
+    pub fn distinct_keys(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn total_items(&self) -> u64 {
+        self.total_items
+    }
+
+    pub fn total_bytes(&self) -> u64 {
+        self.total_bytes
+    }
+
+    /// Items of [`LARGE_ITEM_BYTES`] or more.
+    pub fn large_items(&self) -> u64 {
+        self.large_items
+    }
+
+    /// Size and key of the largest item.
+    pub fn largest_item(&self) -> Option<(usize, &str)> {
+        self.largest_item.as_ref().map(|(b, k)| (*b, k.as_str()))
+    }
+
+    pub(super) fn entries(&self) -> Vec<(&str, KeyTotals)> {
+        self.keys.iter().map(|(k, t)| (k.as_str(), *t)).collect()
+    }
+}
