@@ -16,11 +16,15 @@ pub const WORKER_NICENESS: i32 = 10;
 /// an optimisation, never a reason to fail.
 pub fn lower_this_thread() {
     #[cfg(target_os = "linux")]
-    // SAFETY: gettid and setpriority take no pointers; they only read and set this thread's
-    // scheduling niceness.
+    // SAFETY: gettid, getpriority and setpriority take no pointers; they only read and set this
+    // thread's scheduling niceness. errno is reset first, as -1 is a valid niceness.
     unsafe {
         let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
-        libc::setpriority(libc::PRIO_PROCESS, tid, WORKER_NICENESS);
+        *libc::__errno_location() = 0;
+        let current = libc::getpriority(libc::PRIO_PROCESS, tid);
+        // Relative to what the process was started with (`nice dynoscope` lowers both).
+        let lower = current.saturating_add(WORKER_NICENESS).min(19);
+        libc::setpriority(libc::PRIO_PROCESS, tid, lower);
     }
 }
 
