@@ -64,7 +64,7 @@ impl LocalDynamo {
         // The demo's DynamoDB Local stands in for a server on another machine: at a lower
         // priority than the explorer, so a full-speed scan cannot starve keys and frames on a
         // small machine (see src/platform/priority.rs). Every JVM thread inherits it.
-        // SAFETY: between fork and exec the child only makes one async-signal-safe syscall.
+        // SAFETY: between fork and exec the child only makes async-signal-safe syscalls.
         unsafe {
             command.pre_exec(|| {
                 crate::platform::priority::lower_this_thread();
