@@ -1,10 +1,14 @@
 //! Draw functions: each reads `State` and renders only what is visible.
 
 mod builder;
+mod collections;
+mod detail;
 pub mod format;
 mod help;
+mod items;
 pub mod json_view;
 mod picker;
+mod prompt;
 mod request_log;
 mod scan;
 mod status;

@@ -1,6 +1,9 @@
 //! Both JSON spellings, the escaper against a char-by-char reference, and parsing.
 
 use super::*;
+use crate::model::sanitize::needs_escape;
+use crate::model::value::{AttrValue, Item};
+use serde_json::Value;
 
 fn every_type() -> Item {
     Item::from_attrs(vec![

@@ -1,0 +1,43 @@
+//! Conversion between items and their two JSON spellings.
+//!
+//! *Plain JSON* (`jsonl`): numbers written as exact JSON numbers (never through `f64`), binary as
+//! base64 strings, sets as arrays, NULL as `null`. *DynamoDB JSON* (`ddb-jsonl`): the service's
+//! own typed form, `{"S":"…"}`, `{"N":"…"}`, which round-trips every type exactly.
+//!
+//! Writers in `write`, string escaping in `escape`, readers of the flags' JSON in `parse`.
+
+mod escape;
+mod parse;
+mod write;
+
+pub use escape::{to_safe_json, write_json_string};
+pub use parse::{
+    dynamo_to_attr, parse_dynamo_item, parse_dynamo_values, parse_names, parse_plain_values,
+    plain_to_attr,
+};
+pub use write::{pretty_line_count, write_array, write_dynamo, write_json_number, write_plain};
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum JsonError {
+    #[error("'{0}' is not valid JSON: {1}")]
+    Syntax(String, String),
+    #[error("{0} must be a JSON object, got '{1}'")]
+    NotObject(&'static str, String),
+    #[error("'{0}' is not DynamoDB JSON: {1}")]
+    NotDynamoJson(String, String),
+    #[error("{0}")]
+    Number(String),
+}
+
+/// Which of the two JSON spellings to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonSpelling {
+    /// Plain JSON (`jsonl`).
+    Plain,
+    /// DynamoDB JSON (`ddb-jsonl`).
+    Dynamo,
+}
+
+#[cfg(test)]
+#[path = "json_tests.rs"]
+mod tests;

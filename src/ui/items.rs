@@ -1,0 +1,144 @@
+//! The selected collection's items: kind, sort key, its parts and the common attributes, the
+//! visible rows only.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::text::Span;
+use ratatui::widgets::{Block, Row, Table};
+use ratatui::Frame;
+
+use super::format::thousands;
+use super::theme;
+use crate::app::layout::table_rows;
+use crate::app::state::{Pane, TableView};
+use crate::model::cell::cell_text;
+use crate::model::entity::decode_key;
+use crate::model::sanitize::{display_width, sanitize, truncate_display};
+
+const MAX_CELL_WIDTH: usize = 36;
+const COLUMN_SPACING: usize = 2;
+
+pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
+    let focused = view.focus == Pane::Items;
+    let Some(store) = view.store.as_ref() else {
+        frame.render_widget(Block::bordered().border_style(theme::border(focused)), area);
+        return;
+    };
+    let title = match view.selected_collection() {
+        Some(c) => format!(
+            " Items in {} ({}) ",
+            sanitize(&truncate_display(&store.collections()[c].key, 40)),
+            thousands(view.item_count() as u64)
+        ),
+        None => " Items ".to_string(),
+    };
+    let block = Block::bordered()
+        .title(title)
+        .border_style(theme::border(focused));
+    let columns = &view.columns;
+    let sk_name = store.group_keys().sort_key.as_ref().map(|k| k.name.clone());
+    let offset = view
+        .column_offset
+        .min(columns.attrs.len().saturating_sub(1));
+    let attrs: Vec<&String> = columns.attrs.iter().skip(offset).collect();
+
+    // Attribute names are data: sanitised before their widths are measured, like the cells.
+    let mut header: Vec<String> = vec!["kind".into()];
+    header.extend(sk_name.clone());
+    header.extend(columns.part_names.iter().cloned());
+    header.extend(attrs.iter().map(|a| a.to_string()));
+    let header: Vec<String> = header
+        .iter()
+        .map(|h| truncate_display(&sanitize(h), MAX_CELL_WIDTH).into_owned())
+        .collect();
+
+    let visible: Vec<u32> = (view.items.offset..view.item_count())
+        .take(table_rows(area))
+        .filter_map(|n| view.item_at(n))
+        .collect();
+    let mut cells: Vec<Vec<String>> = Vec::with_capacity(visible.len());
+    for &id in &visible {
+        let item = store.item(id);
+        let mut row = vec![store.kind_of(id).unwrap_or("").to_string()];
+        let sk = sk_name.as_ref().and_then(|k| item.get(k));
+        if sk_name.is_some() {
+            row.push(sk.map(cell_text).unwrap_or_default());
+        }
+        let parts = sk
+            .and_then(|v| v.as_s())
+            .map(|s| decode_key(s, store.separator()).parts)
+            .unwrap_or_default();
+        for i in 0..columns.part_names.len() {
+            row.push(parts.get(i).map(|p| p.to_string()).unwrap_or_default());
+        }
+        for a in &attrs {
+            row.push(item.get(a).map(cell_text).unwrap_or_default());
+        }
+        cells.push(
+            row.into_iter()
+                .map(|c| truncate_display(&sanitize(&c), MAX_CELL_WIDTH).into_owned())
+                .collect(),
+        );
+    }
+    let natural: Vec<usize> = header
+        .iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let widest = cells
+                .iter()
+                .map(|r| display_width(&r[i]))
+                .max()
+                .unwrap_or(0);
+            widest.max(display_width(h)).clamp(1, MAX_CELL_WIDTH)
+        })
+        .collect();
+    // Whole columns only: the ones that do not fit are reached by scrolling right, rather than
+    // squeezing every column to a few unreadable characters.
+    let inner = area.width.saturating_sub(2) as usize;
+    let mut used = 0;
+    let mut shown = 0;
+    for (i, w) in natural.iter().enumerate() {
+        let need = w + if i > 0 { COLUMN_SPACING } else { 0 };
+        if used + need > inner && i > 0 {
+            break;
+        }
+        used += need;
+        shown += 1;
+    }
+    let widths: Vec<Constraint> = natural[..shown]
+        .iter()
+        .map(|w| Constraint::Length(*w as u16))
+        .collect();
+    let header: Vec<String> = header.into_iter().take(shown).collect();
+    let cells: Vec<Vec<String>> = cells
+        .into_iter()
+        .map(|row| row.into_iter().take(shown).collect())
+        .collect();
+    let rows: Vec<Row> = cells
+        .into_iter()
+        .zip(&visible)
+        .enumerate()
+        .map(|(i, (row, &id))| {
+            let kind = store.kind_of(id).unwrap_or("");
+            let mut spans: Vec<ratatui::text::Text> = Vec::new();
+            for (c, cell) in row.into_iter().enumerate() {
+                spans.push(if c == 0 {
+                    Span::styled(cell, theme::kind_style(kind)).into()
+                } else {
+                    cell.into()
+                });
+            }
+            let r = Row::new(spans);
+            if view.items.offset + i == view.items.cursor && focused {
+                r.style(theme::selected())
+            } else {
+                r
+            }
+        })
+        .collect();
+    let header_row = Row::new(header).style(theme::header());
+    let table = Table::new(rows, widths)
+        .header(header_row)
+        .column_spacing(COLUMN_SPACING as u16)
+        .block(block);
+    frame.render_widget(table, area);
+}
