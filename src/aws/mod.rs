@@ -2,12 +2,14 @@
 //! the headless subcommands share it and receive the same [`EngineEvent`]s.
 
 pub mod attempts;
+mod backend;
 pub mod connect;
 pub mod convert;
 mod describe;
 pub mod endpoint;
 pub mod error;
 pub mod json_lines;
+mod memory_engine;
 pub mod read;
 pub mod seed;
 pub mod stats;
@@ -19,8 +21,10 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::Client;
 use tokio::sync::mpsc;
 
+pub use backend::Backend;
 pub use connect::{connect, ConnectError, ConnectOptions, Connection};
 pub use error::{EngineError, ErrorClass};
+pub use memory_engine::MemoryEngine;
 pub use read::{
     DoneOutcome, EngineEvent, Operation, Page, ReadHandle, ReadProgress, ReadSpec, SegmentStart,
 };
@@ -73,5 +77,38 @@ impl Engine {
             endpoint: self.endpoint.clone(),
         };
         read::start_read(Arc::new(source), id, spec, tx)
+    }
+}
+
+impl Backend for Engine {
+    fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    fn start_read_with_id(
+        &self,
+        id: u64,
+        spec: ReadSpec,
+        tx: mpsc::Sender<EngineEvent>,
+    ) -> ReadHandle {
+        Engine::start_read_with_id(self, id, spec, tx)
+    }
+
+    fn next_request_id(&self) -> u64 {
+        self.next_id()
+    }
+
+    fn list_tables(
+        &self,
+    ) -> impl std::future::Future<Output = Result<Vec<String>, EngineError>> + Send {
+        Engine::list_tables(self)
+    }
+
+    fn describe_table(
+        &self,
+        table: &str,
+    ) -> impl std::future::Future<Output = Result<crate::model::schema::TableInfo, EngineError>> + Send
+    {
+        Engine::describe_table(self, table)
     }
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use tokio::sync::mpsc;
 
 use crate::aws::attempts::AttemptStats;
-use crate::aws::{DoneOutcome, Engine, EngineError, EngineEvent, Page, ReadSpec, ReadStats};
+use crate::aws::{Backend, DoneOutcome, EngineError, EngineEvent, Page, ReadSpec, ReadStats};
 
 /// Pages the engine may have queued ahead of the consumer (stdout, the counting of `hotkeys`).
 const CHANNEL_PAGES: usize = 16;
@@ -40,8 +40,8 @@ pub enum Next {
 
 /// Runs `spec` and hands each page to `on_page` (after counting it), until the read ends or
 /// fails; then waits until its tasks have stopped.
-pub async fn drain(
-    engine: &Engine,
+pub async fn drain<B: Backend>(
+    engine: &B,
     spec: ReadSpec,
     mut on_page: impl FnMut(Page) -> Next,
 ) -> Drained {
@@ -99,3 +99,7 @@ pub async fn drain(
         interrupted,
     }
 }
+
+#[cfg(test)]
+#[path = "drain_tests.rs"]
+mod tests;

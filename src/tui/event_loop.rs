@@ -8,21 +8,19 @@
 //! of frames a second, which cost the terminal's CPU and this loop's, and delayed keys (a real
 //! pty measurement: keypress-to-frame p99 23 ms while streaming, before the cap).
 
-use std::collections::HashMap;
 use std::io;
 
 use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
-use super::debounce::Debouncer;
+use super::effects::EffectRunner;
 use super::signals::{EndedBy, ExplorerSignals, SignalEvent};
 use super::terminal::{self, Term};
 use crate::app::msg::{Effect, Msg};
 use crate::app::state::State;
 use crate::app::update::{start, update};
-use crate::aws::read::ReadHandle;
-use crate::aws::{Engine, EngineEvent};
+use crate::aws::Backend;
 use crate::ui;
 
 /// Pages the engine may queue ahead of the UI; a slow UI slows the scan instead of growing memory.
@@ -34,64 +32,18 @@ const MAX_BATCH: usize = 256;
 /// Streamed changes reach the screen at most this often (60 frames a second).
 pub const FRAME_INTERVAL: std::time::Duration = std::time::Duration::from_micros(16_667);
 
-struct Runner {
-    engine: Engine,
-    engine_tx: mpsc::Sender<EngineEvent>,
-    msg_tx: mpsc::UnboundedSender<Msg>,
-    reads: HashMap<u64, ReadHandle>,
-    debouncer: Debouncer,
-}
-
-impl Runner {
-    /// Performs effects; returns true when the explorer should quit.
-    fn apply(&mut self, effects: Vec<Effect>, terminal: &mut Term) -> io::Result<bool> {
-        let mut quit = false;
-        for effect in effects {
-            match effect {
-                Effect::ListTables => {
-                    let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
-                    tokio::spawn(async move {
-                        let result = engine.list_tables().await.map_err(|e| e.message);
-                        let _ = tx.send(Msg::Tables(result));
-                    });
-                }
-                Effect::Describe(table) => {
-                    let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
-                    tokio::spawn(async move {
-                        let result = engine.describe_table(&table).await.map_err(|e| e.message);
-                        let _ = tx.send(Msg::Described { table, result });
-                    });
-                }
-                Effect::StartRead { id, spec } => {
-                    self.reads.retain(|_, h| !h.is_finished());
-                    let handle = self
-                        .engine
-                        .start_read_with_id(id, *spec, self.engine_tx.clone());
-                    self.reads.insert(id, handle);
-                }
-                Effect::Cancel(id) => {
-                    if let Some(handle) = self.reads.get(&id) {
-                        handle.cancel();
-                    }
-                }
-                Effect::Copy(text) => terminal::copy_to_clipboard(terminal, &text)?,
-                Effect::Suspend => terminal::suspend(terminal)?,
-                Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
-                Effect::Quit => quit = true,
-            }
-        }
-        Ok(quit)
-    }
-
-    /// Cancels every read and waits until its tasks have stopped: nothing keeps running.
-    async fn shutdown(self) {
-        for handle in self.reads.values() {
-            handle.cancel();
-        }
-        for (_, handle) in self.reads {
-            handle.join().await;
+/// Performs the effects only the terminal can; returns true when the explorer should quit.
+fn terminal_effects(effects: Vec<Effect>, terminal: &mut Term) -> io::Result<bool> {
+    let mut quit = false;
+    for effect in effects {
+        match effect {
+            Effect::Copy(text) => terminal::copy_to_clipboard(terminal, &text)?,
+            Effect::Suspend => terminal::suspend(terminal)?,
+            Effect::Quit => quit = true,
+            _ => {}
         }
     }
+    Ok(quit)
 }
 
 fn to_msg(event: Event) -> Option<Msg> {
@@ -105,8 +57,8 @@ fn to_msg(event: Event) -> Option<Msg> {
 }
 
 /// Runs the explorer until it quits (`None`) or a signal ends it.
-pub async fn run(
-    engine: Engine,
+pub async fn run<B: Backend>(
+    engine: B,
     mut state: State,
     table: Option<String>,
 ) -> io::Result<Option<EndedBy>> {
@@ -121,15 +73,9 @@ pub async fn run(
 
     let (engine_tx, mut engine_rx) = mpsc::channel(ENGINE_CHANNEL);
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
-    let mut runner = Runner {
-        engine,
-        engine_tx,
-        debouncer: Debouncer::new(msg_tx.clone()),
-        msg_tx,
-        reads: HashMap::new(),
-    };
+    let mut runner = EffectRunner::new(engine, engine_tx, msg_tx);
     let mut events = EventStream::new();
-    let mut quit = runner.apply(start(&mut state, table), terminal)?;
+    let mut quit = terminal_effects(runner.apply(start(&mut state, table)), terminal)?;
     let started = std::time::Instant::now();
     let mut ticker = tokio::time::interval(std::time::Duration::from_millis(250));
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -198,7 +144,7 @@ pub async fn run(
             urgent |= !matches!(next, Msg::Engine(_) | Msg::Tick(_));
             effects.extend(update(&mut state, next));
         }
-        quit = runner.apply(effects, terminal)?;
+        quit = terminal_effects(runner.apply(effects), terminal)?;
     }
     // Dropping the receiver unblocks segment tasks parked on a full channel.
     drop(engine_rx);

@@ -2,6 +2,7 @@
 //! itself (raw mode, alternate screen, suspend, restore on every way out).
 
 pub mod debounce;
+pub mod effects;
 mod event_loop;
 mod signals;
 pub mod terminal;

@@ -74,7 +74,8 @@ pub struct State {
     pub width: u16,
     pub height: u16,
     pub next_request_id: u64,
-    /// Milliseconds since the explorer started, from `Msg::Tick`; rates and ETAs use it.
+    /// Milliseconds since the explorer started, from `Msg::Tick` (sent while a read runs). Scan
+    /// rates do not use it: they come from the engine's own clock.
     pub clock_ms: u64,
     /// Items the explorer keeps at most (`--max-items`, the config's `max_items`, or sized to
     /// available memory).

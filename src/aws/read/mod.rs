@@ -20,6 +20,7 @@ mod engine_tests;
 
 use std::time::Duration;
 
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -276,6 +277,26 @@ pub struct ReadHandle {
 }
 
 impl ReadHandle {
+    /// A read that fails before sending anything: its one event is `Failed` with `error`.
+    pub fn failed(id: RequestId, error: EngineError, tx: mpsc::Sender<EngineEvent>) -> ReadHandle {
+        let task = tokio::spawn(async move {
+            let _ = tx
+                .send(EngineEvent::Failed {
+                    request_id: id,
+                    segment: 0,
+                    error,
+                    attempts: AttemptStats::default(),
+                    elapsed: Duration::ZERO,
+                })
+                .await;
+        });
+        ReadHandle {
+            id,
+            cancel: CancellationToken::new(),
+            task,
+        }
+    }
+
     pub fn cancel(&self) {
         self.cancel.cancel();
     }
