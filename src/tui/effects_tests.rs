@@ -116,7 +116,7 @@ async fn a_budgeted_triage_scan_stops_resumes_with_a_new_budget_and_loads_each_i
         panic!("{:?}", read.outcome);
     };
     assert_eq!(budget, 2.0);
-    assert!(spent >= 2.0 && spent < 4.0, "spent {spent}");
+    assert!((2.0..4.0).contains(&spent), "spent {spent}");
     let loaded = view.store.as_ref().unwrap().len();
     assert!(loaded < all, "stopped early: {loaded} of {all}");
     let sent = source.requests();
