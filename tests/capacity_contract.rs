@@ -143,8 +143,8 @@ async fn a_rate_holds_in_every_one_second_window() {
         spec.rcu_per_second = Some(rate);
         tokio::spawn(async move {
             let name = label(&spec);
-            let (mut pages, outcome) = read_all(&engine, spec).await;
-            (name, rate, pages.drain(..).collect::<Vec<_>>(), outcome)
+            let (pages, outcome) = read_all(&engine, spec).await;
+            (name, rate, pages, outcome)
         })
     });
     let runs: Vec<_> = futures::future::join_all(runs).await;
