@@ -48,6 +48,8 @@ pub enum ConnectError {
 #[derive(Debug, Clone)]
 pub struct Connection {
     pub client: Client,
+    /// DynamoDB Streams, configured like `client` (see [`super::stream::client`]).
+    pub streams: aws_sdk_dynamodbstreams::Client,
     /// The endpoint as shown in messages.
     pub endpoint: String,
     pub region: String,
@@ -128,8 +130,9 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
         None if is_local => LOCAL_FALLBACK_REGION.to_string(),
         None => return Err(ConnectError::NoRegion),
     };
-    let shown_endpoint =
-        endpoint.unwrap_or_else(|| format!("https://dynamodb.{region}.amazonaws.com"));
+    let shown_endpoint = endpoint
+        .clone()
+        .unwrap_or_else(|| format!("https://dynamodb.{region}.amazonaws.com"));
 
     let mut builder =
         aws_sdk_dynamodb::config::Builder::from(&sdk_config).region(Region::new(region.clone()));
@@ -141,6 +144,7 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
             .map_err(|e| crate::aws::error::chain(&e)),
         None => Err("no credential provider".to_string()),
     };
+    let local_fallback = creds.is_err();
     if let Err(detail) = creds {
         if !is_local {
             return Err(ConnectError::NoCredentials {
@@ -158,8 +162,16 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
             "dynoscope-local-fallback",
         ));
     }
+    let config = builder.build();
     Ok(Connection {
-        client: Client::from_conf(builder.build()),
+        streams: super::stream::client::streams_client(
+            &sdk_config,
+            &config,
+            local_fallback,
+            opts.endpoint_url.as_deref(),
+            endpoint.as_deref(),
+        ),
+        client: Client::from_conf(config),
         endpoint: shown_endpoint,
         region,
         is_local,

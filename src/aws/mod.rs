@@ -10,6 +10,7 @@ pub mod json_lines;
 pub mod read;
 pub mod seed;
 pub mod stats;
+pub mod stream;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
