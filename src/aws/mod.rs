@@ -2,6 +2,7 @@
 //! the headless subcommands share it and receive the same [`EngineEvent`]s.
 
 pub mod attempts;
+pub mod churn;
 pub mod connect;
 pub mod convert;
 mod describe;

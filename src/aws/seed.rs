@@ -99,6 +99,14 @@ pub async fn seed(conn: &Connection, table: &str, items: Vec<Item>) -> Result<us
                 .build()
                 .map_err(build)?,
         )
+        // A stream of every change with both images, for `tail` and `hotkeys --writes`.
+        .stream_specification(
+            aws_sdk_dynamodb::types::StreamSpecification::builder()
+                .stream_enabled(true)
+                .stream_view_type(aws_sdk_dynamodb::types::StreamViewType::NewAndOldImages)
+                .build()
+                .map_err(build)?,
+        )
         .send()
         .await
         .map_err(|e| EngineError::from_sdk(e, "CreateTable", None, endpoint))?;

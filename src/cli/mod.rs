@@ -4,8 +4,12 @@ pub mod args;
 mod demo;
 mod drain;
 mod hotkeys;
+mod hotkeys_writes;
 pub mod output;
 mod read_cmd;
+mod seed_churn;
+pub mod tail;
+mod tail_table;
 
 use std::time::Duration;
 
@@ -167,8 +171,15 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
         }
+        Command::Hotkeys(args) if args.writes || args.for_duration.is_some() => {
+            hotkeys_writes::run(&cli.global, args).await
+        }
+        Command::Tail(args) => tail::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
+        }
+        Command::Seed(args) if args.churn.is_some() || args.for_duration.is_some() => {
+            seed_churn::run(&cli.global, args).await
         }
         Command::Seed(args) => {
             require_local_endpoint(&cli.global, "seed")?;

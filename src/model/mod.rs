@@ -3,6 +3,7 @@
 pub mod access_pattern;
 pub mod capacity;
 pub mod cell;
+pub mod churn;
 pub mod collection;
 pub mod compact;
 pub mod completion;

@@ -32,7 +32,8 @@ pub struct WriteKeyEntry {
     pub events: u64,
     pub wcu: u64,
     pub wcu_share: f64,
-    /// Write units in the key's busiest second.
+    /// Write units in the key's busiest second, by the time changes arrived (GetRecords
+    /// delivers pages about every half second, so this can exceed the rate they were made at).
     pub peak_wcu_per_second: u64,
 }
 
