@@ -15,7 +15,7 @@ use super::args::{GlobalArgs, HotkeysArgs, HotkeysOutput};
 use super::tail::{now_ms, start};
 use super::CliError;
 use crate::aws::stream::describe::stream_table;
-use crate::aws::stream::{StreamEvent, StreamStart, RETENTION};
+use crate::aws::stream::{StreamEvent, StreamStart, RECORDS_PER_CALL, RETENTION};
 use crate::model::distribution::ShardFamily;
 use crate::model::duration::{format_duration, parse_duration_at_most};
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
@@ -117,7 +117,13 @@ pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError>
 
     let started_ms = now_ms();
     let started = Instant::now();
-    let (handle, mut rx) = start(&conn, &target, StreamStart::Latest, started_ms);
+    let (handle, mut rx) = start(
+        &conn,
+        &target,
+        StreamStart::Latest,
+        started_ms,
+        RECORDS_PER_CALL,
+    );
     let mut deadline = started + duration;
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);

@@ -17,7 +17,7 @@ use super::CliError;
 use crate::aws::stream::describe::{stream_table, StreamTable};
 use crate::aws::stream::{
     start_stream, SdkStreamSource, StreamCounters, StreamEvent, StreamSpec, StreamStart,
-    StreamStats, RETENTION,
+    StreamStats, RECORDS_PER_CALL, RETENTION,
 };
 use crate::aws::Connection;
 use crate::model::duration::{format_duration, parse_duration, parse_duration_at_most};
@@ -51,6 +51,9 @@ pub struct TailArgs {
     /// Stop after N changes have been written (after --follow-key).
     #[arg(long, value_name = "N")]
     pub count: Option<u64>,
+    /// Records per GetRecords call (its Limit, 1-1000; default 1000).
+    #[arg(long, value_name = "N")]
+    pub page_size: Option<i32>,
     /// Print statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,
@@ -78,6 +81,7 @@ struct Plan {
     start: StreamStart,
     until: Option<Duration>,
     count: Option<u64>,
+    page_size: i32,
 }
 
 fn plan(args: &TailArgs, now_ms: i64) -> Result<Plan, CliError> {
@@ -109,10 +113,20 @@ fn plan(args: &TailArgs, now_ms: i64) -> Result<Plan, CliError> {
             "--count '0' stops before the first change; give 1 or more",
         ));
     }
+    let page_size = match args.page_size {
+        None => RECORDS_PER_CALL,
+        Some(n) if (1..=RECORDS_PER_CALL).contains(&n) => n,
+        Some(n) => {
+            return Err(CliError::bad_input(format!(
+                "--page-size '{n}' is out of range; GetRecords takes 1 to {RECORDS_PER_CALL}"
+            )))
+        }
+    };
     Ok(Plan {
         start,
         until,
         count: args.count,
+        page_size,
     })
 }
 
@@ -122,6 +136,7 @@ pub(super) fn start(
     target: &StreamTable,
     start: StreamStart,
     started_at_ms: i64,
+    page_size: i32,
 ) -> (
     crate::aws::stream::StreamHandle,
     mpsc::Receiver<StreamEvent>,
@@ -135,6 +150,7 @@ pub(super) fn start(
     ));
     let mut spec = StreamSpec::new(target.stream_arn.clone(), start, started_at_ms);
     spec.view_type = target.view_type;
+    spec.records_per_call = page_size;
     let (tx, rx) = mpsc::channel(CHANNEL_BATCHES);
     (start_stream(source, spec, counters, tx), rx)
 }
@@ -164,7 +180,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
     };
 
     let started = Instant::now();
-    let (handle, mut rx) = start(&conn, &target, plan.start, started_ms);
+    let (handle, mut rx) = start(&conn, &target, plan.start, started_ms, plan.page_size);
     let deadline = plan.until.map(|d| started + d);
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
@@ -342,6 +358,10 @@ mod tests {
                 "--until '0s' must be longer than zero",
             ),
             (vec!["t", "--count", "0"], "--count '0'"),
+            (
+                vec!["t", "--page-size", "1001"],
+                "--page-size '1001' is out of range",
+            ),
         ];
         for (line, want) in cases {
             let e = plan(&args(&line), now).err().expect("refused");
