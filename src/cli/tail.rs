@@ -28,7 +28,7 @@ use crate::model::stream::change_json::write_change;
 use crate::model::stream::Change;
 
 /// GetRecords pages the engine may have queued ahead of stdout.
-const CHANNEL_BATCHES: usize = 16;
+const CHANNEL_BATCHES: usize = 4;
 
 #[derive(Debug, Clone, Args)]
 pub struct TailArgs {
