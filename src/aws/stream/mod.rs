@@ -35,9 +35,10 @@ pub mod describe;
 mod lineage;
 pub mod memory;
 mod retry;
-mod sdk;
+pub(crate) mod sdk;
 mod shard;
 pub mod source;
+pub mod wire;
 
 #[cfg(test)]
 mod engine_tests;

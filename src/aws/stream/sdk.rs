@@ -2,25 +2,29 @@
 //! the SDK, errors sorted into what the engine does about them, every HTTP attempt counted.
 
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use aws_sdk_dynamodbstreams::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodbstreams::types::{ShardIteratorType, StreamStatus as SdkStatus};
 use aws_sdk_dynamodbstreams::Client;
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::{
-    BeforeTransmitInterceptorContextRef, Error as ErasedError, FinalizerInterceptorContextRef,
+    BeforeSerializationInterceptorContextRef, BeforeTransmitInterceptorContextRef,
+    Error as ErasedError, FinalizerInterceptorContextRef, Output,
 };
 use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
+use aws_smithy_runtime_api::client::orchestrator::OrchestratorError;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
-use aws_smithy_types::config_bag::ConfigBag;
+use aws_smithy_runtime_api::client::ser_de::{DeserializeResponse, SharedResponseDeserializer};
+use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer, Layer};
 
 use super::convert::{change_from_sdk, view_from_sdk};
 use super::source::{
     IteratorPosition, RecordsPage, ShardInfo, ShardListing, StreamError, StreamErrorKind,
     StreamSource, StreamStatus,
 };
+use super::wire::{parse_get_records, WirePage};
 use super::StreamCounters;
 use crate::aws::attempts::THROTTLING_CODES;
 use crate::aws::error::EngineError;
@@ -177,6 +181,7 @@ impl StreamSource for SdkStreamSource {
     ) -> impl Future<Output = Result<RecordsPage, StreamError>> + Send + 'static {
         let this = self.clone();
         async move {
+            let read = Arc::new(Mutex::new(None));
             let out = this
                 .client
                 .get_records()
@@ -184,9 +189,21 @@ impl StreamSource for SdkStreamSource {
                 .limit(limit)
                 .customize()
                 .interceptor(AttemptCounter(this.counters.clone()))
+                .interceptor(FastRecords {
+                    view_type: this.view_type,
+                    read: read.clone(),
+                })
                 .send()
                 .await
                 .map_err(|e| classify(e, "GetRecords", &this.endpoint))?;
+            let fast = read.lock().ok().and_then(|mut slot| slot.take());
+            if let Some(page) = fast {
+                return Ok(RecordsPage {
+                    changes: page.changes,
+                    unreadable: page.unreadable,
+                    next_iterator: out.next_shard_iterator,
+                });
+            }
             let records = out.records.unwrap_or_default();
             let total = records.len();
             let changes: Vec<_> = records
@@ -255,4 +272,83 @@ fn error_code(err: &ErasedError) -> Option<String> {
     }
     err.downcast_ref::<DescribeStreamError>()
         .and_then(|e| code(e))
+}
+
+/// Puts [`FastDeserializer`] in front of the SDK's GetRecords deserializer for one call.
+#[derive(Debug)]
+pub(super) struct FastRecords {
+    pub view_type: Option<ViewType>,
+    pub read: Arc<Mutex<Option<WirePage>>>,
+}
+
+impl Intercept for FastRecords {
+    fn name(&self) -> &'static str {
+        "dynoscope::stream::FastRecords"
+    }
+
+    fn read_before_execution(
+        &self,
+        _context: &BeforeSerializationInterceptorContextRef<'_>,
+        cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        // The interceptor layer is read before the operation's, so ours answers.
+        cfg.interceptor_state()
+            .store_put(SharedResponseDeserializer::new(FastDeserializer {
+                sdk: sdk_records_layer().clone(),
+                view_type: self.view_type,
+                read: self.read.clone(),
+            }));
+        Ok(())
+    }
+}
+
+/// Reads a successful GetRecords body with [`super::wire`] (into the shared slot, leaving the
+/// SDK's output without records); errors, and any body it cannot read, go to the SDK's.
+#[derive(Debug)]
+struct FastDeserializer {
+    /// The GetRecords operation's own configuration, holding the SDK's deserializer.
+    sdk: FrozenLayer,
+    view_type: Option<ViewType>,
+    read: Arc<Mutex<Option<WirePage>>>,
+}
+
+impl DeserializeResponse for FastDeserializer {
+    fn deserialize_nonstreaming_with_config(
+        &self,
+        response: &HttpResponse,
+        cfg: &ConfigBag,
+    ) -> Result<Output, OrchestratorError<ErasedError>> {
+        if response.status().is_success() {
+            let page = response
+                .body()
+                .bytes()
+                .and_then(|body| parse_get_records(body, self.view_type).ok());
+            if let (Some(page), Ok(mut slot)) = (page, self.read.lock()) {
+                let output =
+                    aws_sdk_dynamodbstreams::operation::get_records::GetRecordsOutput::builder()
+                        .set_next_shard_iterator(page.next_iterator.clone())
+                        .build();
+                *slot = Some(page);
+                return Ok(Output::erase(output));
+            }
+        }
+        match self.sdk.load::<SharedResponseDeserializer>() {
+            Some(sdk) => sdk.deserialize_nonstreaming_with_config(response, cfg),
+            None => Err(OrchestratorError::other(
+                "the SDK's GetRecords deserializer is missing",
+            )),
+        }
+    }
+}
+
+/// The configuration layer the SDK's GetRecords operation sets up, built once: it holds the
+/// SDK's response deserializer, which [`FastDeserializer`] hands what it does not read.
+fn sdk_records_layer() -> &'static FrozenLayer {
+    static LAYER: OnceLock<FrozenLayer> = OnceLock::new();
+    LAYER.get_or_init(|| {
+        use aws_smithy_runtime_api::client::runtime_plugin::RuntimePlugin;
+        aws_sdk_dynamodbstreams::operation::get_records::GetRecords::new()
+            .config()
+            .unwrap_or_else(|| Layer::new("GetRecords").freeze())
+    })
 }

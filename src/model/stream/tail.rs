@@ -7,7 +7,8 @@ use super::change::Change;
 
 #[derive(Debug, Clone)]
 pub struct TailBuffer {
-    changes: VecDeque<Change>,
+    /// Each change with its footprint, measured once.
+    changes: VecDeque<(Change, usize)>,
     bytes: usize,
     max_changes: usize,
     max_bytes: usize,
@@ -29,24 +30,25 @@ impl TailBuffer {
     /// Keeps `change`, dropping the oldest ones past either bound. The newest change is always
     /// kept, even when it alone is over the byte bound.
     pub fn push(&mut self, change: Change) {
-        self.bytes += change.footprint();
-        self.changes.push_back(change);
+        let footprint = change.footprint();
+        self.bytes += footprint;
+        self.changes.push_back((change, footprint));
         while self.changes.len() > self.max_changes
             || (self.bytes > self.max_bytes && self.changes.len() > 1)
         {
-            let old = self.changes.pop_front().expect("more than one");
-            self.bytes -= old.footprint();
+            let (_, old) = self.changes.pop_front().expect("more than one");
+            self.bytes -= old;
             self.dropped += 1;
         }
     }
 
     /// Oldest first.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &Change> + ExactSizeIterator {
-        self.changes.iter()
+        self.changes.iter().map(|(c, _)| c)
     }
 
     pub fn get(&self, index: usize) -> Option<&Change> {
-        self.changes.get(index)
+        self.changes.get(index).map(|(c, _)| c)
     }
 
     pub fn len(&self) -> usize {
