@@ -23,9 +23,10 @@
 //! - `ApproximateCreationDateTime` is rounded down to the minute (real DynamoDB: the second),
 //!   so `--since` keeps records up to a minute older than asked (see
 //!   [`CREATION_TIME_GRANULARITY`]);
-//! - iterators can be used more than once (the same records come back), and GetRecords
-//!   returns at most 1,000 records; a disabled stream's shard gets an ending sequence number
-//!   and, once read, no next iterator;
+//! - iterators can be used more than once (the same records come back), and expire after 15
+//!   minutes unused (still valid at 14 minutes, `ExpiredIteratorException` at 15); GetRecords
+//!   returns at most 1,000 records; a garbage iterator is a `ValidationException`; a disabled
+//!   stream's shard gets an ending sequence number and, once read, no next iterator;
 //! - records carry no `userIdentity` (DynamoDB Local does not run TTL deletes).
 
 pub mod client;
