@@ -16,8 +16,8 @@ use super::output::OutputFormat;
 use super::CliError;
 use crate::aws::stream::describe::{stream_table, StreamTable};
 use crate::aws::stream::{
-    start_stream, SdkStreamSource, StreamCounters, StreamEvent, StreamSpec, StreamStart,
-    StreamStats, RECORDS_PER_CALL, RETENTION,
+    start_stream, SdkStreamSource, StreamCounters, StreamEvent, StreamOutcome, StreamSpec,
+    StreamStart, StreamStats, RECORDS_PER_CALL, RETENTION,
 };
 use crate::aws::Connection;
 use crate::model::duration::{format_duration, parse_duration, parse_duration_at_most};
@@ -207,6 +207,14 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
             }
         };
         match event {
+            Some(StreamEvent::Done {
+                outcome: StreamOutcome::StreamDisabled,
+            }) => {
+                eprintln!(
+                    "tail: the stream was disabled, and every shard has been read to its end"
+                );
+                break;
+            }
             None | Some(StreamEvent::Done { .. }) => break,
             Some(StreamEvent::Failed { error }) => {
                 failure = Some(CliError::from(error));
