@@ -20,3 +20,5 @@ echo "== explorer: ingest, page to frame, render, memory (1,000,000 items)"
 cargo bench --locked --bench render
 echo "== keypress to frame in a pty while a scan streams"
 cargo bench --locked --bench pty_latency
+echo "== stream tail: records decoded and ranked per second on one core"
+cargo bench --locked --bench tail

@@ -62,6 +62,8 @@ pub enum ConnectError {
 #[derive(Debug, Clone)]
 pub struct Connection {
     pub client: Client,
+    /// DynamoDB Streams, configured like `client` (see [`super::stream::client`]).
+    pub streams: aws_sdk_dynamodbstreams::Client,
     /// The endpoint as shown in messages: the one the SDK sends to.
     pub endpoint: String,
     pub region: String,
@@ -150,6 +152,7 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
             .map_err(|e| crate::aws::error::chain(&e)),
         None => Err("no credential provider".to_string()),
     };
+    let local_fallback = creds.is_err();
     if let Err(detail) = creds {
         if !is_local {
             return Err(ConnectError::NoCredentials {
@@ -167,12 +170,30 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
             "dynoscope-local-fallback",
         ));
     }
+    let config = builder.build();
     Ok(Connection {
-        client: Client::from_conf(builder.build()),
+        // DynamoDB Local (or any endpoint not AWS's own) serves Streams at the same URL.
+        streams: super::stream::client::streams_client(
+            &sdk_config,
+            &config,
+            local_fallback,
+            opts.endpoint_url.as_deref(),
+            (!is_aws_endpoint(&url)).then_some(url.as_str()),
+        ),
+        client: Client::from_conf(config),
         endpoint: shown_endpoint,
         region,
         is_local,
     })
+}
+
+/// AWS's own DynamoDB endpoints (`dynamodb.REGION.amazonaws.com`, China's `.com.cn`), whose
+/// Streams live at their own host.
+fn is_aws_endpoint(url: &str) -> bool {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_ascii_lowercase))
+        .is_some_and(|h| h.ends_with(".amazonaws.com") || h.ends_with(".amazonaws.com.cn"))
 }
 
 #[cfg(test)]

@@ -91,7 +91,10 @@ where
     }
 }
 
-fn table_info(desc: TableDescription, ttl_attribute: Option<String>) -> Result<TableInfo, String> {
+pub(super) fn table_info(
+    desc: TableDescription,
+    ttl_attribute: Option<String>,
+) -> Result<TableInfo, String> {
     let name = desc.table_name.clone().unwrap_or_default();
     let defs = desc.attribute_definitions.clone().unwrap_or_default();
     let keys = key_schema(desc.key_schema.as_deref().unwrap_or_default(), &defs)

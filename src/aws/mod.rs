@@ -3,6 +3,7 @@
 
 pub mod attempts;
 mod backend;
+pub mod churn;
 pub mod connect;
 pub mod convert;
 mod describe;
@@ -13,6 +14,7 @@ mod memory_engine;
 pub mod read;
 pub mod seed;
 pub mod stats;
+pub mod stream;
 pub mod trace;
 
 use std::sync::atomic::{AtomicU64, Ordering};

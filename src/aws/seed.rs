@@ -122,6 +122,14 @@ pub async fn seed(conn: &Connection, table: &str, items: Vec<Item>) -> Result<us
                 .build()
                 .map_err(build)?,
         )
+        // A stream of every change with both images, for `tail` and `hotkeys --writes`.
+        .stream_specification(
+            aws_sdk_dynamodb::types::StreamSpecification::builder()
+                .stream_enabled(true)
+                .stream_view_type(aws_sdk_dynamodb::types::StreamViewType::NewAndOldImages)
+                .build()
+                .map_err(build)?,
+        )
         .send()
         .await
         .map_err(|e| EngineError::from_sdk(e, "CreateTable", None, endpoint))?;
@@ -212,8 +220,15 @@ mod tests {
     use crate::model::demo_data;
 
     fn connection(client: Client, is_local: bool) -> Connection {
+        let streams = aws_sdk_dynamodbstreams::Client::from_conf(
+            aws_sdk_dynamodbstreams::Config::builder()
+                .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+                .region(aws_sdk_dynamodbstreams::config::Region::new("eu-west-1"))
+                .build(),
+        );
         Connection {
             client,
+            streams,
             endpoint: "as shown".into(),
             region: "eu-west-1".into(),
             is_local,

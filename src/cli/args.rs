@@ -70,6 +70,8 @@ pub enum Command {
     Scan(ScanArgs),
     /// Hot-partition triage: scan a table or index and rank its partition keys by items.
     Hotkeys(HotkeysArgs),
+    /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
+    Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
     Run(RunArgs),
     /// Create and load the demo single-table data set (local endpoints only).
@@ -217,6 +219,12 @@ pub struct HotkeysArgs {
     /// Rate-limit all segments together to N read units per second.
     #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
+    /// Rank keys by the writes the table's stream shows (for --for) instead of by a Scan.
+    #[arg(long)]
+    pub writes: bool,
+    /// With --writes: how long to count, e.g. 60s or 5m (default 60s).
+    #[arg(long = "for", value_name = "DURATION")]
+    pub for_duration: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -235,6 +243,13 @@ pub struct SeedArgs {
     /// Number of ordinary users to generate.
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = ranges::users)]
     pub users: u32,
+    /// Instead of only loading: write RATE changes a second to the table (loaded first if it
+    /// is missing), over many keys plus a hot tenant and the sharded status key.
+    #[arg(long, value_name = "RATE")]
+    pub churn: Option<f64>,
+    /// With --churn: stop after this long, e.g. 30s (default: until Ctrl-C).
+    #[arg(long = "for", value_name = "DURATION")]
+    pub for_duration: Option<String>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -244,6 +259,9 @@ pub struct DemoArgs {
     /// Load the data and print the endpoint, without opening the explorer (keeps running until Ctrl-C).
     #[arg(long)]
     pub no_ui: bool,
+    /// Also write RATE changes a second to the demo table in the background (see seed --churn).
+    #[arg(long, value_name = "RATE")]
+    pub churn: Option<f64>,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -152,6 +152,9 @@ pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
             "demo starts its own DynamoDB Local, so --endpoint-url '{url}' is not used; to load another endpoint run 'dynoscope seed --endpoint-url {url}'"
         )));
     }
+    if let Some(rate) = args.churn {
+        super::seed_churn::churn_rate(rate)?;
+    }
     let mut signals = StopSignals::new()?;
     let mut local = LocalDynamo::start(&dynamodb_local_dir()).await?;
     let no_ui = args.no_ui;
@@ -198,6 +201,9 @@ async fn serve(
     );
     let loaded = seed::seed(&conn, DEMO_TABLE, demo_data::generate(args.users)).await?;
     eprintln!("loaded {loaded} items");
+    let _churn = args
+        .churn
+        .map(|rate| super::seed_churn::background(&conn, DEMO_TABLE, args.users, rate, args.no_ui));
     if args.no_ui {
         eprintln!(
             "try: dynoscope --endpoint-url {} query {DEMO_TABLE} --pk USER#celebrity --sk-begins ORDER# --desc --limit 5 --output table",

@@ -6,12 +6,16 @@ mod docs;
 mod drain;
 mod explore;
 mod hotkeys;
+mod hotkeys_writes;
 pub mod output;
 mod ranges;
 mod read_cmd;
 mod read_spec;
+mod seed_churn;
 pub mod settings;
 mod stream;
+pub mod tail;
+mod tail_table;
 mod text_table;
 
 use std::time::Duration;
@@ -154,8 +158,15 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
         }
+        Command::Hotkeys(args) if args.writes || args.for_duration.is_some() => {
+            hotkeys_writes::run(&cli.global, args).await
+        }
+        Command::Tail(args) => tail::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
+        }
+        Command::Seed(args) if args.churn.is_some() || args.for_duration.is_some() => {
+            seed_churn::run(&cli.global, args).await
         }
         Command::Seed(args) => {
             let mut options = connect_options(&cli.global)?;

@@ -30,6 +30,10 @@ pub enum Fault {
     Truncate,
     /// Wait `FaultConfig::delay` (longer than the client's timeout) before forwarding.
     Delay,
+    /// 400 `LimitExceededException`: how DynamoDB Streams throttles GetRecords.
+    LimitExceeded,
+    /// 400 `ExpiredIteratorException`: a GetRecords iterator older than 15 minutes.
+    ExpiredIterator,
 }
 
 impl Fault {
@@ -52,12 +56,17 @@ impl Fault {
             Fault::Reset => "Reset",
             Fault::Truncate => "TruncatedBody",
             Fault::Delay => "Delay",
+            Fault::LimitExceeded => "LimitExceeded",
+            Fault::ExpiredIterator => "ExpiredIterator",
         }
     }
 
     /// Whether DynamoDB (and the client's throttle counter) call this a throttle.
     pub fn is_throttle(self) -> bool {
-        matches!(self, Fault::ProvisionedThroughput | Fault::Throttling)
+        matches!(
+            self,
+            Fault::ProvisionedThroughput | Fault::Throttling | Fault::LimitExceeded
+        )
     }
 
     /// Status, error code and message of the error response this fault sends, if it sends one.
@@ -86,6 +95,18 @@ impl Fault {
                 "Service Unavailable",
                 "ServiceUnavailable",
                 "Service Unavailable (injected by the test proxy)",
+            ),
+            Fault::LimitExceeded => (
+                400,
+                "Bad Request",
+                "LimitExceededException",
+                "Too many requests for this stream (injected by the test proxy)",
+            ),
+            Fault::ExpiredIterator => (
+                400,
+                "Bad Request",
+                "ExpiredIteratorException",
+                "Iterator expired (injected by the test proxy)",
             ),
             _ => return None,
         })

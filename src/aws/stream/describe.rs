@@ -1,0 +1,67 @@
+//! Finding a table's stream: one DescribeTable gives the table's keys and indexes (for GSI
+//! attribution) and its latest stream. dynoscope never enables a stream; without one it says
+//! how to.
+
+use super::super::describe::table_info;
+use super::super::error::EngineError;
+use super::super::Connection;
+use crate::model::schema::TableInfo;
+use crate::model::stream::ViewType;
+
+#[derive(Debug, Clone)]
+pub struct StreamTable {
+    pub info: TableInfo,
+    pub stream_arn: String,
+    pub view_type: Option<ViewType>,
+}
+
+/// The one line shown for a table without an enabled stream.
+pub fn no_stream_message(table: &str) -> String {
+    format!(
+        "table '{table}' has no stream enabled, and dynoscope never enables one itself; to enable it run: aws dynamodb update-table --table-name {table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES"
+    )
+}
+
+pub async fn stream_table(conn: &Connection, table: &str) -> Result<StreamTable, EngineError> {
+    let out = conn
+        .client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .map_err(|e| EngineError::from_sdk(e, "DescribeTable", Some(table), &conn.endpoint))?;
+    let desc = out.table.ok_or_else(|| {
+        EngineError::service(format!("DescribeTable for '{table}' returned no table"))
+    })?;
+    let enabled = desc
+        .stream_specification
+        .as_ref()
+        .is_some_and(|s| s.stream_enabled);
+    let view_type = desc
+        .stream_specification
+        .as_ref()
+        .and_then(|s| s.stream_view_type.as_ref())
+        .and_then(|v| ViewType::parse(v.as_str()));
+    let stream_arn = desc.latest_stream_arn.clone().filter(|_| enabled);
+    let info = table_info(desc, None).map_err(EngineError::service)?;
+    let Some(stream_arn) = stream_arn else {
+        return Err(EngineError::bad_input(no_stream_message(&info.name)));
+    };
+    Ok(StreamTable {
+        info,
+        stream_arn,
+        view_type,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_message_names_the_exact_command_on_one_line() {
+        let m = no_stream_message("app");
+        assert!(!m.contains('\n'));
+        assert!(m.ends_with("aws dynamodb update-table --table-name app --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES"), "{m}");
+    }
+}

@@ -1,0 +1,329 @@
+//! `hotkeys TABLE --writes --for 60s`: rank partition keys by the writes the table's stream
+//! shows while it is followed, instead of by the items a Scan finds. The report has the shape
+//! of the scan-based one (`items` are changes, `bytes` their stream record sizes) plus
+//! `events` and `wcu` per key. With `--index` a GSI's partition keys are ranked: each change
+//! counts against the GSI keys its images carry. Reads only the stream.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+use std::time::Duration;
+
+use serde::Serialize;
+use tokio::time::Instant;
+
+use super::args::{GlobalArgs, HotkeysArgs, HotkeysOutput};
+use super::tail::{now_ms, start};
+use super::CliError;
+use crate::aws::stream::describe::stream_table;
+use crate::aws::stream::{StreamEvent, StreamStart, RECORDS_PER_CALL, RETENTION};
+use crate::model::distribution::ShardFamily;
+use crate::model::duration::{format_duration, parse_duration_at_most};
+use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::schema::IndexKind;
+use crate::model::stream::attribution::WriteTargets;
+use crate::model::stream::tally::{WriteKeyEntry, WriteTally};
+use crate::model::stream::warnings::{Subject, WriteWarning};
+
+/// How long `--writes` counts without `--for`.
+const DEFAULT_FOR: Duration = Duration::from_secs(60);
+const MAX_KEY_WIDTH: usize = 48;
+
+#[derive(Debug, Serialize)]
+struct Report<'a> {
+    table: &'a str,
+    index: Option<&'a str>,
+    /// Where the counts come from: the table's stream, followed for `seconds`.
+    source: &'static str,
+    seconds: f64,
+    distinct_keys: usize,
+    /// Changes counted (a MODIFY moving a GSI key counts against both keys).
+    total_items: u64,
+    total_bytes: u64,
+    total_events: u64,
+    total_wcu: u64,
+    top_one_percent_share: f64,
+    top: Vec<WriteKeyEntry>,
+    top_by_wcu: Vec<WriteKeyEntry>,
+    shard_families: Vec<ShardFamily>,
+    warnings: Vec<WriteWarning>,
+}
+
+fn check(args: &HotkeysArgs) -> Result<Duration, CliError> {
+    if !args.writes {
+        return Err(CliError::bad_input(format!(
+            "--for '{}' only applies to --writes (count the stream's writes for that long); add --writes, or drop --for to rank keys by a Scan",
+            args.for_duration.as_deref().unwrap_or_default()
+        )));
+    }
+    let scan_only = [
+        ("--segments", args.segments != 1),
+        ("--max-rcu", args.max_rcu.is_some()),
+        ("--rcu-per-second", args.rcu_per_second.is_some()),
+    ];
+    if let Some((flag, _)) = scan_only.iter().find(|(_, set)| *set) {
+        return Err(CliError::bad_input(format!(
+            "{flag} applies to the Scan, and --writes reads the table's stream instead; drop {flag} or --writes"
+        )));
+    }
+    if args.top == 0 {
+        return Err(CliError::bad_input(
+            "--top '0' lists no keys; give 1 or more",
+        ));
+    }
+    match &args.for_duration {
+        None => Ok(DEFAULT_FOR),
+        Some(text) => parse_duration_at_most("--for", text, RETENTION, "count for at most 24h")
+            .map_err(|e| CliError::bad_input(e.to_string())),
+    }
+}
+
+pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError> {
+    let duration = check(&args)?;
+    let conn = super::connect(global).await?;
+    let target = stream_table(&conn, &args.table).await?;
+    let targets = WriteTargets::from_table(&target.info);
+    // Which partition key is ranked: the table's, or one GSI's.
+    let gsi = match args.index.as_deref() {
+        None => None,
+        Some(name) => Some(match targets.gsis.iter().position(|g| g.index == name) {
+            Some(i) => i,
+            None => {
+                let lsi = target
+                    .info
+                    .index(name)
+                    .is_some_and(|i| i.kind == IndexKind::Lsi);
+                let gsis: Vec<&str> = targets.gsis.iter().map(|g| g.index.as_str()).collect();
+                return Err(CliError::bad_input(if lsi {
+                    format!("index '{name}' is an LSI: it shares the table's partition key, so its writes land on the table's partitions; drop --index to rank them")
+                } else if gsis.is_empty() {
+                    format!(
+                        "index '{name}' not found on table '{}'; it has no GSIs",
+                        target.info.name
+                    )
+                } else {
+                    format!(
+                        "index '{name}' not found on table '{}'; its GSIs are: {}",
+                        target.info.name,
+                        gsis.join(", ")
+                    )
+                }));
+            }
+        }),
+    };
+    let partition_key = match gsi {
+        Some(i) => targets.gsis[i].partition_key.clone(),
+        None => targets.partition_key.clone(),
+    };
+
+    let started_ms = now_ms();
+    let started = Instant::now();
+    let (handle, mut rx) = start(
+        &conn,
+        &target,
+        StreamStart::Latest,
+        started_ms,
+        RECORDS_PER_CALL,
+    );
+    let mut deadline = started + duration;
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    let mut tally = WriteTally::new();
+    let (mut interrupted, mut stopping, mut failure) = (false, false, None);
+    loop {
+        let event = tokio::select! {
+            event = rx.recv() => event,
+            _ = &mut ctrl_c, if !interrupted => {
+                interrupted = true;
+                handle.cancel();
+                continue;
+            }
+            _ = tokio::time::sleep_until(deadline), if !stopping => {
+                stopping = true;
+                handle.cancel();
+                continue;
+            }
+        };
+        match event {
+            None | Some(StreamEvent::Done { .. }) => break,
+            Some(StreamEvent::Failed { error }) => {
+                failure = Some(CliError::from(error));
+                break;
+            }
+            Some(StreamEvent::Ready { shards }) => {
+                // Counting starts now: the time to open the shards is not counted.
+                deadline = Instant::now() + duration;
+                eprintln!(
+                    "hotkeys: counting writes to '{}'{} for {} from its stream ({shards} shard(s))",
+                    sanitize(&target.info.name),
+                    args.index
+                        .as_deref()
+                        .map(|i| format!(" by GSI '{}'", sanitize(i)))
+                        .unwrap_or_default(),
+                    format_duration(duration)
+                );
+            }
+            Some(StreamEvent::Changes { changes, .. }) if !stopping && !interrupted => {
+                let at = now_ms().max(0) as u64;
+                for change in &changes {
+                    let units = change.write_units().units;
+                    match gsi {
+                        None => {
+                            if let Some(key) = targets.table_key(change) {
+                                tally.add(&key, change.size_bytes, units, at);
+                            }
+                        }
+                        Some(wanted) => targets.for_each_gsi_key(change, |i, key| {
+                            if i == wanted {
+                                tally.add(&key, change.size_bytes, units, at);
+                            }
+                        }),
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    handle.join().await;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    if interrupted {
+        return Err(CliError::new(
+            130,
+            format!(
+                "hotkeys --writes interrupted after {} changes; no report",
+                tally.total_events()
+            ),
+        ));
+    }
+    let seconds = duration.as_secs_f64();
+    let subject = Subject {
+        table: &target.info.name,
+        index: gsi.map(|i| targets.gsis[i].index.as_str()),
+        partition_key: &partition_key,
+    };
+    let distribution = tally.distribution();
+    let report = Report {
+        table: &target.info.name,
+        index: args.index.as_deref(),
+        source: "stream",
+        seconds,
+        distinct_keys: distribution.distinct_keys(),
+        total_items: distribution.total_items(),
+        total_bytes: distribution.total_bytes(),
+        total_events: tally.total_events(),
+        total_wcu: tally.total_wcu(),
+        top_one_percent_share: distribution.top_one_percent_share(),
+        top: tally.top_by_events(args.top),
+        top_by_wcu: tally.top_by_wcu(args.top),
+        shard_families: tally.shard_families(),
+        warnings: tally.warnings(subject, duration.as_secs().max(1)),
+    };
+    let text = match args.output {
+        HotkeysOutput::Json => {
+            let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+            s.push('\n');
+            s
+        }
+        HotkeysOutput::Table => render_table(&report, &partition_key),
+    };
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(CliError::service(format!("cannot write output: {e}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
+}
+
+fn render_table(report: &Report, partition_key: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "writes to table '{}'{}, partition key {}, over {:.0} s: {} changes, {} WCU, {} distinct keys",
+        sanitize(report.table),
+        report
+            .index
+            .map(|i| format!(" by GSI '{}'", sanitize(i)))
+            .unwrap_or_default(),
+        sanitize(partition_key),
+        report.seconds,
+        report.total_events,
+        report.total_wcu,
+        report.distinct_keys,
+    );
+    for (title, entries) in [("by changes", &report.top), ("by WCU", &report.top_by_wcu)] {
+        let _ = writeln!(out, "\ntop keys {title}:");
+        let rows: Vec<[String; 6]> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                [
+                    (i + 1).to_string(),
+                    truncate_display(&sanitize(&e.key), MAX_KEY_WIDTH).into_owned(),
+                    e.events.to_string(),
+                    percent(e.share),
+                    e.wcu.to_string(),
+                    percent(e.wcu_share),
+                ]
+            })
+            .collect();
+        let header = ["RANK", "KEY", "CHANGES", "SHARE", "WCU", "WCU SHARE"];
+        let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+        for row in &rows {
+            for (w, c) in widths.iter_mut().zip(row) {
+                *w = (*w).max(display_width(c));
+            }
+        }
+        let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
+        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
+        for row in [header.as_slice(), rule.as_slice()]
+            .into_iter()
+            .chain(rows.iter().map(|r| r.as_slice()))
+        {
+            let mut line = String::new();
+            for (i, (cell, w)) in row.iter().zip(&widths).enumerate() {
+                let pad = " ".repeat(w.saturating_sub(display_width(cell)));
+                if i == 1 {
+                    let _ = write!(line, "{cell}{pad}  ");
+                } else {
+                    let _ = write!(line, "{pad}{cell}  ");
+                }
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
+        }
+    }
+    out.push('\n');
+    if report.shard_families.is_empty() {
+        out.push_str("shard families: none\n");
+    } else {
+        out.push_str("shard families:\n");
+        for f in &report.shard_families {
+            let _ = writeln!(
+                out,
+                "  {} {} shards ({}-{}): {} changes, busiest shard {} (skew {:.2})",
+                truncate_display(&sanitize(&f.prefix), MAX_KEY_WIDTH),
+                f.shards,
+                f.lowest_suffix,
+                f.highest_suffix,
+                f.items,
+                f.max_items,
+                f.skew
+            );
+        }
+    }
+    out.push('\n');
+    if report.warnings.is_empty() {
+        out.push_str("warnings: none\n");
+    } else {
+        out.push_str("warnings:\n");
+        for w in &report.warnings {
+            let _ = writeln!(out, "! {}", sanitize(&w.message));
+        }
+    }
+    out
+}
