@@ -18,6 +18,7 @@ pub mod tail;
 mod tail_table;
 mod text_table;
 
+use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
@@ -57,6 +58,25 @@ impl CliError {
 
     pub fn service(message: impl Into<String>) -> Self {
         Self::new(1, message)
+    }
+}
+
+/// Ends a command that prints `--stats`: the statistics line stays the last line of stderr,
+/// after the error line when the command failed.
+pub fn finish_with_stats(
+    outcome: Result<(), CliError>,
+    stats_line: Option<String>,
+) -> Result<(), CliError> {
+    match (outcome, stats_line) {
+        (Err(mut e), line) => {
+            e.trailer = line;
+            Err(e)
+        }
+        (Ok(()), Some(line)) => {
+            let _ = writeln!(io::stderr().lock(), "{line}");
+            Ok(())
+        }
+        (Ok(()), None) => Ok(()),
     }
 }
 

@@ -99,16 +99,5 @@ pub(super) async fn stream(
         )),
         None => Ok(()),
     };
-    // The statistics stay the last line of stderr, after any error line.
-    match (outcome, stats_line) {
-        (Err(mut e), line) => {
-            e.trailer = line;
-            Err(e)
-        }
-        (Ok(()), Some(line)) => {
-            let _ = writeln!(io::stderr().lock(), "{line}");
-            Ok(())
-        }
-        (Ok(()), None) => Ok(()),
-    }
+    super::finish_with_stats(outcome, stats_line)
 }

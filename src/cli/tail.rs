@@ -300,17 +300,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
         }
         (None, _) => Ok(()),
     };
-    match (outcome, stats_line) {
-        (Err(mut e), line) => {
-            e.trailer = line;
-            Err(e)
-        }
-        (Ok(()), Some(line)) => {
-            let _ = writeln!(io::stderr().lock(), "{line}");
-            Ok(())
-        }
-        (Ok(()), None) => Ok(()),
-    }
+    super::finish_with_stats(outcome, stats_line)
 }
 
 /// Whether `change` is to the followed partition key (every change without `--follow-key`).
