@@ -20,6 +20,7 @@ pub mod key_condition;
 pub mod limits;
 pub mod number;
 pub mod redact;
+pub mod relations;
 pub mod reserved;
 pub mod sanitize;
 pub mod schema;
