@@ -52,6 +52,19 @@ pub fn split_progress(main: Rect, segments: usize) -> [Rect; 2] {
     Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(main)
 }
 
+/// Rows of the related-collections list above the item detail, borders included: up to five
+/// links, or one line saying there are none.
+pub fn related_height(links: usize) -> u16 {
+    (links.clamp(1, 5) + 2) as u16
+}
+
+/// The item detail's area split into the related collections above and the JSON below; the
+/// list gets at most a third of it.
+pub fn split_related(detail: Rect, links: usize) -> [Rect; 2] {
+    let height = related_height(links).min(detail.height / 3);
+    Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(detail)
+}
+
 pub struct PickerLayout {
     pub title: Rect,
     pub list: Rect,

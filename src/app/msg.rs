@@ -21,6 +21,15 @@ pub enum Msg {
     Debounced(u64),
     /// Milliseconds since start, sent while a read runs so rates and ETAs move.
     Tick(u64),
+    /// A timer `update` asked for ran out.
+    Timer(Timer),
+}
+
+/// Timers `update` sets with `Effect::Timer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timer {
+    /// The `g` chord of this generation waited long enough for its second key.
+    Chord(u64),
 }
 
 #[derive(Debug, Clone)]
@@ -38,6 +47,11 @@ pub enum Effect {
     /// Send `Msg::Debounced(generation)` after `delay` unless another debounce replaces it.
     Debounce {
         generation: u64,
+        delay: std::time::Duration,
+    },
+    /// Send `Msg::Timer(timer)` after `delay`.
+    Timer {
+        timer: Timer,
         delay: std::time::Duration,
     },
     /// Leave the terminal and stop the process until it is continued (Ctrl-Z, as a shell

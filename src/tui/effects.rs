@@ -67,6 +67,14 @@ impl<B: Backend> EffectRunner<B> {
                     }
                 }
                 Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
+                Effect::Timer { timer, delay } => {
+                    let tx = self.msg_tx.clone();
+                    // Not cancelled: `update` ignores a timer whose generation has passed.
+                    tokio::spawn(async move {
+                        tokio::time::sleep(delay).await;
+                        let _ = tx.send(Msg::Timer(timer));
+                    });
+                }
                 Effect::Copy(_) | Effect::Suspend | Effect::Quit => for_terminal.push(effect),
             }
         }

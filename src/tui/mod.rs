@@ -4,8 +4,12 @@
 pub mod debounce;
 pub mod effects;
 mod event_loop;
+#[cfg(test)]
+mod flow_harness;
 mod signals;
 pub mod terminal;
+#[cfg(test)]
+mod walk_flow_tests;
 
 pub use event_loop::{run, BATCH_BUDGET};
 pub use signals::EndedBy;

@@ -8,11 +8,18 @@ use ratatui::Frame;
 use super::format::bytes;
 use super::json_view::item_lines;
 use super::theme;
-use crate::app::layout::list_rows;
+use crate::app::layout::{list_rows, split_related};
 use crate::app::state::{JsonMode, Pane, TableView};
 use crate::model::item_size::share_of_limit;
 
+/// The related collections above the item's JSON.
 pub(super) fn draw_detail(frame: &mut Frame, area: Rect, view: &TableView) {
+    let [related, json] = split_related(area, view.related.links.len());
+    super::related::draw_related(frame, related, view);
+    draw_json(frame, json, view);
+}
+
+fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
     let focused = view.focus == Pane::Detail;
     let (Some(store), Some(id)) = (view.store.as_ref(), view.selected_item()) else {
         frame.render_widget(

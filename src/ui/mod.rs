@@ -9,6 +9,7 @@ mod items;
 pub mod json_view;
 mod picker;
 mod prompt;
+mod related;
 mod request_log;
 mod scan;
 mod status;

@@ -1,28 +1,34 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
 mod builder;
+mod chord;
 mod cursor;
 mod distribution;
 mod explain;
 mod palette;
 mod picker;
 mod read;
+mod related;
 mod scan;
 mod scan_progress;
 mod table;
+mod visited;
 
 use std::collections::HashMap;
 
 pub use builder::*;
+pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use read::{ReadOutcome, ReadState};
+pub use related::Related;
 pub use scan::*;
 pub use scan_progress::{ScanProgress, SegmentProgress};
 pub use table::{JsonMode, Pane, Prompt, TableView};
+pub use visited::{Visited, MAX_VISITED};
 
 use super::config::Config;
 use super::keymap::Keymap;
@@ -84,6 +90,8 @@ pub struct State {
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
     pub quit: bool,
+    /// `g` waiting for its second key (`g r` follows a relation).
+    pub chord: Chords,
 }
 
 impl State {
@@ -106,6 +114,7 @@ impl State {
             history: HashMap::new(),
             patterns: Vec::new(),
             quit: false,
+            chord: Chords::default(),
         }
     }
 }

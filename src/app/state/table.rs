@@ -1,16 +1,20 @@
 //! One open table: its description, the loaded items and every view and dialog over them.
 
 use super::{
-    Builder, DistributionView, ListCursor, Loadable, Palette, ReadState, ScanLauncher, ScanProgress,
+    Builder, DistributionView, ListCursor, Loadable, Palette, ReadState, Related, ScanLauncher,
+    ScanProgress, Visited,
 };
 use crate::app::columns::ItemColumns;
 use crate::model::collection::{ItemId, ItemStore};
+use crate::model::relations::KeyKnowledge;
 use crate::model::schema::{KeySchema, TableInfo};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
     Collections,
     Items,
+    /// The related collections listed above the item detail.
+    Related,
     Detail,
 }
 
@@ -64,6 +68,12 @@ pub struct TableView {
     pub distribution: Option<DistributionView>,
     /// Items read but not kept because the store reached `State::max_items`.
     pub dropped_items: u64,
+    /// The selected item's related collections (`g r` opens the selected one).
+    pub related: Related,
+    /// What every page read in this table taught about its collections, for `related`.
+    pub knowledge: KeyKnowledge,
+    /// Views left for another collection, newest last (Backspace returns).
+    pub visited: Visited,
 }
 
 impl TableView {
@@ -94,6 +104,9 @@ impl TableView {
             progress: None,
             distribution: None,
             dropped_items: 0,
+            related: Related::default(),
+            knowledge: KeyKnowledge::default(),
+            visited: Visited::default(),
         }
     }
 

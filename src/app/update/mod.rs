@@ -4,6 +4,7 @@
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
 mod builder;
+mod chord;
 mod completion;
 mod distribution;
 mod events;
@@ -15,6 +16,7 @@ mod picker;
 mod prompts;
 mod reads;
 mod scan;
+mod walk;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
@@ -30,14 +32,21 @@ use self::palette::palette_key;
 use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
 use self::scan::launcher_key;
+use crate::app::keymap::Action;
 use crate::app::layout::{table_layout, TableLayout};
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, Msg, Timer};
 use crate::app::state::{Loadable, Screen, State};
 
 pub use builder::DEBOUNCE;
 pub use reads::EXPLORER_PAGE_SIZE;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let effects = route(state, msg);
+    walk::refresh_related(state);
+    effects
+}
+
+fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Resize(w, h) => {
             state.width = w;
@@ -57,6 +66,10 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Debounced(generation) => debounced(state, generation),
         Msg::Tick(ms) => {
             state.clock_ms = ms;
+            Vec::new()
+        }
+        Msg::Timer(Timer::Chord(generation)) => {
+            chord::chord_expired(state, generation);
             Vec::new()
         }
         Msg::Key(key) => key_event(state, key),
@@ -110,7 +123,12 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if state.screen == Screen::Picker {
         return picker_key(state, key);
     }
+    if let Some(effects) = chord::chord_key(state, &key) {
+        return effects;
+    }
     match state.keymap.action(&key) {
+        // A letter (`g`) is also the first key of `g r`; Home is only Home.
+        Some(Action::Top) if matches!(key.code, KeyCode::Char(_)) => chord::top_and_arm(state),
         Some(action) => table_action(state, action),
         None => Vec::new(),
     }

@@ -8,10 +8,13 @@ use super::palette::open_palette;
 use super::picker::picker_moved;
 use super::reads::load_more;
 use super::scan::open_launcher;
+use super::walk::{follow_related, go_back};
 use super::{area, layout};
 use super::{quit, running_read};
 use crate::app::keymap::Action;
-use crate::app::layout::{list_rows, picker_layout, picker_rows, split_progress, table_rows};
+use crate::app::layout::{
+    list_rows, picker_layout, picker_rows, split_progress, split_related, table_rows,
+};
 use crate::app::msg::Effect;
 use crate::app::state::{JsonMode, Loadable, Notice, Pane, Prompt, Screen, State};
 use crate::model::json::{pretty_line_count, write_plain};
@@ -44,10 +47,10 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::NextPane | Action::PrevPane => {
             if let Some(view) = state.table.as_mut() {
-                let panes: &[Pane] = if view.detail_open {
-                    &[Pane::Collections, Pane::Items, Pane::Detail]
-                } else {
-                    &[Pane::Collections, Pane::Items]
+                let panes: &[Pane] = match (view.detail_open, view.related.links.is_empty()) {
+                    (true, false) => &[Pane::Collections, Pane::Items, Pane::Related, Pane::Detail],
+                    (true, true) => &[Pane::Collections, Pane::Items, Pane::Detail],
+                    (false, _) => &[Pane::Collections, Pane::Items],
                 };
                 let at = panes.iter().position(|p| *p == view.focus).unwrap_or(0);
                 let step = if action == Action::NextPane {
@@ -61,6 +64,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Open => {
             if let Some(view) = state.table.as_mut() {
                 match view.focus {
+                    Pane::Related => return follow_related(state),
                     Pane::Collections => view.focus = Pane::Items,
                     Pane::Items if view.selected_item().is_some() => {
                         view.detail_open = true;
@@ -102,6 +106,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::ScanLauncher => return open_launcher(state),
         Action::KeyDistribution => return open_distribution(state),
         Action::Rescan => return new_scan(state),
+        Action::NavBack => return go_back(state),
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
                 .map(Effect::Cancel)
@@ -147,14 +152,17 @@ fn pane_rows(state: &State) -> usize {
     }
 }
 
-/// Rows inside the item detail pane, which shares the main pane with a scan's progress panel.
-fn detail_rows(state: &State) -> usize {
+/// The item detail's related list and JSON: the main pane below a scan's progress panel.
+fn detail_areas(state: &State) -> [ratatui::layout::Rect; 2] {
     let main = layout(state).main;
-    let area = match state.table.as_ref().and_then(|v| v.progress.as_ref()) {
+    let Some(view) = state.table.as_ref() else {
+        return [main, main];
+    };
+    let area = match view.progress.as_ref() {
         Some(progress) => split_progress(main, progress.segments.len())[1],
         None => main,
     };
-    list_rows(area)
+    split_related(area, view.related.links.len())
 }
 
 pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
@@ -165,7 +173,8 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
         return picker_moved(state);
     }
     let l = layout(state);
-    let detail_rows = detail_rows(state);
+    let [related_area, json_area] = detail_areas(state);
+    let (detail_rows, related_rows) = (list_rows(json_area), list_rows(related_area));
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -189,6 +198,11 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
             let len = view.item_count();
             view.items.move_by(delta, len, table_rows(l.main));
             at_end = len > 0 && view.items.cursor + 1 == len;
+        }
+        Pane::Related => {
+            let len = view.related.links.len();
+            view.related.list.move_by(delta, len, related_rows);
+            at_end = false;
         }
         Pane::Detail => {
             // Clamped to the item's lines: `G` pressed twice overflowed, and after one `G` the

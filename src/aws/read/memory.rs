@@ -96,7 +96,13 @@ impl MemorySource {
             Operation::Query if !spec.shards.is_empty() => request.total_segments,
             _ => 1,
         };
-        let positions = self.segment_items(request.segment, total);
+        let mut positions = self.segment_items(request.segment, total);
+        // A Query's partition-key equality (`#pk = :pk`, as the explorer and the builder spell
+        // it) selects one collection, of the table or of the queried index; other conditions
+        // are not evaluated.
+        if let Some((name, value)) = partition_condition(spec, request.segment) {
+            positions.retain(|&i| self.items[i].get(&name) == Some(&value));
+        }
         let from = match &request.start {
             None => 0,
             Some(start) => positions
@@ -145,6 +151,23 @@ impl MemorySource {
             last_evaluated_key,
         }
     }
+}
+
+fn partition_condition(
+    spec: &super::ReadSpec,
+    segment: u32,
+) -> Option<(String, crate::model::value::AttrValue)> {
+    let condition = spec.key_condition.as_deref()?;
+    if spec.operation != Operation::Query || !condition.starts_with("#pk = :pk") {
+        return None;
+    }
+    let name = spec.names.iter().find(|(n, _)| n == "#pk")?.1.clone();
+    let value = spec
+        .values_for(segment)
+        .into_iter()
+        .find(|(n, _)| n == ":pk")?
+        .1;
+    Some((name, value))
 }
 
 impl PageSource for MemorySource {

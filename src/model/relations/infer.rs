@@ -20,13 +20,14 @@ pub enum Evidence {
 }
 
 impl Evidence {
-    pub fn describe(self) -> &'static str {
+    /// How the link was found, in the words of the related list: `part of SK`.
+    pub fn describe(self, attribute: &str) -> String {
         match self {
-            Evidence::Configured => "configured",
-            Evidence::KeyPart => "key part",
-            Evidence::Key => "key",
-            Evidence::Value => "value",
-            Evidence::OwnKey => "its own key",
+            Evidence::Configured => format!("[[relation]] on {attribute}"),
+            Evidence::KeyPart => format!("part of {attribute}"),
+            Evidence::Key => format!("{attribute} is its key"),
+            Evidence::Value => format!("value of {attribute}"),
+            Evidence::OwnKey => format!("the item's {attribute}"),
         }
     }
 }
