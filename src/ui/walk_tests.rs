@@ -86,3 +86,17 @@ fn demo_orders_name_their_parts_from_the_data() {
     send(&mut st, (0..order).map(|_| press(KeyCode::Down)));
     assert_eq!(st.table.as_ref().unwrap().columns.part_names, ["part1"]);
 }
+
+#[test]
+fn collections_ordered_by_items_put_the_hot_collection_first() {
+    let mut st = loaded(false);
+    send(&mut st, [char('o'), char('o')]);
+    let v = st.table.as_ref().unwrap();
+    let store = v.store.as_ref().unwrap();
+    assert_eq!(
+        store.collections()[v.collection_at(0).unwrap()].key,
+        "USER#celebrity"
+    );
+    assert!(screen_text(&st).contains("items · o"));
+    snapshot!("collections_by_items", st);
+}

@@ -34,11 +34,12 @@ pub enum Action {
     KeyDistribution,
     // Walking the single-table design (issue 14).
     NavBack,
+    CollectionOrder,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 28] = [
+    pub const ALL: [Action; 29] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -67,6 +68,7 @@ impl Action {
         Action::ScanLauncher,
         Action::KeyDistribution,
         Action::NavBack,
+        Action::CollectionOrder,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -100,6 +102,7 @@ impl Action {
             Action::ScanLauncher => "scan_launcher",
             Action::KeyDistribution => "key_distribution",
             Action::NavBack => "nav_back",
+            Action::CollectionOrder => "collection_order",
         }
     }
 

@@ -5,7 +5,7 @@ use super::{
     ScanProgress, Visited,
 };
 use crate::app::columns::ItemColumns;
-use crate::model::collection::{ItemId, ItemStore};
+use crate::model::collection::{DisplayOrder, ItemId, ItemStore};
 use crate::model::relations::KeyKnowledge;
 use crate::model::schema::{KeySchema, TableInfo};
 
@@ -74,6 +74,8 @@ pub struct TableView {
     pub knowledge: KeyKnowledge,
     /// Views left for another collection, newest last (Backspace returns).
     pub visited: Visited,
+    /// The collections' order (`o`: first seen, key, items, bytes).
+    pub ordering: DisplayOrder,
 }
 
 impl TableView {
@@ -107,6 +109,7 @@ impl TableView {
             related: Related::default(),
             knowledge: KeyKnowledge::default(),
             visited: Visited::default(),
+            ordering: DisplayOrder::default(),
         }
     }
 
@@ -127,7 +130,7 @@ impl TableView {
     pub fn collection_at(&self, n: usize) -> Option<usize> {
         match &self.filtered_collections {
             Some(f) => f.get(n).copied(),
-            None => (n < self.collection_count()).then_some(n),
+            None => self.ordering.at(n, self.collection_count()),
         }
     }
 

@@ -1,7 +1,7 @@
 //! What the engine sends back: pages into the store and the request log, and how reads end.
 
 use super::completion::sample_event;
-use super::filter::{keep_cursors_visible, refilter};
+use super::filter::{follow_collection, keep_cursors_visible, refilter};
 use super::reads::continue_read;
 use crate::app::msg::Effect;
 use crate::app::request_log::RequestRow;
@@ -41,6 +41,7 @@ pub(super) fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect>
                 progress.record(&page);
             }
             let cap = state.max_items;
+            let selected = view.selected_collection();
             if let Some(store) = view.store.as_mut() {
                 // Past the cap the request log and statistics keep counting, but items are not
                 // kept, so a huge scan cannot take the explorer's memory with it. Views kept
@@ -63,8 +64,10 @@ pub(super) fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect>
                     items.truncate(room);
                 }
                 store.extend(items);
+                view.ordering.refresh(store);
             }
             refilter(state);
+            follow_collection(state, selected);
             keep_cursors_visible(state);
             Vec::new()
         }

@@ -174,6 +174,8 @@ mod builder_tests;
 mod scan_tests;
 #[cfg(test)]
 mod update_tests;
+#[cfg(test)]
+mod walk_tests;
 
 /// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
 pub(super) fn area(state: &State) -> Rect {

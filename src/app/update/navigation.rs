@@ -107,6 +107,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::KeyDistribution => return open_distribution(state),
         Action::Rescan => return new_scan(state),
         Action::NavBack => return go_back(state),
+        Action::CollectionOrder => super::walk::cycle_order(state),
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
                 .map(Effect::Cancel)

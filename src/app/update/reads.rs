@@ -49,6 +49,7 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
     view.detail_open = false;
     view.focus = Pane::Collections;
     view.related = Default::default();
+    view.ordering = crate::model::collection::DisplayOrder::new(view.ordering.order());
     refilter(state);
     spec.max_pages = Some(1);
     spec.page_size = Some(EXPLORER_PAGE_SIZE);

@@ -1,6 +1,7 @@
 //! Walking the single-table design: the selected item's related collections, opening one
 //! with a Query, and going back through the views left on the way, as they were.
 
+use super::filter::{follow_collection, refilter};
 use super::reads::start_fresh;
 use super::running_read;
 use crate::app::msg::Effect;
@@ -150,6 +151,7 @@ pub(super) fn leave_view(state: &mut State) {
     let mut fresh = TableView::new(view.name.clone(), view.info.clone());
     fresh.index = view.index.clone();
     fresh.json_mode = view.json_mode;
+    fresh.ordering = crate::model::collection::DisplayOrder::new(view.ordering.order());
     fresh.knowledge = std::mem::take(&mut view.knowledge);
     fresh.visited = std::mem::take(&mut view.visited);
     let mut old = std::mem::replace(view, fresh);
@@ -172,6 +174,25 @@ pub(super) fn leave_view(state: &mut State) {
     old.budget_prompt = None;
     view.visited.push(old);
     view.visited.fit(cap);
+}
+
+/// `o`: the next collection order; the selected collection stays selected.
+pub(super) fn cycle_order(state: &mut State) {
+    let Some(view) = state.table.as_mut() else {
+        return;
+    };
+    let selected = view.selected_collection();
+    let next = view.ordering.order().next();
+    match view.store.as_ref() {
+        Some(store) => view.ordering.set(next, store),
+        None => view.ordering = crate::model::collection::DisplayOrder::new(next),
+    }
+    state.notice = Some(Notice {
+        text: format!("collections by {}", next.label()),
+        error: false,
+    });
+    refilter(state);
+    follow_collection(state, selected);
 }
 
 /// Backspace / Alt-←: the previous view, as it was; nothing is read again.
