@@ -24,9 +24,15 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         layout.title,
     );
 
+    // A selected filter (after `T`) is shown reversed: typing replaces it.
+    let filter_style = if picker.filter_selected {
+        theme::selected()
+    } else {
+        Default::default()
+    };
     let mut lines = vec![Line::from(vec![
         Span::styled("filter: ", theme::dim()),
-        Span::raw(sanitize(&picker.filter).into_owned()),
+        Span::styled(sanitize(&picker.filter).into_owned(), filter_style),
         Span::styled("█", theme::dim()),
     ])];
     match &picker.tables {

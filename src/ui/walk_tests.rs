@@ -100,3 +100,33 @@ fn collections_ordered_by_items_put_the_hot_collection_first() {
     assert!(screen_text(&st).contains("items · o"));
     snapshot!("collections_by_items", st);
 }
+
+#[test]
+fn the_picker_after_t_has_its_filter_selected() {
+    let mut st = state();
+    crate::app::update::start(&mut st, None);
+    send(
+        &mut st,
+        [crate::app::msg::Msg::Tables(Ok(vec![
+            "app".into(),
+            "audit-log".into(),
+            "orders".into(),
+        ]))],
+    );
+    send(
+        &mut st,
+        [char('o'), char('r'), press(KeyCode::Enter), char('T')],
+    );
+    assert!(st.picker.filter_selected);
+    // The old filter is shown selected (reversed), the prompt's label is not.
+    let terminal = render(&st);
+    let buffer = terminal.backend().buffer();
+    let reversed = |x: u16| {
+        buffer[(x, 2)]
+            .modifier
+            .contains(ratatui::style::Modifier::REVERSED)
+    };
+    assert_eq!(buffer[(9, 2)].symbol(), "o");
+    assert!(reversed(9) && reversed(10) && !reversed(2));
+    snapshot!("picker_returned", st);
+}

@@ -16,7 +16,7 @@ use crate::app::layout::{
     list_rows, picker_layout, picker_rows, split_progress, split_related, table_rows,
 };
 use crate::app::msg::Effect;
-use crate::app::state::{JsonMode, Loadable, Notice, Pane, Prompt, Screen, State};
+use crate::app::state::{JsonMode, Notice, Pane, Prompt, Screen, State};
 use crate::model::json::{pretty_line_count, write_plain};
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
@@ -113,12 +113,8 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
                 .map(Effect::Cancel)
                 .into_iter()
                 .collect();
-            state.table = None;
-            state.screen = Screen::Picker;
-            if state.picker.tables.is_none() {
-                state.picker.tables = Some(Loadable::Loading);
-                effects.push(Effect::ListTables);
-            }
+            let left = state.table.take().map(|v| v.name);
+            effects.extend(super::picker::return_to_picker(state, left));
             return effects;
         }
     }

@@ -79,3 +79,57 @@ fn a_page_that_reorders_the_list_keeps_the_cursor_on_its_collection() {
     assert_eq!(selected_key(&s), chosen);
     assert_eq!(keys_shown(&s)[0], "USER#celebrity");
 }
+
+/// The picker with three tables and `filter` typed, then `orders` opened and left with `T`.
+fn back_from_orders(filter: &str) -> State {
+    let mut s = state();
+    crate::app::update::start(&mut s, None);
+    send(
+        &mut s,
+        [Msg::Tables(Ok(vec![
+            "app".into(),
+            "audit-log".into(),
+            "orders".into(),
+            "orders-archive".into(),
+        ]))],
+    );
+    send(&mut s, filter.chars().map(char));
+    let at = s
+        .picker
+        .visible()
+        .iter()
+        .position(|t| *t == "orders")
+        .unwrap();
+    send(&mut s, (0..at).map(|_| press(KeyCode::Down)));
+    send(&mut s, [press(KeyCode::Enter)]);
+    assert_eq!(s.screen, crate::app::state::Screen::Table);
+    send(&mut s, [char('T')]);
+    assert_eq!(s.screen, crate::app::state::Screen::Picker);
+    s
+}
+
+#[test]
+fn back_in_the_picker_the_filter_is_selected_and_the_cursor_on_the_table_left() {
+    let mut s = back_from_orders("or");
+    assert!(s.picker.filter_selected);
+    assert_eq!(s.picker.highlighted().as_deref(), Some("orders"));
+    // Typing replaces the old filter instead of appending to it.
+    send(&mut s, "aud".chars().map(char));
+    assert_eq!(s.picker.filter, "aud");
+    assert_eq!(s.picker.visible(), ["audit-log"]);
+    assert!(!s.picker.filter_selected);
+    // Backspace on a selected filter clears it; a move keeps it.
+    let mut s = back_from_orders("or");
+    send(&mut s, [press(KeyCode::Backspace)]);
+    assert_eq!(s.picker.filter, "");
+    let mut s = back_from_orders("or");
+    send(&mut s, [press(KeyCode::Down)]);
+    assert_eq!(s.picker.filter, "or");
+    assert_eq!(s.picker.highlighted().as_deref(), Some("orders-archive"));
+    send(&mut s, [char('x')]);
+    assert_eq!(s.picker.filter, "orx", "unselected: typing appends");
+    // Without a filter there is nothing to select; the cursor is still on the table left.
+    let s = back_from_orders("");
+    assert!(!s.picker.filter_selected);
+    assert_eq!(s.picker.highlighted().as_deref(), Some("orders"));
+}
