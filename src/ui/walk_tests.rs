@@ -130,3 +130,49 @@ fn the_picker_after_t_has_its_filter_selected() {
     assert!(reversed(9) && reversed(10) && !reversed(2));
     snapshot!("picker_returned", st);
 }
+
+#[test]
+fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
+    let mut st = loaded(false);
+    send(&mut st, [char(':')]);
+    send(&mut st, "USER#celebrity".chars().map(char));
+    // To the sort key: the operator `=`, then the value.
+    send(
+        &mut st,
+        [
+            press(KeyCode::Tab),
+            press(KeyCode::Right),
+            press(KeyCode::Tab),
+        ],
+    );
+    send(&mut st, "ORDER#2025-".chars().map(char));
+    let completion = |st: &crate::app::state::State| {
+        let c = st
+            .table
+            .as_ref()
+            .unwrap()
+            .builder
+            .as_ref()
+            .unwrap()
+            .completion
+            .clone()
+            .expect("completions");
+        (c.items, c.counts)
+    };
+    let (items, counts) = completion(&st);
+    let mut sorted = items.clone();
+    sorted.sort();
+    assert_eq!(items, sorted, "DynamoDB order");
+    assert!(counts.iter().all(|&n| n >= 1));
+    snapshot!("builder_sk_completions_key_order", st);
+    send(
+        &mut st,
+        [crate::app::msg::Msg::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Char('o'),
+            crossterm::event::KeyModifiers::CONTROL,
+        ))],
+    );
+    let (_, counts) = completion(&st);
+    assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
+    snapshot!("builder_sk_completions_by_count", st);
+}

@@ -34,6 +34,7 @@ use super::config::Config;
 use super::keymap::Keymap;
 use super::request_log::RequestLog;
 use crate::model::access_pattern::AccessPattern;
+use crate::model::completion::CompletionOrder;
 
 /// Something fetched in the background.
 #[derive(Debug, Clone, PartialEq)]
@@ -92,6 +93,8 @@ pub struct State {
     pub quit: bool,
     /// `g` waiting for its second key (`g r` follows a relation).
     pub chord: Chords,
+    /// Key completions in key order or by count (Ctrl-O in the builder and the palette).
+    pub completion_order: CompletionOrder,
 }
 
 impl State {
@@ -115,6 +118,7 @@ impl State {
             patterns: Vec::new(),
             quit: false,
             chord: Chords::default(),
+            completion_order: CompletionOrder::default(),
         }
     }
 }

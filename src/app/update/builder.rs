@@ -103,6 +103,9 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 None => *b = Builder::new(b.index),
             }
         }
+        _ if ctrl(&key, 'o') => {
+            state.completion_order = state.completion_order.toggled();
+        }
         _ if ctrl(&key, 'r') => {
             b.raw = !b.raw;
             b.focus = if b.raw { Field::RawKey } else { Field::Pk };
