@@ -176,3 +176,28 @@ fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
     snapshot!("builder_sk_completions_by_count", st);
 }
+
+#[test]
+fn the_item_detail_wraps_long_strings_or_scrolls_them_sideways() {
+    let (mut st, id) = opened();
+    let long: String = (0..300)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
+    let item = Item::from_attrs(vec![
+        ("PK".into(), s("DOC#1")),
+        ("SK".into(), s("BODY")),
+        ("body".into(), s(&long)),
+    ]);
+    send(&mut st, [page(id, 1, vec![item], false)]);
+    send(&mut st, [press(KeyCode::Tab), press(KeyCode::Enter)]);
+    let text = screen_text(&st);
+    assert!(text.contains("long lines wrap · w"), "{text}");
+    assert!(
+        text.contains("xyzabc"),
+        "the string continues on the next rows: {text}"
+    );
+    snapshot!("detail_wrapped", st);
+    send(&mut st, [char('w')]);
+    send(&mut st, (0..3).map(|_| press(KeyCode::Right)));
+    snapshot!("detail_sideways", st);
+}

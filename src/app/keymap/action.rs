@@ -35,11 +35,12 @@ pub enum Action {
     // Walking the single-table design (issue 14).
     NavBack,
     CollectionOrder,
+    ToggleWrap,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 29] = [
+    pub const ALL: [Action; 30] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -69,6 +70,7 @@ impl Action {
         Action::KeyDistribution,
         Action::NavBack,
         Action::CollectionOrder,
+        Action::ToggleWrap,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -103,6 +105,7 @@ impl Action {
             Action::KeyDistribution => "key_distribution",
             Action::NavBack => "nav_back",
             Action::CollectionOrder => "collection_order",
+            Action::ToggleWrap => "toggle_wrap",
         }
     }
 

@@ -48,7 +48,12 @@ pub struct TableView {
     /// Non-key columns scrolled off to the left in the items pane.
     pub column_offset: usize,
     pub detail_open: bool,
+    /// Rows scrolled off the top of the item detail (wrapped rows when `detail_wrap`).
     pub detail_scroll: usize,
+    /// Long lines wrap (`w` switches to scrolling them sideways).
+    pub detail_wrap: bool,
+    /// Columns scrolled off the left of the item detail when it does not wrap.
+    pub detail_hscroll: usize,
     pub json_mode: JsonMode,
     /// Applied filter over loaded items (case-insensitive substring of keys and strings).
     pub filter: String,
@@ -93,6 +98,8 @@ impl TableView {
             column_offset: 0,
             detail_open: false,
             detail_scroll: 0,
+            detail_wrap: true,
+            detail_hscroll: 0,
             json_mode: JsonMode::Plain,
             filter: String::new(),
             filtered_collections: None,

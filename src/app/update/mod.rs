@@ -6,6 +6,7 @@
 mod builder;
 mod chord;
 mod completion;
+mod detail;
 mod distribution;
 mod events;
 mod filter;

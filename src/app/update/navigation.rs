@@ -1,6 +1,7 @@
 //! Moving around a table: panes, cursors, scrolling, the detail view, copying an item.
 
 use super::builder::open_builder;
+use super::detail::{detail_areas, scroll_detail};
 use super::distribution::open_distribution;
 use super::filter::{refilter, refilter_items, refresh_columns};
 use super::open::{cycle_index, new_scan};
@@ -12,12 +13,10 @@ use super::walk::{follow_related, go_back};
 use super::{area, layout};
 use super::{quit, running_read};
 use crate::app::keymap::Action;
-use crate::app::layout::{
-    list_rows, picker_layout, picker_rows, split_progress, split_related, table_rows,
-};
+use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::msg::Effect;
 use crate::app::state::{JsonMode, Notice, Pane, Prompt, Screen, State};
-use crate::model::json::{pretty_line_count, write_plain};
+use crate::model::json::write_plain;
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
     let rows = pane_rows(state);
@@ -37,6 +36,9 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
                 let max = crate::app::columns::max_column_offset(view);
                 view.column_offset = view.column_offset.min(max);
                 match (view.focus, right) {
+                    (Pane::Detail, _) if !view.detail_wrap => {
+                        super::detail::scroll_sideways(state, right)
+                    }
                     (Pane::Items, true) => view.column_offset = (view.column_offset + 1).min(max),
                     (Pane::Items, false) if view.column_offset > 0 => view.column_offset -= 1,
                     (Pane::Items, false) => view.focus = Pane::Collections,
@@ -108,6 +110,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Rescan => return new_scan(state),
         Action::NavBack => return go_back(state),
         Action::CollectionOrder => super::walk::cycle_order(state),
+        Action::ToggleWrap => return super::detail::toggle_wrap(state),
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
                 .map(Effect::Cancel)
@@ -149,19 +152,6 @@ fn pane_rows(state: &State) -> usize {
     }
 }
 
-/// The item detail's related list and JSON: the main pane below a scan's progress panel.
-fn detail_areas(state: &State) -> [ratatui::layout::Rect; 2] {
-    let main = layout(state).main;
-    let Some(view) = state.table.as_ref() else {
-        return [main, main];
-    };
-    let area = match view.progress.as_ref() {
-        Some(progress) => split_progress(main, progress.segments.len())[1],
-        None => main,
-    };
-    split_related(area, view.related.links.len())
-}
-
 pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
     if state.screen == Screen::Picker {
         let rows = picker_rows(picker_layout(area(state)).list);
@@ -170,8 +160,7 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
         return picker_moved(state);
     }
     let l = layout(state);
-    let [related_area, json_area] = detail_areas(state);
-    let (detail_rows, related_rows) = (list_rows(json_area), list_rows(related_area));
+    let related_rows = list_rows(detail_areas(state)[0]);
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -202,16 +191,8 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
             at_end = false;
         }
         Pane::Detail => {
-            // Clamped to the item's lines: `G` pressed twice overflowed, and after one `G` the
-            // scroll sat far past the end, so `↑` changed nothing visible.
-            let lines = match (view.store.as_ref(), view.selected_item()) {
-                (Some(store), Some(id)) => pretty_line_count(&store.item(id)),
-                _ => 0,
-            };
-            let max = lines.saturating_sub(detail_rows) as isize;
-            let from = view.detail_scroll.min(max as usize) as isize;
-            view.detail_scroll = from.saturating_add(delta).clamp(0, max) as usize;
-            at_end = false;
+            scroll_detail(state, delta);
+            return Vec::new();
         }
     }
     if moved_collection {

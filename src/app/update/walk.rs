@@ -151,6 +151,7 @@ pub(super) fn leave_view(state: &mut State) {
     let mut fresh = TableView::new(view.name.clone(), view.info.clone());
     fresh.index = view.index.clone();
     fresh.json_mode = view.json_mode;
+    fresh.detail_wrap = view.detail_wrap;
     fresh.ordering = crate::model::collection::DisplayOrder::new(view.ordering.order());
     fresh.knowledge = std::mem::take(&mut view.knowledge);
     fresh.visited = std::mem::take(&mut view.visited);

@@ -133,3 +133,51 @@ fn back_in_the_picker_the_filter_is_selected_and_the_cursor_on_the_table_left() 
     assert!(!s.picker.filter_selected);
     assert_eq!(s.picker.highlighted().as_deref(), Some("orders"));
 }
+
+/// An item with a 1,500-character string, opened in the detail.
+fn long_string_detail() -> State {
+    use crate::model::value::{AttrValue, Item};
+    let (mut s, id) = opened();
+    let long: String = (0..1500)
+        .map(|i| char::from(b'a' + (i % 26) as u8))
+        .collect();
+    let item = Item::from_attrs(vec![
+        ("PK".into(), AttrValue::S("DOC#1".into())),
+        ("SK".into(), AttrValue::S("BODY".into())),
+        ("body".into(), AttrValue::S(long)),
+    ]);
+    send(&mut s, [page(id, 1, vec![item], false)]);
+    send(&mut s, [press(KeyCode::Tab), press(KeyCode::Enter)]);
+    s
+}
+
+#[test]
+fn the_detail_wraps_long_lines_and_w_scrolls_them_sideways_instead() {
+    let mut s = long_string_detail();
+    let view = |s: &State| s.table.as_ref().unwrap().clone();
+    assert!(view(&s).detail_wrap, "wrapping is the default");
+    // Wrapped, the string takes many rows: G scrolls to the last of them.
+    send(&mut s, [char('G')]);
+    let wrapped_bottom = view(&s).detail_scroll;
+    assert!(
+        wrapped_bottom > 0,
+        "five lines of JSON, one of 1,500 characters"
+    );
+    send(&mut s, [press(KeyCode::Right)]);
+    assert_eq!(
+        view(&s).detail_hscroll,
+        0,
+        "nothing to scroll sideways when wrapped"
+    );
+    // Unwrapped: five lines fit, and → scrolls sideways up to the end of the longest.
+    send(&mut s, [char('w')]);
+    assert!(!view(&s).detail_wrap);
+    assert_eq!(view(&s).detail_scroll, 0);
+    send(&mut s, (0..200).map(|_| press(KeyCode::Right)));
+    let hscroll = view(&s).detail_hscroll;
+    assert!((1400..1520).contains(&hscroll), "{hscroll}");
+    send(&mut s, [press(KeyCode::Left)]);
+    assert_eq!(view(&s).detail_hscroll, hscroll - 8);
+    send(&mut s, [char('w')]);
+    assert_eq!(view(&s).detail_hscroll, 0);
+}
