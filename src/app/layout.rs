@@ -65,6 +65,14 @@ pub fn split_related(detail: Rect, links: usize) -> [Rect; 2] {
     Layout::vertical([Constraint::Length(height), Constraint::Min(3)]).areas(detail)
 }
 
+/// The help popup: the terminal's width and height but a margin, so descriptions are not cut
+/// at a fixed width on a wide terminal.
+pub fn help_popup(area: Rect) -> Rect {
+    let width = area.width.saturating_sub(4).max(area.width.min(20));
+    let height = area.height.saturating_sub(2).max(area.height.min(5));
+    area.centered(Constraint::Length(width), Constraint::Length(height))
+}
+
 pub struct PickerLayout {
     pub title: Rect,
     pub list: Rect,

@@ -2,6 +2,7 @@
 
 pub mod columns;
 pub mod config;
+pub mod help;
 pub mod keymap;
 pub mod layout;
 pub mod msg;

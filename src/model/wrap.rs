@@ -26,6 +26,45 @@ pub fn row_count(text: &str, width: usize) -> usize {
     row_starts(text, width).len()
 }
 
+/// `text` wrapped at `width` columns between words; a word longer than a row is split.
+pub fn word_wrap(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    let mut used = 0;
+    for word in text.split_whitespace() {
+        let w = crate::model::sanitize::display_width(word);
+        if used > 0 && used + 1 + w > width {
+            rows.push(std::mem::take(&mut row));
+            used = 0;
+        }
+        if w > width {
+            // Alone on its rows, split by characters.
+            if used > 0 {
+                rows.push(std::mem::take(&mut row));
+            }
+            let starts = row_starts(word, width);
+            for (i, &from) in starts.iter().enumerate() {
+                let to = starts.get(i + 1).copied().unwrap_or(word.len());
+                rows.push(word[from..to].to_string());
+            }
+            row = rows.pop().unwrap_or_default();
+            used = crate::model::sanitize::display_width(&row);
+            continue;
+        }
+        if used > 0 {
+            row.push(' ');
+            used += 1;
+        }
+        row.push_str(word);
+        used += w;
+    }
+    if !row.is_empty() || rows.is_empty() {
+        rows.push(row);
+    }
+    rows
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,5 +83,18 @@ mod tests {
             "a character wider than a row gets its own"
         );
         assert_eq!(row_count("abc", 0), 3);
+    }
+
+    #[test]
+    fn wraps_between_words() {
+        assert_eq!(
+            word_wrap("Launch a parallel scan with a cost estimate", 20),
+            ["Launch a parallel", "scan with a cost", "estimate"]
+        );
+        assert_eq!(word_wrap("", 10), [""]);
+        assert_eq!(
+            word_wrap("a verylongword b", 5),
+            ["a", "veryl", "ongwo", "rd b"]
+        );
     }
 }

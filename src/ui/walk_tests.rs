@@ -201,3 +201,47 @@ fn the_item_detail_wraps_long_strings_or_scrolls_them_sideways() {
     send(&mut st, (0..3).map(|_| press(KeyCode::Right)));
     snapshot!("detail_sideways", st);
 }
+
+#[test]
+fn help_takes_the_terminal_s_width_wraps_and_scrolls() {
+    let mut st = loaded(false);
+    send(&mut st, [char('?')]);
+    let text = screen_text(&st);
+    assert!(
+        text.contains("Launch a parallel scan with a cost estimate, budget and"),
+        "not cut at 60 columns: {text}"
+    );
+    snapshot!("help_top", st);
+    send(&mut st, [press(KeyCode::End)]);
+    assert!(st.show_help && st.help_scroll > 0);
+    let text = screen_text(&st);
+    assert!(
+        text.contains("g r: open the selected related collection"),
+        "{text}"
+    );
+    snapshot!("help_end", st);
+    send(&mut st, [char('x')]);
+    assert!(!st.show_help, "any other key closes it");
+    assert_eq!(st.help_scroll, 0);
+}
+
+#[test]
+fn help_on_a_wide_terminal_keeps_descriptions_whole() {
+    let mut st = loaded(false);
+    st.width = 160;
+    send(&mut st, [char('?')]);
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, HEIGHT)).unwrap();
+    terminal.draw(|f| crate::ui::draw(f, &st)).unwrap();
+    let text: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        text.contains("Launch a parallel scan with a cost estimate, budget and rate limit"),
+        "{text}"
+    );
+}

@@ -95,6 +95,8 @@ pub struct State {
     pub chord: Chords,
     /// Key completions in key order or by count (Ctrl-O in the builder and the palette).
     pub completion_order: CompletionOrder,
+    /// Help rows scrolled off the top.
+    pub help_scroll: usize,
 }
 
 impl State {
@@ -119,6 +121,7 @@ impl State {
             quit: false,
             chord: Chords::default(),
             completion_order: CompletionOrder::default(),
+            help_scroll: 0,
         }
     }
 }

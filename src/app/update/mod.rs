@@ -10,6 +10,7 @@ mod detail;
 mod distribution;
 mod events;
 mod filter;
+mod help;
 mod navigation;
 mod open;
 mod palette;
@@ -109,8 +110,7 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return vec![Effect::Suspend];
     }
     if state.show_help {
-        state.show_help = false;
-        return Vec::new();
+        return help::help_key(state, key);
     }
     if let Some(effects) = modal_key(state, key) {
         return effects;
