@@ -91,6 +91,7 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
         } else {
             SegmentStart::Finished
         }),
+        sent: None,
     }))
 }
 

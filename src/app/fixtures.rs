@@ -60,6 +60,7 @@ pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
             None => crate::aws::SegmentStart::Finished,
         }),
         last_evaluated_key: last,
+        sent: None,
     }))
 }
 

@@ -3,6 +3,8 @@
 
 use ratatui::layout::{Constraint, Layout, Rect};
 
+use super::state::State;
+
 pub struct TableLayout {
     pub title: Rect,
     pub kinds: Rect,
@@ -12,13 +14,33 @@ pub struct TableLayout {
     pub status: Rect,
 }
 
-pub fn table_layout(area: Rect) -> TableLayout {
-    // Too short for the log's 4 rows beside a 3-row body: drop the log, keep the status bar.
-    let log_height = if area.height >= 10 {
-        (area.height / 4).clamp(4, 10)
-    } else {
-        0
-    };
+/// The request log's height, borders and header included: its rows, between 3 and 10, or the
+/// height chosen with `+`/`-` (at most half the terminal). A terminal under 10 rows has no
+/// room for it beside a 3-row body: the log is dropped, the status bar kept.
+pub fn log_height(rows: usize, chosen: Option<u16>, area_height: u16) -> u16 {
+    if area_height < 10 {
+        return 0;
+    }
+    let max = (area_height / 2).max(LOG_MIN_HEIGHT);
+    match chosen {
+        Some(h) => h.clamp(LOG_MIN_HEIGHT, max),
+        None => (rows.min(u16::MAX as usize) as u16)
+            .saturating_add(3)
+            .clamp(LOG_MIN_HEIGHT, LOG_AUTO_HEIGHT.min(max)),
+    }
+}
+
+pub const LOG_MIN_HEIGHT: u16 = 3;
+/// The log grows with its rows up to this height unless the user makes it taller.
+pub const LOG_AUTO_HEIGHT: u16 = 10;
+
+/// The table view's layout for `state`'s request log.
+pub fn explorer_layout(state: &State, area: Rect) -> TableLayout {
+    let log = log_height(state.log.len(), state.log_pane.height, area.height);
+    table_layout(area, log)
+}
+
+pub fn table_layout(area: Rect, log_height: u16) -> TableLayout {
     let [title, kinds, body, log, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(1),

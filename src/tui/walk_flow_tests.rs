@@ -222,3 +222,21 @@ async fn history_is_bounded_by_count_and_by_max_items() {
     assert!(v.visited.items_held() + v.store.as_ref().unwrap().len() <= all * 2);
     assert!(!v.visited.is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn each_log_row_keeps_its_request_as_sent() {
+    let mut h = Harness::new(engine());
+    at_user(&mut h).await;
+    // Collections → items → log; the newest row is the user's Query.
+    h.send([
+        press(KeyCode::Tab),
+        press(KeyCode::Tab),
+        press(KeyCode::Enter),
+    ]);
+    let shown = h.state.log_pane.shown.clone().expect("shown");
+    let body: serde_json::Value = serde_json::from_str(shown.sent.as_deref().unwrap()).unwrap();
+    assert_eq!(body["TableName"], "app");
+    assert_eq!(body["KeyConditionExpression"], "#pk = :pk");
+    assert_eq!(body["ExpressionAttributeValues"][":pk"]["S"], "USER#u00003");
+    assert_eq!(body["Limit"], 1000);
+}

@@ -12,6 +12,7 @@ mod prompt;
 mod related;
 mod request_log;
 mod scan;
+mod sent_request;
 mod status;
 mod table_view;
 pub mod theme;
@@ -34,6 +35,9 @@ pub fn draw(frame: &mut Frame, state: &State) {
     match state.screen {
         Screen::Picker => picker::draw(frame, area, state),
         Screen::Table => table_view::draw(frame, area, state),
+    }
+    if let Some(row) = &state.log_pane.shown {
+        sent_request::draw(frame, area, row);
     }
     if state.show_help {
         help::draw(frame, area, state);

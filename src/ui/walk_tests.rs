@@ -245,3 +245,33 @@ fn help_on_a_wide_terminal_keeps_descriptions_whole() {
         "{text}"
     );
 }
+
+#[test]
+fn the_request_log_selected_row_and_the_request_as_sent() {
+    use crate::app::msg::Msg;
+    use crate::aws::EngineEvent;
+    let (mut st, id) = opened();
+    let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items(), false) else {
+        unreachable!()
+    };
+    p.sent = Some(
+        r##"{"TableName":"app","KeyConditionExpression":"#pk = :pk","ExpressionAttributeNames":{"#pk":"PK"},"ExpressionAttributeValues":{":pk":{"S":"USER#u00003"}},"ScanIndexForward":true,"ConsistentRead":false,"Limit":1000,"ReturnConsumedCapacity":"INDEXES"}"##
+            .into(),
+    );
+    send(&mut st, [Msg::Engine(EngineEvent::Page(p))]);
+    send(&mut st, [char('+'), char('+')]);
+    send(&mut st, [press(KeyCode::BackTab)]);
+    assert!(screen_text(&st).contains("Enter: the request as sent"));
+    snapshot!("request_log_focused_taller", st);
+    send(&mut st, [press(KeyCode::Enter)]);
+    let text = screen_text(&st);
+    assert!(
+        text.contains("X-Amz-Target: DynamoDB_20120810.Scan"),
+        "{text}"
+    );
+    assert!(
+        text.contains(r##""KeyConditionExpression": "#pk = :pk""##),
+        "{text}"
+    );
+    snapshot!("request_as_sent", st);
+}

@@ -36,11 +36,13 @@ pub enum Action {
     NavBack,
     CollectionOrder,
     ToggleWrap,
+    LogTaller,
+    LogShorter,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 30] = [
+    pub const ALL: [Action; 32] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -71,6 +73,8 @@ impl Action {
         Action::NavBack,
         Action::CollectionOrder,
         Action::ToggleWrap,
+        Action::LogTaller,
+        Action::LogShorter,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -106,6 +110,8 @@ impl Action {
             Action::NavBack => "nav_back",
             Action::CollectionOrder => "collection_order",
             Action::ToggleWrap => "toggle_wrap",
+            Action::LogTaller => "log_taller",
+            Action::LogShorter => "log_shorter",
         }
     }
 

@@ -5,6 +5,7 @@ mod chord;
 mod cursor;
 mod distribution;
 mod explain;
+mod log_pane;
 mod palette;
 mod picker;
 mod read;
@@ -21,6 +22,7 @@ pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;
+pub use log_pane::LogPane;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use read::{ReadOutcome, ReadState};
@@ -97,6 +99,8 @@ pub struct State {
     pub completion_order: CompletionOrder,
     /// Help rows scrolled off the top.
     pub help_scroll: usize,
+    /// The request log's height, selected row and "as sent" view.
+    pub log_pane: LogPane,
 }
 
 impl State {
@@ -122,6 +126,7 @@ impl State {
             chord: Chords::default(),
             completion_order: CompletionOrder::default(),
             help_scroll: 0,
+            log_pane: LogPane::default(),
         }
     }
 }

@@ -16,6 +16,8 @@ pub enum Pane {
     /// The related collections listed above the item detail.
     Related,
     Detail,
+    /// The request log (Enter shows a request as sent).
+    Log,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,6 +11,7 @@ mod distribution;
 mod events;
 mod filter;
 mod help;
+mod log_pane;
 mod navigation;
 mod open;
 mod palette;
@@ -35,7 +36,7 @@ use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
 use self::scan::launcher_key;
 use crate::app::keymap::Action;
-use crate::app::layout::{table_layout, TableLayout};
+use crate::app::layout::{explorer_layout, TableLayout};
 use crate::app::msg::{Effect, Msg, Timer};
 use crate::app::state::{Loadable, Screen, State};
 
@@ -112,6 +113,9 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if state.show_help {
         return help::help_key(state, key);
     }
+    if let Some(effects) = log_pane::sent_key(state, &key) {
+        return effects;
+    }
     if let Some(effects) = modal_key(state, key) {
         return effects;
     }
@@ -184,5 +188,5 @@ pub(super) fn area(state: &State) -> Rect {
 }
 
 pub(super) fn layout(state: &State) -> TableLayout {
-    table_layout(area(state))
+    explorer_layout(state, area(state))
 }

@@ -49,10 +49,11 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::NextPane | Action::PrevPane => {
             if let Some(view) = state.table.as_mut() {
+                use Pane::*;
                 let panes: &[Pane] = match (view.detail_open, view.related.links.is_empty()) {
-                    (true, false) => &[Pane::Collections, Pane::Items, Pane::Related, Pane::Detail],
-                    (true, true) => &[Pane::Collections, Pane::Items, Pane::Detail],
-                    (false, _) => &[Pane::Collections, Pane::Items],
+                    (true, false) => &[Collections, Items, Related, Detail, Log],
+                    (true, true) => &[Collections, Items, Detail, Log],
+                    (false, _) => &[Collections, Items, Log],
                 };
                 let at = panes.iter().position(|p| *p == view.focus).unwrap_or(0);
                 let step = if action == Action::NextPane {
@@ -67,6 +68,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
             if let Some(view) = state.table.as_mut() {
                 match view.focus {
                     Pane::Related => return follow_related(state),
+                    Pane::Log => super::log_pane::show_sent(state),
                     Pane::Collections => view.focus = Pane::Items,
                     Pane::Items if view.selected_item().is_some() => {
                         view.detail_open = true;
@@ -111,6 +113,10 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::NavBack => return go_back(state),
         Action::CollectionOrder => super::walk::cycle_order(state),
         Action::ToggleWrap => return super::detail::toggle_wrap(state),
+        Action::LogTaller | Action::LogShorter => {
+            super::log_pane::resize_log(state, action == Action::LogTaller);
+            super::filter::keep_cursors_visible(state);
+        }
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
                 .map(Effect::Cancel)
@@ -130,7 +136,10 @@ fn back(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    if view.detail_open {
+    if view.focus == Pane::Log {
+        view.focus = Pane::Collections;
+        state.log_pane.cursor = None;
+    } else if view.detail_open {
         view.detail_open = false;
         view.focus = Pane::Items;
     } else if !view.filter.is_empty() {
@@ -192,6 +201,10 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
         }
         Pane::Detail => {
             scroll_detail(state, delta);
+            return Vec::new();
+        }
+        Pane::Log => {
+            super::log_pane::move_log_cursor(state, delta);
             return Vec::new();
         }
     }

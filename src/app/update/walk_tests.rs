@@ -181,3 +181,60 @@ fn the_detail_wraps_long_lines_and_w_scrolls_them_sideways_instead() {
     send(&mut s, [char('w')]);
     assert_eq!(view(&s).detail_hscroll, 0);
 }
+
+#[test]
+fn the_request_log_follows_its_rows_between_3_and_10_and_plus_minus_resize_it() {
+    use crate::app::layout::explorer_layout;
+    let height = |s: &State| {
+        explorer_layout(s, ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT))
+            .log
+            .height
+    };
+    let (mut s, id) = opened();
+    assert_eq!(height(&s), 3, "no request yet: borders and header");
+    send(&mut s, [page(id, 1, demo_items()[..10].to_vec(), true)]);
+    assert_eq!(height(&s), 4, "one row");
+    for n in 2..=20 {
+        send(&mut s, [page(id, n, demo_items()[..1].to_vec(), true)]);
+    }
+    assert_eq!(height(&s), 10, "at most 10 on its own");
+    send(&mut s, [char('+'), char('+')]);
+    assert_eq!(height(&s), 12);
+    send(&mut s, (0..20).map(|_| char('+')));
+    assert_eq!(height(&s), HEIGHT / 2, "at most half the terminal");
+    send(&mut s, (0..40).map(|_| char('-')));
+    assert_eq!(height(&s), 3);
+}
+
+#[test]
+fn enter_on_a_log_row_shows_that_request_as_sent_and_any_key_closes_it() {
+    let (mut s, id) = opened();
+    let Msg::Engine(EngineEvent::Page(mut first)) = page(id, 1, demo_items()[..5].to_vec(), true)
+    else {
+        unreachable!()
+    };
+    first.sent = Some(r#"{"TableName":"app","Limit":1000}"#.into());
+    send(&mut s, [Msg::Engine(EngineEvent::Page(first))]);
+    send(&mut s, [page(id, 2, demo_items()[5..9].to_vec(), false)]);
+    // Tab to the log (collections, items, log), up to the first row, Enter.
+    send(&mut s, [press(KeyCode::Tab), press(KeyCode::Tab)]);
+    assert_eq!(
+        s.table.as_ref().unwrap().focus,
+        crate::app::state::Pane::Log
+    );
+    send(&mut s, [press(KeyCode::Up), press(KeyCode::Enter)]);
+    let shown = s.log_pane.shown.clone().expect("the request as sent");
+    assert_eq!(shown.page, 1);
+    assert_eq!(
+        shown.sent.as_deref(),
+        Some(r#"{"TableName":"app","Limit":1000}"#)
+    );
+    send(&mut s, [char('j')]);
+    assert!(s.log_pane.shown.is_none());
+    assert_eq!(s.log_pane.cursor, Some(0), "the key only closed it");
+    send(&mut s, [press(KeyCode::Esc)]);
+    assert_eq!(
+        s.table.as_ref().unwrap().focus,
+        crate::app::state::Pane::Collections
+    );
+}
