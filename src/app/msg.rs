@@ -49,6 +49,12 @@ pub enum Effect {
         generation: u64,
         delay: std::time::Duration,
     },
+    /// Write one table's query history (at this endpoint) to the history file.
+    SaveHistory {
+        endpoint: String,
+        table: String,
+        entries: Vec<crate::app::state::HistoryEntry>,
+    },
     /// Send `Msg::Timer(timer)` after `delay`.
     Timer {
         timer: Timer,

@@ -9,6 +9,8 @@ use crate::app::state::State;
 use crate::aws::Engine;
 use crate::model::access_pattern::AccessPattern;
 use crate::model::limits;
+use crate::platform::dirs::state_dir;
+use crate::tui::{history_store, Services};
 
 /// Bytes a demo-shaped item takes in the explorer, with grouping and decoding: the memory
 /// benchmark measures about 170 (peak RSS 166 MB for 1,000,000 items); three times that leaves
@@ -51,7 +53,16 @@ pub async fn explore(
     }
     patterns.extend(extra_patterns);
     let conn = super::connect(&global).await?;
+    // Query history is read once here, for every table and endpoint, and written by the
+    // terminal loop after each query; `history = false` does neither.
+    let history_file = state_dir()
+        .filter(|_| config.history)
+        .map(|dir| history_store::history_path(&dir));
     let mut state = State::new(config, keymap, conn.endpoint.clone(), 80, 24);
+    state.history = history_file
+        .as_deref()
+        .map(history_store::load)
+        .unwrap_or_default();
     state.patterns = patterns;
     // Both sources are range-checked already (clap, the config parser).
     state.max_items = match global.max_items.or(state.config.max_items) {
@@ -64,7 +75,8 @@ pub async fn explore(
         }
         None => default_max_items(),
     };
-    match crate::tui::run(Engine::new(&conn), state, table).await {
+    let services = Services { history_file };
+    match crate::tui::run(Engine::new(&conn), state, table, services).await {
         Ok(None) => Ok(()),
         // As a shell reports a process a signal killed: 128 + its number.
         Ok(Some(by)) => Err(CliError::new(

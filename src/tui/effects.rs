@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use tokio::sync::mpsc;
 
 use super::debounce::Debouncer;
+use super::history_store::HistoryWriter;
 use crate::app::msg::{Effect, Msg};
 use crate::aws::read::ReadHandle;
 use crate::aws::{Backend, EngineEvent};
@@ -17,6 +18,8 @@ pub struct EffectRunner<B: Backend> {
     msg_tx: mpsc::UnboundedSender<Msg>,
     reads: HashMap<u64, ReadHandle>,
     debouncer: Debouncer,
+    /// Writes query history to disk; `None` when history is off or there is nowhere to keep it.
+    history: Option<HistoryWriter>,
 }
 
 impl<B: Backend> EffectRunner<B> {
@@ -32,7 +35,14 @@ impl<B: Backend> EffectRunner<B> {
             debouncer: Debouncer::new(msg_tx.clone()),
             msg_tx,
             reads: HashMap::new(),
+            history: None,
         }
+    }
+
+    /// Saves query history to the file at `path`.
+    pub fn with_history_file(mut self, path: Option<std::path::PathBuf>) -> Self {
+        self.history = path.map(HistoryWriter::start);
+        self
     }
 
     /// Performs the engine's effects; returns the ones only the terminal loop can perform.
@@ -67,6 +77,15 @@ impl<B: Backend> EffectRunner<B> {
                     }
                 }
                 Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
+                Effect::SaveHistory {
+                    endpoint,
+                    table,
+                    entries,
+                } => {
+                    if let Some(writer) = &self.history {
+                        writer.save(endpoint, table, entries);
+                    }
+                }
                 Effect::Timer { timer, delay } => {
                     let tx = self.msg_tx.clone();
                     // Not cancelled: `update` ignores a timer whose generation has passed.
@@ -88,6 +107,10 @@ impl<B: Backend> EffectRunner<B> {
 
     /// Cancels every read and waits until its tasks have stopped: nothing keeps running.
     pub async fn shutdown(self) {
+        if let Some(history) = self.history {
+            // The last query's history is on disk before the process ends.
+            history.finish();
+        }
         for handle in self.reads.values() {
             handle.cancel();
         }

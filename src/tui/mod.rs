@@ -6,10 +6,13 @@ pub mod effects;
 mod event_loop;
 #[cfg(test)]
 mod flow_harness;
+pub mod history_store;
+pub mod services;
 mod signals;
 pub mod terminal;
 #[cfg(test)]
 mod walk_flow_tests;
 
 pub use event_loop::{run, BATCH_BUDGET};
+pub use services::Services;
 pub use signals::EndedBy;

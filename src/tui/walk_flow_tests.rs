@@ -240,3 +240,64 @@ async fn each_log_row_keeps_its_request_as_sent() {
     assert_eq!(body["ExpressionAttributeValues"][":pk"]["S"], "USER#u00003");
     assert_eq!(body["Limit"], 1000);
 }
+
+/// Opens the builder, types a partition key and runs the query.
+fn run_query(h: &mut Harness, pk: &str) {
+    h.send([char(':')]);
+    h.send(typed(pk));
+    // A whole key has no completion left to accept: Enter runs the query.
+    h.send([press(KeyCode::Enter)]);
+}
+
+#[tokio::test(start_paused = true)]
+async fn query_history_survives_a_restart_through_the_state_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = crate::tui::history_store::history_path(dir.path());
+    let mut h = Harness::new(engine());
+    h.runner = std::mem::replace(
+        &mut h.runner,
+        super::effects::EffectRunner::new(
+            engine(),
+            tokio::sync::mpsc::channel(1).0,
+            tokio::sync::mpsc::unbounded_channel().0,
+        ),
+    )
+    .with_history_file(Some(path.clone()));
+    at_user(&mut h).await;
+    run_query(&mut h, "USER#celebrity");
+    h.settle().await;
+    assert_eq!(collection_key(&h.state), "USER#celebrity");
+    let Harness { runner, .. } = h;
+    runner.shutdown().await;
+
+    // The next run: history loaded at start-up, Up in the builder recalls the query.
+    let mut h = Harness::new(engine());
+    h.state.history = crate::tui::history_store::load(&path);
+    let effects = start(&mut h.state, Some("app".into()));
+    h.apply(effects);
+    h.settle().await;
+    h.send([char(':'), press(KeyCode::Up)]);
+    let b = view(&h.state).builder.as_ref().unwrap();
+    assert_eq!(b.text(crate::app::state::Field::Pk), "USER#celebrity");
+}
+
+#[tokio::test(start_paused = true)]
+async fn history_off_in_the_config_saves_nothing() {
+    let mut h = Harness::new(engine());
+    h.state.config.history = false;
+    at_user(&mut h).await;
+    h.send([char(':')]);
+    h.send(typed("USER#celebrity"));
+    let effects = crate::app::update::update(&mut h.state, press(KeyCode::Enter));
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, crate::app::msg::Effect::SaveHistory { .. })),
+        "{effects:?}"
+    );
+    assert!(effects
+        .iter()
+        .any(|e| matches!(e, crate::app::msg::Effect::StartRead { .. })));
+    h.apply(effects);
+    h.settle().await;
+}

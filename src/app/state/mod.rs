@@ -89,7 +89,7 @@ pub struct State {
     /// Items the explorer keeps at most (`--max-items`, the config's `max_items`, or sized to
     /// available memory).
     pub max_items: usize,
-    /// Query history per table, newest last.
+    /// Query history per table and endpoint (`history_file::history_key`), newest last.
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
     pub quit: bool,
