@@ -23,6 +23,12 @@ pub enum Msg {
     Tick(u64),
     /// A timer `update` asked for ran out.
     Timer(Timer),
+    /// A connection asked for with `Effect::Connect` is ready (its engine waits in the
+    /// runner until `Effect::UseConnection`), or failed.
+    Connected {
+        generation: u64,
+        result: Result<crate::app::state::ConnectionInfo, String>,
+    },
 }
 
 /// Timers `update` sets with `Effect::Timer`.
@@ -49,6 +55,14 @@ pub enum Effect {
         generation: u64,
         delay: std::time::Duration,
     },
+    /// Make a new connection (another region or profile) in the background.
+    Connect {
+        generation: u64,
+        target: crate::app::state::ConnectTarget,
+    },
+    /// Use the connection `Msg::Connected` announced from now on; reads of the old one are
+    /// cancelled.
+    UseConnection(u64),
     /// Write one table's query history (at this endpoint) to the history file.
     SaveHistory {
         endpoint: String,

@@ -1,6 +1,7 @@
 //! Pure domain code: no I/O, no terminal types.
 
 pub mod access_pattern;
+pub mod aws_profiles;
 pub mod capacity;
 pub mod cell;
 pub mod collection;

@@ -8,11 +8,13 @@ mod event_loop;
 mod flow_harness;
 pub mod history_store;
 pub mod services;
+#[cfg(test)]
+mod session_flow_tests;
 mod signals;
 pub mod terminal;
 #[cfg(test)]
 mod walk_flow_tests;
 
 pub use event_loop::{run, BATCH_BUDGET};
-pub use services::Services;
+pub use services::{Connector, Services};
 pub use signals::EndedBy;

@@ -14,6 +14,7 @@ mod request_log;
 mod scan;
 mod sent_request;
 mod status;
+mod switcher;
 mod table_view;
 pub mod theme;
 
@@ -36,6 +37,7 @@ pub fn draw(frame: &mut Frame, state: &State) {
         Screen::Picker => picker::draw(frame, area, state),
         Screen::Table => table_view::draw(frame, area, state),
     }
+    switcher::draw(frame, area, state);
     if let Some(row) = &state.log_pane.shown {
         sent_request::draw(frame, area, row);
     }

@@ -138,7 +138,7 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
             bytes(info.size_bytes.max(0) as u64)
         ));
     }
-    text.push_str(&format!(" · {}", sanitize(&state.endpoint)));
+    text.push_str(&super::format::connection(state));
     frame.render_widget(Paragraph::new(text).style(theme::title()), area);
 }
 

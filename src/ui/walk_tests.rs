@@ -275,3 +275,19 @@ fn the_request_log_selected_row_and_the_request_as_sent() {
     );
     snapshot!("request_as_sent", st);
 }
+
+#[test]
+fn region_and_profile_in_the_title_and_the_region_switcher() {
+    let mut st = loaded(false);
+    let title = screen_text(&st).lines().next().unwrap().to_string();
+    // Before the endpoint, which a narrow terminal cuts first.
+    assert!(
+        title.contains("us-east-1 · profile default · http"),
+        "{title}"
+    );
+    send(&mut st, [char('R')]);
+    send(&mut st, "eu-".chars().map(char));
+    snapshot!("region_switcher", st);
+    send(&mut st, [press(KeyCode::Esc), char('A')]);
+    snapshot!("profile_switcher", st);
+}

@@ -38,11 +38,13 @@ pub enum Action {
     ToggleWrap,
     LogTaller,
     LogShorter,
+    SwitchRegion,
+    SwitchProfile,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 32] = [
+    pub const ALL: [Action; 34] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -75,6 +77,8 @@ impl Action {
         Action::ToggleWrap,
         Action::LogTaller,
         Action::LogShorter,
+        Action::SwitchRegion,
+        Action::SwitchProfile,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -112,6 +116,8 @@ impl Action {
             Action::ToggleWrap => "toggle_wrap",
             Action::LogTaller => "log_taller",
             Action::LogShorter => "log_shorter",
+            Action::SwitchRegion => "switch_region",
+            Action::SwitchProfile => "switch_profile",
         }
     }
 

@@ -12,6 +12,7 @@ mod read;
 mod related;
 mod scan;
 mod scan_progress;
+mod session;
 mod table;
 mod visited;
 
@@ -29,6 +30,7 @@ pub use read::{ReadOutcome, ReadState};
 pub use related::Related;
 pub use scan::*;
 pub use scan_progress::{ScanProgress, SegmentProgress};
+pub use session::{ConnectTarget, ConnectionInfo, Session, SwitchKind, Switcher, SWITCHER_ROWS};
 pub use table::{JsonMode, Pane, Prompt, TableView};
 pub use visited::{Visited, MAX_VISITED};
 
@@ -101,6 +103,8 @@ pub struct State {
     pub help_scroll: usize,
     /// The request log's height, selected row and "as sent" view.
     pub log_pane: LogPane,
+    /// Region and profile, and switching them (`R`, `A`).
+    pub session: Session,
 }
 
 impl State {
@@ -127,6 +131,7 @@ impl State {
             completion_order: CompletionOrder::default(),
             help_scroll: 0,
             log_pane: LogPane::default(),
+            session: Session::default(),
         }
     }
 }

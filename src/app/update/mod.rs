@@ -19,6 +19,7 @@ mod picker;
 mod prompts;
 mod reads;
 mod scan;
+mod session;
 mod walk;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
@@ -75,6 +76,7 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             chord::chord_expired(state, generation);
             Vec::new()
         }
+        Msg::Connected { generation, result } => session::connected(state, generation, result),
         Msg::Key(key) => key_event(state, key),
         Msg::Paste(text) => {
             prompts::paste(state, &text);
@@ -116,6 +118,9 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(effects) = log_pane::sent_key(state, &key) {
         return effects;
     }
+    if let Some(effects) = session::switcher_key(state, key) {
+        return effects;
+    }
     if let Some(effects) = modal_key(state, key) {
         return effects;
     }
@@ -126,7 +131,16 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return effects;
     }
     if state.screen == Screen::Picker {
-        return picker_key(state, key);
+        // R and A work from the picker too: the table list is what changes.
+        return match state.keymap.action(&key) {
+            Some(Action::SwitchRegion) if state.picker.filter.is_empty() => {
+                session::open_switcher(state, crate::app::state::SwitchKind::Region)
+            }
+            Some(Action::SwitchProfile) if state.picker.filter.is_empty() => {
+                session::open_switcher(state, crate::app::state::SwitchKind::Profile)
+            }
+            _ => picker_key(state, key),
+        };
     }
     if let Some(effects) = chord::chord_key(state, &key) {
         return effects;

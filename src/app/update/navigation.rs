@@ -113,6 +113,12 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::NavBack => return go_back(state),
         Action::CollectionOrder => super::walk::cycle_order(state),
         Action::ToggleWrap => return super::detail::toggle_wrap(state),
+        Action::SwitchRegion => {
+            return super::session::open_switcher(state, crate::app::state::SwitchKind::Region)
+        }
+        Action::SwitchProfile => {
+            return super::session::open_switcher(state, crate::app::state::SwitchKind::Profile)
+        }
         Action::LogTaller | Action::LogShorter => {
             super::log_pane::resize_log(state, action == Action::LogTaller);
             super::filter::keep_cursors_visible(state);
