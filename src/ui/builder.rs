@@ -139,16 +139,17 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
                 .style(style)
             })
             .collect();
-        let title = if c.counts.is_empty() {
-            " Tab/Enter accepts ".to_string()
+        let order = if c.counts.is_empty() {
+            String::new()
         } else {
-            format!(" Tab · {} · ^O ", c.order.label())
+            format!(" {} · Ctrl-O ", c.order.label())
         };
         frame.render_widget(Clear, rect);
         frame.render_widget(
             Paragraph::new(items).block(
                 Block::bordered()
-                    .title(title)
+                    .title(" Tab/Enter accepts ")
+                    .title_bottom(order)
                     .border_style(theme::warning()),
             ),
             rect,
