@@ -159,10 +159,14 @@ fn back(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Rows a page moves in the focused pane: its own visible rows.
 fn pane_rows(state: &State) -> usize {
     let l = layout(state);
     match state.table.as_ref().map(|v| v.focus) {
         Some(Pane::Items) => table_rows(l.main),
+        Some(Pane::Detail) => list_rows(detail_areas(state)[1]),
+        Some(Pane::Related) => list_rows(detail_areas(state)[0]),
+        Some(Pane::Log) => table_rows(l.log),
         _ => list_rows(l.collections).max(list_rows(l.main)),
     }
 }

@@ -238,3 +238,19 @@ fn enter_on_a_log_row_shows_that_request_as_sent_and_any_key_closes_it() {
         crate::app::state::Pane::Collections
     );
 }
+
+#[test]
+fn page_down_in_the_detail_moves_one_detail_page() {
+    use crate::model::value::{AttrValue, Item};
+    let (mut s, id) = opened();
+    let mut attrs = vec![("PK".to_string(), AttrValue::S("DOC#tall".into()))];
+    attrs.extend((0..60).map(|i| (format!("a{i:02}"), AttrValue::N(i.to_string()))));
+    send(&mut s, [page(id, 1, vec![Item::from_attrs(attrs)], false)]);
+    send(&mut s, [press(KeyCode::Tab), press(KeyCode::Enter)]);
+    let main =
+        crate::app::layout::explorer_layout(&s, ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT))
+            .main;
+    let rows = crate::app::layout::list_rows(crate::app::layout::split_related(main, 0)[1]);
+    send(&mut s, [press(KeyCode::PageDown)]);
+    assert_eq!(s.table.as_ref().unwrap().detail_scroll, rows);
+}
