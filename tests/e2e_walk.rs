@@ -92,6 +92,10 @@ fn user_to_order_to_lines_to_status_and_back_twice_to_the_same_row() {
         sc.contains("Collections by PK") && sc.contains("-/1")
     });
 
+    // The scan's fourth collection selected, to come back to at the end.
+    s.keys("jjj");
+    let scan_row = selected_row(&s, 1, 12).expect("the scan's selected collection");
+
     // The user's collection, by partition key; its second order selected.
     s.keys("p");
     s.wait_text("Query partition key PK (S)");
@@ -134,6 +138,10 @@ fn user_to_order_to_lines_to_status_and_back_twice_to_the_same_row() {
     let screen = s.wait_text(&format!("Items in {user}"));
     let selected_after = selected_row(&s, 38, 118).expect("a selected row");
     assert_eq!(selected_after, selected_before);
+    // And back once more, to the opening scan, on the collection it had selected.
+    s.keys("\u{7f}");
+    s.wait_for("the opening scan", |sc| sc.contains("Scan · 1 pages"));
+    assert_eq!(selected_row(&s, 1, 12).as_deref(), Some(scan_row.as_str()));
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(
         requests(&s.screen()),
@@ -142,6 +150,7 @@ fn user_to_order_to_lines_to_status_and_back_twice_to_the_same_row() {
     );
 
     // Enter on a request log row: the request exactly as the SDK sent it.
+    s.keys("\t"); // collections → items
     s.keys("\t"); // items → log
     s.keys("\r");
     let screen = s.wait_text("as sent");

