@@ -291,3 +291,36 @@ fn region_and_profile_in_the_title_and_the_region_switcher() {
     send(&mut st, [press(KeyCode::Esc), char('A')]);
     snapshot!("profile_switcher", st);
 }
+
+#[test]
+fn g_r_on_an_order_shows_the_order_with_its_lines() {
+    use crate::app::msg::Effect;
+    let mut st = loaded(false);
+    let store = st.table.as_ref().unwrap().store.as_ref().unwrap();
+    let user = store.collection_of("USER#u00003").unwrap();
+    send(&mut st, (0..user).map(|_| press(KeyCode::Down)));
+    send(&mut st, [press(KeyCode::Tab), press(KeyCode::Enter)]);
+    snapshot!("related_of_an_order", st);
+    let effects = send(&mut st, [char('g'), char('r')]);
+    let Some(Effect::StartRead { id, spec }) = effects
+        .iter()
+        .find(|e| matches!(e, Effect::StartRead { .. }))
+    else {
+        panic!("a Query: {effects:?}")
+    };
+    assert_eq!(spec.key_condition.as_deref(), Some("#pk = :pk"));
+    let key = match &spec.values[0].1 {
+        AttrValue::S(k) => k.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(key.starts_with("ORDER#o"), "{key}");
+    let lines: Vec<Item> = demo_items()
+        .into_iter()
+        .filter(|i| i.get("PK").and_then(AttrValue::as_s) == Some(key.as_str()))
+        .collect();
+    let id = *id;
+    send(&mut st, [page(id, 1, lines, false)]);
+    snapshot!("walked_to_order_lines", st);
+    send(&mut st, [press(KeyCode::Backspace)]);
+    snapshot!("walked_back_to_the_user", st);
+}
