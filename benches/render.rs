@@ -332,11 +332,6 @@ fn page_to_frame(items_total: usize) -> (f64, f64, f64) {
     (at(0.5), at(0.99), samples[samples.len() - 1])
 }
 
-/// The 1,000-item baseline again, for the ordered cases.
-fn baseline_again() -> State {
-    loaded(items(1_000)).0
-}
-
 fn main() {
     let n: usize = std::env::args()
         .skip(1)
@@ -398,30 +393,5 @@ fn main() {
         n.div_ceil(dynoscope::app::state::TRIAGE_PAGE_ITEMS as usize),
         dynoscope::app::state::TRIAGE_PAGE_ITEMS
     );
-    let (o50, o99, omax) = order::page_to_frame_ordered(n);
-    println!(
-        "page arrival to its first visible frame, collections ordered by items: p50 {o50:.2} ms, p99 {o99:.2} ms, max {omax:.2} ms"
-    );
-    let collections = big.table.as_ref().unwrap().collection_count();
-    for (order, sorted, frame) in order::order_presses(&mut big) {
-        println!(
-            "o to '{order}' with {collections} collections: update {sorted:.2} ms, then a frame {frame:.3} ms"
-        );
-    }
-    let ordered_base = order::ordered_frames(&mut baseline_again());
-    let ordered = order::ordered_frames(&mut big);
-    println!("| position | frame (1,000 items) | frame ({n} items) | ratio |");
-    println!("|---|---|---|---|");
-    for ((name, b), (_, m)) in base
-        .iter()
-        .zip(&measured)
-        .chain(ordered_base.iter().zip(&ordered))
-    {
-        println!(
-            "| {name} | {:.3} ms | {:.3} ms | {:.2} |",
-            b.as_secs_f64() * 1e3,
-            m.as_secs_f64() * 1e3,
-            m.as_secs_f64() / b.as_secs_f64()
-        );
-    }
+    order::report(n, &mut big, &base, &measured);
 }

@@ -10,7 +10,7 @@ use dynoscope::app::update::update;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
-use super::{described, items, key, median_frame, page_msg, HEIGHT, WIDTH};
+use super::{described, items, key, loaded, median_frame, page_msg, HEIGHT, WIDTH};
 
 fn char_key(c: char) -> dynoscope::app::msg::Msg {
     key(KeyCode::Char(c))
@@ -83,4 +83,40 @@ pub fn page_to_frame_ordered(items_total: usize) -> (f64, f64, f64) {
     samples.sort_by(|a, b| a.total_cmp(b));
     let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
     (at(0.5), at(0.99), samples[samples.len() - 1])
+}
+
+/// The ordered measurements, then every frame time (first-seen cases `base`/`measured` and the
+/// ordered ones) in one table with its ratio to 1,000 items.
+pub fn report(
+    n: usize,
+    big: &mut State,
+    base: &[(&'static str, Duration)],
+    measured: &[(&'static str, Duration)],
+) {
+    let (o50, o99, omax) = page_to_frame_ordered(n);
+    println!(
+        "page arrival to its first visible frame, collections ordered by items: p50 {o50:.2} ms, p99 {o99:.2} ms, max {omax:.2} ms"
+    );
+    let collections = big.table.as_ref().unwrap().collection_count();
+    for (order, sorted, frame) in order_presses(big) {
+        println!(
+            "o to '{order}' with {collections} collections: update {sorted:.2} ms, then a frame {frame:.3} ms"
+        );
+    }
+    let ordered_base = ordered_frames(&mut loaded(items(1_000)).0);
+    let ordered = ordered_frames(big);
+    println!("| position | frame (1,000 items) | frame ({n} items) | ratio |");
+    println!("|---|---|---|---|");
+    for ((name, b), (_, m)) in base
+        .iter()
+        .zip(measured)
+        .chain(ordered_base.iter().zip(&ordered))
+    {
+        println!(
+            "| {name} | {:.3} ms | {:.3} ms | {:.2} |",
+            b.as_secs_f64() * 1e3,
+            m.as_secs_f64() * 1e3,
+            m.as_secs_f64() / b.as_secs_f64()
+        );
+    }
 }
