@@ -28,6 +28,9 @@ use dynoscope::model::value::Item;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
+#[path = "render/order.rs"]
+mod order;
+
 const WIDTH: u16 = 200;
 const HEIGHT: u16 = 50;
 const PAGE: usize = 1000;
@@ -91,6 +94,7 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
         } else {
             SegmentStart::Finished
         }),
+        sent: None,
     }))
 }
 
@@ -389,14 +393,5 @@ fn main() {
         n.div_ceil(dynoscope::app::state::TRIAGE_PAGE_ITEMS as usize),
         dynoscope::app::state::TRIAGE_PAGE_ITEMS
     );
-    println!("| position | frame (1,000 items) | frame ({n} items) | ratio |");
-    println!("|---|---|---|---|");
-    for ((name, b), (_, m)) in base.iter().zip(&measured) {
-        println!(
-            "| {name} | {:.3} ms | {:.3} ms | {:.2} |",
-            b.as_secs_f64() * 1e3,
-            m.as_secs_f64() * 1e3,
-            m.as_secs_f64() / b.as_secs_f64()
-        );
-    }
+    order::report(n, &mut big, &base, &measured);
 }

@@ -156,7 +156,8 @@ fn suspend_and_resume(stop: impl Fn(&mut Session)) {
     );
     assert!(!s.cooked(), "raw mode is back");
     s.keys("?");
-    s.wait_text("Any key closes this help.");
+    // The help scrolls now, so it says which keys close it.
+    s.wait_text("Keys · any other key closes");
     s.keys("q"); // closes the help
     s.keys("q");
     let status = s.wait_exit();

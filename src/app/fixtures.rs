@@ -60,17 +60,22 @@ pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
             None => crate::aws::SegmentStart::Finished,
         }),
         last_evaluated_key: last,
+        sent: None,
     }))
 }
 
 pub fn state() -> State {
-    State::new(
+    let mut state = State::new(
         Config::default(),
         Keymap::default(),
         "http://127.0.0.1:8000".into(),
         WIDTH,
         HEIGHT,
-    )
+    );
+    state.session.region = "us-east-1".into();
+    state.session.profile = "default".into();
+    state.session.profiles = vec!["default".into(), "prod".into(), "sandbox".into()];
+    state
 }
 
 pub fn press(code: KeyCode) -> Msg {

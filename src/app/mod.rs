@@ -2,6 +2,8 @@
 
 pub mod columns;
 pub mod config;
+pub mod help;
+pub mod history_file;
 pub mod keymap;
 pub mod layout;
 pub mod msg;

@@ -21,6 +21,21 @@ pub enum Msg {
     Debounced(u64),
     /// Milliseconds since start, sent while a read runs so rates and ETAs move.
     Tick(u64),
+    /// A timer `update` asked for ran out.
+    Timer(Timer),
+    /// A connection asked for with `Effect::Connect` is ready (its engine waits in the
+    /// runner until `Effect::UseConnection`), or failed.
+    Connected {
+        generation: u64,
+        result: Result<crate::app::state::ConnectionInfo, String>,
+    },
+}
+
+/// Timers `update` sets with `Effect::Timer`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timer {
+    /// The `g` chord of this generation waited long enough for its second key.
+    Chord(u64),
 }
 
 #[derive(Debug, Clone)]
@@ -38,6 +53,25 @@ pub enum Effect {
     /// Send `Msg::Debounced(generation)` after `delay` unless another debounce replaces it.
     Debounce {
         generation: u64,
+        delay: std::time::Duration,
+    },
+    /// Make a new connection (another region or profile) in the background.
+    Connect {
+        generation: u64,
+        target: crate::app::state::ConnectTarget,
+    },
+    /// Use the connection `Msg::Connected` announced from now on; reads of the old one are
+    /// cancelled.
+    UseConnection(u64),
+    /// Write one table's query history (at this endpoint) to the history file.
+    SaveHistory {
+        endpoint: String,
+        table: String,
+        entries: Vec<crate::app::state::HistoryEntry>,
+    },
+    /// Send `Msg::Timer(timer)` after `delay`.
+    Timer {
+        timer: Timer,
         delay: std::time::Duration,
     },
     /// Leave the terminal and stop the process until it is continued (Ctrl-Z, as a shell

@@ -21,6 +21,8 @@ pub struct RequestRow {
     pub attempts: u32,
     pub throttles: u32,
     pub throttle_reason: Option<String>,
+    /// The request body exactly as it was sent (its last attempt's), when recorded.
+    pub sent: Option<std::sync::Arc<str>>,
 }
 
 impl RequestRow {
@@ -39,6 +41,7 @@ impl RequestRow {
             attempts: page.attempts.attempts,
             throttles: page.attempts.throttles,
             throttle_reason: page.attempts.throttle_reason.clone(),
+            sent: page.sent.clone(),
         }
     }
 
@@ -118,6 +121,16 @@ impl RequestLog {
     pub fn tail(&self, n: usize) -> impl Iterator<Item = &RequestRow> {
         self.rows.iter().skip(self.rows.len().saturating_sub(n))
     }
+
+    /// Row `i`, oldest first.
+    pub fn get(&self, i: usize) -> Option<&RequestRow> {
+        self.rows.get(i)
+    }
+
+    /// `n` rows from row `from`, oldest first.
+    pub fn window(&self, from: usize, n: usize) -> impl Iterator<Item = &RequestRow> {
+        self.rows.iter().skip(from).take(n)
+    }
 }
 
 #[cfg(test)]
@@ -143,6 +156,7 @@ mod tests {
             attempts,
             throttles,
             throttle_reason: (throttles > 0).then(|| "ThrottlingException: slow down".to_string()),
+            sent: None,
         }
     }
 

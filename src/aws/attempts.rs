@@ -34,11 +34,25 @@ pub struct AttemptStats {
 #[derive(Debug, Clone, Default)]
 pub struct AttemptRecorder {
     stats: Arc<Mutex<AttemptStats>>,
+    /// The last attempt's request body, exactly as it went on the wire (signed JSON).
+    sent: Arc<Mutex<Option<Arc<str>>>>,
 }
 
 impl AttemptRecorder {
     pub fn snapshot(&self) -> AttemptStats {
         self.stats.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// The request body the last attempt sent, for the request log's "as sent" view.
+    pub fn sent_body(&self) -> Option<Arc<str>> {
+        self.sent.lock().ok().and_then(|s| s.clone())
+    }
+
+    /// Records a body sent without the SDK (the in-memory page source's rendering of it).
+    pub fn record_body(&self, body: String) {
+        if let Ok(mut sent) = self.sent.lock() {
+            *sent = Some(body.into());
+        }
     }
 
     /// Counts one attempt made without the SDK (the in-memory page source's).
@@ -63,6 +77,21 @@ impl Intercept for AttemptRecorder {
     ) -> Result<(), BoxError> {
         if let Ok(mut stats) = self.stats.lock() {
             stats.attempts += 1;
+        }
+        Ok(())
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        // DynamoDB's JSON protocol sends the whole request as one small in-memory body.
+        if let Some(bytes) = context.request().body().bytes() {
+            if let Ok(mut sent) = self.sent.lock() {
+                *sent = Some(String::from_utf8_lossy(bytes).into());
+            }
         }
         Ok(())
     }

@@ -1,14 +1,18 @@
 //! Start-up of the explorer: settings, the connection and `--max-items`, then the terminal loop.
 
 use std::io::IsTerminal;
+use std::sync::Arc;
 
 use super::args::GlobalArgs;
 use super::settings::Settings;
 use super::CliError;
-use crate::app::state::State;
+use crate::app::state::{ConnectTarget, ConnectionInfo, Session, State};
 use crate::aws::Engine;
 use crate::model::access_pattern::AccessPattern;
+use crate::model::aws_profiles::profile_names;
 use crate::model::limits;
+use crate::platform::dirs::{aws_config_file, state_dir};
+use crate::tui::{history_store, Connector, Services};
 
 /// Bytes a demo-shaped item takes in the explorer, with grouping and decoding: the memory
 /// benchmark measures about 170 (peak RSS 166 MB for 1,000,000 items); three times that leaves
@@ -27,6 +31,55 @@ fn default_max_items() -> usize {
         Some(kb) => ((kb * 1024 / 2) / BYTES_PER_ITEM).clamp(100_000, 100_000_000) as usize,
         None => 1_000_000,
     }
+}
+
+/// The profile a connection uses: `--profile`, else `AWS_PROFILE`, else `default`.
+fn profile_name(global: &GlobalArgs) -> String {
+    global
+        .profile
+        .clone()
+        .or_else(|| std::env::var("AWS_PROFILE").ok().filter(|p| !p.is_empty()))
+        .unwrap_or_else(|| "default".to_string())
+}
+
+/// Region and profile for the title, and the profiles `A` offers (the config file is read
+/// here, once; a missing or unreadable file offers none).
+fn session(global: &GlobalArgs, conn: &crate::aws::Connection) -> Session {
+    let profiles = aws_config_file()
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .map(|text| profile_names(&text))
+        .unwrap_or_default();
+    Session {
+        region: conn.region.clone(),
+        profile: profile_name(global),
+        region_chosen: global.region.is_some(),
+        profile_chosen: global.profile.is_some(),
+        profiles,
+        ..Session::default()
+    }
+}
+
+/// Connects again with another region or profile (`R`, `A`), everything else as given on the
+/// command line.
+fn connector(base: GlobalArgs) -> Connector<Engine> {
+    Arc::new(move |target: ConnectTarget| {
+        let mut global = base.clone();
+        if target.region.is_some() {
+            global.region = target.region;
+        }
+        if target.profile.is_some() {
+            global.profile = target.profile;
+        }
+        Box::pin(async move {
+            let conn = super::connect(&global).await.map_err(|e| e.message)?;
+            let info = ConnectionInfo {
+                endpoint: conn.endpoint.clone(),
+                region: conn.region.clone(),
+                profile: profile_name(&global),
+            };
+            Ok((Engine::new(&conn), info))
+        })
+    })
 }
 
 /// Opens the explorer on `table`, or on the table picker; `extra_patterns` join the access
@@ -51,7 +104,17 @@ pub async fn explore(
     }
     patterns.extend(extra_patterns);
     let conn = super::connect(&global).await?;
+    // Query history is read once here, for every table and endpoint, and written by the
+    // terminal loop after each query; `history = false` does neither.
+    let history_file = state_dir()
+        .filter(|_| config.history)
+        .map(|dir| history_store::history_path(&dir));
     let mut state = State::new(config, keymap, conn.endpoint.clone(), 80, 24);
+    state.session = session(&global, &conn);
+    state.history = history_file
+        .as_deref()
+        .map(history_store::load)
+        .unwrap_or_default();
     state.patterns = patterns;
     // Both sources are range-checked already (clap, the config parser).
     state.max_items = match global.max_items.or(state.config.max_items) {
@@ -64,7 +127,11 @@ pub async fn explore(
         }
         None => default_max_items(),
     };
-    match crate::tui::run(Engine::new(&conn), state, table).await {
+    let services = Services {
+        history_file,
+        connector: Some(connector(global.clone())),
+    };
+    match crate::tui::run(Engine::new(&conn), state, table, services).await {
         Ok(None) => Ok(()),
         // As a shell reports a process a signal killed: 128 + its number.
         Ok(Some(by)) => Err(CliError::new(

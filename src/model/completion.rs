@@ -6,17 +6,55 @@
 
 use std::collections::BTreeMap;
 
+use super::collection::dynamo_cmp;
+use super::value::AttrValue;
+
 /// Characters that end a key segment.
 pub const BOUNDARIES: &[char] = &['#', '|', ':', '-', '/', '_'];
 
+/// How key completions are listed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CompletionOrder {
+    /// DynamoDB's order of the key values (numbers numerically), as a Query would return them.
+    #[default]
+    Key,
+    /// Most keys behind a completion first, then in key order.
+    Count,
+}
+
+impl CompletionOrder {
+    pub fn toggled(self) -> CompletionOrder {
+        match self {
+            CompletionOrder::Key => CompletionOrder::Count,
+            CompletionOrder::Count => CompletionOrder::Key,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            CompletionOrder::Key => "key order",
+            CompletionOrder::Count => "by count",
+        }
+    }
+}
+
+/// One completion and how many of the keys it was computed from start with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyCompletion {
+    pub text: String,
+    pub count: usize,
+}
+
 /// Up to `max` completions of `typed` among `values`, each cut just after the first boundary
-/// past what was typed (or the whole value), most common first, then alphabetical. A
+/// past what was typed (or the whole value), in `order`; `numeric` keys order as numbers. A
 /// completion equal to `typed` is never offered.
 pub fn complete_key<'a>(
     typed: &str,
     values: impl IntoIterator<Item = &'a str>,
     max: usize,
-) -> Vec<String> {
+    order: CompletionOrder,
+    numeric: bool,
+) -> Vec<KeyCompletion> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for value in values {
         let Some(rest) = value.strip_prefix(typed) else {
@@ -32,12 +70,21 @@ pub fn complete_key<'a>(
             .map_or(rest.len(), |(i, c)| i + c.len_utf8());
         *counts.entry(&value[..typed.len() + cut]).or_default() += 1;
     }
+    // The map is in byte order, which is DynamoDB's for strings.
     let mut ranked: Vec<(&str, usize)> = counts.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    if numeric {
+        ranked.sort_by(|a, b| dynamo_cmp(&AttrValue::N(a.0.into()), &AttrValue::N(b.0.into())));
+    }
+    if order == CompletionOrder::Count {
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
+    }
     ranked
         .into_iter()
         .take(max)
-        .map(|(v, _)| v.to_string())
+        .map(|(text, count)| KeyCompletion {
+            text: text.to_string(),
+            count,
+        })
         .collect()
 }
 
@@ -82,13 +129,17 @@ mod tests {
         "PROFILE",
     ];
 
+    fn texts(completions: Vec<KeyCompletion>) -> Vec<String> {
+        completions.into_iter().map(|c| c.text).collect()
+    }
+
     #[test]
     fn completes_one_segment_at_a_time() {
         let cases: &[(&str, &[&str])] = &[
             ("", &["ORDER#", "PROFILE"]),
             ("O", &["ORDER#"]),
             ("ORDER", &["ORDER#"]),
-            ("ORDER#", &["ORDER#2026-", "ORDER#2025-"]),
+            ("ORDER#", &["ORDER#2025-", "ORDER#2026-"]),
             ("ORDER#2026-", &["ORDER#2026-08-", "ORDER#2026-09-"]),
             ("ORDER#2026-08-", &["ORDER#2026-08-27#"]),
             (
@@ -99,20 +150,53 @@ mod tests {
             ("X", &[]),
         ];
         for (typed, want) in cases {
-            assert_eq!(
-                complete_key(typed, SKS.iter().copied(), 10),
-                *want,
-                "typed {typed:?}"
-            );
+            let got = complete_key(typed, SKS.iter().copied(), 10, CompletionOrder::Key, false);
+            assert_eq!(texts(got), *want, "typed {typed:?}");
         }
     }
 
     #[test]
-    fn most_common_first_and_capped() {
+    fn key_order_or_by_count_each_with_its_count_and_capped() {
+        let months = [
+            "2026-04-01",
+            "2026-07-02",
+            "2026-02-03",
+            "2026-10-04",
+            "2026-07-05",
+            "2026-07-06",
+            "2026-02-07",
+        ];
+        let got = complete_key("2026-", months, 10, CompletionOrder::Key, false);
+        let pairs: Vec<(&str, usize)> = got.iter().map(|c| (c.text.as_str(), c.count)).collect();
+        assert_eq!(
+            pairs,
+            [
+                ("2026-02-", 2),
+                ("2026-04-", 1),
+                ("2026-07-", 3),
+                ("2026-10-", 1)
+            ]
+        );
+        let got = complete_key("2026-", months, 2, CompletionOrder::Count, false);
+        assert_eq!(texts(got), ["2026-07-", "2026-02-"]);
         let values = ["USER#1", "USER#2", "USER#3", "ORDER#1", "PRODUCT#1"];
-        assert_eq!(complete_key("", values, 2), ["USER#", "ORDER#"]);
+        let got = complete_key("", values, 2, CompletionOrder::Count, false);
+        assert_eq!(texts(got), ["USER#", "ORDER#"]);
         let pk = ["STATUS#PENDING#0", "STATUS#PENDING#1", "STATUS#SHIPPED"];
-        assert_eq!(complete_key("STATUS#P", pk, 10), ["STATUS#PENDING#"]);
+        let got = complete_key("STATUS#P", pk, 10, CompletionOrder::Key, false);
+        assert_eq!(got[0].count, 2);
+        assert_eq!(CompletionOrder::Key.toggled(), CompletionOrder::Count);
+    }
+
+    #[test]
+    fn numeric_keys_complete_in_numeric_order() {
+        let values = ["10", "9", "100", "-5"];
+        let got = complete_key("", values, 10, CompletionOrder::Key, true);
+        assert_eq!(
+            texts(got),
+            ["9", "10", "100", "-"],
+            "a lone minus is no number"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Pure domain code: no I/O, no terminal types.
 
 pub mod access_pattern;
+pub mod aws_profiles;
 pub mod capacity;
 pub mod cell;
 pub mod churn;
@@ -21,9 +22,12 @@ pub mod json;
 pub mod key_condition;
 pub mod limits;
 pub mod number;
+pub mod part_names;
 pub mod redact;
+pub mod relations;
 pub mod reserved;
 pub mod sanitize;
 pub mod schema;
 pub mod stream;
 pub mod value;
+pub mod wrap;

@@ -14,6 +14,15 @@ pub fn config_file() -> Option<PathBuf> {
     Some(Xdg::new().ok()?.config_dir().join(APP).join("config.toml"))
 }
 
+/// The AWS shared config file: `AWS_CONFIG_FILE`, else `~/.aws/config`, as the AWS SDK reads
+/// it; `None` without a home directory.
+pub fn aws_config_file() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("AWS_CONFIG_FILE").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(path));
+    }
+    Some(etcetera::home_dir().ok()?.join(".aws").join("config"))
+}
+
 /// `…/dynoscope` under the state directory; `None` without a home directory.
 pub fn state_dir() -> Option<PathBuf> {
     Some(Xdg::new().ok()?.state_dir()?.join(APP))

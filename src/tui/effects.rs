@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use tokio::sync::mpsc;
 
 use super::debounce::Debouncer;
+use super::history_store::HistoryWriter;
+use super::services::Connector;
 use crate::app::msg::{Effect, Msg};
 use crate::aws::read::ReadHandle;
 use crate::aws::{Backend, EngineEvent};
@@ -17,6 +19,11 @@ pub struct EffectRunner<B: Backend> {
     msg_tx: mpsc::UnboundedSender<Msg>,
     reads: HashMap<u64, ReadHandle>,
     debouncer: Debouncer,
+    /// Writes query history to disk; `None` when history is off or there is nowhere to keep it.
+    history: Option<HistoryWriter>,
+    connector: Option<Connector<B>>,
+    /// A new connection's engine, waiting for `Effect::UseConnection` of its generation.
+    connected: std::sync::Arc<std::sync::Mutex<Option<(u64, B)>>>,
 }
 
 impl<B: Backend> EffectRunner<B> {
@@ -32,7 +39,22 @@ impl<B: Backend> EffectRunner<B> {
             debouncer: Debouncer::new(msg_tx.clone()),
             msg_tx,
             reads: HashMap::new(),
+            history: None,
+            connector: None,
+            connected: Default::default(),
         }
+    }
+
+    /// Makes new connections with `connector` (`Effect::Connect`).
+    pub fn with_connector(mut self, connector: Option<Connector<B>>) -> Self {
+        self.connector = connector;
+        self
+    }
+
+    /// Saves query history to the file at `path`.
+    pub fn with_history_file(mut self, path: Option<std::path::PathBuf>) -> Self {
+        self.history = path.map(HistoryWriter::start);
+        self
     }
 
     /// Performs the engine's effects; returns the ones only the terminal loop can perform.
@@ -67,10 +89,76 @@ impl<B: Backend> EffectRunner<B> {
                     }
                 }
                 Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
+                Effect::SaveHistory {
+                    endpoint,
+                    table,
+                    entries,
+                } => {
+                    if let Some(writer) = &self.history {
+                        writer.save(endpoint, table, entries);
+                    }
+                }
+                Effect::Connect { generation, target } => self.connect(generation, target),
+                Effect::UseConnection(generation) => self.use_connection(generation),
+                Effect::Timer { timer, delay } => {
+                    let tx = self.msg_tx.clone();
+                    // Not cancelled: `update` ignores a timer whose generation has passed.
+                    tokio::spawn(async move {
+                        tokio::time::sleep(delay).await;
+                        let _ = tx.send(Msg::Timer(timer));
+                    });
+                }
                 Effect::Copy(_) | Effect::Suspend | Effect::Quit => for_terminal.push(effect),
             }
         }
         for_terminal
+    }
+
+    fn connect(&mut self, generation: u64, target: crate::app::state::ConnectTarget) {
+        let tx = self.msg_tx.clone();
+        let Some(connector) = self.connector.clone() else {
+            let _ = tx.send(Msg::Connected {
+                generation,
+                result: Err("switching needs a connection made by dynoscope itself".into()),
+            });
+            return;
+        };
+        let slot = self.connected.clone();
+        tokio::spawn(async move {
+            let result = match connector(target).await {
+                Ok((engine, info)) => {
+                    if let Ok(mut slot) = slot.lock() {
+                        *slot = Some((generation, engine));
+                    }
+                    Ok(info)
+                }
+                Err(e) => Err(e),
+            };
+            let _ = tx.send(Msg::Connected { generation, result });
+        });
+    }
+
+    /// From now on reads go to the new connection; those of the old one are cancelled.
+    fn use_connection(&mut self, generation: u64) {
+        let engine = match self.connected.lock() {
+            Ok(mut slot) => match slot.take() {
+                Some((g, engine)) if g == generation => engine,
+                other => {
+                    *slot = other;
+                    return;
+                }
+            },
+            Err(_) => return,
+        };
+        for handle in self.reads.values() {
+            handle.cancel();
+        }
+        self.engine = engine;
+    }
+
+    /// The engine effects go to now.
+    pub fn engine(&self) -> &B {
+        &self.engine
     }
 
     /// Reads started and not yet known to have stopped.
@@ -80,6 +168,10 @@ impl<B: Backend> EffectRunner<B> {
 
     /// Cancels every read and waits until its tasks have stopped: nothing keeps running.
     pub async fn shutdown(self) {
+        if let Some(history) = self.history {
+            // The last query's history is on disk before the process ends.
+            history.finish();
+        }
         for handle in self.reads.values() {
             handle.cancel();
         }

@@ -7,75 +7,13 @@ use std::time::Duration;
 use crossterm::event::KeyCode;
 use tokio::sync::mpsc;
 
+use super::super::flow_harness::{engine, Harness};
 use super::*;
-use crate::app::fixtures::{char, demo_info, demo_items, press, state};
-use crate::app::state::{ReadOutcome, Screen, State};
-use crate::app::update::{start, update};
+use crate::app::fixtures::{char, demo_info, demo_items, press};
+use crate::app::state::{ReadOutcome, Screen};
+use crate::app::update::start;
 use crate::aws::read::memory::{MemorySource, Step};
 use crate::aws::MemoryEngine;
-
-/// The demo table, its items in key order, each request 5 ms.
-fn engine() -> MemoryEngine {
-    let mut items = demo_items();
-    items.sort_by_key(|i| {
-        let s = |k: &str| i.get(k).and_then(|v| v.as_s()).unwrap_or("").to_string();
-        (s("PK"), s("SK"))
-    });
-    let source = MemorySource::new(items, &["PK", "SK"]).with_script(|_| Step {
-        latency: Duration::from_millis(5),
-        fail: false,
-    });
-    MemoryEngine::new().with_table(demo_info(), source)
-}
-
-struct Harness {
-    state: State,
-    runner: EffectRunner<MemoryEngine>,
-    engine_rx: mpsc::Receiver<EngineEvent>,
-    msg_rx: mpsc::UnboundedReceiver<Msg>,
-}
-
-impl Harness {
-    fn new(engine: MemoryEngine) -> Harness {
-        let (engine_tx, engine_rx) = mpsc::channel(64);
-        let (msg_tx, msg_rx) = mpsc::unbounded_channel();
-        Harness {
-            state: state(),
-            runner: EffectRunner::new(engine, engine_tx, msg_tx),
-            engine_rx,
-            msg_rx,
-        }
-    }
-
-    fn apply(&mut self, effects: Vec<Effect>) {
-        let left = self.runner.apply(effects);
-        assert!(
-            left.iter().all(|e| matches!(e, Effect::Copy(_))),
-            "terminal effects: {left:?}"
-        );
-    }
-
-    fn send(&mut self, msgs: impl IntoIterator<Item = Msg>) {
-        for msg in msgs {
-            let effects = update(&mut self.state, msg);
-            self.apply(effects);
-        }
-    }
-
-    /// Feeds engine events and background results to `update` until nothing runs or waits.
-    async fn settle(&mut self) {
-        loop {
-            tokio::select! {
-                Some(event) = self.engine_rx.recv() => self.send([Msg::Engine(event)]),
-                Some(msg) = self.msg_rx.recv() => self.send([msg]),
-                _ = tokio::time::sleep(Duration::from_secs(30)) => {
-                    assert_eq!(self.runner.running_reads(), 0, "a read never ended");
-                    return;
-                }
-            }
-        }
-    }
-}
 
 #[tokio::test(start_paused = true)]
 async fn the_picker_lists_tables_and_opening_one_loads_its_first_page() {

@@ -15,6 +15,7 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::effects::EffectRunner;
+use super::services::Services;
 use super::signals::{EndedBy, ExplorerSignals, SignalEvent};
 use super::terminal::{self, Term};
 use crate::app::msg::{Effect, Msg};
@@ -61,6 +62,7 @@ pub async fn run<B: Backend>(
     engine: B,
     mut state: State,
     table: Option<String>,
+    services: Services<B>,
 ) -> io::Result<Option<EndedBy>> {
     // Handled before the terminal is taken over, so that none of them can leave it raw.
     let mut signals = ExplorerSignals::new()?;
@@ -73,7 +75,9 @@ pub async fn run<B: Backend>(
 
     let (engine_tx, mut engine_rx) = mpsc::channel(ENGINE_CHANNEL);
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
-    let mut runner = EffectRunner::new(engine, engine_tx, msg_tx);
+    let mut runner = EffectRunner::new(engine, engine_tx, msg_tx)
+        .with_history_file(services.history_file)
+        .with_connector(services.connector);
     let mut events = EventStream::new();
     let mut quit = terminal_effects(runner.apply(start(&mut state, table)), terminal)?;
     let started = std::time::Instant::now();

@@ -4,8 +4,17 @@
 pub mod debounce;
 pub mod effects;
 mod event_loop;
+#[cfg(test)]
+mod flow_harness;
+pub mod history_store;
+pub mod services;
+#[cfg(test)]
+mod session_flow_tests;
 mod signals;
 pub mod terminal;
+#[cfg(test)]
+mod walk_flow_tests;
 
 pub use event_loop::{run, BATCH_BUDGET};
+pub use services::{Connector, Services};
 pub use signals::EndedBy;

@@ -12,7 +12,7 @@ use super::theme;
 use crate::app::state::{Builder, Field, SORT_OPS};
 use crate::app::state::{Palette, State};
 use crate::model::json::write_plain;
-use crate::model::sanitize::sanitize;
+use crate::model::sanitize::{display_width, sanitize, truncate_display};
 use crate::model::schema::TableInfo;
 use crate::model::value::Item;
 
@@ -115,6 +115,7 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
             width: left.width.saturating_sub(LABEL as u16),
             height,
         };
+        let inner = rect.width.saturating_sub(2) as usize;
         let items: Vec<Line> = c
             .items
             .iter()
@@ -125,14 +126,30 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
                 } else {
                     Style::new()
                 };
-                Line::styled(sanitize(item).into_owned(), style)
+                // The loaded keys behind a key completion, right-aligned.
+                let count = c.counts.get(i).map(|n| format!(" {n}")).unwrap_or_default();
+                let room = inner.saturating_sub(display_width(&count));
+                let text = truncate_display(&sanitize(item), room).into_owned();
+                let pad = room.saturating_sub(display_width(&text));
+                Line::from(vec![
+                    Span::raw(text),
+                    Span::raw(" ".repeat(pad)),
+                    Span::styled(count, theme::dim()),
+                ])
+                .style(style)
             })
             .collect();
+        let order = if c.counts.is_empty() {
+            String::new()
+        } else {
+            format!(" {} · Ctrl-O ", c.order.label())
+        };
         frame.render_widget(Clear, rect);
         frame.render_widget(
             Paragraph::new(items).block(
                 Block::bordered()
                     .title(" Tab/Enter accepts ")
+                    .title_bottom(order)
                     .border_style(theme::warning()),
             ),
             rect,
@@ -286,7 +303,24 @@ pub fn draw_palette(frame: &mut Frame, area: Rect, palette: &Palette, state: &St
                         } else {
                             theme::warning()
                         };
-                        lines.push(Line::styled(format!("{:LABEL$}{}", "", sanitize(c)), style));
+                        let count = match form.completion_counts.get(j).copied().unwrap_or(0) {
+                            1 => "1 key".to_string(),
+                            n => format!("{n} keys"),
+                        };
+                        lines.push(Line::styled(
+                            format!("{:LABEL$}{}  ({count})", "", sanitize(c)),
+                            style,
+                        ));
+                    }
+                    if !form.completion.is_empty() {
+                        lines.push(Line::styled(
+                            format!(
+                                "{:LABEL$}{} · Ctrl-O toggles",
+                                "",
+                                state.completion_order.label()
+                            ),
+                            theme::dim(),
+                        ));
                     }
                 }
             }

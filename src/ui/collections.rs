@@ -19,12 +19,14 @@ pub(super) fn draw_collections(frame: &mut Frame, area: Rect, view: &TableView) 
         .as_ref()
         .map(|s| s.group_keys().partition_key.name.clone())
         .unwrap_or_default();
+    // The order on the bottom border: the top one is full at the usual widths.
     let block = Block::bordered()
         .title(format!(
             " Collections by {} ({}) ",
             sanitize(&key_name),
             thousands(total as u64)
         ))
+        .title_bottom(format!(" {} · o ", view.ordering.order().label()))
         .border_style(theme::border(focused));
     let Some(store) = view.store.as_ref() else {
         frame.render_widget(Paragraph::new("").block(block), area);

@@ -1,18 +1,26 @@
 //! One item as colourised JSON, with its size against the 400 KB limit.
 
 use ratatui::layout::Rect;
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 use super::format::bytes;
 use super::json_view::item_lines;
 use super::theme;
-use crate::app::layout::list_rows;
+use crate::app::layout::{list_rows, split_related};
 use crate::app::state::{JsonMode, Pane, TableView};
 use crate::model::item_size::share_of_limit;
+use crate::model::wrap::row_starts;
 
+/// The related collections above the item's JSON.
 pub(super) fn draw_detail(frame: &mut Frame, area: Rect, view: &TableView) {
+    let [related, json] = split_related(area, view.related.links.len());
+    super::related::draw_related(frame, related, view);
+    draw_json(frame, json, view);
+}
+
+fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
     let focused = view.focus == Pane::Detail;
     let (Some(store), Some(id)) = (view.store.as_ref(), view.selected_item()) else {
         frame.render_widget(
@@ -36,14 +44,78 @@ pub(super) fn draw_detail(frame: &mut Frame, area: Rect, view: &TableView) {
     );
     let lines = item_lines(&store.item(id), view.json_mode);
     let rows = list_rows(area);
-    let scroll = view.detail_scroll.min(lines.len().saturating_sub(rows));
-    let visible: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
-    frame.render_widget(
-        Paragraph::new(visible).block(
-            Block::bordered()
-                .title(title)
-                .border_style(theme::border(focused)),
-        ),
-        area,
-    );
+    let width = area.width.saturating_sub(2) as usize;
+    let bottom = if view.detail_wrap {
+        " long lines wrap · w "
+    } else {
+        " ←/→ scroll sideways · w "
+    };
+    let block = Block::bordered()
+        .title(title)
+        .title_bottom(bottom)
+        .border_style(theme::border(focused));
+    let paragraph = if view.detail_wrap {
+        Paragraph::new(wrapped_rows(lines, width, view.detail_scroll, rows))
+    } else {
+        let scroll = view.detail_scroll.min(lines.len().saturating_sub(rows));
+        let visible: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
+        Paragraph::new(visible).scroll((0, view.detail_hscroll.min(u16::MAX as usize) as u16))
+    };
+    frame.render_widget(paragraph.block(block), area);
+}
+
+/// The `rows` visible rows of `lines` wrapped at `width`, after `scroll` rows (clamped so the
+/// last row ends the pane): the same points `update` counts with.
+fn wrapped_rows(
+    lines: Vec<Line<'static>>,
+    width: usize,
+    scroll: usize,
+    rows: usize,
+) -> Vec<Line<'static>> {
+    let split: Vec<(Line<'static>, Vec<usize>)> = lines
+        .into_iter()
+        .map(|line| {
+            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            let starts = row_starts(&text, width);
+            (line, starts)
+        })
+        .collect();
+    let total: usize = split.iter().map(|(_, starts)| starts.len()).sum();
+    let mut skip = scroll.min(total.saturating_sub(rows));
+    let mut out = Vec::with_capacity(rows);
+    for (line, starts) in split {
+        if skip >= starts.len() {
+            skip -= starts.len();
+            continue;
+        }
+        let text_len: usize = line.spans.iter().map(|s| s.content.len()).sum();
+        for (r, &from) in starts.iter().enumerate().skip(skip) {
+            let to = starts.get(r + 1).copied().unwrap_or(text_len);
+            out.push(slice_line(&line, from, to));
+            if out.len() == rows {
+                return out;
+            }
+        }
+        skip = 0;
+    }
+    out
+}
+
+/// The part of `line` between byte offsets `from` and `to` of its text, styles kept.
+fn slice_line(line: &Line<'static>, from: usize, to: usize) -> Line<'static> {
+    let mut spans = Vec::new();
+    let mut at = 0;
+    for span in &line.spans {
+        let text = span.content.as_ref();
+        let (start, end) = (at, at + text.len());
+        at = end;
+        let (lo, hi) = (from.max(start), to.min(end));
+        if lo < hi {
+            spans.push(Span::styled(
+                text[lo - start..hi - start].to_string(),
+                span.style,
+            ));
+        }
+    }
+    Line::from(spans)
 }

@@ -44,6 +44,21 @@ pub fn dollars(d: f64) -> String {
     }
 }
 
+/// ` · us-east-1 · profile default · http://…`: where requests go, for the titles.
+pub fn connection(state: &crate::app::state::State) -> String {
+    use crate::model::sanitize::sanitize;
+    let session = &state.session;
+    let mut text = String::new();
+    if !session.region.is_empty() {
+        text.push_str(&format!(" · {}", sanitize(&session.region)));
+    }
+    if !session.profile.is_empty() {
+        text.push_str(&format!(" · profile {}", sanitize(&session.profile)));
+    }
+    text.push_str(&format!(" · {}", sanitize(&state.endpoint)));
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,42 +1,53 @@
-//! The help overlay, generated from the keymap so it always tells the truth.
+//! The help overlay, generated from the keymap so it always tells the truth: as wide as the
+//! terminal, descriptions wrapped beside their keys, scrolled by `update`.
 
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 use ratatui::Frame;
 
 use super::theme;
+use crate::app::help::{help_lines, keys_width};
+use crate::app::layout::{help_popup, list_rows};
 use crate::app::state::State;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
-    let rows = state.keymap.help_rows();
-    let width = 64.min(area.width);
-    let height = (rows.len() as u16 + 7).min(area.height);
-    let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
-    let mut lines: Vec<Line> = rows
+    let popup = help_popup(area);
+    let lines = help_lines(&state.keymap, popup.width.saturating_sub(2) as usize);
+    let rows = list_rows(popup);
+    let scroll = state.help_scroll.min(lines.len().saturating_sub(rows));
+    let keys = keys_width(&state.keymap);
+    let shown: Vec<Line> = lines
         .iter()
-        .map(|row| {
-            Line::from(vec![
-                Span::styled(format!("{:>16}  ", row.keys), theme::kind_style("KEY")),
-                Span::raw(row.help.clone()),
-            ])
+        .skip(scroll)
+        .take(rows)
+        .map(|line| {
+            if line.note {
+                Line::styled(line.text.clone(), theme::dim())
+            } else {
+                Line::from(vec![
+                    Span::styled(format!("{:>keys$}  ", line.keys), theme::kind_style("KEY")),
+                    Span::raw(line.text.clone()),
+                ])
+            }
         })
         .collect();
-    lines.push(Line::raw(""));
-    lines.push(Line::styled(
-        "Table picker: type to filter, Enter opens, Esc quits. Mouse wheel scrolls.",
-        theme::dim(),
-    ));
-    lines.push(Line::styled(
-        "Ctrl-C quits and Ctrl-Z suspends (fg resumes), from anywhere.",
-        theme::dim(),
-    ));
-    lines.push(Line::styled("Any key closes this help.", theme::dim()));
+    let more = if lines.len() > rows {
+        format!(
+            " {}–{} of {} · ↑↓ PgUp PgDn scroll ",
+            scroll + 1,
+            (scroll + rows).min(lines.len()),
+            lines.len()
+        )
+    } else {
+        String::new()
+    };
     frame.render_widget(Clear, popup);
     frame.render_widget(
-        Paragraph::new(lines).block(
+        Paragraph::new(shown).block(
             Block::bordered()
-                .title(" Keys ")
+                .title(" Keys · any other key closes ")
+                .title_bottom(more)
                 .border_style(theme::border(true)),
         ),
         popup,

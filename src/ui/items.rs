@@ -42,7 +42,7 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
     let attrs: Vec<&String> = columns.attrs.iter().skip(offset).collect();
 
     // Attribute names are data: sanitised before their widths are measured, like the cells.
-    let mut header: Vec<String> = vec!["kind".into()];
+    let mut header: Vec<String> = vec![columns.kind_header.clone()];
     header.extend(sk_name.clone());
     header.extend(columns.part_names.iter().cloned());
     header.extend(attrs.iter().map(|a| a.to_string()));

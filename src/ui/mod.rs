@@ -9,9 +9,12 @@ mod items;
 pub mod json_view;
 mod picker;
 mod prompt;
+mod related;
 mod request_log;
 mod scan;
+mod sent_request;
 mod status;
+mod switcher;
 mod table_view;
 pub mod theme;
 
@@ -21,6 +24,8 @@ mod hostile_tests;
 mod size_tests;
 #[cfg(test)]
 mod snapshot_tests;
+#[cfg(test)]
+mod walk_tests;
 
 use ratatui::Frame;
 
@@ -31,6 +36,10 @@ pub fn draw(frame: &mut Frame, state: &State) {
     match state.screen {
         Screen::Picker => picker::draw(frame, area, state),
         Screen::Table => table_view::draw(frame, area, state),
+    }
+    switcher::draw(frame, area, state);
+    if let Some(row) = &state.log_pane.shown {
+        sent_request::draw(frame, area, row);
     }
     if state.show_help {
         help::draw(frame, area, state);

@@ -17,16 +17,22 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let picker = &state.picker;
     frame.render_widget(
         Paragraph::new(format!(
-            " dynoscope · tables at {}",
-            sanitize(&state.endpoint)
+            " dynoscope · tables{}",
+            super::format::connection(state)
         ))
         .style(theme::title()),
         layout.title,
     );
 
+    // A selected filter (after `T`) is shown reversed: typing replaces it.
+    let filter_style = if picker.filter_selected {
+        theme::selected()
+    } else {
+        Default::default()
+    };
     let mut lines = vec![Line::from(vec![
         Span::styled("filter: ", theme::dim()),
-        Span::raw(sanitize(&picker.filter).into_owned()),
+        Span::styled(sanitize(&picker.filter).into_owned(), filter_style),
         Span::styled("█", theme::dim()),
     ])];
     match &picker.tables {
@@ -94,8 +100,20 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         layout.summary,
     );
     frame.render_widget(
-        Paragraph::new(" type to filter · ↑↓ move · Enter open · Esc quit · ? keys")
+        match &state.notice {
+            // Switching region or profile says how it went here too.
+            Some(notice) => {
+                Paragraph::new(format!(" {}", sanitize(&notice.text))).style(if notice.error {
+                    theme::error()
+                } else {
+                    theme::warning()
+                })
+            }
+            None => Paragraph::new(
+                " type to filter · ↑↓ move · Enter open · R region · A profile · Esc quit · ? keys",
+            )
             .style(theme::dim()),
+        },
         layout.status,
     );
 }

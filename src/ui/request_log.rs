@@ -13,7 +13,30 @@ use crate::model::sanitize::sanitize;
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let log = &state.log;
     let visible = area.height.saturating_sub(3) as usize;
-    let rows: Vec<Row> = log.tail(visible).map(row).collect();
+    let focused = state
+        .table
+        .as_ref()
+        .is_some_and(|v| v.focus == crate::app::state::Pane::Log);
+    // The newest rows, or while the log has the focus the window holding its cursor.
+    let tail_from = log.len().saturating_sub(visible);
+    let cursor = state
+        .log_pane
+        .cursor
+        .filter(|_| focused)
+        .map(|c| c.min(log.len().saturating_sub(1)));
+    let from = cursor.map_or(tail_from, |c| c.min(tail_from));
+    let rows: Vec<Row> = log
+        .window(from, visible)
+        .enumerate()
+        .map(|(i, r)| {
+            let selected = cursor.map_or(focused && from + i + 1 == log.len(), |c| c == from + i);
+            if selected {
+                row(r).style(theme::selected())
+            } else {
+                row(r)
+            }
+        })
+        .collect();
     let header = Row::new([
         "req",
         "op",
@@ -50,12 +73,18 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         thousands(log.attempts),
         thousands(log.throttles)
     );
+    let hint = if focused {
+        " Enter: the request as sent · +/- resize "
+    } else {
+        ""
+    };
     let block = Block::bordered()
         .title(title)
+        .title_bottom(hint)
         .border_style(if log.throttles > 0 {
             theme::warning()
         } else {
-            theme::border(false)
+            theme::border(focused)
         });
     frame.render_widget(
         Table::new(rows, widths)

@@ -268,8 +268,10 @@ fn rapid_resizes_keep_the_cursor_visible() {
         terminal.backend_mut().resize(WIDTH, HEIGHT);
         draw_at(&mut terminal, &s, name);
         if let Some(view) = s.table.as_ref() {
-            let l =
-                crate::app::layout::table_layout(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT));
+            let l = crate::app::layout::explorer_layout(
+                &s,
+                ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT),
+            );
             let c = &view.collections;
             assert!(
                 c.cursor >= c.offset

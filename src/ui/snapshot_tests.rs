@@ -114,7 +114,7 @@ fn kinds_have_their_colours_and_throttled_requests_are_red() {
     send(&mut s, [Msg::Engine(EngineEvent::Page(p))]);
     let terminal = render(&s);
     let buffer = terminal.backend().buffer();
-    let log = crate::app::layout::table_layout(buffer.area).log;
+    let log = crate::app::layout::explorer_layout(&s, buffer.area).log;
     let row_y = log.y + 2;
     let attempts = (log.x..log.x + log.width)
         .find(|&x| buffer[(x, row_y)].symbol() == "3")

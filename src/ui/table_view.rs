@@ -12,7 +12,7 @@ use ratatui::Frame;
 
 use super::format::{bytes, thousands};
 use super::{request_log, status, theme};
-use crate::app::layout::{split_progress, table_layout};
+use crate::app::layout::{explorer_layout, split_progress};
 use crate::app::state::{Loadable, ReadOutcome, State, TableView};
 use crate::model::sanitize::sanitize;
 
@@ -20,7 +20,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let Some(view) = state.table.as_ref() else {
         return;
     };
-    let layout = table_layout(area);
+    let layout = explorer_layout(state, area);
     draw_title(frame, layout.title, state, view);
     draw_kinds(frame, layout.kinds, view);
     match &view.info {
@@ -138,7 +138,7 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
             bytes(info.size_bytes.max(0) as u64)
         ));
     }
-    text.push_str(&format!(" · {}", sanitize(&state.endpoint)));
+    text.push_str(&super::format::connection(state));
     frame.render_widget(Paragraph::new(text).style(theme::title()), area);
 }
 

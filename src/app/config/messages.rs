@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use super::parse::ENTITY_KEYS;
+use super::relations::RELATION_KEYS;
 use crate::model::entity::PatternError;
 
 pub(super) fn describe_pattern_error(err: &PatternError) -> String {
@@ -63,6 +64,8 @@ pub(super) fn describe_toml_error(err: &toml::de::Error, text: &str) -> String {
                 .collect();
             let section = if expected == ENTITY_KEYS {
                 " in [[entity]]"
+            } else if expected == RELATION_KEYS {
+                " in [[relation]]"
             } else {
                 ""
             };

@@ -12,6 +12,9 @@
 //! [[pattern]]                        # named access patterns
 //! table = "app"
 //! name = "orders-by-status"
+//! [[relation]]                       # a link between collections (inferred ones need none)
+//! from = "ORDER#{date}#{orderId}"
+//! to = "ORDER#{orderId}"
 //! ```
 //!
 //! Every mistake is reported on one line naming the file, the line, the key or value at fault
@@ -20,6 +23,7 @@
 
 mod messages;
 mod parse;
+mod relations;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -30,6 +34,7 @@ pub use parse::parse;
 use crate::app::keymap::{Keymap, KeymapError};
 use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
 use crate::model::entity::EntityPattern;
+use crate::model::relations::RelationRule;
 
 /// A config problem, shown as one line: `config file '<path>', line <n>: <what and the fix>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +80,12 @@ pub struct Config {
     pub entities: Vec<EntityConfig>,
     /// `[[pattern]]` entries, kept raw until named access patterns are implemented.
     pub patterns: Vec<toml::Table>,
+    /// `[[relation]]` entries: links between collections that inference does not find.
+    pub relations: Vec<RelationRule>,
+    /// `infer_relations = false` lists only configured relations and items' own keys.
+    pub infer_relations: bool,
+    /// `history = false`: query history is neither loaded from nor saved to disk.
+    pub history: bool,
 }
 
 impl Default for Config {
@@ -86,6 +97,9 @@ impl Default for Config {
             keys: BTreeMap::new(),
             entities: Vec::new(),
             patterns: Vec::new(),
+            relations: Vec::new(),
+            infer_relations: true,
+            history: true,
         }
     }
 }
@@ -97,6 +111,14 @@ impl Config {
             .iter()
             .filter(|e| e.table.as_deref().is_none_or(|t| t == table))
             .map(|e| &e.pattern)
+            .collect()
+    }
+
+    /// The configured relations that apply to `table`, in file order.
+    pub fn relations_for(&self, table: &str) -> Vec<&RelationRule> {
+        self.relations
+            .iter()
+            .filter(|r| r.applies_to(table))
             .collect()
     }
 

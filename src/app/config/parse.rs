@@ -10,6 +10,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::messages::{describe_pattern_error, describe_toml_error, line_of, source_text};
+use super::relations::{relation_rules, RawRelation};
 use super::{Config, ConfigError, EntityConfig};
 use crate::app::keymap::{Action, KeyCombo, Keymap, KeymapError};
 use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
@@ -102,6 +103,9 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         });
     }
 
+    config.relations = relation_rules(raw.relation, &error)?;
+    config.infer_relations = raw.infer_relations.unwrap_or(true);
+    config.history = raw.history.unwrap_or(true);
     config.patterns = raw.pattern;
     Ok(config)
 }
@@ -186,6 +190,10 @@ struct RawConfig {
     entity: Vec<RawEntity>,
     #[serde(default)]
     pattern: Vec<toml::Table>,
+    #[serde(default)]
+    relation: Vec<Spanned<RawRelation>>,
+    infer_relations: Option<bool>,
+    history: Option<bool>,
 }
 
 #[derive(Deserialize)]

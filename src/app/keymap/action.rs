@@ -32,11 +32,19 @@ pub enum Action {
     Patterns,
     ScanLauncher,
     KeyDistribution,
+    // Walking the single-table design (issue 14).
+    NavBack,
+    CollectionOrder,
+    ToggleWrap,
+    LogTaller,
+    LogShorter,
+    SwitchRegion,
+    SwitchProfile,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 27] = [
+    pub const ALL: [Action; 34] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -64,6 +72,13 @@ impl Action {
         Action::Patterns,
         Action::ScanLauncher,
         Action::KeyDistribution,
+        Action::NavBack,
+        Action::CollectionOrder,
+        Action::ToggleWrap,
+        Action::LogTaller,
+        Action::LogShorter,
+        Action::SwitchRegion,
+        Action::SwitchProfile,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -96,6 +111,13 @@ impl Action {
             Action::Patterns => "patterns",
             Action::ScanLauncher => "scan_launcher",
             Action::KeyDistribution => "key_distribution",
+            Action::NavBack => "nav_back",
+            Action::CollectionOrder => "collection_order",
+            Action::ToggleWrap => "toggle_wrap",
+            Action::LogTaller => "log_taller",
+            Action::LogShorter => "log_shorter",
+            Action::SwitchRegion => "switch_region",
+            Action::SwitchProfile => "switch_profile",
         }
     }
 

@@ -263,7 +263,7 @@ fn help_rows_follow_the_asset() {
     );
     let names: Vec<&str> = rows.iter().map(|r| r.action).collect();
     assert_eq!(&names[..4], ["quit", "help", "up", "down"]);
-    assert_eq!(names.last(), Some(&"tables"));
+    assert!(names.contains(&"tables"));
     let prev = rows.iter().find(|r| r.action == "prev_pane").unwrap();
     assert_eq!(prev.keys, "shift-tab");
     let page = rows.iter().find(|r| r.action == "page_down").unwrap();

@@ -85,6 +85,10 @@ pub struct PreparedQuery {
 pub struct Completion {
     pub field: Field,
     pub items: Vec<String>,
+    /// Per key completion, the loaded keys behind it (empty for attribute names).
+    pub counts: Vec<usize>,
+    /// How they are listed (Ctrl-O toggles).
+    pub order: crate::model::completion::CompletionOrder,
     pub selected: usize,
 }
 

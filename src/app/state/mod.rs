@@ -1,33 +1,44 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
 mod builder;
+mod chord;
 mod cursor;
 mod distribution;
 mod explain;
+mod log_pane;
 mod palette;
 mod picker;
 mod read;
+mod related;
 mod scan;
 mod scan_progress;
+mod session;
 mod table;
+mod visited;
 
 use std::collections::HashMap;
 
 pub use builder::*;
+pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;
+pub use log_pane::LogPane;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use read::{ReadOutcome, ReadState};
+pub use related::Related;
 pub use scan::*;
 pub use scan_progress::{ScanProgress, SegmentProgress};
+pub use session::{ConnectTarget, ConnectionInfo, Session, SwitchKind, Switcher, SWITCHER_ROWS};
 pub use table::{JsonMode, Pane, Prompt, TableView};
+pub use visited::{Visited, MAX_VISITED};
 
 use super::config::Config;
 use super::keymap::Keymap;
 use super::request_log::RequestLog;
 use crate::model::access_pattern::AccessPattern;
+use crate::model::completion::CompletionOrder;
 
 /// Something fetched in the background.
 #[derive(Debug, Clone, PartialEq)]
@@ -80,10 +91,20 @@ pub struct State {
     /// Items the explorer keeps at most (`--max-items`, the config's `max_items`, or sized to
     /// available memory).
     pub max_items: usize,
-    /// Query history per table, newest last.
+    /// Query history per table and endpoint (`history_file::history_key`), newest last.
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
     pub quit: bool,
+    /// `g` waiting for its second key (`g r` follows a relation).
+    pub chord: Chords,
+    /// Key completions in key order or by count (Ctrl-O in the builder and the palette).
+    pub completion_order: CompletionOrder,
+    /// Help rows scrolled off the top.
+    pub help_scroll: usize,
+    /// The request log's height, selected row and "as sent" view.
+    pub log_pane: LogPane,
+    /// Region and profile, and switching them (`R`, `A`).
+    pub session: Session,
 }
 
 impl State {
@@ -106,6 +127,11 @@ impl State {
             history: HashMap::new(),
             patterns: Vec::new(),
             quit: false,
+            chord: Chords::default(),
+            completion_order: CompletionOrder::default(),
+            help_scroll: 0,
+            log_pane: LogPane::default(),
+            session: Session::default(),
         }
     }
 }

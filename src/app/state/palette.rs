@@ -19,5 +19,7 @@ pub struct ParamForm {
     pub focus: usize,
     pub error: Option<String>,
     pub completion: Vec<String>,
+    /// Per completion, the loaded keys behind it.
+    pub completion_counts: Vec<usize>,
     pub selected: usize,
 }

@@ -9,6 +9,8 @@ use crate::model::schema::TableInfo;
 pub struct Picker {
     pub tables: Option<Loadable<Vec<String>>>,
     pub filter: String,
+    /// The filter is selected (on returning from a table): typing replaces it.
+    pub filter_selected: bool,
     pub list: ListCursor,
     pub describes: HashMap<String, Loadable<TableInfo>>,
 }

@@ -1,17 +1,23 @@
 //! One open table: its description, the loaded items and every view and dialog over them.
 
 use super::{
-    Builder, DistributionView, ListCursor, Loadable, Palette, ReadState, ScanLauncher, ScanProgress,
+    Builder, DistributionView, ListCursor, Loadable, Palette, ReadState, Related, ScanLauncher,
+    ScanProgress, Visited,
 };
 use crate::app::columns::ItemColumns;
-use crate::model::collection::{ItemId, ItemStore};
+use crate::model::collection::{DisplayOrder, ItemId, ItemStore};
+use crate::model::relations::KeyKnowledge;
 use crate::model::schema::{KeySchema, TableInfo};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {
     Collections,
     Items,
+    /// The related collections listed above the item detail.
+    Related,
     Detail,
+    /// The request log (Enter shows a request as sent).
+    Log,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +50,12 @@ pub struct TableView {
     /// Non-key columns scrolled off to the left in the items pane.
     pub column_offset: usize,
     pub detail_open: bool,
+    /// Rows scrolled off the top of the item detail (wrapped rows when `detail_wrap`).
     pub detail_scroll: usize,
+    /// Long lines wrap (`w` switches to scrolling them sideways).
+    pub detail_wrap: bool,
+    /// Columns scrolled off the left of the item detail when it does not wrap.
+    pub detail_hscroll: usize,
     pub json_mode: JsonMode,
     /// Applied filter over loaded items (case-insensitive substring of keys and strings).
     pub filter: String,
@@ -64,6 +75,14 @@ pub struct TableView {
     pub distribution: Option<DistributionView>,
     /// Items read but not kept because the store reached `State::max_items`.
     pub dropped_items: u64,
+    /// The selected item's related collections (`g r` opens the selected one).
+    pub related: Related,
+    /// What every page read in this table taught about its collections, for `related`.
+    pub knowledge: KeyKnowledge,
+    /// Views left for another collection, newest last (Backspace returns).
+    pub visited: Visited,
+    /// The collections' order (`o`: first seen, key, items, bytes).
+    pub ordering: DisplayOrder,
 }
 
 impl TableView {
@@ -81,6 +100,8 @@ impl TableView {
             column_offset: 0,
             detail_open: false,
             detail_scroll: 0,
+            detail_wrap: true,
+            detail_hscroll: 0,
             json_mode: JsonMode::Plain,
             filter: String::new(),
             filtered_collections: None,
@@ -94,6 +115,10 @@ impl TableView {
             progress: None,
             distribution: None,
             dropped_items: 0,
+            related: Related::default(),
+            knowledge: KeyKnowledge::default(),
+            visited: Visited::default(),
+            ordering: DisplayOrder::default(),
         }
     }
 
@@ -114,7 +139,7 @@ impl TableView {
     pub fn collection_at(&self, n: usize) -> Option<usize> {
         match &self.filtered_collections {
             Some(f) => f.get(n).copied(),
-            None => (n < self.collection_count()).then_some(n),
+            None => self.ordering.at(n, self.collection_count()),
         }
     }
 

@@ -44,7 +44,8 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         .as_ref()
         .map(|v| v.name.clone())
         .unwrap_or_default();
-    let history = state.history.get(&table).cloned().unwrap_or_default();
+    let history_key = crate::app::history_file::history_key(&state.endpoint, &table);
+    let history = state.history.get(&history_key).cloned().unwrap_or_default();
     let info = info(state);
     let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) else {
         return Vec::new();
@@ -102,6 +103,9 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 Some(i) => b.restore(&history[i]),
                 None => *b = Builder::new(b.index),
             }
+        }
+        _ if ctrl(&key, 'o') => {
+            state.completion_order = state.completion_order.toggled();
         }
         _ if ctrl(&key, 'r') => {
             b.raw = !b.raw;
@@ -206,14 +210,24 @@ fn run_builder(state: &mut State) -> Vec<Effect> {
         }
     };
     let entry = b.history_entry();
-    let history = state.history.entry(v.name.clone()).or_default();
+    let key = crate::app::history_file::history_key(&state.endpoint, &v.name);
+    let table = v.name.clone();
+    let history = state.history.entry(key).or_default();
     history.retain(|h| *h != entry);
     history.push(entry);
     if history.len() > HISTORY_PER_TABLE {
         history.remove(0);
     }
+    // Saved per table and endpoint, unless the config says `history = false`.
+    let save = state.config.history.then(|| Effect::SaveHistory {
+        endpoint: state.endpoint.clone(),
+        table,
+        entries: history.clone(),
+    });
     v.index = prepared.spec.index.clone();
     v.builder = None;
     state.notice = None;
-    start_fresh(state, prepared.spec)
+    let mut effects: Vec<Effect> = save.into_iter().collect();
+    effects.extend(start_fresh(state, prepared.spec));
+    effects
 }

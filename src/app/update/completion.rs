@@ -9,9 +9,10 @@ use crate::app::request_log::RequestRow;
 use crate::app::state::{Completion, Field, State};
 use crate::aws::{EngineEvent, Operation, ReadSpec};
 use crate::model::cell::cell_text;
-use crate::model::completion::{complete_key, complete_last_word};
+use crate::model::completion::{complete_key, complete_last_word, KeyCompletion};
 use crate::model::key_condition::KeyCondition;
 use crate::model::schema::KeySchema;
+use crate::model::schema::KeyType;
 
 /// Keys in one completion sample: one small keys-only page.
 const SAMPLE_SIZE: i32 = 200;
@@ -140,6 +141,7 @@ pub(super) fn refresh(state: &mut State) {
     let Some(info) = info(state) else {
         return;
     };
+    let order = state.completion_order;
     let Some(v) = state.table.as_mut() else {
         return;
     };
@@ -148,19 +150,30 @@ pub(super) fn refresh(state: &mut State) {
         return;
     };
     b.check = b.prepare(&info);
+    // Keys as completions, with how many loaded keys are behind each.
+    let split = |c: Vec<KeyCompletion>| -> (Vec<String>, Vec<usize>) {
+        c.into_iter().map(|c| (c.text, c.count)).unzip()
+    };
     let keys = b.keys(&info).clone();
     let same_keys = store.filter(|s| *s.group_keys() == keys);
     let typed = b.text(b.focus);
     // Nothing typed, nothing offered: Tab on an empty field moves on instead of accepting.
-    let items: Vec<String> = match b.focus {
-        _ if typed.is_empty() => Vec::new(),
+    let (items, counts): (Vec<String>, Vec<usize>) = match b.focus {
+        _ if typed.is_empty() => Default::default(),
         Field::Pk => {
             let mut values: BTreeSet<&str> =
                 b.sample.pk_values.iter().map(String::as_str).collect();
             if let Some(s) = same_keys {
                 values.extend(s.collections().iter().map(|c| c.key.as_str()));
             }
-            complete_key(&typed, values, MAX_COMPLETIONS)
+            let numeric = keys.partition_key.key_type == KeyType::N;
+            split(complete_key(
+                &typed,
+                values,
+                MAX_COMPLETIONS,
+                order,
+                numeric,
+            ))
         }
         Field::Sk | Field::SkHigh => {
             let pk = b.text(Field::Pk);
@@ -178,7 +191,18 @@ pub(super) fn refresh(state: &mut State) {
                     );
                 }
             }
-            complete_key(&typed, values.iter().map(String::as_str), MAX_COMPLETIONS)
+            let numeric = keys
+                .sort_key
+                .as_ref()
+                .is_some_and(|k| k.key_type == KeyType::N);
+            let values = values.iter().map(String::as_str);
+            split(complete_key(
+                &typed,
+                values,
+                MAX_COMPLETIONS,
+                order,
+                numeric,
+            ))
         }
         Field::Filter | Field::Projection => {
             let names: BTreeSet<String> = store
@@ -193,9 +217,11 @@ pub(super) fn refresh(state: &mut State) {
                         .collect()
                 })
                 .unwrap_or_default();
-            complete_last_word(&typed, names.iter().map(String::as_str), MAX_COMPLETIONS)
+            let words =
+                complete_last_word(&typed, names.iter().map(String::as_str), MAX_COMPLETIONS);
+            (words, Vec::new())
         }
-        _ => Vec::new(),
+        _ => Default::default(),
     };
     let keep = b
         .completion
@@ -206,5 +232,7 @@ pub(super) fn refresh(state: &mut State) {
         field: b.focus,
         selected: keep.min(items.len() - 1),
         items,
+        counts,
+        order,
     });
 }

@@ -1,7 +1,7 @@
 //! What the engine sends back: pages into the store and the request log, and how reads end.
 
 use super::completion::sample_event;
-use super::filter::{keep_cursors_visible, refilter};
+use super::filter::{follow_collection, keep_cursors_visible, refilter};
 use super::reads::continue_read;
 use crate::app::msg::Effect;
 use crate::app::request_log::RequestRow;
@@ -41,18 +41,33 @@ pub(super) fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect>
                 progress.record(&page);
             }
             let cap = state.max_items;
+            let selected = view.selected_collection();
             if let Some(store) = view.store.as_mut() {
                 // Past the cap the request log and statistics keep counting, but items are not
-                // kept, so a huge scan cannot take the explorer's memory with it.
+                // kept, so a huge scan cannot take the explorer's memory with it. Views kept
+                // for going back count too, and make room first, oldest first.
                 let mut items = page.items;
-                let room = cap.saturating_sub(store.len());
+                let separator = store.settle_separator(&items);
+                let group_key = store.group_keys().partition_key.name.as_str();
+                if view.knowledge.targets().is_empty() {
+                    if let Some(info) = view.info.loaded() {
+                        view.knowledge = crate::model::relations::KeyKnowledge::new(info);
+                    }
+                }
+                view.knowledge.observe(&items, separator, Some(group_key));
+                view.related.stale = true;
+                view.visited
+                    .fit(cap.saturating_sub(store.len() + items.len()));
+                let room = cap.saturating_sub(store.len() + view.visited.items_held());
                 if items.len() > room {
                     view.dropped_items += (items.len() - room) as u64;
                     items.truncate(room);
                 }
                 store.extend(items);
+                view.ordering.refresh(store);
             }
             refilter(state);
+            follow_collection(state, selected);
             keep_cursors_visible(state);
             Vec::new()
         }

@@ -13,16 +13,16 @@ pub(super) fn refilter(state: &mut State) {
     view.filtered_collections = match (&view.store, view.filter.is_empty()) {
         (Some(store), false) => {
             let needle = view.filter.to_lowercase();
+            let len = store.collections().len();
+            // In the order shown.
             Some(
-                store
-                    .collections()
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, c)| {
+                (0..len)
+                    .filter_map(|n| view.ordering.at(n, len))
+                    .filter(|&i| {
+                        let c = &store.collections()[i];
                         c.key.to_lowercase().contains(&needle)
                             || c.items.iter().any(|id| item_matches(store, *id, &needle))
                     })
-                    .map(|(i, _)| i)
                     .collect(),
             )
         }
@@ -72,6 +72,30 @@ fn item_matches(store: &ItemStore, id: u32, needle: &str) -> bool {
         .item(id)
         .iter()
         .any(|(_, v)| v.as_s().is_some_and(|s| s.to_lowercase().contains(needle)))
+}
+
+/// Puts the cursor back on collection `selected` after the order changed (`o`, or a page that
+/// made a collection bigger): the list moves, the selection stays.
+pub(super) fn follow_collection(state: &mut State, selected: Option<usize>) {
+    let Some(view) = state.table.as_mut() else {
+        return;
+    };
+    let Some(selected) = selected else {
+        return;
+    };
+    if view.selected_collection() == Some(selected) {
+        return;
+    }
+    let position = match &view.filtered_collections {
+        Some(f) => f.iter().position(|&c| c == selected),
+        None => view.ordering.position_of(selected),
+    };
+    if let Some(n) = position {
+        view.collections.cursor = n;
+        refilter_items(view);
+        refresh_columns(state);
+    }
+    keep_cursors_visible(state);
 }
 
 pub(super) fn keep_cursors_visible(state: &mut State) {

@@ -4,10 +4,14 @@
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
 mod builder;
+mod chord;
 mod completion;
+mod detail;
 mod distribution;
 mod events;
 mod filter;
+mod help;
+mod log_pane;
 mod navigation;
 mod open;
 mod palette;
@@ -15,6 +19,8 @@ mod picker;
 mod prompts;
 mod reads;
 mod scan;
+mod session;
+mod walk;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
@@ -30,14 +36,21 @@ use self::palette::palette_key;
 use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
 use self::scan::launcher_key;
-use crate::app::layout::{table_layout, TableLayout};
-use crate::app::msg::{Effect, Msg};
+use crate::app::keymap::Action;
+use crate::app::layout::{explorer_layout, TableLayout};
+use crate::app::msg::{Effect, Msg, Timer};
 use crate::app::state::{Loadable, Screen, State};
 
 pub use builder::DEBOUNCE;
 pub use reads::EXPLORER_PAGE_SIZE;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let effects = route(state, msg);
+    walk::refresh_related(state);
+    effects
+}
+
+fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Resize(w, h) => {
             state.width = w;
@@ -59,6 +72,11 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             state.clock_ms = ms;
             Vec::new()
         }
+        Msg::Timer(Timer::Chord(generation)) => {
+            chord::chord_expired(state, generation);
+            Vec::new()
+        }
+        Msg::Connected { generation, result } => session::connected(state, generation, result),
         Msg::Key(key) => key_event(state, key),
         Msg::Paste(text) => {
             prompts::paste(state, &text);
@@ -95,8 +113,13 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return vec![Effect::Suspend];
     }
     if state.show_help {
-        state.show_help = false;
-        return Vec::new();
+        return help::help_key(state, key);
+    }
+    if let Some(effects) = log_pane::sent_key(state, &key) {
+        return effects;
+    }
+    if let Some(effects) = session::switcher_key(state, key) {
+        return effects;
     }
     if let Some(effects) = modal_key(state, key) {
         return effects;
@@ -108,9 +131,23 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return effects;
     }
     if state.screen == Screen::Picker {
-        return picker_key(state, key);
+        // R and A work from the picker too: the table list is what changes.
+        return match state.keymap.action(&key) {
+            Some(Action::SwitchRegion) if state.picker.filter.is_empty() => {
+                session::open_switcher(state, crate::app::state::SwitchKind::Region)
+            }
+            Some(Action::SwitchProfile) if state.picker.filter.is_empty() => {
+                session::open_switcher(state, crate::app::state::SwitchKind::Profile)
+            }
+            _ => picker_key(state, key),
+        };
+    }
+    if let Some(effects) = chord::chord_key(state, &key) {
+        return effects;
     }
     match state.keymap.action(&key) {
+        // A letter (`g`) is also the first key of `g r`; Home is only Home.
+        Some(Action::Top) if matches!(key.code, KeyCode::Char(_)) => chord::top_and_arm(state),
         Some(action) => table_action(state, action),
         None => Vec::new(),
     }
@@ -156,6 +193,8 @@ mod builder_tests;
 mod scan_tests;
 #[cfg(test)]
 mod update_tests;
+#[cfg(test)]
+mod walk_tests;
 
 /// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
 pub(super) fn area(state: &State) -> Rect {
@@ -163,5 +202,5 @@ pub(super) fn area(state: &State) -> Rect {
 }
 
 pub(super) fn layout(state: &State) -> TableLayout {
-    table_layout(area(state))
+    explorer_layout(state, area(state))
 }

@@ -1,6 +1,7 @@
 //! Moving around a table: panes, cursors, scrolling, the detail view, copying an item.
 
 use super::builder::open_builder;
+use super::detail::{detail_areas, scroll_detail};
 use super::distribution::open_distribution;
 use super::filter::{refilter, refilter_items, refresh_columns};
 use super::open::{cycle_index, new_scan};
@@ -8,13 +9,14 @@ use super::palette::open_palette;
 use super::picker::picker_moved;
 use super::reads::load_more;
 use super::scan::open_launcher;
+use super::walk::{follow_related, go_back};
 use super::{area, layout};
 use super::{quit, running_read};
 use crate::app::keymap::Action;
-use crate::app::layout::{list_rows, picker_layout, picker_rows, split_progress, table_rows};
+use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::msg::Effect;
-use crate::app::state::{JsonMode, Loadable, Notice, Pane, Prompt, Screen, State};
-use crate::model::json::{pretty_line_count, write_plain};
+use crate::app::state::{JsonMode, Notice, Pane, Prompt, Screen, State};
+use crate::model::json::write_plain;
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
     let rows = pane_rows(state);
@@ -34,6 +36,9 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
                 let max = crate::app::columns::max_column_offset(view);
                 view.column_offset = view.column_offset.min(max);
                 match (view.focus, right) {
+                    (Pane::Detail, _) if !view.detail_wrap => {
+                        super::detail::scroll_sideways(state, right)
+                    }
                     (Pane::Items, true) => view.column_offset = (view.column_offset + 1).min(max),
                     (Pane::Items, false) if view.column_offset > 0 => view.column_offset -= 1,
                     (Pane::Items, false) => view.focus = Pane::Collections,
@@ -44,10 +49,11 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::NextPane | Action::PrevPane => {
             if let Some(view) = state.table.as_mut() {
-                let panes: &[Pane] = if view.detail_open {
-                    &[Pane::Collections, Pane::Items, Pane::Detail]
-                } else {
-                    &[Pane::Collections, Pane::Items]
+                use Pane::*;
+                let panes: &[Pane] = match (view.detail_open, view.related.links.is_empty()) {
+                    (true, false) => &[Collections, Items, Related, Detail, Log],
+                    (true, true) => &[Collections, Items, Detail, Log],
+                    (false, _) => &[Collections, Items, Log],
                 };
                 let at = panes.iter().position(|p| *p == view.focus).unwrap_or(0);
                 let step = if action == Action::NextPane {
@@ -61,6 +67,8 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Open => {
             if let Some(view) = state.table.as_mut() {
                 match view.focus {
+                    Pane::Related => return follow_related(state),
+                    Pane::Log => super::log_pane::show_sent(state),
                     Pane::Collections => view.focus = Pane::Items,
                     Pane::Items if view.selected_item().is_some() => {
                         view.detail_open = true;
@@ -102,17 +110,26 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::ScanLauncher => return open_launcher(state),
         Action::KeyDistribution => return open_distribution(state),
         Action::Rescan => return new_scan(state),
+        Action::NavBack => return go_back(state),
+        Action::CollectionOrder => super::walk::cycle_order(state),
+        Action::ToggleWrap => return super::detail::toggle_wrap(state),
+        Action::SwitchRegion => {
+            return super::session::open_switcher(state, crate::app::state::SwitchKind::Region)
+        }
+        Action::SwitchProfile => {
+            return super::session::open_switcher(state, crate::app::state::SwitchKind::Profile)
+        }
+        Action::LogTaller | Action::LogShorter => {
+            super::log_pane::resize_log(state, action == Action::LogTaller);
+            super::filter::keep_cursors_visible(state);
+        }
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
                 .map(Effect::Cancel)
                 .into_iter()
                 .collect();
-            state.table = None;
-            state.screen = Screen::Picker;
-            if state.picker.tables.is_none() {
-                state.picker.tables = Some(Loadable::Loading);
-                effects.push(Effect::ListTables);
-            }
+            let left = state.table.take().map(|v| v.name);
+            effects.extend(super::picker::return_to_picker(state, left));
             return effects;
         }
     }
@@ -125,7 +142,10 @@ fn back(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    if view.detail_open {
+    if view.focus == Pane::Log {
+        view.focus = Pane::Collections;
+        state.log_pane.cursor = None;
+    } else if view.detail_open {
         view.detail_open = false;
         view.focus = Pane::Items;
     } else if !view.filter.is_empty() {
@@ -139,22 +159,16 @@ fn back(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Rows a page moves in the focused pane: its own visible rows.
 fn pane_rows(state: &State) -> usize {
     let l = layout(state);
     match state.table.as_ref().map(|v| v.focus) {
         Some(Pane::Items) => table_rows(l.main),
+        Some(Pane::Detail) => list_rows(detail_areas(state)[1]),
+        Some(Pane::Related) => list_rows(detail_areas(state)[0]),
+        Some(Pane::Log) => table_rows(l.log),
         _ => list_rows(l.collections).max(list_rows(l.main)),
     }
-}
-
-/// Rows inside the item detail pane, which shares the main pane with a scan's progress panel.
-fn detail_rows(state: &State) -> usize {
-    let main = layout(state).main;
-    let area = match state.table.as_ref().and_then(|v| v.progress.as_ref()) {
-        Some(progress) => split_progress(main, progress.segments.len())[1],
-        None => main,
-    };
-    list_rows(area)
 }
 
 pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
@@ -165,7 +179,7 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
         return picker_moved(state);
     }
     let l = layout(state);
-    let detail_rows = detail_rows(state);
+    let related_rows = list_rows(detail_areas(state)[0]);
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -190,17 +204,18 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
             view.items.move_by(delta, len, table_rows(l.main));
             at_end = len > 0 && view.items.cursor + 1 == len;
         }
-        Pane::Detail => {
-            // Clamped to the item's lines: `G` pressed twice overflowed, and after one `G` the
-            // scroll sat far past the end, so `↑` changed nothing visible.
-            let lines = match (view.store.as_ref(), view.selected_item()) {
-                (Some(store), Some(id)) => pretty_line_count(&store.item(id)),
-                _ => 0,
-            };
-            let max = lines.saturating_sub(detail_rows) as isize;
-            let from = view.detail_scroll.min(max as usize) as isize;
-            view.detail_scroll = from.saturating_add(delta).clamp(0, max) as usize;
+        Pane::Related => {
+            let len = view.related.links.len();
+            view.related.list.move_by(delta, len, related_rows);
             at_end = false;
+        }
+        Pane::Detail => {
+            scroll_detail(state, delta);
+            return Vec::new();
+        }
+        Pane::Log => {
+            super::log_pane::move_log_cursor(state, delta);
+            return Vec::new();
         }
     }
     if moved_collection {

@@ -67,6 +67,7 @@ pub(super) fn palette_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                     focus: 0,
                     error: None,
                     completion: Vec::new(),
+                    completion_counts: Vec::new(),
                     selected: 0,
                 });
                 refresh_form(state);
@@ -85,7 +86,12 @@ pub(super) fn palette_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         return Vec::new();
     };
+    let ctrl_o = key.code == KeyCode::Char('o')
+        && key
+            .modifiers
+            .contains(crossterm::event::KeyModifiers::CONTROL);
     match key.code {
+        _ if ctrl_o => state.completion_order = state.completion_order.toggled(),
         KeyCode::Esc if !form.completion.is_empty() => form.completion.clear(),
         KeyCode::Esc => p.form = None,
         KeyCode::Tab | KeyCode::Enter if !form.completion.is_empty() => {
@@ -122,6 +128,7 @@ pub(super) fn palette_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 /// Completes a parameter from loaded partition keys: for `pk = "STATUS#{status}"`, keys that
 /// start with `STATUS#` offer what follows.
 fn refresh_form(state: &mut State) {
+    let order = state.completion_order;
     let patterns = &state.patterns;
     let Some(v) = state.table.as_mut() else {
         return;
@@ -140,16 +147,17 @@ fn refresh_form(state: &mut State) {
     };
     let typed = input.lines().join("");
     let marker = format!("{{{name}}}");
-    form.completion = match pattern.pk.find(&marker) {
+    (form.completion, form.completion_counts) = match pattern.pk.find(&marker) {
         Some(at) if !pattern.pk[..at].contains('{') => {
             let prefix = &pattern.pk[..at];
             let full = format!("{prefix}{typed}");
-            complete_key(&full, values.iter().map(String::as_str), MAX_COMPLETIONS)
+            let values = values.iter().map(String::as_str);
+            complete_key(&full, values, MAX_COMPLETIONS, order, false)
                 .into_iter()
-                .map(|c| c[prefix.len()..].to_string())
-                .collect()
+                .map(|c| (c.text[prefix.len()..].to_string(), c.count))
+                .unzip()
         }
-        _ => Vec::new(),
+        _ => Default::default(),
     };
     form.selected = form.selected.min(form.completion.len().saturating_sub(1));
 }

@@ -1,6 +1,6 @@
 //! The table picker: filter as you type, describe the highlighted table, open one.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::area;
 use super::open::open_table;
@@ -11,6 +11,18 @@ use crate::app::state::{Loadable, State};
 use crate::app::text_input::{edit_line, LineEdit};
 
 pub(super) fn picker_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    // A selected filter is replaced by what is typed, and cleared by Backspace.
+    if std::mem::take(&mut state.picker.filter_selected) {
+        let typing =
+            matches!(key.code, KeyCode::Char(_)) && !key.modifiers.contains(KeyModifiers::CONTROL);
+        if typing || key.code == KeyCode::Backspace {
+            state.picker.filter.clear();
+            if key.code == KeyCode::Backspace {
+                state.picker.list = Default::default();
+                return picker_moved(state);
+            }
+        }
+    }
     let rows = picker_rows(picker_layout(area(state)).list);
     let len = state.picker.visible().len();
     let delta: isize = match key.code {
@@ -44,6 +56,25 @@ pub(super) fn picker_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     };
     state.picker.list.move_by(delta, len, rows);
     picker_moved(state)
+}
+
+/// `T`: back to the picker with its filter selected (typing replaces it) and the cursor on the
+/// table just left.
+pub(super) fn return_to_picker(state: &mut State, left: Option<String>) -> Vec<Effect> {
+    state.screen = crate::app::state::Screen::Picker;
+    state.picker.filter_selected = !state.picker.filter.is_empty();
+    let mut effects = Vec::new();
+    if state.picker.tables.is_none() {
+        state.picker.tables = Some(Loadable::Loading);
+        effects.push(Effect::ListTables);
+    }
+    let rows = picker_rows(picker_layout(area(state)).list);
+    let visible = state.picker.visible();
+    let len = visible.len();
+    let at = left.and_then(|name| visible.iter().position(|t| *t == name));
+    state.picker.list.jump(at.unwrap_or(0), len, rows);
+    effects.extend(picker_moved(state));
+    effects
 }
 
 /// Describes the highlighted table once, so its summary shows without a keypress.

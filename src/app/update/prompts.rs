@@ -48,6 +48,9 @@ pub(super) fn prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>
 /// Pasted text goes to whichever one-line field is open.
 pub(super) fn paste(state: &mut State, text: &str) {
     if state.screen == Screen::Picker {
+        if std::mem::take(&mut state.picker.filter_selected) {
+            state.picker.filter.clear();
+        }
         paste_line(&mut state.picker.filter, text);
         state.picker.list = Default::default();
         return;

@@ -3,6 +3,7 @@
 
 use super::filter::refilter;
 use super::running_read;
+use super::walk::leave_view;
 use crate::app::msg::Effect;
 use crate::app::state::{Pane, Prompt, ReadOutcome, ReadState, State};
 use crate::aws::ReadSpec;
@@ -21,6 +22,7 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
         .collect();
     let id = state.next_request_id;
     state.next_request_id += 1;
+    leave_view(state);
     let Some(view) = state.table.as_mut() else {
         return effects;
     };
@@ -46,6 +48,8 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
     view.items = Default::default();
     view.detail_open = false;
     view.focus = Pane::Collections;
+    view.related = Default::default();
+    view.ordering = crate::model::collection::DisplayOrder::new(view.ordering.order());
     refilter(state);
     spec.max_pages = Some(1);
     spec.page_size = Some(EXPLORER_PAGE_SIZE);

@@ -45,6 +45,7 @@ fn segment_page(
             throttles: 0,
             throttle_reason: None,
         },
+        sent: None,
     }))
 }
 

@@ -269,9 +269,11 @@ fn detail_scrolling_stops_at_the_last_line_and_up_moves_at_once() {
     assert_eq!(s.table.as_ref().unwrap().focus, Pane::Detail);
     // Three `G`s overflowed the scroll offset (a panic in debug builds).
     send(&mut s, [char('G'), char('G'), char('G')]);
-    let rows = crate::app::layout::list_rows(
-        crate::app::layout::table_layout(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT)).main,
-    );
+    // The JSON's rows: the detail pane below the item's (empty) related list.
+    let main =
+        crate::app::layout::explorer_layout(&s, ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT))
+            .main;
+    let rows = crate::app::layout::list_rows(crate::app::layout::split_related(main, 0)[1]);
     let bottom = 62 - rows;
     assert_eq!(s.table.as_ref().unwrap().detail_scroll, bottom);
     send(&mut s, [press(KeyCode::Up)]);

@@ -96,7 +96,13 @@ impl MemorySource {
             Operation::Query if !spec.shards.is_empty() => request.total_segments,
             _ => 1,
         };
-        let positions = self.segment_items(request.segment, total);
+        let mut positions = self.segment_items(request.segment, total);
+        // A Query's partition-key equality (`#pk = :pk`, as the explorer and the builder spell
+        // it) selects one collection, of the table or of the queried index; other conditions
+        // are not evaluated.
+        if let Some((name, value)) = partition_condition(spec, request.segment) {
+            positions.retain(|&i| self.items[i].get(&name) == Some(&value));
+        }
         let from = match &request.start {
             None => 0,
             Some(start) => positions
@@ -147,6 +153,86 @@ impl MemorySource {
     }
 }
 
+/// The request in DynamoDB's JSON protocol, as the SDK would send it for this page, so the
+/// request log shows the same thing against memory as against DynamoDB.
+fn request_body(request: &PageRequest) -> String {
+    use crate::model::json::write_dynamo;
+    use crate::model::value::Item;
+    let spec = &request.spec;
+    let dynamo = |item: &Item| {
+        let mut text = String::new();
+        write_dynamo(&mut text, item);
+        serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default()
+    };
+    let mut body = serde_json::Map::new();
+    let mut put = |k: &str, v: serde_json::Value| {
+        body.insert(k.to_string(), v);
+    };
+    put("TableName", spec.table.clone().into());
+    if let Some(index) = &spec.index {
+        put("IndexName", index.clone().into());
+    }
+    if let Some(k) = &spec.key_condition {
+        put("KeyConditionExpression", k.clone().into());
+    }
+    if let Some(f) = &spec.filter {
+        put("FilterExpression", f.clone().into());
+    }
+    if let Some(p) = &spec.projection {
+        put("ProjectionExpression", p.clone().into());
+    }
+    if !spec.names.is_empty() {
+        let names = spec
+            .names
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone().into()));
+        put(
+            "ExpressionAttributeNames",
+            serde_json::Map::from_iter(names).into(),
+        );
+    }
+    let values = spec.values_for(request.segment);
+    if !values.is_empty() {
+        put(
+            "ExpressionAttributeValues",
+            dynamo(&Item::from_attrs(values)),
+        );
+    }
+    if spec.operation == Operation::Query {
+        put("ScanIndexForward", (!spec.descending).into());
+    }
+    put("ConsistentRead", spec.consistent.into());
+    if let Some(limit) = request.limit {
+        put("Limit", limit.into());
+    }
+    if spec.operation == Operation::Scan && request.total_segments > 1 {
+        put("Segment", request.segment.into());
+        put("TotalSegments", request.total_segments.into());
+    }
+    if let Some(start) = &request.start {
+        put("ExclusiveStartKey", dynamo(start));
+    }
+    put("ReturnConsumedCapacity", "INDEXES".into());
+    serde_json::Value::Object(body).to_string()
+}
+
+fn partition_condition(
+    spec: &super::ReadSpec,
+    segment: u32,
+) -> Option<(String, crate::model::value::AttrValue)> {
+    let condition = spec.key_condition.as_deref()?;
+    if spec.operation != Operation::Query || !condition.starts_with("#pk = :pk") {
+        return None;
+    }
+    let name = spec.names.iter().find(|(n, _)| n == "#pk")?.1.clone();
+    let value = spec
+        .values_for(segment)
+        .into_iter()
+        .find(|(n, _)| n == ":pk")?
+        .1;
+    Some((name, value))
+}
+
 impl PageSource for MemorySource {
     type Items = Vec<Item>;
 
@@ -158,6 +244,7 @@ impl PageSource for MemorySource {
         let n = self.sent.fetch_add(1, Ordering::Relaxed);
         let step = (self.script)(n);
         recorder.record_attempt(false);
+        recorder.record_body(request_body(&request));
         // Computed now, so the page reflects the table when the request was sent.
         let page = (!step.fail).then(|| self.page(&request));
         let charged = self.charged.clone();

@@ -210,6 +210,8 @@ pub struct Page {
     /// `Finished`. It differs from `last_evaluated_key` when the limit cut the page short.
     /// `None` only when such a cut page's keys are unknown ([`ReadSpec::key_attributes`]).
     pub resume: Option<SegmentStart>,
+    /// The request's body as it was sent (its last attempt's), when recorded.
+    pub sent: Option<std::sync::Arc<str>>,
 }
 
 impl Page {

@@ -262,6 +262,7 @@ pub(super) async fn run_segment<S: PageSource>(
             attempts,
             last_evaluated_key: raw.last_evaluated_key,
             resume,
+            sent: fetch.recorder.sent_body(),
         };
         crate::aws::trace::log_page(&page, &spec.table, spec.segment_count());
         // Not raced against `stop`: a page that was paid for is always delivered, so capacity

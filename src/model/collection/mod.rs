@@ -18,12 +18,14 @@
 //! index, a hot partition loaded out of order) ingested 2-4x slower that way. The copy costs
 //! about the key's length plus 9 bytes per item.
 
+mod display_order;
 mod grouping;
 mod merge;
 mod ordering;
 mod sort_key;
 mod store;
 
+pub use display_order::{CollectionOrder, DisplayOrder};
 pub use grouping::Collection;
 pub use merge::merge_sorted;
 pub use ordering::dynamo_cmp;

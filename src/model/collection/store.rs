@@ -92,14 +92,7 @@ impl ItemStore {
         if items.is_empty() {
             return;
         }
-        let separator = match self.separator {
-            Some(separator) => separator,
-            None => {
-                let separator = infer_page_separator(&items, &self.table_keys);
-                self.separator = Some(separator);
-                separator
-            }
-        };
+        let separator = self.settle_separator(&items);
         let end = self.items.len() + items.len();
         assert!(
             end <= ItemId::MAX as usize,
@@ -149,6 +142,20 @@ impl ItemStore {
         }
         if !late.is_empty() {
             self.merge_late(late);
+        }
+    }
+
+    /// The separator, inferred from `page` if no earlier page fixed it (an empty page fixes
+    /// nothing). Call before [`ItemStore::extend`] to decode the page the way the store will.
+    pub fn settle_separator(&mut self, page: &[Item]) -> char {
+        match self.separator {
+            Some(separator) => separator,
+            None if page.is_empty() => self.separator(),
+            None => {
+                let separator = infer_page_separator(page, &self.table_keys);
+                self.separator = Some(separator);
+                separator
+            }
         }
     }
 

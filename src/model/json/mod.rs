@@ -8,6 +8,7 @@
 
 mod escape;
 mod parse;
+mod pretty;
 mod write;
 
 pub use escape::{to_safe_json, write_json_string};
@@ -15,7 +16,8 @@ pub use parse::{
     dynamo_to_attr, parse_dynamo_item, parse_dynamo_values, parse_names, parse_plain_values,
     plain_to_attr,
 };
-pub use write::{pretty_line_count, write_array, write_dynamo, write_json_number, write_plain};
+pub use pretty::{line_text, pretty_lines, Piece, PrettyLine, Token, MAX_STRING_CHARS};
+pub use write::{write_array, write_dynamo, write_json_number, write_plain};
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum JsonError {

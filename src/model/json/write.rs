@@ -69,29 +69,6 @@ fn write_dynamo_value(out: &mut String, value: &AttrValue) {
     out.push('}');
 }
 
-/// Lines `item` takes as pretty JSON with one member or element per line, in either spelling
-/// (DynamoDB JSON closes a container's `{"M": …` wrapper on the container's closing line). The
-/// detail view draws exactly this many (tested in `ui::json_view`), and scrolling stops there.
-pub fn pretty_line_count(item: &Item) -> usize {
-    fn container(children: usize, lines: usize) -> usize {
-        if children == 0 {
-            1
-        } else {
-            2 + lines
-        }
-    }
-    fn value(v: &AttrValue) -> usize {
-        match v {
-            AttrValue::M(m) => pretty_line_count(m),
-            AttrValue::L(l) => container(l.len(), l.iter().map(value).sum()),
-            AttrValue::Ss(v) | AttrValue::Ns(v) => container(v.len(), v.len()),
-            AttrValue::Bs(v) => container(v.len(), v.len()),
-            _ => 1,
-        }
-    }
-    container(item.len(), item.iter().map(|(_, v)| value(v)).sum())
-}
-
 /// Appends `values` as a JSON array, each written by `each`.
 pub fn write_array<T>(out: &mut String, values: &[T], mut each: impl FnMut(&mut String, &T)) {
     out.push('[');

@@ -1,0 +1,84 @@
+//! The `g` prefix (see `state::chord`): `g` goes to the top at once and waits a moment for
+//! `r`, which follows the selected related collection from where the cursor was.
+//!
+//! Why not wait for the second key before moving: `g` has always gone to the top at once, and
+//! a `g` that only moves after a timeout feels broken; restoring the cursors on `r` costs one
+//! frame showing the top.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::filter::{refilter_items, refresh_columns};
+use super::navigation::move_cursor;
+use super::walk::{follow_related, refresh_related};
+use crate::app::msg::{Effect, Timer};
+use crate::app::state::{CursorsBefore, PendingChord, State, CHORD_TIMEOUT};
+
+/// `g`: to the top, and the chord armed.
+pub(super) fn top_and_arm(state: &mut State) -> Vec<Effect> {
+    let Some(view) = state.table.as_ref() else {
+        return Vec::new();
+    };
+    let before = CursorsBefore {
+        collections: view.collections,
+        items: view.items,
+        detail_scroll: view.detail_scroll,
+        related: view.related.list,
+    };
+    let mut effects = move_cursor(state, isize::MIN / 2);
+    state.chord.generation += 1;
+    let generation = state.chord.generation;
+    state.chord.pending = Some(PendingChord { generation, before });
+    effects.push(Effect::Timer {
+        timer: Timer::Chord(generation),
+        delay: CHORD_TIMEOUT,
+    });
+    effects
+}
+
+/// The key after `g`: `r` follows, `g` is `g g` (already at the top); `None` for any other
+/// key, which is then handled as itself.
+pub(super) fn chord_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Effect>> {
+    let pending = state.chord.pending.take()?;
+    let plain = key.modifiers.difference(KeyModifiers::SHIFT).is_empty();
+    match key.code {
+        KeyCode::Char('r') if plain => {
+            restore(state, pending.before);
+            Some(follow_related(state))
+        }
+        KeyCode::Char('g') if plain => Some(Vec::new()),
+        _ => None,
+    }
+}
+
+pub(super) fn chord_expired(state: &mut State, generation: u64) {
+    if state
+        .chord
+        .pending
+        .is_some_and(|p| p.generation == generation)
+    {
+        state.chord.pending = None;
+    }
+}
+
+fn restore(state: &mut State, before: CursorsBefore) {
+    let Some(view) = state.table.as_mut() else {
+        return;
+    };
+    let moved_collection = view.collections != before.collections;
+    view.collections = before.collections;
+    if moved_collection {
+        refilter_items(view);
+    }
+    view.items = before.items;
+    view.detail_scroll = before.detail_scroll;
+    if moved_collection {
+        refresh_columns(state);
+    }
+    // The links of the item selected before `g`, with the link selected then.
+    refresh_related(state);
+    if let Some(view) = state.table.as_mut() {
+        if before.related.cursor < view.related.links.len() {
+            view.related.list = before.related;
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! The request log pane: `+`/`-` resize it, a cursor over its rows when it has the focus, and
+//! Enter shows the selected request exactly as it was sent.
+
+use crossterm::event::KeyEvent;
+
+use super::area;
+use crate::app::layout::log_height;
+use crate::app::msg::Effect;
+use crate::app::state::{Notice, State};
+
+/// `+`/`-`: from whatever height the log has now, one row taller or shorter; it then keeps
+/// that height.
+pub(super) fn resize_log(state: &mut State, taller: bool) {
+    let height = area(state).height;
+    let now = log_height(state.log.len(), state.log_pane.height, height);
+    let wanted = if taller {
+        now.saturating_add(1)
+    } else {
+        now.saturating_sub(1)
+    };
+    // Clamped where it is used, to the terminal's height then.
+    state.log_pane.height = Some(wanted);
+}
+
+/// Moves the log's cursor; it starts on the newest row.
+pub(super) fn move_log_cursor(state: &mut State, delta: isize) {
+    let len = state.log.len();
+    if len == 0 {
+        state.log_pane.cursor = None;
+        return;
+    }
+    let from = state.log_pane.cursor.unwrap_or(len - 1).min(len - 1) as isize;
+    state.log_pane.cursor = Some(from.saturating_add(delta).clamp(0, len as isize - 1) as usize);
+}
+
+/// Enter on a row: its request as sent.
+pub(super) fn show_sent(state: &mut State) {
+    let Some(row) = state
+        .log_pane
+        .cursor
+        .or_else(|| state.log.len().checked_sub(1))
+        .and_then(|i| state.log.get(i))
+        .cloned()
+    else {
+        state.notice = Some(Notice {
+            text: "no request yet".into(),
+            error: false,
+        });
+        return;
+    };
+    state.log_pane.shown = Some(row);
+}
+
+/// Any key closes the "as sent" view.
+pub(super) fn sent_key(state: &mut State, _key: &KeyEvent) -> Option<Vec<Effect>> {
+    state.log_pane.shown.take().map(|_| Vec::new())
+}

@@ -1,0 +1,161 @@
+//! Switching region (`R`) or profile (`A`) without restarting: a list to choose from, a new
+//! connection made in the background, then the same table opened again there (or the table
+//! list, from the picker). The request log and its totals carry on.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::open::open_table;
+use super::running_read;
+use crate::app::msg::Effect;
+use crate::app::state::{
+    ConnectTarget, ConnectionInfo, Loadable, Notice, Screen, State, SwitchKind, Switcher,
+    SWITCHER_ROWS,
+};
+use crate::app::text_input::{edit_line, LineEdit};
+use crate::model::aws_profiles::looks_like_region;
+
+pub(super) fn open_switcher(state: &mut State, kind: SwitchKind) -> Vec<Effect> {
+    if kind == SwitchKind::Profile && state.session.profiles.is_empty() {
+        state.notice = Some(Notice {
+            text: "no profiles in ~/.aws/config (or AWS_CONFIG_FILE)".into(),
+            error: true,
+        });
+        return Vec::new();
+    }
+    state.session.switcher = Some(Switcher {
+        kind,
+        filter: String::new(),
+        list: Default::default(),
+    });
+    // Start on the current one.
+    let current = match kind {
+        SwitchKind::Region => state.session.region.clone(),
+        SwitchKind::Profile => state.session.profile.clone(),
+    };
+    let choices = state.session.choices();
+    if let Some(at) = choices.iter().position(|c| *c == current) {
+        let len = choices.len();
+        if let Some(s) = state.session.switcher.as_mut() {
+            s.list.jump(at, len, SWITCHER_ROWS);
+        }
+    }
+    Vec::new()
+}
+
+/// Keys while the switcher is open; `None` when it is not.
+pub(super) fn switcher_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+    let choices: Vec<String> = state
+        .session
+        .choices()
+        .into_iter()
+        .map(String::from)
+        .collect();
+    let s = state.session.switcher.as_mut()?;
+    let len = choices.len();
+    match key.code {
+        KeyCode::Up => s.list.move_by(-1, len, SWITCHER_ROWS),
+        KeyCode::Down => s.list.move_by(1, len, SWITCHER_ROWS),
+        _ => match edit_line(&mut s.filter, &key) {
+            LineEdit::Cancelled => state.session.switcher = None,
+            LineEdit::Edited => s.list = Default::default(),
+            LineEdit::Other => {}
+            LineEdit::Submitted => {
+                let kind = s.kind;
+                // A typed region not in the list is fine when it is spelled like one.
+                let chosen = choices.get(s.list.cursor).cloned().or_else(|| {
+                    (kind == SwitchKind::Region && looks_like_region(&s.filter))
+                        .then(|| s.filter.clone())
+                });
+                let Some(chosen) = chosen else {
+                    return Some(Vec::new());
+                };
+                state.session.switcher = None;
+                return Some(connect(state, kind, chosen));
+            }
+        },
+    }
+    Some(Vec::new())
+}
+
+fn connect(state: &mut State, kind: SwitchKind, chosen: String) -> Vec<Effect> {
+    let session = &mut state.session;
+    let keep_region = session.region_chosen.then(|| session.region.clone());
+    let keep_profile = session.profile_chosen.then(|| session.profile.clone());
+    let target = match kind {
+        SwitchKind::Region => ConnectTarget {
+            region: Some(chosen.clone()),
+            profile: keep_profile,
+        },
+        SwitchKind::Profile => ConnectTarget {
+            region: keep_region,
+            profile: Some(chosen.clone()),
+        },
+    };
+    session.generation += 1;
+    let generation = session.generation;
+    let label = match kind {
+        SwitchKind::Region => format!("region {chosen}"),
+        SwitchKind::Profile => format!("profile {chosen}"),
+    };
+    session.connecting = Some((generation, label.clone()));
+    state.notice = Some(Notice {
+        text: format!("connecting with {label}…"),
+        error: false,
+    });
+    vec![Effect::Connect { generation, target }]
+}
+
+pub(super) fn connected(
+    state: &mut State,
+    generation: u64,
+    result: Result<ConnectionInfo, String>,
+) -> Vec<Effect> {
+    let Some((pending, label)) = state.session.connecting.clone() else {
+        return Vec::new();
+    };
+    if pending != generation {
+        return Vec::new();
+    }
+    state.session.connecting = None;
+    let info = match result {
+        Ok(info) => info,
+        Err(e) => {
+            state.notice = Some(Notice {
+                text: format!("cannot switch to {label}: {e}"),
+                error: true,
+            });
+            return Vec::new();
+        }
+    };
+    let mut effects: Vec<Effect> = running_read(state)
+        .map(Effect::Cancel)
+        .into_iter()
+        .collect();
+    effects.push(Effect::UseConnection(generation));
+    let session = &mut state.session;
+    if label.starts_with("region") {
+        session.region_chosen = true;
+    } else {
+        session.profile_chosen = true;
+    }
+    session.region = info.region;
+    session.profile = info.profile;
+    state.endpoint = info.endpoint;
+    // Another region or account: nothing known about the old one's tables applies.
+    state.picker.describes.clear();
+    state.notice = Some(Notice {
+        text: format!(
+            "now {} · profile {}",
+            state.session.region, state.session.profile
+        ),
+        error: false,
+    });
+    match (state.screen, state.table.take()) {
+        (Screen::Table, Some(view)) => effects.extend(open_table(state, view.name)),
+        _ => {
+            state.picker.tables = Some(Loadable::Loading);
+            effects.push(Effect::ListTables);
+        }
+    }
+    effects
+}

@@ -1,0 +1,141 @@
+//! The query history on disk: `query-history.json` in dynoscope's state directory, read once
+//! at start-up and written after every query run from the builder, by one writer thread so
+//! writes land in the order they were asked for.
+//!
+//! The file is private (0600), written atomically (a new private file renamed over the old, so
+//! a crash leaves the old or the new, never half of one), and never through a symlink: a link
+//! planted at its path is neither read nor replaced. Each write reads the file again and
+//! replaces only its own table's entries, so two explorers open at once lose little.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::JoinHandle;
+
+use crate::app::history_file::{decode, encode, history_key, HistoryBook};
+use crate::app::state::HistoryEntry;
+
+pub const HISTORY_FILE: &str = "query-history.json";
+
+/// `query-history.json` in the state directory.
+pub fn history_path(state_dir: &Path) -> PathBuf {
+    state_dir.join(HISTORY_FILE)
+}
+
+fn open_options() -> OpenOptions {
+    let mut options = OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // O_NONBLOCK keeps a FIFO planted there from blocking the open.
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options
+}
+
+/// The history in the file at `path`; none when it is missing, unreadable, not a regular
+/// file, or a symlink.
+pub fn load(path: &Path) -> HistoryBook {
+    let read = || -> io::Result<String> {
+        let mut file: File = open_options().read(true).open(path)?;
+        if !file.metadata()?.is_file() {
+            return Err(io::Error::other("not a regular file"));
+        }
+        let mut text = String::new();
+        file.read_to_string(&mut text)?;
+        Ok(text)
+    };
+    read().map(|t| decode(&t)).unwrap_or_default()
+}
+
+/// Replaces `table`'s history at `endpoint` in the file at `path`.
+pub fn save(path: &Path, endpoint: &str, table: &str, entries: &[HistoryEntry]) -> io::Result<()> {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other(
+            "the history path is a symlink or not a regular file; not writing through it",
+        ));
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let mut book = load(path);
+    book.insert(history_key(endpoint, table), entries.to_vec());
+    let text = encode(&book);
+    let temp = dir.join(format!(".{HISTORY_FILE}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&temp);
+    let mut options = open_options();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let written = options.open(&temp).and_then(|mut file| {
+        file.write_all(text.as_bytes())?;
+        file.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&temp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
+        }
+    }
+}
+
+struct Job {
+    endpoint: String,
+    table: String,
+    entries: Vec<HistoryEntry>,
+}
+
+/// Writes history in the background, one write after another.
+pub struct HistoryWriter {
+    tx: Option<mpsc::Sender<Job>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl HistoryWriter {
+    pub fn start(path: PathBuf) -> HistoryWriter {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let thread = std::thread::Builder::new()
+            .name("dynoscope-history".into())
+            .spawn(move || {
+                for job in rx {
+                    if let Err(e) = save(&path, &job.endpoint, &job.table, &job.entries) {
+                        tracing::warn!(error = %e, path = %path.display(), "query history not saved");
+                    }
+                }
+            })
+            .ok();
+        HistoryWriter {
+            tx: Some(tx),
+            thread,
+        }
+    }
+
+    pub fn save(&self, endpoint: String, table: String, entries: Vec<HistoryEntry>) {
+        if let Some(tx) = &self.tx {
+            let _ = tx.send(Job {
+                endpoint,
+                table,
+                entries,
+            });
+        }
+    }
+
+    /// Waits for the writes asked for so far.
+    pub fn finish(mut self) {
+        self.tx.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "history_store_tests.rs"]
+mod tests;

@@ -1,0 +1,36 @@
+//! What the command line hands the terminal loop besides the engine and the state: where the
+//! query history is kept, and how to make a new connection for another region or profile.
+//! (`tui` never names `cli`: what it needs from above is passed in.)
+
+use std::future::Future;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use crate::app::state::{ConnectTarget, ConnectionInfo};
+
+/// Makes a new engine for a region and profile, in the background (`Effect::Connect`).
+pub type Connector<B> = Arc<
+    dyn Fn(
+            ConnectTarget,
+        ) -> Pin<Box<dyn Future<Output = Result<(B, ConnectionInfo), String>> + Send>>
+        + Send
+        + Sync,
+>;
+
+pub struct Services<B> {
+    /// The query history file; `None` keeps history in memory only (`history = false`, or no
+    /// state directory).
+    pub history_file: Option<PathBuf>,
+    /// `None`: switching region or profile is not possible (it says so).
+    pub connector: Option<Connector<B>>,
+}
+
+impl<B> Default for Services<B> {
+    fn default() -> Self {
+        Services {
+            history_file: None,
+            connector: None,
+        }
+    }
+}
