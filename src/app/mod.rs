@@ -4,6 +4,7 @@ pub mod columns;
 pub mod config;
 pub mod keymap;
 pub mod layout;
+pub mod live_layout;
 pub mod msg;
 pub mod request_log;
 pub mod state;
@@ -12,3 +13,5 @@ pub mod update;
 
 #[cfg(test)]
 pub mod fixtures;
+#[cfg(test)]
+pub mod live_fixtures;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use tokio::sync::mpsc;
 
 use super::debounce::Debouncer;
+use super::streams::{StreamNews, StreamTasks};
 use crate::app::msg::{Effect, Msg};
 use crate::aws::read::ReadHandle;
 use crate::aws::{Backend, EngineEvent};
@@ -17,6 +18,8 @@ pub struct EffectRunner<B: Backend> {
     msg_tx: mpsc::UnboundedSender<Msg>,
     reads: HashMap<u64, ReadHandle>,
     debouncer: Debouncer,
+    /// The streams the live pane follows.
+    streams: StreamTasks,
 }
 
 impl<B: Backend> EffectRunner<B> {
@@ -32,7 +35,14 @@ impl<B: Backend> EffectRunner<B> {
             debouncer: Debouncer::new(msg_tx.clone()),
             msg_tx,
             reads: HashMap::new(),
+            streams: StreamTasks::default(),
         }
+    }
+
+    /// Followed streams send their news to `tx` (a bounded channel the loop reads).
+    pub fn with_streams(mut self, tx: mpsc::Sender<StreamNews>) -> Self {
+        self.streams = StreamTasks::new(Some(tx));
+        self
     }
 
     /// Performs the engine's effects; returns the ones only the terminal loop can perform.
@@ -67,6 +77,10 @@ impl<B: Backend> EffectRunner<B> {
                     }
                 }
                 Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
+                Effect::StartStream { id, table, from } => {
+                    self.streams.start(&self.engine, id, table, from)
+                }
+                Effect::StopStream(id) => self.streams.stop(id),
                 Effect::Copy(_) | Effect::Suspend | Effect::Quit => for_terminal.push(effect),
             }
         }
@@ -78,8 +92,15 @@ impl<B: Backend> EffectRunner<B> {
         self.reads.values().filter(|h| !h.is_finished()).count()
     }
 
-    /// Cancels every read and waits until its tasks have stopped: nothing keeps running.
+    /// Followed streams not yet stopped.
+    pub fn running_streams(&self) -> usize {
+        self.streams.running()
+    }
+
+    /// Cancels every read and stream and waits until their tasks have stopped: nothing keeps
+    /// running.
     pub async fn shutdown(self) {
+        self.streams.shutdown().await;
         for handle in self.reads.values() {
             handle.cancel();
         }

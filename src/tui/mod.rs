@@ -5,6 +5,7 @@ pub mod debounce;
 pub mod effects;
 mod event_loop;
 mod signals;
+pub mod streams;
 pub mod terminal;
 
 pub use event_loop::{run, BATCH_BUDGET};

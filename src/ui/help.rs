@@ -11,7 +11,7 @@ use crate::app::state::State;
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let rows = state.keymap.help_rows();
     let width = 64.min(area.width);
-    let height = (rows.len() as u16 + 7).min(area.height);
+    let height = (rows.len() as u16 + 8).min(area.height);
     let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
     let mut lines: Vec<Line> = rows
         .iter()
@@ -25,6 +25,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     lines.push(Line::raw(""));
     lines.push(Line::styled(
         "Table picker: type to filter, Enter opens, Esc quits. Mouse wheel scrolls.",
+        theme::dim(),
+    ));
+    lines.push(Line::styled(
+        "Live pane (W): 1/5/t window, Tab ranking, f follow, p/space pause, Enter change, Esc close.",
         theme::dim(),
     ));
     lines.push(Line::styled(

@@ -32,11 +32,12 @@ pub enum Action {
     Patterns,
     ScanLauncher,
     KeyDistribution,
+    Live,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 27] = [
+    pub const ALL: [Action; 28] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -64,6 +65,7 @@ impl Action {
         Action::Patterns,
         Action::ScanLauncher,
         Action::KeyDistribution,
+        Action::Live,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -96,6 +98,7 @@ impl Action {
             Action::Patterns => "patterns",
             Action::ScanLauncher => "scan_launcher",
             Action::KeyDistribution => "key_distribution",
+            Action::Live => "live",
         }
     }
 

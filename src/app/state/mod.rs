@@ -4,6 +4,8 @@ mod builder;
 mod cursor;
 mod distribution;
 mod explain;
+mod live;
+mod live_summary;
 mod palette;
 mod picker;
 mod read;
@@ -17,6 +19,8 @@ pub use builder::*;
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;
+pub use live::{ChangeDetail, Follow, Frozen, LiveStatus, LiveView};
+pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary, LIVE_TOP_KEYS};
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use read::{ReadOutcome, ReadState};
@@ -83,6 +87,8 @@ pub struct State {
     /// Query history per table, newest last.
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
+    /// `--live`: open the live pane once the table is described.
+    pub open_live: bool,
     pub quit: bool,
 }
 
@@ -105,6 +111,7 @@ impl State {
             max_items: usize::MAX,
             history: HashMap::new(),
             patterns: Vec::new(),
+            open_live: false,
             quit: false,
         }
     }

@@ -8,6 +8,7 @@ mod completion;
 mod distribution;
 mod events;
 mod filter;
+mod live;
 mod navigation;
 mod open;
 mod palette;
@@ -38,6 +39,13 @@ pub use builder::DEBOUNCE;
 pub use reads::EXPLORER_PAGE_SIZE;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
+    let streaming = live::stream_id(state);
+    let mut effects = dispatch(state, msg);
+    live::stop_if_closed(state, streaming, &mut effects);
+    effects
+}
+
+fn dispatch(state: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Resize(w, h) => {
             state.width = w;
@@ -52,11 +60,17 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             });
             picker_moved(state)
         }
-        Msg::Described { table, result } => described(state, table, result),
+        Msg::Described { table, result } => {
+            let mut effects = described(state, table, result);
+            effects.extend(live::after_described(state));
+            effects
+        }
+        Msg::Stream { id, event } => live::stream_msg(state, id, event),
         Msg::Engine(event) => engine_event(state, event),
         Msg::Debounced(generation) => debounced(state, generation),
         Msg::Tick(ms) => {
             state.clock_ms = ms;
+            live::tick(state);
             Vec::new()
         }
         Msg::Key(key) => key_event(state, key),
@@ -70,6 +84,9 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
                 MouseEventKind::ScrollUp => -3,
                 _ => return Vec::new(),
             };
+            if live::stream_id(state).is_some() {
+                return live::scroll(state, delta);
+            }
             move_cursor(state, delta)
         }
     }
@@ -130,6 +147,9 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
 /// when none is.
 fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     let v = state.table.as_ref()?;
+    if v.live.is_some() {
+        return Some(live::live_key(state, key));
+    }
     if v.builder.is_some() {
         return Some(builder_key(state, key));
     }
@@ -152,6 +172,8 @@ pub(super) fn running_read(state: &State) -> Option<u64> {
 
 #[cfg(test)]
 mod builder_tests;
+#[cfg(test)]
+mod live_tests;
 #[cfg(test)]
 mod scan_tests;
 #[cfg(test)]
