@@ -9,4 +9,7 @@ pub mod streams;
 pub mod terminal;
 
 pub use event_loop::{run, BATCH_BUDGET};
+
+#[cfg(test)]
+mod live_flow_tests;
 pub use signals::EndedBy;
