@@ -126,8 +126,12 @@ fn draw_rates(frame: &mut Frame, area: Rect, live: &LiveView) {
         let label_area = Rect::new(area.x, y, RATE_LABEL.min(area.width as usize) as u16, 1);
         frame.render_widget(Paragraph::new(text), label_area);
         let width = area.width.saturating_sub(RATE_LABEL as u16);
-        let data = bars(&s.series, width as usize, pick);
-        let spark_area = Rect::new(area.x + RATE_LABEL as u16, y, width, 1);
+        // Complete seconds only: the current one is still filling.
+        let complete = &s.series[..s.series.len().saturating_sub(1)];
+        let data = bars(complete, width as usize, pick);
+        // Right-aligned: the newest second at the pane's edge.
+        let used = (data.len() as u16).min(width);
+        let spark_area = Rect::new(area.x + RATE_LABEL as u16 + width - used, y, used, 1);
         frame.render_widget(
             Sparkline::default()
                 .data(&data)
