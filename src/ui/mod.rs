@@ -20,6 +20,8 @@ pub mod theme;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
+mod live_size_tests;
+#[cfg(test)]
 mod live_snapshot_tests;
 #[cfg(test)]
 mod size_tests;
