@@ -168,7 +168,10 @@ fn draw_notes(frame: &mut Frame, area: Rect, live: &LiveView) {
     let mut lines: Vec<Line> = Vec::new();
     match &live.status {
         LiveStatus::Failed(message) => lines.push(Line::styled(
-            format!("the stream read failed: {}", sanitize(message)),
+            format!(
+                "the stream read failed (Esc, then W, starts again): {}",
+                sanitize(message)
+            ),
             theme::error(),
         )),
         LiveStatus::Ended => lines.push(Line::styled(
