@@ -1,6 +1,6 @@
 //! The live pane end to end: the real binary in a pseudo-terminal against DynamoDB Local's
-//! streams while something writes to the table: `seed --churn` (the demo's load, with its hot
-//! tenant) or the SDK (a known mix with a hot key). The hot collection must reach the top of
+//! streams while something writes to the table: `seed --churn` or `demo --churn` (the demo's
+//! load, with its hot tenant) or the SDK (a known mix with a hot key). The hot collection must reach the top of
 //! the ranking, the headless `hotkeys --writes` must name the same key, and a table without a
 //! stream must get the one line naming the `update-table`.
 
@@ -74,6 +74,28 @@ fn the_demo_loads_hot_tenant_rises_to_the_top_and_hotkeys_writes_agrees() {
     s.wait_text("Collections by PK");
     s.keys("q");
     assert!(s.wait_exit().success());
+}
+
+#[test]
+fn demo_churn_live_shows_the_hot_tenant_rising_to_the_top() {
+    // The demo starts its own DynamoDB Local, loads the table, writes its load in the
+    // background and opens the explorer with the live pane open.
+    let mut s = Session::spawn(
+        &["demo", "--users", "20", "--churn", "40", "--live"],
+        &[],
+        40,
+        120,
+    );
+    s.wait_for_within(
+        "the celebrity on top of the demo's live pane",
+        Duration::from_secs(90),
+        |screen| {
+            screen.contains("Live writes · app")
+                && top_row(screen).is_some_and(|(key, n)| key == "USER#celebrity" && n >= 20)
+        },
+    );
+    s.keys("q");
+    assert!(s.wait_exit_within(Duration::from_secs(30)).success());
 }
 
 #[test]
