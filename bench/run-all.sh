@@ -22,3 +22,5 @@ echo "== keypress to frame in a pty while a scan streams"
 cargo bench --locked --bench pty_latency
 echo "== stream tail: records decoded and ranked per second on one core"
 cargo bench --locked --bench tail
+echo "== live pane: frame time with the window and the tail full, against the items pane"
+cargo bench --locked --bench live_pane

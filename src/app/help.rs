@@ -16,10 +16,11 @@ pub struct HelpLine {
 }
 
 /// What no single binding says: chords, the picker, keys that work everywhere.
-pub const NOTES: [&str; 5] = [
+pub const NOTES: [&str; 6] = [
     "g r: open the selected related collection of the item under the cursor (listed above the item detail, Enter opens one there too); Backspace or Alt-← comes back.",
     "Table picker: type to filter, Enter opens, Esc quits. Mouse wheel scrolls.",
     "Query builder and pattern palette: Ctrl-O lists key completions by count instead of in key order.",
+    "Live pane (W): 1/5/t window, Tab ranking, f follow, p/space pause, Enter change, Esc close.",
     "Ctrl-C quits and Ctrl-Z suspends (fg resumes), from anywhere.",
     "↑/↓, PgUp/PgDn, g/G scroll this help; any other key closes it.",
 ];

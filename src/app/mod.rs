@@ -6,6 +6,7 @@ pub mod help;
 pub mod history_file;
 pub mod keymap;
 pub mod layout;
+pub mod live_layout;
 pub mod msg;
 pub mod request_log;
 pub mod state;
@@ -14,3 +15,5 @@ pub mod update;
 
 #[cfg(test)]
 pub mod fixtures;
+#[cfg(test)]
+pub mod live_fixtures;

@@ -2,8 +2,10 @@
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
+use crate::aws::stream::{StreamEvent, StreamStart};
 use crate::aws::{EngineEvent, ReadSpec};
 use crate::model::schema::TableInfo;
+use crate::model::stream::ViewType;
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -29,6 +31,11 @@ pub enum Msg {
         generation: u64,
         result: Result<crate::app::state::ConnectionInfo, String>,
     },
+    /// What the stream `Effect::StartStream { id, .. }` started sends back.
+    Stream {
+        id: u64,
+        event: StreamMsg,
+    },
 }
 
 /// Timers `update` sets with `Effect::Timer`.
@@ -36,6 +43,20 @@ pub enum Msg {
 pub enum Timer {
     /// The `g` chord of this generation waited long enough for its second key.
     Chord(u64),
+}
+
+/// A followed stream's news, in order: `Found` or `Unavailable`, then the stream engine's
+/// events ending with its one `Done` or `Failed`.
+#[derive(Debug, Clone)]
+pub enum StreamMsg {
+    /// The table has a stream; reading it starts.
+    Found {
+        view_type: Option<ViewType>,
+    },
+    /// No stream to read: the table has none (the message names the `update-table` that would
+    /// enable one) or could not be described.
+    Unavailable(String),
+    Event(StreamEvent),
 }
 
 #[derive(Debug, Clone)]
@@ -48,6 +69,14 @@ pub enum Effect {
         spec: Box<ReadSpec>,
     },
     Cancel(u64),
+    /// Follow `table`'s stream from `from`; its news comes back as `Msg::Stream { id, .. }`.
+    StartStream {
+        id: u64,
+        table: String,
+        from: StreamStart,
+    },
+    /// Stop the stream `id` (its remaining news is dropped as stale).
+    StopStream(u64),
     /// Put text on the clipboard with OSC 52 (works over SSH).
     Copy(String),
     /// Send `Msg::Debounced(generation)` after `delay` unless another debounce replaces it.

@@ -8,6 +8,8 @@ use tokio::sync::mpsc;
 
 use super::error::EngineError;
 use super::read::{EngineEvent, ReadHandle, ReadSpec, RequestId};
+use super::stream::describe::StreamTable;
+use super::stream::{StreamEvent, StreamHandle, StreamStart};
 use crate::model::schema::TableInfo;
 
 pub trait Backend: Clone + Send + Sync + 'static {
@@ -38,4 +40,21 @@ pub trait Backend: Clone + Send + Sync + 'static {
         &self,
         table: &str,
     ) -> impl Future<Output = Result<TableInfo, EngineError>> + Send;
+
+    /// The table's stream (ARN and view type) with the table's description. A table without
+    /// an enabled stream is a bad-input error whose message is
+    /// [`super::stream::describe::no_stream_message`]: dynoscope never enables one.
+    fn stream_table(
+        &self,
+        table: &str,
+    ) -> impl Future<Output = Result<StreamTable, EngineError>> + Send;
+
+    /// Starts reading `target`'s stream from `start`; its events arrive on `tx`, ending with
+    /// exactly one `Done` or `Failed`.
+    fn start_stream(
+        &self,
+        target: &StreamTable,
+        start: StreamStart,
+        tx: mpsc::Sender<StreamEvent>,
+    ) -> StreamHandle;
 }

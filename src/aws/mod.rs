@@ -8,6 +8,7 @@ pub mod connect;
 pub mod convert;
 mod describe;
 pub mod endpoint;
+mod engine_streams;
 pub mod error;
 pub mod json_lines;
 mod memory_engine;
@@ -37,6 +38,8 @@ pub struct Engine {
     pub(crate) client: Client,
     pub(crate) endpoint: String,
     next_request_id: Arc<AtomicU64>,
+    /// DynamoDB Streams, configured like `client`: the explorer's live pane reads through it.
+    pub(crate) streams: aws_sdk_dynamodbstreams::Client,
 }
 
 impl Engine {
@@ -45,6 +48,7 @@ impl Engine {
             client: connection.client.clone(),
             endpoint: connection.endpoint.clone(),
             next_request_id: Arc::new(AtomicU64::new(1)),
+            streams: connection.streams.clone(),
         }
     }
 
@@ -112,5 +116,22 @@ impl Backend for Engine {
     ) -> impl std::future::Future<Output = Result<crate::model::schema::TableInfo, EngineError>> + Send
     {
         Engine::describe_table(self, table)
+    }
+
+    fn stream_table(
+        &self,
+        table: &str,
+    ) -> impl std::future::Future<Output = Result<stream::describe::StreamTable, EngineError>> + Send
+    {
+        Engine::stream_table(self, table)
+    }
+
+    fn start_stream(
+        &self,
+        target: &stream::describe::StreamTable,
+        start: stream::StreamStart,
+        tx: mpsc::Sender<stream::StreamEvent>,
+    ) -> stream::StreamHandle {
+        Engine::start_stream(self, target, start, tx)
     }
 }

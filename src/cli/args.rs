@@ -19,6 +19,9 @@ pub struct Cli {
     pub command: Option<Command>,
     /// Table to open in the explorer (omit for the table picker).
     pub table: Option<String>,
+    /// Open TABLE with the live pane (W) already open: its stream's writes as they happen.
+    #[arg(long, requires = "table")]
+    pub live: bool,
 }
 
 impl Cli {
@@ -262,6 +265,9 @@ pub struct DemoArgs {
     /// Also write RATE changes a second to the demo table in the background (see seed --churn).
     #[arg(long, value_name = "RATE")]
     pub churn: Option<f64>,
+    /// Open the demo table with the live pane (W) already open.
+    #[arg(long, conflicts_with = "no_ui")]
+    pub live: bool,
 }
 
 #[derive(Debug, Clone, Args)]

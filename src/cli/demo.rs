@@ -220,6 +220,7 @@ async fn serve(
         )
         .map_err(CliError::bad_input)?;
         let settings = super::settings::Settings::load(&global)?;
-        super::explore::explore(global, settings, Some(DEMO_TABLE.to_string()), patterns).await
+        let table = Some(DEMO_TABLE.to_string());
+        super::explore::explore(global, settings, table, patterns, args.live).await
     }
 }

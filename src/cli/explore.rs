@@ -83,12 +83,13 @@ fn connector(base: GlobalArgs) -> Connector<Engine> {
 }
 
 /// Opens the explorer on `table`, or on the table picker; `extra_patterns` join the access
-/// patterns of the config file and `--patterns`.
+/// patterns of the config file and `--patterns`; `live`: with the live pane open.
 pub async fn explore(
     global: GlobalArgs,
     settings: Settings,
     table: Option<String>,
     extra_patterns: Vec<AccessPattern>,
+    live: bool,
 ) -> Result<(), CliError> {
     let Settings {
         config,
@@ -116,6 +117,7 @@ pub async fn explore(
         .map(history_store::load)
         .unwrap_or_default();
     state.patterns = patterns;
+    state.open_live = live;
     // Both sources are range-checked already (clap, the config parser).
     state.max_items = match global.max_items.or(state.config.max_items) {
         Some(n) if limits::MAX_ITEMS.contains(n as u64) => n,

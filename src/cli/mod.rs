@@ -143,7 +143,7 @@ pub async fn connect(global: &GlobalArgs) -> Result<aws::Connection, CliError> {
 pub async fn run(cli: Cli) -> Result<(), CliError> {
     let Some(command) = cli.command else {
         let settings = Settings::load(&cli.global)?;
-        return explore::explore(cli.global, settings, cli.table, Vec::new()).await;
+        return explore::explore(cli.global, settings, cli.table, Vec::new(), cli.live).await;
     };
     match command {
         Command::Demo(args) => demo::run(&cli.global, args).await,

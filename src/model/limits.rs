@@ -125,6 +125,12 @@ pub const MAX_ITEMS: CountRange = CountRange {
     max: 1_000_000_000,
     unit: "items",
 };
+/// The config's `live_tail_changes`: changes the live pane's tail keeps.
+pub const LIVE_TAIL_CHANGES: CountRange = CountRange {
+    min: 1,
+    max: 100_000,
+    unit: "changes",
+};
 /// `hotkeys --top`.
 pub const TOP_KEYS: CountRange = CountRange {
     min: 1,

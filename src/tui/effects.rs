@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use super::debounce::Debouncer;
 use super::history_store::HistoryWriter;
 use super::services::Connector;
+use super::streams::{StreamNews, StreamTasks};
 use crate::app::msg::{Effect, Msg};
 use crate::aws::read::ReadHandle;
 use crate::aws::{Backend, EngineEvent};
@@ -24,6 +25,8 @@ pub struct EffectRunner<B: Backend> {
     connector: Option<Connector<B>>,
     /// A new connection's engine, waiting for `Effect::UseConnection` of its generation.
     connected: std::sync::Arc<std::sync::Mutex<Option<(u64, B)>>>,
+    /// The streams the live pane follows.
+    streams: StreamTasks,
 }
 
 impl<B: Backend> EffectRunner<B> {
@@ -42,12 +45,19 @@ impl<B: Backend> EffectRunner<B> {
             history: None,
             connector: None,
             connected: Default::default(),
+            streams: StreamTasks::default(),
         }
     }
 
     /// Makes new connections with `connector` (`Effect::Connect`).
     pub fn with_connector(mut self, connector: Option<Connector<B>>) -> Self {
         self.connector = connector;
+        self
+    }
+
+    /// Followed streams send their news to `tx` (a bounded channel the loop reads).
+    pub fn with_streams(mut self, tx: mpsc::Sender<StreamNews>) -> Self {
+        self.streams = StreamTasks::new(Some(tx));
         self
     }
 
@@ -108,6 +118,10 @@ impl<B: Backend> EffectRunner<B> {
                         let _ = tx.send(Msg::Timer(timer));
                     });
                 }
+                Effect::StartStream { id, table, from } => {
+                    self.streams.start(&self.engine, id, table, from)
+                }
+                Effect::StopStream(id) => self.streams.stop(id),
                 Effect::Copy(_) | Effect::Suspend | Effect::Quit => for_terminal.push(effect),
             }
         }
@@ -166,8 +180,15 @@ impl<B: Backend> EffectRunner<B> {
         self.reads.values().filter(|h| !h.is_finished()).count()
     }
 
-    /// Cancels every read and waits until its tasks have stopped: nothing keeps running.
+    /// Followed streams not yet stopped.
+    pub fn running_streams(&self) -> usize {
+        self.streams.running()
+    }
+
+    /// Cancels every read and stream and waits until their tasks have stopped: nothing keeps
+    /// running.
     pub async fn shutdown(self) {
+        self.streams.shutdown().await;
         if let Some(history) = self.history {
             // The last query's history is on disk before the process ends.
             history.finish();

@@ -26,6 +26,8 @@ use crate::ui;
 
 /// Pages the engine may queue ahead of the UI; a slow UI slows the scan instead of growing memory.
 const ENGINE_CHANNEL: usize = 64;
+/// A followed stream's news (GetRecords pages of up to 1,000 changes) queued ahead of the UI.
+const STREAM_CHANNEL: usize = 4;
 /// Queued messages are applied for at most this long before drawing again, so a fast stream
 /// draws once per batch but a keypress still reaches the screen within a frame.
 pub const BATCH_BUDGET: std::time::Duration = std::time::Duration::from_millis(4);
@@ -75,9 +77,11 @@ pub async fn run<B: Backend>(
 
     let (engine_tx, mut engine_rx) = mpsc::channel(ENGINE_CHANNEL);
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
+    let (stream_tx, mut stream_rx) = mpsc::channel(STREAM_CHANNEL);
     let mut runner = EffectRunner::new(engine, engine_tx, msg_tx)
         .with_history_file(services.history_file)
-        .with_connector(services.connector);
+        .with_connector(services.connector)
+        .with_streams(stream_tx);
     let mut events = EventStream::new();
     let mut quit = terminal_effects(runner.apply(start(&mut state, table)), terminal)?;
     let started = std::time::Instant::now();
@@ -118,19 +122,21 @@ pub async fn run<B: Backend>(
                 continue;
             }
             Some(event) = engine_rx.recv() => Msg::Engine(event),
+            Some((id, event)) = stream_rx.recv() => Msg::Stream { id, event },
             Some(msg) = msg_rx.recv() => msg,
             // A streamed change waiting for its frame.
             _ = tokio::time::sleep_until(last_draw + FRAME_INTERVAL), if dirty => continue,
-            // Only while something runs: rates and ETAs move; an idle explorer stays idle.
+            // Only while something runs (a read, the live pane): rates and ETAs move; an idle
+            // explorer stays idle.
             _ = ticker.tick() => {
                 let running = state.table.as_ref().and_then(|v| v.read.as_ref()).is_some_and(|r| r.running);
-                if !running {
+                if !running && !state.live_open() {
                     continue;
                 }
                 Msg::Tick(started.elapsed().as_millis() as u64)
             }
         };
-        urgent |= !matches!(msg, Msg::Engine(_) | Msg::Tick(_));
+        urgent |= !matches!(msg, Msg::Engine(_) | Msg::Tick(_) | Msg::Stream { .. });
         dirty = true;
         let mut effects = update(&mut state, msg);
         let batch_started = std::time::Instant::now();
@@ -140,18 +146,22 @@ pub async fn run<B: Backend>(
             }
             let next = match engine_rx.try_recv() {
                 Ok(event) => Msg::Engine(event),
-                Err(_) => match msg_rx.try_recv() {
-                    Ok(msg) => msg,
-                    Err(_) => break,
+                Err(_) => match stream_rx.try_recv() {
+                    Ok((id, event)) => Msg::Stream { id, event },
+                    Err(_) => match msg_rx.try_recv() {
+                        Ok(msg) => msg,
+                        Err(_) => break,
+                    },
                 },
             };
-            urgent |= !matches!(next, Msg::Engine(_) | Msg::Tick(_));
+            urgent |= !matches!(next, Msg::Engine(_) | Msg::Tick(_) | Msg::Stream { .. });
             effects.extend(update(&mut state, next));
         }
         quit = terminal_effects(runner.apply(effects), terminal)?;
     }
-    // Dropping the receiver unblocks segment tasks parked on a full channel.
+    // Dropping the receivers unblocks segment and stream tasks parked on a full channel.
     drop(engine_rx);
+    drop(stream_rx);
     runner.shutdown().await;
     drop(guard);
     Ok(ended_by)

@@ -11,10 +11,14 @@ pub mod services;
 #[cfg(test)]
 mod session_flow_tests;
 mod signals;
+pub mod streams;
 pub mod terminal;
 #[cfg(test)]
 mod walk_flow_tests;
 
 pub use event_loop::{run, BATCH_BUDGET};
 pub use services::{Connector, Services};
+
+#[cfg(test)]
+mod live_flow_tests;
 pub use signals::EndedBy;

@@ -7,6 +7,8 @@ pub mod format;
 mod help;
 mod items;
 pub mod json_view;
+mod live;
+mod live_tail;
 mod picker;
 mod prompt;
 mod related;
@@ -20,6 +22,10 @@ pub mod theme;
 
 #[cfg(test)]
 mod hostile_tests;
+#[cfg(test)]
+mod live_size_tests;
+#[cfg(test)]
+mod live_snapshot_tests;
 #[cfg(test)]
 mod size_tests;
 #[cfg(test)]

@@ -22,6 +22,12 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     };
     let layout = explorer_layout(state, area);
     draw_title(frame, layout.title, state, view);
+    if let Some(live) = &view.live {
+        // The live pane takes everything between the title and the status bar.
+        super::live::draw(frame, area, &view.name, live);
+        status::draw(frame, layout.status, state, view);
+        return;
+    }
     draw_kinds(frame, layout.kinds, view);
     match &view.info {
         Loadable::Failed(e) => {

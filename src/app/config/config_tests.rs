@@ -70,6 +70,7 @@ index = "GSI1"
         parse_ok("price_per_million_reads = 1").price_per_million_reads,
         1.0
     );
+    assert_eq!(parse_ok("live_tail_changes = 5000").live_tail_changes, 5000);
     assert_eq!(parse_ok(""), Config::default());
     assert_eq!(
         Config::default().price_per_million_reads,
@@ -101,7 +102,7 @@ fn bad_configs_name_file_line_and_culprit() {
             3,
             &[
                 "unknown key 'colour'",
-                "expected one of price_per_million_reads, max_items, confirm_scan_rcu, keys, entity, pattern",
+                "expected one of price_per_million_reads, max_items, confirm_scan_rcu, live_tail_changes, keys, entity, pattern",
             ],
         ),
         (
@@ -130,6 +131,12 @@ fn bad_configs_name_file_line_and_culprit() {
             &["max_items must be a whole number, 1 to 1000000000 items, got -5"],
         ),
         ("max_items = 1.5\n", 1, &["max_items", "got 1.5"]),
+        (
+            "live_tail_changes = 0\n",
+            1,
+            &["live_tail_changes must be a whole number, 1 to 100000 changes, got 0"],
+        ),
+        ("live_tail_changes = \"all\"\n", 1, &["live_tail_changes", "got \"all\""]),
         (
             "[keys]\nquit = [\"q\"]\n\n\njump = [\"x\"]\n",
             5,

@@ -67,6 +67,9 @@ pub struct EntityConfig {
 /// Scans estimated above this many read units (about $0.0013 on demand) ask first.
 pub const DEFAULT_CONFIRM_SCAN_RCU: f64 = 10_000.0;
 
+/// The live pane's tail: the last thousand changes.
+pub const DEFAULT_LIVE_TAIL_CHANGES: usize = 1000;
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
     /// USD per million read request units, for cost estimates.
@@ -75,6 +78,8 @@ pub struct Config {
     pub max_items: Option<usize>,
     /// Scans estimated to read more than this many units ask for confirmation first.
     pub confirm_scan_rcu: f64,
+    /// Changes the live pane's tail keeps (it also keeps at most 16 MB of them).
+    pub live_tail_changes: usize,
     /// Key overrides by action name, already validated.
     pub keys: BTreeMap<String, Vec<String>>,
     pub entities: Vec<EntityConfig>,
@@ -94,6 +99,7 @@ impl Default for Config {
             price_per_million_reads: DEFAULT_PRICE_PER_MILLION_READS,
             max_items: None,
             confirm_scan_rcu: DEFAULT_CONFIRM_SCAN_RCU,
+            live_tail_changes: DEFAULT_LIVE_TAIL_CHANGES,
             keys: BTreeMap::new(),
             entities: Vec::new(),
             patterns: Vec::new(),

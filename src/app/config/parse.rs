@@ -89,6 +89,25 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         })?);
     }
 
+    if let Some(n) = &raw.live_tail_changes {
+        let value = match n.get_ref() {
+            toml::Value::Integer(i) => u64::try_from(*i)
+                .ok()
+                .filter(|n| limits::LIVE_TAIL_CHANGES.contains(*n)),
+            _ => None,
+        };
+        config.live_tail_changes = value.ok_or_else(|| {
+            error(
+                Some(n.span()),
+                format!(
+                    "live_tail_changes must be a whole number, {}, got {}",
+                    limits::LIVE_TAIL_CHANGES.describe(),
+                    source_text(text, n.span())
+                ),
+            )
+        })? as usize;
+    }
+
     if let Some(keys) = &raw.keys {
         config.keys = check_keys(keys.get_ref(), text, &error)?;
     }
@@ -185,6 +204,7 @@ struct RawConfig {
     price_per_million_reads: Option<Spanned<toml::Value>>,
     max_items: Option<Spanned<toml::Value>>,
     confirm_scan_rcu: Option<Spanned<toml::Value>>,
+    live_tail_changes: Option<Spanned<toml::Value>>,
     keys: Option<Spanned<KeysTable>>,
     #[serde(default)]
     entity: Vec<RawEntity>,

@@ -40,11 +40,12 @@ pub enum Action {
     LogShorter,
     SwitchRegion,
     SwitchProfile,
+    Live,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 34] = [
+    pub const ALL: [Action; 35] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -79,6 +80,7 @@ impl Action {
         Action::LogShorter,
         Action::SwitchRegion,
         Action::SwitchProfile,
+        Action::Live,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -118,6 +120,7 @@ impl Action {
             Action::LogShorter => "log_shorter",
             Action::SwitchRegion => "switch_region",
             Action::SwitchProfile => "switch_profile",
+            Action::Live => "live",
         }
     }
 

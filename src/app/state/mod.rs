@@ -5,6 +5,8 @@ mod chord;
 mod cursor;
 mod distribution;
 mod explain;
+mod live;
+mod live_summary;
 mod log_pane;
 mod palette;
 mod picker;
@@ -23,6 +25,8 @@ pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;
+pub use live::{ChangeDetail, Follow, Frozen, LiveStatus, LiveView};
+pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary, LIVE_TOP_KEYS};
 pub use log_pane::LogPane;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
@@ -94,6 +98,8 @@ pub struct State {
     /// Query history per table and endpoint (`history_file::history_key`), newest last.
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
+    /// `--live`: open the live pane once the table is described.
+    pub open_live: bool,
     pub quit: bool,
     /// `g` waiting for its second key (`g r` follows a relation).
     pub chord: Chords,
@@ -126,6 +132,7 @@ impl State {
             max_items: usize::MAX,
             history: HashMap::new(),
             patterns: Vec::new(),
+            open_live: false,
             quit: false,
             chord: Chords::default(),
             completion_order: CompletionOrder::default(),

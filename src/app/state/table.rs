@@ -1,8 +1,8 @@
 //! One open table: its description, the loaded items and every view and dialog over them.
 
 use super::{
-    Builder, DistributionView, ListCursor, Loadable, Palette, ReadState, Related, ScanLauncher,
-    ScanProgress, Visited,
+    Builder, DistributionView, ListCursor, LiveView, Loadable, Palette, ReadState, Related,
+    ScanLauncher, ScanProgress, Visited,
 };
 use crate::app::columns::ItemColumns;
 use crate::model::collection::{DisplayOrder, ItemId, ItemStore};
@@ -73,6 +73,8 @@ pub struct TableView {
     /// Per-segment progress of the scan started from the launcher.
     pub progress: Option<ScanProgress>,
     pub distribution: Option<DistributionView>,
+    /// The live pane (`W`): the table's writes from its stream.
+    pub live: Option<LiveView>,
     /// Items read but not kept because the store reached `State::max_items`.
     pub dropped_items: u64,
     /// The selected item's related collections (`g r` opens the selected one).
@@ -114,6 +116,7 @@ impl TableView {
             launcher: None,
             progress: None,
             distribution: None,
+            live: None,
             dropped_items: 0,
             related: Related::default(),
             knowledge: KeyKnowledge::default(),

@@ -11,6 +11,7 @@ mod distribution;
 mod events;
 mod filter;
 mod help;
+mod live;
 mod log_pane;
 mod navigation;
 mod open;
@@ -45,7 +46,10 @@ pub use builder::DEBOUNCE;
 pub use reads::EXPLORER_PAGE_SIZE;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
-    let effects = route(state, msg);
+    let streaming = live::stream_id(state);
+    let mut effects = route(state, msg);
+    // Any way the live pane closes stops its stream.
+    live::stop_if_closed(state, streaming, &mut effects);
     walk::refresh_related(state);
     effects
 }
@@ -65,11 +69,17 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             });
             picker_moved(state)
         }
-        Msg::Described { table, result } => described(state, table, result),
+        Msg::Described { table, result } => {
+            let mut effects = described(state, table, result);
+            effects.extend(live::after_described(state));
+            effects
+        }
+        Msg::Stream { id, event } => live::stream_msg(state, id, event),
         Msg::Engine(event) => engine_event(state, event),
         Msg::Debounced(generation) => debounced(state, generation),
         Msg::Tick(ms) => {
             state.clock_ms = ms;
+            live::tick(state);
             Vec::new()
         }
         Msg::Timer(Timer::Chord(generation)) => {
@@ -88,6 +98,9 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
                 MouseEventKind::ScrollUp => -3,
                 _ => return Vec::new(),
             };
+            if live::stream_id(state).is_some() {
+                return live::scroll(state, delta);
+            }
             move_cursor(state, delta)
         }
     }
@@ -167,6 +180,9 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
 /// when none is.
 fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     let v = state.table.as_ref()?;
+    if v.live.is_some() {
+        return Some(live::live_key(state, key));
+    }
     if v.builder.is_some() {
         return Some(builder_key(state, key));
     }
@@ -189,6 +205,8 @@ pub(super) fn running_read(state: &State) -> Option<u64> {
 
 #[cfg(test)]
 mod builder_tests;
+#[cfg(test)]
+mod live_tests;
 #[cfg(test)]
 mod scan_tests;
 #[cfg(test)]

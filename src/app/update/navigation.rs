@@ -109,6 +109,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Patterns => return open_palette(state),
         Action::ScanLauncher => return open_launcher(state),
         Action::KeyDistribution => return open_distribution(state),
+        Action::Live => return super::live::open_live(state),
         Action::Rescan => return new_scan(state),
         Action::NavBack => return go_back(state),
         Action::CollectionOrder => super::walk::cycle_order(state),

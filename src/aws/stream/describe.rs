@@ -23,13 +23,21 @@ pub fn no_stream_message(table: &str) -> String {
 }
 
 pub async fn stream_table(conn: &Connection, table: &str) -> Result<StreamTable, EngineError> {
-    let out = conn
-        .client
+    stream_table_with(&conn.client, &conn.endpoint, table).await
+}
+
+/// [`stream_table`] with a client and the endpoint its messages name (the explorer's engine).
+pub async fn stream_table_with(
+    client: &aws_sdk_dynamodb::Client,
+    endpoint: &str,
+    table: &str,
+) -> Result<StreamTable, EngineError> {
+    let out = client
         .describe_table()
         .table_name(table)
         .send()
         .await
-        .map_err(|e| EngineError::from_sdk(e, "DescribeTable", Some(table), &conn.endpoint))?;
+        .map_err(|e| EngineError::from_sdk(e, "DescribeTable", Some(table), endpoint))?;
     let desc = out.table.ok_or_else(|| {
         EngineError::service(format!("DescribeTable for '{table}' returned no table"))
     })?;

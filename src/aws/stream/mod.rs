@@ -49,6 +49,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde::Serialize;
+use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
@@ -233,6 +234,18 @@ pub struct StreamHandle {
 }
 
 impl StreamHandle {
+    /// A read that fails at once with `error`: its one event is `Failed` (a stream a backend
+    /// does not know, as a real one would answer).
+    pub fn failed(error: EngineError, tx: mpsc::Sender<StreamEvent>) -> StreamHandle {
+        StreamHandle {
+            cancel: CancellationToken::new(),
+            task: tokio::spawn(async move {
+                let _ = tx.send(StreamEvent::Failed { error }).await;
+            }),
+            counters: Arc::default(),
+        }
+    }
+
     pub fn cancel(&self) {
         self.cancel.cancel();
     }

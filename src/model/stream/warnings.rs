@@ -44,6 +44,10 @@ impl WriteRule {
 pub struct WriteWarning {
     pub rule: WriteRule,
     pub message: String,
+    /// The same finding in a line short enough for the live pane: the key and its numbers
+    /// first, where a narrow terminal still shows them. Not serialised.
+    #[serde(skip)]
+    pub short: String,
 }
 
 /// Whose partition key is counted.
@@ -56,6 +60,14 @@ pub struct Subject<'a> {
 }
 
 impl Subject<'_> {
+    /// `table PK` or `GSI1 (GSI1PK)`: whose partitions, in a few words.
+    fn brief(&self) -> String {
+        match self.index {
+            None => format!("table {}", sanitize(self.partition_key)),
+            Some(index) => format!("{} {}", sanitize(index), sanitize(self.partition_key)),
+        }
+    }
+
     fn describe(&self) -> String {
         match self.index {
             None => format!(
@@ -84,12 +96,19 @@ pub fn hot_key(
     if total < HOT_WRITE_MIN_EVENTS || (events as f64) < HOT_WRITE_SHARE * total as f64 {
         return None;
     }
+    let share = events as f64 * 100.0 / total as f64;
     Some(WriteWarning {
         rule: WriteRule::HotWriteKey,
+        short: format!(
+            "hot-write-key '{}' ({}): {share:.1}% of {total} writes {during}, one partition takes at most {} WCU/s; shard the key",
+            sanitize(key),
+            subject.brief(),
+            PARTITION_WCU_PER_SECOND,
+        ),
         message: format!(
             "hot-write-key: {} took {events} of {total} writes ({:.1}%) {during} under key '{}' (rule: one key with {:.0}%+ of {}+ writes); they all land on one partition, which takes at most {} WCU/s; add a write-shard suffix or spread the writes over more keys",
             subject.describe(),
-            events as f64 * 100.0 / total as f64,
+            share,
             sanitize(key),
             HOT_WRITE_SHARE * 100.0,
             HOT_WRITE_MIN_EVENTS,
@@ -108,13 +127,20 @@ pub fn near_limit(
     if wcu_per_second < NEAR_LIMIT_SHARE * PARTITION_WCU_PER_SECOND {
         return None;
     }
+    let share = wcu_per_second * 100.0 / PARTITION_WCU_PER_SECOND;
     Some(WriteWarning {
         rule: WriteRule::PartitionWriteLimit,
+        short: format!(
+            "partition-write-limit '{}' ({}): {wcu_per_second:.0} WCU/s {over}, {share:.0}% of the {} WCU/s a partition takes; shard the key",
+            sanitize(key),
+            subject.brief(),
+            PARTITION_WCU_PER_SECOND,
+        ),
         message: format!(
             "partition-write-limit: {} wrote {wcu_per_second:.0} WCU/s {over} under key '{}', {:.0}% of the {} WCU/s one partition takes (rule: {:.0}%+); writes to it will be throttled as it grows; shard the key",
             subject.describe(),
             sanitize(key),
-            wcu_per_second * 100.0 / PARTITION_WCU_PER_SECOND,
+            share,
             PARTITION_WCU_PER_SECOND,
             NEAR_LIMIT_SHARE * 100.0,
         ),
@@ -155,6 +181,11 @@ mod tests {
             "sanitised: {}",
             w.message
         );
+        assert!(
+            w.short.starts_with("hot-write-key 'STATUS#SHIPPED\\x1b[2J' (GSI1 GSI1PK): 34.2% of 1203 writes in the last 1 min"),
+            "{}",
+            w.short
+        );
     }
 
     #[test]
@@ -168,6 +199,10 @@ mod tests {
             w.message
         );
         assert!(w.message.contains("85% of the 1000 WCU/s"), "{}", w.message);
+        assert_eq!(
+            w.short,
+            "partition-write-limit 'k' (table PK): 850 WCU/s in one second, 85% of the 1000 WCU/s a partition takes; shard the key"
+        );
         let json = serde_json::to_string(&w).unwrap();
         assert!(
             json.starts_with(r#"{"rule":"partition-write-limit","message":"#),

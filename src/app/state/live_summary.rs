@@ -1,0 +1,128 @@
+//! What the live pane shows of the counts, derived from [`LiveStats`] once per tick (and when
+//! the window or ranking changes), never per frame: merging a five-minute window's top-k
+//! buckets costs far more than a frame may take.
+
+use crate::model::json::{pretty_lines, JsonSpelling};
+use crate::model::stream::diff::diff;
+use crate::model::stream::warnings::WriteWarning;
+use crate::model::stream::window::RatePoint;
+use crate::model::stream::{
+    Change, LiveStats, LiveTotals, RankBy, RankTarget, RankedKey, ViewType, Window,
+};
+
+/// Keys each ranking keeps (the pane shows as many as fit).
+pub const LIVE_TOP_KEYS: usize = 10;
+/// The rates shown as numbers are averaged over this many complete seconds.
+pub const RATE_SECONDS: u64 = 10;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LiveSummary {
+    /// The moment summarised (the pause's, while paused).
+    pub now_ms: u64,
+    /// Events and write units per second over the window, oldest first.
+    pub series: Vec<RatePoint>,
+    /// Averages over the last complete seconds (up to [`RATE_SECONDS`]).
+    pub events_per_second: f64,
+    pub wcu_per_second: f64,
+    pub peak_events: u64,
+    pub peak_wcu: u64,
+    /// The ranking's totals in the window.
+    pub window_events: u64,
+    pub window_wcu: u64,
+    pub by_events: Vec<RankedKey>,
+    pub by_wcu: Vec<RankedKey>,
+    /// Every ranking's, table first.
+    pub warnings: Vec<WriteWarning>,
+    pub totals: LiveTotals,
+}
+
+impl LiveSummary {
+    pub fn compute(
+        stats: &LiveStats,
+        window: Window,
+        target: RankTarget,
+        now_ms: u64,
+        opened_ms: u64,
+    ) -> LiveSummary {
+        let series = stats.series(window, now_ms);
+        // The current second is still filling: the rates come from the ones before it.
+        let complete = (now_ms.saturating_sub(opened_ms) / 1000)
+            .min(RATE_SECONDS)
+            .min(series.len().saturating_sub(1) as u64) as usize;
+        let recent = &series[series.len().saturating_sub(1 + complete)..series.len() - 1];
+        let average = |f: fn(&RatePoint) -> u64| {
+            if complete == 0 {
+                0.0
+            } else {
+                recent.iter().map(f).sum::<u64>() as f64 / complete as f64
+            }
+        };
+        let (window_events, window_wcu) = stats
+            .ranking(target)
+            .map_or((0, 0), |r| r.totals(window, now_ms));
+        LiveSummary {
+            now_ms,
+            events_per_second: average(|p| p.events),
+            wcu_per_second: average(|p| p.wcu),
+            peak_events: series.iter().map(|p| p.events).max().unwrap_or(0),
+            peak_wcu: series.iter().map(|p| p.wcu).max().unwrap_or(0),
+            window_events,
+            window_wcu,
+            by_events: stats.top(target, RankBy::Events, window, now_ms, LIVE_TOP_KEYS),
+            by_wcu: stats.top(target, RankBy::Wcu, window, now_ms, LIVE_TOP_KEYS),
+            warnings: stats.warnings(window, now_ms),
+            totals: *stats.totals(),
+            series,
+        }
+    }
+}
+
+/// Lines the change detail draws: a header of three lines and a blank; the diff (its title and
+/// one line per changed attribute, or one line saying why there is none) and a blank; each
+/// image the record carries (its title, its pretty JSON, a blank), or one line saying it
+/// carries none.
+pub fn detail_line_count(change: &Change) -> usize {
+    let diff_lines = match diff(change) {
+        Some(d) if !d.is_empty() => 1 + d.len(),
+        _ => 2,
+    };
+    let images: usize = [&change.old_image, &change.new_image]
+        .into_iter()
+        .flatten()
+        .map(|image| 2 + pretty_lines(image, JsonSpelling::Plain).len())
+        .sum();
+    4 + diff_lines + 1 + images.max(1)
+}
+
+/// Why a change has no old → new diff, when it has none, in one short line: what the event
+/// means, or what its stream's view type (or the record's own) does not carry.
+pub fn no_diff_reason(change: &Change, stream: Option<ViewType>) -> String {
+    use crate::model::stream::ChangeEvent::{Insert, Remove};
+    let view = change.view.or(stream);
+    let reason = match (change.event, view) {
+        (Insert, Some(v)) if v.has_new() => "an INSERT has no item before it",
+        (Remove, Some(v)) if v.has_old() => "a REMOVE has no item after it",
+        (_, Some(ViewType::KeysOnly)) => "a KEYS_ONLY stream carries the keys only, no item images",
+        (_, Some(ViewType::NewImage)) => "a NEW_IMAGE stream carries no item before the write",
+        (_, Some(ViewType::OldImage)) => "an OLD_IMAGE stream carries no item after the write",
+        _ => "the record lacks an image",
+    };
+    format!("no old -> new diff: {reason}")
+}
+
+/// What a stream of `view` cannot show, in a line short enough for the pane (the full text is
+/// [`ViewType::blind_spot`]).
+pub fn view_note(view: ViewType) -> Option<&'static str> {
+    Some(match view {
+        ViewType::KeysOnly => {
+            "KEYS_ONLY stream: no values or diffs, GSIs ranked only if keyed on table keys; WCU estimated"
+        }
+        ViewType::NewImage => {
+            "NEW_IMAGE stream: no item before a write, so no diffs; MODIFY and REMOVE WCU estimated"
+        }
+        ViewType::OldImage => {
+            "OLD_IMAGE stream: no item after a write, so no diffs; INSERT and MODIFY WCU estimated"
+        }
+        ViewType::NewAndOldImages => return None,
+    })
+}
