@@ -121,6 +121,10 @@ pub struct ReadArgs {
     pub expression_attribute_values: Option<String>,
     #[arg(long, value_enum, default_value = "jsonl")]
     pub output: OutputFormat,
+    /// With --output csv: the columns, comma-separated (default: the key attributes, then every
+    /// attribute of the first page).
+    #[arg(long, value_name = "A,B,…")]
+    pub columns: Option<String>,
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,
@@ -261,6 +265,9 @@ pub struct RunArgs {
     pub limit: Option<usize>,
     #[arg(long, value_enum, default_value = "jsonl")]
     pub output: OutputFormat,
+    /// With --output csv: the columns, comma-separated.
+    #[arg(long, value_name = "A,B,…")]
+    pub columns: Option<String>,
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,

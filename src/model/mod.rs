@@ -10,6 +10,7 @@ pub mod completion;
 pub mod demo_data;
 pub mod distribution;
 pub mod entity;
+pub mod export;
 pub mod expression;
 pub mod filter_compile;
 #[cfg(test)]
