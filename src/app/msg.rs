@@ -2,6 +2,7 @@
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
+use crate::app::state::ExportRequest;
 use crate::aws::{EngineEvent, ReadSpec};
 use crate::model::schema::TableInfo;
 
@@ -21,6 +22,38 @@ pub enum Msg {
     Debounced(u64),
     /// Milliseconds since start, sent while a read runs so rates and ETAs move.
     Tick(u64),
+    // Export (issue 13).
+    /// Seconds since the Unix epoch, asked for with `Effect::ReadClock`.
+    Clock(u64),
+    /// Directories that complete `path` (each ending in `/`).
+    PathCompletions {
+        path: String,
+        dirs: Vec<String>,
+    },
+    /// Whether the export's file exists already (`Ok(true)`), or why it cannot be written.
+    ExportPathChecked {
+        job: u64,
+        result: Result<bool, String>,
+    },
+    ExportProgress {
+        job: u64,
+        items: u64,
+        bytes: u64,
+    },
+    ExportDone {
+        job: u64,
+        result: Result<ExportSummary, String>,
+    },
+}
+
+/// A finished export: the file is in place under its final name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportSummary {
+    pub path: String,
+    pub items: u64,
+    pub bytes: u64,
+    /// CSV: attributes the items carried that no column holds.
+    pub left_out: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -44,4 +77,25 @@ pub enum Effect {
     /// would have it: in raw mode the key reaches the explorer instead of the terminal driver).
     Suspend,
     Quit,
+    // Export (issue 13).
+    ReadClock,
+    /// Complete a path to the directories it may name; answered by `Msg::PathCompletions`.
+    CompletePath(String),
+    /// Answered by `Msg::ExportPathChecked`.
+    CheckExportPath {
+        job: u64,
+        path: String,
+    },
+    /// Write items to a temporary file beside `path`, renamed to `path` once complete.
+    StartExport(Box<ExportRequest>),
+    /// A read whose pages also go to the file of export `job` (a streaming export).
+    TeeRead {
+        job: u64,
+        id: u64,
+        spec: Box<ReadSpec>,
+    },
+    /// No more items for a streaming export: close the file and put it in place.
+    FinishExport(u64),
+    /// Stop an export and delete its temporary file.
+    CancelExport(u64),
 }

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use tokio::sync::mpsc;
 
 use super::debounce::Debouncer;
+use super::export::{check_path, complete_dirs, Exports};
 use crate::app::msg::{Effect, Msg};
 use crate::aws::read::ReadHandle;
 use crate::aws::{Backend, EngineEvent};
@@ -17,6 +18,7 @@ pub struct EffectRunner<B: Backend> {
     msg_tx: mpsc::UnboundedSender<Msg>,
     reads: HashMap<u64, ReadHandle>,
     debouncer: Debouncer,
+    exports: Exports,
 }
 
 impl<B: Backend> EffectRunner<B> {
@@ -30,6 +32,7 @@ impl<B: Backend> EffectRunner<B> {
             engine,
             engine_tx,
             debouncer: Debouncer::new(msg_tx.clone()),
+            exports: Exports::new(msg_tx.clone()),
             msg_tx,
             reads: HashMap::new(),
         }
@@ -67,6 +70,36 @@ impl<B: Backend> EffectRunner<B> {
                     }
                 }
                 Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
+                Effect::ReadClock => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs());
+                    let _ = self.msg_tx.send(Msg::Clock(now));
+                }
+                Effect::CompletePath(path) => {
+                    let tx = self.msg_tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let dirs = complete_dirs(&path);
+                        let _ = tx.send(Msg::PathCompletions { path, dirs });
+                    });
+                }
+                Effect::CheckExportPath { job, path } => {
+                    let tx = self.msg_tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let result = check_path(&path);
+                        let _ = tx.send(Msg::ExportPathChecked { job, result });
+                    });
+                }
+                Effect::StartExport(request) => self.exports.start(*request),
+                Effect::TeeRead { job, id, spec } => {
+                    self.reads.retain(|_, h| !h.is_finished());
+                    let handle =
+                        self.exports
+                            .tee_read(&self.engine, job, id, *spec, self.engine_tx.clone());
+                    self.reads.insert(id, handle);
+                }
+                Effect::FinishExport(job) => self.exports.finish(job),
+                Effect::CancelExport(job) => self.exports.cancel(job),
                 Effect::Copy(_) | Effect::Suspend | Effect::Quit => for_terminal.push(effect),
             }
         }
@@ -86,6 +119,8 @@ impl<B: Backend> EffectRunner<B> {
         for (_, handle) in self.reads {
             handle.join().await;
         }
+        // Unfinished exports remove their temporary files before the explorer exits.
+        self.exports.shutdown().await;
     }
 }
 

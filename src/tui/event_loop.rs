@@ -14,6 +14,7 @@ use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
+use super::clipboard::SystemClipboard;
 use super::effects::EffectRunner;
 use super::signals::{EndedBy, ExplorerSignals, SignalEvent};
 use super::terminal::{self, Term};
@@ -33,11 +34,18 @@ const MAX_BATCH: usize = 256;
 pub const FRAME_INTERVAL: std::time::Duration = std::time::Duration::from_micros(16_667);
 
 /// Performs the effects only the terminal can; returns true when the explorer should quit.
-fn terminal_effects(effects: Vec<Effect>, terminal: &mut Term) -> io::Result<bool> {
+fn terminal_effects(
+    effects: Vec<Effect>,
+    terminal: &mut Term,
+    clipboard: &mut SystemClipboard,
+) -> io::Result<bool> {
     let mut quit = false;
     for effect in effects {
         match effect {
-            Effect::Copy(text) => terminal::copy_to_clipboard(terminal, &text)?,
+            Effect::Copy(text) => {
+                terminal::copy_to_clipboard(terminal, &text)?;
+                clipboard.copy(&text);
+            }
             Effect::Suspend => terminal::suspend(terminal)?,
             Effect::Quit => quit = true,
             _ => {}
@@ -75,7 +83,12 @@ pub async fn run<B: Backend>(
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
     let mut runner = EffectRunner::new(engine, engine_tx, msg_tx);
     let mut events = EventStream::new();
-    let mut quit = terminal_effects(runner.apply(start(&mut state, table)), terminal)?;
+    let mut clipboard = SystemClipboard::new();
+    let mut quit = terminal_effects(
+        runner.apply(start(&mut state, table)),
+        terminal,
+        &mut clipboard,
+    )?;
     let started = std::time::Instant::now();
     let mut ticker = tokio::time::interval(std::time::Duration::from_millis(250));
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -144,7 +157,7 @@ pub async fn run<B: Backend>(
             urgent |= !matches!(next, Msg::Engine(_) | Msg::Tick(_));
             effects.extend(update(&mut state, next));
         }
-        quit = terminal_effects(runner.apply(effects), terminal)?;
+        quit = terminal_effects(runner.apply(effects), terminal, &mut clipboard)?;
     }
     // Dropping the receiver unblocks segment tasks parked on a full channel.
     drop(engine_rx);

@@ -1,9 +1,11 @@
 //! The one loop that owns the terminal: input, engine events and drawing, and the terminal
 //! itself (raw mode, alternate screen, suspend, restore on every way out).
 
+mod clipboard;
 pub mod debounce;
 pub mod effects;
 mod event_loop;
+pub mod export;
 mod signals;
 pub mod terminal;
 

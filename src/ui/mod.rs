@@ -3,6 +3,7 @@
 mod builder;
 mod collections;
 mod detail;
+mod export;
 pub mod format;
 mod help;
 mod items;
@@ -15,6 +16,8 @@ mod status;
 mod table_view;
 pub mod theme;
 
+#[cfg(test)]
+mod export_snapshot_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]

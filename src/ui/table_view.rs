@@ -76,7 +76,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     }
     request_log::draw(frame, layout.log, state);
     status::draw(frame, layout.status, state, view);
-    if let (Some(b), Some(info)) = (&view.builder, view.info.loaded()) {
+    if let Some(d) = &view.export {
+        super::export::draw_export(frame, area, d);
+    } else if let (Some(b), Some(info)) = (&view.builder, view.info.loaded()) {
         super::builder::draw_builder(frame, area, b, info);
     } else if let (Some(l), Some(info)) = (&view.launcher, view.info.loaded()) {
         super::scan::draw_launcher(frame, area, l, info);

@@ -60,6 +60,13 @@ pub fn filter_heavy() -> Style {
     Style::new().fg(Color::Magenta)
 }
 
+/// Marked items and their count.
+pub fn marked() -> Style {
+    Style::new()
+        .fg(Color::LightMagenta)
+        .add_modifier(Modifier::BOLD)
+}
+
 pub fn title() -> Style {
     Style::new().fg(Color::Black).bg(Color::Cyan)
 }

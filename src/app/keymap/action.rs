@@ -32,11 +32,22 @@ pub enum Action {
     Patterns,
     ScanLauncher,
     KeyDistribution,
+    // Marks, export and writes (issue 13).
+    Mark,
+    MarkAll,
+    InvertMarks,
+    ClearMarks,
+    Export,
+    Edit,
+    EditDynamo,
+    NewItem,
+    Delete,
+    Undo,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 27] = [
+    pub const ALL: [Action; 37] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -64,6 +75,16 @@ impl Action {
         Action::Patterns,
         Action::ScanLauncher,
         Action::KeyDistribution,
+        Action::Mark,
+        Action::MarkAll,
+        Action::InvertMarks,
+        Action::ClearMarks,
+        Action::Export,
+        Action::Edit,
+        Action::EditDynamo,
+        Action::NewItem,
+        Action::Delete,
+        Action::Undo,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -96,6 +117,16 @@ impl Action {
             Action::Patterns => "patterns",
             Action::ScanLauncher => "scan_launcher",
             Action::KeyDistribution => "key_distribution",
+            Action::Mark => "mark",
+            Action::MarkAll => "mark_all",
+            Action::InvertMarks => "invert_marks",
+            Action::ClearMarks => "clear_marks",
+            Action::Export => "export",
+            Action::Edit => "edit",
+            Action::EditDynamo => "edit_dynamodb_json",
+            Action::NewItem => "new_item",
+            Action::Delete => "delete",
+            Action::Undo => "undo",
         }
     }
 

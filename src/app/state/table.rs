@@ -1,7 +1,8 @@
 //! One open table: its description, the loaded items and every view and dialog over them.
 
 use super::{
-    Builder, DistributionView, ListCursor, Loadable, Palette, ReadState, ScanLauncher, ScanProgress,
+    Builder, DistributionView, ExportDialog, ExportJob, ListCursor, Loadable, Marks, Palette,
+    ReadState, ScanLauncher, ScanProgress,
 };
 use crate::app::columns::ItemColumns;
 use crate::model::collection::{ItemId, ItemStore};
@@ -64,6 +65,10 @@ pub struct TableView {
     pub distribution: Option<DistributionView>,
     /// Items read but not kept because the store reached `State::max_items`.
     pub dropped_items: u64,
+    /// Issue 13: marked items, the export dialog and the export under way.
+    pub marks: Marks,
+    pub export: Option<ExportDialog>,
+    pub export_job: Option<ExportJob>,
 }
 
 impl TableView {
@@ -94,6 +99,9 @@ impl TableView {
             progress: None,
             distribution: None,
             dropped_items: 0,
+            marks: Marks::default(),
+            export: None,
+            export_job: None,
         }
     }
 
@@ -145,5 +153,12 @@ impl TableView {
 
     pub fn selected_item(&self) -> Option<ItemId> {
         self.item_at(self.items.cursor)
+    }
+
+    /// Every item the items pane lists: the selected collection's, or its filtered ones.
+    pub fn listed_items(&self) -> Vec<ItemId> {
+        (0..self.item_count())
+            .filter_map(|n| self.item_at(n))
+            .collect()
     }
 }

@@ -7,7 +7,10 @@ mod builder;
 mod completion;
 mod distribution;
 mod events;
+mod export;
+mod export_run;
 mod filter;
+mod marks;
 mod navigation;
 mod open;
 mod palette;
@@ -15,6 +18,7 @@ mod picker;
 mod prompts;
 mod reads;
 mod scan;
+mod writes;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
@@ -57,6 +61,23 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Debounced(generation) => debounced(state, generation),
         Msg::Tick(ms) => {
             state.clock_ms = ms;
+            Vec::new()
+        }
+        Msg::Clock(secs) => {
+            export::clock(state, secs);
+            Vec::new()
+        }
+        Msg::PathCompletions { path, dirs } => {
+            export::completions(state, path, dirs);
+            Vec::new()
+        }
+        Msg::ExportPathChecked { job, result } => export::path_checked(state, job, result),
+        Msg::ExportProgress { job, items, bytes } => {
+            export_run::progress(state, job, items, bytes);
+            Vec::new()
+        }
+        Msg::ExportDone { job, result } => {
+            export_run::done(state, job, result);
             Vec::new()
         }
         Msg::Key(key) => key_event(state, key),
@@ -129,7 +150,13 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
 /// Keys for the dialog that is open (builder, palette, launcher, key distribution); `None`
 /// when none is.
 fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+    if let Some(effects) = export::cancel_prompt_key(state, key) {
+        return Some(effects);
+    }
     let v = state.table.as_ref()?;
+    if v.export.is_some() {
+        return Some(export::export_key(state, key));
+    }
     if v.builder.is_some() {
         return Some(builder_key(state, key));
     }
@@ -165,3 +192,6 @@ pub(super) fn area(state: &State) -> Rect {
 pub(super) fn layout(state: &State) -> TableLayout {
     table_layout(area(state))
 }
+
+#[cfg(test)]
+mod export_tests;
