@@ -25,3 +25,4 @@ pub mod reserved;
 pub mod sanitize;
 pub mod schema;
 pub mod value;
+pub mod write;
