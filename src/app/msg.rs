@@ -3,8 +3,10 @@
 use crossterm::event::{KeyEvent, MouseEvent};
 
 use crate::app::state::ExportRequest;
+use crate::aws::write::WriteResult;
 use crate::aws::{EngineEvent, ReadSpec};
 use crate::model::schema::TableInfo;
+use crate::model::write::WritePlan;
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -43,6 +45,16 @@ pub enum Msg {
     ExportDone {
         job: u64,
         result: Result<ExportSummary, String>,
+    },
+    // Writes (issue 13).
+    /// The editor closed: the file's text, or why there is none.
+    Edited {
+        edit: u64,
+        result: Result<String, String>,
+    },
+    Written {
+        write: u64,
+        result: WriteResult,
     },
 }
 
@@ -98,4 +110,17 @@ pub enum Effect {
     FinishExport(u64),
     /// Stop an export and delete its temporary file.
     CancelExport(u64),
+    // Writes (issue 13).
+    /// Hand the terminal to `$VISUAL`/`$EDITOR` on a private temporary file holding `text`;
+    /// answered by `Msg::Edited`.
+    Edit {
+        edit: u64,
+        text: String,
+    },
+    /// Send one plan through the writer (refused when writes are off); answered by
+    /// `Msg::Written`.
+    Write {
+        write: u64,
+        plan: Box<WritePlan>,
+    },
 }

@@ -14,6 +14,7 @@ pub mod read;
 pub mod seed;
 pub mod stats;
 pub mod trace;
+pub mod write;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -38,9 +39,19 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// The engine reads only: its client refuses every write operation before signing
+    /// ([`write::read_only::ReadOnly`]); writes go through a [`write::Writer`].
     pub fn new(connection: &Connection) -> Self {
+        let client = Client::from_conf(
+            connection
+                .client
+                .config()
+                .to_builder()
+                .interceptor(write::read_only::ReadOnly)
+                .build(),
+        );
         Engine {
-            client: connection.client.clone(),
+            client,
             endpoint: connection.endpoint.clone(),
             next_request_id: Arc::new(AtomicU64::new(1)),
         }
@@ -50,7 +61,7 @@ impl Engine {
         &self.endpoint
     }
 
-    /// The underlying client, for the demo seeder (the only writer) and tests.
+    /// The underlying (read-only) client.
     pub fn client(&self) -> &Client {
         &self.client
     }

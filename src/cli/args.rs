@@ -56,6 +56,10 @@ pub struct GlobalArgs {
     /// Attempts per request, including the first (the SDK retries throttling and 5xx).
     #[arg(long, global = true, value_name = "N", value_parser = ranges::max_attempts)]
     pub max_attempts: Option<u32>,
+    /// Let the explorer write (edit, create, delete, undo), every write conditional and
+    /// audited; without it nothing is written.
+    #[arg(long, global = true)]
+    pub allow_writes: bool,
 }
 
 #[derive(Debug, Subcommand)]

@@ -10,10 +10,13 @@ use super::debounce::Debouncer;
 use super::export::{check_path, complete_dirs, Exports};
 use crate::app::msg::{Effect, Msg};
 use crate::aws::read::ReadHandle;
-use crate::aws::{Backend, EngineEvent};
+use crate::aws::write::{WriteBackend, WriteFailure, Writer};
+use crate::aws::{Backend, EngineError, EngineEvent};
 
-pub struct EffectRunner<B: Backend> {
+pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     engine: B,
+    /// Only when writes are enabled: without it every write effect is refused.
+    writer: Option<W>,
     engine_tx: mpsc::Sender<EngineEvent>,
     msg_tx: mpsc::UnboundedSender<Msg>,
     reads: HashMap<u64, ReadHandle>,
@@ -21,7 +24,7 @@ pub struct EffectRunner<B: Backend> {
     exports: Exports,
 }
 
-impl<B: Backend> EffectRunner<B> {
+impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     /// Engine events go to `engine_tx`, background results and debounce timers to `msg_tx`.
     pub fn new(
         engine: B,
@@ -30,12 +33,18 @@ impl<B: Backend> EffectRunner<B> {
     ) -> Self {
         EffectRunner {
             engine,
+            writer: None,
             engine_tx,
             debouncer: Debouncer::new(msg_tx.clone()),
             exports: Exports::new(msg_tx.clone()),
             msg_tx,
             reads: HashMap::new(),
         }
+    }
+
+    pub fn with_writer(mut self, writer: Option<W>) -> Self {
+        self.writer = writer;
+        self
     }
 
     /// Performs the engine's effects; returns the ones only the terminal loop can perform.
@@ -99,8 +108,30 @@ impl<B: Backend> EffectRunner<B> {
                     self.reads.insert(id, handle);
                 }
                 Effect::FinishExport(job) => self.exports.finish(job),
+                Effect::Write { write, plan } => {
+                    let tx = self.msg_tx.clone();
+                    match self.writer.clone() {
+                        Some(writer) => {
+                            tokio::spawn(async move {
+                                let result = writer.write(*plan).await;
+                                let _ = tx.send(Msg::Written { write, result });
+                            });
+                        }
+                        None => {
+                            let refused = EngineError::bad_input(
+                                "writes are off: start dynoscope with --allow-writes",
+                            );
+                            let _ = tx.send(Msg::Written {
+                                write,
+                                result: Err(WriteFailure::Failed(refused)),
+                            });
+                        }
+                    }
+                }
                 Effect::CancelExport(job) => self.exports.cancel(job),
-                Effect::Copy(_) | Effect::Suspend | Effect::Quit => for_terminal.push(effect),
+                Effect::Copy(_) | Effect::Suspend | Effect::Quit | Effect::Edit { .. } => {
+                    for_terminal.push(effect)
+                }
             }
         }
         for_terminal
@@ -127,3 +158,7 @@ impl<B: Backend> EffectRunner<B> {
 #[cfg(test)]
 #[path = "effects_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "effects_write_tests.rs"]
+mod write_tests;

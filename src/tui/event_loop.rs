@@ -21,6 +21,7 @@ use super::terminal::{self, Term};
 use crate::app::msg::{Effect, Msg};
 use crate::app::state::State;
 use crate::app::update::{start, update};
+use crate::aws::write::WriteBackend;
 use crate::aws::Backend;
 use crate::ui;
 
@@ -33,15 +34,30 @@ const MAX_BATCH: usize = 256;
 /// Streamed changes reach the screen at most this often (60 frames a second).
 pub const FRAME_INTERVAL: std::time::Duration = std::time::Duration::from_micros(16_667);
 
+/// What the terminal's own effects need besides the terminal.
+struct TerminalSide {
+    clipboard: SystemClipboard,
+    /// Where the editor's result goes (`Msg::Edited`).
+    edited_tx: mpsc::UnboundedSender<Msg>,
+}
+
 /// Performs the effects only the terminal can; returns true when the explorer should quit.
 fn terminal_effects(
     effects: Vec<Effect>,
     terminal: &mut Term,
-    clipboard: &mut SystemClipboard,
+    side: &mut TerminalSide,
+    signals: &mut ExplorerSignals,
 ) -> io::Result<bool> {
+    let clipboard = &mut side.clipboard;
     let mut quit = false;
     for effect in effects {
         match effect {
+            Effect::Edit { edit, text } => {
+                let result = super::editor::edit(terminal, edit, &text);
+                // Keys typed in the editor (Ctrl-C, Ctrl-Z) were the editor's, not ours.
+                signals.discard_terminal_signals();
+                let _ = side.edited_tx.send(Msg::Edited { edit, result });
+            }
             Effect::Copy(text) => {
                 terminal::copy_to_clipboard(terminal, &text)?;
                 clipboard.copy(&text);
@@ -65,8 +81,9 @@ fn to_msg(event: Event) -> Option<Msg> {
 }
 
 /// Runs the explorer until it quits (`None`) or a signal ends it.
-pub async fn run<B: Backend>(
+pub async fn run<B: Backend, W: WriteBackend>(
     engine: B,
+    writer: Option<W>,
     mut state: State,
     table: Option<String>,
 ) -> io::Result<Option<EndedBy>> {
@@ -81,13 +98,18 @@ pub async fn run<B: Backend>(
 
     let (engine_tx, mut engine_rx) = mpsc::channel(ENGINE_CHANNEL);
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
-    let mut runner = EffectRunner::new(engine, engine_tx, msg_tx);
+    let edited_tx = msg_tx.clone();
+    let mut runner = EffectRunner::new(engine, engine_tx, msg_tx).with_writer(writer);
     let mut events = EventStream::new();
-    let mut clipboard = SystemClipboard::new();
+    let mut side = TerminalSide {
+        clipboard: SystemClipboard::new(),
+        edited_tx,
+    };
     let mut quit = terminal_effects(
         runner.apply(start(&mut state, table)),
         terminal,
-        &mut clipboard,
+        &mut side,
+        &mut signals,
     )?;
     let started = std::time::Instant::now();
     let mut ticker = tokio::time::interval(std::time::Duration::from_millis(250));
@@ -157,7 +179,7 @@ pub async fn run<B: Backend>(
             urgent |= !matches!(next, Msg::Engine(_) | Msg::Tick(_));
             effects.extend(update(&mut state, next));
         }
-        quit = terminal_effects(runner.apply(effects), terminal, &mut clipboard)?;
+        quit = terminal_effects(runner.apply(effects), terminal, &mut side, &mut signals)?;
     }
     // Dropping the receiver unblocks segment tasks parked on a full channel.
     drop(engine_rx);

@@ -3,6 +3,7 @@
 
 mod clipboard;
 pub mod debounce;
+mod editor;
 pub mod effects;
 mod event_loop;
 pub mod export;

@@ -15,6 +15,7 @@ mod scan;
 mod status;
 mod table_view;
 pub mod theme;
+mod write;
 
 #[cfg(test)]
 mod export_snapshot_tests;

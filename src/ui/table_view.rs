@@ -76,7 +76,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     }
     request_log::draw(frame, layout.log, state);
     status::draw(frame, layout.status, state, view);
-    if let Some(d) = &view.export {
+    if let Some(w) = &view.write {
+        super::write::draw_write(frame, area, w);
+    } else if let Some(d) = &view.export {
         super::export::draw_export(frame, area, d);
     } else if let (Some(b), Some(info)) = (&view.builder, view.info.loaded()) {
         super::builder::draw_builder(frame, area, b, info);
@@ -141,7 +143,16 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         ));
     }
     text.push_str(&format!(" · {}", sanitize(&state.endpoint)));
-    frame.render_widget(Paragraph::new(text).style(theme::title()), area);
+    // First, so no narrow terminal can cut it off.
+    let mut spans = Vec::new();
+    if state.writes_enabled {
+        spans.push(Span::styled(" WRITES ENABLED ", theme::writes_enabled()));
+    }
+    spans.push(Span::raw(text));
+    frame.render_widget(
+        Paragraph::new(Line::from(spans)).style(theme::title()),
+        area,
+    );
 }
 
 fn draw_kinds(frame: &mut Frame, area: Rect, view: &TableView) {

@@ -67,6 +67,14 @@ pub fn marked() -> Style {
         .add_modifier(Modifier::BOLD)
 }
 
+/// The title bar's mark that this session may write: the warning colour, inverted.
+pub fn writes_enabled() -> Style {
+    Style::new()
+        .fg(Color::Black)
+        .bg(Color::Yellow)
+        .add_modifier(Modifier::BOLD)
+}
+
 pub fn title() -> Style {
     Style::new().fg(Color::Black).bg(Color::Cyan)
 }

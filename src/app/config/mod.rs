@@ -20,12 +20,14 @@
 
 mod messages;
 mod parse;
+mod writes;
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
 pub use parse::parse;
+pub use writes::WriteConfig;
 
 use crate::app::keymap::{Keymap, KeymapError};
 use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
@@ -75,6 +77,8 @@ pub struct Config {
     pub entities: Vec<EntityConfig>,
     /// `[[pattern]]` entries, kept raw until named access patterns are implemented.
     pub patterns: Vec<toml::Table>,
+    /// `[profile.NAME]`/`[endpoint."URL"]` `allow_writes`, `[[table]]` `version_attribute`.
+    pub writes: WriteConfig,
 }
 
 impl Default for Config {
@@ -86,6 +90,7 @@ impl Default for Config {
             keys: BTreeMap::new(),
             entities: Vec::new(),
             patterns: Vec::new(),
+            writes: WriteConfig::default(),
         }
     }
 }

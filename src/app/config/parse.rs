@@ -103,6 +103,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     }
 
     config.patterns = raw.pattern;
+    config.writes = super::writes::write_config(raw.profile, raw.endpoint, raw.table);
     Ok(config)
 }
 
@@ -186,6 +187,10 @@ struct RawConfig {
     entity: Vec<RawEntity>,
     #[serde(default)]
     pattern: Vec<toml::Table>,
+    profile: Option<BTreeMap<String, super::writes::RawWriteTarget>>,
+    endpoint: Option<BTreeMap<String, super::writes::RawWriteTarget>>,
+    #[serde(default)]
+    table: Vec<super::writes::RawTable>,
 }
 
 #[derive(Deserialize)]

@@ -12,6 +12,7 @@ mod read;
 mod scan;
 mod scan_progress;
 mod table;
+mod write;
 
 use std::collections::HashMap;
 
@@ -27,6 +28,7 @@ pub use read::{ReadOutcome, ReadState};
 pub use scan::*;
 pub use scan_progress::{ScanProgress, SegmentProgress};
 pub use table::{JsonMode, Pane, Prompt, TableView};
+pub use write::{UndoEntry, WriteFlow, WriteStage};
 
 use super::config::Config;
 use super::keymap::Keymap;
@@ -88,6 +90,8 @@ pub struct State {
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
     pub quit: bool,
+    /// A writer exists (`--allow-writes` or the config): the write keys work.
+    pub writes_enabled: bool,
 }
 
 impl State {
@@ -110,6 +114,7 @@ impl State {
             history: HashMap::new(),
             patterns: Vec::new(),
             quit: false,
+            writes_enabled: false,
         }
     }
 }

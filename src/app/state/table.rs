@@ -69,6 +69,9 @@ pub struct TableView {
     pub marks: Marks,
     pub export: Option<ExportDialog>,
     pub export_job: Option<ExportJob>,
+    /// The write under way (edit, new item, delete, undo), and what `U` can undo.
+    pub write: Option<super::WriteFlow>,
+    pub undo: Vec<super::UndoEntry>,
 }
 
 impl TableView {
@@ -102,6 +105,8 @@ impl TableView {
             marks: Marks::default(),
             export: None,
             export_job: None,
+            write: None,
+            undo: Vec::new(),
         }
     }
 

@@ -18,6 +18,8 @@ mod picker;
 mod prompts;
 mod reads;
 mod scan;
+mod write_request;
+mod write_send;
 mod writes;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
@@ -80,6 +82,8 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
             export_run::done(state, job, result);
             Vec::new()
         }
+        Msg::Edited { edit, result } => writes::edited(state, edit, result),
+        Msg::Written { write, result } => write_send::written(state, write, result),
         Msg::Key(key) => key_event(state, key),
         Msg::Paste(text) => {
             prompts::paste(state, &text);
@@ -154,6 +158,12 @@ fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
         return Some(effects);
     }
     let v = state.table.as_ref()?;
+    if v.write
+        .as_ref()
+        .is_some_and(|w| w.stage != crate::app::state::WriteStage::Editing)
+    {
+        return Some(write_send::write_key(state, key));
+    }
     if v.export.is_some() {
         return Some(export::export_key(state, key));
     }

@@ -18,6 +18,7 @@
 //! index, a hot partition loaded out of order) ingested 2-4x slower that way. The copy costs
 //! about the key's length plus 9 bytes per item.
 
+mod edit;
 mod grouping;
 mod merge;
 mod ordering;

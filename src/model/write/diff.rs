@@ -82,3 +82,23 @@ pub fn three_way(loaded: &Item, current: Option<&Item>, yours: &Item) -> Vec<Thr
         })
         .collect()
 }
+
+/// The user's changes (from `loaded` to `yours`) applied to the item as it is now: what
+/// re-applying an edit after a conflict writes. Another writer's changes to attributes the
+/// user did not touch survive; on the attributes both changed, the user's value wins. `None`
+/// when `yours` is a delete.
+pub fn rebase(loaded: Option<&Item>, yours: Option<&Item>, current: Option<&Item>) -> Option<Item> {
+    let yours = yours?;
+    let empty = Item::new();
+    let mut attrs: Vec<(String, AttrValue)> = current.unwrap_or(&empty).clone().into_attrs();
+    for change in diff(loaded.unwrap_or(&empty), yours) {
+        match change {
+            Change::Added(name, v) | Change::Changed(name, _, v) => {
+                attrs.retain(|(n, _)| *n != name);
+                attrs.push((name, v));
+            }
+            Change::Removed(name, _) => attrs.retain(|(n, _)| *n != name),
+        }
+    }
+    Some(Item::from_attrs(attrs))
+}

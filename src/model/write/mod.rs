@@ -26,11 +26,11 @@ mod template;
 mod validate;
 
 pub use condition::{same_value, Check, Guard};
-pub use diff::{diff, three_way, Change, ThreeWayRow};
+pub use diff::{diff, rebase, three_way, Change, ThreeWayRow};
 pub use editing::{parse_edited, render_for_editor};
 pub use plan::{
-    plan_create, plan_delete, plan_edit, plan_undo, PlanError, UndoImage, WriteKind, WriteOp,
-    WritePlan, MAX_TRANSACTION_ITEMS,
+    plan_create, plan_delete, plan_edit, plan_undo, OpAction, PlanError, UndoImage, WriteKind,
+    WriteOp, WritePlan, MAX_TRANSACTION_ITEMS,
 };
 pub use render::{RenderedOp, MAX_EXPRESSION_BYTES, MAX_EXPRESSION_OPERATORS};
 pub use template::new_item_template;
