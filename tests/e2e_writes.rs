@@ -72,7 +72,9 @@ fn start(proxy: &FaultProxy, table: &str, allow: bool, dir: &Path) -> Session {
         40,
         140,
     );
-    s.wait_for("the first page", |s| s.contains("Collections by PK") && s.contains("-/1"));
+    s.wait_for("the first page", |s| {
+        s.contains("Collections by PK") && s.contains("-/1")
+    });
     s
 }
 
@@ -84,7 +86,10 @@ fn query(s: &mut Session, pk: &str) {
     s.keys("\t");
 }
 
-async fn collection(table: &str, pk: &str) -> Vec<std::collections::HashMap<String, AttributeValue>> {
+async fn collection(
+    table: &str,
+    pk: &str,
+) -> Vec<std::collections::HashMap<String, AttributeValue>> {
     let mut items = Vec::new();
     let mut start = None;
     loop {
@@ -136,17 +141,31 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     let first = collection(&table, user).await[0].clone();
     let (pk, sk) = (s_of(&first, "PK"), s_of(&first, "SK"));
     assert!(sk.starts_with("ORDER#"), "{sk}");
-    let key = |item: &std::collections::HashMap<String, AttributeValue>| (s_of(item, "PK"), s_of(item, "SK"));
+    let key = |item: &std::collections::HashMap<String, AttributeValue>| {
+        (s_of(item, "PK"), s_of(item, "SK"))
+    };
     let stored = |items: &[std::collections::HashMap<String, AttributeValue>]| {
-        items.iter().find(|i| key(i) == (pk.clone(), sk.clone())).cloned()
+        items
+            .iter()
+            .find(|i| key(i) == (pk.clone(), sk.clone()))
+            .cloned()
     };
 
     // 1. An edit: the diff and the request, then saved.
-    program(dir.path(), "s/\"status\": \"[A-Z]*\"/\"status\": \"RESET\"/\n");
+    program(
+        dir.path(),
+        "s/\"status\": \"[A-Z]*\"/\"status\": \"RESET\"/\n",
+    );
     s.keys("e");
     let screen = s.wait_text("Save the edit?");
-    assert!(screen.contains("~ status:") && screen.contains("→ RESET"), "{screen}");
-    assert!(screen.contains("UpdateItem") && screen.contains("ConditionExpression"), "{screen}");
+    assert!(
+        screen.contains("~ status:") && screen.contains("→ RESET"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("UpdateItem") && screen.contains("ConditionExpression"),
+        "{screen}"
+    );
     s.keys("y");
     s.wait_text("saved");
     let now = stored(&collection(&table, user).await).unwrap();
@@ -154,11 +173,17 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
 
     // 2. A concurrent change while the editor is open: a conflict, both versions kept.
     std::fs::write(dir.path().join("hold"), "").unwrap();
-    program(dir.path(), "s/\"status\": \"[A-Z]*\"/\"status\": \"MINE\"/\n");
+    program(
+        dir.path(),
+        "s/\"status\": \"[A-Z]*\"/\"status\": \"MINE\"/\n",
+    );
     s.send("e");
     let started = Instant::now();
     while !dir.path().join("holding").exists() {
-        assert!(started.elapsed() < Duration::from_secs(20), "the editor never started");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the editor never started"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     client()
@@ -177,26 +202,44 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     s.wait_text("Save the edit?");
     s.keys("y");
     let screen = s.wait_text("Conflict: the item changed since it was loaded");
-    assert!(screen.contains("424242") && screen.contains("MINE"), "{screen}");
+    assert!(
+        screen.contains("424242") && screen.contains("MINE"),
+        "{screen}"
+    );
     let now = stored(&collection(&table, user).await).unwrap();
-    assert_eq!((s_of(&now, "status").as_str(), s_of(&now, "total").as_str()), ("RESET", "424242"));
+    assert_eq!(
+        (s_of(&now, "status").as_str(), s_of(&now, "total").as_str()),
+        ("RESET", "424242")
+    );
     s.keys("r");
     s.wait_text("Save the edit?");
     s.keys("y");
     s.wait_text("saved");
     let now = stored(&collection(&table, user).await).unwrap();
-    assert_eq!((s_of(&now, "status").as_str(), s_of(&now, "total").as_str()), ("MINE", "424242"));
+    assert_eq!(
+        (s_of(&now, "status").as_str(), s_of(&now, "total").as_str()),
+        ("MINE", "424242")
+    );
 
     // 3. A key change, and its undo.
     let before = collection(&table, user).await.len();
-    program(dir.path(), "s/\"SK\": \"ORDER#\\([^\"]*\\)\"/\"SK\": \"ORDER#\\1-moved\"/\n");
+    program(
+        dir.path(),
+        "s/\"SK\": \"ORDER#\\([^\"]*\\)\"/\"SK\": \"ORDER#\\1-moved\"/\n",
+    );
     s.keys("e");
     s.wait_text("Save the item under its new key?");
     s.keys("y");
     s.wait_text("moved the item to its new key");
     let items = collection(&table, user).await;
     assert_eq!(items.len(), before);
-    assert_eq!(items.iter().filter(|i| s_of(i, "SK").ends_with("-moved")).count(), 1);
+    assert_eq!(
+        items
+            .iter()
+            .filter(|i| s_of(i, "SK").ends_with("-moved"))
+            .count(),
+        1
+    );
     s.keys("U");
     s.wait_text("Undo the last write?");
     s.keys("y");
@@ -206,7 +249,10 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     assert!(stored(&items).is_some());
 
     // 4. A new item from the collection's most common kind, then a delete.
-    program(dir.path(), "s/\"SK\": \"ORDER#\"/\"SK\": \"ORDER#0000-new\"/\n");
+    program(
+        dir.path(),
+        "s/\"SK\": \"ORDER#\"/\"SK\": \"ORDER#0000-new\"/\n",
+    );
     s.keys("N");
     let screen = s.wait_text("Create the item?");
     assert!(screen.contains("attribute_not_exists"), "{screen}");
@@ -233,7 +279,10 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     s.wait_text("Delete 60 items?");
     s.keys("y");
     s.wait_text("deleted 60 items");
-    assert_eq!(collection(&table, "USER#celebrity").await.len(), celebrity - 60);
+    assert_eq!(
+        collection(&table, "USER#celebrity").await.len(),
+        celebrity - 60
+    );
     s.keys("U");
     s.wait_text("Undo the last write?");
     s.keys("y");
@@ -246,15 +295,34 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     assert_eq!(
         writes(&proxy),
         [
-            "UpdateItem", "UpdateItem", "UpdateItem", txn, txn, "PutItem", "DeleteItem", txn,
-            txn, txn, txn, txn, txn
+            "UpdateItem",
+            "UpdateItem",
+            "UpdateItem",
+            txn,
+            txn,
+            "PutItem",
+            "DeleteItem",
+            txn,
+            txn,
+            txn,
+            txn,
+            txn,
+            txn
         ],
         "{}",
         proxy.summary()
     );
-    assert_eq!(proxy.requests("GetItem"), 1, "the conflict read the item once");
+    assert_eq!(
+        proxy.requests("GetItem"),
+        1,
+        "the conflict read the item once"
+    );
     let audit = std::fs::read_to_string(dir.path().join("state/dynoscope/audit.jsonl")).unwrap();
-    assert_eq!(audit.lines().count(), 1 + 1 + 1 + 2 + 2 + 1 + 1 + 60 + 60, "one line per item written");
+    assert_eq!(
+        audit.lines().count(),
+        1 + 1 + 1 + 2 + 2 + 1 + 1 + 60 + 60,
+        "one line per item written"
+    );
 }
 
 #[test]

@@ -13,9 +13,7 @@ use dynoscope::aws::write::{AuditLog, WriteBackend, WriteFailure, Writer};
 use dynoscope::aws::{connect, ConnectOptions};
 use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType};
 use dynoscope::model::value::{AttrValue, Item};
-use dynoscope::model::write::{
-    key_of, plan_create, plan_delete, plan_edit, plan_undo, UndoImage,
-};
+use dynoscope::model::write::{key_of, plan_create, plan_delete, plan_edit, plan_undo, UndoImage};
 
 fn demo_keys() -> KeySchema {
     let key = |name: &str| KeyAttr {
@@ -47,13 +45,19 @@ fn typed(pk: &str, sk: &str) -> Item {
         ("SK".into(), s(sk)),
         ("status".into(), s("STUCK")),
         ("big".into(), AttrValue::N(BIG.into())),
-        ("ss".into(), AttrValue::Ss(vec!["b".into(), "a".into(), "c".into()])),
+        (
+            "ss".into(),
+            AttrValue::Ss(vec!["b".into(), "a".into(), "c".into()]),
+        ),
         ("ns".into(), AttrValue::Ns(vec!["1".into(), "2.50".into()])),
         ("bin".into(), AttrValue::B(vec![0, 1, 255])),
         (
             "m".into(),
             AttrValue::M(Item::from_attrs(vec![
-                ("l".into(), AttrValue::L(vec![AttrValue::Null, AttrValue::Bool(true)])),
+                (
+                    "l".into(),
+                    AttrValue::L(vec![AttrValue::Null, AttrValue::Bool(true)]),
+                ),
                 ("n".into(), AttrValue::N("3.14".into())),
             ])),
         ),
@@ -113,12 +117,18 @@ async fn an_edit_is_guarded_by_every_type_and_a_concurrent_change_is_a_conflict(
     mine.insert("status", AttrValue::S("MINE".into()));
     let plan = plan_edit(&table, &keys, &yours, &mine, None).unwrap();
     match w.write(plan).await {
-        Err(WriteFailure::Conflict { index: 0, current, .. }) => {
+        Err(WriteFailure::Conflict {
+            index: 0, current, ..
+        }) => {
             assert_eq!(current, Some(theirs.clone()))
         }
         other => panic!("{other:?}"),
     }
-    assert_eq!(get(&table, &theirs).await, Some(theirs.clone()), "nothing overwritten");
+    assert_eq!(
+        get(&table, &theirs).await,
+        Some(theirs.clone()),
+        "nothing overwritten"
+    );
 
     // An attribute another writer added, that the edit also adds, is a conflict too.
     let mut added = theirs.clone();
@@ -127,12 +137,21 @@ async fn an_edit_is_guarded_by_every_type_and_a_concurrent_change_is_a_conflict(
     let mut mine = theirs.clone();
     mine.insert("note", AttrValue::S("mine".into()));
     let plan = plan_edit(&table, &keys, &theirs, &mine, None).unwrap();
-    assert!(matches!(w.write(plan).await, Err(WriteFailure::Conflict { .. })));
+    assert!(matches!(
+        w.write(plan).await,
+        Err(WriteFailure::Conflict { .. })
+    ));
 
     // The audit file: one line per write, private.
     let audit = std::fs::read_to_string(dir.path().join("audit.jsonl")).unwrap();
-    let lines: Vec<serde_json::Value> = audit.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    let outcomes: Vec<&str> = lines.iter().map(|l| l["outcome"].as_str().unwrap()).collect();
+    let lines: Vec<serde_json::Value> = audit
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let outcomes: Vec<&str> = lines
+        .iter()
+        .map(|l| l["outcome"].as_str().unwrap())
+        .collect();
     assert_eq!(outcomes, ["written", "conflict", "conflict"]);
     assert_eq!(lines[0]["operation"], "UpdateItem");
     assert_eq!(lines[0]["table"], table.as_str());
@@ -141,7 +160,10 @@ async fn an_edit_is_guarded_by_every_type_and_a_concurrent_change_is_a_conflict(
     assert_eq!(lines[0]["new"]["status"]["S"], "RESET");
     assert_eq!(lines[0]["new"]["big"]["N"], BIG);
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(dir.path().join("audit.jsonl")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(dir.path().join("audit.jsonl"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600);
 }
 
@@ -156,7 +178,10 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
     let new = typed("NEW#1", "A");
     let plan = plan_create(&table, &keys, &new, None).unwrap();
     assert_eq!(w.write(plan.clone()).await.unwrap().operation, "PutItem");
-    assert!(matches!(w.write(plan).await, Err(WriteFailure::Conflict { .. })));
+    assert!(matches!(
+        w.write(plan).await,
+        Err(WriteFailure::Conflict { .. })
+    ));
 
     // Key change: one transaction, the old key gone, the new one there.
     let loaded = get(&table, &new).await.unwrap();
@@ -170,16 +195,25 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
     let images: Vec<UndoImage> = plan
         .ops
         .iter()
-        .map(|op| UndoImage { before: op.before.clone(), after: op.after.clone() })
+        .map(|op| UndoImage {
+            before: op.before.clone(),
+            after: op.after.clone(),
+        })
         .collect();
     for plan in plan_undo(&table, &keys, &images, None).unwrap() {
         w.write(plan).await.unwrap();
     }
-    assert_eq!(get(&table, &loaded).await, Some(loaded.clone()), "undo moved it back");
+    assert_eq!(
+        get(&table, &loaded).await,
+        Some(loaded.clone()),
+        "undo moved it back"
+    );
     assert_eq!(get(&table, &moved).await, None);
 
     // Bulk delete of 60 in transactions of 25; one changed item stops its batch whole.
-    let items: Vec<Item> = (0..60).map(|i| typed("BULK#1", &format!("{i:03}"))).collect();
+    let items: Vec<Item> = (0..60)
+        .map(|i| typed("BULK#1", &format!("{i:03}")))
+        .collect();
     for item in &items {
         put(&table, item).await;
     }
@@ -197,7 +231,10 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
     for plan in &plans {
         let result = w.write(plan.clone()).await;
         if result.is_ok() {
-            images.extend(plan.ops.iter().map(|op| UndoImage { before: op.before.clone(), after: op.after.clone() }));
+            images.extend(plan.ops.iter().map(|op| UndoImage {
+                before: op.before.clone(),
+                after: op.after.clone(),
+            }));
         }
         results.push(result);
     }

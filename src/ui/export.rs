@@ -83,7 +83,7 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
     }
     let hint = match d.stage {
         ExportStage::Editing => {
-            " ↑↓ field · ←→ choose · Tab completes the path · Enter exports · Esc "
+            " ↑↓ field · ←→ choose · Tab completes · Ctrl-U clears · Enter exports · Esc "
         }
         ExportStage::Checking => " checking the path… ",
         ExportStage::ConfirmOverwrite => {

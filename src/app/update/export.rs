@@ -157,6 +157,16 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Down => d.field = cycle(&fields, d.field, true),
         KeyCode::Tab if d.field != ExportField::Path => d.field = cycle(&fields, d.field, true),
         KeyCode::Tab => return vec![Effect::CompletePath(d.path.clone())],
+        // Ctrl-U clears the path, as in a shell.
+        KeyCode::Char('u')
+            if d.field == ExportField::Path
+                && key
+                    .modifiers
+                    .contains(crossterm::event::KeyModifiers::CONTROL) =>
+        {
+            d.path.clear();
+            d.path_edited = true;
+        }
         KeyCode::Left | KeyCode::Right if d.field != ExportField::Path => {
             let forward = key.code == KeyCode::Right;
             match d.field {
