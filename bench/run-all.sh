@@ -20,3 +20,5 @@ echo "== explorer: ingest, page to frame, render, memory (1,000,000 items)"
 cargo bench --locked --bench render
 echo "== keypress to frame in a pty while a scan streams"
 cargo bench --locked --bench pty_latency
+echo "== the explorer's streaming export against scan --output jsonl > file (199,084 items)"
+python3 bench/export_stream.py --users 10500 --rounds 3 --segments 1,4
