@@ -342,3 +342,38 @@ fn without_allow_writes_the_write_keys_send_nothing() {
     assert!(writes(&proxy).is_empty(), "{}", proxy.summary());
     assert_eq!(proxy.requests("GetItem"), 0);
 }
+
+/// What is typed while the editor runs reaches the editor: the explorer's input reader stops
+/// for as long as the editor has the terminal (left running, it raced the editor for them).
+#[tokio::test(flavor = "multi_thread")]
+async fn keystrokes_typed_in_the_editor_reach_the_editor() {
+    let table = seeded_demo(12);
+    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
+    let dir = tempfile::tempdir().unwrap();
+    let mut user = String::new();
+    for n in 0..12 {
+        let pk = format!("USER#u{n:05}");
+        if s_of(&collection(&table, &pk).await[0], "SK").starts_with("ORDER#") {
+            user = pk;
+            break;
+        }
+    }
+    let mut s = start(&proxy, &table, true, dir.path());
+    // This editor asks for the new status on the terminal, as an interactive editor reads keys.
+    std::fs::write(
+        dir.path().join("editor.sh"),
+        "#!/bin/sh\nprintf 'new status? '\nIFS= read -r s\n\
+         sed -i \"s/\\\"status\\\": \\\"[A-Z]*\\\"/\\\"status\\\": \\\"$s\\\"/\" \"$1\"\n",
+    )
+    .unwrap();
+    query(&mut s, &user);
+    s.keys("e");
+    s.wait_text("new status?");
+    std::thread::sleep(Duration::from_millis(300));
+    s.keys("TYPED\r");
+    let screen = s.wait_text("Save the edit?");
+    assert!(screen.contains("→ TYPED"), "{screen}");
+    s.keys("\x1b");
+    s.keys("q");
+    assert!(s.wait_exit().success());
+}

@@ -70,6 +70,14 @@ fn terminal_effects(
     Ok(quit)
 }
 
+/// The next terminal event; never, while there is no stream.
+async fn next_event(events: &mut Option<EventStream>) -> Option<io::Result<Event>> {
+    match events {
+        Some(stream) => stream.next().await,
+        None => std::future::pending().await,
+    }
+}
+
 fn to_msg(event: Event) -> Option<Msg> {
     match event {
         Event::Key(key) if key.kind == KeyEventKind::Press => Some(Msg::Key(key)),
@@ -100,7 +108,8 @@ pub async fn run<B: Backend, W: WriteBackend>(
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
     let edited_tx = msg_tx.clone();
     let mut runner = EffectRunner::new(engine, engine_tx, msg_tx).with_writer(writer);
-    let mut events = EventStream::new();
+    // `None` while an editor has the terminal (see `next_event`).
+    let mut events = Some(EventStream::new());
     let mut side = TerminalSide {
         clipboard: SystemClipboard::new(),
         edited_tx,
@@ -127,7 +136,7 @@ pub async fn run<B: Backend, W: WriteBackend>(
         // scan streams at full speed.
         let msg = tokio::select! {
             biased;
-            event = events.next() => match event {
+            event = next_event(&mut events) => match event {
                 Some(Ok(event)) => match to_msg(event) {
                     Some(msg) => msg,
                     None => continue,
@@ -179,7 +188,21 @@ pub async fn run<B: Backend, W: WriteBackend>(
             urgent |= !matches!(next, Msg::Engine(_) | Msg::Tick(_));
             effects.extend(update(&mut state, next));
         }
-        quit = terminal_effects(runner.apply(effects), terminal, &mut side, &mut signals)?;
+        let for_terminal = runner.apply(effects);
+        let editing = for_terminal
+            .iter()
+            .any(|e| matches!(e, Effect::Edit { .. }));
+        if editing {
+            // crossterm's input thread reads the terminal whenever its stream is waiting:
+            // left running, it would take the editor's keystrokes (and its terminal's
+            // answers). Dropping the stream stops it; a new one starts after the editor.
+            events = None;
+            std::thread::sleep(std::time::Duration::from_millis(30));
+        }
+        quit = terminal_effects(for_terminal, terminal, &mut side, &mut signals)?;
+        if editing {
+            events = Some(EventStream::new());
+        }
     }
     // Dropping the receiver unblocks segment tasks parked on a full channel.
     drop(engine_rx);
