@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
@@ -34,6 +36,8 @@ enum SinkInput {
 
 struct Sink {
     tx: mpsc::Sender<SinkInput>,
+    /// Set by `cancel`: checked between chunks, so pages queued meanwhile stay queued.
+    cancelled: Arc<AtomicBool>,
     task: JoinHandle<()>,
 }
 
@@ -55,11 +59,20 @@ impl Exports {
         let (tx, rx) = mpsc::channel(SINK_QUEUE);
         let job = request.job;
         let msg_tx = self.msg_tx.clone();
+        let cancelled = Arc::new(AtomicBool::new(false));
+        let flag = cancelled.clone();
         let task = tokio::task::spawn_blocking(move || {
-            let result = write_export(request, rx, &msg_tx);
+            let result = write_export(request, rx, &flag, &msg_tx);
             let _ = msg_tx.send(Msg::ExportDone { job, result });
         });
-        self.sinks.insert(job, Sink { tx, task });
+        self.sinks.insert(
+            job,
+            Sink {
+                tx,
+                cancelled,
+                task,
+            },
+        );
     }
 
     /// Starts a read whose pages go to export `job`'s file before they reach the explorer.
@@ -92,6 +105,9 @@ impl Exports {
     }
 
     pub fn cancel(&self, job: u64) {
+        if let Some(sink) = self.sinks.get(&job) {
+            sink.cancelled.store(true, Ordering::Release);
+        }
         self.send(job, SinkInput::Cancel);
     }
 
@@ -107,6 +123,7 @@ impl Exports {
     /// Cancels every export and waits until each has removed its temporary file.
     pub async fn shutdown(self) {
         for (_, sink) in self.sinks {
+            sink.cancelled.store(true, Ordering::Release);
             let _ = sink.tx.try_send(SinkInput::Cancel);
             drop(sink.tx);
             let _ = sink.task.await;
@@ -212,6 +229,7 @@ impl Progress<'_> {
 fn write_export(
     request: ExportRequest,
     mut rx: mpsc::Receiver<SinkInput>,
+    cancelled: &AtomicBool,
     msg_tx: &mpsc::UnboundedSender<Msg>,
 ) -> Result<ExportSummary, String> {
     let shown = request.path.clone();
@@ -262,7 +280,7 @@ fn write_export(
         progress.add(items.len(), buf.len());
         io::Result::Ok(())
     };
-    let cancelled = || {
+    let stopped = || {
         Err(format!(
             "export to '{shown}' cancelled; no file was written"
         ))
@@ -270,16 +288,18 @@ fn write_export(
     match &request.items {
         ExportItems::List(items) => {
             for chunk in items.chunks(CHUNK) {
-                if matches!(rx.try_recv(), Ok(SinkInput::Cancel)) {
-                    return cancelled();
+                // Not `try_recv`: that would take (and lose) a page queued meanwhile.
+                if cancelled.load(Ordering::Acquire) {
+                    return stopped();
                 }
                 write(chunk, &mut progress, &mut out).map_err(|e| fail("write", e))?;
             }
         }
         ExportItems::Store { store, ids } => {
             for chunk in ids.chunks(CHUNK) {
-                if matches!(rx.try_recv(), Ok(SinkInput::Cancel)) {
-                    return cancelled();
+                // Not `try_recv`: that would take (and lose) a page queued meanwhile.
+                if cancelled.load(Ordering::Acquire) {
+                    return stopped();
                 }
                 let items: Vec<Item> = chunk.iter().map(|&id| store.item(id)).collect();
                 write(&items, &mut progress, &mut out).map_err(|e| fail("write", e))?;
@@ -289,11 +309,12 @@ fn write_export(
     if request.stream {
         loop {
             match rx.blocking_recv() {
+                _ if cancelled.load(Ordering::Acquire) => return stopped(),
                 Some(SinkInput::Items(items)) => {
                     write(&items, &mut progress, &mut out).map_err(|e| fail("write", e))?
                 }
                 Some(SinkInput::Finish) => break,
-                Some(SinkInput::Cancel) | None => return cancelled(),
+                Some(SinkInput::Cancel) | None => return stopped(),
             }
         }
     }

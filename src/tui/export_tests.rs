@@ -124,3 +124,27 @@ fn paths_are_checked_and_directories_completed() {
         .contains("does not exist"));
     assert_eq!(check_path(&format!("{base}new.csv")), Ok(false));
 }
+
+/// Pages tee'd in while the loaded items are still being written wait their turn: every
+/// item reaches the file once, in order.
+#[tokio::test(flavor = "multi_thread")]
+async fn pages_arriving_while_the_loaded_items_are_written_are_all_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut exports = Exports::new(tx);
+    let mut req = request(&path, true, false);
+    req.items = ExportItems::List(items(20 * CHUNK));
+    exports.start(req);
+    let sink = exports.sinks[&7].tx.clone();
+    for _ in 0..5 {
+        sink.send(SinkInput::Items(items(100))).await.unwrap();
+    }
+    exports.finish(7);
+    let summary = done(&mut rx).await.unwrap();
+    assert_eq!(summary.items, (20 * CHUNK + 500) as u64);
+    assert_eq!(
+        fs::read_to_string(&path).unwrap().lines().count(),
+        20 * CHUNK + 500
+    );
+}
