@@ -136,8 +136,13 @@ def main():
                 for r in range(args.rounds):
                     hp = os.path.join(tmp, f"headless-{n}-{r}.jsonl")
                     ep = os.path.join(tmp, f"explorer-{n}-{r}.jsonl")
-                    hs.append(headless(endpoint, n, hp))
-                    es.append(explorer(endpoint, n, ep))
+                    # Which goes first alternates, so warm-up and drift hit both alike.
+                    if r % 2 == 0:
+                        hs.append(headless(endpoint, n, hp))
+                        es.append(explorer(endpoint, n, ep))
+                    else:
+                        es.append(explorer(endpoint, n, ep))
+                        hs.append(headless(endpoint, n, hp))
                     items = count_lines(hp)
                     got = count_lines(ep)
                     if got != items:
