@@ -200,9 +200,12 @@ fn build_a_begins_with_query_by_accepting_completions() {
     s.keys("\u{1b}"); // close the popup
     std::thread::sleep(Duration::from_millis(100));
     s.keys("\r"); // run
-    let screen = s.wait_for("the query's page", |s| {
-        !s.contains("EXPLAIN") && s.contains("Query · 1 pages")
+    s.wait_for("the query's page", |s| {
+        !s.contains("EXPLAIN") && s.contains("Query · 1 pages") && s.contains("ORDER  ORDER#")
     });
+    // Read again once the output is quiet: a screen read while a frame is half written showed
+    // the previous query's status line above the new query's empty panes.
+    let screen = s.settle(Duration::from_millis(300), Duration::from_secs(5));
     let rows: Vec<&str> = screen
         .lines()
         .filter(|l| l.contains("ORDER  ORDER#"))
