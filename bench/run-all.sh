@@ -24,3 +24,5 @@ echo "== stream tail: records decoded and ranked per second on one core"
 cargo bench --locked --bench tail
 echo "== live pane: frame time with the window and the tail full, against the items pane"
 cargo bench --locked --bench live_pane
+echo "== the explorer's streaming export against scan --output jsonl > file (199,084 items)"
+python3 bench/export_stream.py --users 10500 --rounds 3 --segments 1,4

@@ -201,9 +201,12 @@ fn build_a_begins_with_query_by_accepting_completions() {
     s.keys("\u{1b}"); // close the popup
     std::thread::sleep(Duration::from_millis(100));
     s.keys("\r"); // run
-    let screen = s.wait_for("the query's page", |s| {
-        !s.contains("EXPLAIN") && s.contains("Query · 1 pages")
+    s.wait_for("the query's page", |s| {
+        !s.contains("EXPLAIN") && s.contains("Query · 1 pages") && s.contains("ORDER  ORDER#")
     });
+    // Read again once the output is quiet: a screen read while a frame is half written showed
+    // the previous query's status line above the new query's empty panes.
+    let screen = s.settle(Duration::from_millis(300), Duration::from_secs(5));
     let rows: Vec<&str> = screen
         .lines()
         .filter(|l| l.contains("ORDER  ORDER#"))
@@ -257,8 +260,9 @@ fn a_triage_scan_stops_at_its_budget_and_resumes_only_with_a_new_one() {
     s.keys("n");
     s.wait_text("Resume the scan: max RCU for the rest");
     s.keys("\x7f\x7f5\r");
+    // The new budget is what was spent plus 5: the first stop's "/ budget 10" must not pass.
     let screen = s.wait_for("the second stop", |sc| {
-        sc.contains("Scan stopped at the budget") && sc.contains("/ budget 1")
+        sc.contains("Scan stopped at the budget") && scan_panel_rcu(sc).1 > 10.0
     });
     let (spent, budget) = scan_panel_rcu(&screen);
     assert!(budget > 14.9 && budget < 15.1 + 10.0, "{screen}");

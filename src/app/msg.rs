@@ -2,10 +2,13 @@
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
+use crate::app::state::ExportRequest;
 use crate::aws::stream::{StreamEvent, StreamStart};
+use crate::aws::write::WriteResult;
 use crate::aws::{EngineEvent, ReadSpec};
 use crate::model::schema::TableInfo;
 use crate::model::stream::ViewType;
+use crate::model::write::WritePlan;
 
 #[derive(Debug, Clone)]
 pub enum Msg {
@@ -36,6 +39,48 @@ pub enum Msg {
         id: u64,
         event: StreamMsg,
     },
+    // Export (issue 13).
+    /// Seconds since the Unix epoch, asked for with `Effect::ReadClock`.
+    Clock(u64),
+    /// Directories that complete `path` (each ending in `/`).
+    PathCompletions {
+        path: String,
+        dirs: Vec<String>,
+    },
+    /// Whether the export's file exists already (`Ok(true)`), or why it cannot be written.
+    ExportPathChecked {
+        job: u64,
+        result: Result<bool, String>,
+    },
+    ExportProgress {
+        job: u64,
+        items: u64,
+        bytes: u64,
+    },
+    ExportDone {
+        job: u64,
+        result: Result<ExportSummary, String>,
+    },
+    // Writes (issue 13).
+    /// The editor closed: the file's text, or why there is none.
+    Edited {
+        edit: u64,
+        result: Result<String, String>,
+    },
+    Written {
+        write: u64,
+        result: WriteResult,
+    },
+}
+
+/// A finished export: the file is in place under its final name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportSummary {
+    pub path: String,
+    pub items: u64,
+    pub bytes: u64,
+    /// CSV: attributes the items carried that no column holds.
+    pub left_out: Vec<String>,
 }
 
 /// Timers `update` sets with `Effect::Timer`.
@@ -107,4 +152,38 @@ pub enum Effect {
     /// would have it: in raw mode the key reaches the explorer instead of the terminal driver).
     Suspend,
     Quit,
+    // Export (issue 13).
+    ReadClock,
+    /// Complete a path to the directories it may name; answered by `Msg::PathCompletions`.
+    CompletePath(String),
+    /// Answered by `Msg::ExportPathChecked`.
+    CheckExportPath {
+        job: u64,
+        path: String,
+    },
+    /// Write items to a temporary file beside `path`, renamed to `path` once complete.
+    StartExport(Box<ExportRequest>),
+    /// A read whose pages also go to the file of export `job` (a streaming export).
+    TeeRead {
+        job: u64,
+        id: u64,
+        spec: Box<ReadSpec>,
+    },
+    /// No more items for a streaming export: close the file and put it in place.
+    FinishExport(u64),
+    /// Stop an export and delete its temporary file.
+    CancelExport(u64),
+    // Writes (issue 13).
+    /// Hand the terminal to `$VISUAL`/`$EDITOR` on a private temporary file holding `text`;
+    /// answered by `Msg::Edited`.
+    Edit {
+        edit: u64,
+        text: String,
+    },
+    /// Send one plan through the writer (refused when writes are off); answered by
+    /// `Msg::Written`.
+    Write {
+        write: u64,
+        plan: Box<WritePlan>,
+    },
 }

@@ -23,9 +23,39 @@ pub struct RequestRow {
     pub throttle_reason: Option<String>,
     /// The request body exactly as it was sent (its last attempt's), when recorded.
     pub sent: Option<std::sync::Arc<str>>,
+    /// A write (`PutItem`…): `consumed` is then write units, and `count` the items written.
+    pub write: Option<&'static str>,
 }
 
 impl RequestRow {
+    /// One write request, with its write units.
+    pub fn from_write(
+        request_id: u64,
+        operation: &'static str,
+        items: usize,
+        consumed: Consumed,
+        latency: Duration,
+        attempts: &crate::aws::attempts::AttemptStats,
+    ) -> Self {
+        RequestRow {
+            request_id,
+            operation: Operation::Query,
+            index: None,
+            segment: 0,
+            total_segments: 1,
+            page: 1,
+            count: items as u64,
+            scanned_count: 0,
+            consumed,
+            latency,
+            attempts: attempts.attempts,
+            throttles: attempts.throttles,
+            throttle_reason: attempts.throttle_reason.clone(),
+            sent: None,
+            write: Some(operation),
+        }
+    }
+
     pub fn from_page(page: &Page, total_segments: u32) -> Self {
         RequestRow {
             request_id: page.request_id,
@@ -42,6 +72,7 @@ impl RequestRow {
             throttles: page.attempts.throttles,
             throttle_reason: page.attempts.throttle_reason.clone(),
             sent: page.sent.clone(),
+            write: None,
         }
     }
 
@@ -85,11 +116,17 @@ pub struct RequestLog {
     pub attempts: u64,
     pub throttles: u64,
     pub last_throttle_reason: Option<String>,
+    /// Write units of every write, kept apart from the read units above.
+    pub write_total: f64,
 }
 
 impl RequestLog {
     pub fn push(&mut self, row: RequestRow) {
-        self.total.add(&row.consumed);
+        if row.write.is_some() {
+            self.write_total += row.consumed.total;
+        } else {
+            self.total.add(&row.consumed);
+        }
         self.requests += 1;
         self.attempts += u64::from(row.attempts);
         self.throttles += u64::from(row.throttles);
@@ -157,6 +194,7 @@ mod tests {
             throttles,
             throttle_reason: (throttles > 0).then(|| "ThrottlingException: slow down".to_string()),
             sent: None,
+            write: None,
         }
     }
 

@@ -17,6 +17,7 @@ pub mod seed;
 pub mod stats;
 pub mod stream;
 pub mod trace;
+pub mod write;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -43,9 +44,19 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// The engine reads only: its client refuses every write operation before signing
+    /// ([`write::read_only::ReadOnly`]); writes go through a [`write::Writer`].
     pub fn new(connection: &Connection) -> Self {
+        let client = Client::from_conf(
+            connection
+                .client
+                .config()
+                .to_builder()
+                .interceptor(write::read_only::ReadOnly)
+                .build(),
+        );
         Engine {
-            client: connection.client.clone(),
+            client,
             endpoint: connection.endpoint.clone(),
             next_request_id: Arc::new(AtomicU64::new(1)),
             streams: connection.streams.clone(),
@@ -56,7 +67,7 @@ impl Engine {
         &self.endpoint
     }
 
-    /// The underlying client, for the demo seeder (the only writer) and tests.
+    /// The underlying (read-only) client.
     pub fn client(&self) -> &Client {
         &self.client
     }

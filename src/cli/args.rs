@@ -59,6 +59,10 @@ pub struct GlobalArgs {
     /// Attempts per request, including the first (the SDK retries throttling and 5xx).
     #[arg(long, global = true, value_name = "N", value_parser = ranges::max_attempts)]
     pub max_attempts: Option<u32>,
+    /// Let the explorer write (edit, create, delete, undo), every write conditional and
+    /// audited; without it nothing is written.
+    #[arg(long, global = true)]
+    pub allow_writes: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -126,6 +130,10 @@ pub struct ReadArgs {
     pub expression_attribute_values: Option<String>,
     #[arg(long, value_enum, default_value = "jsonl")]
     pub output: OutputFormat,
+    /// With --output csv: the columns, comma-separated (default: the key attributes, then every
+    /// attribute of the first page).
+    #[arg(long, value_name = "A,B,…")]
+    pub columns: Option<String>,
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,
@@ -285,6 +293,9 @@ pub struct RunArgs {
     pub limit: Option<usize>,
     #[arg(long, value_enum, default_value = "jsonl")]
     pub output: OutputFormat,
+    /// With --output csv: the columns, comma-separated.
+    #[arg(long, value_name = "A,B,…")]
+    pub columns: Option<String>,
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,

@@ -7,6 +7,7 @@ use super::args::GlobalArgs;
 use super::settings::Settings;
 use super::CliError;
 use crate::app::state::{ConnectTarget, ConnectionInfo, Session, State};
+use crate::aws::write::{AuditLog, Writer};
 use crate::aws::Engine;
 use crate::model::access_pattern::AccessPattern;
 use crate::model::aws_profiles::profile_names;
@@ -129,11 +130,30 @@ pub async fn explore(
         }
         None => default_max_items(),
     };
+    // Writes need the flag, or allow_writes for this profile or endpoint in the config; then
+    // a writer exists, and every write it sends is appended to the audit file.
+    let profile = global
+        .profile
+        .clone()
+        .or_else(|| std::env::var("AWS_PROFILE").ok());
+    let writer = if global.allow_writes
+        || state
+            .config
+            .allows_writes(profile.as_deref(), &conn.endpoint)
+    {
+        let dir = crate::platform::dirs::state_dir().ok_or_else(|| {
+            CliError::bad_input("writes need an audit file, and there is no home directory for it")
+        })?;
+        Some(Writer::new(&conn, AuditLog::in_dir(&dir)))
+    } else {
+        None
+    };
+    state.writes_enabled = writer.is_some();
     let services = Services {
         history_file,
         connector: Some(connector(global.clone())),
     };
-    match crate::tui::run(Engine::new(&conn), state, table, services).await {
+    match crate::tui::run(Engine::new(&conn), writer, state, table, services).await {
         Ok(None) => Ok(()),
         // As a shell reports a process a signal killed: 128 + its number.
         Ok(Some(by)) => Err(CliError::new(

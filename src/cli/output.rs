@@ -1,10 +1,12 @@
-//! Writing items to stdout as they stream in: `jsonl`, `ddb-jsonl`, or an aligned `table`.
+//! Writing items to stdout as they stream in: `jsonl`, `ddb-jsonl`, `csv`, one `json` array,
+//! or an aligned `table`.
 
 use std::io::{self, Write};
 
 use super::text_table::{write_header, write_row, Align, Column};
 use crate::model::cell::cell_text;
 use crate::model::columns::rank_attributes;
+use crate::model::export::{all_attributes, ExportFormat, ItemEncoder};
 use crate::model::json::{write_dynamo, write_plain};
 use crate::model::sanitize::{display_width, sanitize};
 use crate::model::value::Item;
@@ -18,6 +20,10 @@ pub enum OutputFormat {
     DdbJsonl,
     /// Aligned columns for people; text is sanitised and truncated.
     Table,
+    /// RFC 4180 CSV: the key attributes, then the first page's attributes (or --columns).
+    Csv,
+    /// One JSON array of plain JSON items; closed even when interrupted.
+    Json,
 }
 
 const MAX_COLUMNS: usize = 10;
@@ -32,6 +38,11 @@ pub struct ItemWriter<W: Write> {
     /// rest of the result streams in: the attribute names and their columns.
     columns: Option<(Vec<String>, Vec<Column>)>,
     line: String,
+    /// `csv` and `json`: the export encoder, made at the first page (CSV's columns come from
+    /// it unless `--columns` named them).
+    encoder: Option<ItemEncoder>,
+    csv_columns: Option<Vec<String>>,
+    bytes: Vec<u8>,
 }
 
 impl<W: Write> ItemWriter<W> {
@@ -42,7 +53,48 @@ impl<W: Write> ItemWriter<W> {
             key_names,
             columns: None,
             line: String::new(),
+            encoder: None,
+            csv_columns: None,
+            bytes: Vec::new(),
         }
+    }
+
+    /// CSV columns chosen by the user (`--columns`) instead of the first page's attributes.
+    pub fn with_csv_columns(mut self, columns: Option<Vec<String>>) -> Self {
+        self.csv_columns = columns;
+        self
+    }
+
+    /// The encoder of `csv` and `json`, made on first use.
+    fn encoder(&mut self, first_page: &[Item]) -> &mut ItemEncoder {
+        let (format, key_names) = (self.format, &self.key_names);
+        let columns = &mut self.csv_columns;
+        self.encoder.get_or_insert_with(|| match format {
+            OutputFormat::Csv => {
+                let columns = columns
+                    .take()
+                    .unwrap_or_else(|| all_attributes(key_names, first_page));
+                ItemEncoder::new(ExportFormat::Csv, columns)
+            }
+            _ => ItemEncoder::new(ExportFormat::Json, Vec::new()),
+        })
+    }
+
+    /// Ends the output: `json` closes its array (also after Ctrl-C, so the output is one valid
+    /// array), `csv` writes its header if no row came. Returns the attributes a CSV had no
+    /// column for.
+    pub fn finish(&mut self) -> io::Result<Vec<String>> {
+        if !matches!(self.format, OutputFormat::Csv | OutputFormat::Json) {
+            return Ok(Vec::new());
+        }
+        let mut bytes = std::mem::take(&mut self.bytes);
+        bytes.clear();
+        let encoder = self.encoder(&[]);
+        encoder.finish(&mut bytes);
+        let left_out = encoder.left_out().to_vec();
+        self.out.write_all(&bytes)?;
+        self.out.flush()?;
+        Ok(left_out)
     }
 
     /// Writes a page the engine already rendered as JSON lines, and flushes it.
@@ -61,6 +113,14 @@ impl<W: Write> ItemWriter<W> {
         }
         self.line.clear();
         match self.format {
+            OutputFormat::Csv | OutputFormat::Json => {
+                let mut bytes = std::mem::take(&mut self.bytes);
+                bytes.clear();
+                self.encoder(items).encode(items, &mut bytes);
+                let written = self.out.write_all(&bytes).and_then(|()| self.out.flush());
+                self.bytes = bytes;
+                return written;
+            }
             OutputFormat::Jsonl | OutputFormat::DdbJsonl => {
                 for item in items {
                     if self.format == OutputFormat::Jsonl {

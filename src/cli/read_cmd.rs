@@ -114,6 +114,7 @@ pub async fn run_pattern(
             values: bound.values,
             expression_attribute_values: None,
             output: args.output,
+            columns: args.columns,
             stats: args.stats,
             page_size: None,
             max_rcu: args.max_rcu,
@@ -154,7 +155,8 @@ pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
     // IAM permission and round trip, and on DynamoDB Local it counts the whole table first
     // (a quarter of a second at 200,000 items). A missing table still fails with the same
     // line, from the Scan itself.
-    let key_names = if args.read.index.is_some() || args.read.output == OutputFormat::Table {
+    let keyed_output = matches!(args.read.output, OutputFormat::Table | OutputFormat::Csv);
+    let key_names = if args.read.index.is_some() || keyed_output {
         let info = engine.describe_table(&args.table).await?;
         index_keys(&info, args.read.index.as_deref())?;
         key_columns(&info, args.read.index.as_deref())
@@ -240,8 +242,9 @@ async fn fan_out(
             merged.len()
         );
     }
-    let mut writer = ItemWriter::new(io::stdout().lock(), read.output, key_names);
-    match writer.write_page(&merged) {
+    let mut writer = ItemWriter::new(io::stdout().lock(), read.output, key_names)
+        .with_csv_columns(super::stream::csv_columns(read));
+    match writer.write_page(&merged).and_then(|()| writer.finish()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             return Err(CliError::service(format!("cannot write output: {e}")))
         }

@@ -108,6 +108,11 @@ pub(super) fn read_spec(
         check_expression("projection", projection, &names, &values)?;
     }
     check_guard_flags(read.max_rcu, read.rcu_per_second)?;
+    if read.columns.is_some() && read.output != super::output::OutputFormat::Csv {
+        return Err(CliError::bad_input(
+            "--columns chooses the columns of --output csv; add --output csv or drop --columns",
+        ));
+    }
     let mut spec = ReadSpec::new(operation, table);
     spec.max_rcu = read.max_rcu;
     spec.rcu_per_second = read.rcu_per_second;

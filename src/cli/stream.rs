@@ -9,6 +9,17 @@ use crate::aws::{DoneOutcome, Engine, ErrorClass, ReadSpec};
 use crate::model::json::{to_safe_json, JsonSpelling};
 use std::io::{self, Write};
 
+/// `--columns a,b,c` as attribute names.
+pub(super) fn csv_columns(read: &ReadArgs) -> Option<Vec<String>> {
+    let text = read.columns.as_deref()?;
+    Some(
+        text.split(',')
+            .map(|c| c.trim().to_string())
+            .filter(|c| !c.is_empty())
+            .collect(),
+    )
+}
+
 /// Runs the read, writing each page as it arrives. Ctrl-C cancels the read cleanly; a closed
 /// stdout (`| head`) stops it quietly. `key_names`: the columns a `table` output shows first.
 pub(super) async fn stream(
@@ -23,12 +34,13 @@ pub(super) async fn stream(
         json_lines: match read.output {
             OutputFormat::Jsonl => Some(JsonSpelling::Plain),
             OutputFormat::DdbJsonl => Some(JsonSpelling::Dynamo),
-            OutputFormat::Table => None,
+            OutputFormat::Table | OutputFormat::Csv | OutputFormat::Json => None,
         },
         ..spec
     };
     let stdout = io::stdout().lock();
-    let mut writer = ItemWriter::new(stdout, read.output, key_names);
+    let mut writer =
+        ItemWriter::new(stdout, read.output, key_names).with_csv_columns(csv_columns(read));
     let mut items_written = 0u64;
     let mut write_failure: Option<CliError> = None;
     let mut stdout_closed = false;
@@ -56,6 +68,23 @@ pub(super) async fn stream(
         }
     })
     .await;
+    // The JSON array is closed (and a CSV header written) however the read ended.
+    if !stdout_closed {
+        match writer.finish() {
+            Ok(left_out) if !left_out.is_empty() => {
+                let _ = writeln!(
+                    io::stderr().lock(),
+                    "note: not in the CSV, first seen after its columns were chosen: {}; name the columns with --columns",
+                    left_out.join(", ")
+                );
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {}
+            Err(e) => {
+                write_failure.get_or_insert(CliError::service(format!("cannot write output: {e}")));
+            }
+        }
+    }
     let stats = drained.stats;
     let failure = match drained.failure {
         Some(Failure {

@@ -13,6 +13,7 @@ pub mod demo_data;
 pub mod distribution;
 pub mod duration;
 pub mod entity;
+pub mod export;
 pub mod expression;
 pub mod filter_compile;
 #[cfg(test)]
@@ -31,3 +32,4 @@ pub mod schema;
 pub mod stream;
 pub mod value;
 pub mod wrap;
+pub mod write;

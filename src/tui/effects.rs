@@ -7,15 +7,19 @@ use std::collections::HashMap;
 use tokio::sync::mpsc;
 
 use super::debounce::Debouncer;
+use super::export::{check_path, complete_dirs, Exports};
 use super::history_store::HistoryWriter;
 use super::services::Connector;
 use super::streams::{StreamNews, StreamTasks};
 use crate::app::msg::{Effect, Msg};
 use crate::aws::read::ReadHandle;
-use crate::aws::{Backend, EngineEvent};
+use crate::aws::write::{WriteBackend, WriteFailure, Writer};
+use crate::aws::{Backend, EngineError, EngineEvent};
 
-pub struct EffectRunner<B: Backend> {
+pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     engine: B,
+    /// Only when writes are enabled: without it every write effect is refused.
+    writer: Option<W>,
     engine_tx: mpsc::Sender<EngineEvent>,
     msg_tx: mpsc::UnboundedSender<Msg>,
     reads: HashMap<u64, ReadHandle>,
@@ -27,9 +31,10 @@ pub struct EffectRunner<B: Backend> {
     connected: std::sync::Arc<std::sync::Mutex<Option<(u64, B)>>>,
     /// The streams the live pane follows.
     streams: StreamTasks,
+    exports: Exports,
 }
 
-impl<B: Backend> EffectRunner<B> {
+impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     /// Engine events go to `engine_tx`, background results and debounce timers to `msg_tx`.
     pub fn new(
         engine: B,
@@ -38,8 +43,10 @@ impl<B: Backend> EffectRunner<B> {
     ) -> Self {
         EffectRunner {
             engine,
+            writer: None,
             engine_tx,
             debouncer: Debouncer::new(msg_tx.clone()),
+            exports: Exports::new(msg_tx.clone()),
             msg_tx,
             reads: HashMap::new(),
             history: None,
@@ -64,6 +71,12 @@ impl<B: Backend> EffectRunner<B> {
     /// Saves query history to the file at `path`.
     pub fn with_history_file(mut self, path: Option<std::path::PathBuf>) -> Self {
         self.history = path.map(HistoryWriter::start);
+        self
+    }
+
+    /// Writes go through `writer`; without one every write effect is refused.
+    pub fn with_writer(mut self, writer: Option<W>) -> Self {
+        self.writer = writer;
         self
     }
 
@@ -122,7 +135,59 @@ impl<B: Backend> EffectRunner<B> {
                     self.streams.start(&self.engine, id, table, from)
                 }
                 Effect::StopStream(id) => self.streams.stop(id),
-                Effect::Copy(_) | Effect::Suspend | Effect::Quit => for_terminal.push(effect),
+                Effect::ReadClock => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs());
+                    let _ = self.msg_tx.send(Msg::Clock(now));
+                }
+                Effect::CompletePath(path) => {
+                    let tx = self.msg_tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let dirs = complete_dirs(&path);
+                        let _ = tx.send(Msg::PathCompletions { path, dirs });
+                    });
+                }
+                Effect::CheckExportPath { job, path } => {
+                    let tx = self.msg_tx.clone();
+                    tokio::task::spawn_blocking(move || {
+                        let result = check_path(&path);
+                        let _ = tx.send(Msg::ExportPathChecked { job, result });
+                    });
+                }
+                Effect::StartExport(request) => self.exports.start(*request),
+                Effect::TeeRead { job, id, spec } => {
+                    self.reads.retain(|_, h| !h.is_finished());
+                    let handle =
+                        self.exports
+                            .tee_read(&self.engine, job, id, *spec, self.engine_tx.clone());
+                    self.reads.insert(id, handle);
+                }
+                Effect::FinishExport(job) => self.exports.finish(job),
+                Effect::Write { write, plan } => {
+                    let tx = self.msg_tx.clone();
+                    match self.writer.clone() {
+                        Some(writer) => {
+                            tokio::spawn(async move {
+                                let result = writer.write(*plan).await;
+                                let _ = tx.send(Msg::Written { write, result });
+                            });
+                        }
+                        None => {
+                            let refused = EngineError::bad_input(
+                                "writes are off: start dynoscope with --allow-writes",
+                            );
+                            let _ = tx.send(Msg::Written {
+                                write,
+                                result: Err(WriteFailure::Failed(refused)),
+                            });
+                        }
+                    }
+                }
+                Effect::CancelExport(job) => self.exports.cancel(job),
+                Effect::Copy(_) | Effect::Suspend | Effect::Quit | Effect::Edit { .. } => {
+                    for_terminal.push(effect)
+                }
             }
         }
         for_terminal
@@ -168,6 +233,9 @@ impl<B: Backend> EffectRunner<B> {
             handle.cancel();
         }
         self.engine = engine;
+        // The writer was made for the old connection: writing on after a switch would send to
+        // the region or account the user just left. Writes stay off until a restart.
+        self.writer = None;
     }
 
     /// The engine effects go to now.
@@ -199,9 +267,15 @@ impl<B: Backend> EffectRunner<B> {
         for (_, handle) in self.reads {
             handle.join().await;
         }
+        // Unfinished exports remove their temporary files before the explorer exits.
+        self.exports.shutdown().await;
     }
 }
 
 #[cfg(test)]
 #[path = "effects_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "effects_write_tests.rs"]
+mod write_tests;

@@ -14,6 +14,7 @@ use crossterm::event::{Event, EventStream, KeyEventKind};
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
+use super::clipboard::SystemClipboard;
 use super::effects::EffectRunner;
 use super::services::Services;
 use super::signals::{EndedBy, ExplorerSignals, SignalEvent};
@@ -21,6 +22,7 @@ use super::terminal::{self, Term};
 use crate::app::msg::{Effect, Msg};
 use crate::app::state::State;
 use crate::app::update::{start, update};
+use crate::aws::write::WriteBackend;
 use crate::aws::Backend;
 use crate::ui;
 
@@ -35,18 +37,48 @@ const MAX_BATCH: usize = 256;
 /// Streamed changes reach the screen at most this often (60 frames a second).
 pub const FRAME_INTERVAL: std::time::Duration = std::time::Duration::from_micros(16_667);
 
+/// What the terminal's own effects need besides the terminal.
+struct TerminalSide {
+    clipboard: SystemClipboard,
+    /// Where the editor's result goes (`Msg::Edited`).
+    edited_tx: mpsc::UnboundedSender<Msg>,
+}
+
 /// Performs the effects only the terminal can; returns true when the explorer should quit.
-fn terminal_effects(effects: Vec<Effect>, terminal: &mut Term) -> io::Result<bool> {
+fn terminal_effects(
+    effects: Vec<Effect>,
+    terminal: &mut Term,
+    side: &mut TerminalSide,
+    signals: &mut ExplorerSignals,
+) -> io::Result<bool> {
+    let clipboard = &mut side.clipboard;
     let mut quit = false;
     for effect in effects {
         match effect {
-            Effect::Copy(text) => terminal::copy_to_clipboard(terminal, &text)?,
+            Effect::Edit { edit, text } => {
+                let result = super::editor::edit(terminal, edit, &text);
+                // Keys typed in the editor (Ctrl-C, Ctrl-Z) were the editor's, not ours.
+                signals.discard_terminal_signals();
+                let _ = side.edited_tx.send(Msg::Edited { edit, result });
+            }
+            Effect::Copy(text) => {
+                terminal::copy_to_clipboard(terminal, &text)?;
+                clipboard.copy(&text);
+            }
             Effect::Suspend => terminal::suspend(terminal)?,
             Effect::Quit => quit = true,
             _ => {}
         }
     }
     Ok(quit)
+}
+
+/// The next terminal event; never, while there is no stream.
+async fn next_event(events: &mut Option<EventStream>) -> Option<io::Result<Event>> {
+    match events {
+        Some(stream) => stream.next().await,
+        None => std::future::pending().await,
+    }
 }
 
 fn to_msg(event: Event) -> Option<Msg> {
@@ -60,8 +92,9 @@ fn to_msg(event: Event) -> Option<Msg> {
 }
 
 /// Runs the explorer until it quits (`None`) or a signal ends it.
-pub async fn run<B: Backend>(
+pub async fn run<B: Backend, W: WriteBackend>(
     engine: B,
+    writer: Option<W>,
     mut state: State,
     table: Option<String>,
     services: Services<B>,
@@ -78,12 +111,24 @@ pub async fn run<B: Backend>(
     let (engine_tx, mut engine_rx) = mpsc::channel(ENGINE_CHANNEL);
     let (msg_tx, mut msg_rx) = mpsc::unbounded_channel();
     let (stream_tx, mut stream_rx) = mpsc::channel(STREAM_CHANNEL);
+    let edited_tx = msg_tx.clone();
     let mut runner = EffectRunner::new(engine, engine_tx, msg_tx)
         .with_history_file(services.history_file)
         .with_connector(services.connector)
-        .with_streams(stream_tx);
-    let mut events = EventStream::new();
-    let mut quit = terminal_effects(runner.apply(start(&mut state, table)), terminal)?;
+        .with_streams(stream_tx)
+        .with_writer(writer);
+    // `None` while an editor has the terminal (see `next_event`).
+    let mut events = Some(EventStream::new());
+    let mut side = TerminalSide {
+        clipboard: SystemClipboard::new(),
+        edited_tx,
+    };
+    let mut quit = terminal_effects(
+        runner.apply(start(&mut state, table)),
+        terminal,
+        &mut side,
+        &mut signals,
+    )?;
     let started = std::time::Instant::now();
     let mut ticker = tokio::time::interval(std::time::Duration::from_millis(250));
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
@@ -100,7 +145,7 @@ pub async fn run<B: Backend>(
         // scan streams at full speed.
         let msg = tokio::select! {
             biased;
-            event = events.next() => match event {
+            event = next_event(&mut events) => match event {
                 Some(Ok(event)) => match to_msg(event) {
                     Some(msg) => msg,
                     None => continue,
@@ -157,7 +202,21 @@ pub async fn run<B: Backend>(
             urgent |= !matches!(next, Msg::Engine(_) | Msg::Tick(_) | Msg::Stream { .. });
             effects.extend(update(&mut state, next));
         }
-        quit = terminal_effects(runner.apply(effects), terminal)?;
+        let for_terminal = runner.apply(effects);
+        let editing = for_terminal
+            .iter()
+            .any(|e| matches!(e, Effect::Edit { .. }));
+        if editing {
+            // crossterm's input thread reads the terminal whenever its stream is waiting:
+            // left running, it would take the editor's keystrokes (and its terminal's
+            // answers). Dropping the stream stops it; a new one starts after the editor.
+            events = None;
+            std::thread::sleep(std::time::Duration::from_millis(30));
+        }
+        quit = terminal_effects(for_terminal, terminal, &mut side, &mut signals)?;
+        if editing {
+            events = Some(EventStream::new());
+        }
     }
     // Dropping the receivers unblocks segment and stream tasks parked on a full channel.
     drop(engine_rx);

@@ -1,9 +1,12 @@
 //! The one loop that owns the terminal: input, engine events and drawing, and the terminal
 //! itself (raw mode, alternate screen, suspend, restore on every way out).
 
+mod clipboard;
 pub mod debounce;
+mod editor;
 pub mod effects;
 mod event_loop;
+pub mod export;
 #[cfg(test)]
 mod flow_harness;
 pub mod history_store;

@@ -157,3 +157,29 @@ async fn a_switches_profile_keeping_a_chosen_region_and_a_failure_keeps_the_conn
     let store = h.state.table.as_ref().unwrap().store.as_ref().unwrap();
     assert!(!store.is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn writes_enabled_for_one_region_are_off_after_switching_to_another() {
+    let asked = Arc::new(Mutex::new(Vec::new()));
+    let mut h = harness(engine(), connector(Some(other_region()), asked));
+    h.state.writes_enabled = true;
+    let effects = start(&mut h.state, Some("app".into()));
+    h.apply(effects);
+    h.settle().await;
+    h.send([char('R')]);
+    h.send(typed("eu-west-1"));
+    h.send([press(KeyCode::Enter)]);
+    h.settle().await;
+    assert_eq!(h.state.session.region, "eu-west-1");
+    assert!(!h.state.writes_enabled);
+    let notice = h.state.notice.clone().unwrap();
+    assert!(notice.text.contains("writes are off"), "{notice:?}");
+    // The write keys now refuse, naming how to enable writes.
+    h.send([press(KeyCode::Tab), char('D')]);
+    let notice = h.state.notice.clone().unwrap();
+    assert!(
+        notice.error && notice.text.contains("--allow-writes"),
+        "{notice:?}"
+    );
+    assert!(h.state.table.as_ref().unwrap().write.is_none());
+}

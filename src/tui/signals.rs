@@ -50,6 +50,20 @@ impl ExplorerSignals {
         })
     }
 
+    /// Forgets the signals a terminal sends from the keyboard (SIGINT, SIGQUIT, SIGTSTP) and
+    /// SIGCONT that arrived while another program had the terminal: they were meant for it.
+    pub fn discard_terminal_signals(&mut self) {
+        use futures::FutureExt;
+        for signal in [
+            &mut self.interrupt,
+            &mut self.quit,
+            &mut self.suspend,
+            &mut self.cont,
+        ] {
+            while let Some(Some(())) = signal.recv().now_or_never() {}
+        }
+    }
+
     pub async fn recv(&mut self) -> SignalEvent {
         // `recv` gives `None` only once the runtime shuts down, which ends the loop anyway.
         tokio::select! {

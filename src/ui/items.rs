@@ -24,11 +24,20 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
         return;
     };
     let title = match view.selected_collection() {
-        Some(c) => format!(
-            " Items in {} ({}) ",
-            sanitize(&truncate_display(&store.collections()[c].key, 40)),
-            thousands(view.item_count() as u64)
-        ),
+        Some(c) => {
+            let collection = &store.collections()[c];
+            let marked = view.marks.count_in(&collection.items);
+            let marked = if marked > 0 {
+                format!(" · {} marked", thousands(marked as u64))
+            } else {
+                String::new()
+            };
+            format!(
+                " Items in {} ({}){marked} ",
+                sanitize(&truncate_display(&collection.key, 40)),
+                thousands(view.item_count() as u64)
+            )
+        }
         None => " Items ".to_string(),
     };
     let block = Block::bordered()
@@ -58,7 +67,9 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
     let mut cells: Vec<Vec<String>> = Vec::with_capacity(visible.len());
     for &id in &visible {
         let item = store.item(id);
-        let mut row = vec![store.kind_of(id).unwrap_or("").to_string()];
+        // A marked item's kind cell starts with a mark.
+        let mark = if view.marks.contains(id) { "● " } else { "" };
+        let mut row = vec![format!("{mark}{}", store.kind_of(id).unwrap_or(""))];
         let sk = sk_name.as_ref().and_then(|k| item.get(k));
         if sk_name.is_some() {
             row.push(sk.map(cell_text).unwrap_or_default());
@@ -121,7 +132,9 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
             let kind = store.kind_of(id).unwrap_or("");
             let mut spans: Vec<ratatui::text::Text> = Vec::new();
             for (c, cell) in row.into_iter().enumerate() {
-                spans.push(if c == 0 {
+                spans.push(if c == 0 && view.marks.contains(id) {
+                    Span::styled(cell, theme::marked()).into()
+                } else if c == 0 {
                     Span::styled(cell, theme::kind_style(kind)).into()
                 } else {
                     cell.into()

@@ -3,6 +3,7 @@
 mod builder;
 mod collections;
 mod detail;
+mod export;
 pub mod format;
 mod help;
 mod items;
@@ -19,7 +20,10 @@ mod status;
 mod switcher;
 mod table_view;
 pub mod theme;
+mod write;
 
+#[cfg(test)]
+mod export_snapshot_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]

@@ -15,12 +15,16 @@ use crate::model::schema::{KeySchema, TableInfo};
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let layout = picker_layout(area);
     let picker = &state.picker;
+    let mut title = Vec::new();
+    if state.writes_enabled {
+        title.push(Span::styled(" WRITES ENABLED ", theme::writes_enabled()));
+    }
+    title.push(Span::raw(format!(
+        " dynoscope · tables{}",
+        super::format::connection(state)
+    )));
     frame.render_widget(
-        Paragraph::new(format!(
-            " dynoscope · tables{}",
-            super::format::connection(state)
-        ))
-        .style(theme::title()),
+        Paragraph::new(Line::from(title)).style(theme::title()),
         layout.title,
     );
 

@@ -66,8 +66,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         Constraint::Length(8),
         Constraint::Length(8),
     ];
+    let writes = if log.write_total > 0.0 {
+        format!(" · WCU {}", units(log.write_total))
+    } else {
+        String::new()
+    };
     let title = format!(
-        " Requests ({}) · RCU {} · attempts {} · throttled {} ",
+        " Requests ({}) · RCU {}{writes} · attempts {} · throttled {} ",
         thousands(log.requests),
         units(log.total.total),
         thousands(log.attempts),
@@ -95,7 +100,40 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     );
 }
 
+/// A write's row: its operation, the items written and its write units by table and index.
+fn write_row(r: &RequestRow, operation: &str) -> Row<'static> {
+    let mut split = format!("WCU table {}", units(r.consumed.table));
+    for (name, u) in &r.consumed.indexes {
+        split.push_str(&format!(" {} {}", sanitize(name), units(*u)));
+    }
+    Row::new(vec![
+        r.request_id.to_string(),
+        // The column is five wide: PutItem, UpdateItem, DeleteItem, TransactWriteItems.
+        match operation {
+            "PutItem" => "Put",
+            "UpdateItem" => "Updat",
+            "DeleteItem" => "Del",
+            _ => "TxWr",
+        }
+        .to_string(),
+        "-".into(),
+        "-".into(),
+        thousands(r.count),
+        "-".into(),
+        "-".into(),
+        format!("{}W", units(r.consumed.total)),
+        "-".into(),
+        split,
+        format!("{} ms", r.latency.as_millis()),
+        r.attempts.to_string(),
+    ])
+    .style(theme::warning())
+}
+
 fn row(r: &RequestRow) -> Row<'static> {
+    if let Some(operation) = r.write {
+        return write_row(r, operation);
+    }
     let mut split = format!("table {}", units(r.consumed.table));
     for (name, u) in &r.consumed.indexes {
         split.push_str(&format!(" {} {}", sanitize(name), units(*u)));

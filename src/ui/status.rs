@@ -66,6 +66,27 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         spans.push(Span::styled(text, style));
         spans.push(Span::raw(" │"));
     }
+    if !view.marks.is_empty() {
+        spans.push(Span::styled(
+            format!(" {} marked │", thousands(view.marks.len() as u64)),
+            theme::marked(),
+        ));
+    }
+    if let Some(job) = &view.export_job {
+        let text = if job.confirm_cancel {
+            format!(" cancel the export to {}? y/n │", sanitize(&job.path))
+        } else if job.waiting_for_read {
+            " export: stopping the read to take it over… │".to_string()
+        } else {
+            format!(
+                " exporting {} items, {} to {} │",
+                thousands(job.items),
+                super::format::bytes(job.bytes),
+                sanitize(&job.path)
+            )
+        };
+        spans.push(Span::styled(text, theme::warning()));
+    }
     if view.dropped_items > 0 {
         spans.push(Span::styled(
             format!(

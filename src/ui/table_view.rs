@@ -82,7 +82,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     }
     request_log::draw(frame, layout.log, state);
     status::draw(frame, layout.status, state, view);
-    if let (Some(b), Some(info)) = (&view.builder, view.info.loaded()) {
+    if let Some(w) = &view.write {
+        super::write::draw_write(frame, area, w);
+    } else if let Some(d) = &view.export {
+        super::export::draw_export(frame, area, d);
+    } else if let (Some(b), Some(info)) = (&view.builder, view.info.loaded()) {
         super::builder::draw_builder(frame, area, b, info);
     } else if let (Some(l), Some(info)) = (&view.launcher, view.info.loaded()) {
         super::scan::draw_launcher(frame, area, l, info);
@@ -145,7 +149,16 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         ));
     }
     text.push_str(&super::format::connection(state));
-    frame.render_widget(Paragraph::new(text).style(theme::title()), area);
+    // First, so no narrow terminal can cut it off.
+    let mut spans = Vec::new();
+    if state.writes_enabled {
+        spans.push(Span::styled(" WRITES ENABLED ", theme::writes_enabled()));
+    }
+    spans.push(Span::raw(text));
+    frame.render_widget(
+        Paragraph::new(Line::from(spans)).style(theme::title()),
+        area,
+    );
 }
 
 fn draw_kinds(frame: &mut Frame, area: Rect, view: &TableView) {

@@ -60,6 +60,21 @@ pub fn filter_heavy() -> Style {
     Style::new().fg(Color::Magenta)
 }
 
+/// Marked items and their count.
+pub fn marked() -> Style {
+    Style::new()
+        .fg(Color::LightMagenta)
+        .add_modifier(Modifier::BOLD)
+}
+
+/// The title bar's mark that this session may write: the warning colour, inverted.
+pub fn writes_enabled() -> Style {
+    Style::new()
+        .fg(Color::Black)
+        .bg(Color::Yellow)
+        .add_modifier(Modifier::BOLD)
+}
+
 pub fn title() -> Style {
     Style::new().fg(Color::Black).bg(Color::Cyan)
 }

@@ -208,7 +208,7 @@ fn help_takes_the_terminal_s_width_wraps_and_scrolls() {
     send(&mut st, [char('?')]);
     let text = screen_text(&st);
     assert!(
-        text.contains("Launch a parallel scan with a cost estimate, budget and"),
+        text.contains("Copy the item, or the marked items as one JSON array (OSC 52"),
         "not cut at 60 columns: {text}"
     );
     snapshot!("help_top", st);
@@ -241,7 +241,9 @@ fn help_on_a_wide_terminal_keeps_descriptions_whole() {
         .map(|c| c.symbol())
         .collect();
     assert!(
-        text.contains("Launch a parallel scan with a cost estimate, budget and rate limit"),
+        text.contains(
+            "Export the item, the marked items, the collection, everything loaded or the read to a file"
+        ),
         "{text}"
     );
 }

@@ -246,3 +246,29 @@ fn help_rows_come_from_the_keymap() {
     let bottom = rows.iter().find(|r| r.action == "bottom").unwrap();
     assert_eq!(bottom.keys, "G, end");
 }
+
+#[test]
+fn writes_are_allowed_per_profile_or_endpoint_and_tables_name_their_version() {
+    let config = parse_ok(
+        r#"
+[profile.dev]
+allow_writes = true
+[profile.prod]
+allow_writes = false
+[endpoint."http://localhost:8000"]
+allow_writes = true
+[[table]]
+name = "app"
+version_attribute = "version"
+"#,
+    );
+    assert!(config.allows_writes(Some("dev"), "https://dynamodb.eu-west-1.amazonaws.com"));
+    assert!(!config.allows_writes(Some("prod"), "https://dynamodb.eu-west-1.amazonaws.com"));
+    assert!(config.allows_writes(None, "http://localhost:8000/"));
+    assert!(!config.allows_writes(None, "http://localhost:8001"));
+    assert_eq!(config.version_attribute("app"), Some("version"));
+    assert_eq!(config.version_attribute("other"), None);
+    assert!(!Config::default().allows_writes(Some("dev"), "http://localhost:8000"));
+    let err = parse("[profile.dev]\nallow_write = true\n", Path::new(PATH)).unwrap_err();
+    assert_eq!(err.line, Some(2), "{err}");
+}

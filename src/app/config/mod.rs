@@ -24,12 +24,14 @@
 mod messages;
 mod parse;
 mod relations;
+mod writes;
 
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 
 pub use parse::parse;
+pub use writes::WriteConfig;
 
 use crate::app::keymap::{Keymap, KeymapError};
 use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
@@ -91,6 +93,8 @@ pub struct Config {
     pub infer_relations: bool,
     /// `history = false`: query history is neither loaded from nor saved to disk.
     pub history: bool,
+    /// `[profile.NAME]`/`[endpoint."URL"]` `allow_writes`, `[[table]]` `version_attribute`.
+    pub writes: WriteConfig,
 }
 
 impl Default for Config {
@@ -106,6 +110,7 @@ impl Default for Config {
             relations: Vec::new(),
             infer_relations: true,
             history: true,
+            writes: WriteConfig::default(),
         }
     }
 }

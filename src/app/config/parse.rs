@@ -126,6 +126,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     config.infer_relations = raw.infer_relations.unwrap_or(true);
     config.history = raw.history.unwrap_or(true);
     config.patterns = raw.pattern;
+    config.writes = super::writes::write_config(raw.profile, raw.endpoint, raw.table);
     Ok(config)
 }
 
@@ -214,6 +215,10 @@ struct RawConfig {
     relation: Vec<Spanned<RawRelation>>,
     infer_relations: Option<bool>,
     history: Option<bool>,
+    profile: Option<BTreeMap<String, super::writes::RawWriteTarget>>,
+    endpoint: Option<BTreeMap<String, super::writes::RawWriteTarget>>,
+    #[serde(default)]
+    table: Vec<super::writes::RawTable>,
 }
 
 #[derive(Deserialize)]

@@ -41,11 +41,22 @@ pub enum Action {
     SwitchRegion,
     SwitchProfile,
     Live,
+    // Marks, export and writes (issue 13).
+    Mark,
+    MarkAll,
+    InvertMarks,
+    ClearMarks,
+    Export,
+    Edit,
+    EditDynamo,
+    NewItem,
+    Delete,
+    Undo,
 }
 
 impl Action {
     /// Every action, in declaration order.
-    pub const ALL: [Action; 35] = [
+    pub const ALL: [Action; 45] = [
         Action::Quit,
         Action::Help,
         Action::Up,
@@ -81,6 +92,16 @@ impl Action {
         Action::SwitchRegion,
         Action::SwitchProfile,
         Action::Live,
+        Action::Mark,
+        Action::MarkAll,
+        Action::InvertMarks,
+        Action::ClearMarks,
+        Action::Export,
+        Action::Edit,
+        Action::EditDynamo,
+        Action::NewItem,
+        Action::Delete,
+        Action::Undo,
     ];
 
     /// The snake_case name used in `keymap.toml` and the `[keys]` table of the config file.
@@ -121,6 +142,16 @@ impl Action {
             Action::SwitchRegion => "switch_region",
             Action::SwitchProfile => "switch_profile",
             Action::Live => "live",
+            Action::Mark => "mark",
+            Action::MarkAll => "mark_all",
+            Action::InvertMarks => "invert_marks",
+            Action::ClearMarks => "clear_marks",
+            Action::Export => "export",
+            Action::Edit => "edit",
+            Action::EditDynamo => "edit_dynamodb_json",
+            Action::NewItem => "new_item",
+            Action::Delete => "delete",
+            Action::Undo => "undo",
         }
     }
 

@@ -5,9 +5,11 @@ mod chord;
 mod cursor;
 mod distribution;
 mod explain;
+mod export;
 mod live;
 mod live_summary;
 mod log_pane;
+mod marks;
 mod palette;
 mod picker;
 mod read;
@@ -17,6 +19,7 @@ mod scan_progress;
 mod session;
 mod table;
 mod visited;
+mod write;
 
 use std::collections::HashMap;
 
@@ -25,9 +28,11 @@ pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;
+pub use export::*;
 pub use live::{ChangeDetail, Follow, Frozen, LiveStatus, LiveView};
 pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary, LIVE_TOP_KEYS};
 pub use log_pane::LogPane;
+pub use marks::Marks;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use read::{ReadOutcome, ReadState};
@@ -37,6 +42,7 @@ pub use scan_progress::{ScanProgress, SegmentProgress};
 pub use session::{ConnectTarget, ConnectionInfo, Session, SwitchKind, Switcher, SWITCHER_ROWS};
 pub use table::{JsonMode, Pane, Prompt, TableView};
 pub use visited::{Visited, MAX_VISITED};
+pub use write::{UndoEntry, WriteFlow, WriteStage};
 
 use super::config::Config;
 use super::keymap::Keymap;
@@ -111,6 +117,8 @@ pub struct State {
     pub log_pane: LogPane,
     /// Region and profile, and switching them (`R`, `A`).
     pub session: Session,
+    /// A writer exists (`--allow-writes` or the config): the write keys work.
+    pub writes_enabled: bool,
 }
 
 impl State {
@@ -139,6 +147,7 @@ impl State {
             help_scroll: 0,
             log_pane: LogPane::default(),
             session: Session::default(),
+            writes_enabled: false,
         }
     }
 }

@@ -1,8 +1,8 @@
 //! One open table: its description, the loaded items and every view and dialog over them.
 
 use super::{
-    Builder, DistributionView, ListCursor, LiveView, Loadable, Palette, ReadState, Related,
-    ScanLauncher, ScanProgress, Visited,
+    Builder, DistributionView, ExportDialog, ExportJob, ListCursor, LiveView, Loadable, Marks,
+    Palette, ReadState, Related, ScanLauncher, ScanProgress, Visited,
 };
 use crate::app::columns::ItemColumns;
 use crate::model::collection::{DisplayOrder, ItemId, ItemStore};
@@ -85,6 +85,13 @@ pub struct TableView {
     pub visited: Visited,
     /// The collections' order (`o`: first seen, key, items, bytes).
     pub ordering: DisplayOrder,
+    /// Issue 13: marked items, the export dialog and the export under way.
+    pub marks: Marks,
+    pub export: Option<ExportDialog>,
+    pub export_job: Option<ExportJob>,
+    /// The write under way (edit, new item, delete, undo), and what `U` can undo.
+    pub write: Option<super::WriteFlow>,
+    pub undo: Vec<super::UndoEntry>,
 }
 
 impl TableView {
@@ -122,6 +129,11 @@ impl TableView {
             knowledge: KeyKnowledge::default(),
             visited: Visited::default(),
             ordering: DisplayOrder::default(),
+            marks: Marks::default(),
+            export: None,
+            export_job: None,
+            write: None,
+            undo: Vec::new(),
         }
     }
 
@@ -173,5 +185,12 @@ impl TableView {
 
     pub fn selected_item(&self) -> Option<ItemId> {
         self.item_at(self.items.cursor)
+    }
+
+    /// Every item the items pane lists: the selected collection's, or its filtered ones.
+    pub fn listed_items(&self) -> Vec<ItemId> {
+        (0..self.item_count())
+            .filter_map(|n| self.item_at(n))
+            .collect()
     }
 }

@@ -10,6 +10,21 @@ use crate::aws::{DoneOutcome, EngineEvent};
 use crate::model::capacity::format_units;
 
 pub(super) fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
+    let ends_current = matches!(event, EngineEvent::Done { .. } | EngineEvent::Failed { .. })
+        && state
+            .table
+            .as_ref()
+            .and_then(|v| v.read.as_ref())
+            .is_some_and(|r| r.id == event.request_id());
+    let mut effects = apply(state, event);
+    if ends_current {
+        // A streaming export follows its read: it takes over, finishes or pauses with it.
+        effects.extend(super::export_run::read_ended(state));
+    }
+    effects
+}
+
+fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
     let request_id = event.request_id();
     if let Some(effects) = sample_event(state, &event) {
         return effects;

@@ -10,6 +10,7 @@ pub(super) fn refilter(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
+    let selected = view.selected_collection();
     view.filtered_collections = match (&view.store, view.filter.is_empty()) {
         (Some(store), false) => {
             let needle = view.filter.to_lowercase();
@@ -28,6 +29,11 @@ pub(super) fn refilter(state: &mut State) {
         }
         _ => None,
     };
+    // Another collection under the cursor: its items start at the top, as when moving to it.
+    if view.selected_collection() != selected {
+        view.items = Default::default();
+        view.column_offset = 0;
+    }
     refilter_items(view);
     refresh_columns(state);
 }

@@ -9,10 +9,13 @@ mod completion;
 mod detail;
 mod distribution;
 mod events;
+mod export;
+mod export_run;
 mod filter;
 mod help;
 mod live;
 mod log_pane;
+mod marks;
 mod navigation;
 mod open;
 mod palette;
@@ -22,6 +25,9 @@ mod reads;
 mod scan;
 mod session;
 mod walk;
+mod write_request;
+mod write_send;
+mod writes;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
@@ -87,6 +93,25 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Connected { generation, result } => session::connected(state, generation, result),
+        Msg::Clock(secs) => {
+            export::clock(state, secs);
+            Vec::new()
+        }
+        Msg::PathCompletions { path, dirs } => {
+            export::completions(state, path, dirs);
+            Vec::new()
+        }
+        Msg::ExportPathChecked { job, result } => export::path_checked(state, job, result),
+        Msg::ExportProgress { job, items, bytes } => {
+            export_run::progress(state, job, items, bytes);
+            Vec::new()
+        }
+        Msg::ExportDone { job, result } => {
+            export_run::done(state, job, result);
+            Vec::new()
+        }
+        Msg::Edited { edit, result } => writes::edited(state, edit, result),
+        Msg::Written { write, result } => write_send::written(state, write, result),
         Msg::Key(key) => key_event(state, key),
         Msg::Paste(text) => {
             prompts::paste(state, &text);
@@ -179,9 +204,21 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
 /// Keys for the dialog that is open (builder, palette, launcher, key distribution); `None`
 /// when none is.
 fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+    if let Some(effects) = export::cancel_prompt_key(state, key) {
+        return Some(effects);
+    }
     let v = state.table.as_ref()?;
     if v.live.is_some() {
         return Some(live::live_key(state, key));
+    }
+    if v.write
+        .as_ref()
+        .is_some_and(|w| w.stage != crate::app::state::WriteStage::Editing)
+    {
+        return Some(write_send::write_key(state, key));
+    }
+    if v.export.is_some() {
+        return Some(export::export_key(state, key));
     }
     if v.builder.is_some() {
         return Some(builder_key(state, key));
@@ -222,3 +259,6 @@ pub(super) fn area(state: &State) -> Rect {
 pub(super) fn layout(state: &State) -> TableLayout {
     explorer_layout(state, area(state))
 }
+
+#[cfg(test)]
+mod export_tests;

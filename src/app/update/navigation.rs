@@ -124,6 +124,13 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
             super::log_pane::resize_log(state, action == Action::LogTaller);
             super::filter::keep_cursors_visible(state);
         }
+        Action::Mark | Action::MarkAll | Action::InvertMarks | Action::ClearMarks => {
+            return super::marks::mark_action(state, action)
+        }
+        Action::Export => return super::export::open_export(state),
+        Action::Edit | Action::EditDynamo | Action::NewItem | Action::Delete | Action::Undo => {
+            return super::writes::write_action(state, action)
+        }
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
                 .map(Effect::Cancel)
@@ -233,6 +240,27 @@ fn copy(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_ref() else {
         return Vec::new();
     };
+    if let (Some(store), false) = (view.store.as_ref(), view.marks.is_empty()) {
+        // Marked items go out as one JSON array, in the order the views list them.
+        let mut json = String::from("[");
+        let ids = view.marks.in_view_order(store);
+        for (i, &id) in ids.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            write_plain(&mut json, &store.item(id));
+        }
+        json.push(']');
+        state.notice = Some(Notice {
+            text: format!(
+                "copied {} marked items as a JSON array ({} bytes) to the clipboard",
+                ids.len(),
+                json.len()
+            ),
+            error: false,
+        });
+        return vec![Effect::Copy(json)];
+    }
     let (Some(store), Some(id)) = (view.store.as_ref(), view.selected_item()) else {
         return Vec::new();
     };

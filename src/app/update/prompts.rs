@@ -58,6 +58,9 @@ pub(super) fn paste(state: &mut State, text: &str) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
+    if super::export::paste(view, text) {
+        return;
+    }
     if let Some(p) = view.filter_prompt.as_mut() {
         paste_line(&mut p.text, text);
         view.filter = p.text.clone();

@@ -26,6 +26,8 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
     let Some(view) = state.table.as_mut() else {
         return effects;
     };
+    // A new read replaces the one a streaming export holds.
+    effects.extend(super::export_run::abandon_stream(view));
     let Some(info) = view.info.loaded() else {
         return effects;
     };
@@ -41,6 +43,7 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
         }
     }
     view.store = Some(ItemStore::new(group_keys, info.keys.clone()));
+    view.marks.clear();
     view.dropped_items = 0;
     view.progress = None;
     view.budget_prompt = None;
@@ -131,8 +134,5 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
     if let Some(p) = view.progress.as_mut() {
         p.continue_with(id, budget.map(|b| spent + b));
     }
-    vec![Effect::StartRead {
-        id,
-        spec: Box::new(spec),
-    }]
+    vec![super::export_run::start_read_effect(view, id, spec)]
 }

@@ -143,13 +143,17 @@ pub(super) fn connected(
     state.endpoint = info.endpoint;
     // Another region or account: nothing known about the old one's tables applies.
     state.picker.describes.clear();
-    state.notice = Some(Notice {
-        text: format!(
-            "now {} · profile {}",
-            state.session.region, state.session.profile
-        ),
-        error: false,
-    });
+    let mut text = format!(
+        "now {} · profile {}",
+        state.session.region, state.session.profile
+    );
+    // The runner drops its writer on a switch (it was made for the old connection): writes
+    // enabled for one account must never reach another without being asked for again.
+    if state.writes_enabled {
+        state.writes_enabled = false;
+        text.push_str(" · writes are off: restart with --allow-writes to write here");
+    }
+    state.notice = Some(Notice { text, error: false });
     match (state.screen, state.table.take()) {
         (Screen::Table, Some(view)) => effects.extend(open_table(state, view.name)),
         _ => {

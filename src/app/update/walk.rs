@@ -153,8 +153,7 @@ pub(super) fn leave_view(state: &mut State) {
     fresh.json_mode = view.json_mode;
     fresh.detail_wrap = view.detail_wrap;
     fresh.ordering = crate::model::collection::DisplayOrder::new(view.ordering.order());
-    fresh.knowledge = std::mem::take(&mut view.knowledge);
-    fresh.visited = std::mem::take(&mut view.visited);
+    carry_table_state(view, &mut fresh);
     let mut old = std::mem::replace(view, fresh);
     // Callers set the new read's index before starting it; the kept view shows its own.
     if let Some(read) = old.read.as_mut() {
@@ -173,6 +172,8 @@ pub(super) fn leave_view(state: &mut State) {
     old.filter_prompt = None;
     old.pk_prompt = None;
     old.budget_prompt = None;
+    old.export = None;
+    old.write = None;
     view.visited.push(old);
     view.visited.fit(cap);
 }
@@ -209,8 +210,11 @@ pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
         });
         return Vec::new();
     };
-    back.knowledge = std::mem::take(&mut view.knowledge);
-    back.visited = std::mem::take(&mut view.visited);
+    carry_table_state(view, &mut back);
+    // The read a streaming export follows is cancelled below: so is the export.
+    let mut effects: Vec<Effect> = super::export_run::abandon_stream(&mut back)
+        .into_iter()
+        .collect();
     // Recomputed with what was learnt since, keeping the selected link.
     back.related.stale = true;
     let left = back.visited.len();
@@ -219,5 +223,16 @@ pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
         text: format!("back: {left} more of {MAX_VISITED} views kept"),
         error: false,
     });
-    running.map(Effect::Cancel).into_iter().collect()
+    effects.extend(running.map(Effect::Cancel));
+    effects
+}
+
+/// What belongs to the table rather than to one view of it moves with the user: what the walk
+/// has learnt, the views kept, the live pane's stream, a running export and the undo history.
+fn carry_table_state(from: &mut TableView, to: &mut TableView) {
+    to.knowledge = std::mem::take(&mut from.knowledge);
+    to.visited = std::mem::take(&mut from.visited);
+    to.live = from.live.take();
+    to.export_job = from.export_job.take();
+    to.undo = std::mem::take(&mut from.undo);
 }

@@ -26,6 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use coordinator::start_read;
 pub use progress::ReadProgress;
+pub(crate) use sdk::consumed_from_sdk;
 pub use sdk::SdkSource;
 
 use super::attempts::AttemptStats;

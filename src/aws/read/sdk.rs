@@ -156,7 +156,7 @@ impl SdkSource {
     }
 }
 
-fn consumed_from_sdk(c: Option<&ConsumedCapacity>) -> Consumed {
+pub(crate) fn consumed_from_sdk(c: Option<&ConsumedCapacity>) -> Consumed {
     let Some(c) = c else {
         return Consumed::default();
     };

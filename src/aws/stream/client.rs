@@ -45,3 +45,14 @@ pub fn streams_client(
     }
     aws_sdk_dynamodbstreams::Client::from_conf(builder.build())
 }
+
+/// A Streams client that is never called, for tests that build a `Connection` by hand.
+#[cfg(test)]
+pub(crate) fn unused_client() -> aws_sdk_dynamodbstreams::Client {
+    aws_sdk_dynamodbstreams::Client::from_conf(
+        aws_sdk_dynamodbstreams::Config::builder()
+            .behavior_version(aws_sdk_dynamodbstreams::config::BehaviorVersion::latest())
+            .region(aws_sdk_dynamodbstreams::config::Region::new("us-east-1"))
+            .build(),
+    )
+}

@@ -19,6 +19,7 @@
 //! about the key's length plus 9 bytes per item.
 
 mod display_order;
+mod edit;
 mod grouping;
 mod merge;
 mod ordering;

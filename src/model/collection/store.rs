@@ -53,6 +53,8 @@ pub struct ItemStore {
     /// The collection `by_key` last answered, tried before the map.
     pub(super) last_keyed: Option<usize>,
     pub(super) total_bytes: usize,
+    /// Items taken out by writes (see `edit.rs`): still stored, no longer listed.
+    pub(super) removed: usize,
 }
 
 impl ItemStore {
@@ -78,6 +80,7 @@ impl ItemStore {
             missing: None,
             last_keyed: None,
             total_bytes: 0,
+            removed: 0,
         }
     }
 
@@ -159,12 +162,13 @@ impl ItemStore {
         }
     }
 
+    /// Items listed in collections.
     pub fn len(&self) -> usize {
-        self.items.len()
+        self.items.len() - self.removed
     }
 
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.len() == 0
     }
 
     /// # Panics

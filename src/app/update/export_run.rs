@@ -1,0 +1,243 @@
+//! An export once it starts: the request the terminal loop performs, its progress and end,
+//! and a streaming export's hold on the read (every page of the reads that continue it also
+//! goes to the file, until the read reaches its end).
+
+use super::reads::continue_read;
+use crate::app::msg::{Effect, ExportSummary};
+use crate::app::state::{
+    CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Notice, State,
+    TableView,
+};
+use crate::model::collection::ItemId;
+use crate::model::export::csv_columns;
+
+/// Selections up to this many items are decoded at once; larger ones send a copy of the
+/// store, decoded by the export task off the terminal thread.
+const DECODE_NOW: usize = 10_000;
+
+/// Starts the export the dialog describes (`overwrite`: the user agreed to replace the file).
+pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let Some(d) = view.export.take() else {
+        return Vec::new();
+    };
+    let mut job = ExportJob {
+        id: d.job,
+        path: d.path.clone(),
+        stream: d.scope == ExportScope::Stream,
+        waiting_for_read: false,
+        items: 0,
+        bytes: 0,
+        confirm_cancel: false,
+        pending: None,
+    };
+    let keys = key_names(view);
+    let columns = match d.columns {
+        CsvChoice::Shown => CsvColumns::Fixed(csv_columns(&keys, &view.columns.attrs)),
+        CsvChoice::All => CsvColumns::AllOf { keys },
+    };
+    let mut request = ExportRequest {
+        job: d.job,
+        path: d.path,
+        format: d.format,
+        columns,
+        overwrite,
+        items: ExportItems::List(Vec::new()),
+        stream: job.stream,
+    };
+    if job.stream {
+        let running = view.read.as_ref().filter(|r| r.running).map(|r| r.id);
+        if let Some(id) = running {
+            // The read is stopped first, so that what is loaded when the export takes over
+            // is exactly what the continuation does not read again.
+            job.waiting_for_read = true;
+            job.pending = Some(Box::new(request));
+            view.export_job = Some(job);
+            return vec![Effect::Cancel(id)];
+        }
+    }
+    request.items = selection(view, d.scope);
+    view.export_job = Some(job);
+    let stream = request.stream;
+    let mut effects = vec![Effect::StartExport(Box::new(request))];
+    if stream {
+        effects.extend(take_over_read(state));
+    }
+    effects
+}
+
+/// The table's key attributes, then the index's: a CSV's first columns.
+fn key_names(view: &TableView) -> Vec<String> {
+    let Some(store) = view.store.as_ref() else {
+        return Vec::new();
+    };
+    let mut keys = store.table_keys().names();
+    for name in store.group_keys().names() {
+        if !keys.contains(&name) {
+            keys.push(name);
+        }
+    }
+    keys
+}
+
+fn selection(view: &TableView, scope: ExportScope) -> ExportItems {
+    let Some(store) = view.store.as_ref() else {
+        return ExportItems::List(Vec::new());
+    };
+    let ids: Vec<ItemId> = match scope {
+        ExportScope::Item => view.selected_item().into_iter().collect(),
+        ExportScope::Marked => view.marks.in_view_order(store),
+        ExportScope::Collection => view
+            .selected_collection()
+            .map(|c| store.collections()[c].items.clone())
+            .unwrap_or_default(),
+        ExportScope::Loaded | ExportScope::Stream => store
+            .collections()
+            .iter()
+            .flat_map(|c| c.items.iter().copied())
+            .collect(),
+    };
+    if ids.len() <= DECODE_NOW {
+        ExportItems::List(ids.into_iter().map(|id| store.item(id)).collect())
+    } else {
+        ExportItems::Store {
+            store: Box::new(store.clone()),
+            ids,
+        }
+    }
+}
+
+/// The read continues to its end with every page tee'd into the export, or the export is
+/// finished at once when nothing is left to read.
+fn take_over_read(state: &mut State) -> Vec<Effect> {
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let Some(job) = view.export_job.as_ref() else {
+        return Vec::new();
+    };
+    let id = job.id;
+    let more = view.read.as_ref().is_some_and(|r| r.has_more());
+    if !more {
+        return vec![Effect::FinishExport(id)];
+    }
+    continue_read(state, true, None)
+}
+
+/// How a read the explorer starts is sent: tee'd into a streaming export that holds the
+/// read, else as a plain read.
+pub(super) fn start_read_effect(view: &TableView, id: u64, spec: crate::aws::ReadSpec) -> Effect {
+    match view
+        .export_job
+        .as_ref()
+        .filter(|j| j.stream && !j.waiting_for_read)
+    {
+        Some(job) => Effect::TeeRead {
+            job: job.id,
+            id,
+            spec: Box::new(spec),
+        },
+        None => Effect::StartRead {
+            id,
+            spec: Box::new(spec),
+        },
+    }
+}
+
+/// The current read ended (done or failed). A streaming export waiting for it takes over;
+/// one that holds it is finished once the read has nothing left.
+pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let (Some(job), Some(read)) = (view.export_job.as_mut(), view.read.as_ref()) else {
+        return Vec::new();
+    };
+    if !job.stream || read.running {
+        return Vec::new();
+    }
+    if job.waiting_for_read {
+        job.waiting_for_read = false;
+        let Some(mut request) = job.pending.take() else {
+            return Vec::new();
+        };
+        request.items = selection(view, ExportScope::Stream);
+        let mut effects = vec![Effect::StartExport(request)];
+        effects.extend(take_over_read(state));
+        return effects;
+    }
+    if !read.has_more() {
+        return vec![Effect::FinishExport(job.id)];
+    }
+    // Cancelled, failed or out of budget: the file waits, `n` resumes the read into it.
+    state.notice = Some(Notice {
+        text: format!(
+            "export to {} paused with the read: n resumes it, x cancels the export",
+            job.path
+        ),
+        error: false,
+    });
+    Vec::new()
+}
+
+/// A new read replaces the one a streaming export holds: that export is cancelled.
+pub(super) fn abandon_stream(view: &mut TableView) -> Option<Effect> {
+    if !view.export_job.as_ref().is_some_and(|j| j.stream) {
+        return None;
+    }
+    let job = view.export_job.take()?;
+    Some(Effect::CancelExport(job.id))
+}
+
+pub(super) fn progress(state: &mut State, job: u64, items: u64, bytes: u64) {
+    if let Some(j) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.export_job.as_mut())
+        .filter(|j| j.id == job)
+    {
+        j.items = items;
+        j.bytes = bytes;
+    }
+}
+
+pub(super) fn done(state: &mut State, job: u64, result: Result<ExportSummary, String>) {
+    if let Some(view) = state.table.as_mut() {
+        if view.export_job.as_ref().is_some_and(|j| j.id == job) {
+            view.export_job = None;
+        }
+    }
+    state.notice = Some(match result {
+        Ok(s) => {
+            let mut text = format!(
+                "exported {} items, {} bytes, to {}",
+                grouped(s.items),
+                grouped(s.bytes),
+                s.path
+            );
+            if !s.left_out.is_empty() {
+                text.push_str(&format!("; not in the CSV: {}", s.left_out.join(", ")));
+            }
+            Notice { text, error: false }
+        }
+        Err(why) => Notice {
+            text: why,
+            error: true,
+        },
+    });
+}
+
+/// `1234567` → `1,234,567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -1,0 +1,301 @@
+//! Plans sent to DynamoDB: one PutItem, UpdateItem or DeleteItem, or a TransactWriteItems,
+//! each op with its ConditionExpression and `ReturnConsumedCapacity=INDEXES`. A condition that
+//! fails is answered with the item as it is now (a strongly consistent GetItem), so the user
+//! sees what changed; nothing of the plan was written.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem,
+    Update,
+};
+use aws_sdk_dynamodb::Client;
+use tokio::time::Instant;
+
+use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteResult};
+use crate::aws::attempts::AttemptRecorder;
+use crate::aws::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
+use crate::aws::error::EngineError;
+use crate::aws::read::consumed_from_sdk;
+use crate::aws::Connection;
+use crate::model::capacity::Consumed;
+use crate::model::value::Item;
+use crate::model::write::{RenderedOp, WritePlan};
+
+#[derive(Clone)]
+pub struct Writer {
+    client: Client,
+    endpoint: String,
+    audit: Arc<AuditLog>,
+}
+
+type SdkMap = HashMap<String, AttributeValue>;
+
+fn names(op: &RenderedOp) -> Option<HashMap<String, String>> {
+    (!op.names.is_empty()).then(|| op.names.iter().cloned().collect())
+}
+
+fn values(op: &RenderedOp) -> Option<SdkMap> {
+    (!op.values.is_empty()).then(|| {
+        op.values
+            .iter()
+            .map(|(k, v)| (k.clone(), value_to_sdk(v)))
+            .collect()
+    })
+}
+
+fn total(capacities: &[ConsumedCapacity]) -> Consumed {
+    let mut sum = Consumed::default();
+    for c in capacities {
+        sum.add(&consumed_from_sdk(Some(c)));
+    }
+    sum
+}
+
+impl Writer {
+    /// A writer on the connection's client (the read engine's client refuses writes), with
+    /// every write recorded in `audit`.
+    pub fn new(connection: &Connection, audit: AuditLog) -> Self {
+        Writer {
+            client: connection.client.clone(),
+            endpoint: connection.endpoint.clone(),
+            audit: Arc::new(audit),
+        }
+    }
+
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    fn failed<E, R>(&self, e: SdkError<E, R>, operation: &str, table: &str) -> WriteFailure
+    where
+        E: ProvideErrorMetadata + std::error::Error + 'static,
+        R: std::fmt::Debug,
+    {
+        WriteFailure::Failed(EngineError::from_sdk(
+            e,
+            operation,
+            Some(table),
+            &self.endpoint,
+        ))
+    }
+
+    /// The item under `key` now, read strongly consistently.
+    async fn current(&self, table: &str, key: &Item) -> Option<Item> {
+        self.client
+            .get_item()
+            .table_name(table)
+            .set_key(Some(item_to_sdk(key)))
+            .consistent_read(true)
+            .send()
+            .await
+            .ok()
+            .and_then(|out| out.item)
+            .map(item_from_sdk)
+    }
+
+    async fn send(&self, plan: &WritePlan) -> WriteResult {
+        let ops = plan
+            .render()
+            .map_err(|e| WriteFailure::Failed(EngineError::bad_input(e.to_string())))?;
+        let recorder = AttemptRecorder::default();
+        let started = Instant::now();
+        let operation = plan.operation();
+        let table = plan.table.as_str();
+        let conflict = |index: usize, current: Option<Item>, recorder: &AttemptRecorder| {
+            WriteFailure::Conflict {
+                index,
+                current,
+                operation,
+                latency: started.elapsed(),
+                attempts: recorder.snapshot(),
+            }
+        };
+        let consumed = match ops.as_slice() {
+            [op] => {
+                let result = match op.operation {
+                    "PutItem" => self
+                        .client
+                        .put_item()
+                        .table_name(table)
+                        .set_item(op.item.as_ref().map(item_to_sdk))
+                        .condition_expression(&op.condition)
+                        .set_expression_attribute_names(names(op))
+                        .set_expression_attribute_values(values(op))
+                        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                        .customize()
+                        .interceptor(recorder.clone())
+                        .send()
+                        .await
+                        .map(|o| o.consumed_capacity)
+                        .map_err(|e| match e.as_service_error() {
+                            Some(s) if s.is_conditional_check_failed_exception() => None,
+                            _ => Some(self.failed(e, operation, table)),
+                        }),
+                    "UpdateItem" => self
+                        .client
+                        .update_item()
+                        .table_name(table)
+                        .set_key(Some(item_to_sdk(&op.key)))
+                        .set_update_expression(op.update.clone())
+                        .condition_expression(&op.condition)
+                        .set_expression_attribute_names(names(op))
+                        .set_expression_attribute_values(values(op))
+                        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                        .customize()
+                        .interceptor(recorder.clone())
+                        .send()
+                        .await
+                        .map(|o| o.consumed_capacity)
+                        .map_err(|e| match e.as_service_error() {
+                            Some(s) if s.is_conditional_check_failed_exception() => None,
+                            _ => Some(self.failed(e, operation, table)),
+                        }),
+                    _ => self
+                        .client
+                        .delete_item()
+                        .table_name(table)
+                        .set_key(Some(item_to_sdk(&op.key)))
+                        .condition_expression(&op.condition)
+                        .set_expression_attribute_names(names(op))
+                        .set_expression_attribute_values(values(op))
+                        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                        .customize()
+                        .interceptor(recorder.clone())
+                        .send()
+                        .await
+                        .map(|o| o.consumed_capacity)
+                        .map_err(|e| match e.as_service_error() {
+                            Some(s) if s.is_conditional_check_failed_exception() => None,
+                            _ => Some(self.failed(e, operation, table)),
+                        }),
+                };
+                match result {
+                    Ok(c) => consumed_from_sdk(c.as_ref()),
+                    Err(Some(failure)) => return Err(failure),
+                    Err(None) => {
+                        let current = self.current(table, &op.key).await;
+                        return Err(conflict(0, current, &recorder));
+                    }
+                }
+            }
+            _ => {
+                let items = ops
+                    .iter()
+                    .map(transact_item)
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| WriteFailure::Failed(EngineError::service(e.to_string())))?;
+                let result = self
+                    .client
+                    .transact_write_items()
+                    .set_transact_items(Some(items))
+                    .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                    .customize()
+                    .interceptor(recorder.clone())
+                    .send()
+                    .await;
+                match result {
+                    Ok(out) => total(out.consumed_capacity.as_deref().unwrap_or_default()),
+                    Err(e) => {
+                        // Which op's condition failed: the cancellation reason at its index.
+                        let index = e
+                            .as_service_error()
+                            .filter(|s| s.is_transaction_canceled_exception())
+                            .and_then(|s| match s {
+                                aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError::TransactionCanceledException(t) => t
+                                    .cancellation_reasons()
+                                    .iter()
+                                    .position(|r| r.code() == Some("ConditionalCheckFailed")),
+                                _ => None,
+                            });
+                        match index {
+                            Some(i) => {
+                                let current = self.current(table, &ops[i].key).await;
+                                return Err(conflict(i, current, &recorder));
+                            }
+                            None => return Err(self.failed(e, operation, table)),
+                        }
+                    }
+                }
+            }
+        };
+        Ok(WriteDone {
+            operation,
+            consumed,
+            latency: started.elapsed(),
+            attempts: recorder.snapshot(),
+            items: ops.len(),
+        })
+    }
+}
+
+fn transact_item(
+    op: &RenderedOp,
+) -> Result<TransactWriteItem, aws_sdk_dynamodb::error::BuildError> {
+    let builder = TransactWriteItem::builder();
+    Ok(match op.operation {
+        "PutItem" => builder.put(
+            Put::builder()
+                .table_name(&op.table)
+                .set_item(op.item.as_ref().map(item_to_sdk))
+                .condition_expression(&op.condition)
+                .set_expression_attribute_names(names(op))
+                .set_expression_attribute_values(values(op))
+                .build()?,
+        ),
+        "UpdateItem" => builder.update(
+            Update::builder()
+                .table_name(&op.table)
+                .set_key(Some(item_to_sdk(&op.key)))
+                .set_update_expression(op.update.clone())
+                .condition_expression(&op.condition)
+                .set_expression_attribute_names(names(op))
+                .set_expression_attribute_values(values(op))
+                .build()?,
+        ),
+        _ => builder.delete(
+            Delete::builder()
+                .table_name(&op.table)
+                .set_key(Some(item_to_sdk(&op.key)))
+                .condition_expression(&op.condition)
+                .set_expression_attribute_names(names(op))
+                .set_expression_attribute_values(values(op))
+                .build()?,
+        ),
+    }
+    .build())
+}
+
+impl WriteBackend for Writer {
+    fn write(&self, plan: WritePlan) -> impl std::future::Future<Output = WriteResult> + Send {
+        let writer = self.clone();
+        async move {
+            if let Err(why) = writer.audit.check() {
+                return Err(WriteFailure::Failed(EngineError::bad_input(why)));
+            }
+            let result = writer.send(&plan).await;
+            let outcome = match &result {
+                Ok(_) => "written",
+                Err(WriteFailure::Conflict { .. }) => "conflict",
+                Err(WriteFailure::Failed(_)) => "failed",
+            };
+            if let Err(e) = writer
+                .audit
+                .record(&writer.endpoint, &plan, plan.operation(), outcome)
+            {
+                tracing::warn!(target: "dynoscope::aws::write", "cannot append to the audit file: {e}");
+            }
+            tracing::info!(
+                target: "dynoscope::aws::write",
+                table = plan.table.as_str(),
+                operation = plan.operation(),
+                items = plan.ops.len(),
+                outcome,
+                "write"
+            );
+            result
+        }
+    }
+}

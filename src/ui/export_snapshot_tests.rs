@@ -1,0 +1,123 @@
+//! Snapshots of issue 13's screens: marks, the export dialog and its progress.
+
+use crossterm::event::KeyCode;
+
+use super::snapshot_tests::render;
+use crate::app::fixtures::*;
+use crate::app::msg::Msg;
+
+macro_rules! snapshot {
+    ($name:expr, $state:expr) => {
+        insta::assert_snapshot!($name, render(&$state).backend())
+    };
+}
+
+#[test]
+fn marks_and_the_export_dialog() {
+    let mut s = loaded(false);
+    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let user = store.collection_of("USER#u00000").unwrap();
+    send(&mut s, (0..user).map(|_| press(KeyCode::Down)));
+    send(
+        &mut s,
+        [
+            press(KeyCode::Tab),
+            char(' '),
+            press(KeyCode::Down),
+            char(' '),
+        ],
+    );
+    snapshot!("items_marked", s);
+    send(&mut s, [char('x'), Msg::Clock(1_796_154_600)]);
+    snapshot!("export_dialog", s);
+    send(
+        &mut s,
+        [
+            press(KeyCode::Down),
+            press(KeyCode::Right),
+            press(KeyCode::Right),
+        ],
+    );
+    snapshot!("export_dialog_csv", s);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let job = match effects.as_slice() {
+        [crate::app::msg::Effect::CheckExportPath { job, .. }] => *job,
+        other => panic!("{other:?}"),
+    };
+    send(
+        &mut s,
+        [Msg::ExportPathChecked {
+            job,
+            result: Ok(true),
+        }],
+    );
+    snapshot!("export_dialog_overwrite", s);
+    send(
+        &mut s,
+        [
+            char('y'),
+            Msg::ExportProgress {
+                job,
+                items: 1,
+                bytes: 180,
+            },
+        ],
+    );
+    snapshot!("export_running", s);
+}
+
+fn edit_id(effects: &[crate::app::msg::Effect]) -> (u64, String) {
+    match effects {
+        [crate::app::msg::Effect::Edit { edit, text }] => (*edit, text.clone()),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
+    use crate::aws::write::WriteFailure;
+    use crate::model::value::AttrValue;
+    let mut s = loaded(false);
+    s.writes_enabled = true;
+    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let user = store.collection_of("USER#u00000").unwrap();
+    send(&mut s, (0..user).map(|_| press(KeyCode::Down)));
+    let effects = send(&mut s, [press(KeyCode::Tab), char('e')]);
+    let (edit, text) = edit_id(&effects);
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["status"] = "RESET".into();
+    v["note"] = "fixed by hand".into();
+    send(
+        &mut s,
+        [Msg::Edited {
+            edit,
+            result: Ok(v.to_string()),
+        }],
+    );
+    snapshot!("write_diff_preview", s);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let crate::app::msg::Effect::Write { write, plan } = &effects[0] else {
+        panic!("{effects:?}")
+    };
+    let mut current = plan.ops[0].before.clone().unwrap();
+    current.insert("status", AttrValue::S("CANCELLED".into()));
+    send(
+        &mut s,
+        [Msg::Written {
+            write: *write,
+            result: Err(WriteFailure::Conflict {
+                index: 0,
+                current: Some(current),
+                operation: "UpdateItem",
+                latency: std::time::Duration::from_millis(9),
+                attempts: Default::default(),
+            }),
+        }],
+    );
+    snapshot!("write_conflict", s);
+    send(
+        &mut s,
+        [press(KeyCode::Esc), char(' '), char(' '), char('D')],
+    );
+    snapshot!("write_delete_confirmation", s);
+}

@@ -1,0 +1,187 @@
+//! The write dialogs: the diff and request before sending, the delete confirmation, and the
+//! conflict view (loaded / current / yours). Item text goes through the sanitiser.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Clear, Paragraph};
+use ratatui::Frame;
+
+use super::theme;
+use crate::app::state::{WriteFlow, WriteStage};
+use crate::model::cell::cell_text;
+use crate::model::json::write_plain;
+use crate::model::sanitize::{sanitize, truncate_display};
+use crate::model::value::AttrValue;
+use crate::model::write::{Change, WriteKind};
+
+fn value(v: Option<&AttrValue>, width: usize) -> String {
+    match v {
+        Some(v) => truncate_display(&sanitize(&cell_text(v)), width).into_owned(),
+        None => "(absent)".into(),
+    }
+}
+
+fn change_line(change: &Change, width: usize) -> Line<'static> {
+    let name = sanitize(change.name()).into_owned();
+    match change {
+        Change::Added(_, v) => Line::styled(
+            format!(" + {name}: {}", value(Some(v), width)),
+            theme::json::string(),
+        ),
+        Change::Removed(_, v) => Line::styled(
+            format!(" - {name}: {}", value(Some(v), width)),
+            theme::error(),
+        ),
+        Change::Changed(_, old, new) => Line::styled(
+            format!(
+                " ~ {name}: {} → {}",
+                value(Some(old), width / 2),
+                value(Some(new), width / 2)
+            ),
+            theme::warning(),
+        ),
+    }
+}
+
+fn title(flow: &WriteFlow) -> String {
+    match (flow.stage, flow.kind) {
+        (WriteStage::Conflict, _) => " Conflict: the item changed since it was loaded ".into(),
+        (WriteStage::ConfirmDelete, _) => {
+            format!(" Delete {} items? ", flow.targets.len())
+        }
+        (_, WriteKind::Create) => " Create the item? ".into(),
+        (_, WriteKind::KeyChange) => " Save the item under its new key? ".into(),
+        (_, WriteKind::Delete) => " Delete ".into(),
+        (_, WriteKind::Undo) => " Undo the last write? ".into(),
+        (_, WriteKind::Edit) => " Save the edit? ".into(),
+    }
+}
+
+fn hint(flow: &WriteFlow) -> String {
+    match flow.stage {
+        WriteStage::Editing => " in the editor… ".into(),
+        WriteStage::Sending => format!(" sending {} of {}… ", flow.sent + 1, flow.plans.len()),
+        WriteStage::ConfirmDelete => {
+            " y deletes, each item only if unchanged since loaded · Esc keeps them ".into()
+        }
+        WriteStage::Conflict => {
+            " r re-applies yours over the current item · e edits again · Esc drops yours ".into()
+        }
+        WriteStage::Preview if !flow.problems.is_empty() && !flow.retry => {
+            " e edits again · Esc drops the edit ".into()
+        }
+        WriteStage::Preview => " Enter or y sends · e edits again · Esc drops it ".into(),
+    }
+}
+
+fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    for problem in &flow.problems {
+        lines.push(Line::styled(
+            format!(" {}", sanitize(problem)),
+            theme::error(),
+        ));
+    }
+    match flow.stage {
+        WriteStage::ConfirmDelete => {
+            lines.push(Line::styled(
+                format!(
+                    " {} items, in {} request(s) of at most 25, each conditional on the item being unchanged:",
+                    flow.targets.len(),
+                    flow.plans.len()
+                ),
+                theme::header(),
+            ));
+            let keys = &flow.plans.iter().flat_map(|p| &p.ops).collect::<Vec<_>>();
+            for op in keys.iter().take(8) {
+                let mut key = String::new();
+                write_plain(&mut key, &op.key);
+                lines.push(Line::raw(format!(
+                    "   {}",
+                    truncate_display(&sanitize(&key), width)
+                )));
+            }
+            if keys.len() > 8 {
+                lines.push(Line::styled(
+                    format!("   … and {} more", keys.len() - 8),
+                    theme::dim(),
+                ));
+            }
+        }
+        WriteStage::Conflict => {
+            let w = width.saturating_sub(20) / 3;
+            lines.push(Line::styled(
+                " Nothing was written. Attributes that differ:".to_string(),
+                theme::warning(),
+            ));
+            lines.push(Line::styled(
+                format!(
+                    " {:<18} {:<w$} {:<w$} {:<w$}",
+                    "attribute", "loaded", "current", "yours"
+                ),
+                theme::header(),
+            ));
+            if flow.current.as_ref().is_some_and(|c| c.is_none()) {
+                lines.push(Line::styled(
+                    " the item is gone: it was deleted meanwhile",
+                    theme::error(),
+                ));
+            }
+            for row in &flow.conflict {
+                lines.push(Line::raw(format!(
+                    " {:<18} {:<w$} {:<w$} {:<w$}",
+                    truncate_display(&sanitize(&row.name), 18),
+                    value(row.loaded.as_ref(), w),
+                    value(row.current.as_ref(), w),
+                    value(row.yours.as_ref(), w),
+                )));
+            }
+        }
+        _ => {
+            if !flow.changes.is_empty() {
+                lines.push(Line::styled(" Changes", theme::header()));
+                for change in &flow.changes {
+                    lines.push(change_line(change, width.saturating_sub(8)));
+                }
+            }
+            if !flow.request.is_empty() {
+                lines.push(Line::raw(""));
+                lines.push(Line::styled(" Request", theme::header()));
+                for line in &flow.request {
+                    lines.push(Line::styled(
+                        format!(" {}", truncate_display(&sanitize(line), width)),
+                        theme::dim(),
+                    ));
+                }
+            }
+        }
+    }
+    lines
+}
+
+pub(super) fn draw_write(frame: &mut Frame, area: Rect, flow: &WriteFlow) {
+    if flow.stage == WriteStage::Editing {
+        return;
+    }
+    let width = area.width.saturating_sub(4).min(110);
+    let inner = width.saturating_sub(4) as usize;
+    let lines = body(flow, inner);
+    let height = (lines.len() as u16 + 2).clamp(6, area.height.saturating_sub(2));
+    let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
+    let scroll = flow.scroll.min(lines.len().saturating_sub(1));
+    let border: Style = match flow.stage {
+        WriteStage::Conflict | WriteStage::ConfirmDelete => theme::error(),
+        _ => theme::warning(),
+    };
+    frame.render_widget(Clear, popup);
+    frame.render_widget(
+        Paragraph::new(lines).scroll((scroll as u16, 0)).block(
+            Block::bordered()
+                .title(title(flow))
+                .title_bottom(hint(flow))
+                .border_style(border),
+        ),
+        popup,
+    );
+}
