@@ -2,61 +2,19 @@
 //! `AttributeValue` (the same shape as DynamoDB's, another type); numbers stay exact text and
 //! strings are moved, not copied.
 
-use std::collections::HashMap;
-
-use aws_sdk_dynamodbstreams::primitives::Blob;
-use aws_sdk_dynamodbstreams::types::{AttributeValue, OperationType, Record, StreamViewType};
+use aws_sdk_dynamodbstreams::types::{OperationType, Record, StreamViewType};
 
 use crate::model::stream::change::is_ttl_identity;
 use crate::model::stream::{Change, ChangeEvent, ViewType};
-use crate::model::value::{AttrValue, Item};
 
-pub fn item_from_stream(map: HashMap<String, AttributeValue>) -> Item {
-    Item::from_attrs(
-        map.into_iter()
-            .map(|(k, v)| (k, value_from_stream(v)))
-            .collect(),
-    )
-}
-
-pub fn value_from_stream(value: AttributeValue) -> AttrValue {
-    match value {
-        AttributeValue::S(s) => AttrValue::S(s),
-        AttributeValue::N(n) => AttrValue::N(n),
-        AttributeValue::B(b) => AttrValue::B(b.into_inner()),
-        AttributeValue::Ss(v) => AttrValue::Ss(v),
-        AttributeValue::Ns(v) => AttrValue::Ns(v),
-        AttributeValue::Bs(v) => AttrValue::Bs(v.into_iter().map(Blob::into_inner).collect()),
-        AttributeValue::M(m) => AttrValue::M(item_from_stream(m)),
-        AttributeValue::L(l) => AttrValue::L(l.into_iter().map(value_from_stream).collect()),
-        AttributeValue::Null(_) => AttrValue::Null,
-        AttributeValue::Bool(b) => AttrValue::Bool(b),
-        // Non-exhaustive in the SDK; a type added later is shown as NULL, as for DynamoDB's.
-        _ => AttrValue::Null,
-    }
-}
-
-/// The reverse, for tests and benchmarks that build records.
-pub fn value_to_stream(value: &AttrValue) -> AttributeValue {
-    match value {
-        AttrValue::S(s) => AttributeValue::S(s.clone()),
-        AttrValue::N(n) => AttributeValue::N(n.clone()),
-        AttrValue::B(b) => AttributeValue::B(Blob::new(b.clone())),
-        AttrValue::Ss(v) => AttributeValue::Ss(v.clone()),
-        AttrValue::Ns(v) => AttributeValue::Ns(v.clone()),
-        AttrValue::Bs(v) => AttributeValue::Bs(v.iter().map(|b| Blob::new(b.clone())).collect()),
-        AttrValue::M(m) => AttributeValue::M(item_to_stream(m)),
-        AttrValue::L(l) => AttributeValue::L(l.iter().map(value_to_stream).collect()),
-        AttrValue::Null => AttributeValue::Null(true),
-        AttrValue::Bool(b) => AttributeValue::Bool(*b),
-    }
-}
-
-pub fn item_to_stream(item: &Item) -> HashMap<String, AttributeValue> {
-    item.iter()
-        .map(|(k, v)| (k.to_string(), value_to_stream(v)))
-        .collect()
-}
+// Records' images, and the reverse for tests and benchmarks that build records.
+crate::aws::convert::attribute_conversions!(
+    aws_sdk_dynamodbstreams,
+    item_from_stream,
+    value_from_stream,
+    item_to_stream,
+    value_to_stream
+);
 
 pub fn view_from_sdk(view: &StreamViewType) -> Option<ViewType> {
     ViewType::parse(view.as_str())
@@ -101,6 +59,7 @@ mod tests {
     use aws_sdk_dynamodbstreams::types::{Identity, StreamRecord};
 
     use super::*;
+    use crate::model::value::{AttrValue, Item};
 
     fn record(event: OperationType, identity: Option<Identity>) -> Record {
         let keys = Item::from_attrs(vec![("PK".into(), AttrValue::S("USER#1".into()))]);
