@@ -2,6 +2,7 @@
 
 pub mod access_pattern;
 pub mod aws_profiles;
+pub mod calendar;
 pub mod capacity;
 pub mod cell;
 pub mod churn;

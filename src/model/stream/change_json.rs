@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use super::change::Change;
+use crate::model::calendar::civil_from_days;
 use crate::model::json::{write_dynamo, write_json_string, write_plain, JsonSpelling};
 use crate::model::value::Item;
 
@@ -57,21 +58,6 @@ pub fn write_change(out: &mut String, change: &Change, spelling: JsonSpelling) {
         out.push('"');
     }
     out.push('}');
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian (year, month, day): Howard Hinnant's
-/// `civil_from_days` (<https://howardhinnant.github.io/date_algorithms.html>).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
 }
 
 /// Appends milliseconds since the epoch as RFC 3339 UTC: `2026-11-30T19:18:00Z`, with
