@@ -28,9 +28,7 @@ use dynoscope::aws::stream::StreamEvent;
 use dynoscope::aws::{EngineEvent, Operation, Page, SegmentStart};
 use dynoscope::model::capacity::Consumed;
 use dynoscope::model::demo_data::DemoItems;
-use dynoscope::model::schema::{
-    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
-};
+use dynoscope::model::schema::TableInfo;
 use dynoscope::model::stream::{Change, ChangeEvent, ViewType};
 use dynoscope::model::value::{AttrValue, Item};
 use ratatui::backend::TestBackend;
@@ -43,39 +41,7 @@ const USERS: u64 = 20_000;
 const START_MS: i64 = 1_796_066_280_000;
 
 fn info() -> TableInfo {
-    let s = |n: &str| KeyAttr {
-        name: n.into(),
-        key_type: KeyType::S,
-    };
-    TableInfo {
-        name: "app".into(),
-        status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: s("PK"),
-            sort_key: Some(s("SK")),
-        },
-        indexes: vec![IndexInfo {
-            name: "GSI1".into(),
-            kind: IndexKind::Gsi,
-            keys: KeySchema {
-                partition_key: s("GSI1PK"),
-                sort_key: Some(s("GSI1SK")),
-            },
-            projection: Projection {
-                projection_type: "ALL".into(),
-                non_key_attributes: vec![],
-            },
-            provisioned: None,
-            item_count: None,
-            size_bytes: None,
-        }],
-        billing_mode: "PAY_PER_REQUEST".into(),
-        provisioned: None,
-        item_count: 0,
-        size_bytes: 0,
-        ttl_attribute: None,
-        stream: Some("NEW_AND_OLD_IMAGES".into()),
-    }
+    dynoscope::model::demo_data::stream_table_info()
 }
 
 fn item(attrs: &[(&str, String)]) -> Item {

@@ -38,9 +38,7 @@ use dynoscope::aws::stream::convert::change_from_sdk;
 use dynoscope::aws::stream::source::StreamSource;
 use dynoscope::aws::stream::{SdkStreamSource, StreamCounters};
 use dynoscope::model::json::{write_dynamo, JsonSpelling};
-use dynoscope::model::schema::{
-    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
-};
+use dynoscope::model::schema::TableInfo;
 use dynoscope::model::stream::change_json::write_change;
 use dynoscope::model::stream::{Change, LiveConfig, LiveStats, ViewType};
 use dynoscope::model::value::{AttrValue, Item};
@@ -77,39 +75,7 @@ impl HttpClient for Canned {
 }
 
 fn table() -> TableInfo {
-    let s = |name: &str| KeyAttr {
-        name: name.into(),
-        key_type: KeyType::S,
-    };
-    TableInfo {
-        name: "app".into(),
-        status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: s("PK"),
-            sort_key: Some(s("SK")),
-        },
-        indexes: vec![IndexInfo {
-            name: "GSI1".into(),
-            kind: IndexKind::Gsi,
-            keys: KeySchema {
-                partition_key: s("GSI1PK"),
-                sort_key: Some(s("GSI1SK")),
-            },
-            projection: Projection {
-                projection_type: "ALL".into(),
-                non_key_attributes: vec![],
-            },
-            provisioned: None,
-            item_count: None,
-            size_bytes: None,
-        }],
-        billing_mode: "PAY_PER_REQUEST".into(),
-        provisioned: None,
-        item_count: 0,
-        size_bytes: 0,
-        ttl_attribute: None,
-        stream: Some("NEW_AND_OLD_IMAGES".into()),
-    }
+    dynoscope::model::demo_data::stream_table_info()
 }
 
 /// An order of the demo's shape, as it was (`status` PENDING) or is (SHIPPED).

@@ -16,9 +16,7 @@ use dynoscope::app::msg::{Effect, Msg, StreamMsg};
 use dynoscope::app::state::State;
 use dynoscope::app::update::{start, update};
 use dynoscope::aws::stream::StreamEvent;
-use dynoscope::model::schema::{
-    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
-};
+use dynoscope::model::schema::TableInfo;
 use dynoscope::model::stream::{Change, ChangeEvent, ViewType};
 use dynoscope::model::value::{AttrValue, Item};
 
@@ -76,39 +74,7 @@ const HEAP_BOUND_MB: usize = 24;
 const GROWTH_BOUND_KB: usize = 256;
 
 fn info() -> TableInfo {
-    let s = |name: &str| KeyAttr {
-        name: name.into(),
-        key_type: KeyType::S,
-    };
-    TableInfo {
-        name: "app".into(),
-        status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: s("PK"),
-            sort_key: Some(s("SK")),
-        },
-        indexes: vec![IndexInfo {
-            name: "GSI1".into(),
-            kind: IndexKind::Gsi,
-            keys: KeySchema {
-                partition_key: s("GSI1PK"),
-                sort_key: Some(s("GSI1SK")),
-            },
-            projection: Projection {
-                projection_type: "ALL".into(),
-                non_key_attributes: vec![],
-            },
-            provisioned: None,
-            item_count: None,
-            size_bytes: None,
-        }],
-        billing_mode: "PAY_PER_REQUEST".into(),
-        provisioned: None,
-        item_count: 0,
-        size_bytes: 0,
-        ttl_attribute: None,
-        stream: Some("NEW_AND_OLD_IMAGES".into()),
-    }
+    dynoscope::model::demo_data::stream_table_info()
 }
 
 /// Change `n`: a MODIFY of one of 20,000 users (every fifth to the hot tenant), both images

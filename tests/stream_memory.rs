@@ -10,9 +10,7 @@ use std::sync::Arc;
 
 use dynoscope::aws::stream::memory::MemoryStream;
 use dynoscope::aws::stream::{start_stream, StreamCounters, StreamEvent, StreamSpec, StreamStart};
-use dynoscope::model::schema::{
-    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
-};
+use dynoscope::model::schema::TableInfo;
 use dynoscope::model::stream::{
     Change, ChangeEvent, LiveConfig, LiveStats, RankBy, RankTarget, ViewType, Window,
 };
@@ -70,39 +68,7 @@ const GROWTH_BOUND_KB: usize = 256;
 const START_MS: i64 = 1_800_000_000_000;
 
 fn table() -> TableInfo {
-    let s = |name: &str| KeyAttr {
-        name: name.into(),
-        key_type: KeyType::S,
-    };
-    TableInfo {
-        name: "app".into(),
-        status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: s("PK"),
-            sort_key: Some(s("SK")),
-        },
-        indexes: vec![IndexInfo {
-            name: "GSI1".into(),
-            kind: IndexKind::Gsi,
-            keys: KeySchema {
-                partition_key: s("GSI1PK"),
-                sort_key: Some(s("GSI1SK")),
-            },
-            projection: Projection {
-                projection_type: "ALL".into(),
-                non_key_attributes: vec![],
-            },
-            provisioned: None,
-            item_count: None,
-            size_bytes: None,
-        }],
-        billing_mode: "PAY_PER_REQUEST".into(),
-        provisioned: None,
-        item_count: 0,
-        size_bytes: 0,
-        ttl_attribute: None,
-        stream: Some("NEW_AND_OLD_IMAGES".into()),
-    }
+    dynoscope::model::demo_data::stream_table_info()
 }
 
 /// Change number `n`: a MODIFY of one of 20,000 users (every fifth to the hot tenant), with

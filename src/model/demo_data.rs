@@ -13,7 +13,48 @@
 //! times more orders than anyone else, so the triage views have a hot key to find. Orders also
 //! carry `LSI1SK` (their total in cents, a number) for the numeric local index.
 
+use super::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo};
 use super::value::{AttrValue, Item};
+
+/// The demo table's string keys as DescribeTable reports them, with no counts: `PK`/`SK` and
+/// `GSI1` (all attributes projected), on demand, with a NEW_AND_OLD_IMAGES stream. What the
+/// stream tools rank writes by, and what the long-run tests and benchmarks build on (`seed`
+/// also creates the numeric `LSI1`, which none of them needs).
+pub fn stream_table_info() -> TableInfo {
+    let key = |name: &str| KeyAttr {
+        name: name.into(),
+        key_type: KeyType::S,
+    };
+    TableInfo {
+        name: "app".into(),
+        status: "ACTIVE".into(),
+        keys: KeySchema {
+            partition_key: key("PK"),
+            sort_key: Some(key("SK")),
+        },
+        indexes: vec![IndexInfo {
+            name: "GSI1".into(),
+            kind: IndexKind::Gsi,
+            keys: KeySchema {
+                partition_key: key("GSI1PK"),
+                sort_key: Some(key("GSI1SK")),
+            },
+            projection: Projection {
+                projection_type: "ALL".into(),
+                non_key_attributes: vec![],
+            },
+            provisioned: None,
+            item_count: None,
+            size_bytes: None,
+        }],
+        billing_mode: "PAY_PER_REQUEST".into(),
+        provisioned: None,
+        item_count: 0,
+        size_bytes: 0,
+        ttl_attribute: None,
+        stream: Some("NEW_AND_OLD_IMAGES".into()),
+    }
+}
 
 pub const STATUSES: [&str; 4] = ["PENDING", "SHIPPED", "DELIVERED", "CANCELLED"];
 pub const CATEGORIES: [&str; 6] = ["books", "garden", "games", "kitchen", "music", "tools"];
