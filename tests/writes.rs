@@ -106,6 +106,12 @@ async fn an_edit_is_guarded_by_every_type_and_a_concurrent_change_is_a_conflict(
     let done = w.write(plan).await.unwrap();
     assert_eq!(done.operation, "UpdateItem");
     assert!(done.consumed.total > 0.0, "{done:?}");
+    // The body as it went on the wire, for the request log's "as sent" view.
+    let sent = done.sent.as_deref().expect("the body is recorded");
+    assert!(
+        sent.contains("\"ConditionExpression\"") && sent.contains("\"RESET\""),
+        "{sent}"
+    );
     assert_eq!(get(&table, &loaded).await, Some(yours.clone()));
 
     // Another writer changes the item: the edit made from the old image is refused, the
@@ -118,9 +124,13 @@ async fn an_edit_is_guarded_by_every_type_and_a_concurrent_change_is_a_conflict(
     let plan = plan_edit(&table, &keys, &yours, &mine, None).unwrap();
     match w.write(plan).await {
         Err(WriteFailure::Conflict {
-            index: 0, current, ..
+            index: 0,
+            current,
+            sent,
+            ..
         }) => {
-            assert_eq!(current, Some(theirs.clone()))
+            assert_eq!(current, Some(theirs.clone()));
+            assert!(sent.is_some_and(|b| b.contains("\"MINE\"")));
         }
         other => panic!("{other:?}"),
     }

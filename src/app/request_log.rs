@@ -28,7 +28,7 @@ pub struct RequestRow {
 }
 
 impl RequestRow {
-    /// One write request, with its write units.
+    /// One write request, with its write units and its body as sent.
     pub fn from_write(
         request_id: u64,
         operation: &'static str,
@@ -36,6 +36,7 @@ impl RequestRow {
         consumed: Consumed,
         latency: Duration,
         attempts: &crate::aws::attempts::AttemptStats,
+        sent: Option<std::sync::Arc<str>>,
     ) -> Self {
         RequestRow {
             request_id,
@@ -51,7 +52,7 @@ impl RequestRow {
             attempts: attempts.attempts,
             throttles: attempts.throttles,
             throttle_reason: attempts.throttle_reason.clone(),
-            sent: None,
+            sent,
             write: Some(operation),
         }
     }

@@ -111,6 +111,7 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
                 operation: "UpdateItem",
                 latency: std::time::Duration::from_millis(9),
                 attempts: Default::default(),
+                sent: None,
             }),
         }],
     );

@@ -15,18 +15,16 @@ pub fn draw(frame: &mut Frame, area: Rect, row: &RequestRow) {
         Constraint::Length(area.width.saturating_sub(8).max(area.width.min(30))),
         Constraint::Length(area.height.saturating_sub(4).max(area.height.min(5))),
     );
-    let mut lines = vec![
-        Line::styled(
-            format!(
-                "POST / · X-Amz-Target: DynamoDB_20120810.{} · segment {} · page {}",
-                row.operation.as_str(),
-                row.segment,
-                row.page
-            ),
-            theme::dim(),
+    let target = match row.write {
+        Some(write) => format!("POST / · X-Amz-Target: DynamoDB_20120810.{write}"),
+        None => format!(
+            "POST / · X-Amz-Target: DynamoDB_20120810.{} · segment {} · page {}",
+            row.operation.as_str(),
+            row.segment,
+            row.page
         ),
-        Line::raw(""),
-    ];
+    };
+    let mut lines = vec![Line::styled(target, theme::dim()), Line::raw("")];
     match row.sent.as_deref() {
         Some(body) => {
             // Pretty-printed for reading; the members and values are the ones that were sent.
@@ -53,4 +51,46 @@ pub fn draw(frame: &mut Frame, area: Rect, row: &RequestRow) {
         ),
         popup,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+
+    use super::draw;
+    use crate::app::request_log::RequestRow;
+
+    #[test]
+    fn a_write_row_shows_its_own_operation_and_body() {
+        let row = RequestRow::from_write(
+            7,
+            "UpdateItem",
+            1,
+            Default::default(),
+            Duration::from_millis(3),
+            &Default::default(),
+            Some(r##"{"TableName":"app","ConditionExpression":"#a0 = :v0"}"##.into()),
+        );
+        let mut terminal = Terminal::new(TestBackend::new(80, 12)).unwrap();
+        terminal.draw(|f| draw(f, f.area(), &row)).unwrap();
+        let text: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        assert!(
+            text.contains("X-Amz-Target: DynamoDB_20120810.UpdateItem "),
+            "{text}"
+        );
+        assert!(!text.contains("segment"), "{text}");
+        assert!(
+            text.contains(r##""ConditionExpression": "#a0 = :v0""##),
+            "{text}"
+        );
+    }
 }

@@ -6,6 +6,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph};
 use ratatui::Frame;
+use unicode_width::UnicodeWidthChar;
 
 use super::theme;
 use crate::app::state::{WriteFlow, WriteStage};
@@ -20,6 +21,29 @@ fn value(v: Option<&AttrValue>, width: usize) -> String {
         Some(v) => truncate_display(&sanitize(&cell_text(v)), width).into_owned(),
         None => "(absent)".into(),
     }
+}
+
+/// `text` in rows of at most `width` columns, the rows after the first indented two past the
+/// line's own indent so a long value reads as the continuation it is.
+fn hanging_wrap(text: &str, width: usize) -> Vec<String> {
+    let indent = text.len() - text.trim_start().len() + 2;
+    let mut rows = Vec::new();
+    let mut row = String::new();
+    let mut used = 0;
+    let mut room = width.max(1);
+    for c in text.chars() {
+        let w = UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w > room && !row.is_empty() {
+            rows.push(std::mem::take(&mut row));
+            row.push_str(&" ".repeat(indent));
+            used = indent;
+            room = width.max(indent + 8);
+        }
+        row.push(c);
+        used += w;
+    }
+    rows.push(row);
+    rows
 }
 
 fn change_line(change: &Change, width: usize) -> Line<'static> {
@@ -148,11 +172,12 @@ fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
             if !flow.request.is_empty() {
                 lines.push(Line::raw(""));
                 lines.push(Line::styled(" Request", theme::header()));
+                // Wrapped, never cut: the request is what the user agrees to send, so every
+                // name, value and condition of it must be readable (the popup scrolls).
                 for line in &flow.request {
-                    lines.push(Line::styled(
-                        format!(" {}", truncate_display(&sanitize(line), width)),
-                        theme::dim(),
-                    ));
+                    for row in hanging_wrap(&sanitize(line), width.saturating_sub(1)) {
+                        lines.push(Line::styled(format!(" {row}"), theme::dim()));
+                    }
                 }
             }
         }
@@ -184,4 +209,24 @@ pub(super) fn draw_write(frame: &mut Frame, area: Rect, flow: &WriteFlow) {
         ),
         popup,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hanging_wrap;
+
+    #[test]
+    fn long_request_lines_wrap_with_a_hanging_indent_and_lose_nothing() {
+        let line = "  ConditionExpression: #a0 = :v0 AND #a1 = :v1 AND #a2 = :v2";
+        let rows = hanging_wrap(line, 24);
+        assert!(rows.len() > 2, "{rows:?}");
+        assert!(rows.iter().all(|r| r.chars().count() <= 24), "{rows:?}");
+        assert!(rows[1..].iter().all(|r| r.starts_with("    ")), "{rows:?}");
+        let joined: String = rows
+            .iter()
+            .enumerate()
+            .map(|(n, r)| if n == 0 { r.as_str() } else { &r[4..] })
+            .collect();
+        assert_eq!(joined, line);
+    }
 }

@@ -248,6 +248,7 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
                 done.consumed.clone(),
                 done.latency,
                 &done.attempts,
+                done.sent.clone(),
             ));
             for op in &plan.ops {
                 flow.done.push(UndoImage {
@@ -306,6 +307,7 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
             operation,
             latency,
             attempts,
+            sent,
         }) => {
             state.log.push(RequestRow::from_write(
                 write,
@@ -314,6 +316,7 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
                 Consumed::default(),
                 latency,
                 &attempts,
+                sent,
             ));
             let op = &plan.ops[index];
             let empty = Item::new();

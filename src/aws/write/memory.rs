@@ -73,6 +73,7 @@ impl WriteBackend for MemoryWriter {
                         operation: plan.operation(),
                         latency: Duration::from_millis(5),
                         attempts,
+                        sent: None,
                     });
                 }
             }
@@ -110,6 +111,7 @@ impl WriteBackend for MemoryWriter {
                 latency: Duration::from_millis(5),
                 attempts,
                 items: plan.ops.len(),
+                sent: None,
             })
         }
     }

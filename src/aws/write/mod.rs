@@ -36,6 +36,8 @@ pub struct WriteDone {
     pub latency: Duration,
     pub attempts: AttemptStats,
     pub items: usize,
+    /// The request body as it went on the wire (its last attempt's), for the request log.
+    pub sent: Option<std::sync::Arc<str>>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -49,6 +51,7 @@ pub enum WriteFailure {
         operation: &'static str,
         latency: Duration,
         attempts: AttemptStats,
+        sent: Option<std::sync::Arc<str>>,
     },
     Failed(EngineError),
 }

@@ -82,18 +82,29 @@ impl Writer {
         ))
     }
 
-    /// The item under `key` now, read strongly consistently.
-    async fn current(&self, table: &str, key: &Item) -> Option<Item> {
-        self.client
+    /// The item under `key` now, read strongly consistently (`None`: it is gone). A failed
+    /// read is a failure of the write, not "deleted": the user must not be told an item is
+    /// gone that may well be there.
+    async fn current(&self, table: &str, key: &Item) -> Result<Option<Item>, WriteFailure> {
+        match self
+            .client
             .get_item()
             .table_name(table)
             .set_key(Some(item_to_sdk(key)))
             .consistent_read(true)
             .send()
             .await
-            .ok()
-            .and_then(|out| out.item)
-            .map(item_from_sdk)
+        {
+            Ok(out) => Ok(out.item.map(item_from_sdk)),
+            Err(e) => {
+                let mut error = EngineError::from_sdk(e, "GetItem", Some(table), &self.endpoint);
+                error.message = format!(
+                    "nothing was written: the item changed since it was loaded, and reading it again failed: {}",
+                    error.message
+                );
+                Err(WriteFailure::Failed(error))
+            }
+        }
     }
 
     async fn send(&self, plan: &WritePlan) -> WriteResult {
@@ -111,6 +122,7 @@ impl Writer {
                 operation,
                 latency: started.elapsed(),
                 attempts: recorder.snapshot(),
+                sent: recorder.sent_body(),
             }
         };
         let consumed = match ops.as_slice() {
@@ -176,7 +188,7 @@ impl Writer {
                     Ok(c) => consumed_from_sdk(c.as_ref()),
                     Err(Some(failure)) => return Err(failure),
                     Err(None) => {
-                        let current = self.current(table, &op.key).await;
+                        let current = self.current(table, &op.key).await?;
                         return Err(conflict(0, current, &recorder));
                     }
                 }
@@ -212,7 +224,7 @@ impl Writer {
                             });
                         match index {
                             Some(i) => {
-                                let current = self.current(table, &ops[i].key).await;
+                                let current = self.current(table, &ops[i].key).await?;
                                 return Err(conflict(i, current, &recorder));
                             }
                             None => return Err(self.failed(e, operation, table)),
@@ -227,6 +239,7 @@ impl Writer {
             latency: started.elapsed(),
             attempts: recorder.snapshot(),
             items: ops.len(),
+            sent: recorder.sent_body(),
         })
     }
 }
