@@ -147,6 +147,11 @@ fn bad_inputs_exit_2_naming_the_value() {
             vec!["'1001'", "1000"],
         ),
         (vec!["scan", t, "--output", "xml"], vec!["'xml'"]),
+        // A change is not an item row: tail offers only its own formats.
+        (
+            vec!["tail", t, "--output", "csv"],
+            vec!["'csv'", "jsonl, ddb-jsonl, table"],
+        ),
         (vec!["query", t], vec!["--pk"]),
     ];
     for (args, needles) in cases {

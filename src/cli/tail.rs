@@ -12,7 +12,6 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::args::GlobalArgs;
-use super::output::OutputFormat;
 use super::CliError;
 use crate::aws::stream::describe::{stream_table, StreamTable};
 use crate::aws::stream::{
@@ -30,6 +29,19 @@ use crate::model::stream::Change;
 /// GetRecords pages the engine may have queued ahead of stdout.
 const CHANNEL_BATCHES: usize = 4;
 
+/// How `tail` writes changes. A change is not an item row (event, keys, two images), so the
+/// item formats `csv` and `json` are not offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChangeOutput {
+    /// One change per line as plain JSON (exact numbers, base64 binary, sets as arrays).
+    Jsonl,
+    /// One change per line, its keys and images in DynamoDB JSON.
+    #[value(name = "ddb-jsonl")]
+    DdbJsonl,
+    /// Aligned columns for people; text is sanitised and truncated.
+    Table,
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct TailArgs {
     /// Table whose stream to read.
@@ -44,7 +56,7 @@ pub struct TailArgs {
     #[arg(long, value_name = "PK")]
     pub follow_key: Option<String>,
     #[arg(long, value_enum, default_value = "jsonl")]
-    pub output: OutputFormat,
+    pub output: ChangeOutput,
     /// Stop after this long, e.g. 30s or 5m.
     #[arg(long, value_name = "DURATION", conflicts_with = "count")]
     pub until: Option<String>,
@@ -175,7 +187,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
         eprintln!("note: {note}");
     }
     let spelling = match args.output {
-        OutputFormat::DdbJsonl => JsonSpelling::Dynamo,
+        ChangeOutput::DdbJsonl => JsonSpelling::Dynamo,
         _ => JsonSpelling::Plain,
     };
 
@@ -189,7 +201,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
     let mut stop: Option<Stop> = None;
     let mut failure: Option<CliError> = None;
     let mut text = String::new();
-    if args.output == OutputFormat::Table {
+    if args.output == ChangeOutput::Table {
         text.push_str(&super::tail_table::header(&key_names));
     }
     loop {
@@ -232,7 +244,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
                         continue;
                     }
                     match args.output {
-                        OutputFormat::Table => {
+                        ChangeOutput::Table => {
                             super::tail_table::row(&mut text, change, &key_names)
                         }
                         _ => {
