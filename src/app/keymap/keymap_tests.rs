@@ -198,6 +198,11 @@ fn override_takes_a_key_from_its_default_action() {
     let keymap = Keymap::default()
         .with_overrides(&overrides(&[("load_more", &["j"]), ("tables", &[])]))
         .unwrap();
+    // Naming the action that loses its last key is how to leave it unbound on purpose.
+    let unbound = Keymap::default()
+        .with_overrides(&overrides(&[("load_more", &["space"]), ("mark", &[])]))
+        .unwrap();
+    assert_eq!(unbound.keys_for(Action::Mark), "");
     let j = press(KeyCode::Char('j'), KeyModifiers::NONE);
     assert_eq!(keymap.action(&j), Some(Action::LoadMore));
     assert_eq!(keymap.keys_for(Action::Down), "down");
@@ -232,6 +237,15 @@ fn rejects_bad_overrides() {
                 key: "x".into(),
                 first: "copy",
                 second: "quit",
+            },
+        ),
+        (
+            // Space is mark's only key: taking it would leave marking unreachable.
+            &[("load_more", &["n", "space"])],
+            KeymapError::Orphaned {
+                key: "space".into(),
+                taker: "load_more",
+                action: "mark",
             },
         ),
     ];

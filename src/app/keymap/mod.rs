@@ -37,6 +37,14 @@ pub enum KeymapError {
         first: &'static str,
         second: &'static str,
     },
+    #[error(
+        "key '{key}' for '{taker}' was the only key of '{action}', which would have none; give '{action}' a key of its own in [keys] (or '{action} = []' to leave it unbound)"
+    )]
+    Orphaned {
+        key: String,
+        taker: &'static str,
+        action: &'static str,
+    },
     #[error("the built-in keymap is invalid: {0}")]
     Asset(String),
 }
@@ -148,9 +156,25 @@ impl Keymap {
             replaced.push((action, keys));
         }
         for binding in &mut self.bindings {
+            let taken = binding
+                .keys
+                .iter()
+                .find_map(|key| claimed.iter().find(|(k, _)| k == key).copied());
             binding
                 .keys
                 .retain(|key| !claimed.iter().any(|(k, _)| k == key));
+            // Taking an action's last key silently would leave it unreachable; an action the
+            // overrides name themselves gets its new keys below (or none, if asked for).
+            if let Some((key, taker)) = taken {
+                let named = replaced.iter().any(|(a, _)| *a == binding.action);
+                if binding.keys.is_empty() && !named && taker != binding.action {
+                    return Err(KeymapError::Orphaned {
+                        key: key.to_string(),
+                        taker: taker.name(),
+                        action: binding.action.name(),
+                    });
+                }
+            }
         }
         for (action, keys) in replaced {
             match self.bindings.iter_mut().find(|b| b.action == action) {
