@@ -10,7 +10,7 @@ use super::ConfigError;
 use crate::model::relations::RelationRule;
 
 /// The keys of a `[[relation]]` table, to tell its "unknown key" errors from top-level ones.
-pub(super) const RELATION_KEYS: [&str; 5] = ["table", "attribute", "from", "to", "index"];
+pub(super) const RELATION_KEYS: [&str; 6] = ["table", "attribute", "from", "to", "index", "ignore"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -20,6 +20,9 @@ pub(super) struct RawRelation {
     from: Option<Spanned<String>>,
     to: Option<Spanned<String>>,
     index: Option<String>,
+    /// A correction: the links this rule describes are never listed, inferred or not.
+    #[serde(default)]
+    ignore: bool,
 }
 
 pub(super) fn relation_rules(
@@ -41,7 +44,7 @@ pub(super) fn relation_rules(
         let at = from.span().start..to.span().end;
         let rule = RelationRule::new(r.table, r.attribute, from.get_ref(), to.get_ref(), r.index)
             .map_err(|e| error(Some(at), e.to_string()))?;
-        rules.push(rule);
+        rules.push(if r.ignore { rule.ignoring() } else { rule });
     }
     Ok(rules)
 }
@@ -97,7 +100,8 @@ index = "GSI2"
         let text = &section[start..start + section[start..].find("```").unwrap()];
         let config = parse(text, Path::new(PATH)).unwrap_or_else(|e| panic!("{e}"));
         assert!(config.history && config.infer_relations);
-        assert_eq!(config.relations.len(), 1);
+        assert_eq!(config.relations.len(), 2);
+        assert!(!config.relations[0].ignore && config.relations[1].ignore);
         assert_eq!(config.entities.len(), 1);
     }
 

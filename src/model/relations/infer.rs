@@ -65,10 +65,29 @@ impl RelationInputs<'_> {
 struct Links<'a> {
     out: Vec<RelatedCollection>,
     current: Option<(Option<&'a str>, &'a str)>,
+    /// `[[relation]]`s with `ignore = true`: corrections of what inference finds.
+    ignored: Vec<&'a RelationRule>,
 }
 
 impl Links<'_> {
-    fn push(&mut self, index: Option<&str>, key: String, attribute: &str, evidence: Evidence) {
+    /// Adds the link from `value` of `attribute` to collection `key` of `index`, unless it is
+    /// the current collection, already listed, or corrected away by an ignore rule (own keys
+    /// are facts and are never dropped).
+    fn push(
+        &mut self,
+        index: Option<&str>,
+        key: String,
+        (attribute, value): (&str, &str),
+        evidence: Evidence,
+    ) {
+        if evidence != Evidence::OwnKey
+            && self
+                .ignored
+                .iter()
+                .any(|r| r.drops(attribute, value, index, &key))
+        {
+            return;
+        }
         let is_current = self.current == Some((index, key.as_str()));
         let known = self
             .out
@@ -106,12 +125,18 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
     let mut links = Links {
         out: Vec::new(),
         current: inputs.current,
+        ignored: inputs.rules.iter().copied().filter(|r| r.ignore).collect(),
     };
     let scalars = scalars(item, inputs.knowledge);
-    for rule in inputs.rules {
+    for rule in inputs.rules.iter().filter(|r| !r.ignore) {
         for &(name, value) in &scalars {
             if let Some(key) = rule.apply(name, value) {
-                links.push(rule.index.as_deref(), key, name, Evidence::Configured);
+                links.push(
+                    rule.index.as_deref(),
+                    key,
+                    (name, value),
+                    Evidence::Configured,
+                );
             }
         }
     }
@@ -126,7 +151,7 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
                     links.push(
                         target.index.as_deref(),
                         value.to_owned(),
-                        name,
+                        (name, value),
                         Evidence::Key,
                     );
                 }
@@ -140,7 +165,7 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
             links.push(
                 index,
                 (*value).to_owned(),
-                &target.key_name,
+                (&target.key_name, value),
                 Evidence::OwnKey,
             );
         }
@@ -155,7 +180,7 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
                 for profile in target.kinds() {
                     let key = format!("{}{sep}{value}", profile.kind);
                     if inputs.seen(target, &key) {
-                        links.push(target.index.as_deref(), key, name, Evidence::Value);
+                        links.push(target.index.as_deref(), key, (name, value), Evidence::Value);
                     }
                 }
             }
@@ -212,7 +237,12 @@ fn key_parts(
                         continue;
                     }
                     if profile.admits(&rest, parts) || inputs.seen(target, &key) {
-                        links.push(target.index.as_deref(), key, name, Evidence::KeyPart);
+                        links.push(
+                            target.index.as_deref(),
+                            key,
+                            (name, value),
+                            Evidence::KeyPart,
+                        );
                     }
                 }
             }

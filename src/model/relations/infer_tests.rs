@@ -265,3 +265,46 @@ fn configured_relations_add_and_inference_can_be_turned_off() {
     let got = related_collections(order, &inputs);
     assert!(got.iter().any(|l| l.evidence == Evidence::KeyPart));
 }
+
+#[test]
+fn an_ignore_rule_corrects_one_inferred_link_and_keeps_the_rest() {
+    let items = demo_data::generate(6);
+    let (knowledge, loaded) = scanned(&items);
+    let (user, order) = ordering_user(&items);
+    let id = text(order, "orderId");
+    let seen = |index: Option<&str>, key: &str| index.is_none() && loaded.contains(key);
+    let ignore = RelationRule::new(
+        None,
+        Some("SK".into()),
+        "ORDER#{date}#{orderId}",
+        "ORDER#{orderId}",
+        None,
+    )
+    .unwrap()
+    .ignoring();
+    let with = |rules: &[&RelationRule]| {
+        let inputs = RelationInputs {
+            separator: '#',
+            knowledge: &knowledge,
+            loaded: &seen,
+            rules,
+            infer: true,
+            current: Some((None, &user)),
+        };
+        related_collections(order, &inputs)
+            .into_iter()
+            .map(|l| (l.index, l.key, l.attribute, l.evidence))
+            .collect::<Vec<_>>()
+    };
+    let inferred = with(&[]);
+    let sk_link = (None, format!("ORDER#{id}"), s("SK"), Evidence::KeyPart);
+    assert!(inferred.contains(&sk_link), "{inferred:?}");
+    // "An order's SK does not name its ORDER# collection": that link goes, every other stays.
+    let corrected = with(&[&ignore]);
+    assert!(!corrected.contains(&sk_link), "{corrected:?}");
+    for link in inferred.iter().filter(|l| **l != sk_link) {
+        assert!(corrected.contains(link), "{link:?} kept: {corrected:?}");
+    }
+    // The ignore rule adds nothing of its own.
+    assert!(corrected.iter().all(|l| l.3 != Evidence::Configured));
+}

@@ -118,7 +118,8 @@ impl KeyTemplate {
 }
 
 /// One `[[relation]]`: values of `attribute` (any string attribute when absent) that match
-/// `from` name the collection `to` of `index` (`None`: the table).
+/// `from` name the collection `to` of `index` (`None`: the table). With `ignore`, the rule
+/// corrects inference instead: the links it describes are never listed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelationRule {
     pub table: Option<String>,
@@ -126,6 +127,7 @@ pub struct RelationRule {
     pub from: KeyTemplate,
     pub to: KeyTemplate,
     pub index: Option<String>,
+    pub ignore: bool,
 }
 
 impl RelationRule {
@@ -156,7 +158,21 @@ impl RelationRule {
             from,
             to,
             index,
+            ignore: false,
         })
+    }
+
+    /// The same rule as a correction: the links it describes are dropped, not added.
+    pub fn ignoring(mut self) -> Self {
+        self.ignore = true;
+        self
+    }
+
+    /// Whether this correction drops the link from `value` of `attribute` to `key` of `index`.
+    pub fn drops(&self, attribute: &str, value: &str, index: Option<&str>, key: &str) -> bool {
+        self.ignore
+            && self.index.as_deref() == index
+            && self.apply(attribute, value).as_deref() == Some(key)
     }
 
     /// The collection `value` of `attribute` names under this rule.
