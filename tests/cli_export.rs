@@ -208,3 +208,40 @@ fn an_interrupted_json_scan_is_still_one_valid_array() {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&all)));
     assert!(!v.as_array().unwrap().is_empty());
 }
+
+/// `run` writes the same CSV and JSON as the query its pattern stands for.
+#[tokio::test]
+async fn run_writes_csv_and_json_like_the_query_it_stands_for() {
+    let table = typed_table().await;
+    let dir = tempfile::tempdir().unwrap();
+    let patterns = dir.path().join("p.toml");
+    std::fs::write(
+        &patterns,
+        format!("[[pattern]]\ntable = \"{table}\"\nname = \"types\"\npk = \"TYPES#{{id}}\"\n"),
+    )
+    .unwrap();
+    let patterns = patterns.to_str().unwrap();
+    let mut csv = String::new();
+    for format in ["csv", "json"] {
+        let ran = ok(run(&[
+            "--patterns",
+            patterns,
+            "run",
+            "types",
+            "--param",
+            "id=1",
+            "--output",
+            format,
+        ]));
+        let queried = ok(run(&[
+            "query", &table, "--pk", "TYPES#1", "--output", format,
+        ]));
+        assert_eq!(ran, queried, "{format}");
+        if format == "csv" {
+            csv = ran;
+        }
+    }
+    let rows = crate_rows(&csv);
+    assert_eq!(rows.len(), 3, "a header and both items: {rows:?}");
+    assert_eq!(rows, python_rows(&csv));
+}

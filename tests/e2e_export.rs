@@ -53,12 +53,13 @@ fn key(item: &Item) -> (String, String) {
 }
 
 fn start(table: &str, rows: u16) -> Session {
-    let s = Session::spawn(
-        &["--endpoint-url", &local().endpoint, table],
-        &[],
-        rows,
-        140,
-    );
+    start_with(table, rows, &[])
+}
+
+fn start_with(table: &str, rows: u16, flags: &[&str]) -> Session {
+    let mut args = vec!["--endpoint-url", &local().endpoint, table];
+    args.extend_from_slice(flags);
+    let s = Session::spawn(&args, &[], rows, 140);
     s.wait_for("the first page", |s| {
         s.contains("Collections by PK") && s.contains("-/1")
     });
@@ -208,7 +209,8 @@ async fn thirty_marked_items_across_two_collections_export_and_reimport_exactly(
 }
 
 /// A triage scan in 4 segments, rate-limited so it is still running when the export takes it
-/// over; cancelled halfway (Esc) and resumed (n): the file holds every item exactly once.
+/// over; cancelled halfway (Esc) and resumed (n): the file holds every item exactly once,
+/// including those past `--max-items`, which the explorer does not keep.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_streamed_four_segment_scan_cancelled_and_resumed_holds_each_item_once() {
     let table = seeded_demo(60);
@@ -218,7 +220,8 @@ async fn a_streamed_four_segment_scan_cancelled_and_resumed_holds_each_item_once
         .map(|i| key(&item_from_sdk(i)))
         .collect();
     let dir = tempfile::tempdir().unwrap();
-    let mut s = start(&table, 40);
+    let mut s = start_with(&table, 40, &["--max-items", "600"]);
+    assert!(all.len() > 900, "well past --max-items: {}", all.len());
     // The launcher: 4 segments, 6 RCU/s.
     s.keys("S");
     s.wait_text("Parallel scan");
@@ -249,6 +252,10 @@ async fn a_streamed_four_segment_scan_cancelled_and_resumed_holds_each_item_once
     assert!(
         screen.contains(&format!("exported {}", thousands(all.len()))),
         "{screen}"
+    );
+    assert!(
+        screen.contains("· 600 items · all loaded") && screen.contains(" items not kept"),
+        "the explorer kept only 600: {screen}"
     );
     s.keys("q");
     assert!(s.wait_exit().success());

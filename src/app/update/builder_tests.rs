@@ -253,6 +253,26 @@ fn palette_runs_patterns_and_fans_out_shards() {
         .clone()
         .unwrap();
     assert_eq!(form.completion, ["celebrity"]);
+    // Ctrl-O switches the completions' order here as in the builder, keeping them listed.
+    let order = s.completion_order;
+    send(
+        &mut s,
+        [Msg::Key(crossterm::event::KeyEvent::new(
+            KeyCode::Char('o'),
+            crossterm::event::KeyModifiers::CONTROL,
+        ))],
+    );
+    assert_ne!(s.completion_order, order);
+    let form = s
+        .table
+        .as_ref()
+        .unwrap()
+        .palette
+        .as_ref()
+        .unwrap()
+        .form
+        .as_ref();
+    assert_eq!(form.unwrap().completion, ["celebrity"]);
     send(&mut s, [press(KeyCode::Tab)]);
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let spec = effects
