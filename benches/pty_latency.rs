@@ -7,6 +7,9 @@
 //! the pty until the parsed screen shows the change; it includes the terminal path both ways
 //! (pty, the reader thread, the vt100 parser), so it is an upper bound on dynoscope's share.
 //!
+//! A third phase measures the same key while the explorer streams a scan into a file (`x`,
+//! the read to its end).
+//!
 //! run: cargo bench --bench pty_latency [-- USERS]    (default 10,500 users: about 200,000 items)
 
 #[path = "../tests/common/mod.rs"]
@@ -76,6 +79,53 @@ fn while_streaming(s: &mut Session) -> (Vec<f64>, usize) {
     (busy, scans)
 }
 
+fn exporting(s: &Session) -> bool {
+    s.screen().contains("exporting")
+}
+
+/// Starts a scan, then `x`: the read streamed to its end into `path` (the dialog's third
+/// scope, the default jsonl format).
+fn start_export(s: &mut Session, path: &std::path::Path) {
+    start_scan(s);
+    s.keys("x");
+    s.wait_text(" Export ");
+    s.keys("\x1b[C\x1b[C\x1b[B\x1b[B\x15");
+    s.keys(&format!("{}\r", path.display()));
+    s.wait_for("the export under way", |screen| {
+        screen.contains("exporting")
+    });
+}
+
+/// Keypress latencies while the explorer streams a scan into a file (issue 13: the UI stays
+/// responsive while it writes); a new export starts whenever one ends, and its file is removed.
+fn while_exporting(s: &mut Session) -> (Vec<f64>, usize) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut busy = Vec::new();
+    let mut exports = 0;
+    while busy.len() < SAMPLES {
+        if !exporting(s) {
+            if s.screen().contains(HELP) {
+                toggle_help(s);
+            }
+            for old in std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                let _ = std::fs::remove_file(old.path());
+            }
+            start_export(s, &dir.path().join(format!("export-{exports}.jsonl")));
+            exports += 1;
+        }
+        let ms = toggle_help(s);
+        if exporting(s) {
+            busy.push(ms);
+        }
+        std::thread::sleep(Duration::from_millis(5 + (busy.len() as u64 * 7) % 20));
+    }
+    (busy, exports)
+}
+
 /// Sets the niceness of every thread of a process (Linux keeps it per thread).
 fn renice(pid: u32, niceness: i32) {
     let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).expect("the JVM's threads");
@@ -117,6 +167,13 @@ fn main() {
         dynoscope::platform::priority::WORKER_NICENESS,
     );
     let (lowered, lowered_scans) = while_streaming(&mut s);
+    s.wait_for_within("the scan to end", Duration::from_secs(600), |screen| {
+        !screen.contains("Scan running")
+    });
+    let (exporting, exports) = while_exporting(&mut s);
+    s.wait_for_within("the export to end", Duration::from_secs(600), |screen| {
+        !screen.contains("exporting")
+    });
 
     // Idle: the scan has ended and nothing else is running.
     s.wait_for_within("the scan to end", Duration::from_secs(600), |screen| {
@@ -147,6 +204,13 @@ fn main() {
     report(
         "streaming, DynamoDB Local at lower priority",
         lowered,
+        idle_p99,
+    );
+    report(
+        &format!(
+            "streaming a scan into a file (x, {exports} exports), DynamoDB Local at lower priority"
+        ),
+        exporting,
         idle_p99,
     );
     report("idle", idle, idle_p99);
