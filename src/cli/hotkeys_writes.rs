@@ -13,12 +13,13 @@ use tokio::time::Instant;
 
 use super::args::{GlobalArgs, HotkeysArgs, HotkeysOutput};
 use super::tail::{now_ms, start};
+use super::text_table::{write_table, Align};
 use super::CliError;
 use crate::aws::stream::describe::stream_table;
 use crate::aws::stream::{StreamEvent, StreamStart, RECORDS_PER_CALL, RETENTION};
 use crate::model::distribution::ShardFamily;
 use crate::model::duration::{format_duration, parse_duration_at_most};
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::schema::IndexKind;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::tally::{WriteKeyEntry, WriteTally};
@@ -258,11 +259,11 @@ fn render_table(report: &Report, partition_key: &str) -> String {
     );
     for (title, entries) in [("by changes", &report.top), ("by WCU", &report.top_by_wcu)] {
         let _ = writeln!(out, "\ntop keys {title}:");
-        let rows: Vec<[String; 6]> = entries
+        let rows: Vec<Vec<String>> = entries
             .iter()
             .enumerate()
             .map(|(i, e)| {
-                [
+                vec![
                     (i + 1).to_string(),
                     truncate_display(&sanitize(&e.key), MAX_KEY_WIDTH).into_owned(),
                     e.events.to_string(),
@@ -272,30 +273,18 @@ fn render_table(report: &Report, partition_key: &str) -> String {
                 ]
             })
             .collect();
-        let header = ["RANK", "KEY", "CHANGES", "SHARE", "WCU", "WCU SHARE"];
-        let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
-        for row in &rows {
-            for (w, c) in widths.iter_mut().zip(row) {
-                *w = (*w).max(display_width(c));
-            }
-        }
-        let header: Vec<String> = header.iter().map(|h| h.to_string()).collect();
-        let rule: Vec<String> = widths.iter().map(|w| "-".repeat(*w)).collect();
-        for row in [header.as_slice(), rule.as_slice()]
-            .into_iter()
-            .chain(rows.iter().map(|r| r.as_slice()))
-        {
-            let mut line = String::new();
-            for (i, (cell, w)) in row.iter().zip(&widths).enumerate() {
-                let pad = " ".repeat(w.saturating_sub(display_width(cell)));
-                if i == 1 {
-                    let _ = write!(line, "{cell}{pad}  ");
-                } else {
-                    let _ = write!(line, "{pad}{cell}  ");
-                }
-            }
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
+        write_table(
+            &mut out,
+            &[
+                ("RANK", Align::Right),
+                ("KEY", Align::Left),
+                ("CHANGES", Align::Right),
+                ("SHARE", Align::Right),
+                ("WCU", Align::Right),
+                ("WCU SHARE", Align::Right),
+            ],
+            &rows,
+        );
     }
     out.push('\n');
     if report.shard_families.is_empty() {

@@ -1,10 +1,10 @@
-//! `tail --output table`: one aligned line per change for people, columns fixed up front (a
-//! stream has no end to measure), every value sanitised and truncated.
+//! `tail --output table`: one aligned line per change for people, through the one table
+//! renderer with columns fixed up front (a stream has no end to measure), every value
+//! sanitised and truncated.
 
-use std::fmt::Write as _;
-
+use super::text_table::{write_header, write_row, Align, Column};
 use crate::model::cell::cell_text;
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::stream::change_json::push_rfc3339;
 use crate::model::stream::diff::diff;
 use crate::model::stream::Change;
@@ -17,34 +17,27 @@ const WCU_WIDTH: usize = 5;
 const VALUE_WIDTH: usize = 24;
 const CHANGE_WIDTH: usize = 100;
 
-fn cell(out: &mut String, text: &str, width: usize) {
-    let shown = truncate_display(text, width);
-    out.push_str(&shown);
-    out.extend(std::iter::repeat_n(
-        ' ',
-        width.saturating_sub(display_width(&shown)) + 2,
-    ));
+/// The table's columns, fixed: a stream has no end to measure its cells against.
+fn columns(key_names: &[String]) -> Vec<Column> {
+    let mut columns = vec![
+        Column::new("TIME", TIME_WIDTH, Align::Left),
+        Column::new("EVENT", EVENT_WIDTH, Align::Left),
+    ];
+    columns.extend(
+        key_names
+            .iter()
+            .map(|name| Column::new(sanitize(name), KEY_WIDTH, Align::Left)),
+    );
+    columns.push(Column::new("WCU", WCU_WIDTH, Align::Left));
+    columns.push(Column::new("CHANGE", CHANGE_WIDTH, Align::Left));
+    columns
 }
 
 /// The header and its rule, for the table's key attributes.
 pub fn header(key_names: &[String]) -> String {
-    let mut line = String::new();
-    cell(&mut line, "TIME", TIME_WIDTH);
-    cell(&mut line, "EVENT", EVENT_WIDTH);
-    for name in key_names {
-        cell(&mut line, &sanitize(name), KEY_WIDTH);
-    }
-    cell(&mut line, "WCU", WCU_WIDTH);
-    line.push_str("CHANGE");
-    let mut rule = String::new();
-    cell(&mut rule, &"-".repeat(TIME_WIDTH), TIME_WIDTH);
-    cell(&mut rule, &"-".repeat(EVENT_WIDTH), EVENT_WIDTH);
-    for _ in key_names {
-        cell(&mut rule, &"-".repeat(KEY_WIDTH), KEY_WIDTH);
-    }
-    cell(&mut rule, &"-".repeat(WCU_WIDTH), WCU_WIDTH);
-    rule.push_str("------");
-    format!("{}\n{}\n", line.trim_end(), rule.trim_end())
+    let mut out = String::new();
+    write_header(&mut out, &columns(key_names));
+    out
 }
 
 fn value(v: Option<&AttrValue>) -> String {
@@ -96,30 +89,27 @@ fn summary(change: &Change) -> String {
 
 /// One line for `change`.
 pub fn row(out: &mut String, change: &Change, key_names: &[String]) {
-    let mut line = String::new();
     let mut time = String::new();
     if let Some(ms) = change.created_at_ms {
         push_rfc3339(&mut time, ms);
     }
-    cell(&mut line, &time, TIME_WIDTH);
-    cell(&mut line, change.event.as_str(), EVENT_WIDTH);
-    for name in key_names {
-        let text = change
+    let mut cells = vec![time, change.event.as_str().to_string()];
+    cells.extend(key_names.iter().map(|name| {
+        change
             .keys
             .get(name)
             .map(|v| sanitize(&cell_text(v)).into_owned())
-            .unwrap_or_default();
-        cell(&mut line, &text, KEY_WIDTH);
-    }
+            .unwrap_or_default()
+    }));
     let units = change.write_units();
-    let wcu = if units.estimated {
+    cells.push(if units.estimated {
         format!("~{}", units.units)
     } else {
         units.units.to_string()
-    };
-    cell(&mut line, &wcu, WCU_WIDTH);
-    line.push_str(&truncate_display(&summary(change), CHANGE_WIDTH));
-    let _ = writeln!(out, "{}", line.trim_end());
+    });
+    cells.push(summary(change));
+    let cells: Vec<&str> = cells.iter().map(String::as_str).collect();
+    write_row(out, &columns(key_names), &cells);
 }
 
 #[cfg(test)]
