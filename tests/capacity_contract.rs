@@ -211,6 +211,14 @@ fn headless_commands_keep_the_budget_and_say_they_stopped() {
         requests < 10,
         "a 1 RCU budget stops before all ten shards: {s}"
     );
+    // Spent at most the budget plus one page (the dearest page the read received).
+    let dearest = s["largest_page_rcu"].as_f64().unwrap();
+    assert!(dearest > 0.0, "{s}");
+    let spent = s["consumed_capacity"]["total"].as_f64().unwrap();
+    assert!(
+        spent <= 1.0 + dearest + 1e-9,
+        "{spent} of 1 (+{dearest}): {s}"
+    );
     assert!(
         stderr(&sharded).contains("--max-rcu"),
         "{}",
@@ -232,6 +240,10 @@ fn headless_commands_keep_the_budget_and_say_they_stopped() {
         "{}",
         stderr(&pattern)
     );
+    let p = stats(&pattern);
+    let spent = p["consumed_capacity"]["total"].as_f64().unwrap();
+    let dearest = p["largest_page_rcu"].as_f64().unwrap();
+    assert!(spent <= 1.0 + dearest + 1e-9, "{p}");
     // hotkeys reads the whole table unless told otherwise.
     let out = run(&[
         "hotkeys",
@@ -258,6 +270,49 @@ fn headless_commands_keep_the_budget_and_say_they_stopped() {
             stderr(&out).contains(&format!("'{bad}'")),
             "{}",
             stderr(&out)
+        );
+    }
+}
+
+/// `--rcu-per-second` paces the headless commands that read in parallel: hotkeys' 4 segments
+/// and a pattern's 10 shards take at least the time their capacity allows at that rate, where
+/// unpaced they take a fraction of a second.
+#[test]
+fn headless_commands_keep_the_rate() {
+    let cases: [(&str, Vec<&str>, f64); 2] = [
+        ("hotkeys", vec!["hotkeys", table(), "--segments", "4"], 6.0),
+        (
+            "run",
+            vec![
+                "--patterns",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo-patterns.toml"),
+                "run",
+                "pending-orders",
+                "--table",
+                table(),
+            ],
+            1.0,
+        ),
+    ];
+    for (name, mut args, rate) in cases {
+        let rate_text = rate.to_string();
+        args.extend(["--rcu-per-second", &rate_text, "--stats"]);
+        let out = run(&args);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        let s = stats(&out);
+        let spent = s["consumed_capacity"]["total"].as_f64().unwrap();
+        let page = s["largest_page_rcu"].as_f64().unwrap();
+        let elapsed = s["elapsed_ms"].as_f64().unwrap() / 1000.0;
+        // Every one-second window holds at most `rate + page`, so the sends span at least
+        // spent / (rate + page) - 1 seconds.
+        let floor = spent / (rate + page) - 1.0;
+        assert!(
+            floor > 0.5,
+            "{name}: the case must be slow enough to show pacing ({spent} RCU at {rate}/s)"
+        );
+        assert!(
+            elapsed >= floor,
+            "{name}: {spent} RCU in {elapsed:.2} s at {rate}/s (at least {floor:.2} s): {s}"
         );
     }
 }

@@ -18,6 +18,8 @@ pub struct ReadStats {
     pub attempts: u64,
     /// Attempts the service throttled.
     pub throttles: u64,
+    /// The read units of the dearest page: what a capacity guard may overshoot by.
+    pub largest_page_rcu: f64,
     pub elapsed_ms: u64,
 }
 
@@ -28,6 +30,7 @@ impl ReadStats {
         self.count += page.count;
         self.scanned_count += page.scanned_count;
         self.consumed_capacity.add(&page.consumed);
+        self.largest_page_rcu = self.largest_page_rcu.max(page.consumed.total);
         self.attempts += u64::from(page.attempts.attempts);
         self.throttles += u64::from(page.attempts.throttles);
     }

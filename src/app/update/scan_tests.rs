@@ -306,3 +306,105 @@ fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_poi
     let effects = send(&mut s, [press(KeyCode::Esc)]);
     assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
 }
+
+/// A triage scan launched with its defaults; returns the read's id.
+fn launched(s: &mut crate::app::state::State, segments: char) -> u64 {
+    s.config.confirm_scan_rcu = 1e9;
+    send(s, [char('S'), press(KeyCode::Backspace), char(segments)]);
+    send(s, [press(KeyCode::Enter)])
+        .iter()
+        .find_map(|e| match e {
+            Effect::StartRead { id, .. } => Some(*id),
+            _ => None,
+        })
+        .expect("Enter launches")
+}
+
+#[test]
+fn a_finished_scan_reports_its_rates_over_its_own_time_and_no_eta() {
+    let mut s = loaded(false);
+    let id = launched(&mut s, '2');
+    let items = demo_items();
+    let (a, b) = items.split_at(100);
+    send(
+        &mut s,
+        [
+            segment_page(id, 0, a.to_vec(), false, 1_000),
+            segment_page(id, 1, b.to_vec(), false, 2_000),
+        ],
+    );
+    // The read ends 4 s after it started, by the engine's clock; the explorer's ticks later
+    // change nothing.
+    send(
+        &mut s,
+        [
+            Msg::Engine(EngineEvent::Done {
+                request_id: id,
+                outcome: crate::aws::DoneOutcome::Complete,
+                elapsed: std::time::Duration::from_secs(4),
+            }),
+            Msg::Tick(600_000),
+        ],
+    );
+    let p = s.table.as_ref().unwrap().progress.clone().unwrap();
+    let (items_rate, rcu_rate, eta) = p.rates();
+    let scanned = (items.len() * 4) as f64;
+    assert!((items_rate - scanned / 4.0).abs() < 1e-6, "{items_rate}");
+    assert!((rcu_rate - 20.0 / 4.0).abs() < 1e-9, "{rcu_rate}");
+    assert_eq!(eta, None, "a finished scan has nothing left to estimate");
+}
+
+#[test]
+fn a_new_read_or_t_cancels_a_running_scan_of_every_segment() {
+    let mut s = loaded(false);
+    let id = launched(&mut s, '4');
+    // A partition-key query replaces the scan: the scan is cancelled first.
+    send(&mut s, [char('p')]);
+    let effects = send(
+        &mut s,
+        "USER#u00001"
+            .chars()
+            .map(char)
+            .chain([press(KeyCode::Enter)]),
+    );
+    assert!(
+        matches!(effects.first(), Some(Effect::Cancel(c)) if *c == id),
+        "{effects:?}"
+    );
+    // `T`, back to the table list, cancels a running scan too.
+    let mut s = loaded(false);
+    let id = launched(&mut s, '4');
+    let effects = send(&mut s, [char('T')]);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Cancel(c) if *c == id)),
+        "{effects:?}"
+    );
+}
+
+#[test]
+fn the_launcher_s_rate_goes_to_the_read_and_to_its_continuation() {
+    let mut s = loaded(false);
+    s.config.confirm_scan_rcu = 1e9;
+    send(&mut s, [char('S'), press(KeyCode::Backspace), char('4')]);
+    // Past segments, page size, filter, projection and max RCU: the rate.
+    send(&mut s, (0..6).map(|_| press(KeyCode::Tab)));
+    send(&mut s, "2.5".chars().map(char));
+    let start = |effects: Vec<Effect>| {
+        effects
+            .into_iter()
+            .find_map(|e| match e {
+                Effect::StartRead { id, spec } => Some((id, spec)),
+                _ => None,
+            })
+            .expect("a read starts")
+    };
+    let (id, spec) = start(send(&mut s, [press(KeyCode::Enter)]));
+    assert_eq!((spec.segments, spec.rcu_per_second), (4, Some(2.5)));
+    // Cancelled, then resumed: the continuation keeps the rate.
+    send(&mut s, [press(KeyCode::Esc)]);
+    send(&mut s, [done(id, crate::aws::DoneOutcome::Cancelled)]);
+    let (_, spec) = start(send(&mut s, [char('n')]));
+    assert_eq!(spec.rcu_per_second, Some(2.5));
+}

@@ -101,6 +101,21 @@ fn largest(sent: &[(Instant, f64)]) -> f64 {
     sent.iter().map(|(_, u)| *u).fold(0.0, f64::max)
 }
 
+/// The first one-second window whose requests cost more than `rate` plus the largest page,
+/// described; `None` when the rate held in every window.
+fn busiest_window_over(sent: &[(Instant, f64)], rate: f64) -> Option<String> {
+    let page = largest(sent);
+    sent.iter().enumerate().find_map(|(i, (start, _))| {
+        let in_window: f64 = sent[i..]
+            .iter()
+            .take_while(|(at, _)| *at < *start + Duration::from_secs(1))
+            .map(|(_, u)| u)
+            .sum();
+        (in_window > rate + page + 1e-9)
+            .then(|| format!("{in_window} in the second from {i} at {rate}/s"))
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
@@ -114,14 +129,8 @@ proptest! {
     #[test]
     fn rate_holds_in_every_window(plan in plan(), rate in 1.0f64..500.0) {
         let sent = run(&plan, None, Some(rate));
-        let page = largest(&sent);
-        for (i, (start, _)) in sent.iter().enumerate() {
-            let in_window: f64 = sent[i..]
-                .iter()
-                .take_while(|(at, _)| *at < *start + Duration::from_secs(1))
-                .map(|(_, u)| u)
-                .sum();
-            prop_assert!(in_window <= rate + page + 1e-9, "{in_window} in the second from {i} at {rate}/s");
+        if let Some(at) = busiest_window_over(&sent, rate) {
+            prop_assert!(false, "{at}");
         }
     }
 
@@ -130,6 +139,9 @@ proptest! {
         let sent = run(&plan, Some(max), Some(rate));
         let spent: f64 = sent.iter().map(|(_, u)| u).sum();
         prop_assert!(spent <= max + largest(&sent) + 1e-9);
+        if let Some(at) = busiest_window_over(&sent, rate) {
+            prop_assert!(false, "{at}");
+        }
     }
 }
 
