@@ -38,8 +38,10 @@ fn toggle_help(s: &mut Session) -> f64 {
     }
 }
 
+/// A read is streaming: the status bar says so, and it stays visible under the help screen
+/// (which is as wide as the terminal and covers the scan's progress panel).
 fn streaming(s: &Session) -> bool {
-    s.screen().contains("Scan running")
+    s.screen().contains("loading… Esc cancels")
 }
 
 /// Opens the scan launcher and starts a scan with its defaults (no rate limit).
@@ -91,6 +93,8 @@ fn start_export(s: &mut Session, path: &std::path::Path) {
     s.wait_text(" Export ");
     s.keys("\x1b[C\x1b[C\x1b[B\x1b[B\x15");
     s.keys(&format!("{}\r", path.display()));
+    // Needs a table that takes seconds to write (the default 200,000 items): a notice of an
+    // earlier export would not do.
     s.wait_for("the export under way", |screen| {
         screen.contains("exporting")
     });
@@ -161,15 +165,18 @@ fn main() {
     // as the explorer (the worst case: a busy server on the same small machine), then at a
     // lower one, which is what a server elsewhere amounts to for the explorer's machine (and
     // what `dynoscope demo` does with its own DynamoDB Local).
+    eprintln!("sampling while scans stream, DynamoDB Local at equal priority…");
     let (equal, equal_scans) = while_streaming(&mut s);
     renice(
         common::local().pid,
         dynoscope::platform::priority::WORKER_NICENESS,
     );
+    eprintln!("…at lower priority…");
     let (lowered, lowered_scans) = while_streaming(&mut s);
     s.wait_for_within("the scan to end", Duration::from_secs(600), |screen| {
-        !screen.contains("Scan running")
+        !screen.contains("loading… Esc cancels")
     });
+    eprintln!("…while a scan streams into a file…");
     let (exporting, exports) = while_exporting(&mut s);
     s.wait_for_within("the export to end", Duration::from_secs(600), |screen| {
         !screen.contains("exporting")
@@ -177,7 +184,7 @@ fn main() {
 
     // Idle: the scan has ended and nothing else is running.
     s.wait_for_within("the scan to end", Duration::from_secs(600), |screen| {
-        !screen.contains("Scan running")
+        !screen.contains("loading… Esc cancels")
     });
     if s.screen().contains(HELP) {
         toggle_help(&mut s);
