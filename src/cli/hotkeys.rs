@@ -316,22 +316,43 @@ fn render_table(
         );
     }
 
-    out.push('\n');
-    if report.warnings.is_empty() {
-        out.push_str("warnings: none\n");
-    } else {
-        out.push_str("warnings:\n");
-        for w in &report.warnings {
-            // Messages sanitise the key text they quote; sanitise again for anything else.
-            let _ = writeln!(out, "! {}", sanitize(&w.message));
-        }
-    }
+    write_warnings(&mut out, report.warnings.iter().map(|w| w.message.as_str()));
     out
+}
+
+/// The table report's closing section, for stored and written keys alike.
+pub(super) fn write_warnings<'m>(
+    out: &mut String,
+    messages: impl ExactSizeIterator<Item = &'m str>,
+) {
+    out.push('\n');
+    if messages.len() == 0 {
+        out.push_str("warnings: none\n");
+        return;
+    }
+    out.push_str("warnings:\n");
+    for message in messages {
+        // Messages sanitise the key text they quote; sanitise again for anything else.
+        let _ = writeln!(out, "! {}", sanitize(message));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_warnings_section_says_none_or_lists_them_sanitised() {
+        let mut out = String::new();
+        write_warnings(&mut out, std::iter::empty());
+        assert_eq!(out, "\nwarnings: none\n");
+        let mut out = String::new();
+        write_warnings(
+            &mut out,
+            ["USER#1\u{1b}[2J takes 40% of writes"].into_iter(),
+        );
+        assert_eq!(out, "\nwarnings:\n! USER#1\\x1b[2J takes 40% of writes\n");
+    }
 
     #[test]
     fn key_text_by_type() {

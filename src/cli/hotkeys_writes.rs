@@ -305,14 +305,6 @@ fn render_table(report: &Report, partition_key: &str) -> String {
             );
         }
     }
-    out.push('\n');
-    if report.warnings.is_empty() {
-        out.push_str("warnings: none\n");
-    } else {
-        out.push_str("warnings:\n");
-        for w in &report.warnings {
-            let _ = writeln!(out, "! {}", sanitize(&w.message));
-        }
-    }
+    super::hotkeys::write_warnings(&mut out, report.warnings.iter().map(|w| w.message.as_str()));
     out
 }
