@@ -76,13 +76,7 @@ mod tests {
         );
         let mut terminal = Terminal::new(TestBackend::new(80, 12)).unwrap();
         terminal.draw(|f| draw(f, f.area(), &row)).unwrap();
-        let text: String = terminal
-            .backend()
-            .buffer()
-            .content()
-            .iter()
-            .map(|c| c.symbol())
-            .collect();
+        let text = crate::ui::snapshot_tests::buffer_text(&terminal);
         assert!(
             text.contains("X-Amz-Target: DynamoDB_20120810.UpdateItem "),
             "{text}"

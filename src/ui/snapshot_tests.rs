@@ -20,6 +20,17 @@ pub(super) fn render(state: &State) -> Terminal<TestBackend> {
     terminal
 }
 
+/// Every cell's text, row after row with nothing between: for "is it on screen" checks.
+pub(super) fn buffer_text(terminal: &Terminal<TestBackend>) -> String {
+    terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect()
+}
+
 macro_rules! snapshot {
     ($name:expr, $state:expr) => {
         insta::assert_snapshot!($name, render(&$state).backend())
@@ -164,13 +175,7 @@ fn hostile_item_text_is_escaped_on_screen() {
     send(&mut s, [page(id, 1, vec![hostile], false)]);
     send(&mut s, [press(KeyCode::Tab), press(KeyCode::Enter)]);
     let terminal = render(&s);
-    let text: String = terminal
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let text = buffer_text(&terminal);
     assert!(
         !text.contains('\u{1b}')
             && !text.contains('\u{7}')
@@ -211,13 +216,7 @@ fn configured_part_names_and_provisioned_capacity() {
     send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
     send(&mut s, [press(KeyCode::Tab)]);
     let terminal = render(&s);
-    let text: String = terminal
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let text = buffer_text(&terminal);
     assert!(
         text.contains("date") && text.contains("orderId"),
         "configured part names as headers"
@@ -347,13 +346,7 @@ fn the_status_bar_says_when_items_are_not_kept() {
     s.max_items = 100;
     send(&mut s, [page(id, 1, demo_items(), false)]);
     let terminal = render(&s);
-    let text: String = terminal
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let text = buffer_text(&terminal);
     assert!(
         text.contains("230 items not kept: over --max-items 100"),
         "{text}"

@@ -233,13 +233,7 @@ fn help_on_a_wide_terminal_keeps_descriptions_whole() {
     let mut terminal =
         ratatui::Terminal::new(ratatui::backend::TestBackend::new(160, HEIGHT)).unwrap();
     terminal.draw(|f| crate::ui::draw(f, &st)).unwrap();
-    let text: String = terminal
-        .backend()
-        .buffer()
-        .content()
-        .iter()
-        .map(|c| c.symbol())
-        .collect();
+    let text = crate::ui::snapshot_tests::buffer_text(&terminal);
     assert!(
         text.contains(
             "Export the item, the marked items, the collection, everything loaded or the read to a file"
