@@ -5,6 +5,8 @@
 //! work; every write is in the 0600 audit file with its old and new image.
 
 mod common;
+#[path = "common/fault_proxy.rs"]
+mod fault_proxy;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use common::*;
@@ -273,4 +275,51 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
     for item in stored.iter().take(25).chain(&stored[50..]) {
         assert_eq!(get(&table, item).await.as_ref(), Some(item));
     }
+}
+
+/// A conflict whose re-read fails is reported as a failure naming both, never as "the item
+/// was deleted": the item may well be there. Nothing is written.
+#[tokio::test]
+async fn a_conflict_whose_re_read_fails_is_a_failure_not_a_deletion() {
+    use fault_proxy::{Fault, FaultConfig, FaultProxy};
+    let table = seeded_demo(1);
+    let dir = tempfile::tempdir().unwrap();
+    let proxy = FaultProxy::start(
+        &local().endpoint,
+        FaultConfig::new(1.0, 7, &[Fault::InternalServerError]).only(&["GetItem"]),
+    );
+    let conn = connect(&ConnectOptions {
+        endpoint_url: Some(proxy.url.clone()),
+        max_attempts: Some(2),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let w = Writer::new(&conn, AuditLog::in_dir(dir.path()));
+    let keys = demo_keys();
+    let loaded = typed("REREAD#1", "A");
+    put(&table, &loaded).await;
+    let loaded = get(&table, &loaded).await.unwrap();
+    // Another writer changes it after it was loaded.
+    let mut theirs = loaded.clone();
+    theirs.insert("status", AttrValue::S("THEIRS".into()));
+    put(&table, &theirs).await;
+    let mut mine = loaded.clone();
+    mine.insert("status", AttrValue::S("MINE".into()));
+    let plan = plan_edit(&table, &keys, &loaded, &mine, None).unwrap();
+    match w.write(plan).await {
+        Err(WriteFailure::Failed(e)) => assert!(
+            e.message.contains("nothing was written")
+                && e.message.contains("reading it again failed"),
+            "{}",
+            e.message
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(proxy.requests("GetItem"), 2, "tried, and retried once");
+    assert_eq!(
+        get(&table, &theirs).await,
+        Some(theirs),
+        "nothing overwritten"
+    );
 }
