@@ -94,6 +94,23 @@ fn open_dialog(s: &mut State) {
     send(s, [Msg::Clock(1_796_154_600)]);
 }
 
+/// Enter in the dialog: the path is checked, and the answer is that no file has that name;
+/// returns the export's job and what the start asked for.
+fn start_to_a_new_file(s: &mut State) -> (u64, Vec<Effect>) {
+    let job = match send(s, [press(KeyCode::Enter)]).as_slice() {
+        [Effect::CheckExportPath { job, .. }] => *job,
+        other => panic!("{other:?}"),
+    };
+    let effects = send(
+        s,
+        [Msg::ExportPathChecked {
+            job,
+            result: Ok(false),
+        }],
+    );
+    (job, effects)
+}
+
 #[test]
 fn exporting_marked_items_to_csv_checks_the_path_then_starts() {
     let mut s = loaded(false);
@@ -174,17 +191,7 @@ fn a_streaming_export_stops_the_running_read_then_tees_its_continuation() {
     // Scope: from the collection, past everything loaded, to the stream.
     send(&mut s, [press(KeyCode::Right), press(KeyCode::Right)]);
     assert_eq!(view(&s).export.as_ref().unwrap().scope, ExportScope::Stream);
-    let job = match send(&mut s, [press(KeyCode::Enter)]).as_slice() {
-        [Effect::CheckExportPath { job, .. }] => *job,
-        other => panic!("{other:?}"),
-    };
-    let effects = send(
-        &mut s,
-        [Msg::ExportPathChecked {
-            job,
-            result: Ok(false),
-        }],
-    );
+    let (job, effects) = start_to_a_new_file(&mut s);
     assert!(
         matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id),
         "{effects:?}"
@@ -245,17 +252,7 @@ fn a_rescan_cancels_a_streaming_export() {
     );
     open_dialog(&mut s);
     send(&mut s, [press(KeyCode::Right), press(KeyCode::Right)]);
-    let job = match send(&mut s, [press(KeyCode::Enter)]).as_slice() {
-        [Effect::CheckExportPath { job, .. }] => *job,
-        other => panic!("{other:?}"),
-    };
-    let effects = send(
-        &mut s,
-        [Msg::ExportPathChecked {
-            job,
-            result: Ok(false),
-        }],
-    );
+    let (job, effects) = start_to_a_new_file(&mut s);
     assert!(matches!(
         effects.as_slice(),
         [Effect::StartExport(_), Effect::TeeRead { .. }]
@@ -280,17 +277,7 @@ fn an_export_of_loaded_items_keeps_its_progress_across_a_new_read() {
     let mut s = loaded(false);
     send(&mut s, [char(' ')]);
     open_dialog(&mut s);
-    let job = match send(&mut s, [press(KeyCode::Enter)]).as_slice() {
-        [Effect::CheckExportPath { job, .. }] => *job,
-        other => panic!("{other:?}"),
-    };
-    let effects = send(
-        &mut s,
-        [Msg::ExportPathChecked {
-            job,
-            result: Ok(false),
-        }],
-    );
+    let (job, effects) = start_to_a_new_file(&mut s);
     assert!(matches!(effects.as_slice(), [Effect::StartExport(_)]));
     // A rescan keeps the old view to go back to; the export writes what it was given and
     // still reports here, and is not cancelled.
@@ -352,17 +339,7 @@ fn going_back_cancels_the_streaming_export_of_the_read_it_leaves() {
     );
     open_dialog(&mut s);
     send(&mut s, [press(KeyCode::Right), press(KeyCode::Right)]);
-    let job = match send(&mut s, [press(KeyCode::Enter)]).as_slice() {
-        [Effect::CheckExportPath { job, .. }] => *job,
-        other => panic!("{other:?}"),
-    };
-    let effects = send(
-        &mut s,
-        [Msg::ExportPathChecked {
-            job,
-            result: Ok(false),
-        }],
-    );
+    let (job, effects) = start_to_a_new_file(&mut s);
     assert!(
         matches!(
             effects.as_slice(),
