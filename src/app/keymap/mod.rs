@@ -167,7 +167,7 @@ impl Keymap {
             // overrides name themselves gets its new keys below (or none, if asked for).
             if let Some((key, taker)) = taken {
                 let named = replaced.iter().any(|(a, _)| *a == binding.action);
-                if binding.keys.is_empty() && !named && taker != binding.action {
+                if binding.keys.is_empty() && !named {
                     return Err(KeymapError::Orphaned {
                         key: key.to_string(),
                         taker: taker.name(),
