@@ -195,10 +195,9 @@ fn module_path(src: &Path, file: &Path) -> Vec<String> {
 
 /// Files pulled in with `#[path = "x_tests.rs"] mod tests;`: their module is the declaring
 /// file's plus `tests`, not what their own name says (so `super::super` climbs from there).
-fn path_modules(src: &Path, files: &[PathBuf]) -> Vec<(PathBuf, Vec<String>)> {
+fn path_modules(src: &Path, files: &[(PathBuf, String)]) -> Vec<(PathBuf, Vec<String>)> {
     let mut out = Vec::new();
-    for file in files {
-        let text = std::fs::read_to_string(file).unwrap();
+    for (file, text) in files {
         let mut rest = text.as_str();
         while let Some(at) = rest.find("#[path = \"") {
             let after = &rest[at + "#[path = \"".len()..];
@@ -266,11 +265,18 @@ fn no_import_runs_upward() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    let files: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            (f, text)
+        })
+        .collect();
     let declared = path_modules(&src, &files);
     let mut upward = Vec::new();
-    for file in &files {
+    for (file, raw) in &files {
         let layer = layer_of(&src, file);
-        let text = code_only(&std::fs::read_to_string(file).unwrap());
+        let text = code_only(raw);
         let module = declared
             .iter()
             .find(|(f, _)| f == file)
