@@ -86,5 +86,6 @@ mod tests {
             text.contains(r##""ConditionExpression": "#a0 = :v0""##),
             "{text}"
         );
+        insta::assert_snapshot!("write_row_as_sent", terminal.backend());
     }
 }
