@@ -3,17 +3,20 @@
 //! changes (a page, another collection, the filter), not per frame, and kept in the state so
 //! `update` can stop `→` at the last one and the ui draws the same ones.
 //!
-//! Part columns are named by a configured `[[entity]]` pattern when one matches, else after
-//! the attributes that hold the same values (`model::part_names`), else `part1`, `part2`…
+//! Part columns are named per entity kind, from that kind's items across the whole table (so
+//! every collection names a kind's parts alike): by a configured `[[entity]]` pattern, else by
+//! the names the keys spell themselves (ElectroDB), else after the attributes that hold the
+//! same values (`model::part_names`), else `part1`, `part2`…; a collection of several kinds
+//! joins their names (`date/sku`).
 //! Every header is unique: an attribute a part column is named after is not shown again, and
 //! the decoded kind's column takes a header no attribute has.
 
-use std::collections::HashMap;
-
 use super::state::TableView;
+use crate::model::collection::{ItemStore, KindId};
 use crate::model::columns::rank_attributes;
-use crate::model::entity::{decode_key, EntityPattern};
+use crate::model::entity::{decode_key_as, EntityPattern, KeyRole};
 use crate::model::part_names::part_names_from_data;
+use crate::model::value::Item;
 
 /// Items sampled to choose the columns: the first ones shown.
 pub const COLUMN_SAMPLE: usize = 50;
@@ -52,52 +55,48 @@ pub fn choose(view: &TableView, patterns: &[&EntityPattern]) -> ItemColumns {
     let sample: Vec<u32> = (0..view.item_count().min(COLUMN_SAMPLE))
         .map_while(|n| view.item_at(n))
         .collect();
-    let mut part_count = 0;
-    let mut kinds: HashMap<&str, usize> = HashMap::new();
     let items: Vec<_> = sample.iter().map(|&id| store.item(id)).collect();
     let sks: Vec<Option<&str>> = items
         .iter()
-        .map(|item| sk_name.and_then(|k| item.get(k)).and_then(|v| v.as_s()))
+        .map(|item| sort_key_text(item, sk_name))
         .collect();
     let parts: Vec<Vec<&str>> = sks
         .iter()
-        .map(|sk| sk.map_or_else(Vec::new, |sk| decode_key(sk, store.separator()).parts))
+        .map(|sk| sk.map_or_else(Vec::new, |sk| sort_key_parts(sk, store.separator())))
         .collect();
-    for (&id, item_parts) in sample.iter().zip(&parts) {
-        part_count = part_count.max(item_parts.len());
-        // Only items with key parts decide the part names (a profile row has none).
-        if let Some(kind) = store.kind_of(id).filter(|_| !item_parts.is_empty()) {
-            *kinds.entry(kind).or_default() += 1;
-        }
-    }
+    let part_count = parts.iter().map(Vec::len).max().unwrap_or(0);
     let mut skip = vec![keys.partition_key.name.as_str()];
     skip.extend(sk_name);
-    // Named parts when every sampled item with parts is one kind: by its configured pattern,
-    // else by the attributes holding the same values.
-    let mut part_names: Vec<String> = (1..=part_count).map(|i| format!("part{i}")).collect();
-    let mut from_data: Vec<String> = Vec::new();
-    if kinds.len() == 1 {
-        let kind = *kinds.keys().next().expect("one kind");
-        match patterns
-            .iter()
-            .find(|p| p.kind() == kind && p.part_names().len() >= part_count)
-        {
-            Some(pattern) => part_names = pattern.part_names().to_vec(),
-            None => {
-                let refs: Vec<_> = items.iter().collect();
-                let named = part_names_from_data(&refs, &parts, part_count, &skip);
-                for (header, name) in part_names.iter_mut().zip(named) {
-                    if let Some(name) = name {
-                        from_data.push(name.clone());
-                        *header = name;
-                    }
-                }
-            }
+    // Part names are a property of a kind across the table: each kind with parts here is
+    // named from its own items in every collection; items of no kind from those shown.
+    let mut groups: Vec<Option<KindId>> = Vec::new();
+    for (&id, item_parts) in sample.iter().zip(&parts) {
+        let kind = store.kind_id_of(id);
+        if !item_parts.is_empty() && !groups.contains(&kind) {
+            groups.push(kind);
         }
     }
+    let mut per_group: Vec<Vec<Option<String>>> = Vec::new();
+    for kind in groups {
+        let named = match kind {
+            Some(kind) => kind_part_names(store, kind, patterns, &skip),
+            None => {
+                let unkinded: Vec<usize> = (0..sample.len())
+                    .filter(|&i| store.kind_id_of(sample[i]).is_none())
+                    .collect();
+                let refs: Vec<&Item> = unkinded.iter().map(|&i| &items[i]).collect();
+                let group_parts: Vec<Vec<&str>> =
+                    unkinded.iter().map(|&i| parts[i].clone()).collect();
+                let count = group_parts.iter().map(Vec::len).max().unwrap_or(0);
+                part_names_from_data(&refs, &group_parts, count, &skip)
+            }
+        };
+        per_group.push(named);
+    }
+    let (part_names, from_data) = merge_part_names(&per_group, part_count);
     let mut attrs = rank_attributes(&items, &skip, MAX_ATTR_COLUMNS + from_data.len());
-    // A part column stands for the attribute of the same name.
-    attrs.retain(|a| !part_names.contains(a));
+    // A part column stands for the attributes it is named after.
+    attrs.retain(|a| !from_data.contains(a) && !part_names.contains(a));
     attrs.truncate(MAX_ATTR_COLUMNS);
     let taken = |h: &str| {
         sk_name.is_some_and(|s| s.eq_ignore_ascii_case(h))
@@ -117,6 +116,106 @@ pub fn choose(view: &TableView, patterns: &[&EntityPattern]) -> ItemColumns {
         part_names,
         attrs,
     }
+}
+
+/// The sort key's text, when it is a string.
+fn sort_key_text<'i>(item: &'i Item, sk_name: Option<&str>) -> Option<&'i str> {
+    sk_name.and_then(|k| item.get(k)).and_then(|v| v.as_s())
+}
+
+/// The parts the items pane shows for a sort key (also what `ui::items` draws).
+pub fn sort_key_parts(sk: &str, separator: char) -> Vec<&str> {
+    decode_key_as(sk, separator, KeyRole::Sort).parts
+}
+
+/// The names of one kind's sort-key parts, from its first items across the table: its
+/// configured template, else the names its keys spell (ElectroDB's `attr_value`, as the
+/// items spell the attribute), else the attributes holding the same values.
+fn kind_part_names(
+    store: &ItemStore,
+    kind: KindId,
+    patterns: &[&EntityPattern],
+    skip: &[&str],
+) -> Vec<Option<String>> {
+    let sk_name = store
+        .group_keys()
+        .sort_key
+        .as_ref()
+        .map(|k| k.name.as_str());
+    let items: Vec<Item> = store
+        .kind_sample(kind)
+        .iter()
+        .map(|&id| store.item(id))
+        .collect();
+    let decoded: Vec<_> = items
+        .iter()
+        .map(|item| {
+            sort_key_text(item, sk_name)
+                .map(|sk| decode_key_as(sk, store.separator(), KeyRole::Sort))
+        })
+        .collect();
+    let count = decoded
+        .iter()
+        .flatten()
+        .map(|d| d.parts.len())
+        .max()
+        .unwrap_or(0);
+    let name = store.kind_name(kind);
+    if let Some(pattern) = patterns
+        .iter()
+        .find(|p| p.kind() == name && p.part_names().len() >= count)
+    {
+        return pattern.part_names().iter().cloned().map(Some).collect();
+    }
+    if let Some((item, spelled)) = items.iter().zip(&decoded).find_map(|(item, d)| {
+        d.as_ref()
+            .filter(|d| !d.names.is_empty())
+            .map(|d| (item, d))
+    }) {
+        return spelled
+            .names
+            .iter()
+            .map(|n| {
+                let attribute = item
+                    .iter()
+                    .map(|(a, _)| a)
+                    .find(|a| a.eq_ignore_ascii_case(n));
+                Some(attribute.unwrap_or(n).to_owned())
+            })
+            .collect();
+    }
+    let refs: Vec<&Item> = items.iter().collect();
+    let parts: Vec<Vec<&str>> = decoded
+        .iter()
+        .map(|d| d.as_ref().map(|d| d.parts.clone()).unwrap_or_default())
+        .collect();
+    part_names_from_data(&refs, &parts, count, skip)
+}
+
+/// One header per part position from every kind's names: the names the kinds agree on, or all
+/// of them (`date/sku`), else `part<n>`; a name already heading a column is not repeated. Also
+/// returns every attribute a part was named after (their own columns are hidden).
+fn merge_part_names(per_kind: &[Vec<Option<String>>], count: usize) -> (Vec<String>, Vec<String>) {
+    let mut headers: Vec<String> = Vec::with_capacity(count);
+    let mut named_after: Vec<String> = Vec::new();
+    for n in 0..count {
+        let mut names: Vec<&str> = Vec::new();
+        for name in per_kind.iter().filter_map(|names| names.get(n)?.as_deref()) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+            if !named_after.iter().any(|a| a == name) {
+                named_after.push(name.to_owned());
+            }
+        }
+        let header = names.join("/");
+        if header.is_empty() || headers.contains(&header) {
+            headers.push(format!("part{}", n + 1));
+        } else {
+            headers.push(header);
+        }
+    }
+    (headers, named_after)
 }
 
 /// The largest useful `column_offset`: the last attribute column alone after the key columns.

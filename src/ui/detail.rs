@@ -11,6 +11,7 @@ use super::theme;
 use crate::app::layout::{list_rows, split_related};
 use crate::app::state::{JsonMode, Pane, TableView};
 use crate::model::item_size::share_of_limit;
+use crate::model::sanitize::{display_width, sanitize};
 use crate::model::wrap::row_starts;
 
 /// The related collections above the item's JSON.
@@ -50,10 +51,23 @@ fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
     } else {
         " ←/→ scroll sideways · w "
     };
-    let block = Block::bordered()
+    let mut block = Block::bordered()
         .title(title)
         .title_bottom(bottom)
         .border_style(theme::border(focused));
+    // Which rule decided the kind: what a surprised reader asks first.
+    if let (Some(kind), Some(source)) = (store.kind_of(id), store.kind_source(id)) {
+        let origin = format!(" kind {} {} ", sanitize(kind), sanitize(&source));
+        // Beside the other bottom title, never over it: a narrow pane shows just the kind.
+        let room = (area.width as usize).saturating_sub(display_width(bottom) + 4);
+        let short = format!(" kind {} ", sanitize(kind));
+        if let Some(text) = [origin, short]
+            .into_iter()
+            .find(|t| display_width(t) <= room)
+        {
+            block = block.title_bottom(Line::from(text).right_aligned());
+        }
+    }
     let paragraph = if view.detail_wrap {
         Paragraph::new(wrapped_rows(lines, width, view.detail_scroll, rows))
     } else {

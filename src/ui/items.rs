@@ -8,10 +8,10 @@ use ratatui::Frame;
 
 use super::format::thousands;
 use super::theme;
+use crate::app::columns::sort_key_parts;
 use crate::app::layout::table_rows;
 use crate::app::state::{Pane, TableView};
 use crate::model::cell::cell_text;
-use crate::model::entity::decode_key;
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
 
 const MAX_CELL_WIDTH: usize = 36;
@@ -76,7 +76,7 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
         }
         let parts = sk
             .and_then(|v| v.as_s())
-            .map(|s| decode_key(s, store.separator()).parts)
+            .map(|s| sort_key_parts(s, store.separator()))
             .unwrap_or_default();
         for i in 0..columns.part_names.len() {
             row.push(parts.get(i).map(|p| p.to_string()).unwrap_or_default());

@@ -35,7 +35,7 @@ pub use writes::WriteConfig;
 
 use crate::app::keymap::{Keymap, KeymapError};
 use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
-use crate::model::entity::EntityPattern;
+use crate::model::entity::{EntityPattern, KindRules};
 use crate::model::relations::RelationRule;
 
 /// A config problem, shown as one line: `config file '<path>', line <n>: <what and the fix>`.
@@ -85,6 +85,8 @@ pub struct Config {
     /// Key overrides by action name, already validated.
     pub keys: BTreeMap<String, Vec<String>>,
     pub entities: Vec<EntityConfig>,
+    /// `[[table]] entity_attribute`: table name → the attribute naming its items' kinds.
+    pub entity_attributes: BTreeMap<String, String>,
     /// `[[pattern]]` entries, kept raw until named access patterns are implemented.
     pub patterns: Vec<toml::Table>,
     /// `[[relation]]` entries: links between collections that inference does not find.
@@ -106,6 +108,7 @@ impl Default for Config {
             live_tail_changes: DEFAULT_LIVE_TAIL_CHANGES,
             keys: BTreeMap::new(),
             entities: Vec::new(),
+            entity_attributes: BTreeMap::new(),
             patterns: Vec::new(),
             relations: Vec::new(),
             infer_relations: true,
@@ -123,6 +126,17 @@ impl Config {
             .filter(|e| e.table.as_deref().is_none_or(|t| t == table))
             .map(|e| &e.pattern)
             .collect()
+    }
+
+    /// How `table`'s item kinds are decided: its `[[entity]]` templates and entity attribute.
+    pub fn kind_rules_for(&self, table: &str) -> KindRules {
+        KindRules::new(
+            self.entity_patterns_for(table)
+                .into_iter()
+                .cloned()
+                .collect(),
+            self.entity_attributes.get(table).cloned(),
+        )
     }
 
     /// The configured relations that apply to `table`, in file order.

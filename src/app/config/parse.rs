@@ -126,6 +126,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
     config.infer_relations = raw.infer_relations.unwrap_or(true);
     config.history = raw.history.unwrap_or(true);
     config.patterns = raw.pattern;
+    config.entity_attributes = super::writes::entity_attributes(&raw.table);
     config.writes = super::writes::write_config(raw.profile, raw.endpoint, raw.table);
     Ok(config)
 }

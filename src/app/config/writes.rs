@@ -8,6 +8,7 @@
 //! [[table]]
 //! name = "app"
 //! version_attribute = "version"      # conditions compare it; every write increments it
+//! entity_attribute = "kind"          # (not a write setting) the attribute naming item kinds
 //! ```
 
 use std::collections::BTreeMap;
@@ -37,6 +38,16 @@ pub(super) struct RawWriteTarget {
 pub(super) struct RawTable {
     name: String,
     version_attribute: Option<String>,
+    /// The attribute that names each item's entity kind (see `model::entity::KindRules`).
+    entity_attribute: Option<String>,
+}
+
+/// `[[table]] entity_attribute`: table name → the attribute naming its items' kinds.
+pub(super) fn entity_attributes(tables: &[RawTable]) -> BTreeMap<String, String> {
+    tables
+        .iter()
+        .filter_map(|t| Some((t.name.clone(), t.entity_attribute.clone()?)))
+        .collect()
 }
 
 pub(super) fn write_config(

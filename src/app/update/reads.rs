@@ -42,7 +42,8 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
             spec.key_attributes.push(name);
         }
     }
-    view.store = Some(ItemStore::new(group_keys, info.keys.clone()));
+    let rules = state.config.kind_rules_for(&view.name);
+    view.store = Some(ItemStore::new(group_keys, info.keys.clone()).with_kind_rules(rules));
     view.marks.clear();
     view.dropped_items = 0;
     view.progress = None;

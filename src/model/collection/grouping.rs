@@ -54,6 +54,7 @@ impl ItemStore {
         self.kind_names.push(name.to_owned());
         self.kind_ids.insert(name.to_owned(), kind);
         self.kind_counts.push(0);
+        self.kind_samples.push(Vec::new());
         Some(kind)
     }
 

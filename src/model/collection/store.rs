@@ -7,7 +7,7 @@ use hashbrown::{DefaultHashBuilder, HashTable};
 use super::grouping::{infer_page_separator, Collection};
 use super::sort_key::SortKeys;
 use crate::model::compact::CompactItems;
-use crate::model::entity::{item_kind, SEPARATORS};
+use crate::model::entity::{KindRules, KindSource, SEPARATORS};
 use crate::model::item_size::item_size;
 use crate::model::schema::KeySchema;
 use crate::model::value::Item;
@@ -16,6 +16,8 @@ use crate::model::value::Item;
 pub type ItemId = u32;
 /// Index of an interned entity kind name.
 pub type KindId = u16;
+/// Items kept per kind to name its key parts: enough to outvote a few odd items.
+pub const KIND_SAMPLE: usize = 64;
 
 /// Loaded items, grouped into collections by `group_keys` and decoded into entity kinds by the
 /// table's own keys.
@@ -40,6 +42,12 @@ pub struct ItemStore {
     pub(super) kind_ids: hashbrown::HashMap<String, KindId>,
     /// Per kind: number of loaded items of that kind.
     pub(super) kind_counts: Vec<usize>,
+    /// Per kind: its first [`KIND_SAMPLE`] items, from every collection, which name the kind's
+    /// key parts the same way across the table.
+    pub(super) kind_samples: Vec<Vec<ItemId>>,
+    /// How an item's kind is decided (configured patterns and attribute, library attributes,
+    /// keys); its table-wide choices are settled by the first non-empty page.
+    pub(super) kind_rules: KindRules,
     pub(super) collections: Vec<Collection>,
     /// Collection indexes by partition-key text, each stored with its key's hash: growing the
     /// table then moves 16-byte entries and never re-reads or re-hashes a key. (A map of
@@ -74,6 +82,8 @@ impl ItemStore {
             kind_names: Vec::new(),
             kind_ids: hashbrown::HashMap::new(),
             kind_counts: Vec::new(),
+            kind_samples: Vec::new(),
+            kind_rules: KindRules::default(),
             collections: Vec::new(),
             by_key: HashTable::new(),
             key_hasher: DefaultHashBuilder::default(),
@@ -82,6 +92,12 @@ impl ItemStore {
             total_bytes: 0,
             removed: 0,
         }
+    }
+
+    /// The same store deciding kinds by `rules` (configured patterns and entity attribute).
+    pub fn with_kind_rules(mut self, rules: KindRules) -> Self {
+        self.kind_rules = rules;
+        self
     }
 
     /// Adds one page. The entity separator is inferred (over the table's PK and SK string
@@ -108,18 +124,21 @@ impl ItemStore {
         self.homes.reserve(items.len());
         self.sort_keys.ends.reserve(items.len());
 
+        // Taken out for the loop so a kind borrowed from it can be interned into `self`.
+        let rules = std::mem::take(&mut self.kind_rules);
         // Items that arrived before the last item of their collection: (collection, id).
         let mut late: Vec<(u32, ItemId)> = Vec::new();
         for item in items {
             let id = self.items.len() as ItemId;
             let size = item_size(&item);
-            let kind = item_kind(
-                &item,
-                &self.table_keys.partition_key.name,
-                self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
-                separator,
-            )
-            .and_then(|name| self.intern_kind(name));
+            let kind = rules
+                .kind(
+                    &item,
+                    &self.table_keys.partition_key.name,
+                    self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
+                    separator,
+                )
+                .and_then(|(name, _)| self.intern_kind(name));
             let home = self.home_of(&item);
             let sort_key = self.group_keys.sort_key.as_ref();
             self.sort_keys
@@ -135,6 +154,10 @@ impl ItemStore {
             if let Some(kind) = kind {
                 self.kind_counts[usize::from(kind)] += 1;
                 collection.count_kind(kind);
+                let sample = &mut self.kind_samples[usize::from(kind)];
+                if sample.len() < KIND_SAMPLE {
+                    sample.push(id);
+                }
             }
             match collection.items.last() {
                 Some(&last) if self.sort_keys.order(last, id) == Ordering::Greater => {
@@ -143,6 +166,7 @@ impl ItemStore {
                 _ => collection.items.push(id),
             }
         }
+        self.kind_rules = rules;
         if !late.is_empty() {
             self.merge_late(late);
         }
@@ -157,9 +181,33 @@ impl ItemStore {
             None => {
                 let separator = infer_page_separator(page, &self.table_keys);
                 self.separator = Some(separator);
+                self.kind_rules.settle(page);
                 separator
             }
         }
+    }
+
+    /// Where the item's kind came from (for the item detail; decodes the item, so call it for
+    /// what is shown).
+    pub fn kind_source(&self, id: ItemId) -> Option<String> {
+        let item = self.item(id);
+        let source = self.kind_rules.kind(
+            &item,
+            &self.table_keys.partition_key.name,
+            self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
+            self.separator(),
+        );
+        source.map(|(_, source): (_, KindSource)| source.describe())
+    }
+
+    /// The kind's first items (up to [`KIND_SAMPLE`]), in arrival order, from every collection.
+    pub fn kind_sample(&self, kind: KindId) -> &[ItemId] {
+        &self.kind_samples[usize::from(kind)]
+    }
+
+    /// The kind of this name, if any loaded item has it.
+    pub fn kind_id(&self, name: &str) -> Option<KindId> {
+        self.kind_ids.get(name).copied()
     }
 
     /// Items listed in collections.

@@ -1,7 +1,9 @@
 //! Reading the kind out of a key value, for one key or a whole item, and guessing the
 //! separator from a sample.
 
-use crate::model::value::{AttrValue, Item};
+use super::electrodb::decode_electrodb;
+use super::timestamp::split_segments;
+use crate::model::value::Item;
 
 /// Separators single-table libraries use, in tie-break order.
 pub const SEPARATORS: [char; 3] = ['#', '|', ':'];
@@ -11,10 +13,33 @@ pub struct DecodedKey<'a> {
     pub kind: Option<&'a str>,
     /// Segments after the kind; every segment when there is no kind.
     pub parts: Vec<&'a str>,
+    /// The names a key gives its own parts (ElectroDB's `attr_value` segments), one per part;
+    /// empty when the key names none.
+    pub names: Vec<&'a str>,
 }
 
+/// Which key attribute a value is: grammars that write both (ElectroDB) spell them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyRole {
+    Partition,
+    Sort,
+}
+
+/// A key decoded as a partition key (see [`decode_key_as`]).
 pub fn decode_key(value: &str, separator: char) -> DecodedKey<'_> {
-    // ElectroDB-style keys start with the separator (`#META#x`); it carries no meaning.
+    decode_key_as(value, separator, KeyRole::Partition)
+}
+
+/// The kind and parts of a key: ElectroDB's grammar when the key is written in it, else a
+/// literal kind prefix and the segments after it. An ISO-8601 timestamp is one part even when
+/// it holds the separator (`:`).
+pub fn decode_key_as(value: &str, separator: char, role: KeyRole) -> DecodedKey<'_> {
+    if separator == '#' && value.starts_with('$') {
+        if let Some(decoded) = decode_electrodb(value, role) {
+            return decoded;
+        }
+    }
+    // Keys that start with the separator (`#META#x`): the leading one carries no meaning.
     let (body, leading) = match value.strip_prefix(separator) {
         Some(rest) => (rest, true),
         None => (value, false),
@@ -23,25 +48,29 @@ pub fn decode_key(value: &str, separator: char) -> DecodedKey<'_> {
         return DecodedKey {
             kind: None,
             parts: Vec::new(),
+            names: Vec::new(),
         };
     }
-    let mut segments = body.split(separator);
-    let first = segments.next().unwrap_or_default();
-    let prefixed = leading || body.contains(separator);
+    let mut segments = split_segments(body, separator);
+    let first = segments[0];
+    let prefixed = leading || segments.len() > 1;
     let is_kind = if prefixed {
         is_prefix_kind(first)
     } else {
         is_standalone_kind(first)
     };
     if is_kind {
+        segments.remove(0);
         DecodedKey {
             kind: Some(first),
-            parts: segments.collect(),
+            parts: segments,
+            names: Vec::new(),
         }
     } else {
         DecodedKey {
             kind: None,
-            parts: body.split(separator).collect(),
+            parts: segments,
+            names: Vec::new(),
         }
     }
 }
@@ -63,7 +92,7 @@ fn is_standalone_kind(segment: &str) -> bool {
 }
 
 // UUIDs, hashes and similar ids: long, only hex digits and dashes, with at least one digit.
-fn looks_like_hex_id(segment: &str) -> bool {
+pub(super) fn looks_like_hex_id(segment: &str) -> bool {
     segment.len() >= 8
         && segment.chars().any(|c| c.is_ascii_digit())
         && segment.chars().all(|c| c.is_ascii_hexdigit() || c == '-')
@@ -76,7 +105,8 @@ pub fn infer_separator<'a>(values: impl Iterator<Item = &'a str>) -> char {
     let mut counts = [0usize; SEPARATORS.len()];
     for value in values {
         for (count, &sep) in counts.iter_mut().zip(SEPARATORS.iter()) {
-            if value.contains(sep) && decode_key(value, sep).kind.is_some() {
+            let electrodb = sep == '#' && decode_electrodb(value, KeyRole::Sort).is_some();
+            if electrodb || (value.contains(sep) && decode_key(value, sep).kind.is_some()) {
                 *count += 1;
             }
         }
@@ -90,52 +120,53 @@ pub fn infer_separator<'a>(values: impl Iterator<Item = &'a str>) -> char {
     SEPARATORS[best]
 }
 
-/// The entity kind an item represents. The sort key says what the item is within its
-/// collection (`USER#1` / `ORDER#…` is an order), so its kind wins, with one exception: a sort
-/// key that is a bare kind with no parts (`PROFILE`, `#META`, `PRODUCT`) marks the collection's
-/// own record, so the item is the partition key's entity (a user profile is a USER). Without a
-/// usable sort key the partition key's kind is used. Only string keys carry kinds.
-///
-/// Runs for every loaded item, so it borrows from the item and allocates nothing (decoding the
-/// parts, which only the detail view shows, is left to [`decode_key`]).
+/// The entity kind an item's keys say it is (see [`KindRules`](super::KindRules) for the
+/// whole order, of which this is the last rule and the default rules' result when the item
+/// carries no library attribute).
 pub fn item_kind<'a>(
     item: &'a Item,
     pk_name: &str,
     sk_name: Option<&str>,
     separator: char,
 ) -> Option<&'a str> {
-    let kind_of = |name: &str| {
-        item.get(name)
-            .and_then(AttrValue::as_s)
-            .and_then(|s| key_kind(s, separator))
-    };
-    let pk_kind = kind_of(pk_name).map(|(kind, _)| kind);
-    match sk_name.and_then(kind_of) {
-        Some((_, false)) if pk_kind.is_some() => pk_kind,
-        Some((sk_kind, _)) => Some(sk_kind),
-        None => pk_kind,
-    }
+    super::kind_rules::DEFAULT_KIND_RULES
+        .kind(item, pk_name, sk_name, separator)
+        .map(|(kind, _)| kind)
 }
 
-/// [`decode_key`]'s kind, and whether any parts follow it, without collecting the parts.
-fn key_kind(value: &str, separator: char) -> Option<(&str, bool)> {
+/// [`decode_key_as`]'s kind, and the text after it and its separator (`None` when no parts
+/// follow), without collecting the parts: this runs for every loaded item.
+pub(super) fn key_kind(
+    value: &str,
+    separator: char,
+    role: KeyRole,
+) -> Option<(&str, Option<&str>)> {
+    if separator == '#' && value.starts_with('$') {
+        if let Some(decoded) = decode_electrodb(value, role) {
+            let rest = value
+                .split_once('#')
+                .map(|(_, rest)| rest)
+                .filter(|_| !decoded.parts.is_empty());
+            return decoded.kind.map(|kind| (kind, rest));
+        }
+    }
     let (body, leading) = match value.strip_prefix(separator) {
         Some(rest) => (rest, true),
         None => (value, false),
     };
-    let (first, has_parts) = match body.split_once(separator) {
-        Some((first, _)) => (first, true),
-        None => (body, false),
-    };
     if body.is_empty() {
         return None;
     }
-    let is_kind = if leading || has_parts {
+    let (first, rest) = match body.split_once(separator) {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (body, None),
+    };
+    let is_kind = if leading || rest.is_some() {
         is_prefix_kind(first)
     } else {
         is_standalone_kind(first)
     };
-    is_kind.then_some((first, has_parts))
+    is_kind.then_some((first, rest))
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::value::AttrValue;
 
 /// `item_kind` runs on `key_kind`, which must agree with the full decoding.
 #[test]
@@ -25,12 +26,22 @@ fn key_kind_agrees_with_decode_key() {
         "Café#1",
         "#meta",
         "#Order|x",
+        "User:2023-04-01T12:00:00.001Z",
+        "2023-04-01T12:00:00.001Z",
+        "$task_1#project_552-79#employee_8016",
+        "$employee_1",
+        "$workplaces#employee_1#team_red",
+        "$task-manager#employee_4c78",
+        "$x",
     ];
     for sep in SEPARATORS {
         for key in keys {
-            let decoded = decode_key(key, sep);
-            let want = decoded.kind.map(|kind| (kind, !decoded.parts.is_empty()));
-            assert_eq!(key_kind(key, sep), want, "{key:?} with {sep:?}");
+            for role in [KeyRole::Partition, KeyRole::Sort] {
+                let decoded = decode_key_as(key, sep, role);
+                let want = decoded.kind.map(|kind| (kind, !decoded.parts.is_empty()));
+                let got = key_kind(key, sep, role).map(|(kind, rest)| (kind, rest.is_some()));
+                assert_eq!(got, want, "{key:?} with {sep:?} as {role:?}");
+            }
         }
     }
 }
@@ -83,12 +94,16 @@ fn decodes_keys() {
         ("USER|123", '#', None, &["USER|123"]),
         ("USER:1#x", '#', None, &["USER:1", "x"]),
         ("USER#1:x", ':', None, &["USER#1", "x"]),
+        // An ISO-8601 timestamp is one part, whatever the separator.
+        ("2026-01-02T10:00:00Z", ':', None, &["2026-01-02T10:00:00Z"]),
         (
-            "2026-01-02T10:00:00Z",
+            "Game:2026-01-02T10:00:00.001Z:g1",
             ':',
-            None,
-            &["2026-01-02T10", "00", "00Z"],
+            Some("Game"),
+            &["2026-01-02T10:00:00.001Z", "g1"],
         ),
+        // ElectroDB keys decode with the library's grammar (the kind is in the sort key).
+        ("$task-manager#employee_4c78", '#', None, &["4c78"]),
     ];
     for (value, sep, kind, parts) in cases {
         let decoded = decode_key(value, *sep);
@@ -175,4 +190,34 @@ fn classifies_items() {
     let item = keyed(s("USER#1"), None);
     assert_eq!(item_kind(&item, "PK", Some("SK"), '#'), Some("USER"));
     assert_eq!(item_kind(&item, "missing", None, '#'), None);
+}
+
+#[test]
+fn sort_keys_in_electrodb_s_grammar_name_their_entity_and_parts() {
+    let decoded = decode_key_as("$task_1#project_552-79#employee_8016", '#', KeyRole::Sort);
+    assert_eq!(decoded.kind, Some("task"));
+    assert_eq!(decoded.parts, ["552-79", "8016"]);
+    assert_eq!(decoded.names, ["project", "employee"]);
+    // As a partition key the head is the service.
+    let pk = decode_key("$task-manager#employee_4c78", '#');
+    assert_eq!((pk.kind, pk.names), (None, vec!["employee"]));
+    // With another separator the key is plain text.
+    assert_eq!(decode_key_as("$task_1#x_1", '|', KeyRole::Sort).kind, None);
+}
+
+#[test]
+fn electrodb_and_timestamp_keys_infer_their_separator() {
+    let electrodb = [
+        "$taskapp#employee_1",
+        "$employee_1",
+        "$taskapp#datehired_2020-01-02t03:04:05z",
+    ];
+    assert_eq!(infer_separator(electrodb.into_iter()), '#');
+    let colons = [
+        "User:UserA",
+        "2023-04-01T12:00:00.001Z",
+        "User:UserB",
+        "2023-04-02T12:00:00Z",
+    ];
+    assert_eq!(infer_separator(colons.into_iter()), ':');
 }

@@ -7,14 +7,23 @@
 //!
 //! A segment is a kind when it is identifier-like: it starts with an ASCII letter and holds only
 //! ASCII letters, digits, `_` and `-`. Starting with a letter rules out numbers, dates, ULIDs and
-//! timestamps; hex ids that happen to start with a letter (`a3f9c2e1-…`) are ruled out too. A key
+//! timestamps; hex ids that happen to start with a letter (`a3f9c2e1-…`) are ruled out too.
+//! What an item says about itself comes first, though: see [`KindRules`]. A key
 //! with no separator at all (`PROFILE`) is a kind only in upper case, because a lone lower-case
 //! word (`alice`, `o9`) is far more often data than a type marker.
 
 mod color;
 mod decode;
+mod electrodb;
+mod kind_rules;
 mod pattern;
+mod timestamp;
 
 pub use color::kind_color_index;
-pub use decode::{decode_key, infer_separator, item_kind, DecodedKey, SEPARATORS};
+pub use decode::{
+    decode_key, decode_key_as, infer_separator, item_kind, DecodedKey, KeyRole, SEPARATORS,
+};
+pub use electrodb::electrodb_value_prefix;
+pub use kind_rules::{KindRules, KindSource, COMMON_ENTITY_ATTRIBUTES, LIBRARY_ATTRIBUTES};
 pub use pattern::{EntityPattern, PatternError};
+pub use timestamp::iso_timestamp_len;
