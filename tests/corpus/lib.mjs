@@ -88,6 +88,21 @@ export function uuid(rand) {
   return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
 }
 
+// Time-sortable ids in ULID's alphabet, from the frozen clock and a seeded PRNG (the libraries'
+// own ULID generators draw from crypto, which would change every run).
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export function ulid(rand) {
+  let t = Date.now();
+  let time = '';
+  for (let i = 0; i < 10; i++) {
+    time = CROCKFORD[t % 32] + time;
+    t = Math.floor(t / 32);
+  }
+  let tail = '';
+  for (let i = 0; i < 16; i++) tail += CROCKFORD[Math.floor(rand() * 32)];
+  return time + tail;
+}
+
 export function pick(rand, list) {
   return list[Math.floor(rand() * list.length)];
 }
@@ -131,7 +146,6 @@ export function createTableInput(tableName, [hash, range], indexes) {
  * requests, never send them; the endpoint is a closed local port all the same.
  */
 export function documentClient() {
-  const { DynamoDBClient } = lib('@aws-sdk/client-dynamodb');
   const { DynamoDBDocumentClient } = lib('@aws-sdk/lib-dynamodb');
   return DynamoDBDocumentClient.from(dynamoClient());
 }

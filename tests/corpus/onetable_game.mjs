@@ -3,7 +3,7 @@
 // and timestamps, OneTable's `_type` attribute, and one GSI (gs1). Every item below is the
 // `Item` of the command OneTable builds for `Model.create(..., {execute: false})`; the table is
 // OneTable's own `getTableDefinition()`.
-import { lib, libraryLabel, setClock, advanceClock, prng, uuid, pick, int, dynamoClient } from './lib.mjs';
+import { lib, libraryLabel, setClock, advanceClock, prng, uuid, pick, int, ulid, dynamoClient } from './lib.mjs';
 
 const { Table } = lib('dynamodb-onetable');
 
@@ -72,20 +72,6 @@ const HANDLES = ['zeroCool', 'mika_r', 'Tundra', 'pixelpilot', 'OrbWeaver', 'kes
   'hollow', 'Marigold'];
 const MAPS = ['Dunes', 'Harbour', 'Foundry', 'Glacier'];
 
-// Time-sortable ids in ULID's alphabet, from the frozen clock and the seeded PRNG (OneTable's
-// own `generate: 'ulid'` draws from crypto, which would change every run).
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-function ulid(rand) {
-  let t = Date.now();
-  let time = '';
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
-  let tail = '';
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[Math.floor(rand() * 32)];
-  return time + tail;
-}
 
 function shuffled(rand, list) {
   const out = [...list];

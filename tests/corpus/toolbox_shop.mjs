@@ -2,7 +2,7 @@
 // customer, product, order and orderLine with the library's entity attribute (`_et`) and its
 // timestamps (`_ct`, `_md`). Every item below is the `Item` of the library's own
 // `PutItemCommand` builder (`.build(PutItemCommand).item(...).params()`).
-import { lib, libraryLabel, setClock, advanceClock, prng, pick, int, toDynamoJson, createTableInput, documentClient } from './lib.mjs';
+import { lib, libraryLabel, setClock, advanceClock, prng, pick, int, ulid, toDynamoJson, createTableInput, documentClient } from './lib.mjs';
 
 const { Table, Entity, item, string, number, boolean, list, map, set, PutItemCommand } = lib('dynamodb-toolbox');
 
@@ -89,19 +89,6 @@ const OrderLineEntity = new Entity({
   computeKey: ({ orderId, sku }) => ({ PK: `ORDER#${orderId}`, SK: `LINE#${sku}` }),
 });
 
-// Time-sortable ids in ULID's alphabet, from the frozen clock and the seeded PRNG.
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-function ulid(rand) {
-  let t = Date.now();
-  let time = '';
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
-  }
-  let tail = '';
-  for (let i = 0; i < 16; i++) tail += CROCKFORD[Math.floor(rand() * 32)];
-  return time + tail;
-}
 
 const NAMES = ['Amara Osei', 'Björn Halvorsen', 'Carmen Ruiz', 'Dmitri Sokolov', 'Esi Mensah',
   'Fiona Walsh', 'Gustavo Lima', 'Hiroshi Tanaka', 'Isla McKenzie', 'Jonas Weber', 'Kavya Iyer',
