@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit, snapshot, integration (against DynamoDB Local) and
-# end-to-end pty tests. Installs DynamoDB Local first if needed. Needs Rust, Java 17+ and npm.
+# end-to-end pty tests. Installs DynamoDB Local and the corpus's npm modelling libraries first if
+# needed. Needs Rust, Java 17+, Node.js 20+ and npm.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 bash scripts/install-dynamodb-local.sh
+bash scripts/install-corpus-tools.sh
 # Tests must never reach for the EC2 instance-metadata address, and never use real credentials.
 export AWS_EC2_METADATA_DISABLED=true
 export AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1

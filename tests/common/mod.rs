@@ -2,6 +2,7 @@
 //! the real `dynoscope` binary against it with dummy credentials and no instance metadata.
 #![allow(dead_code)]
 
+pub mod corpus;
 pub mod pty;
 
 use std::net::TcpListener;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the npm modelling libraries that write the test corpus (electrodb, dynamodb-toolbox,
+# dynamodb-onetable and the AWS SDK v3 pieces they need, pinned in tests/corpus/package.json and
+# package-lock.json) into .cache/corpus-node, which git ignores. Idempotent: a stamp file holds
+# the lock's sha256, and a second run with the same lock does nothing.
+# Needs: npm and Node.js 20+.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+dest="${CORPUS_NODE_DIR:-$root/.cache/corpus-node}"
+lock="$root/tests/corpus/package-lock.json"
+want="$(sha256sum "$lock" | cut -d ' ' -f 1)"
+stamp="$dest/.installed-lock-sha256"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -d "$dest/node_modules" ]; then
+  echo "corpus tools already installed in $dest"
+  exit 0
+fi
+command -v npm >/dev/null || { echo "error: npm is needed to install the corpus tools (install Node.js 20+ and npm)" >&2; exit 2; }
+node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' 2>/dev/null ||
+  { echo "error: the corpus tools need Node.js 20+ (found: $(node --version 2>/dev/null || echo none))" >&2; exit 2; }
+mkdir -p "$dest"
+rm -f "$stamp"
+cp "$root/tests/corpus/package.json" "$lock" "$dest"/
+( cd "$dest" && npm ci --no-audit --no-fund --silent )
+echo "$want" >"$stamp"
+echo "corpus tools installed in $dest"
