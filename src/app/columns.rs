@@ -67,6 +67,14 @@ pub fn choose(view: &TableView, patterns: &[&EntityPattern]) -> ItemColumns {
     let part_count = parts.iter().map(Vec::len).max().unwrap_or(0);
     let mut skip = vec![keys.partition_key.name.as_str()];
     skip.extend(sk_name);
+    // The attribute that named the items' kinds (`__edb_e__`, `_et`…) is the kind column.
+    for item in &items {
+        if let Some(name) = store.kind_attribute(item) {
+            if !skip.contains(&name) {
+                skip.push(name);
+            }
+        }
+    }
     // Part names are a property of a kind across the table: each kind with parts here is
     // named from its own items in every collection; items of no kind from those shown.
     let mut groups: Vec<Option<KindId>> = Vec::new();

@@ -40,7 +40,8 @@ fn an_attribute_named_kind_keeps_its_header_and_the_decoded_kind_takes_another()
                 ("PK".into(), s("DEVICE#d1")),
                 ("SK".into(), s(&format!("READING#r{n}"))),
                 ("kind".into(), s("thermometer")),
-                ("entity".into(), s("sensor")),
+                // Not a name, so not the kind (as `entity` with a name would be).
+                ("entity".into(), s("sensor 4")),
             ])
         })
         .collect();

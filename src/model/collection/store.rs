@@ -200,6 +200,21 @@ impl ItemStore {
         source.map(|(_, source): (_, KindSource)| source.describe())
     }
 
+    /// The attribute that named this (decoded) item's kind, when an attribute did: its column
+    /// would only repeat the kind column.
+    pub fn kind_attribute<'a>(&'a self, item: &'a Item) -> Option<&'a str> {
+        let decided = self.kind_rules.kind(
+            item,
+            &self.table_keys.partition_key.name,
+            self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
+            self.separator(),
+        );
+        match decided {
+            Some((_, KindSource::Attribute(name))) => Some(name),
+            _ => None,
+        }
+    }
+
     /// The kind's first items (up to [`KIND_SAMPLE`]), in arrival order, from every collection.
     pub fn kind_sample(&self, kind: KindId) -> &[ItemId] {
         &self.kind_samples[usize::from(kind)]

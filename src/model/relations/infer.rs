@@ -143,6 +143,7 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
     if inputs.infer {
         for &(name, value) in &scalars {
             key_parts(inputs, &scalars, name, value, &mut links);
+            electrodb_parts(inputs, &scalars, name, value, &mut links);
         }
         for &(name, value) in &scalars {
             for target in inputs.knowledge.targets() {
@@ -158,8 +159,16 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
             }
         }
     }
-    // Own keys are facts, not inference: listed either way, before bare values.
+    // Own keys are facts, not inference: listed either way, before bare values. An item
+    // lacking an index's sort key is not in that (sparse) index.
     for target in inputs.knowledge.targets() {
+        let in_target = target
+            .sort_key_name
+            .as_ref()
+            .is_none_or(|sk| item.get(sk).is_some());
+        if !in_target {
+            continue;
+        }
         if let Some((_, value)) = scalars.iter().find(|(n, _)| *n == target.key_name) {
             let index = target.index.as_deref();
             links.push(
@@ -178,15 +187,59 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
         {
             for target in inputs.knowledge.targets() {
                 for profile in target.kinds() {
-                    let key = format!("{}{sep}{value}", profile.kind);
-                    if inputs.seen(target, &key) {
-                        links.push(target.index.as_deref(), key, (name, value), Evidence::Value);
+                    for key in profile.keys_for_value(value) {
+                        if inputs.seen(target, &key) {
+                            links.push(
+                                target.index.as_deref(),
+                                key,
+                                (name, value),
+                                Evidence::Value,
+                            );
+                        }
                     }
                 }
             }
         }
     }
     links.out
+}
+
+/// Rule 2 in ElectroDB's grammar: each `attr_value` segment of a key
+/// (`$task_1#project_552-79#employee_8016`) names the collection `$service#attr_value` of a
+/// target whose keys were seen in that form, when that collection was seen.
+fn electrodb_parts(
+    inputs: &RelationInputs<'_>,
+    scalars: &[(&str, &str)],
+    name: &str,
+    value: &str,
+    links: &mut Links<'_>,
+) {
+    if inputs.separator != '#' || !value.starts_with('$') {
+        return;
+    }
+    for segment in value.split('#').skip(1) {
+        let Some((attribute, _)) = segment.split_once('_') else {
+            continue;
+        };
+        for target in inputs.knowledge.targets() {
+            for profile in target.kinds() {
+                let Some(service) = profile.value_prefix.strip_suffix(&format!("#{attribute}_"))
+                else {
+                    continue;
+                };
+                let key = format!("{service}#{segment}");
+                let own = scalars.contains(&(target.key_name.as_str(), key.as_str()));
+                if !own && key != value && inputs.seen(target, &key) {
+                    links.push(
+                        target.index.as_deref(),
+                        key,
+                        (name, value),
+                        Evidence::KeyPart,
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// Rule 2: `KIND#part` for each segment that is a known prefix, taking the runs of segments

@@ -11,8 +11,8 @@
 use hashbrown::HashSet;
 
 use super::shape::shape;
-use crate::model::entity::decode_key;
-use crate::model::schema::{IndexKind, TableInfo};
+use crate::model::entity::{decode_key, electrodb_value_prefix};
+use crate::model::schema::{IndexKind, KeySchema, TableInfo};
 use crate::model::value::{AttrValue, Item};
 
 /// Keys remembered per target: about 70 bytes each, so at most ~7 MB per index.
@@ -26,6 +26,12 @@ const MAX_KINDS: usize = 256;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KindProfile {
     pub kind: String,
+    /// What comes before a one-part key's value: `ORDER#`, or ElectroDB's
+    /// `$task-manager#employee_` (such a profile's `kind` is that text).
+    pub value_prefix: String,
+    /// Every key seen was lower case (ElectroDB's default casing): values are looked up
+    /// lower-cased too.
+    pub lower_case: bool,
     /// Bit n: a key with n parts after the kind was seen (n < 16).
     part_counts: u16,
     /// Shapes of what follows the kind (the parts joined by the separator).
@@ -35,9 +41,11 @@ pub struct KindProfile {
 }
 
 impl KindProfile {
-    fn new(kind: &str) -> Self {
+    fn new(kind: &str, value_prefix: String) -> Self {
         KindProfile {
             kind: kind.to_owned(),
+            value_prefix,
+            lower_case: true,
             part_counts: 0,
             shapes: Vec::new(),
             varied: false,
@@ -59,6 +67,17 @@ impl KindProfile {
         }
     }
 
+    /// The keys a bare value would be in this kind: `ORDER#o1`, and for lower-cased keys also
+    /// the lower-cased value (`manager: B2EC` → `$svc#employee_b2ec`).
+    pub fn keys_for_value(&self, value: &str) -> Vec<String> {
+        let mut keys = vec![format!("{}{value}", self.value_prefix)];
+        let lower = value.to_lowercase();
+        if self.lower_case && lower != value {
+            keys.push(format!("{}{lower}", self.value_prefix));
+        }
+        keys
+    }
+
     /// Whether keys of this kind were seen with `parts` parts after it.
     pub fn has_part_count(&self, parts: usize) -> bool {
         parts < 16 && self.part_counts & (1 << parts) != 0
@@ -77,6 +96,8 @@ pub struct TargetKeys {
     pub index: Option<String>,
     /// The target's partition-key attribute.
     pub key_name: String,
+    /// The target's sort-key attribute: an item without it is not in that index.
+    pub sort_key_name: Option<String>,
     remembered: HashSet<String>,
     /// The last key observed: pages hold collections together, so runs are skipped cheaply.
     last: String,
@@ -84,10 +105,11 @@ pub struct TargetKeys {
 }
 
 impl TargetKeys {
-    fn new(index: Option<String>, key_name: String) -> Self {
+    fn new(index: Option<String>, key_name: String, sort_key_name: Option<String>) -> Self {
         TargetKeys {
             index,
             key_name,
+            sort_key_name,
             remembered: HashSet::new(),
             last: String::new(),
             kinds: Vec::new(),
@@ -108,22 +130,35 @@ impl TargetKeys {
         {
             self.remembered.insert(key.to_owned());
         }
-        let decoded = decode_key(key, separator);
-        let Some(kind) = decoded.kind else {
-            return;
-        };
-        let rest = decoded.parts.join(&separator.to_string());
-        let rest_shape = shape(&rest);
-        let parts = decoded.parts.len();
-        match self.kinds.iter().position(|k| k.kind == kind) {
-            Some(at) => self.kinds[at].record(parts, &rest_shape),
-            None if self.kinds.len() < MAX_KINDS => {
-                let mut profile = KindProfile::new(kind);
-                profile.record(parts, &rest_shape);
-                self.kinds.push(profile);
+        // ElectroDB's `$service#attr_value`: the profile is the text before the value.
+        let electrodb = (separator == '#')
+            .then(|| electrodb_value_prefix(key))
+            .flatten();
+        let (kind, rest, parts, value_prefix) = match electrodb {
+            Some(prefix) => (prefix, key[prefix.len()..].to_owned(), 1, prefix.to_owned()),
+            None => {
+                let decoded = decode_key(key, separator);
+                let Some(kind) = decoded.kind else {
+                    return;
+                };
+                let rest = decoded.parts.join(&separator.to_string());
+                let prefix = format!("{kind}{separator}");
+                (kind, rest, decoded.parts.len(), prefix)
             }
-            None => {}
-        }
+        };
+        let rest_shape = shape(&rest);
+        let lower = !key.chars().any(char::is_uppercase);
+        let at = match self.kinds.iter().position(|k| k.kind == kind) {
+            Some(at) => at,
+            None if self.kinds.len() < MAX_KINDS => {
+                self.kinds.push(KindProfile::new(kind, value_prefix));
+                self.kinds.len() - 1
+            }
+            None => return,
+        };
+        let profile = &mut self.kinds[at];
+        profile.lower_case &= lower;
+        profile.record(parts, &rest_shape);
     }
 }
 
@@ -138,11 +173,17 @@ pub struct KeyKnowledge {
 impl KeyKnowledge {
     /// The table and its GSIs. (An LSI's collections are the table's: same partition key.)
     pub fn new(info: &TableInfo) -> Self {
-        let mut targets = vec![TargetKeys::new(None, info.keys.partition_key.name.clone())];
+        let sort_name = |keys: &KeySchema| keys.sort_key.as_ref().map(|k| k.name.clone());
+        let mut targets = vec![TargetKeys::new(
+            None,
+            info.keys.partition_key.name.clone(),
+            sort_name(&info.keys),
+        )];
         for index in info.indexes.iter().filter(|i| i.kind == IndexKind::Gsi) {
             targets.push(TargetKeys::new(
                 Some(index.name.clone()),
                 index.keys.partition_key.name.clone(),
+                sort_name(&index.keys),
             ));
         }
         let mut key_attributes: Vec<(String, u8)> =
