@@ -38,7 +38,7 @@ const BUCKETS: [(&str, u64, Option<u64>); 5] = [
     ("1000+", 1000, None),
 ];
 
-fn by_items(a: &(&str, KeyTotals), b: &(&str, KeyTotals)) -> Ordering {
+pub(super) fn by_items(a: &(&str, KeyTotals), b: &(&str, KeyTotals)) -> Ordering {
     b.1.items
         .cmp(&a.1.items)
         .then(b.1.bytes.cmp(&a.1.bytes))

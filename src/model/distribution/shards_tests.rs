@@ -1,3 +1,4 @@
+use super::shard_of;
 use crate::model::distribution::fixtures::{close, dist, owned};
 
 type OwnedKeys = Vec<(String, u64, usize)>;
@@ -114,4 +115,135 @@ fn shard_spread() {
     assert!(close(f.skew, 2.0), "{f:?}");
     let even = dist(&[("H#1", 3, 1), ("H#2", 3, 1)]);
     assert!(close(even.shard_families()[0].skew, 1.0));
+}
+
+/// `prefix{n}` for each `n` in `range`, each with `items` items of 10 bytes.
+fn run(prefix: &str, range: std::ops::RangeInclusive<u32>, items: u64) -> OwnedKeys {
+    range.map(|n| (format!("{prefix}{n}"), items, 10)).collect()
+}
+
+fn prefixes(keys: &OwnedKeys) -> Vec<(String, usize)> {
+    owned(keys)
+        .shard_families()
+        .into_iter()
+        .map(|f| (f.prefix, f.shards))
+        .collect()
+}
+
+#[test]
+fn sequential_ids_are_not_shards() {
+    // 1,000 employees of four items each: once `e#1000` shows the ids run past the shard
+    // range, `e#1`..`e#999` are ids too, however dense and even.
+    assert_eq!(prefixes(&run("e#", 1..=1000, 4)), vec![]);
+    assert_eq!(prefixes(&run("request#", 1..=20_000, 1)), vec![]);
+    // Zero-padded for growth: ids, even when only twenty are seen.
+    let padded: OwnedKeys = (0..20).map(|n| (format!("K#{n:05}"), 30, 10)).collect();
+    assert_eq!(prefixes(&padded), vec![]);
+}
+
+#[test]
+fn real_shards_from_zero_or_one_even_or_skewed() {
+    for (range, first) in [(0..=9, 0), (1..=10, 1)] {
+        let even = owned(&run("shard#", range.clone(), 60)).shard_families();
+        assert_eq!(even.len(), 1, "{even:?}");
+        let f = &even[0];
+        assert_eq!(
+            (f.prefix.as_str(), f.shards, f.lowest_suffix, f.items),
+            ("shard#", 10, first, 600)
+        );
+        assert!(close(f.skew, 1.0), "{f:?}");
+        assert_eq!(
+            f.hottest_shard,
+            format!("shard#{first}"),
+            "a tie: lowest suffix"
+        );
+        assert_eq!(f.label(), format!("shard#{{{first}..{}}}", first + 9));
+
+        let mut skewed = run("shard#", range, 50);
+        skewed[3].1 = 300;
+        let f = &owned(&skewed).shard_families()[0];
+        assert_eq!((f.shards, f.items, f.max_items), (10, 750, 300), "{f:?}");
+        assert_eq!(f.hottest_shard, format!("shard#{}", first + 3));
+        assert!(close(f.skew, 4.0), "{f:?}");
+    }
+}
+
+#[test]
+fn a_hundred_shards_at_most() {
+    let cases: [(&str, std::ops::RangeInclusive<u32>, usize); 4] = [
+        ("0..99", 0..=99, 100),
+        ("1..100", 1..=100, 100),
+        ("0..100", 0..=100, 0),
+        ("1..101", 1..=101, 0),
+    ];
+    for (name, range, want) in cases {
+        let got: Vec<usize> = prefixes(&run("S#", range, 3))
+            .into_iter()
+            .map(|(_, n)| n)
+            .collect();
+        assert_eq!(got, if want == 0 { vec![] } else { vec![want] }, "{name}");
+    }
+    // More than a hundred members within the range (padded twins) are ids too.
+    let mut twins = run("T#", 1..=60, 3);
+    twins.extend((1..=60).map(|n| (format!("T#{n:03}"), 3, 10)));
+    assert_eq!(prefixes(&twins), vec![]);
+}
+
+#[test]
+fn a_prefix_with_ids_beyond_the_range_is_ids_as_a_whole() {
+    let shards = run("GSI#STATUS#PENDING#", 0..=9, 20);
+    let cases: Vec<(&str, OwnedKeys)> = vec![
+        ("a four-digit id", vec![("ORDER#1234".into(), 4, 10)]),
+        ("a zero-padded id", vec![("ORDER#00007".into(), 4, 10)]),
+        ("past the range", vec![("ORDER#101".into(), 4, 10)]),
+        (
+            "longer than any number",
+            vec![("ORDER#123456789012345678901234567890".into(), 4, 10)],
+        ),
+    ];
+    for (name, extra) in cases {
+        let mut keys = run("ORDER#", 1..=50, 4);
+        keys.extend(extra);
+        keys.extend(shards.iter().cloned());
+        assert_eq!(
+            prefixes(&keys),
+            vec![("GSI#STATUS#PENDING#".to_string(), 10)],
+            "{name}: another prefix's shards are unaffected"
+        );
+    }
+    assert_eq!(
+        prefixes(&run("ORDER#", 1..=50, 4)).len(),
+        1,
+        "alone, a family"
+    );
+}
+
+#[test]
+fn shards_carry_comparable_traffic() {
+    // Collections of 1, 2, 4 … 512 items: ids of growing customers, not shards.
+    let doubling: OwnedKeys = (0..10)
+        .map(|n| (format!("C#{}", n + 1), 1u64 << n, 10))
+        .collect();
+    assert_eq!(prefixes(&doubling), vec![]);
+    // Two hot shards of ten are still a family (the warnings name them).
+    let mut two_hot = run("H#", 0..=9, 10);
+    two_hot[0].1 = 500;
+    two_hot[1].1 = 400;
+    assert_eq!(prefixes(&two_hot), vec![("H#".to_string(), 10)]);
+}
+
+#[test]
+fn shard_of_finds_a_keys_family() {
+    let mut keys = run("shard#", 1..=10, 5);
+    keys.push(("shard#x".into(), 5, 10));
+    keys.push(("USER#7".into(), 5, 10));
+    let d = owned(&keys);
+    let families = d.shard_families();
+    assert_eq!(
+        shard_of(&families, "shard#7").map(|f| f.prefix.as_str()),
+        Some("shard#")
+    );
+    for key in ["shard#x", "shard#11", "USER#7", "shard#", "shard#0"] {
+        assert_eq!(shard_of(&families, key), None, "{key}");
+    }
 }

@@ -4,7 +4,8 @@
 use serde::Serialize;
 
 use super::counting::{ratio, KeyDistribution, KeyTotals, LARGE_ITEM_BYTES};
-use super::ranking::by_bytes;
+use super::ranking::{by_bytes, by_items, KeyEntry};
+use super::shards::{shard_of, ShardFamily};
 use crate::model::item_size::MAX_ITEM_BYTES;
 use crate::model::sanitize::sanitize;
 use crate::model::schema::IndexKind;
@@ -21,6 +22,13 @@ pub const LOW_CARDINALITY_MIN_ITEMS: u64 = 500;
 pub const HOT_KEY_SHARE: f64 = 0.10;
 /// Below this many items any key is a large share (3 items: 33% each); shares mean nothing.
 pub const HOT_KEY_MIN_ITEMS: u64 = 100;
+/// A shard holding this multiple of its family's mean is hot: the sharding buys half of what
+/// it should, and that shard's partition saturates first.
+pub const HOT_SHARD_SKEW: f64 = 2.0;
+/// Below this many items a shard on average, a random suffix's counts wobble (the fullest of
+/// ten shards of 5 items often holds 10); at 20 a shard, twice the mean is 4.5 standard
+/// deviations away.
+pub const HOT_SHARD_MIN_MEAN_ITEMS: f64 = 20.0;
 /// DynamoDB's item-collection limit, which exists only on tables with a local secondary index:
 /// all items with one partition-key value plus their LSI entries may not exceed 10 GB.
 pub const ITEM_COLLECTION_LIMIT_BYTES: u64 = 10 * 1024 * 1024 * 1024;
@@ -76,6 +84,8 @@ impl WarningContext<'_> {
 pub enum Rule {
     /// Few distinct values, or one value holding a large share of the items.
     LowCardinality,
+    /// One shard of a write-sharded family holding much more than its share.
+    HotShard,
     /// An item collection near the 10 GB limit of tables with an LSI.
     ItemCollectionSize,
     /// Items near the 400 KB item limit.
@@ -86,6 +96,7 @@ impl Rule {
     pub fn as_str(self) -> &'static str {
         match self {
             Rule::LowCardinality => "low-cardinality",
+            Rule::HotShard => "hot-shard",
             Rule::ItemCollectionSize => "item-collection-size",
             Rule::ItemSize => "item-size",
         }
@@ -99,6 +110,11 @@ pub struct Warning {
     pub message: String,
 }
 
+/// Whether one shard of `family` takes a disproportionate share (see [`HOT_SHARD_SKEW`]).
+pub fn has_hot_shard(family: &ShardFamily) -> bool {
+    family.mean_items >= HOT_SHARD_MIN_MEAN_ITEMS && family.skew >= HOT_SHARD_SKEW
+}
+
 fn gib(bytes: u64) -> String {
     format!("{:.1} GB", bytes as f64 / (1024.0 * 1024.0 * 1024.0))
 }
@@ -106,44 +122,119 @@ fn gib(bytes: u64) -> String {
 impl KeyDistribution {
     /// Findings, each naming its rule and numbers: see [`Rule`] and the thresholds above.
     pub fn warnings(&self, context: &WarningContext) -> Vec<Warning> {
+        let families = self.shard_families();
         let mut out = Vec::new();
-        out.extend(self.low_cardinality(context));
+        out.extend(self.low_cardinality(context, &families));
+        out.extend(
+            families
+                .iter()
+                .filter(|f| has_hot_shard(f))
+                .map(|f| self.hot_shard(context, f)),
+        );
         out.extend(self.item_collection_size(context));
         out.extend(self.item_size());
         out
     }
 
-    fn low_cardinality(&self, context: &WarningContext) -> Option<Warning> {
+    fn entry(&self, key: &str, totals: KeyTotals) -> KeyEntry {
+        KeyEntry {
+            key: key.to_owned(),
+            items: totals.items,
+            bytes: totals.bytes,
+            share: ratio(totals.items, self.total_items),
+        }
+    }
+
+    /// The few-values and hot-value rules. A key that is already one of a family of write
+    /// shards is not told to add a suffix: an even family is told how to get more, and a
+    /// family with a hot shard is left to [`Rule::HotShard`].
+    fn low_cardinality(
+        &self,
+        context: &WarningContext,
+        families: &[ShardFamily],
+    ) -> Option<Warning> {
         let top = self.top(1).into_iter().next()?;
         let few_keys = self.keys.len() <= LOW_CARDINALITY_MAX_KEYS
             && self.total_items >= LOW_CARDINALITY_MIN_ITEMS;
-        let hot_key = top.share >= HOT_KEY_SHARE && self.total_items >= HOT_KEY_MIN_ITEMS;
-        if !few_keys && !hot_key {
+        let hot = |e: &KeyEntry| e.share >= HOT_KEY_SHARE && self.total_items >= HOT_KEY_MIN_ITEMS;
+        // The hottest key that a write-shard suffix would help.
+        let top_plain = match shard_of(families, &top.key) {
+            None => Some(top.clone()),
+            Some(_) => self
+                .entries()
+                .into_iter()
+                .filter(|(k, _)| shard_of(families, k).is_none())
+                .min_by(by_items)
+                .map(|(k, t)| self.entry(k, t)),
+        };
+        let rule = format!(
+            "(rule: at most {} values for {}+ items, or one value with {:.0}%+ of {}+ items)",
+            LOW_CARDINALITY_MAX_KEYS,
+            LOW_CARDINALITY_MIN_ITEMS,
+            HOT_KEY_SHARE * 100.0,
+            HOT_KEY_MIN_ITEMS,
+        );
+        let subject = context.subject();
+        let distinct = self.keys.len();
+        let total = self.total_items;
+        if let Some(plain) = top_plain.filter(|p| hot(p) || (few_keys && p.key == top.key)) {
+            let what = match context.source {
+                Source::Index {
+                    kind: IndexKind::Gsi,
+                    ..
+                } => "the classic hot GSI: every write that sets one value lands on one index partition (about 1,000 WCU/s), and a throttled GSI throttles writes to the table",
+                _ => "all reads and writes of one value land on one partition (about 3,000 RCU/s and 1,000 WCU/s)",
+            };
+            return Some(Warning {
+                rule: Rule::LowCardinality,
+                message: format!(
+                    "low-cardinality: {subject} has {distinct} distinct values for {total} items and '{}' alone holds {} items ({:.1}%) {rule}; {what}; add a write-shard suffix or use a higher-cardinality key",
+                    sanitize(&plain.key),
+                    plain.items,
+                    plain.share * 100.0,
+                ),
+            });
+        }
+        let family = shard_of(families, &top.key)?;
+        if !(few_keys || hot(&top)) || has_hot_shard(family) {
             return None;
         }
-        let what = match context.source {
-            Source::Index {
-                kind: IndexKind::Gsi,
-                ..
-            } => "the classic hot GSI: every write that sets one value lands on one index partition (about 1,000 WCU/s), and a throttled GSI throttles writes to the table",
-            _ => "all reads and writes of one value land on one partition (about 3,000 RCU/s and 1,000 WCU/s)",
-        };
         Some(Warning {
             rule: Rule::LowCardinality,
             message: format!(
-                "low-cardinality: {} has {} distinct values for {} items and '{}' alone holds {} items ({:.1}%) (rule: at most {} values for {}+ items, or one value with {:.0}%+ of {}+ items); {what}; add a write-shard suffix or use a higher-cardinality key",
-                context.subject(),
-                self.keys.len(),
-                self.total_items,
+                "low-cardinality: {subject} has {distinct} distinct values for {total} items and '{}' holds {} items ({:.1}%) {rule}; it is already write-sharded: '{}' spreads {} items ({:.1}%) evenly over {} shards (skew {:.2}), so their writes can reach about {} × 1,000 WCU/s; if they need more, add shards (widen the suffix range to {})",
                 sanitize(&top.key),
                 top.items,
                 top.share * 100.0,
-                LOW_CARDINALITY_MAX_KEYS,
-                LOW_CARDINALITY_MIN_ITEMS,
-                HOT_KEY_SHARE * 100.0,
-                HOT_KEY_MIN_ITEMS,
+                family.label(),
+                family.items,
+                ratio(family.items, total) * 100.0,
+                family.shards,
+                family.skew,
+                family.shards,
+                family.doubled_range(),
             ),
         })
+    }
+
+    fn hot_shard(&self, context: &WarningContext, family: &ShardFamily) -> Warning {
+        Warning {
+            rule: Rule::HotShard,
+            message: format!(
+                "hot-shard: {} has write shards '{}' ({} shards, {} items) and '{}' holds {} of them ({:.1}%), {:.1}× the mean of {:.1} (rule: one shard with {:.0}×+ the mean, {:.0}+ items a shard on average); its partition takes that share of the family's writes while the other shards idle; pick the shard suffix evenly (a hash of a high-cardinality attribute, or at random) rather than adding shards",
+                context.subject(),
+                family.label(),
+                family.shards,
+                family.items,
+                sanitize(&family.hottest_shard),
+                family.max_items,
+                ratio(family.max_items, family.items) * 100.0,
+                family.skew,
+                family.mean_items,
+                HOT_SHARD_SKEW,
+                HOT_SHARD_MIN_MEAN_ITEMS,
+            ),
+        }
     }
 
     fn item_collection_size(&self, context: &WarningContext) -> Option<Warning> {

@@ -242,6 +242,7 @@ fn warnings_serialise_with_kebab_case_rules() {
     );
     for rule in [
         Rule::LowCardinality,
+        Rule::HotShard,
         Rule::ItemCollectionSize,
         Rule::ItemSize,
     ] {
@@ -250,4 +251,108 @@ fn warnings_serialise_with_kebab_case_rules() {
             serde_json::Value::String(rule.as_str().into())
         );
     }
+}
+
+fn messages(d: &KeyDistribution, context: &WarningContext, rule: Rule) -> Vec<String> {
+    d.warnings(context)
+        .into_iter()
+        .filter(|w| w.rule == rule)
+        .map(|w| w.message)
+        .collect()
+}
+
+/// `prefix{n}` for each `n` in `range`, each with `items` items of 100 bytes.
+fn shards(
+    prefix: &str,
+    range: std::ops::RangeInclusive<u32>,
+    items: u64,
+) -> Vec<(String, u64, usize)> {
+    range
+        .map(|n| (format!("{prefix}{n}"), items, 100))
+        .collect()
+}
+
+#[test]
+fn an_even_shard_family_is_told_to_add_shards_not_a_suffix() {
+    for (range, wider) in [(1..=10, "1..20"), (0..=9, "0..19")] {
+        let d = owned(&shards("shard#", range.clone(), 60));
+        let low = messages(&d, &GSI1, Rule::LowCardinality);
+        assert_eq!(low.len(), 1, "{low:?}");
+        let m = &low[0];
+        assert!(m.starts_with("low-cardinality: GSI 'GSI1'"), "{m}");
+        assert!(!m.contains("add a write-shard suffix"), "{m}");
+        let label = format!("'shard#{{{}..{}}}'", range.start(), range.end());
+        for needle in [
+            "10 distinct values for 600 items",
+            "already write-sharded",
+            &label,
+            "600 items (100.0%) evenly over 10 shards (skew 1.00)",
+            "about 10 × 1,000 WCU/s",
+            &format!("widen the suffix range to {wider}"),
+        ] {
+            assert!(m.contains(needle), "{needle}: {m}");
+        }
+        assert_eq!(messages(&d, &GSI1, Rule::HotShard), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn a_hot_shard_is_named() {
+    let mut keys = shards("shard#", 1..=10, 50);
+    keys[2].1 = 300;
+    let d = owned(&keys);
+    assert_eq!(
+        rules(&d, &GSI1),
+        vec![Rule::HotShard],
+        "not told to add a suffix"
+    );
+    let m = &messages(&d, &GSI1, Rule::HotShard)[0];
+    for needle in [
+        "hot-shard: GSI 'GSI1' of table 'app' (partition key GSI1PK) has write shards 'shard#{1..10}' (10 shards, 750 items)",
+        "'shard#3' holds 300 of them (40.0%), 4.0× the mean of 75.0",
+        "(rule: one shard with 2×+ the mean, 20+ items a shard on average)",
+        "pick the shard suffix evenly",
+    ] {
+        assert!(m.contains(needle), "{needle}: {m}");
+    }
+    // Random suffixes of few items wobble: the fullest of ten shards of ~5 is not hot.
+    let mut few = shards("shard#", 1..=10, 5);
+    few[4].1 = 12;
+    assert_eq!(
+        messages(&owned(&few), &GSI1, Rule::HotShard),
+        Vec::<String>::new()
+    );
+    // Just under twice the mean of 20+ items a shard.
+    let mut mild = shards("shard#", 0..=9, 40);
+    mild[0].1 = 75; // mean 43.5, skew 1.72
+    assert_eq!(
+        messages(&owned(&mild), &GSI1, Rule::HotShard),
+        Vec::<String>::new()
+    );
+}
+
+#[test]
+fn an_unsharded_hot_key_beside_shards_is_still_told_to_shard() {
+    let mut keys = shards("STATUS#PENDING#", 0..=4, 300);
+    keys.push(("STATUS#SHIPPED".into(), 250, 100));
+    let low = messages(&owned(&keys), &GSI1, Rule::LowCardinality);
+    assert_eq!(low.len(), 1, "{low:?}");
+    assert!(
+        low[0].contains("'STATUS#SHIPPED' alone holds 250 items (14.3%)"),
+        "{}",
+        low[0]
+    );
+    assert!(low[0].contains("add a write-shard suffix"), "{}", low[0]);
+}
+
+#[test]
+fn sequential_ids_get_no_shard_advice() {
+    let employees = owned(&shards("e#", 1..=1000, 4));
+    assert_eq!(rules(&employees, &TABLE), vec![]);
+    let hostile = owned(&shards("s\u{1b}[2J#", 1..=10, 60));
+    let m = &messages(&hostile, &GSI1, Rule::LowCardinality)[0];
+    assert!(
+        !m.contains('\u{1b}') && m.contains("'s\\x1b[2J#{1..10}'"),
+        "{m}"
+    );
 }

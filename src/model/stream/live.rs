@@ -168,13 +168,14 @@ impl LiveStats {
             };
             let (total, _) = ranking.totals(window, now_ms);
             if let Some(top) = ranking.top(RankBy::Events, window, now_ms, 1).first() {
-                // The lower bound: a warning must hold for the true count.
+                // The lower bound: a warning must hold for the true count. The ranking keeps
+                // only the top keys, too few to tell write shards from ids: no family.
                 let events = top.events - top.events_error;
-                out.extend(hot_key(subject, &top.key, events, total, &during));
+                out.extend(hot_key(subject, &top.key, events, total, &during, None));
             }
             for top in ranking.top(RankBy::Wcu, window, now_ms, LIMIT_CANDIDATES) {
                 let rate = ranking.peak_wcu_per_second(&top.key, window, now_ms);
-                out.extend(near_limit(subject, &top.key, rate, &over));
+                out.extend(near_limit(subject, &top.key, rate, &over, None));
             }
         }
         out

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::warnings::{hot_key, near_limit, Subject, WriteWarning};
-use crate::model::distribution::{KeyDistribution, ShardFamily};
+use crate::model::distribution::{shard_of, KeyDistribution, ShardFamily};
 
 #[derive(Debug, Clone, Copy, Default)]
 struct KeyWrites {
@@ -134,8 +134,10 @@ impl WriteTally {
         self.ranked(k, true)
     }
 
-    /// The write rules over the whole run of `seconds`.
+    /// The write rules over the whole run of `seconds`. Every key written is known, so a key
+    /// that is one of a family of write shards is told what to change about its family.
     pub fn warnings(&self, subject: Subject, seconds: u64) -> Vec<WriteWarning> {
+        let families = self.shard_families();
         let mut out = Vec::new();
         let during = format!("in {seconds} s");
         if let Some(top) = self.top_by_events(1).first() {
@@ -145,6 +147,7 @@ impl WriteTally {
                 top.events,
                 self.total_events(),
                 &during,
+                shard_of(&families, &top.key),
             ));
         }
         let mut peaks: Vec<(&String, u64)> =
@@ -156,6 +159,7 @@ impl WriteTally {
                 key,
                 peak as f64,
                 "in its busiest second",
+                shard_of(&families, key),
             ));
         }
         out
@@ -219,6 +223,60 @@ mod tests {
             w.iter().any(|w| w.rule == WriteRule::PartitionWriteLimit
                 && w.message.contains("900 WCU/s in its busiest second")),
             "{w:?}"
+        );
+    }
+
+    #[test]
+    fn a_write_shard_is_told_to_add_shards_or_spread_them_not_to_add_a_suffix() {
+        let subject = Subject {
+            table: "app",
+            index: Some("GSI1"),
+            partition_key: "GSI1PK",
+        };
+        let mut even = WriteTally::new();
+        for i in 0..200u64 {
+            even.add(&format!("shard#{}", i % 10 + 1), 100, 1, i);
+        }
+        let w = even.warnings(subject, 60);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(
+            w[0].message.contains("took 20 of 200 writes (10.0%)")
+                && w[0].message.contains("it is already one of the 10 write shards 'shard#{1..10}' (skew 1.00): add shards (widen the suffix range to 1..20)")
+                && !w[0].message.contains("add a write-shard suffix"),
+            "{}",
+            w[0].message
+        );
+        assert!(w[0].short.ends_with("; add shards"), "{}", w[0].short);
+
+        let mut skewed = WriteTally::new();
+        for i in 0..270u64 {
+            skewed.add(&format!("shard#{}", i % 9 + 1), 100, 1, i);
+        }
+        for i in 0..300u64 {
+            skewed.add("shard#10", 1000, 9, 20_000 + i);
+        }
+        let w = skewed.warnings(subject, 60);
+        let hot = w.iter().find(|w| w.rule == WriteRule::HotWriteKey).unwrap();
+        assert!(
+            hot.message.contains("under key 'shard#10'")
+                && hot.message.contains("it is the hot shard of the write shards 'shard#{1..10}' (10 shards, skew 5.26): pick the shard suffix evenly"),
+            "{}",
+            hot.message
+        );
+        let limit = w
+            .iter()
+            .find(|w| w.rule == WriteRule::PartitionWriteLimit)
+            .unwrap();
+        assert!(
+            limit.message.contains("it is the hot shard")
+                && !limit.message.contains("shard the key"),
+            "{}",
+            limit.message
+        );
+        assert!(
+            limit.short.ends_with("spread its shards evenly"),
+            "{}",
+            limit.short
         );
     }
 }

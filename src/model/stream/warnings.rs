@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use crate::model::distribution::{HOT_KEY_MIN_ITEMS, HOT_KEY_SHARE};
+use crate::model::distribution::{has_hot_shard, ShardFamily, HOT_KEY_MIN_ITEMS, HOT_KEY_SHARE};
 use crate::model::sanitize::sanitize;
 
 /// DynamoDB's per-partition write limit, in write units a second.
@@ -85,28 +85,62 @@ impl Subject<'_> {
     }
 }
 
-/// Rule 1: `key` took `events` of `total` writes `during` (e.g. "in the last 1 min").
+/// What to change about a busy `key`, in full and in a few words: a write-shard suffix, or,
+/// for a key that is already a shard of `family`, more shards or an even spread of them.
+fn advice(key: &str, family: Option<&ShardFamily>, unsharded: &str) -> (String, &'static str) {
+    match family {
+        None => (unsharded.to_owned(), "shard the key"),
+        Some(f) if has_hot_shard(f) && f.hottest_shard == key => (
+            format!(
+                "it is the hot shard of the write shards '{}' ({} shards, skew {:.2}): pick the shard suffix evenly (a hash of a high-cardinality attribute, or at random) rather than adding shards",
+                f.label(),
+                f.shards,
+                f.skew
+            ),
+            "spread its shards evenly",
+        ),
+        Some(f) => (
+            format!(
+                "it is already one of the {} write shards '{}' (skew {:.2}): add shards (widen the suffix range to {})",
+                f.shards,
+                f.label(),
+                f.skew,
+                f.doubled_range()
+            ),
+            "add shards",
+        ),
+    }
+}
+
+/// Rule 1: `key` took `events` of `total` writes `during` (e.g. "in the last 1 min");
+/// `family` is the write-shard family `key` belongs to, when known.
 pub fn hot_key(
     subject: Subject,
     key: &str,
     events: u64,
     total: u64,
     during: &str,
+    family: Option<&ShardFamily>,
 ) -> Option<WriteWarning> {
     if total < HOT_WRITE_MIN_EVENTS || (events as f64) < HOT_WRITE_SHARE * total as f64 {
         return None;
     }
     let share = events as f64 * 100.0 / total as f64;
+    let (advice, short) = advice(
+        key,
+        family,
+        "add a write-shard suffix or spread the writes over more keys",
+    );
     Some(WriteWarning {
         rule: WriteRule::HotWriteKey,
         short: format!(
-            "hot-write-key '{}' ({}): {share:.1}% of {total} writes {during}, one partition takes at most {} WCU/s; shard the key",
+            "hot-write-key '{}' ({}): {share:.1}% of {total} writes {during}, one partition takes at most {} WCU/s; {short}",
             sanitize(key),
             subject.brief(),
             PARTITION_WCU_PER_SECOND,
         ),
         message: format!(
-            "hot-write-key: {} took {events} of {total} writes ({:.1}%) {during} under key '{}' (rule: one key with {:.0}%+ of {}+ writes); they all land on one partition, which takes at most {} WCU/s; add a write-shard suffix or spread the writes over more keys",
+            "hot-write-key: {} took {events} of {total} writes ({:.1}%) {during} under key '{}' (rule: one key with {:.0}%+ of {}+ writes); they all land on one partition, which takes at most {} WCU/s; {advice}",
             subject.describe(),
             share,
             sanitize(key),
@@ -117,27 +151,30 @@ pub fn hot_key(
     })
 }
 
-/// Rule 2: `key` wrote `wcu_per_second` at its peak, measured `over` (e.g. "in one second").
+/// Rule 2: `key` wrote `wcu_per_second` at its peak, measured `over` (e.g. "in one second");
+/// `family` is the write-shard family `key` belongs to, when known.
 pub fn near_limit(
     subject: Subject,
     key: &str,
     wcu_per_second: f64,
     over: &str,
+    family: Option<&ShardFamily>,
 ) -> Option<WriteWarning> {
     if wcu_per_second < NEAR_LIMIT_SHARE * PARTITION_WCU_PER_SECOND {
         return None;
     }
     let share = wcu_per_second * 100.0 / PARTITION_WCU_PER_SECOND;
+    let (advice, short) = advice(key, family, "shard the key");
     Some(WriteWarning {
         rule: WriteRule::PartitionWriteLimit,
         short: format!(
-            "partition-write-limit '{}' ({}): {wcu_per_second:.0} WCU/s {over}, {share:.0}% of the {} WCU/s a partition takes; shard the key",
+            "partition-write-limit '{}' ({}): {wcu_per_second:.0} WCU/s {over}, {share:.0}% of the {} WCU/s a partition takes; {short}",
             sanitize(key),
             subject.brief(),
             PARTITION_WCU_PER_SECOND,
         ),
         message: format!(
-            "partition-write-limit: {} wrote {wcu_per_second:.0} WCU/s {over} under key '{}', {:.0}% of the {} WCU/s one partition takes (rule: {:.0}%+); writes to it will be throttled as it grows; shard the key",
+            "partition-write-limit: {} wrote {wcu_per_second:.0} WCU/s {over} under key '{}', {:.0}% of the {} WCU/s one partition takes (rule: {:.0}%+); writes to it will be throttled as it grows; {advice}",
             subject.describe(),
             sanitize(key),
             share,
@@ -159,9 +196,12 @@ mod tests {
 
     #[test]
     fn hot_key_needs_the_share_and_enough_writes() {
-        assert!(hot_key(TABLE, "k", 10, 100, "").is_some());
-        assert!(hot_key(TABLE, "k", 9, 100, "").is_none());
-        assert!(hot_key(TABLE, "k", 50, 99, "").is_none(), "too few writes");
+        assert!(hot_key(TABLE, "k", 10, 100, "", None).is_some());
+        assert!(hot_key(TABLE, "k", 9, 100, "", None).is_none());
+        assert!(
+            hot_key(TABLE, "k", 50, 99, "", None).is_none(),
+            "too few writes"
+        );
         let w = hot_key(
             Subject {
                 index: Some("GSI1"),
@@ -172,6 +212,7 @@ mod tests {
             412,
             1203,
             "in the last 1 min",
+            None,
         )
         .unwrap();
         assert_eq!(w.rule, WriteRule::HotWriteKey);
@@ -190,8 +231,8 @@ mod tests {
 
     #[test]
     fn near_limit_at_eighty_percent() {
-        assert!(near_limit(TABLE, "k", 799.0, "").is_none());
-        let w = near_limit(TABLE, "k", 850.0, "in one second").unwrap();
+        assert!(near_limit(TABLE, "k", 799.0, "", None).is_none());
+        let w = near_limit(TABLE, "k", 850.0, "in one second", None).unwrap();
         assert_eq!(w.rule.as_str(), "partition-write-limit");
         assert!(
             w.message.contains("850 WCU/s in one second"),
