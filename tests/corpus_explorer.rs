@@ -2,6 +2,7 @@
 //! real binary in a pty against DynamoDB Local, reading what ElectroDB, dynamodb-toolbox and
 //! OneTable wrote. What it shows must be what the design's author would call things: kinds
 //! from the library's own attribute, the parts its keys name, and the collections they link.
+//! Each screen region is also an insta snapshot (tests/snapshots/).
 
 mod common;
 
@@ -14,90 +15,204 @@ use common::*;
 const ROWS: u16 = 50;
 const COLS: u16 = 200;
 
-/// Loads the design into a fresh table and opens it in the explorer at 50x200.
-async fn open(name: &str, extra: &[&str]) -> (Session, String) {
+/// Loads the design into a fresh table and opens it in the explorer at 50x200, waiting for
+/// the opening scan to have read everything.
+async fn open(name: &str) -> Session {
     let d = design(name);
     let table = table_name(&name.replace('_', "-"));
     corpus::load(&d, &table).await;
-    let mut args = vec!["--endpoint-url", local().endpoint.as_str(), table.as_str()];
-    args.extend_from_slice(extra);
+    let args = ["--endpoint-url", local().endpoint.as_str(), table.as_str()];
     let s = Session::spawn(&args, &[], ROWS, COLS);
     let want = format!("Scan · 1 pages · {} items · all loaded", d.items.len());
     s.wait_for("the whole design loaded", |sc| sc.contains(&want));
-    (s, table)
+    s
 }
 
-/// The screen's line that starts with `prefix` (trimmed).
-fn line_of(screen: &str, prefix: &str) -> String {
+/// The screen's `kinds:` line.
+fn kinds_line(screen: &str) -> String {
     screen
         .lines()
         .map(str::trim)
-        .find(|l| l.starts_with(prefix))
-        .unwrap_or_else(|| panic!("no line starting {prefix:?} in\n{screen}"))
+        .find(|l| l.starts_with("kinds:"))
+        .unwrap_or_else(|| panic!("no kinds line in\n{screen}"))
         .to_string()
 }
 
-/// The items pane: the right-hand column of the two panes, from its header to its last row.
-fn items_pane(screen: &str) -> String {
+/// The right-hand pane (items, or related and detail), from its header to its last row.
+fn right_pane(screen: &str) -> String {
     screen
         .lines()
         .filter_map(|l| {
             l.split_once("││")
-                .map(|(_, right)| right.trim_end_matches('│').trim_end())
+                .map(|(_, r)| r.trim_end_matches('│').trim_end())
         })
         .filter(|l| !l.is_empty())
         .collect::<Vec<_>>()
         .join("\n")
 }
 
-/// `p KEY Enter`: the one collection, then the items pane focused.
-fn query_partition(s: &mut Session, key: &str) -> String {
+/// The items pane's header cells.
+fn header(pane: &str) -> Vec<String> {
+    let first = pane.lines().next().unwrap_or_default();
+    first.split_whitespace().map(str::to_owned).collect()
+}
+
+/// `p KEY Enter`: that one collection, with the items pane focused.
+fn open_collection(s: &mut Session, key: &str) -> String {
     s.keys("p");
     s.wait_text("partition key");
     s.send(key);
     s.keys("\r");
-    s.wait_for("the collection queried", |sc| sc.contains("Query"));
+    let title = format!("Items in {}", &key[..key.len().min(20)]);
+    s.wait_for("the collection queried", |sc| {
+        sc.contains("Query · 1 pages") && sc.contains(&title)
+    });
     s.keys("\t");
-    s.settle(Duration::from_millis(300), Duration::from_secs(5))
+    right_pane(&s.settle(Duration::from_millis(200), Duration::from_secs(5)))
+}
+
+/// Enter on the selected item: its related collections above its JSON.
+fn related(s: &mut Session) -> String {
+    s.keys("\r");
+    let screen = s.wait_for("the item's related collections", |sc| {
+        sc.contains("Related (")
+    });
+    let pane = right_pane(&screen);
+    s.keys("\x1b");
+    pane.lines()
+        .take_while(|l| !l.starts_with("┌ Item"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[tokio::test]
-async fn electrodb_screens() {
-    let (mut s, _) = open("electrodb_task_manager", &[]).await;
-    let screen = s.screen();
-    println!("{screen}");
-    for key in [
-        "$task-manager#employee_69118bd7-3129-42e4-8f72-4ed04ef7634d",
-        "$task-manager#country_us#state_or",
-    ] {
-        let screen = query_partition(&mut s, key);
-        println!("{}", items_pane(&screen));
-        s.keys("\x1b");
-    }
+async fn electrodb_kinds_parts_and_links_are_the_library_s_own() {
+    let mut s = open("electrodb_task_manager").await;
+    let kinds = kinds_line(&s.screen());
+    assert_eq!(kinds, "kinds: task 60 · employee 40 · project 5 · office 3");
+
+    let office = open_collection(&mut s, "$task-manager#country_us#state_or");
+    // `$office_1#city_portland#office_portland`: the parts the key names, and the attributes
+    // they stand for are not shown again; `__edb_e__` is the kind column.
+    assert_eq!(header(&office)[..4], ["kind", "sk", "city", "office"]);
+    assert!(
+        !header(&office).iter().any(|h| h == "__edb_e__"),
+        "{office}"
+    );
+    assert!(
+        office.lines().nth(1).unwrap().starts_with("office "),
+        "{office}"
+    );
+
+    let task = open_collection(
+        &mut s,
+        "$task-manager#task_b245caa0-5e05-4af2-9496-b6ba01298926",
+    );
+    assert_eq!(
+        header(&task)[..4],
+        ["kind", "sk", "project", "employee"],
+        "{task}"
+    );
+    let task_links = related(&mut s);
+    // The task's `employee_…` segment names that employee's collection.
+    assert!(
+        task_links.contains("$task-manager#employee_e7e38d18-d512-4e58-a4c4-2286e432d8ce"),
+        "{task_links}"
+    );
+
+    let employee = open_collection(
+        &mut s,
+        "$task-manager#employee_ce05725c-2900-4ad1-8a69-410de7e26861",
+    );
+    assert!(
+        employee.lines().nth(1).unwrap().starts_with("employee "),
+        "{employee}"
+    );
+    let links = related(&mut s);
+    // `manager: 69118bd7-…` names the manager's own collection.
+    assert!(
+        links.contains("$task-manager#employee_69118bd7-3129-42e4-8f72-4ed04ef7634d")
+            && links.contains("value of manager"),
+        "{links}"
+    );
+    insta::assert_snapshot!(
+        "electrodb_task_manager",
+        format!("{kinds}\n\n{office}\n\n{task}\n\n{task_links}\n\n{employee}\n\n{links}")
+    );
 }
 
 #[tokio::test]
-async fn toolbox_screens() {
-    let (mut s, _) = open("toolbox_shop", &[]).await;
-    println!("{}", s.screen());
-    for key in [
-        "CUSTOMER#1200",
-        "CUSTOMER#1412",
-        "ORDER#01K979DBB8R28TTRDBX8BFTCZH",
-    ] {
-        let screen = query_partition(&mut s, key);
-        println!("{}", items_pane(&screen));
-        s.keys("\x1b");
-    }
+async fn toolbox_kinds_come_from_its_entity_attribute_and_lines_link_to_products() {
+    let mut s = open("toolbox_shop").await;
+    let kinds = kinds_line(&s.screen());
+    assert_eq!(
+        kinds,
+        "kinds: orderLine 103 · order 40 · customer 24 · product 10"
+    );
+
+    let customer = open_collection(&mut s, "CUSTOMER#1200");
+    let rows: Vec<&str> = customer.lines().skip(1).collect();
+    // `#PROFILE#1200` is the customer's own record; the rest are its orders.
+    assert!(
+        rows[0].starts_with("customer ") && rows[0].contains("#PROFILE#1200"),
+        "{customer}"
+    );
+    assert!(
+        rows[1..].iter().all(|r| r.starts_with("order ")),
+        "{customer}"
+    );
+    assert!(!header(&customer).iter().any(|h| h == "_et"), "{customer}");
+    // Each kind's part is named as the whole scan named it: one customer names nothing alone.
+    assert_eq!(header(&customer)[2], "customerId/orderId", "{customer}");
+
+    let order = open_collection(&mut s, "ORDER#01K979DBB8R28TTRDBX8BFTCZH");
+    assert!(
+        order.lines().skip(1).all(|r| r.starts_with("orderLine ")),
+        "{order}"
+    );
+    let links = related(&mut s);
+    assert!(
+        links.contains("PRODUCT#"),
+        "an order line names its product: {links}"
+    );
+    insta::assert_snapshot!(
+        "toolbox_shop",
+        format!("{kinds}\n\n{customer}\n\n{order}\n\n{links}")
+    );
 }
 
 #[tokio::test]
-async fn onetable_screens() {
-    let (mut s, _) = open("onetable_game", &[]).await;
-    println!("{}", s.screen());
-    for key in ["game:g003", "match:01KHFRPMH0ZGNGWW27XCPHEABA"] {
-        let screen = query_partition(&mut s, key);
-        println!("{}", items_pane(&screen));
-        s.keys("\x1b");
-    }
+async fn onetable_kinds_come_from_type_and_a_timestamp_is_one_part() {
+    let mut s = open("onetable_game").await;
+    let kinds = kinds_line(&s.screen());
+    assert_eq!(kinds, "kinds: Score 61 · Match 20 · Player 18 · Game 4");
+
+    // `match:2026-02-15T04:24:52.000Z:01KH…`: the timestamp is one part, named after the
+    // attribute holding it, however many `:` it has.
+    let game = open_collection(&mut s, "game:g003");
+    assert_eq!(
+        header(&game)[..4],
+        ["kind", "sk", "created", "matchId"],
+        "{game}"
+    );
+    let first_match = game
+        .lines()
+        .find(|l| l.starts_with("Match "))
+        .expect("a match");
+    assert!(
+        first_match.contains("2026-02-15T04:24:52.000Z  01KHFRPMH0ZGNGWW27XCPHEABA"),
+        "{game}"
+    );
+
+    let scores = open_collection(&mut s, "match:01KHFRPMH0ZGNGWW27XCPHEABA");
+    assert_eq!(header(&scores)[..3], ["kind", "sk", "playerId"], "{scores}");
+    let links = related(&mut s);
+    assert!(
+        links.contains("player:"),
+        "a score names its player: {links}"
+    );
+    insta::assert_snapshot!(
+        "onetable_game",
+        format!("{kinds}\n\n{game}\n\n{scores}\n\n{links}")
+    );
 }

@@ -15,7 +15,7 @@ use super::state::TableView;
 use crate::model::collection::{ItemStore, KindId};
 use crate::model::columns::rank_attributes;
 use crate::model::entity::{decode_key_as, EntityPattern, KeyRole};
-use crate::model::part_names::part_names_from_data;
+use crate::model::part_names::{part_names_from_data, KindPartNames};
 use crate::model::value::Item;
 
 /// Items sampled to choose the columns: the first ones shown.
@@ -46,7 +46,11 @@ impl Default for ItemColumns {
 
 /// The columns for `view`'s selected collection; `patterns` are the configured entity
 /// templates for its table.
-pub fn choose(view: &TableView, patterns: &[&EntityPattern]) -> ItemColumns {
+pub fn choose(
+    view: &TableView,
+    patterns: &[&EntityPattern],
+    memory: &mut KindPartNames,
+) -> ItemColumns {
     let Some(store) = view.store.as_ref() else {
         return ItemColumns::default();
     };
@@ -80,14 +84,24 @@ pub fn choose(view: &TableView, patterns: &[&EntityPattern]) -> ItemColumns {
     let mut groups: Vec<Option<KindId>> = Vec::new();
     for (&id, item_parts) in sample.iter().zip(&parts) {
         let kind = store.kind_id_of(id);
-        if !item_parts.is_empty() && !groups.contains(&kind) {
+        if has_parts(item_parts) && !groups.contains(&kind) {
             groups.push(kind);
+        }
+    }
+    // Every kind of the read learns its names (once its sample grows), so a kind met here in
+    // one collection is named as it was across the whole scan.
+    for (kind, name) in store.kind_names().enumerate() {
+        let kind = kind as KindId;
+        let samples = store.kind_sample(kind).len();
+        if samples > 0 && memory.wants(name, samples) {
+            let names = kind_part_names(store, kind, patterns, &skip);
+            memory.best(name, samples, names);
         }
     }
     let mut per_group: Vec<Vec<Option<String>>> = Vec::new();
     for kind in groups {
         let named = match kind {
-            Some(kind) => kind_part_names(store, kind, patterns, &skip),
+            Some(kind) => memory.best(store.kind_name(kind), 0, Vec::new()),
             None => {
                 let unkinded: Vec<usize> = (0..sample.len())
                     .filter(|&i| store.kind_id_of(sample[i]).is_none())
@@ -95,7 +109,11 @@ pub fn choose(view: &TableView, patterns: &[&EntityPattern]) -> ItemColumns {
                 let refs: Vec<&Item> = unkinded.iter().map(|&i| &items[i]).collect();
                 let group_parts: Vec<Vec<&str>> =
                     unkinded.iter().map(|&i| parts[i].clone()).collect();
-                let count = group_parts.iter().map(Vec::len).max().unwrap_or(0);
+                let count = group_parts
+                    .iter()
+                    .map(|p| parts_shown(p))
+                    .max()
+                    .unwrap_or(0);
                 part_names_from_data(&refs, &group_parts, count, &skip)
             }
         };
@@ -124,6 +142,18 @@ pub fn choose(view: &TableView, patterns: &[&EntityPattern]) -> ItemColumns {
         part_names,
         attrs,
     }
+}
+
+/// Parts up to the last non-empty one: `game:` (OneTable's own record) has none.
+fn parts_shown(parts: &[&str]) -> usize {
+    parts
+        .iter()
+        .rposition(|p| !p.is_empty())
+        .map_or(0, |at| at + 1)
+}
+
+fn has_parts(parts: &[&str]) -> bool {
+    parts_shown(parts) > 0
 }
 
 /// The sort key's text, when it is a string.
@@ -207,18 +237,26 @@ fn merge_part_names(per_kind: &[Vec<Option<String>>], count: usize) -> (Vec<Stri
     let mut headers: Vec<String> = Vec::with_capacity(count);
     let mut named_after: Vec<String> = Vec::new();
     for n in 0..count {
+        let numbered = format!("part{}", n + 1);
         let mut names: Vec<&str> = Vec::new();
-        for name in per_kind.iter().filter_map(|names| names.get(n)?.as_deref()) {
+        for kind_names in per_kind {
+            // A kind with a part here that names nothing is said too: a header naming only
+            // the other kind's attribute would mislabel its values.
+            let name = match kind_names.get(n) {
+                Some(Some(name)) => name.as_str(),
+                Some(None) => numbered.as_str(),
+                None => continue,
+            };
             if !names.contains(&name) {
                 names.push(name);
             }
-            if !named_after.iter().any(|a| a == name) {
+            if name != numbered && !named_after.iter().any(|a| a == name) {
                 named_after.push(name.to_owned());
             }
         }
         let header = names.join("/");
         if header.is_empty() || headers.contains(&header) {
-            headers.push(format!("part{}", n + 1));
+            headers.push(numbered);
         } else {
             headers.push(header);
         }

@@ -8,7 +8,7 @@
 //! beside `ITEM#1` names nothing). The attribute with the most matches wins, ties by name; an
 //! attribute names one part at most.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::cell::cell_text;
 use super::value::{AttrValue, Item};
@@ -78,6 +78,41 @@ pub fn part_names_from_data(
     names
 }
 
+/// Each kind's part names as learnt from the most items of that kind seen in any read of the
+/// table: a Query of one collection holds a handful of a kind's items, the opening Scan many,
+/// and the names must not change because the view did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KindPartNames {
+    by_kind: HashMap<String, (usize, Vec<Option<String>>)>,
+}
+
+impl KindPartNames {
+    /// Whether names learnt from `samples` items of `kind` would be news.
+    pub fn wants(&self, kind: &str, samples: usize) -> bool {
+        self.by_kind
+            .get(kind)
+            .is_none_or(|(known, _)| *known < samples)
+    }
+
+    /// The names to use for `kind`, given names just learnt from `samples` of its items:
+    /// whichever came from more items, remembering the better.
+    pub fn best(
+        &mut self,
+        kind: &str,
+        samples: usize,
+        names: Vec<Option<String>>,
+    ) -> Vec<Option<String>> {
+        match self.by_kind.get(kind) {
+            Some((known, remembered)) if *known > samples => remembered.clone(),
+            _ => {
+                self.by_kind
+                    .insert(kind.to_owned(), (samples, names.clone()));
+                names
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,6 +152,18 @@ mod tests {
             gsi,
             [Some("date".to_string()), None, Some("orderId".to_string())]
         );
+    }
+
+    #[test]
+    fn a_kind_keeps_the_names_learnt_from_the_most_items() {
+        let mut memory = KindPartNames::default();
+        let scan = vec![Some("customerId".to_string())];
+        assert_eq!(memory.best("customer", 24, scan.clone()), scan);
+        // One collection later: one item names nothing, the table's 24 did.
+        assert_eq!(memory.best("customer", 1, vec![None]), scan);
+        let more = vec![Some("id".to_string())];
+        assert_eq!(memory.best("customer", 30, more.clone()), more);
+        assert_eq!(memory.best("order", 1, vec![None]), vec![None]);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use super::{
 };
 use crate::app::columns::ItemColumns;
 use crate::model::collection::{DisplayOrder, ItemId, ItemStore};
+use crate::model::part_names::KindPartNames;
 use crate::model::relations::KeyKnowledge;
 use crate::model::schema::{KeySchema, TableInfo};
 
@@ -81,6 +82,8 @@ pub struct TableView {
     pub related: Related,
     /// What every page read in this table taught about its collections, for `related`.
     pub knowledge: KeyKnowledge,
+    /// Each kind's key-part names, learnt from the most items of it any read held.
+    pub part_names: KindPartNames,
     /// Views left for another collection, newest last (Backspace returns).
     pub visited: Visited,
     /// The collections' order (`o`: first seen, key, items, bytes).
@@ -127,6 +130,7 @@ impl TableView {
             dropped_items: 0,
             related: Related::default(),
             knowledge: KeyKnowledge::default(),
+            part_names: KindPartNames::default(),
             visited: Visited::default(),
             ordering: DisplayOrder::default(),
             marks: Marks::default(),

@@ -44,7 +44,9 @@ pub(super) fn refresh_columns(state: &mut State) {
         return;
     };
     let patterns = state.config.entity_patterns_for(&view.name);
-    view.columns = columns::choose(view, &patterns);
+    let mut memory = std::mem::take(&mut view.part_names);
+    view.columns = columns::choose(view, &patterns, &mut memory);
+    view.part_names = memory;
     view.column_offset = view.column_offset.min(columns::max_column_offset(view));
 }
 

@@ -231,6 +231,7 @@ pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
 /// has learnt, the views kept, the live pane's stream, a running export and the undo history.
 fn carry_table_state(from: &mut TableView, to: &mut TableView) {
     to.knowledge = std::mem::take(&mut from.knowledge);
+    to.part_names = std::mem::take(&mut from.part_names);
     to.visited = std::mem::take(&mut from.visited);
     to.live = from.live.take();
     to.export_job = from.export_job.take();

@@ -220,6 +220,11 @@ impl ItemStore {
         &self.kind_samples[usize::from(kind)]
     }
 
+    /// Every kind's name, by kind id.
+    pub fn kind_names(&self) -> impl Iterator<Item = &str> {
+        self.kind_names.iter().map(String::as_str)
+    }
+
     /// The kind of this name, if any loaded item has it.
     pub fn kind_id(&self, name: &str) -> Option<KindId> {
         self.kind_ids.get(name).copied()
