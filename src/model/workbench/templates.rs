@@ -219,6 +219,11 @@ fn text_of(value: &AttrValue) -> Option<&str> {
     }
 }
 
+/// Separator, leading separator, kind and number of segments.
+type Shape = (char, bool, String, usize);
+/// An item and the segments of its key value.
+type Member<'a> = (&'a Item, Vec<&'a str>);
+
 /// Templates for the values of `attr` in `items`, one per key shape.
 fn inferred(
     items: &[Item],
@@ -228,7 +233,7 @@ fn inferred(
     skipped: &mut Vec<String>,
 ) -> Vec<(String, bool)> {
     // Group by shape: separator, leading separator, kind and number of segments.
-    let mut groups: Vec<((char, bool, String, usize), Vec<(&Item, Vec<&str>)>)> = Vec::new();
+    let mut groups: Vec<(Shape, Vec<Member>)> = Vec::new();
     for item in items {
         let Some(value) = item.get(attr).and_then(AttrValue::as_s) else {
             continue;
@@ -285,13 +290,7 @@ fn inferred(
 
 /// The last segment of every member is the last segment of its item's partition key, under a
 /// marker (`#METADATA#`, `PROFILE#`…): the record of the collection itself.
-fn is_own_record(
-    members: &[(&Item, Vec<&str>)],
-    len: usize,
-    pk: &str,
-    leading: bool,
-    kind: &str,
-) -> bool {
+fn is_own_record(members: &[Member], len: usize, pk: &str, leading: bool, kind: &str) -> bool {
     let marker = leading || kind.chars().all(|c| c.is_ascii_uppercase() || c == '_');
     marker
         && members.iter().all(|(item, segs)| {
@@ -304,12 +303,7 @@ fn is_own_record(
 
 /// Names position `p`: the attribute that holds that segment in every member, else a name
 /// from what the values look like.
-fn part_name(
-    members: &[(&Item, Vec<&str>)],
-    p: usize,
-    key_attr: &str,
-    taken: &[String],
-) -> (String, bool) {
+fn part_name(members: &[Member], p: usize, key_attr: &str, taken: &[String]) -> (String, bool) {
     let (first_item, _) = &members[0];
     let candidate = first_item.iter().find(|(name, value)| {
         *name != key_attr
