@@ -1,10 +1,10 @@
 //! The config a model implies, as TOML text the config file parser accepts.
 
-use super::patterns::{access_patterns, sort_toml};
+use super::patterns::access_patterns;
 use super::templates::{entity_templates, EntityTemplate};
 use super::WorkbenchModel;
-use crate::model::access_pattern::{AccessPattern, Order};
-use crate::model::sanitize::sanitize;
+use crate::model::access_pattern::{AccessPattern, Order, SortTemplate};
+use crate::model::sanitize::{needs_escape, sanitize};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImportedConfig {
@@ -32,8 +32,35 @@ pub fn imported_config(model: &WorkbenchModel) -> ImportedConfig {
     }
 }
 
+/// A TOML basic string. Every character the sanitiser would escape is written as a `\u`
+/// escape, so the value is exact and no model text reaches the terminal raw.
 fn quoted(text: &str) -> String {
-    toml::Value::String(text.to_string()).to_string()
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if needs_escape(c) => out.push_str(&format!("\\u{:04X}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `{ begins_with = "…" }`, as the config file spells a sort condition.
+fn sort_text(sort: &SortTemplate) -> String {
+    let (op, value) = match sort {
+        SortTemplate::Eq(v) => ("eq", quoted(v)),
+        SortTemplate::Lt(v) => ("lt", quoted(v)),
+        SortTemplate::Le(v) => ("le", quoted(v)),
+        SortTemplate::Gt(v) => ("gt", quoted(v)),
+        SortTemplate::Ge(v) => ("ge", quoted(v)),
+        SortTemplate::Between([a, b]) => ("between", format!("[{}, {}]", quoted(a), quoted(b))),
+        SortTemplate::BeginsWith(v) => ("begins_with", quoted(v)),
+    };
+    format!("{{ {op} = {value} }}")
 }
 
 /// A comment line: model text passes through the one sanitiser, so it cannot end the comment
@@ -76,7 +103,7 @@ impl ImportedConfig {
             }
             out.push_str(&format!("pk = {}\n", quoted(&p.pk)));
             if let Some(sk) = &p.sk {
-                out.push_str(&format!("sk = {}\n", sort_toml(sk)));
+                out.push_str(&format!("sk = {}\n", sort_text(sk)));
             }
             if p.order == Order::Desc {
                 out.push_str("order = \"desc\"\n");

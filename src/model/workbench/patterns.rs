@@ -197,8 +197,8 @@ fn sort_template(sort: &SortCondition) -> Result<SortTemplate, String> {
     })
 }
 
-/// `sk = { begins_with = "…" }` as the config file spells it.
-pub fn sort_toml(sort: &SortTemplate) -> toml::Value {
+/// `sk = { begins_with = "…" }` as a TOML value, for `AccessPattern::from_toml`.
+fn sort_toml(sort: &SortTemplate) -> toml::Value {
     let (op, value): (&str, toml::Value) = match sort {
         SortTemplate::Eq(v) => ("eq", v.clone().into()),
         SortTemplate::Lt(v) => ("lt", v.clone().into()),

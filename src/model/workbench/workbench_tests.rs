@@ -415,3 +415,22 @@ fn patterns_that_cannot_be_one_key_condition_are_skipped() {
         c.skipped
     );
 }
+
+#[test]
+fn model_text_in_values_is_exact_and_escaped() {
+    let m = model(&format!(
+        r#"{{"DataModel":[{{"TableName":"t\u202e\"x",{KEYS},"AccessPatterns":[
+            {{"Name":"p","KeyConditionExpression":"PK = :a AND begins_with(SK, :b)",
+              "ExpressionAttributeValues":{{":a":{{"S":"A\\B#{{id}}"}},":b":{{"S":"\u202eX\u0007"}}}}}}]}}]}}"#
+    ));
+    let text = imported_config(&m).to_toml(None, "m.json");
+    assert!(
+        !text.contains('\u{202e}') && !text.contains('\u{7}'),
+        "{text}"
+    );
+    let parsed: toml::Table = toml::from_str(&text).unwrap();
+    let p = parsed["pattern"][0].as_table().unwrap();
+    assert_eq!(p["table"].as_str(), Some("t\u{202e}\"x"));
+    assert_eq!(p["pk"].as_str(), Some("A\\B#{id}"));
+    assert_eq!(p["sk"]["begins_with"].as_str(), Some("\u{202e}X\u{7}"));
+}
