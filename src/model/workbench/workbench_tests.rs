@@ -434,3 +434,66 @@ fn model_text_in_values_is_exact_and_escaped() {
     assert_eq!(p["pk"].as_str(), Some("A\\B#{id}"));
     assert_eq!(p["sk"]["begins_with"].as_str(), Some("\u{202e}X\u{7}"));
 }
+
+/// Cut anywhere, a model is an error of one line, never a panic; and every value replaced by
+/// a value of another type is one too.
+#[test]
+fn damaged_models_are_errors_never_panics() {
+    for cut in (0..SOCIAL.len()).step_by(89) {
+        if let Err(e) = parse_model(&SOCIAL[..cut], "m.json") {
+            assert!(!e.to_string().contains('\n'), "{e}");
+        }
+    }
+    let root: serde_json::Value = serde_json::from_str(SHOP).unwrap();
+    let mut paths = Vec::new();
+    fn walk(v: &serde_json::Value, path: Vec<String>, out: &mut Vec<Vec<String>>) {
+        if out.len() > 200 {
+            return;
+        }
+        out.push(path.clone());
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, v) in m.iter().take(6) {
+                    let mut p = path.clone();
+                    p.push(k.clone());
+                    walk(v, p, out);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                for (i, v) in a.iter().enumerate().take(2) {
+                    let mut p = path.clone();
+                    p.push(i.to_string());
+                    walk(v, p, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(&root, Vec::new(), &mut paths);
+    assert!(paths.len() > 100, "{}", paths.len());
+    for path in paths.iter().skip(1) {
+        for replacement in [
+            serde_json::json!(7),
+            serde_json::json!("x"),
+            serde_json::json!([]),
+            serde_json::json!({}),
+        ] {
+            let mut damaged = root.clone();
+            let mut at = &mut damaged;
+            for step in path {
+                at = match at {
+                    serde_json::Value::Object(m) => m.get_mut(step).unwrap(),
+                    serde_json::Value::Array(a) => &mut a[step.parse::<usize>().unwrap()],
+                    _ => unreachable!(),
+                };
+            }
+            *at = replacement;
+            if let Ok(m) = parse_model(&damaged.to_string(), "m.json") {
+                // Whatever parses also converts.
+                let _ = imported_config(&m).to_toml(m.name.as_deref(), "m.json");
+            } else if let Err(e) = parse_model(&damaged.to_string(), "m.json") {
+                assert!(!e.to_string().contains('\n'), "{e}");
+            }
+        }
+    }
+}
