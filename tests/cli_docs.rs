@@ -35,7 +35,7 @@ fn the_man_page_is_roff_with_every_subcommand() {
         &text[..200.min(text.len())]
     );
     for word in [
-        "tables", "describe", "query", "scan", "hotkeys", "run", "seed", "demo",
+        "tables", "describe", "query", "scan", "hotkeys", "run", "seed", "demo", "model",
     ] {
         assert!(text.contains(word), "man page lacks {word}");
     }

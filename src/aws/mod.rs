@@ -14,6 +14,7 @@ pub mod json_lines;
 mod memory_engine;
 pub mod read;
 pub mod seed;
+pub mod seed_model;
 pub mod stats;
 pub mod stream;
 pub mod trace;

@@ -19,8 +19,8 @@ use super::error::EngineError;
 use super::Connection;
 use crate::model::value::Item;
 
-const BATCH: usize = 25;
-const PARALLEL_BATCHES: usize = 8;
+pub(super) const BATCH: usize = 25;
+pub(super) const PARALLEL_BATCHES: usize = 8;
 const MAX_UNPROCESSED_ROUNDS: u32 = 20;
 
 /// Refuses to write unless the endpoint is local (localhost, 127.0.0.0/8, ::1).
@@ -37,7 +37,7 @@ pub fn ensure_local(conn: &Connection, command: &str) -> Result<(), EngineError>
 
 /// The connection's client, with every request refused before signing unless its host is
 /// this machine: a second guard, on the requests themselves, behind `ensure_local`.
-fn local_only_client(conn: &Connection) -> Client {
+pub(super) fn local_only_client(conn: &Connection) -> Client {
     Client::from_conf(
         conn.client
             .config()
@@ -157,7 +157,11 @@ pub async fn seed(conn: &Connection, table: &str, items: Vec<Item>) -> Result<us
     Ok(total)
 }
 
-async fn wait_active(client: &Client, endpoint: &str, table: &str) -> Result<(), EngineError> {
+pub(super) async fn wait_active(
+    client: &Client,
+    endpoint: &str,
+    table: &str,
+) -> Result<(), EngineError> {
     for _ in 0..600 {
         let out = client
             .describe_table()
@@ -176,7 +180,7 @@ async fn wait_active(client: &Client, endpoint: &str, table: &str) -> Result<(),
 }
 
 /// Writes one batch, resending `UnprocessedItems` with backoff until none are left.
-async fn write_batch(
+pub(super) async fn write_batch(
     client: &Client,
     endpoint: &str,
     table: &str,

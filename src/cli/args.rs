@@ -85,6 +85,9 @@ pub enum Command {
     Seed(SeedArgs),
     /// Start DynamoDB Local, load the demo data and open the explorer on it.
     Demo(DemoArgs),
+    /// Read a NoSQL Workbench data model: `model import FILE.json [--write]`.
+    #[command(subcommand)]
+    Model(ModelCommand),
     /// Print a shell completion script: `dynoscope completions bash > ~/.local/share/bash-completion/completions/dynoscope`.
     Completions {
         #[arg(value_enum)]
@@ -246,6 +249,19 @@ pub enum HotkeysOutput {
     Table,
 }
 
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Print the config a NoSQL Workbench model implies: [[entity]] key templates from its
+    /// facets, [[pattern]]s from its access patterns.
+    Import {
+        /// The model, as NoSQL Workbench exports it (JSON).
+        file: std::path::PathBuf,
+        /// Also append the printed config to the config file (created if absent).
+        #[arg(long)]
+        write: bool,
+    },
+}
+
 #[derive(Debug, Clone, Args)]
 pub struct SeedArgs {
     /// Table to create and load.
@@ -254,6 +270,10 @@ pub struct SeedArgs {
     /// Number of ordinary users to generate.
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = ranges::users)]
     pub users: u32,
+    /// Instead of the demo data: create the tables of this NoSQL Workbench model (keys, GSIs,
+    /// on demand) and load their TableData.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["table", "users", "churn", "for_duration"])]
+    pub model: Option<std::path::PathBuf>,
     /// Instead of only loading: write RATE changes a second to the table (loaded first if it
     /// is missing), over many keys plus a hot tenant and the sharded status key.
     #[arg(long, value_name = "RATE")]

@@ -7,6 +7,7 @@ mod drain;
 mod explore;
 mod hotkeys;
 mod hotkeys_writes;
+mod model_cmd;
 pub mod output;
 mod ranges;
 mod read_cmd;
@@ -184,6 +185,12 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Tail(args) => tail::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
+        }
+        Command::Model(args::ModelCommand::Import { file, write }) => {
+            model_cmd::import(&file, write)
+        }
+        Command::Seed(args) if args.model.is_some() => {
+            model_cmd::seed(&cli.global, args.model.as_deref().expect("checked")).await
         }
         Command::Seed(args) if args.churn.is_some() || args.for_duration.is_some() => {
             seed_churn::run(&cli.global, args).await

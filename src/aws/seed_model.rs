@@ -1,0 +1,137 @@
+//! Creates the tables of a NoSQL Workbench model (keys, GSIs with their projections, on
+//! demand) and loads their items, under the same local-only rule as the demo seed.
+
+use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
+    ProjectionType, ScalarAttributeType,
+};
+use futures::stream::{self, TryStreamExt};
+
+use super::error::EngineError;
+use super::seed::{
+    ensure_local, local_only_client, wait_active, write_batch, BATCH, PARALLEL_BATCHES,
+};
+use super::Connection;
+use crate::model::schema::{self, KeySchema, TableInfo};
+use crate::model::value::Item;
+
+fn scalar(t: schema::KeyType) -> ScalarAttributeType {
+    match t {
+        schema::KeyType::S => ScalarAttributeType::S,
+        schema::KeyType::N => ScalarAttributeType::N,
+        schema::KeyType::B => ScalarAttributeType::B,
+    }
+}
+
+fn build_error(e: aws_sdk_dynamodb::error::BuildError) -> EngineError {
+    EngineError::service(e.to_string())
+}
+
+fn key_schema(keys: &KeySchema) -> Result<Vec<KeySchemaElement>, EngineError> {
+    let element = |name: &str, kt: KeyType| {
+        KeySchemaElement::builder()
+            .attribute_name(name)
+            .key_type(kt)
+            .build()
+            .map_err(build_error)
+    };
+    let mut out = vec![element(&keys.partition_key.name, KeyType::Hash)?];
+    if let Some(sk) = &keys.sort_key {
+        out.push(element(&sk.name, KeyType::Range)?);
+    }
+    Ok(out)
+}
+
+/// Creates every table and loads its items; nothing is created when any of them exists
+/// already. Returns the items loaded per table, in the order given.
+pub async fn seed_tables(
+    conn: &Connection,
+    tables: &[(TableInfo, Vec<Item>)],
+) -> Result<Vec<usize>, EngineError> {
+    ensure_local(conn, "seed")?;
+    let client = &local_only_client(conn);
+    let endpoint = conn.endpoint.as_str();
+    for (info, _) in tables {
+        let table = info.name.as_str();
+        match client.describe_table().table_name(table).send().await {
+            Ok(_) => {
+                return Err(EngineError::bad_input(format!(
+                    "table '{table}' already exists at {endpoint}; delete it first (seed --model creates the model's tables)"
+                )))
+            }
+            Err(SdkError::ServiceError(_)) => {}
+            Err(e) => return Err(EngineError::from_sdk(e, "DescribeTable", Some(table), endpoint)),
+        }
+    }
+    let mut loaded = Vec::with_capacity(tables.len());
+    for (info, items) in tables {
+        create(client, endpoint, info).await?;
+        wait_active(client, endpoint, &info.name).await?;
+        let chunks: Vec<Vec<Item>> = items.chunks(BATCH).map(<[Item]>::to_vec).collect();
+        stream::iter(chunks.into_iter().map(Ok))
+            .try_for_each_concurrent(PARALLEL_BATCHES, |chunk| {
+                write_batch(client, endpoint, &info.name, chunk)
+            })
+            .await?;
+        loaded.push(items.len());
+    }
+    Ok(loaded)
+}
+
+async fn create(
+    client: &aws_sdk_dynamodb::Client,
+    endpoint: &str,
+    info: &TableInfo,
+) -> Result<(), EngineError> {
+    let mut definitions: Vec<(String, schema::KeyType)> = Vec::new();
+    let all_keys = std::iter::once(&info.keys).chain(info.indexes.iter().map(|i| &i.keys));
+    for keys in all_keys {
+        for attr in std::iter::once(&keys.partition_key).chain(&keys.sort_key) {
+            if !definitions.iter().any(|(n, _)| *n == attr.name) {
+                definitions.push((attr.name.clone(), attr.key_type));
+            }
+        }
+    }
+    let mut request = client
+        .create_table()
+        .table_name(&info.name)
+        .billing_mode(BillingMode::PayPerRequest)
+        .set_key_schema(Some(key_schema(&info.keys)?));
+    for (name, t) in definitions {
+        request = request.attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(scalar(t))
+                .build()
+                .map_err(build_error)?,
+        );
+    }
+    for index in &info.indexes {
+        let projection_type = match index.projection.projection_type.as_str() {
+            "KEYS_ONLY" => ProjectionType::KeysOnly,
+            "INCLUDE" => ProjectionType::Include,
+            _ => ProjectionType::All,
+        };
+        let projection = Projection::builder()
+            .projection_type(projection_type)
+            .set_non_key_attributes(
+                (!index.projection.non_key_attributes.is_empty())
+                    .then(|| index.projection.non_key_attributes.clone()),
+            )
+            .build();
+        request = request.global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(&index.name)
+                .set_key_schema(Some(key_schema(&index.keys)?))
+                .projection(projection)
+                .build()
+                .map_err(build_error)?,
+        );
+    }
+    request
+        .send()
+        .await
+        .map_err(|e| EngineError::from_sdk(e, "CreateTable", Some(&info.name), endpoint))?;
+    Ok(())
+}
