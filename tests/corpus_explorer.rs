@@ -216,3 +216,104 @@ async fn onetable_kinds_come_from_type_and_a_timestamp_is_one_part() {
         format!("{kinds}\n\n{game}\n\n{scores}\n\n{links}")
     );
 }
+
+/// Seeds a NoSQL Workbench model file (tests/corpus/workbench/) with `seed --model` and opens
+/// its table.
+fn open_model(file: &str, table: &str, items: usize) -> Session {
+    let path = format!(
+        "{}/tests/corpus/workbench/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    ok(run(&["seed", "--model", &path]));
+    let args = ["--endpoint-url", local().endpoint.as_str(), table];
+    let s = Session::spawn(&args, &[], ROWS, COLS);
+    let want = format!("Scan · 1 pages · {items} items · all loaded");
+    s.wait_for("the whole model loaded", |sc| sc.contains(&want));
+    s
+}
+
+#[tokio::test]
+async fn workbench_timeline_kinds_come_from_entity_type_and_timestamps_stay_whole() {
+    let mut s = open_model("social_timeline.json", "Timeline", 55);
+    let kinds = kinds_line(&s.screen());
+    assert_eq!(kinds, "kinds: post 31 · reaction 16 · user 8");
+    // Posts are sort keys that are ISO timestamps: one part each, never split at `:`.
+    let user = open_collection(&mut s, "User:UserA");
+    let post = user
+        .lines()
+        .find(|l| l.starts_with("post "))
+        .expect("a post");
+    assert!(
+        post.contains("2023-04-01T08:00:00.001Z  2023-04-01T08:00:00.001Z"),
+        "{user}"
+    );
+    // (Split at `:`, the cells would read `2023-04-01T08`, `00`, `00.001Z`.)
+    assert!(
+        !post
+            .split_whitespace()
+            .any(|cell| cell == "00" || cell.ends_with("T08")),
+        "{user}"
+    );
+    // `Post:UserA:2023-04-01T08:00:00.001Z`: two parts, the timestamp whole.
+    let reactions = open_collection(&mut s, "Reaction:UserB");
+    assert_eq!(
+        header(&reactions)[..4],
+        ["kind", "SK", "part1", "part2"],
+        "{reactions}"
+    );
+    let row = reactions.lines().nth(1).expect("a reaction");
+    assert!(
+        row.starts_with("reaction ") && row.contains("UserA  2023-04-01T08:00:00.001Z"),
+        "{reactions}"
+    );
+    insta::assert_snapshot!(
+        "workbench_timeline",
+        format!("{kinds}\n\n{user}\n\n{reactions}")
+    );
+}
+
+#[tokio::test]
+async fn workbench_adjacency_list_edges_own_records_and_a_sparse_index() {
+    let mut s = open_model("shop_adjacency.json", "Shop", 142);
+    let kinds = kinds_line(&s.screen());
+    assert_eq!(
+        kinds,
+        "kinds: invoice 60 · line 60 · product 12 · customer 10"
+    );
+    // `C#933`: its own record `#METADATA#933`, and its invoice edges `I#…`.
+    let customer = open_collection(&mut s, "C#933");
+    let rows: Vec<&str> = customer.lines().skip(1).collect();
+    assert!(
+        rows[0].starts_with("customer ") && rows[0].contains("#METADATA#933"),
+        "{customer}"
+    );
+    assert!(
+        rows[1..].iter().all(|r| r.starts_with("invoice ")),
+        "{customer}"
+    );
+    let own = related(&mut s);
+    // CustomerId holds customers' ids: invoice 933 is another collection by chance only.
+    assert!(!own.contains("I#933  table"), "{own}");
+    s.keys("j");
+    let edge = related(&mut s);
+    assert!(
+        edge.contains("I#1008  table"),
+        "the edge's SK is the invoice's key: {edge}"
+    );
+    // The invoice's own record is in the KEYS_ONLY shard index; its edge is not.
+    let invoice = open_collection(&mut s, "I#933");
+    let invoice_links = related(&mut s);
+    assert!(
+        invoice_links.contains("shard#1  ByShard · the item's ShardKey"),
+        "{invoice_links}"
+    );
+    assert!(
+        !invoice_links.contains("shard#5"),
+        "Total = 5 names no shard: {invoice_links}"
+    );
+    assert!(!edge.contains("ByShard"), "an edge has no ShardKey: {edge}");
+    insta::assert_snapshot!(
+        "workbench_shop_adjacency",
+        format!("{kinds}\n\n{customer}\n\n{own}\n\n{edge}\n\n{invoice}\n\n{invoice_links}")
+    );
+}

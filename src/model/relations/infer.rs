@@ -162,10 +162,11 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
     // Own keys are facts, not inference: listed either way, before bare values. An item
     // lacking an index's sort key is not in that (sparse) index.
     for target in inputs.knowledge.targets() {
-        let in_target = target
-            .sort_key_name
-            .as_ref()
-            .is_none_or(|sk| item.get(sk).is_some());
+        let in_target = target.index.is_none()
+            || target
+                .sort_key_name
+                .as_ref()
+                .is_none_or(|sk| item.get(sk).is_some());
         if !in_target {
             continue;
         }
@@ -185,8 +186,25 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
             .iter()
             .filter(|(_, v)| !v.is_empty() && !v.contains(sep))
         {
+            // An attribute seen holding its own collection's id (`CustomerId = 933` in
+            // `C#933`) names only collections of that kind, not the `I#933` beside it.
+            let id_of = inputs.knowledge.id_prefixes(name);
+            // A bare number names an index's collection only through such an attribute:
+            // index keys of small numbers are shards and buckets (`Total = 5` ≠ `shard#5`).
+            let numeric = value
+                .bytes()
+                .all(|b| b.is_ascii_digit() || b == b'.' || b == b'-');
             for target in inputs.knowledge.targets() {
+                if numeric && id_of.is_none() && target.index.is_some() {
+                    continue;
+                }
                 for profile in target.kinds() {
+                    if id_of
+                        .as_ref()
+                        .is_some_and(|p| !p.contains(&profile.value_prefix.as_str()))
+                    {
+                        continue;
+                    }
                     for key in profile.keys_for_value(value) {
                         if inputs.seen(target, &key) {
                             links.push(

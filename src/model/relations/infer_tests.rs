@@ -308,3 +308,42 @@ fn an_ignore_rule_corrects_one_inferred_link_and_keeps_the_rest() {
     // The ignore rule adds nothing of its own.
     assert!(corrected.iter().all(|l| l.3 != Evidence::Configured));
 }
+
+#[test]
+fn an_attribute_holding_its_collection_s_id_names_only_that_kind() {
+    // An adjacency list: customer 933 and invoice 933 share the number.
+    let scan = [
+        attrs(&[
+            ("PK", st("C#933")),
+            ("SK", st("#METADATA#933")),
+            ("CustomerId", n("933")),
+        ]),
+        attrs(&[
+            ("PK", st("I#933")),
+            ("SK", st("#METADATA#933")),
+            ("CustomerId", n("933")),
+        ]),
+        attrs(&[
+            ("PK", st("I#1001")),
+            ("SK", st("#METADATA#1001")),
+            ("InvoiceId", n("1001")),
+        ]),
+        attrs(&[
+            ("PK", st("C#926")),
+            ("SK", st("#METADATA#926")),
+            ("CustomerId", n("926")),
+        ]),
+    ];
+    let (knowledge, loaded) = scanned(&scan);
+    // `I#933` holds `CustomerId = 933` too, by chance: CustomerId is the id of C# collections.
+    assert_eq!(knowledge.id_prefixes("CustomerId"), Some(vec!["C#"]));
+    let customer = &scan[0];
+    let got = links(customer, &knowledge, &loaded, Some((None, "C#933")));
+    assert!(!got.iter().any(|l| l.1 == "I#933"), "{got:?}");
+    let invoice = attrs(&[("PK", st("X#1")), ("InvoiceId", n("926"))]);
+    let got = links(&invoice, &knowledge, &loaded, None);
+    assert!(
+        !got.iter().any(|l| l.1 == "C#926"),
+        "InvoiceId holds invoice ids, not customers': {got:?}"
+    );
+}

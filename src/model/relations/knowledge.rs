@@ -8,7 +8,7 @@
 //! whose collections the item store does not already hold (the store groups by one target's
 //! key; the explorer asks the stores it holds about those).
 
-use hashbrown::HashSet;
+use hashbrown::{HashMap, HashSet};
 
 use super::shape::shape;
 use crate::model::entity::{decode_key, electrodb_value_prefix};
@@ -120,9 +120,11 @@ impl TargetKeys {
         &self.kinds
     }
 
-    fn observe(&mut self, key: &str, separator: char, remember: bool) {
+    /// Learns one key; for a new one-part key returns its value prefix and value
+    /// (`ORDER#`, `o1`), which an attribute of the item holding the same value is the id of.
+    fn observe(&mut self, key: &str, separator: char, remember: bool) -> Option<(String, String)> {
         if key == self.last {
-            return;
+            return None;
         }
         self.last.clear();
         self.last.push_str(key);
@@ -138,9 +140,7 @@ impl TargetKeys {
             Some(prefix) => (prefix, key[prefix.len()..].to_owned(), 1, prefix.to_owned()),
             None => {
                 let decoded = decode_key(key, separator);
-                let Some(kind) = decoded.kind else {
-                    return;
-                };
+                let kind = decoded.kind?;
                 let rest = decoded.parts.join(&separator.to_string());
                 let prefix = format!("{kind}{separator}");
                 (kind, rest, decoded.parts.len(), prefix)
@@ -154,11 +154,12 @@ impl TargetKeys {
                 self.kinds.push(KindProfile::new(kind, value_prefix));
                 self.kinds.len() - 1
             }
-            None => return,
+            None => return None,
         };
         let profile = &mut self.kinds[at];
         profile.lower_case &= lower;
         profile.record(parts, &rest_shape);
+        (parts == 1).then(|| (profile.value_prefix.clone(), rest))
     }
 }
 
@@ -168,6 +169,10 @@ pub struct KeyKnowledge {
     targets: Vec<TargetKeys>,
     /// Key attributes: the table's (rank 0), then its indexes' (rank 1).
     key_attributes: Vec<(String, u8)>,
+    /// Attributes that hold the id of the collection their item is in (`CustomerId = 933` in
+    /// `C#933`), with the value prefixes of those collections: a value of such an attribute
+    /// names a collection of those kinds only.
+    id_attributes: HashMap<String, Vec<(String, u32)>>,
 }
 
 impl KeyKnowledge {
@@ -198,6 +203,7 @@ impl KeyKnowledge {
         KeyKnowledge {
             targets,
             key_attributes,
+            id_attributes: HashMap::new(),
         }
     }
 
@@ -208,14 +214,41 @@ impl KeyKnowledge {
     /// Learns from one page. Keys of the attribute named `stored_key` (the one the item store
     /// groups by, so it holds them itself) are not remembered, only profiled.
     pub fn observe(&mut self, items: &[Item], separator: char, stored_key: Option<&str>) {
-        for target in &mut self.targets {
+        for (at, target) in self.targets.iter_mut().enumerate() {
             let remember = stored_key != Some(target.key_name.as_str());
             for item in items {
-                if let Some(AttrValue::S(key) | AttrValue::N(key)) = item.get(&target.key_name) {
-                    target.observe(key, separator, remember);
+                let Some(AttrValue::S(key) | AttrValue::N(key)) = item.get(&target.key_name) else {
+                    continue;
+                };
+                // The table's collections tell which attributes hold their ids.
+                if let Some((prefix, id)) = target.observe(key, separator, remember) {
+                    if at == 0 {
+                        learn_id_attributes(
+                            &mut self.id_attributes,
+                            item,
+                            &target.key_name,
+                            &prefix,
+                            &id,
+                        );
+                    }
                 }
             }
         }
+    }
+
+    /// The value prefixes of the collections whose ids `attribute` holds, when it is known to
+    /// hold ids: the kinds it matched in most collections (`CustomerId` is the id of every
+    /// `C#` collection, and matches the one `I#933` by chance).
+    pub fn id_prefixes(&self, attribute: &str) -> Option<Vec<&str>> {
+        let counts = self.id_attributes.get(attribute)?;
+        let most = counts.iter().map(|(_, n)| *n).max()?;
+        Some(
+            counts
+                .iter()
+                .filter(|(_, n)| n * 2 > most)
+                .map(|(p, _)| p.as_str())
+                .collect(),
+        )
     }
 
     /// 0 for the table's key attributes, 1 for its indexes', 2 for any other attribute.
@@ -232,6 +265,39 @@ impl KeyKnowledge {
         self.targets
             .iter()
             .any(|t| t.index.as_deref() == index && t.remembered.contains(key))
+    }
+}
+
+/// Attributes tracked as id holders, at most: a table with more is not keyed by ids.
+const MAX_ID_ATTRIBUTES: usize = 256;
+/// Kinds counted per id attribute (a shared `id` across kinds).
+const MAX_KINDS_PER_ID: usize = 4;
+
+/// Records every top-level attribute of `item` whose text is `id` (case aside, as ElectroDB
+/// lower-cases keys) as an id of collections starting with `prefix`.
+fn learn_id_attributes(
+    ids: &mut HashMap<String, Vec<(String, u32)>>,
+    item: &Item,
+    key_name: &str,
+    prefix: &str,
+    id: &str,
+) {
+    for (name, value) in item.iter() {
+        let (AttrValue::S(text) | AttrValue::N(text)) = value else {
+            continue;
+        };
+        if name == key_name || text.is_empty() || !text.eq_ignore_ascii_case(id) {
+            continue;
+        }
+        if !ids.contains_key(name) && ids.len() >= MAX_ID_ATTRIBUTES {
+            continue;
+        }
+        let prefixes = ids.entry(name.to_owned()).or_default();
+        if let Some((_, count)) = prefixes.iter_mut().find(|(p, _)| p == prefix) {
+            *count += 1;
+        } else if prefixes.len() < MAX_KINDS_PER_ID {
+            prefixes.push((prefix.to_owned(), 1));
+        }
     }
 }
 
