@@ -114,32 +114,54 @@ pub fn complete_key<'a>(
 }
 
 /// Completions of the word being typed at the end of `text` among attribute `names`; returns
-/// the whole text with the word completed, so accepting one is a plain replacement.
+/// the whole text with the word completed, so accepting one is a plain replacement. A name a
+/// bare word cannot spell (`State#Date`) completes in backticks, as the filter writes it, and
+/// so does a word typed after an opening backtick.
 pub fn complete_last_word<'a>(
     text: &str,
     names: impl IntoIterator<Item = &'a str>,
     max: usize,
 ) -> Vec<String> {
-    let start = text
-        .char_indices()
-        .rev()
-        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '.'))
-        .map_or(0, |(i, c)| i + c.len_utf8());
-    let (head, word) = text.split_at(start);
-    if word.is_empty() {
+    let open_backtick = text.matches('`').count() % 2 == 1;
+    let (head, word) = match text.rfind('`') {
+        Some(at) if open_backtick => (&text[..at], &text[at + 1..]),
+        _ => {
+            let start = text
+                .char_indices()
+                .rev()
+                .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '.'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            text.split_at(start)
+        }
+    };
+    if word.is_empty() && !open_backtick {
         return Vec::new();
     }
     let mut matches: Vec<&str> = names
         .into_iter()
-        .filter(|n| n.starts_with(word) && *n != word)
+        .filter(|n| n.starts_with(word) && (*n != word || open_backtick))
         .collect();
     matches.sort_unstable();
     matches.dedup();
     matches
         .into_iter()
         .take(max)
-        .map(|n| format!("{head}{n}"))
+        .map(|n| {
+            if open_backtick || !is_bare_name(n) {
+                format!("{head}`{n}`")
+            } else {
+                format!("{head}{n}")
+            }
+        })
         .collect()
+}
+
+/// Whether the builder's filter reads `name` as one attribute without backticks.
+fn is_bare_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 /// `text` in `room` columns, keeping where it departs from the other completions listed: they
@@ -333,5 +355,20 @@ mod tests {
             Vec::<String>::new()
         );
         assert_eq!(complete_last_word("status", names, 5), Vec::<String>::new());
+        // Names a bare word cannot spell complete in backticks.
+        let names = ["State#Date", "Status", "order id"];
+        assert_eq!(
+            complete_last_word("Sta", names, 5),
+            ["`State#Date`", "Status"]
+        );
+        assert_eq!(
+            complete_last_word("x = 1 and `State#", names, 5),
+            ["x = 1 and `State#Date`"]
+        );
+        assert_eq!(complete_last_word("`or", names, 5), ["`order id`"]);
+        assert_eq!(
+            complete_last_word("`a` = 1 and ord", names, 5),
+            ["`a` = 1 and `order id`"]
+        );
     }
 }

@@ -109,3 +109,27 @@ fn a_60_character_key_wraps_and_the_field_being_edited_has_its_own_row() {
     }
     insta::assert_snapshot!("builder_60_character_key", render(&s).backend());
 }
+
+#[test]
+fn a_name_holding_a_hash_is_written_in_backticks_and_explained_as_a_placeholder() {
+    let mut s = loaded(false);
+    send(&mut s, [char(':')]);
+    send(&mut s, "USER#celebrity".chars().map(char));
+    // Past the operator (none) and the order and limit, to the filter.
+    send(&mut s, (0..4).map(|_| press(KeyCode::Tab)));
+    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    assert_eq!(b.focus, Field::Filter);
+    send(&mut s, "`State#Date` = \"x\"".chars().map(char));
+    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let spec = &b.check.as_ref().expect("a sendable query").spec;
+    assert_eq!(spec.filter.as_deref(), Some("#State_Date = :f1"));
+    assert!(spec
+        .names
+        .contains(&("#State_Date".to_string(), "State#Date".to_string())));
+    let text = super::snapshot_tests::buffer_text(&render(&s));
+    assert!(
+        text.contains("FilterExpression: #State_Date = :f1"),
+        "{text}"
+    );
+    assert!(text.contains("#State_Date=State#Date"), "{text}");
+}

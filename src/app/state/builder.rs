@@ -8,7 +8,7 @@ use super::aws_cli;
 
 use crate::aws::{Operation, ReadSpec};
 use crate::model::expression::parse_key_condition;
-use crate::model::filter_compile::{compile_filter, compile_projection};
+use crate::model::filter_compile::{compile_filter_beside, compile_projection_beside};
 use crate::model::json::{parse_dynamo_values, parse_names};
 use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
 use crate::model::schema::{KeySchema, TableInfo};
@@ -313,15 +313,17 @@ impl Builder {
         }
         let filter = self.text(Field::Filter);
         if !filter.trim().is_empty() {
-            let c = compile_filter(&filter, "f").map_err(|e| err(Field::Filter, e))?;
-            merge_unique(&mut names, c.names);
+            let c =
+                compile_filter_beside(&filter, "f", &names).map_err(|e| err(Field::Filter, e))?;
+            names.extend(c.names);
             values.extend(c.values);
             spec.filter = Some(c.expression);
         }
         let projection = self.text(Field::Projection);
         if !projection.trim().is_empty() {
-            let c = compile_projection(&projection).map_err(|e| err(Field::Projection, e))?;
-            merge_unique(&mut names, c.names);
+            let c = compile_projection_beside(&projection, &names)
+                .map_err(|e| err(Field::Projection, e))?;
+            names.extend(c.names);
             spec.projection = Some(c.expression);
         }
         spec.names = names;
@@ -336,16 +338,6 @@ impl Builder {
             spec,
             warning,
         })
-    }
-}
-
-/// Adds names not already present: the key condition's `#pk` and a filter's `#PK` may name the
-/// same attribute under different placeholders, which DynamoDB accepts.
-fn merge_unique(into: &mut Vec<(String, String)>, add: Vec<(String, String)>) {
-    for (k, v) in add {
-        if !into.iter().any(|(n, _)| *n == k) {
-            into.push((k, v));
-        }
     }
 }
 
