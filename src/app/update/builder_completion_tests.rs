@@ -176,8 +176,18 @@ fn a_hash_only_index_has_no_sort_key_operator() {
     send(&mut s, [press(KeyCode::Tab), press(KeyCode::Left)]);
     assert_eq!(builder(&s).focus, Field::Op);
     send(&mut s, [press(KeyCode::BackTab)]);
-    // …then the hash-only index.
-    choose_index(&mut s, 2);
+    // …then the hash-only index, whose key sample holds the key about to be typed.
+    send(&mut s, [press(KeyCode::BackTab), press(KeyCode::Right)]);
+    let effects = send(&mut s, [press(KeyCode::Right)]);
+    let sample = match effects.as_slice() {
+        [Effect::StartRead { id, .. }] => *id,
+        other => panic!("a key sample of the index: {other:?}"),
+    };
+    let keys = vec![Item::from_attrs(vec![(
+        "email".into(),
+        AttrValue::S("a@example.com".into()),
+    )])];
+    send(&mut s, [page(sample, 1, keys, false), press(KeyCode::Tab)]);
     assert_eq!(
         builder(&s).fields(&info),
         [
@@ -190,7 +200,19 @@ fn a_hash_only_index_has_no_sort_key_operator() {
         ]
     );
     assert_eq!(builder(&s).focus, Field::Pk);
-    send(&mut s, typed("a@example.com"));
+    let effects = send(&mut s, typed("a@example.com"));
+    let last = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Debounce { generation, .. } => Some(*generation),
+            _ => None,
+        })
+        .next_back()
+        .unwrap();
+    assert!(
+        send(&mut s, [Msg::Debounced(last)]).is_empty(),
+        "no sort keys to sample"
+    );
     dismiss(&mut s);
     send(&mut s, [press(KeyCode::Tab)]);
     assert_eq!(builder(&s).focus, Field::Order, "no operator to choose");

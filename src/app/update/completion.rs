@@ -72,7 +72,8 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
     }
     let keys = b.keys(&info).clone();
     let pk = b.text(Field::Pk);
-    if b.sample.for_pk.as_deref() == Some(pk.as_str()) {
+    // No sort key, no sort keys to sample.
+    if keys.sort_key.is_none() || b.sample.for_pk.as_deref() == Some(pk.as_str()) {
         return Vec::new();
     }
     // While typing, only a complete key seen in the sample is worth a request; moving onto the
