@@ -3,6 +3,8 @@
 //! People type `status = "SHIPPED" AND total > 100`: bare words are attribute names, quoted text
 //! and numbers are values. DynamoDB wants placeholders for both (and refuses reserved words such
 //! as `status` without one), so every attribute becomes `#name` and every value `:v1`, `:v2`…
+//! An attribute name a bare word cannot spell (`State#Date`, `order id`, `a.b` as one name) is
+//! written in backticks: `` `State#Date` = "x" `` becomes `#State_Date = :f1`.
 //! The result is checked with the same rules as a hand-written expression.
 
 use super::expression::{check_expression, FUNCTIONS};
@@ -20,7 +22,22 @@ pub struct Compiled {
 
 /// `prefix` keeps the builder's placeholders apart from the key condition's (`:f1` vs `:pk`).
 pub fn compile_filter(text: &str, prefix: &str) -> Result<Compiled, String> {
-    let mut out = Compiled::default();
+    compile_filter_beside(text, prefix, &[])
+}
+
+/// [`compile_filter`] for an expression sent beside others whose `taken` names it may reuse
+/// (an attribute already named keeps its placeholder) and must not redefine: a filter on an
+/// attribute `pk` gets `#pk_2` when `#pk` already stands for `PK`. The names returned are
+/// the new ones only.
+pub fn compile_filter_beside(
+    text: &str,
+    prefix: &str,
+    taken: &[(String, String)],
+) -> Result<Compiled, String> {
+    let mut out = Compiled {
+        names: taken.to_vec(),
+        ..Compiled::default()
+    };
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     let mut expression = String::new();
@@ -71,10 +88,19 @@ pub fn compile_filter(text: &str, prefix: &str) -> Result<Compiled, String> {
             let number: String = chars[start..i].iter().collect();
             validate_number(&number).map_err(|e| e.to_string())?;
             expression.push_str(&push_value(&mut out, prefix, AttrValue::N(number)));
+        } else if c == '`' {
+            let (name, end) = quoted_name(&chars, i)?;
+            i = end;
+            expression.push_str(&push_name(&mut out, &name));
+        } else if c == '#' {
+            return Err(needs_backticks(&chars, i));
         } else if c.is_alphabetic() || c == '_' {
             let start = i;
             while i < chars.len() && (chars[i].is_alphanumeric() || matches!(chars[i], '_' | '-')) {
                 i += 1;
+            }
+            if chars.get(i) == Some(&'#') {
+                return Err(needs_backticks(&chars, start));
             }
             let word: String = chars[start..i].iter().collect();
             let upper = word.to_ascii_uppercase();
@@ -99,29 +125,112 @@ pub fn compile_filter(text: &str, prefix: &str) -> Result<Compiled, String> {
     out.expression = expression.split_whitespace().collect::<Vec<_>>().join(" ");
     check_expression("filter", &out.expression, &out.names, &out.values)
         .map_err(|e| e.to_string())?;
+    out.names.drain(..taken.len());
     Ok(out)
 }
 
-/// `a, b.c` → `#a, #b.#c` with names.
+/// The backticked name starting at `chars[open]` and the index just past its closing backtick.
+fn quoted_name(chars: &[char], open: usize) -> Result<(String, usize), String> {
+    let Some(len) = chars[open + 1..].iter().position(|&c| c == '`') else {
+        return Err(format!(
+            "attribute name starting at column {} is never closed; add the closing `",
+            open + 1
+        ));
+    };
+    let name: String = chars[open + 1..open + 1 + len].iter().collect();
+    if name.is_empty() {
+        return Err(format!(
+            "empty attribute name `` at column {}; write the name between the backticks",
+            open + 1
+        ));
+    }
+    Ok((name, open + len + 2))
+}
+
+/// The filter makes its own `#` placeholders, so a `#` typed in a name means a name a bare
+/// word cannot spell: say how to write it.
+fn needs_backticks(chars: &[char], start: usize) -> String {
+    let end = chars[start..]
+        .iter()
+        .position(|c| c.is_whitespace() || "=<>!(),[]".contains(*c))
+        .map_or(chars.len(), |n| start + n);
+    let word: String = chars[start..end].iter().collect();
+    format!(
+        "'{word}' at column {}: a name holding '#' is written in backticks, like `{word}`",
+        start + 1
+    )
+}
+
+/// `a, b.c` → `#a, #b.#c` with names; `` `a.b` `` is one attribute named `a.b`.
 pub fn compile_projection(text: &str) -> Result<Compiled, String> {
-    let mut out = Compiled::default();
+    compile_projection_beside(text, &[])
+}
+
+/// [`compile_projection`] beside `taken` names, as [`compile_filter_beside`].
+pub fn compile_projection_beside(
+    text: &str,
+    taken: &[(String, String)],
+) -> Result<Compiled, String> {
+    let mut out = Compiled {
+        names: taken.to_vec(),
+        ..Compiled::default()
+    };
     let mut parts = Vec::new();
-    for attr in text.split(',').map(str::trim) {
-        if attr.is_empty() {
+    for attr in projection_paths(text)? {
+        if attr.is_empty() || attr.iter().any(String::is_empty) {
             return Err(format!(
                 "projection '{text}' has an empty attribute; list names like: name, email"
             ));
         }
-        let path: Vec<String> = attr
-            .split('.')
-            .map(|seg| push_name(&mut out, seg))
-            .collect();
+        let path: Vec<String> = attr.iter().map(|seg| push_name(&mut out, seg)).collect();
         parts.push(path.join("."));
     }
     out.expression = parts.join(", ");
     check_expression("projection", &out.expression, &out.names, &out.values)
         .map_err(|e| e.to_string())?;
+    out.names.drain(..taken.len());
     Ok(out)
+}
+
+/// The projection's attributes (split at commas), each a path of names (split at dots), with
+/// backticked names taken whole and bare ones trimmed.
+fn projection_paths(text: &str) -> Result<Vec<Vec<String>>, String> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut paths = vec![Vec::new()];
+    let mut segment = String::new();
+    let mut quoted: Option<String> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '`' if segment.trim().is_empty() && quoted.is_none() => {
+                let (name, end) = quoted_name(&chars, i)?;
+                quoted = Some(name);
+                segment.clear();
+                i = end;
+                continue;
+            }
+            c @ (',' | '.') => {
+                let seg = quoted.take().unwrap_or_else(|| segment.trim().to_string());
+                paths.last_mut().expect("one path").push(seg);
+                segment.clear();
+                if c == ',' {
+                    paths.push(Vec::new());
+                }
+            }
+            c if quoted.is_some() && !c.is_whitespace() => {
+                return Err(format!(
+                    "projection '{text}': '{c}' at column {} follows a backticked name; \
+                     separate attributes with ',' and path parts with '.'",
+                    i + 1
+                ));
+            }
+            c => segment.push(c),
+        }
+        i += 1;
+    }
+    let seg = quoted.take().unwrap_or_else(|| segment.trim().to_string());
+    paths.last_mut().expect("one path").push(seg);
+    Ok(paths)
 }
 
 fn push_value(out: &mut Compiled, prefix: &str, value: AttrValue) -> String {
@@ -225,6 +334,68 @@ mod tests {
             let e = compile_filter(text, "f").unwrap_err();
             assert!(e.contains(needle), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn any_attribute_name_can_be_written_in_backticks() {
+        let c = compile_filter("`State#Date` = \"x\" and `order id` > 3", "f").unwrap();
+        assert_eq!(c.expression, "#State_Date = :f1 AND #order_id > :f2");
+        assert_eq!(
+            c.names,
+            [
+                ("#State_Date".to_string(), "State#Date".to_string()),
+                ("#order_id".to_string(), "order id".to_string())
+            ]
+        );
+        // Dots inside backticks are part of the name, outside they are a path.
+        let c = compile_filter("attribute_exists(`a.b`) and c.d = 1", "f").unwrap();
+        assert_eq!(c.expression, "attribute_exists(#a_b) AND #c.#d = :f1");
+        assert_eq!(c.names[0], ("#a_b".to_string(), "a.b".to_string()));
+        // Names cleaning to the same placeholder stay apart.
+        let c = compile_filter("`a#b` = 1 and `a b` = 2", "f").unwrap();
+        assert_eq!(c.expression, "#a_b = :f1 AND #a_b_2 = :f2");
+        for (text, needle) in [
+            ("State#Date = \"x\"", "'State#Date' at column 1"),
+            ("`State#Date = 1", "never closed"),
+            ("`` = 1", "empty attribute name"),
+        ] {
+            let e = compile_filter(text, "f").unwrap_err();
+            assert!(e.contains(needle), "{text}: {e}");
+        }
+        assert!(compile_filter("State#Date = 1", "f")
+            .unwrap_err()
+            .contains("`State#Date`"));
+    }
+
+    #[test]
+    fn placeholders_beside_the_key_conditions_never_redefine_them() {
+        let taken = vec![
+            ("#pk".to_string(), "PK".to_string()),
+            ("#sk".to_string(), "SK".to_string()),
+        ];
+        let c = compile_filter_beside("pk = \"a\" and PK = \"b\"", "f", &taken).unwrap();
+        assert_eq!(c.expression, "#pk_3 = :f1 AND #pk = :f2");
+        assert_eq!(c.names, [("#pk_3".to_string(), "pk".to_string())]);
+        let c = compile_projection_beside("sk, SK", &taken).unwrap();
+        assert_eq!(c.expression, "#sk_3, #sk");
+        assert_eq!(c.names, [("#sk_3".to_string(), "sk".to_string())]);
+    }
+
+    #[test]
+    fn projections_take_backticked_names() {
+        let c = compile_projection("`State#Date`, name, `a.b`.c").unwrap();
+        assert_eq!(c.expression, "#State_Date, #name, #a_b.#c");
+        assert_eq!(
+            c.names[0],
+            ("#State_Date".to_string(), "State#Date".to_string())
+        );
+        assert_eq!(c.names[2], ("#a_b".to_string(), "a.b".to_string()));
+        assert!(compile_projection("`a`b")
+            .unwrap_err()
+            .contains("follows a backticked"));
+        assert!(compile_projection("`a")
+            .unwrap_err()
+            .contains("never closed"));
     }
 
     #[test]

@@ -8,15 +8,18 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 
+use super::builder_popup::draw_completions;
 use super::theme;
 use crate::app::state::{Builder, Field, SORT_OPS};
 use crate::app::state::{Palette, State};
 use crate::model::json::write_plain;
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::sanitize::sanitize;
 use crate::model::schema::TableInfo;
 use crate::model::value::Item;
+use crate::model::wrap::{row_starts, word_wrap};
 
-const LABEL: usize = 18;
+/// Width of the field labels.
+pub(super) const LABEL: usize = 18;
 
 fn popup(area: Rect) -> Rect {
     area.centered(
@@ -30,64 +33,16 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
     frame.render_widget(Clear, outer);
     let block = Block::bordered()
         .title(if b.raw { " Query · raw KeyConditionExpression " } else { " Query " })
-        .title_bottom(" Tab next · ←→ choose · Enter run · ↑↓ history · Ctrl-R raw · Ctrl-Y copy CLI · Esc close ")
+        .title_bottom(" Enter run · Tab accept/next · ←→ choose · ↑↓ history · Ctrl-R raw · Ctrl-Y CLI · Esc close ")
         .border_style(theme::border(true));
     let inner = block.inner(outer);
     frame.render_widget(block, outer);
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(48), Constraint::Percentage(52)]).areas(inner);
 
-    let mut lines: Vec<Line> = Vec::new();
-    let mut cursor_row = None;
-    for field in b.fields() {
-        let focused = field == b.focus;
-        let label = Span::styled(
-            format!("{:<LABEL$}", field.label()),
-            if focused {
-                theme::kind_style("KEY")
-            } else {
-                theme::dim()
-            },
-        );
-        let value = match field {
-            Field::Index => {
-                let name = b.index_name(info).unwrap_or_else(|| "(table)".into());
-                let keys = b.keys(info);
-                let mut text = format!("‹ {} › {}", name, keys.partition_key.name);
-                if let Some(sk) = &keys.sort_key {
-                    text.push_str(&format!(" / {}", sk.name));
-                }
-                if let Some(i) = b.index.checked_sub(1).and_then(|i| info.indexes.get(i)) {
-                    text.push_str(&format!(" · {}", i.projection.projection_type));
-                }
-                sanitize(&text).into_owned()
-            }
-            Field::Op => format!("‹ {} ›", SORT_OPS[b.op]),
-            Field::Order => (if b.descending {
-                "‹ descending (newest first) ›"
-            } else {
-                "‹ ascending ›"
-            })
-            .to_string(),
-            other => sanitize(&b.text(other)).into_owned(),
-        };
-        let mut spans = vec![label, Span::raw(value)];
-        if focused && !field.is_selector() {
-            spans.push(Span::styled("█", theme::dim()));
-            cursor_row = Some(lines.len());
-        }
-        lines.push(Line::from(spans));
-        if let Err(e) = &b.check {
-            if e.field == field {
-                lines.push(Line::styled(
-                    format!("{:LABEL$}✗ {}", "", sanitize(&e.message)),
-                    theme::error(),
-                ));
-            }
-        }
-    }
-    let focused_row = cursor_row;
-    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), left);
+    let rows = field_rows(b, info, left.width as usize);
+    let focused_row = rows.focused;
+    frame.render_widget(Paragraph::new(rows.lines), left);
     // The field being edited is the tui-textarea widget itself, so its cursor, selection and
     // horizontal scrolling are the widget's own.
     if let (Some(row), Some(input)) = (focused_row, b.input(b.focus)) {
@@ -105,55 +60,14 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
             frame.render_widget(&area, rect);
         }
     }
-
-    // Completions, just under the field being typed.
-    if let (Some(c), Some(row)) = (&b.completion, cursor_row) {
-        let height = (c.items.len() as u16 + 2).min(left.height.saturating_sub(row as u16 + 1));
-        let rect = Rect {
+    if let (Some(c), Some(row)) = (&b.completion, focused_row) {
+        let field = Rect {
             x: left.x + LABEL as u16,
-            y: left.y + row as u16 + 1,
+            y: left.y + row as u16,
             width: left.width.saturating_sub(LABEL as u16),
-            height,
+            height: 1,
         };
-        let inner = rect.width.saturating_sub(2) as usize;
-        let items: Vec<Line> = c
-            .items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let style = if i == c.selected {
-                    theme::selected()
-                } else {
-                    Style::new()
-                };
-                // The loaded keys behind a key completion, right-aligned.
-                let count = c.counts.get(i).map(|n| format!(" {n}")).unwrap_or_default();
-                let room = inner.saturating_sub(display_width(&count));
-                let text = truncate_display(&sanitize(item), room).into_owned();
-                let pad = room.saturating_sub(display_width(&text));
-                Line::from(vec![
-                    Span::raw(text),
-                    Span::raw(" ".repeat(pad)),
-                    Span::styled(count, theme::dim()),
-                ])
-                .style(style)
-            })
-            .collect();
-        let order = if c.counts.is_empty() {
-            String::new()
-        } else {
-            format!(" {} · Ctrl-O ", c.order.label())
-        };
-        frame.render_widget(Clear, rect);
-        frame.render_widget(
-            Paragraph::new(items).block(
-                Block::bordered()
-                    .title(" Tab/Enter accepts ")
-                    .title_bottom(order)
-                    .border_style(theme::warning()),
-            ),
-            rect,
-        );
+        draw_completions(frame, left, field, c);
     }
 
     frame.render_widget(
@@ -166,6 +80,95 @@ pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo
             ),
         right,
     );
+}
+
+/// The left column, one line per screen row, so the row of the field being edited is known.
+struct FieldRows {
+    lines: Vec<Line<'static>>,
+    focused: Option<usize>,
+}
+
+/// Each field on its own rows: a value too long for the column continues on the rows below it
+/// (under the value, not the label), as does an error, so the rows after a 60-character key
+/// are where they are drawn. The field being edited takes one row: its widget scrolls.
+fn field_rows(b: &Builder, info: &TableInfo, width: usize) -> FieldRows {
+    let room = width.saturating_sub(LABEL).max(1);
+    let indent = " ".repeat(LABEL);
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    let mut focused = None;
+    for field in b.fields(info) {
+        let editing = field == b.focus && !field.is_selector();
+        let label = Span::styled(
+            format!("{:<LABEL$}", field.label()),
+            if field == b.focus {
+                theme::kind_style("KEY")
+            } else {
+                theme::dim()
+            },
+        );
+        if editing {
+            focused = Some(lines.len());
+            lines.push(Line::from(label));
+        } else {
+            let value = field_value(b, info, field);
+            // Choices wrap between words; typed text as it is, spaces and all.
+            let rows = if field.is_selector() {
+                word_wrap(&value, room)
+            } else {
+                let starts = row_starts(&value, room);
+                let ends = starts.iter().skip(1).copied().chain([value.len()]);
+                starts
+                    .iter()
+                    .zip(ends)
+                    .map(|(&from, to)| value[from..to].to_string())
+                    .collect()
+            };
+            for (i, row) in rows.into_iter().enumerate() {
+                let head = if i == 0 {
+                    label.clone()
+                } else {
+                    Span::raw(indent.clone())
+                };
+                lines.push(Line::from(vec![head, Span::raw(row)]));
+            }
+        }
+        if let Err(e) = &b.check {
+            if e.field == field {
+                let message = format!("✗ {}", sanitize(&e.message));
+                for row in word_wrap(&message, room) {
+                    lines.push(Line::styled(format!("{indent}{row}"), theme::error()));
+                }
+            }
+        }
+    }
+    FieldRows { lines, focused }
+}
+
+/// A field's value as shown when it is not being edited, sanitised.
+fn field_value(b: &Builder, info: &TableInfo, field: Field) -> String {
+    match field {
+        Field::Index => {
+            let name = b.index_name(info).unwrap_or_else(|| "(table)".into());
+            let keys = b.keys(info);
+            let mut text = format!("‹ {} › {}", name, keys.partition_key.name);
+            match &keys.sort_key {
+                Some(sk) => text.push_str(&format!(" / {}", sk.name)),
+                None => text.push_str(" (no sort key)"),
+            }
+            if let Some(i) = b.index.checked_sub(1).and_then(|i| info.indexes.get(i)) {
+                text.push_str(&format!(" · {}", i.projection.projection_type));
+            }
+            sanitize(&text).into_owned()
+        }
+        Field::Op => format!("‹ {} ›", SORT_OPS[b.op]),
+        Field::Order => (if b.descending {
+            "‹ descending (last first) ›"
+        } else {
+            "‹ ascending ›"
+        })
+        .to_string(),
+        other => sanitize(&b.text(other)).into_owned(),
+    }
 }
 
 /// The field as drawn: the widget draws its text as it is, and that text can be an accepted

@@ -1,6 +1,7 @@
 //! Draw functions: each reads `State` and renders only what is visible.
 
 mod builder;
+mod builder_popup;
 mod collections;
 mod detail;
 mod export;
@@ -22,6 +23,8 @@ mod table_view;
 pub mod theme;
 mod write;
 
+#[cfg(test)]
+mod builder_snapshot_tests;
 #[cfg(test)]
 mod export_snapshot_tests;
 #[cfg(test)]

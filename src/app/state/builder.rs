@@ -8,63 +8,13 @@ use super::aws_cli;
 
 use crate::aws::{Operation, ReadSpec};
 use crate::model::expression::parse_key_condition;
-use crate::model::filter_compile::{compile_filter, compile_projection};
+use crate::model::filter_compile::{compile_filter_beside, compile_projection_beside};
 use crate::model::json::{parse_dynamo_values, parse_names};
 use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
 use crate::model::schema::{KeySchema, TableInfo};
 use crate::model::value::AttrValue;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Field {
-    Index,
-    Pk,
-    Op,
-    Sk,
-    SkHigh,
-    Order,
-    Limit,
-    Filter,
-    Projection,
-    RawKey,
-    RawNames,
-    RawValues,
-}
-
-impl Field {
-    pub fn label(self) -> &'static str {
-        match self {
-            Field::Index => "index",
-            Field::Pk => "partition key",
-            Field::Op => "sort key op",
-            Field::Sk => "sort key",
-            Field::SkHigh => "… and",
-            Field::Order => "order",
-            Field::Limit => "limit",
-            Field::Filter => "filter",
-            Field::Projection => "projection",
-            Field::RawKey => "key condition",
-            Field::RawNames => "names (JSON)",
-            Field::RawValues => "values (DDB JSON)",
-        }
-    }
-
-    /// Choices cycled with ←/→ rather than typed.
-    pub fn is_selector(self) -> bool {
-        matches!(self, Field::Index | Field::Op | Field::Order)
-    }
-}
-
-/// Sort-key operators in the order ←/→ cycles them; index 0 means no sort condition.
-pub const SORT_OPS: [&str; 8] = [
-    "(none)",
-    "=",
-    "<",
-    "<=",
-    ">",
-    ">=",
-    "between",
-    "begins_with",
-];
+pub use super::builder_field::{Field, SORT_OPS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
@@ -136,6 +86,8 @@ pub struct Builder {
     pub completion_dismissed: bool,
     pub check: Result<PreparedQuery, FieldError>,
     pub sample: KeySample,
+    /// The chosen keys' values among the loaded items, when the store groups by other keys.
+    pub loaded_keys: super::LoadedKeys,
     /// Bumped on every edit of a key field; a debounce timer only acts on the latest.
     pub generation: u64,
     pub history_cursor: Option<usize>,
@@ -175,22 +127,28 @@ impl Builder {
                 message: "type a partition key value".into(),
             }),
             sample: KeySample::default(),
+            loaded_keys: Default::default(),
             generation: 0,
             history_cursor: None,
         }
     }
 
-    pub fn fields(&self) -> Vec<Field> {
+    /// The fields in Tab order. A key schema without a sort key (a hash-only table or index)
+    /// has no sort-key operator or value to fill.
+    pub fn fields(&self, info: &TableInfo) -> Vec<Field> {
         let mut f = vec![Field::Index];
         if self.raw {
             f.extend([Field::RawKey, Field::RawNames, Field::RawValues]);
         } else {
-            f.extend([Field::Pk, Field::Op]);
-            if self.op != 0 {
-                f.push(Field::Sk);
-            }
-            if SORT_OPS[self.op] == "between" {
-                f.push(Field::SkHigh);
+            f.push(Field::Pk);
+            if self.keys(info).sort_key.is_some() {
+                f.push(Field::Op);
+                if self.op != 0 {
+                    f.push(Field::Sk);
+                }
+                if SORT_OPS[self.op] == "between" {
+                    f.push(Field::SkHigh);
+                }
             }
         }
         f.extend([Field::Order, Field::Limit, Field::Filter, Field::Projection]);
@@ -279,8 +237,10 @@ impl Builder {
     pub fn restore(&mut self, entry: &HistoryEntry) {
         let cursor = self.history_cursor;
         let sample = std::mem::take(&mut self.sample);
+        let loaded_keys = std::mem::take(&mut self.loaded_keys);
         *self = Builder::new(entry.index);
         self.sample = sample;
+        self.loaded_keys = loaded_keys;
         self.history_cursor = cursor;
         self.raw = entry.raw;
         self.op = entry.op;
@@ -333,7 +293,8 @@ impl Builder {
         } else {
             let pk = self.text(Field::Pk);
             KeyValue::parse(&pk, &keys.partition_key).map_err(|e| err(Field::Pk, e.to_string()))?;
-            let sort = self.sort_input();
+            // An operator chosen on another index means nothing where there is no sort key.
+            let sort = keys.sort_key.as_ref().and_then(|_| self.sort_input());
             let condition = KeyCondition::build(keys, &pk, sort).map_err(|e| {
                 let field = if self.op == 0 { Field::Pk } else { Field::Sk };
                 err(field, e.to_string())
@@ -352,15 +313,17 @@ impl Builder {
         }
         let filter = self.text(Field::Filter);
         if !filter.trim().is_empty() {
-            let c = compile_filter(&filter, "f").map_err(|e| err(Field::Filter, e))?;
-            merge_unique(&mut names, c.names);
+            let c =
+                compile_filter_beside(&filter, "f", &names).map_err(|e| err(Field::Filter, e))?;
+            names.extend(c.names);
             values.extend(c.values);
             spec.filter = Some(c.expression);
         }
         let projection = self.text(Field::Projection);
         if !projection.trim().is_empty() {
-            let c = compile_projection(&projection).map_err(|e| err(Field::Projection, e))?;
-            merge_unique(&mut names, c.names);
+            let c = compile_projection_beside(&projection, &names)
+                .map_err(|e| err(Field::Projection, e))?;
+            names.extend(c.names);
             spec.projection = Some(c.expression);
         }
         spec.names = names;
@@ -375,16 +338,6 @@ impl Builder {
             spec,
             warning,
         })
-    }
-}
-
-/// Adds names not already present: the key condition's `#pk` and a filter's `#PK` may name the
-/// same attribute under different placeholders, which DynamoDB accepts.
-fn merge_unique(into: &mut Vec<(String, String)>, add: Vec<(String, String)>) {
-    for (k, v) in add {
-        if !into.iter().any(|(n, _)| *n == k) {
-            into.push((k, v));
-        }
     }
 }
 

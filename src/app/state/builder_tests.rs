@@ -85,3 +85,32 @@ fn history_round_trips_the_fields() {
     assert_eq!(other.history_entry(), entry);
     assert_eq!(other.text(Field::Sk), "2026-");
 }
+
+#[test]
+fn a_filter_on_an_attribute_named_pk_keeps_its_own_placeholder() {
+    let info = demo_info();
+    let mut b = Builder::new(0);
+    b.set_text(Field::Pk, "USER#1");
+    b.set_text(Field::Filter, "pk = \"a\" and `State#Date` = \"b\"");
+    b.set_text(Field::Projection, "pk, `State#Date`, PK");
+    let spec = b.prepare(&info).unwrap().spec;
+    assert_eq!(spec.key_condition.as_deref(), Some("#pk = :pk"));
+    assert_eq!(
+        spec.filter.as_deref(),
+        Some("#pk_2 = :f1 AND #State_Date = :f2")
+    );
+    assert_eq!(spec.projection.as_deref(), Some("#pk_2, #State_Date, #pk"));
+    let names: Vec<(&str, &str)> = spec
+        .names
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("#pk", "PK"),
+            ("#pk_2", "pk"),
+            ("#State_Date", "State#Date")
+        ]
+    );
+}

@@ -1,6 +1,7 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
 mod builder;
+mod builder_field;
 mod chord;
 mod cursor;
 mod distribution;
@@ -8,6 +9,7 @@ mod explain;
 mod export;
 mod live;
 mod live_summary;
+mod loaded_keys;
 mod log_pane;
 mod marks;
 mod palette;
@@ -31,6 +33,7 @@ pub use explain::aws_cli;
 pub use export::*;
 pub use live::{ChangeDetail, Follow, Frozen, LiveStatus, LiveView};
 pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary, LIVE_TOP_KEYS};
+pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;
 pub use palette::{Palette, ParamForm};

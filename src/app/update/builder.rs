@@ -50,7 +50,10 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) else {
         return Vec::new();
     };
-    let fields = b.fields();
+    let fields = match &info {
+        Some(info) => b.fields(info),
+        None => vec![b.focus],
+    };
     let at = fields.iter().position(|f| *f == b.focus).unwrap_or(0);
     let completing = b.completion.is_some();
     let mut effects = Vec::new();
@@ -60,13 +63,10 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             state.table.as_mut().expect("open").builder = None;
             return Vec::new();
         }
-        KeyCode::Tab | KeyCode::Enter if completing => {
-            accept(b);
-            // A second Enter runs the query rather than descending another key level.
-            if key.code == KeyCode::Enter {
-                b.completion_dismissed = true;
-            }
-        }
+        // Enter always runs what EXPLAIN shows; only Tab, or → at the end of the text, takes a
+        // completion (accepting on Enter ran a different query from the one explained).
+        KeyCode::Tab if completing => accept(b),
+        KeyCode::Right if completing && cursor_at_end(b) => accept(b),
         KeyCode::Tab => {
             b.focus = fields[(at + 1) % fields.len()];
             b.completion_dismissed = false;
@@ -106,6 +106,11 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         _ if ctrl(&key, 'o') => {
             state.completion_order = state.completion_order.toggled();
+        }
+        _ if ctrl(&key, 'u') && b.input(b.focus).is_some() => {
+            let field = b.focus;
+            b.set_text(field, "");
+            edited(b, field, &mut effects);
         }
         _ if ctrl(&key, 'r') => {
             b.raw = !b.raw;
@@ -157,15 +162,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             if let Some(input) = b.input_mut(field) {
                 // One-line fields: Enter is handled above, so nothing inserts a newline.
                 if input.input(key) {
-                    b.history_cursor = None;
-                    b.completion_dismissed = false;
-                    if matches!(field, Field::Pk) {
-                        b.generation += 1;
-                        effects.push(Effect::Debounce {
-                            generation: b.generation,
-                            delay: DEBOUNCE,
-                        });
-                    }
+                    edited(b, field, &mut effects);
                 }
             }
         }
@@ -182,6 +179,28 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     }
     refresh(state);
     effects
+}
+
+/// After a change to `field`'s text: completions show again, and a partition key waits for a
+/// pause in typing before its sort keys are sampled.
+fn edited(b: &mut Builder, field: Field, effects: &mut Vec<Effect>) {
+    b.history_cursor = None;
+    b.completion_dismissed = false;
+    if matches!(field, Field::Pk) {
+        b.generation += 1;
+        effects.push(Effect::Debounce {
+            generation: b.generation,
+            delay: DEBOUNCE,
+        });
+    }
+}
+
+fn cursor_at_end(b: &Builder) -> bool {
+    b.input(b.focus).is_some_and(|input| {
+        let ratatui_textarea::DataCursor(row, col) = input.cursor();
+        let lines = input.lines();
+        row + 1 >= lines.len() && col >= lines.get(row).map_or(0, |l| l.chars().count())
+    })
 }
 
 fn accept(b: &mut Builder) {

@@ -72,7 +72,8 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
     }
     let keys = b.keys(&info).clone();
     let pk = b.text(Field::Pk);
-    if b.sample.for_pk.as_deref() == Some(pk.as_str()) {
+    // No sort key, no sort keys to sample.
+    if keys.sort_key.is_none() || b.sample.for_pk.as_deref() == Some(pk.as_str()) {
         return Vec::new();
     }
     // While typing, only a complete key seen in the sample is worth a request; moving onto the
@@ -156,6 +157,10 @@ pub(super) fn refresh(state: &mut State) {
     };
     let keys = b.keys(&info).clone();
     let same_keys = store.filter(|s| *s.group_keys() == keys);
+    // The store groups by other keys: the loaded items' own attributes hold these keys.
+    if let (Some(s), None) = (store, same_keys) {
+        b.loaded_keys.update(s, &keys);
+    }
     let typed = b.text(b.focus);
     // Nothing typed, nothing offered: Tab on an empty field moves on instead of accepting.
     let (items, counts): (Vec<String>, Vec<usize>) = match b.focus {
@@ -163,8 +168,12 @@ pub(super) fn refresh(state: &mut State) {
         Field::Pk => {
             let mut values: BTreeSet<&str> =
                 b.sample.pk_values.iter().map(String::as_str).collect();
-            if let Some(s) = same_keys {
-                values.extend(s.collections().iter().map(|c| c.key.as_str()));
+            match same_keys {
+                Some(s) => values.extend(s.collections().iter().map(|c| c.key.as_str())),
+                None if store.is_some() => {
+                    values.extend(b.loaded_keys.partition.iter().map(String::as_str))
+                }
+                None => {}
             }
             let numeric = keys.partition_key.key_type == KeyType::N;
             split(complete_key(
@@ -180,6 +189,11 @@ pub(super) fn refresh(state: &mut State) {
             let mut values: BTreeSet<String> = BTreeSet::new();
             if b.sample.for_pk.as_deref() == Some(pk.as_str()) {
                 values.extend(b.sample.sk_values.iter().cloned());
+            }
+            if same_keys.is_none() && store.is_some() {
+                if let Some(loaded) = b.loaded_keys.sort.get(&pk) {
+                    values.extend(loaded.iter().cloned());
+                }
             }
             if let (Some(s), Some(sk)) = (same_keys, keys.sort_key.as_ref()) {
                 if let Some(c) = s.collection_of(&pk) {

@@ -241,6 +241,8 @@ pub(super) fn running_read(state: &State) -> Option<u64> {
 }
 
 #[cfg(test)]
+mod builder_completion_tests;
+#[cfg(test)]
 mod builder_tests;
 #[cfg(test)]
 mod live_tests;

@@ -230,6 +230,11 @@ impl ItemStore {
         self.kind_ids.get(name).copied()
     }
 
+    /// Items stored, listed or not (see `remove`): ids run from 0 to this.
+    pub fn stored(&self) -> usize {
+        self.items.len()
+    }
+
     /// Items listed in collections.
     pub fn len(&self) -> usize {
         self.items.len() - self.removed

@@ -1,0 +1,53 @@
+//! The query builder's fields and the sort-key operators it offers.
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    Index,
+    Pk,
+    Op,
+    Sk,
+    SkHigh,
+    Order,
+    Limit,
+    Filter,
+    Projection,
+    RawKey,
+    RawNames,
+    RawValues,
+}
+
+impl Field {
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Index => "index",
+            Field::Pk => "partition key",
+            Field::Op => "sort key op",
+            Field::Sk => "sort key",
+            Field::SkHigh => "… and",
+            Field::Order => "order",
+            Field::Limit => "limit",
+            Field::Filter => "filter",
+            Field::Projection => "projection",
+            Field::RawKey => "key condition",
+            Field::RawNames => "names (JSON)",
+            Field::RawValues => "values (DDB JSON)",
+        }
+    }
+
+    /// Choices cycled with ←/→ rather than typed.
+    pub fn is_selector(self) -> bool {
+        matches!(self, Field::Index | Field::Op | Field::Order)
+    }
+}
+
+/// Sort-key operators in the order ←/→ cycles them; index 0 means no sort condition.
+pub const SORT_OPS: [&str; 8] = [
+    "(none)",
+    "=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "between",
+    "begins_with",
+];
