@@ -243,6 +243,8 @@ pub(super) fn running_read(state: &State) -> Option<u64> {
 #[cfg(test)]
 mod builder_tests;
 #[cfg(test)]
+mod continue_tests;
+#[cfg(test)]
 mod live_tests;
 #[cfg(test)]
 mod scan_tests;
