@@ -57,6 +57,17 @@ fn change_line(change: &Change, width: usize) -> Line<'static> {
             format!(" - {name}: {}", value(Some(v), width)),
             theme::error(),
         ),
+        // A change of type says so: `1 (N) → 1 (S)` is a change a plain rendering hides.
+        Change::Changed(_, old, new) if old.type_name() != new.type_name() => Line::styled(
+            format!(
+                " ~ {name}: {} ({}) → {} ({})",
+                value(Some(old), width / 2),
+                old.type_name(),
+                value(Some(new), width / 2),
+                new.type_name()
+            ),
+            theme::warning(),
+        ),
         Change::Changed(_, old, new) => Line::styled(
             format!(
                 " ~ {name}: {} → {}",
@@ -153,12 +164,27 @@ fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
                 ));
             }
             for row in &flow.conflict {
+                let versions = [&row.loaded, &row.current, &row.yours];
+                let mut types = versions
+                    .iter()
+                    .filter_map(|v| v.as_ref().map(|v| v.type_name()));
+                let first = types.next();
+                // Versions that differ only in type would read the same: each says its type.
+                let typed = types.any(|t| Some(t) != first);
+                let cell = |v: &Option<AttrValue>| match v {
+                    Some(a) if typed => {
+                        let t = format!(" ({})", a.type_name());
+                        let text = value(Some(a), w.saturating_sub(t.len()));
+                        format!("{text}{t}")
+                    }
+                    _ => value(v.as_ref(), w),
+                };
                 lines.push(Line::raw(format!(
                     " {:<18} {:<w$} {:<w$} {:<w$}",
                     truncate_display(&sanitize(&row.name), 18),
-                    value(row.loaded.as_ref(), w),
-                    value(row.current.as_ref(), w),
-                    value(row.yours.as_ref(), w),
+                    cell(&row.loaded),
+                    cell(&row.current),
+                    cell(&row.yours),
                 )));
             }
         }

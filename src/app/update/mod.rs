@@ -252,6 +252,8 @@ mod scan_tests;
 mod update_tests;
 #[cfg(test)]
 mod walk_tests;
+#[cfg(test)]
+mod writes_tests;
 
 /// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
 pub(super) fn area(state: &State) -> Rect {
