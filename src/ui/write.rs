@@ -46,11 +46,26 @@ fn hanging_wrap(text: &str, width: usize) -> Vec<String> {
     rows
 }
 
+/// ` (SS)` for a value whose plain rendering reads as another type (a set as a list, binary
+/// as text); empty otherwise.
+fn plain_hidden_type(v: &AttrValue) -> String {
+    match v {
+        AttrValue::Ss(_) | AttrValue::Ns(_) | AttrValue::Bs(_) | AttrValue::B(_) => {
+            format!(" ({})", v.type_name())
+        }
+        _ => String::new(),
+    }
+}
+
 fn change_line(change: &Change, width: usize) -> Line<'static> {
     let name = sanitize(change.name()).into_owned();
     match change {
         Change::Added(_, v) => Line::styled(
-            format!(" + {name}: {}", value(Some(v), width)),
+            format!(
+                " + {name}: {}{}",
+                value(Some(v), width),
+                plain_hidden_type(v)
+            ),
             theme::json::string(),
         ),
         Change::Removed(_, v) => Line::styled(
@@ -239,7 +254,32 @@ pub(super) fn draw_write(frame: &mut Frame, area: Rect, flow: &WriteFlow) {
 
 #[cfg(test)]
 mod tests {
-    use super::hanging_wrap;
+    use super::*;
+
+    fn text(change: Change) -> String {
+        change_line(&change, 80).to_string()
+    }
+
+    #[test]
+    fn the_diff_says_types_plain_json_hides() {
+        let n = AttrValue::N("1".into());
+        let s = AttrValue::S("1".into());
+        assert_eq!(
+            text(Change::Changed("a".into(), n.clone(), s)),
+            " ~ a: 1 (N) → 1 (S)"
+        );
+        assert_eq!(
+            text(Change::Changed(
+                "a".into(),
+                n.clone(),
+                AttrValue::N("2".into())
+            )),
+            " ~ a: 1 → 2"
+        );
+        let set = AttrValue::Ss(vec!["p".into()]);
+        assert!(text(Change::Added("ss".into(), set)).ends_with(" (SS)"));
+        assert_eq!(text(Change::Added("n".into(), n)), " + n: 1");
+    }
 
     #[test]
     fn long_request_lines_wrap_with_a_hanging_indent_and_lose_nothing() {
