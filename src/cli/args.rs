@@ -143,11 +143,12 @@ pub struct ReadArgs {
     /// DynamoDB's per-request Limit (items evaluated per page).
     #[arg(long, value_name = "N", value_parser = ranges::page_size)]
     pub page_size: Option<i32>,
-    /// Stop cleanly before consumed capacity would pass N read units, reporting what was read.
+    /// Stop cleanly once consumed capacity reaches N read units (at most one page past it),
+    /// reporting what was read.
     #[arg(long, value_name = "N", value_parser = ranges::max_rcu)]
     pub max_rcu: Option<f64>,
-    /// Rate-limit all segments together to N read units per second (token bucket), so a triage
-    /// scan cannot starve production traffic.
+    /// Rate-limit all segments together to N read units per second, in every second and on
+    /// average, so a triage scan cannot starve production traffic.
     #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
 }
@@ -226,8 +227,8 @@ pub struct HotkeysArgs {
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Stop cleanly before consumed capacity would pass N read units; the report then covers
-    /// what was read.
+    /// Stop cleanly once consumed capacity reaches N read units (at most one page past it);
+    /// the report then covers what was read.
     #[arg(long, value_name = "N", value_parser = ranges::max_rcu)]
     pub max_rcu: Option<f64>,
     /// Rate-limit all segments together to N read units per second.
@@ -319,7 +320,8 @@ pub struct RunArgs {
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
     pub stats: bool,
-    /// Stop cleanly before consumed capacity would pass N read units (all shards together).
+    /// Stop cleanly once consumed capacity reaches N read units (all shards together; at
+    /// most one page past it).
     #[arg(long, value_name = "N", value_parser = ranges::max_rcu)]
     pub max_rcu: Option<f64>,
     /// Rate-limit all shards together to N read units per second.

@@ -143,6 +143,7 @@ async fn count(
     want_stats: bool,
 ) -> Result<(KeyDistribution, Option<String>), CliError> {
     let mut distribution = KeyDistribution::new();
+    let budget = spec.max_rcu.unwrap_or_default();
     let drained = drain(engine, spec, |page| {
         for item in &page.items {
             distribution.add(&key_text(item, partition_key), item_size(item));
@@ -177,8 +178,8 @@ async fn count(
         None => {
             if drained.outcome == Some(DoneOutcome::BudgetReached) {
                 eprintln!(
-                    "note: stopped before passing --max-rcu: {} read units consumed; the report covers the {} items read so far",
-                    stats.consumed_capacity.total,
+                    "note: {}; the report covers the {} items read so far",
+                    crate::model::capacity::budget_stop(budget, stats.consumed_capacity.total),
                     distribution.total_items()
                 );
             }

@@ -236,9 +236,11 @@ async fn fan_out(
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
         let _ = writeln!(
             io::stderr().lock(),
-            "note: stopped before passing --max-rcu {}: {} read units consumed; {} items from the shards read so far are written",
-            read.max_rcu.unwrap_or_default(),
-            drained.stats.consumed_capacity.total,
+            "note: {}; {} items from the shards read so far are written",
+            crate::model::capacity::budget_stop(
+                read.max_rcu.unwrap_or_default(),
+                drained.stats.consumed_capacity.total
+            ),
             merged.len()
         );
     }

@@ -109,9 +109,11 @@ pub(super) async fn stream(
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
         let _ = writeln!(
             io::stderr().lock(),
-            "note: stopped before passing --max-rcu {}: {} read units consumed; {items_written} items in {} pages were written",
-            read.max_rcu.unwrap_or_default(),
-            stats.consumed_capacity.total,
+            "note: {}; {items_written} items in {} pages were written",
+            crate::model::capacity::budget_stop(
+                read.max_rcu.unwrap_or_default(),
+                stats.consumed_capacity.total
+            ),
             stats.pages
         );
     }

@@ -53,6 +53,19 @@ pub fn format_units(u: f64) -> String {
     }
 }
 
+/// What a read stopped by `--max-rcu budget` did, for its note: a read stops once what it
+/// consumed reaches the budget, usually with the page that passed it.
+pub fn budget_stop(budget: f64, consumed: f64) -> String {
+    let (budget_text, consumed_text) = (format_units(budget), format_units(consumed));
+    if consumed > budget {
+        format!(
+            "stopped after the page that passed --max-rcu {budget_text}: {consumed_text} read units consumed"
+        )
+    } else {
+        format!("stopped at --max-rcu {budget_text}: {consumed_text} read units consumed")
+    }
+}
+
 /// The largest item DynamoDB stores.
 pub const MAX_ITEM_BYTES: u64 = 400 * 1024;
 /// A Query or Scan page stops once it has read 1 MB; the item that crosses the line is still
@@ -102,6 +115,18 @@ mod tests {
         assert_eq!(scan_estimate_units(4097, true), 2.0);
         assert_eq!(scan_estimate_units(4097, false), 1.0);
         assert_eq!(scan_estimate_units(0, false), 0.0);
+    }
+
+    #[test]
+    fn a_budget_stop_says_what_happened() {
+        assert_eq!(
+            budget_stop(10.0, 12.0),
+            "stopped after the page that passed --max-rcu 10: 12 read units consumed"
+        );
+        assert_eq!(
+            budget_stop(0.5, 0.5),
+            "stopped at --max-rcu 0.5: 0.5 read units consumed"
+        );
     }
 
     #[test]

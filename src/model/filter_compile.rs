@@ -7,7 +7,7 @@
 //! written in backticks: `` `State#Date` = "x" `` becomes `#State_Date = :f1`.
 //! The result is checked with the same rules as a hand-written expression.
 
-use super::expression::{check_expression, FUNCTIONS};
+use super::expression::{check_condition_grammar, check_expression, FUNCTIONS};
 use super::number::validate_number;
 use super::value::AttrValue;
 
@@ -125,8 +125,25 @@ pub fn compile_filter_beside(
     out.expression = expression.split_whitespace().collect::<Vec<_>>().join(" ");
     check_expression("filter", &out.expression, &out.names, &out.values)
         .map_err(|e| e.to_string())?;
+    check_condition_grammar("filter", &out.expression, &|token| shown(&out, token))
+        .map_err(|e| e.to_string())?;
     out.names.drain(..taken.len());
     Ok(out)
+}
+
+/// A token of the compiled filter as the user wrote it: a placeholder back into its
+/// attribute or value.
+fn shown(out: &Compiled, token: &str) -> String {
+    if let Some((_, attr)) = out.names.iter().find(|(n, _)| n == token) {
+        return attr.clone();
+    }
+    match out.values.iter().find(|(n, _)| n == token) {
+        Some((_, AttrValue::S(s))) => format!("\"{s}\""),
+        Some((_, AttrValue::N(n))) => n.clone(),
+        Some((_, AttrValue::Bool(b))) => b.to_string(),
+        Some((_, other)) => other.type_name().to_string(),
+        None => token.to_string(),
+    }
 }
 
 /// The backticked name starting at `chars[open]` and the index just past its closing backtick.
@@ -330,6 +347,21 @@ mod tests {
             ("(status = \"x\"", "never closed"),
             ("price > 12a", "'12a'"),
             ("", "empty"),
+            // Issue 21.8: compiled to `#total = = :f1` and shown as sendable.
+            (
+                "total = = 5",
+                "expected an attribute or a value after 'total =' in filter expression, found '='",
+            ),
+            ("total >", "found the end"),
+            (
+                "a = 1 b = 2",
+                "expected AND, OR or the end of the condition after 'a = 1'",
+            ),
+            ("qty between 1 3", "AND between the two bounds"),
+            ("x in (1, 2", "never closed"),
+            ("not", "expected an attribute or a value after 'NOT'"),
+            ("begins_with(SK)", "',' and the function's second argument"),
+            ("status and total > 1", "a comparison"),
         ] {
             let e = compile_filter(text, "f").unwrap_err();
             assert!(e.contains(needle), "{text}: {e}");

@@ -46,16 +46,42 @@ fn hanging_wrap(text: &str, width: usize) -> Vec<String> {
     rows
 }
 
+/// ` (SS)` for a value whose plain rendering reads as another type (a set as a list, binary
+/// as text); empty otherwise.
+fn plain_hidden_type(v: &AttrValue) -> String {
+    match v {
+        AttrValue::Ss(_) | AttrValue::Ns(_) | AttrValue::Bs(_) | AttrValue::B(_) => {
+            format!(" ({})", v.type_name())
+        }
+        _ => String::new(),
+    }
+}
+
 fn change_line(change: &Change, width: usize) -> Line<'static> {
     let name = sanitize(change.name()).into_owned();
     match change {
         Change::Added(_, v) => Line::styled(
-            format!(" + {name}: {}", value(Some(v), width)),
+            format!(
+                " + {name}: {}{}",
+                value(Some(v), width),
+                plain_hidden_type(v)
+            ),
             theme::json::string(),
         ),
         Change::Removed(_, v) => Line::styled(
             format!(" - {name}: {}", value(Some(v), width)),
             theme::error(),
+        ),
+        // A change of type says so: `1 (N) → 1 (S)` is a change a plain rendering hides.
+        Change::Changed(_, old, new) if old.type_name() != new.type_name() => Line::styled(
+            format!(
+                " ~ {name}: {} ({}) → {} ({})",
+                value(Some(old), width / 2),
+                old.type_name(),
+                value(Some(new), width / 2),
+                new.type_name()
+            ),
+            theme::warning(),
         ),
         Change::Changed(_, old, new) => Line::styled(
             format!(
@@ -153,12 +179,27 @@ fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
                 ));
             }
             for row in &flow.conflict {
+                let versions = [&row.loaded, &row.current, &row.yours];
+                let mut types = versions
+                    .iter()
+                    .filter_map(|v| v.as_ref().map(|v| v.type_name()));
+                let first = types.next();
+                // Versions that differ only in type would read the same: each says its type.
+                let typed = types.any(|t| Some(t) != first);
+                let cell = |v: &Option<AttrValue>| match v {
+                    Some(a) if typed => {
+                        let t = format!(" ({})", a.type_name());
+                        let text = value(Some(a), w.saturating_sub(t.len()));
+                        format!("{text}{t}")
+                    }
+                    _ => value(v.as_ref(), w),
+                };
                 lines.push(Line::raw(format!(
                     " {:<18} {:<w$} {:<w$} {:<w$}",
                     truncate_display(&sanitize(&row.name), 18),
-                    value(row.loaded.as_ref(), w),
-                    value(row.current.as_ref(), w),
-                    value(row.yours.as_ref(), w),
+                    cell(&row.loaded),
+                    cell(&row.current),
+                    cell(&row.yours),
                 )));
             }
         }
@@ -213,7 +254,32 @@ pub(super) fn draw_write(frame: &mut Frame, area: Rect, flow: &WriteFlow) {
 
 #[cfg(test)]
 mod tests {
-    use super::hanging_wrap;
+    use super::*;
+
+    fn text(change: Change) -> String {
+        change_line(&change, 80).to_string()
+    }
+
+    #[test]
+    fn the_diff_says_types_plain_json_hides() {
+        let n = AttrValue::N("1".into());
+        let s = AttrValue::S("1".into());
+        assert_eq!(
+            text(Change::Changed("a".into(), n.clone(), s)),
+            " ~ a: 1 (N) → 1 (S)"
+        );
+        assert_eq!(
+            text(Change::Changed(
+                "a".into(),
+                n.clone(),
+                AttrValue::N("2".into())
+            )),
+            " ~ a: 1 → 2"
+        );
+        let set = AttrValue::Ss(vec!["p".into()]);
+        assert!(text(Change::Added("ss".into(), set)).ends_with(" (SS)"));
+        assert_eq!(text(Change::Added("n".into(), n)), " + n: 1");
+    }
 
     #[test]
     fn long_request_lines_wrap_with_a_hanging_indent_and_lose_nothing() {

@@ -27,6 +27,9 @@ pub struct WriteFlow {
     pub spelling: JsonSpelling,
     /// The item as loaded (`None` for a new item).
     pub loaded: Option<Item>,
+    /// A new item's: the types of its kind's attributes, which decide what plain JSON cannot
+    /// say (a set, binary), as the loaded item's do for an edit.
+    pub types_from: Option<Item>,
     /// The text handed to the editor, to tell an unchanged file.
     pub text: String,
     /// The user's item, once the editor gave it back and it parsed.
@@ -62,6 +65,7 @@ impl WriteFlow {
             kind,
             spelling,
             loaded: None,
+            types_from: None,
             text: String::new(),
             yours: None,
             plans: Vec::new(),

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::export_run::launch;
 use crate::app::msg::Effect;
 use crate::app::state::{
-    CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Notice, Pane, State, TableView,
+    CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Pane, State, TableView,
 };
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::export::{utc_stamp, ExportFormat};
@@ -311,12 +311,7 @@ pub(super) fn cancel_prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<
     let job = view.export_job.as_mut().filter(|j| j.confirm_cancel)?;
     job.confirm_cancel = false;
     if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
-        let id = job.id;
-        state.notice = Some(Notice {
-            text: "cancelling the export…".into(),
-            error: false,
-        });
-        return Some(vec![Effect::CancelExport(id)]);
+        return Some(super::export_run::cancel(state));
     }
     Some(Vec::new())
 }

@@ -118,22 +118,74 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
     let Some(job) = view.export_job.as_ref() else {
         return Vec::new();
     };
-    let id = job.id;
+    let (id, path) = (job.id, job.path.clone());
     let more = view.read.as_ref().is_some_and(|r| r.has_more());
     if !more {
         return vec![Effect::FinishExport(id)];
     }
-    continue_read(state, true, None)
+    let effects = continue_read(state, true, None);
+    if state
+        .table
+        .as_ref()
+        .is_some_and(|v| v.budget_prompt.is_some())
+    {
+        // A budgeted read reads on only with a new budget, asked for first.
+        state.notice = Some(Notice {
+            text: format!(
+                "export to {path}: the read has a capacity budget; give a new one to stream the rest (Esc pauses the export: n resumes it, x cancels it)"
+            ),
+            error: false,
+        });
+    }
+    effects
+}
+
+/// A streaming export holds the read: the reads that continue it are tee'd into its file.
+pub(super) fn holds_read(view: &TableView) -> bool {
+    view.export_job
+        .as_ref()
+        .is_some_and(|j| j.stream && !j.waiting_for_read)
+}
+
+/// `x`, `y`: the export is cancelled, and so is the read a streaming export started (or is
+/// waiting for). An export still waiting for the read to stop has no file yet: it just ends.
+pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
+    let reading = super::running_read(state);
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let Some(job) = view.export_job.as_mut() else {
+        return Vec::new();
+    };
+    let mut effects = Vec::new();
+    if job.stream {
+        effects.extend(reading.map(Effect::Cancel));
+        if let Some(read) = view.read.as_mut() {
+            read.continuous = false;
+        }
+    }
+    if job.waiting_for_read {
+        view.export_job = None;
+        state.notice = Some(Notice {
+            text: "export cancelled before it started".into(),
+            error: false,
+        });
+        return effects;
+    }
+    // It no longer holds the read: the read's end does not pause or finish it.
+    job.stream = false;
+    effects.push(Effect::CancelExport(job.id));
+    state.notice = Some(Notice {
+        text: "cancelling the export…".into(),
+        error: false,
+    });
+    effects
 }
 
 /// How a read the explorer starts is sent: tee'd into a streaming export that holds the
 /// read, else as a plain read.
 pub(super) fn start_read_effect(view: &TableView, id: u64, spec: crate::aws::ReadSpec) -> Effect {
-    match view
-        .export_job
-        .as_ref()
-        .filter(|j| j.stream && !j.waiting_for_read)
-    {
+    match view.export_job.as_ref().filter(|_| holds_read(view)) {
         Some(job) => Effect::TeeRead {
             job: job.id,
             id,

@@ -245,6 +245,8 @@ mod builder_completion_tests;
 #[cfg(test)]
 mod builder_tests;
 #[cfg(test)]
+mod continue_tests;
+#[cfg(test)]
 mod live_tests;
 #[cfg(test)]
 mod scan_tests;
@@ -252,6 +254,8 @@ mod scan_tests;
 mod update_tests;
 #[cfg(test)]
 mod walk_tests;
+#[cfg(test)]
+mod writes_tests;
 
 /// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
 pub(super) fn area(state: &State) -> Rect {

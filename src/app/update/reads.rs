@@ -83,21 +83,15 @@ pub(super) fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
     if !read.has_more() {
         return Vec::new();
     }
-    if let Some(budget) = read.spec.max_rcu {
-        let left = match read.outcome {
-            Some(ReadOutcome::BudgetReached { .. }) => budget,
-            _ => (budget - read.spent_rcu).max(0.0),
-        };
-        view.budget_prompt = Some(Prompt {
-            text: format_units(if left > 0.0 { left } else { budget }),
-            error: None,
-        });
-        return Vec::new();
-    }
+    // A streaming export holds the read: `n` resumes the export, which reads to the end.
+    let all = all || super::export_run::holds_read(view);
     continue_read(state, all, None)
 }
 
-/// Starts the read that continues the current one; `budget` replaces its `max_rcu`.
+/// Starts the read that continues the current one; `budget` replaces its `max_rcu`. A read
+/// with a capacity budget continues only with a new one: without `budget` it asks for it
+/// (the prompt's Enter comes back here with it), whoever continues it (`n`, `L`, a streaming
+/// export, a read upgraded to load everything).
 pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -> Vec<Effect> {
     let id = state.next_request_id;
     let Some(view) = state.table.as_mut() else {
@@ -106,6 +100,17 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
     let Some(read) = view.read.as_mut() else {
         return Vec::new();
     };
+    if let (None, Some(old)) = (budget, read.spec.max_rcu) {
+        let left = match read.outcome {
+            Some(ReadOutcome::BudgetReached { .. }) => old,
+            _ => (old - read.spent_rcu).max(0.0),
+        };
+        view.budget_prompt = Some(Prompt {
+            text: format_units(if left > 0.0 { left } else { old }),
+            error: None,
+        });
+        return Vec::new();
+    }
     // After a cancel or a failure, what is left of the limit, so that both reads together
     // deliver what one would have; once it is used up, `n` loads the next `limit` items.
     let next = read

@@ -9,7 +9,7 @@ use crate::aws::attempts::AttemptStats;
 use crate::aws::{EngineEvent, Operation, Page, SegmentStart};
 use crate::model::capacity::Consumed;
 
-fn segment_page(
+pub(super) fn segment_page(
     id: u64,
     segment: u32,
     items: Vec<crate::model::value::Item>,
@@ -158,7 +158,7 @@ fn key_distribution_ranks_the_celebrity_first() {
 }
 
 /// Launches a 4-segment triage scan with `max RCU` set to `budget`; returns its read id.
-fn launch_budgeted(s: &mut crate::app::state::State, budget: &str) -> u64 {
+pub(super) fn launch_budgeted(s: &mut crate::app::state::State, budget: &str) -> u64 {
     send(s, [char('S'), press(KeyCode::Backspace), char('4')]);
     send(s, (0..5).map(|_| press(KeyCode::Tab)));
     send(s, budget.chars().map(char));
@@ -175,7 +175,7 @@ fn launch_budgeted(s: &mut crate::app::state::State, budget: &str) -> u64 {
         .expect("the launch starts a read")
 }
 
-fn done(id: u64, outcome: crate::aws::DoneOutcome) -> Msg {
+pub(super) fn done(id: u64, outcome: crate::aws::DoneOutcome) -> Msg {
     Msg::Engine(EngineEvent::Done {
         request_id: id,
         outcome,

@@ -8,7 +8,7 @@ use crate::app::keymap::Action;
 use crate::app::msg::Effect;
 use crate::app::state::{Notice, Pane, State, TableView, WriteFlow, WriteStage};
 use crate::model::json::JsonSpelling;
-use crate::model::value::Item;
+use crate::model::value::{AttrValue, Item};
 use crate::model::write::{
     diff, new_item_template, parse_edited, plan_delete, plan_undo, render_for_editor, validate,
     WriteKind,
@@ -101,7 +101,20 @@ fn start_create(view: &mut TableView, id: u64) -> Result<Vec<Effect>, String> {
     }
     let sort_key = info.keys.sort_key.as_ref().map(|k| k.name.as_str());
     let template = new_item_template(&example, &keep, sort_key, store.separator());
+    // The template's types, then those of attributes the kind's other items hold.
+    let mut types: Vec<(String, AttrValue)> = template.clone().into_attrs();
+    for &item in items {
+        if kind.is_some() && store.kind_of(item) != kind {
+            continue;
+        }
+        for (name, value) in store.item(item).into_attrs() {
+            if !types.iter().any(|(n, _)| *n == name) {
+                types.push((name, value));
+            }
+        }
+    }
     let mut flow = WriteFlow::new(id, WriteKind::Create, JsonSpelling::Plain);
+    flow.types_from = Some(Item::from_attrs(types));
     flow.text = render_for_editor(&template, JsonSpelling::Plain);
     let text = flow.text.clone();
     view.write = Some(flow);
@@ -205,7 +218,8 @@ pub(super) fn edited(state: &mut State, edit: u64, result: Result<String, String
         .info
         .loaded()
         .expect("a write needs the table's description");
-    let yours = match parse_edited(&flow.text, flow.spelling, flow.loaded.as_ref()) {
+    let types = flow.loaded.as_ref().or(flow.types_from.as_ref());
+    let yours = match parse_edited(&flow.text, flow.spelling, types) {
         Ok(item) => item,
         Err(why) => {
             flow.problems.push(why);

@@ -105,7 +105,7 @@ pub fn start_read<S: PageSource>(
         user_cancel: cancel.clone(),
         remaining,
         limit_reached: AtomicBool::new(false),
-        guard: CapacityGuard::new(spec.max_rcu, spec.rcu_per_second),
+        guard: CapacityGuard::new(spec.max_rcu, spec.rcu_per_second, spec.consistent),
         budget_reached: AtomicBool::new(false),
         in_flight: Semaphore::new((segments as usize).min(MAX_IN_FLIGHT_SEGMENTS)),
         requests: Semaphore::new(

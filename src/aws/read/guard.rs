@@ -3,16 +3,23 @@
 //!
 //! Both reserve before they spend. A request is admitted only when the worst case of what it
 //! can consume (its `Limit` times the largest item, one page at most: see
-//! [`worst_case_read_units`](crate::model::capacity::worst_case_read_units)) fits; after the
-//! response the reservation is replaced by what DynamoDB reported. When not even one worst case
-//! fits, requests go one at a time while there is room left, each sized from the cost per item
-//! seen so far. That is where the contract's "plus one page" comes from:
+//! [`worst_case_read_units`]) fits; after the response the reservation is replaced by what
+//! DynamoDB reported.
 //!
-//! - budget `B`: consumed capacity never exceeds `B` plus the cost of one page;
-//! - rate `R`: the capacity of the requests sent in any one-second window never exceeds `R`
-//!   plus the cost of one page.
+//! - Budget `B`: a request goes beside others only when its worst case fits in what is left;
+//!   when not even one fits, requests go one at a time while there is room, each sized from
+//!   the cost per item seen so far to that room. Consumed capacity never exceeds `B` plus the
+//!   cost of that last page.
+//! - Rate `R`: a request goes once the one sent before it is paid for at the rate (its worst
+//!   case while it is in flight, what it cost once it settled), and it is sized to cost about
+//!   one second of the rate. Every request but the last in any window then costs at most `R`
+//!   per second of the window, so any window of `T` seconds (one second, or a long run) holds
+//!   at most `R × T` plus the cost of one page. Nothing is saved up while the read waits.
+//!
+//! Sizing needs the cost per item. Before any page settled, a request sized to a small room
+//! assumes items of at most 4 KB (one read unit's block each): a budget of half a unit sends
+//! `Limit 1`, never a 100-item probe.
 
-use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -20,15 +27,20 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-const WINDOW: Duration = Duration::from_secs(1);
-/// Items asked for by a request sent one at a time before any cost per item is known: small
-/// enough that the page beyond the budget stays small, big enough to learn the item size.
+use crate::model::capacity::{scan_estimate_units, worst_case_read_units};
+
+/// Items asked for by a request sized to a small room before any cost per item is known, at
+/// most: big enough to learn the item size.
 pub const PROBE_ITEMS: i32 = 100;
+
+/// The rate's requests are sized to cost about this much time at the rate.
+const RATE_PAGE: Duration = Duration::from_secs(1);
 
 #[derive(Debug)]
 pub struct CapacityGuard {
     max_units: Option<f64>,
     units_per_second: Option<f64>,
+    consistent: bool,
     state: Mutex<GuardState>,
     /// Woken whenever a request settles: its reservation may make room for others.
     settled: Notify,
@@ -40,13 +52,15 @@ struct GuardState {
     /// Worst cases of the admitted requests not settled yet.
     reserved: f64,
     in_flight: usize,
-    /// Requests sent in the last second: worst case while in flight, actual cost after.
-    window: VecDeque<Sent>,
+    /// The request admitted last under the rate: worst case while in flight, actual cost
+    /// after. The next one waits until it is paid for.
+    last_sent: Option<Sent>,
     next_ticket: u64,
-    /// Units and items evaluated of every page so far: their ratio is the cost per item,
-    /// with each page's rounding up to 4 KB spread over all of them.
+    /// Units, items evaluated and pages of every page that evaluated items so far: what the
+    /// cost per item is estimated from.
     settled_units: f64,
     settled_items: u64,
+    settled_pages: u64,
 }
 
 #[derive(Debug)]
@@ -65,11 +79,8 @@ pub struct Ticket {
 
 #[derive(Debug)]
 pub enum Admission {
-    /// Send the request now, asking for at most `limit_cap` items when it is set.
-    Go {
-        ticket: Ticket,
-        limit_cap: Option<i32>,
-    },
+    /// Send the request now, asking for at most `limit` items (`None`: no `Limit`).
+    Go { ticket: Ticket, limit: Option<i32> },
     /// The budget is spent: the read stops here.
     Exhausted,
 }
@@ -77,24 +88,30 @@ pub enum Admission {
 enum Decision {
     Go(Option<i32>),
     Exhausted,
-    /// Wait for a request to settle, or until this instant when the rate window moves.
+    /// Wait for a request to settle, or until this instant when the rate allows the next.
     Wait(Option<Instant>),
 }
 
 impl CapacityGuard {
     /// `None` when neither limit is set: an unguarded read takes no lock per request.
-    pub fn new(max_units: Option<f64>, units_per_second: Option<f64>) -> Option<CapacityGuard> {
+    /// `consistent`: the read's requests are strongly consistent (a 4 KB block costs 1 unit).
+    pub fn new(
+        max_units: Option<f64>,
+        units_per_second: Option<f64>,
+        consistent: bool,
+    ) -> Option<CapacityGuard> {
         (max_units.is_some() || units_per_second.is_some()).then(|| CapacityGuard {
             max_units,
             units_per_second,
+            consistent,
             state: Mutex::new(GuardState::default()),
             settled: Notify::new(),
         })
     }
 
-    /// Waits until a request whose worst case is `worst` units may be sent; `None` when `stop`
-    /// fires first.
-    pub async fn admit(&self, worst: f64, stop: &CancellationToken) -> Option<Admission> {
+    /// Waits until a request asking for `limit` items may be sent, and says with what `Limit`;
+    /// `None` when `stop` fires first.
+    pub async fn admit(&self, limit: Option<i32>, stop: &CancellationToken) -> Option<Admission> {
         loop {
             let settled = self.settled.notified();
             tokio::pin!(settled);
@@ -103,14 +120,15 @@ impl CapacityGuard {
             let now = Instant::now();
             let wait_until = {
                 let mut s = self.state.lock().expect("guard lock");
-                match self.decide(&mut s, worst, now) {
-                    Decision::Go(limit_cap) => {
+                match self.decide(&s, limit, now) {
+                    Decision::Go(limit) => {
+                        let worst = worst_case_read_units(limit, self.consistent);
                         let id = s.next_ticket;
                         s.next_ticket += 1;
                         s.reserved += worst;
                         s.in_flight += 1;
                         if self.units_per_second.is_some() {
-                            s.window.push_back(Sent {
+                            s.last_sent = Some(Sent {
                                 ticket: id,
                                 at: now,
                                 units: worst,
@@ -120,13 +138,13 @@ impl CapacityGuard {
                             id,
                             reserved: worst,
                         };
-                        return Some(Admission::Go { ticket, limit_cap });
+                        return Some(Admission::Go { ticket, limit });
                     }
                     Decision::Exhausted => return Some(Admission::Exhausted),
                     Decision::Wait(until) => until,
                 }
             };
-            let window_moves = async {
+            let paid_for = async {
                 match wait_until {
                     Some(at) => tokio::time::sleep_until(at).await,
                     None => std::future::pending().await,
@@ -134,52 +152,60 @@ impl CapacityGuard {
             };
             tokio::select! {
                 _ = &mut settled => {}
-                _ = window_moves => {}
+                _ = paid_for => {}
                 _ = stop.cancelled() => return None,
             }
         }
     }
 
-    fn decide(&self, s: &mut GuardState, worst: f64, now: Instant) -> Decision {
-        while s.window.front().is_some_and(|e| e.at + WINDOW <= now) {
-            s.window.pop_front();
+    fn decide(&self, s: &GuardState, limit: Option<i32>, now: Instant) -> Decision {
+        if self.max_units.is_some_and(|max| s.spent >= max) {
+            return Decision::Exhausted;
         }
-        let idle = s.in_flight == 0;
-        let mut fits = true;
-        // Room under each limit: what is left of the budget, and of the rate's last second.
-        let mut room = f64::INFINITY;
-        let mut window_moves = None;
-        if let Some(max) = self.max_units {
-            if s.spent >= max {
-                return Decision::Exhausted;
-            }
-            let left = max - s.spent - s.reserved;
-            room = room.min(left);
-            fits &= worst <= left;
-        }
+        let mut cap: Option<i32> = None;
         if let Some(rate) = self.units_per_second {
-            let sent: f64 = s.window.iter().map(|e| e.units).sum();
-            room = room.min(rate - sent);
-            fits &= sent + worst <= rate;
-            window_moves = s.window.front().map(|e| e.at + WINDOW);
+            if let Some(last) = &s.last_sent {
+                let paid_at = last.at + Duration::from_secs_f64((last.units / rate).min(1e9));
+                if now < paid_at {
+                    return Decision::Wait(Some(paid_at));
+                }
+            }
+            cap = Some(self.items_costing(s, rate * RATE_PAGE.as_secs_f64()));
         }
-        if fits {
-            return Decision::Go(None);
+        if let Some(max) = self.max_units {
+            let left = max - s.spent - s.reserved;
+            let worst = worst_case_read_units(capped(limit, cap), self.consistent);
+            if worst > left {
+                if s.in_flight > 0 || left <= 0.0 {
+                    return Decision::Wait(None);
+                }
+                // One request alone, sized to the room left: the contract's one page beyond
+                // stays small.
+                let for_budget = self.items_costing(s, left);
+                cap = Some(cap.map_or(for_budget, |c| c.min(for_budget)));
+            }
         }
-        if idle && room > 0.0 {
-            // One request alone, sized to the room left: the contract's one page beyond stays
-            // small. Never smaller than a probe, or each page's rounding to 4 KB would be most
-            // of what it costs.
-            let cap = match s.settled_units / s.settled_items.max(1) as f64 {
-                per_item if s.settled_items > 0 && per_item > 0.0 => (room / per_item)
-                    .floor()
-                    .clamp(PROBE_ITEMS as f64, i32::MAX as f64)
-                    as i32,
-                _ => PROBE_ITEMS,
-            };
-            return Decision::Go(Some(cap));
-        }
-        Decision::Wait(window_moves)
+        Decision::Go(capped(limit, cap))
+    }
+
+    /// Items a request may ask for to cost about `units`: from the cost per item seen so far,
+    /// or assuming items of 4 KB at most before any page settled. Never less than one item,
+    /// nor less than a 4 KB block's worth (each page is rounded up to whole blocks anyway).
+    fn items_costing(&self, s: &GuardState, units: f64) -> i32 {
+        let block = scan_estimate_units(1, self.consistent);
+        let units = units.max(block);
+        let items = if s.settled_items > 0 && s.settled_units > 0.0 {
+            // Each page is rounded up to whole blocks, half a block on average: without that
+            // taken off, pages of one block would teach that an item costs a block and never
+            // grow. Never below half the units, so a page of one block counts half of it.
+            let rounding = s.settled_pages as f64 * block / 2.0;
+            let items_cost = (s.settled_units - rounding).max(s.settled_units / 2.0);
+            let per_item = items_cost / s.settled_items as f64;
+            (units / per_item).floor()
+        } else {
+            (units / block).floor().min(PROBE_ITEMS as f64)
+        };
+        items.clamp(1.0, i32::MAX as f64) as i32
     }
 
     /// Replaces the ticket's reservation with what the request consumed; `evaluated` is the
@@ -190,12 +216,13 @@ impl CapacityGuard {
             s.reserved = (s.reserved - ticket.reserved).max(0.0);
             s.in_flight = s.in_flight.saturating_sub(1);
             s.spent += units;
-            if let Some(sent) = s.window.iter_mut().find(|e| e.ticket == ticket.id) {
+            if let Some(sent) = s.last_sent.as_mut().filter(|e| e.ticket == ticket.id) {
                 sent.units = units;
             }
             if evaluated > 0 {
                 s.settled_units += units;
                 s.settled_items += evaluated;
+                s.settled_pages += 1;
             }
         }
         self.settled.notify_waiters();
@@ -203,6 +230,14 @@ impl CapacityGuard {
 
     pub fn spent(&self) -> f64 {
         self.state.lock().expect("guard lock").spent
+    }
+}
+
+/// The request's own `Limit`, lowered to `cap` when that is smaller.
+fn capped(limit: Option<i32>, cap: Option<i32>) -> Option<i32> {
+    match (limit, cap) {
+        (Some(l), Some(c)) => Some(l.min(c)),
+        (l, c) => l.or(c),
     }
 }
 

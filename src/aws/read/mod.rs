@@ -109,7 +109,8 @@ pub struct ReadSpec {
     pub count_only: bool,
     /// Stop each segment after this many pages (the explorer loads page by page on demand).
     pub max_pages: Option<u32>,
-    /// Stop before consumed capacity would pass this many read units (`--max-rcu`).
+    /// Stop once consumed capacity reaches this many read units (`--max-rcu`), at most one
+    /// page past it.
     pub max_rcu: Option<f64>,
     /// Spread requests so all segments together consume at most this many units a second.
     pub rcu_per_second: Option<f64>,

@@ -14,7 +14,6 @@ use super::source::{PageRequest, PageSource, RawItems, RawPage};
 use super::{EngineEvent, Page, SegmentStart};
 use crate::aws::attempts::{AttemptRecorder, AttemptStats};
 use crate::aws::error::EngineError;
-use crate::model::capacity::worst_case_read_units;
 use crate::model::value::Item;
 
 pub(super) struct SegmentFailure {
@@ -81,19 +80,17 @@ fn spawn_fetch<S: PageSource>(
         };
         let ticket = match &shared.guard {
             None => None,
-            Some(guard) => {
-                let worst = worst_case_read_units(limit, shared.spec.consistent);
-                match guard.admit(worst, &shared.stop).await {
-                    None => return Fetched::Stopped,
-                    Some(Admission::Exhausted) => return Fetched::Exhausted,
-                    Some(Admission::Go { ticket, limit_cap }) => {
-                        if let Some(cap) = limit_cap {
-                            limit = Some(limit.map_or(cap, |l| l.min(cap)));
-                        }
-                        Some(ticket)
-                    }
+            Some(guard) => match guard.admit(limit, &shared.stop).await {
+                None => return Fetched::Stopped,
+                Some(Admission::Exhausted) => return Fetched::Exhausted,
+                Some(Admission::Go {
+                    ticket,
+                    limit: admitted,
+                }) => {
+                    limit = admitted;
+                    Some(ticket)
                 }
-            }
+            },
         };
         let sent_at = shared.started.elapsed();
         let request = PageRequest {

@@ -39,6 +39,17 @@ pub enum ExpressionError {
         expected: String,
         found: String,
     },
+    /// The grammar was broken: what it expected, after which tokens (as the user wrote them).
+    #[error(
+        "expected {expected} {} in {kind} expression, found {found}",
+        match after { Some(a) => format!("after '{a}'"), None => "at the start".to_string() }
+    )]
+    Grammar {
+        kind: String,
+        expected: String,
+        after: Option<String>,
+        found: String,
+    },
     #[error("unknown placeholder '{name}' in {kind} expression; define it in --names")]
     UnknownName { kind: String, name: String },
     #[error("unknown placeholder '{name}' in {kind} expression; define it in --values")]

@@ -8,6 +8,7 @@
 
 mod brackets;
 mod check;
+mod condition_grammar;
 mod error;
 mod key_expression;
 mod key_parser;
@@ -15,6 +16,7 @@ mod tokenizer;
 
 pub(crate) use check::FUNCTIONS;
 pub use check::{check_expression, Placeholders};
+pub use condition_grammar::check_condition_grammar;
 pub use error::ExpressionError;
 pub use key_expression::{parse_key_condition, parse_key_condition_with_usage};
 

@@ -1,0 +1,58 @@
+//! Writes through `update`: the new item `N` starts from.
+
+use crate::app::fixtures::*;
+use crate::app::msg::{Effect, Msg};
+use crate::model::value::{AttrValue, Item};
+
+fn tagged(sk: &str, extra: Vec<(&str, AttrValue)>) -> Item {
+    let mut attrs = vec![
+        ("PK".to_string(), AttrValue::S("USER#u1".into())),
+        ("SK".to_string(), AttrValue::S(sk.into())),
+        (
+            "ss".to_string(),
+            AttrValue::Ss(vec!["p".into(), "q".into()]),
+        ),
+        ("bin".to_string(), AttrValue::B(vec![1, 2, 3])),
+        ("n".to_string(), AttrValue::N("7".into())),
+    ];
+    attrs.extend(extra.into_iter().map(|(n, v)| (n.to_string(), v)));
+    Item::from_attrs(attrs)
+}
+
+/// Issue 21.6: a new item saved a string set as a list and a binary as a string.
+#[test]
+fn a_new_item_keeps_the_types_of_its_kinds_items() {
+    let (mut s, id) = opened();
+    s.writes_enabled = true;
+    let items = vec![
+        tagged("ORDER#1", vec![]),
+        tagged(
+            "ORDER#2",
+            vec![("tags", AttrValue::Ns(vec!["1".into(), "2".into()]))],
+        ),
+    ];
+    send(&mut s, [page(id, 1, items, false)]);
+    let effects = send(&mut s, [char('N')]);
+    let (edit, text) = match effects.as_slice() {
+        [Effect::Edit { edit, text }] => (*edit, text.clone()),
+        other => panic!("{other:?}"),
+    };
+    // The user fills in the sort key, and adds `tags`, which another item of the kind holds.
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    v["SK"] = "ORDER#3".into();
+    v["tags"] = serde_json::json!([5]);
+    send(
+        &mut s,
+        [Msg::Edited {
+            edit,
+            result: Ok(v.to_string()),
+        }],
+    );
+    let flow = s.table.as_ref().unwrap().write.as_ref().unwrap();
+    assert!(flow.problems.is_empty(), "{:?}", flow.problems);
+    let yours = flow.yours.as_ref().unwrap();
+    assert_eq!(yours.get("ss"), Some(&AttrValue::Ss(vec!["p".into()])));
+    assert_eq!(yours.get("bin"), Some(&AttrValue::B(Vec::new())));
+    assert_eq!(yours.get("n"), Some(&AttrValue::N("0".into())));
+    assert_eq!(yours.get("tags"), Some(&AttrValue::Ns(vec!["5".into()])));
+}
