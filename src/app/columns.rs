@@ -18,9 +18,11 @@ use crate::model::entity::{decode_key_as, EntityPattern, KeyRole};
 use crate::model::part_names::{part_names_from_data, KindPartNames};
 use crate::model::value::Item;
 
-/// Items sampled to choose the columns: the first ones shown.
+/// Items sampled to name the key parts: the first ones shown.
 pub const COLUMN_SAMPLE: usize = 50;
-pub const MAX_ATTR_COLUMNS: usize = 12;
+/// Items whose attributes become columns: every attribute of these is reachable with `→`
+/// (a collection's items mostly share attributes; this many cost about a millisecond).
+pub const ATTRIBUTE_SAMPLE: usize = 500;
 /// Headers tried, in order, for the decoded entity kind's column.
 const KIND_HEADERS: [&str; 3] = ["kind", "entity", "entity kind"];
 
@@ -120,10 +122,13 @@ pub fn choose(
         per_group.push(named);
     }
     let (part_names, from_data) = merge_part_names(&per_group, part_count);
-    let mut attrs = rank_attributes(&items, &skip, MAX_ATTR_COLUMNS + from_data.len());
+    let more: Vec<Item> = (COLUMN_SAMPLE..view.item_count().min(ATTRIBUTE_SAMPLE))
+        .map_while(|n| view.item_at(n))
+        .map(|id| store.item(id))
+        .collect();
+    let mut attrs = rank_attributes(items.iter().chain(&more), &skip, usize::MAX);
     // A part column stands for the attributes it is named after.
     attrs.retain(|a| !from_data.contains(a) && !part_names.contains(a));
-    attrs.truncate(MAX_ATTR_COLUMNS);
     let taken = |h: &str| {
         sk_name.is_some_and(|s| s.eq_ignore_ascii_case(h))
             || part_names

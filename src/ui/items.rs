@@ -44,6 +44,8 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
         .title(title)
         .border_style(theme::border(focused));
     let columns = &view.columns;
+    // Narrower than this, a cut column shows too little to read.
+    const MIN_CUT_WIDTH: usize = 6;
     let sk_name = store.group_keys().sort_key.as_ref().map(|k| k.name.clone());
     let offset = view
         .column_offset
@@ -105,20 +107,41 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
     // Whole columns only: the ones that do not fit are reached by scrolling right, rather than
     // squeezing every column to a few unreadable characters.
     let inner = area.width.saturating_sub(2) as usize;
+    // The last column that does not fit whole takes the room left, cut, so no blank band is
+    // left where attributes could be read.
     let mut used = 0;
-    let mut shown = 0;
+    let mut widths: Vec<Constraint> = Vec::new();
     for (i, w) in natural.iter().enumerate() {
-        let need = w + if i > 0 { COLUMN_SPACING } else { 0 };
-        if used + need > inner && i > 0 {
+        let spacing = if i > 0 { COLUMN_SPACING } else { 0 };
+        let room = inner.saturating_sub(used + spacing);
+        if *w <= room || i == 0 {
+            widths.push(Constraint::Length(*w as u16));
+            used += w + spacing;
+        } else {
+            if room >= MIN_CUT_WIDTH {
+                widths.push(Constraint::Length(room as u16));
+            }
             break;
         }
-        used += need;
-        shown += 1;
     }
-    let widths: Vec<Constraint> = natural[..shown]
-        .iter()
-        .map(|w| Constraint::Length(*w as u16))
-        .collect();
+    let shown = widths.len();
+    let key_columns = header.len() - attrs.len();
+    let attrs_shown = shown.saturating_sub(key_columns);
+    let block = if columns.attrs.is_empty() {
+        block
+    } else {
+        // Which attribute columns are on screen, of how many: `→` reaches the rest.
+        let first = offset + 1;
+        let last = offset + attrs_shown;
+        let range = if attrs_shown == 0 {
+            format!("none of {}", columns.attrs.len())
+        } else if first == last {
+            format!("{first} of {}", columns.attrs.len())
+        } else {
+            format!("{first}–{last} of {}", columns.attrs.len())
+        };
+        block.title_bottom(format!(" attributes {range} · ←/→ "))
+    };
     let header: Vec<String> = header.into_iter().take(shown).collect();
     let cells: Vec<Vec<String>> = cells
         .into_iter()

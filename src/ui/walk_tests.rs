@@ -321,3 +321,49 @@ fn g_r_on_an_order_shows_the_order_with_its_lines() {
     send(&mut st, [press(KeyCode::Backspace)]);
     snapshot!("walked_back_to_the_user", st);
 }
+
+#[test]
+fn every_attribute_is_reachable_and_the_title_counts_the_columns() {
+    let (mut st, id) = opened();
+    // 25 attributes, one of them a long text that no longer hides those after it.
+    let items: Vec<Item> = (0..51)
+        .map(|n| {
+            let mut attrs = vec![
+                ("PK".into(), s("GAME#0ab37cf1-4a5b-4c3d-9e8f-0123456789ab")),
+                ("SK".into(), s(&format!("PLAYER#{n:03}"))),
+                ("description".into(), s(&"a long description of the game ".repeat(4))),
+                ("game_id".into(), s("0ab37cf1")),
+            ];
+            for a in 0..21 {
+                attrs.push((format!("attr{a:02}"), s(&format!("v{n}"))));
+            }
+            Item::from_attrs(attrs)
+        })
+        .collect();
+    send(&mut st, [page(id, 1, items, false), press(KeyCode::Tab)]);
+    let text = screen_text(&st);
+    assert!(text.contains("attributes 1–"), "{text}");
+    assert!(text.contains(" of 23 · ←/→"), "{text}");
+    // No blank band: the row of the header reaches the right border.
+    let header = text
+        .lines()
+        .find(|l| l.contains("kind") && l.contains("SK"))
+        .expect("the items header");
+    let inner = header.rsplit("││").next().unwrap().trim_end_matches('│');
+    let blank = inner.len() - inner.trim_end().len();
+    assert!(blank < 8, "a blank band of {blank} columns: {header}");
+    snapshot!("items_columns_counted", st);
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for _ in 0..30 {
+        let text = screen_text(&st);
+        let header = text
+            .lines()
+            .find(|l| l.contains("kind") && l.contains("SK"))
+            .expect("the items header");
+        seen.extend(header.split(|c: char| c.is_whitespace() || c == '│').map(str::to_owned));
+        send(&mut st, [press(KeyCode::Right)]);
+    }
+    for name in ["description", "game_id", "attr00", "attr20"] {
+        assert!(seen.contains(name), "{name} never shown: {seen:?}");
+    }
+}
