@@ -3,6 +3,17 @@
 
 use crate::model::demo_data::stream_table_info;
 use crate::model::schema::TableInfo;
+use crate::model::value::{AttrValue, Item};
+
+/// An item of string attributes: `string_item(&[("PK", "USER#1"), ("SK", "PROFILE")])`.
+pub fn string_item(pairs: &[(&str, &str)]) -> Item {
+    Item::from_attrs(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), AttrValue::S(v.to_string())))
+            .collect(),
+    )
+}
 
 /// The demo table `app` as DescribeTable reports it: `PK`/`SK` and one GSI, `GSI1`, with
 /// counts and a TTL attribute, and no stream.

@@ -331,7 +331,10 @@ fn every_attribute_is_reachable_and_the_title_counts_the_columns() {
             let mut attrs = vec![
                 ("PK".into(), s("GAME#0ab37cf1-4a5b-4c3d-9e8f-0123456789ab")),
                 ("SK".into(), s(&format!("PLAYER#{n:03}"))),
-                ("description".into(), s(&"a long description of the game ".repeat(4))),
+                (
+                    "description".into(),
+                    s(&"a long description of the game ".repeat(4)),
+                ),
                 ("game_id".into(), s("0ab37cf1")),
             ];
             for a in 0..21 {
@@ -360,7 +363,11 @@ fn every_attribute_is_reachable_and_the_title_counts_the_columns() {
             .lines()
             .find(|l| l.contains("kind") && l.contains("SK"))
             .expect("the items header");
-        seen.extend(header.split(|c: char| c.is_whitespace() || c == '│').map(str::to_owned));
+        seen.extend(
+            header
+                .split(|c: char| c.is_whitespace() || c == '│')
+                .map(str::to_owned),
+        );
         send(&mut st, [press(KeyCode::Right)]);
     }
     for name in ["description", "game_id", "attr00", "attr20"] {

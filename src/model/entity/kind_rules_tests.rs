@@ -1,13 +1,5 @@
 use super::*;
-
-fn item(pairs: &[(&str, &str)]) -> Item {
-    Item::from_attrs(
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), AttrValue::S(v.to_string())))
-            .collect(),
-    )
-}
+use crate::model::fixtures::string_item as item;
 
 fn kind_of<'a>(
     rules: &'a KindRules,

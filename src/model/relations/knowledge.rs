@@ -304,16 +304,7 @@ fn learn_id_attributes(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::fixtures::demo_info;
-
-    fn item(pairs: &[(&str, &str)]) -> Item {
-        Item::from_attrs(
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), AttrValue::S(v.to_string())))
-                .collect(),
-        )
-    }
+    use crate::model::fixtures::{demo_info, string_item as item};
 
     #[test]
     fn profiles_prefixes_and_remembers_keys_the_store_does_not_hold() {
