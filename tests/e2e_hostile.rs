@@ -311,7 +311,7 @@ fn hostile_items_reach_the_screen_as_visible_escapes_only() {
                 // Still responsive with 350 KB on screen: a key changes the screen within 2 s.
                 let before = s.screen();
                 assert!(
-                    before.contains("\"big\": \"\\x1b]0;pwned\\x07xxxx"),
+                    before.contains("\"big\": \"\\u001b]0;pwned\\u0007xxxx"),
                     "{before}"
                 );
                 let sent = Instant::now();
@@ -357,8 +357,9 @@ fn hostile_items_reach_the_screen_as_visible_escapes_only() {
         "漢字",
         "🦀",
         "level28",
-        // 29 levels in, the line is clipped at the pane's edge (when not wrapped).
-        "\"leaf\": \"deep\\x1b[2J",
+        // 29 levels in, the line is clipped at the pane's edge (when not wrapped). The detail
+        // is JSON: its escapes are JSON's.
+        "\"leaf\": \"deep\\u001b[2J",
     ] {
         assert!(all.contains(visible), "{visible:?} never shown:\n{all}");
     }

@@ -57,7 +57,8 @@ pub struct TableView {
     /// Columns scrolled off the left of the item detail when it does not wrap.
     pub detail_hscroll: usize,
     pub json_mode: JsonMode,
-    /// Applied filter over loaded items (case-insensitive substring of keys and strings).
+    /// Applied filter over loaded items (case-insensitive substring of keys, strings and the
+    /// text of numbers).
     pub filter: String,
     /// Collections (by position) that match `filter`; `None` when there is no filter.
     pub filtered_collections: Option<Vec<usize>>,
