@@ -1,6 +1,6 @@
 //! The scan launcher, a running scan's per-segment progress, and the key-distribution view.
 
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Margin, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
@@ -11,6 +11,7 @@ use super::theme;
 use crate::app::state::{
     DistributionView, LauncherField, ScanLauncher, ScanProgress, DISTRIBUTION_TOP_KEYS,
 };
+use crate::app::layout::distribution_popup;
 use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::schema::TableInfo;
 
@@ -197,10 +198,8 @@ pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, status: &s
 }
 
 pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
-    let rect = area.centered(
-        Constraint::Length(area.width.saturating_sub(4).min(110)),
-        Constraint::Length(area.height.saturating_sub(2)),
-    );
+    let rect = distribution_popup(area);
+    let inner = rect.inner(Margin::new(1, 1));
     frame.render_widget(Clear, rect);
     let dist = &d.distribution;
     let mut lines = vec![Line::raw(format!(
@@ -210,11 +209,11 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
         thousands(dist.distinct_keys() as u64),
         dist.top_one_percent_share() * 100.0
     ))];
+    // Wrapped here, by the rule `update` counts rows with, so scrolling ends at the last row.
     for w in &d.warnings {
-        lines.push(Line::styled(
-            format!("⚠ {}", sanitize(&w.message)),
-            theme::error(),
-        ));
+        for row in DistributionView::warning_rows(w, inner.width as usize) {
+            lines.push(Line::styled(row, theme::error()));
+        }
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
@@ -269,16 +268,20 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
             thousands(b.keys)
         )));
     }
-    debug_assert_eq!(lines.len(), d.line_count, "update clamps scrolling to this");
-    let visible: Vec<Line> = lines
-        .into_iter()
-        .skip(d.scroll.min(d.max_scroll()))
-        .collect();
+    debug_assert_eq!(
+        lines.len(),
+        d.rows(inner.width as usize),
+        "update clamps scrolling to this"
+    );
+    let max = d.max_scroll(inner.width as usize, inner.height as usize);
+    let visible: Vec<Line> = lines.into_iter().skip(d.scroll.min(max)).collect();
     frame.render_widget(
-        Paragraph::new(visible).wrap(Wrap { trim: false }).block(
+        Paragraph::new(visible).block(
             Block::bordered()
                 .title(" Key distribution of the loaded items (K) ")
-                .title_bottom(" ↑↓ scroll · any other key closes · S scans the whole table first ")
+                .title_bottom(
+                    " ↑↓ PgUp PgDn Home End scroll · any other key closes · S scans the whole table first ",
+                )
                 .border_style(theme::border(true)),
         ),
         rect,

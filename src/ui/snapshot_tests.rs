@@ -339,6 +339,9 @@ fn scan_launcher_progress_and_distribution() {
     let mut s = loaded(false);
     send(&mut s, [char('K')]);
     snapshot!("key_distribution", s);
+    // Issue 20: End scrolls to the histogram's last row at the bottom, and the overlay stays.
+    send(&mut s, [press(KeyCode::End)]);
+    snapshot!("key_distribution_end", s);
 }
 
 #[test]
