@@ -32,5 +32,6 @@ pub mod sanitize;
 pub mod schema;
 pub mod stream;
 pub mod value;
+pub mod wording;
 pub mod wrap;
 pub mod write;

@@ -142,7 +142,9 @@ mod tests {
         for mode in [JsonMode::Plain, JsonMode::Dynamo] {
             let out = text(&item_lines(&item, mode));
             assert!(out.contains(r#""SK": "#), "{out}");
-            for c in ['\u{1b}', '\u{7}', '\u{7f}', '\u{9b}', '\u{202e}', '\r', '\0', '\t'] {
+            for c in [
+                '\u{1b}', '\u{7}', '\u{7f}', '\u{9b}', '\u{202e}', '\r', '\0', '\t',
+            ] {
                 assert!(!out.contains(c), "{c:?} shown raw in {mode:?}:\n{out}");
             }
             let v: serde_json::Value = serde_json::from_str(&out)

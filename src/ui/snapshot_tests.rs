@@ -388,3 +388,40 @@ fn a_scan_stopped_at_its_budget_and_the_prompt_for_a_new_one() {
     send(&mut s, [char('n')]);
     snapshot!("scan_budget_prompt", s);
 }
+
+/// Issue 20: `index InvertedIndex · on demand · InvertedIndex on demand` named the index twice.
+#[test]
+fn the_title_names_the_index_once_and_its_capacity_when_it_differs() {
+    let title = |s: &State| {
+        let text = buffer_text(&render(s));
+        text.chars().take(WIDTH as usize).collect::<String>()
+    };
+    let (mut s, _) = opened();
+    s.table.as_mut().unwrap().index = Some("GSI1".into());
+    let on_demand = title(&s);
+    assert!(
+        on_demand.starts_with(" dynoscope · app · index GSI1 · on demand · 420 items"),
+        "{on_demand}"
+    );
+    assert_eq!(on_demand.matches("GSI1").count(), 1, "{on_demand}");
+    assert_eq!(on_demand.matches("on demand").count(), 1, "{on_demand}");
+    let view = s.table.as_mut().unwrap();
+    let crate::app::state::Loadable::Loaded(info) = &mut view.info else {
+        unreachable!("opened() describes the table")
+    };
+    info.provisioned = Some(crate::model::schema::Throughput {
+        read_capacity_units: 100,
+        write_capacity_units: 50,
+    });
+    info.indexes[0].provisioned = Some(crate::model::schema::Throughput {
+        read_capacity_units: 20,
+        write_capacity_units: 10,
+    });
+    let provisioned = title(&s);
+    assert!(
+        provisioned.starts_with(
+            " dynoscope · app · index GSI1 · table 100 RCU/s provisioned · index 20 RCU/s provisioned"
+        ),
+        "{provisioned}"
+    );
+}

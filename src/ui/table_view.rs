@@ -132,15 +132,19 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
             None if info.provisioned.is_none() => "on demand".to_string(),
             None => "shares the table's capacity".to_string(),
         };
-        text.push_str(&format!(" · {}", capacity(info.provisioned.as_ref())));
-        if let Some(index) = view.index.as_deref().and_then(|n| info.index(n)) {
-            if index.kind == crate::model::schema::IndexKind::Gsi {
-                text.push_str(&format!(
-                    " · {} {}",
-                    sanitize(&index.name),
-                    capacity(index.provisioned.as_ref())
-                ));
+        let table = capacity(info.provisioned.as_ref());
+        // The index is named once, in the target: a GSI's own capacity follows the table's
+        // only when it differs (an on-demand table's GSIs are on demand too).
+        let gsi = view
+            .index
+            .as_deref()
+            .and_then(|n| info.index(n))
+            .filter(|i| i.kind == crate::model::schema::IndexKind::Gsi);
+        match gsi.map(|i| capacity(i.provisioned.as_ref())) {
+            Some(index) if index != table => {
+                text.push_str(&format!(" · table {table} · index {index}"))
             }
+            _ => text.push_str(&format!(" · {table}")),
         }
         text.push_str(&format!(
             " · {} items · {}",
