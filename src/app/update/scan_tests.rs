@@ -150,13 +150,15 @@ fn key_distribution_ranks_the_celebrity_first() {
     };
     // Issue 20: scrolling stops with the last row at the bottom of the overlay (at 100x30 it
     // has 26 rows inside its borders), not with that row on top over blank space.
-    let inner = crate::app::layout::distribution_popup(ratatui::layout::Rect::new(
-        0, 0, WIDTH, HEIGHT,
-    ))
-    .inner(ratatui::layout::Margin::new(1, 1));
+    let inner =
+        crate::app::layout::distribution_popup(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT))
+            .inner(ratatui::layout::Margin::new(1, 1));
     let (width, height) = (inner.width as usize, inner.height as usize);
     let max = d.rows(width) - height;
-    assert!(max > 1, "the demo's distribution is longer than the overlay");
+    assert!(
+        max > 1,
+        "the demo's distribution is longer than the overlay"
+    );
     assert_eq!(d.max_scroll(width, height), max);
     send(&mut s, (0..1000).map(|_| press(KeyCode::Down)));
     assert_eq!(scroll(&s), max);

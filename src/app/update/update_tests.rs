@@ -219,11 +219,19 @@ fn filter_matches_numbers_by_their_text() {
     let view = s.table.as_ref().unwrap();
     assert_eq!(view.collection_count(), 1, "only SITE#a holds a 404");
     let store = view.store.as_ref().unwrap();
-    assert_eq!(store.collections()[view.collection_at(0).unwrap()].key, "SITE#a");
+    assert_eq!(
+        store.collections()[view.collection_at(0).unwrap()].key,
+        "SITE#a"
+    );
     let listed: Vec<_> = view
         .listed_items()
         .into_iter()
-        .map(|id| store.item(id).get("SK").and_then(|v| v.as_s().map(String::from)))
+        .map(|id| {
+            store
+                .item(id)
+                .get("SK")
+                .and_then(|v| v.as_s().map(String::from))
+        })
         .collect();
     assert_eq!(listed, vec![Some("REQ#1".to_string())]);
 }

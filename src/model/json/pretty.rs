@@ -8,9 +8,9 @@
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
+use super::write_json_string;
 use super::JsonSpelling;
 use crate::model::number::{is_json_number, to_json_number};
-use super::write_json_string;
 use crate::model::value::{AttrValue, Item};
 
 /// What a piece of a line is, for its colour.
