@@ -76,6 +76,34 @@ fn picker_states() {
     snapshot!("picker_filtered", s);
 }
 
+/// Issue 20: index names longer than ten columns ran into the kind (`InvertedIndexGSI · SK
+/// (S)`); the name column fits the longest (24 at most, cut with `…` past it) and what does
+/// not fit wraps under itself.
+#[test]
+fn picker_with_long_index_names() {
+    let mut s = state();
+    start(&mut s, None);
+    send(&mut s, [Msg::Tables(Ok(vec!["app".into()]))]);
+    send(
+        &mut s,
+        [Msg::Described {
+            table: "app".into(),
+            result: Ok(five_index_info()),
+        }],
+    );
+    let text = buffer_text(&render(&s));
+    assert!(
+        text.contains("GSI_1_ByTenantAndCreated GSI · GSI_1_PK (S) ·"),
+        "{text}"
+    );
+    assert!(
+        text.contains("InvertedIndex            GSI · SK (S)"),
+        "{text}"
+    );
+    assert!(text.contains("byStatusAndUpdatedAtInd… GSI"), "{text}");
+    snapshot!("picker_long_index_names", s);
+}
+
 #[test]
 fn table_states() {
     let mut s = state();
