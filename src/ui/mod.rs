@@ -6,6 +6,7 @@ mod detail;
 mod export;
 pub mod format;
 mod help;
+mod index_chooser;
 mod items;
 pub mod json_view;
 mod live;

@@ -104,6 +104,35 @@ fn picker_with_long_index_names() {
     snapshot!("picker_long_index_names", s);
 }
 
+/// Issue 20: `i` opens a chooser of the table and its indexes, with each one's keys,
+/// projection, items, size and first-page cost; nothing is read until Enter.
+#[test]
+fn index_chooser() {
+    let mut s = state();
+    start(&mut s, Some("app".into()));
+    let effects = send(
+        &mut s,
+        [Msg::Described {
+            table: "app".into(),
+            result: Ok(five_index_info()),
+        }],
+    );
+    let Some(crate::app::msg::Effect::StartRead { id, .. }) = effects.first() else {
+        panic!("{effects:?}")
+    };
+    send(&mut s, [page(*id, 1, demo_items(), false)]);
+    send(
+        &mut s,
+        [
+            char('i'),
+            press(KeyCode::Down),
+            press(KeyCode::Down),
+            press(KeyCode::Down),
+        ],
+    );
+    snapshot!("index_chooser", s);
+}
+
 #[test]
 fn table_states() {
     let mut s = state();

@@ -92,6 +92,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         super::scan::draw_launcher(frame, area, l, info);
     } else if let Some(d) = &view.distribution {
         super::scan::draw_distribution(frame, area, d);
+    } else if let (Some(c), Some(info)) = (&view.index_chooser, view.info.loaded()) {
+        super::index_chooser::draw_index_chooser(
+            frame,
+            area,
+            c,
+            info,
+            state.config.price_per_million_reads,
+        );
     } else if let Some(p) = &view.palette {
         super::builder::draw_palette(frame, area, p, state);
     } else if let Some(prompt) = &view.budget_prompt {

@@ -74,6 +74,8 @@ pub struct TableView {
     /// Per-segment progress of the scan started from the launcher.
     pub progress: Option<ScanProgress>,
     pub distribution: Option<DistributionView>,
+    /// The index chooser (`i`): nothing is read until Enter.
+    pub index_chooser: Option<super::IndexChooser>,
     /// The live pane (`W`): the table's writes from its stream.
     pub live: Option<LiveView>,
     /// Items read but not kept because the store reached `State::max_items`.
@@ -124,6 +126,7 @@ impl TableView {
             launcher: None,
             progress: None,
             distribution: None,
+            index_chooser: None,
             live: None,
             dropped_items: 0,
             related: Related::default(),
