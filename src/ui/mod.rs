@@ -28,6 +28,8 @@ mod export_snapshot_tests;
 #[cfg(test)]
 mod hostile_tests;
 #[cfg(test)]
+mod index_snapshot_tests;
+#[cfg(test)]
 mod live_size_tests;
 #[cfg(test)]
 mod live_snapshot_tests;
