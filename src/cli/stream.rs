@@ -103,7 +103,7 @@ pub(super) async fn stream(
                     e.message,
                     attempts.attempts,
                     noun(attempts.attempts as u64, "attempt"),
-                    noun(items_written as u64, "item"),
+                    noun(items_written, "item"),
                     stats.pages,
                     noun(stats.pages as u64, "page")
                 );
@@ -118,7 +118,7 @@ pub(super) async fn stream(
             "note: stopped before passing --max-rcu {}: {} read units consumed; {items_written} {} in {} {} were written",
             read.max_rcu.unwrap_or_default(),
             stats.consumed_capacity.total,
-            noun(items_written as u64, "item"),
+            noun(items_written, "item"),
             stats.pages,
             noun(stats.pages as u64, "page")
         );
@@ -131,7 +131,7 @@ pub(super) async fn stream(
             format!(
                 "{} interrupted; {items_written} {} in {} {} were written",
                 operation.as_str(),
-                noun(items_written as u64, "item"),
+                noun(items_written, "item"),
                 stats.pages,
                 noun(stats.pages as u64, "page")
             ),

@@ -301,7 +301,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
             e.message = format!(
                 "{} ({written} {} written before it)",
                 e.message,
-                were(written as u64, "change")
+                were(written, "change")
             );
             Err(e)
         }
@@ -309,14 +309,14 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
             130,
             format!(
                 "tail interrupted; {written} {} written",
-                were(written as u64, "change")
+                were(written, "change")
             ),
         )),
         (None, Some(Stop::Until)) => {
             eprintln!(
                 "tail: stopped after --until {}; {written} {} written",
                 format_duration(plan.until.unwrap_or_default()),
-                were(written as u64, "change")
+                were(written, "change")
             );
             Ok(())
         }

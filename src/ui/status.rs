@@ -40,7 +40,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         let what = format!(
             " {} · {} · {}",
             read.operation().as_str(),
-            count(read.pages as u64, "page"),
+            count(read.pages, "page"),
             count(loaded as u64, "item")
         );
         spans.push(Span::raw(what));
