@@ -217,14 +217,25 @@ async fn onetable_kinds_come_from_type_and_a_timestamp_is_one_part() {
     );
 }
 
+/// Seeds a NoSQL Workbench model file once per test process (`seed --model` refuses a table
+/// that exists, and several tests read the same model).
+fn seed_model(file: &str) {
+    static SEEDED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut seeded = SEEDED.lock().unwrap();
+    if !seeded.iter().any(|f| f == file) {
+        let path = format!(
+            "{}/tests/corpus/workbench/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        ok(run(&["seed", "--model", &path]));
+        seeded.push(file.to_owned());
+    }
+}
+
 /// Seeds a NoSQL Workbench model file (tests/corpus/workbench/) with `seed --model` and opens
 /// its table.
 fn open_model(file: &str, table: &str, items: usize) -> Session {
-    let path = format!(
-        "{}/tests/corpus/workbench/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    ok(run(&["seed", "--model", &path]));
+    seed_model(file);
     let args = ["--endpoint-url", local().endpoint.as_str(), table];
     let s = Session::spawn(&args, &[], ROWS, COLS);
     let want = format!("Scan · 1 pages · {items} items · all loaded");
@@ -316,4 +327,81 @@ async fn workbench_adjacency_list_edges_own_records_and_a_sparse_index() {
         "workbench_shop_adjacency",
         format!("{kinds}\n\n{customer}\n\n{own}\n\n{edge}\n\n{invoice}\n\n{invoice_links}")
     );
+}
+
+/// `dynoscope hotkeys ARGS --output json`.
+fn hotkeys(args: &[&str]) -> serde_json::Value {
+    let mut full = vec!["hotkeys"];
+    full.extend_from_slice(args);
+    full.extend(["--output", "json"]);
+    serde_json::from_str(&ok(run(&full))).expect("hotkeys prints JSON")
+}
+
+fn family_prefixes(report: &serde_json::Value) -> Vec<String> {
+    report["shard_families"]
+        .as_array()
+        .expect("shard_families")
+        .iter()
+        .map(|f| f["prefix"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Ids are not write shards: no library design is sharded, on its table or any of its indexes.
+#[tokio::test]
+async fn hotkeys_finds_no_write_shards_in_the_library_designs() {
+    for name in ["electrodb_task_manager", "toolbox_shop", "onetable_game"] {
+        let d = design(name);
+        let table = table_name(&format!("hk-{}", name.replace('_', "-")));
+        corpus::load(&d, &table).await;
+        let mut targets = vec![None];
+        let indexes = d.table["GlobalSecondaryIndexes"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        targets.extend(
+            indexes
+                .iter()
+                .map(|i| i["IndexName"].as_str().map(str::to_owned)),
+        );
+        for index in targets {
+            let mut args = vec![table.as_str()];
+            if let Some(index) = index.as_deref() {
+                args.extend(["--index", index]);
+            }
+            let report = hotkeys(&args);
+            assert_eq!(
+                family_prefixes(&report),
+                Vec::<String>::new(),
+                "{name} {index:?}: {report}"
+            );
+            let advice = report["warnings"].to_string();
+            assert!(
+                !advice.contains("add a write-shard suffix") || index.is_some(),
+                "{name}: {advice}"
+            );
+        }
+    }
+}
+
+/// The Workbench shop's KEYS_ONLY `ByShard` index is write-sharded over `shard#1..10`: one
+/// family, and no advice to add a suffix it already has.
+#[tokio::test]
+async fn hotkeys_finds_the_workbench_shard_index_and_only_it() {
+    seed_model("shop_adjacency.json");
+    let shards = hotkeys(&["Shop", "--index", "ByShard"]);
+    assert_eq!(family_prefixes(&shards), ["shard#"], "{shards}");
+    let family = &shards["shard_families"][0];
+    assert_eq!(
+        (family["shards"].as_u64(), family["lowest_suffix"].as_u64()),
+        (Some(10), Some(1))
+    );
+    assert!(
+        !shards["warnings"]
+            .to_string()
+            .contains("add a write-shard suffix"),
+        "{shards}"
+    );
+    // The table's own keys (C#933, I#1001, P#17) are ids.
+    let table = hotkeys(&["Shop"]);
+    assert_eq!(family_prefixes(&table), Vec::<String>::new(), "{table}");
 }

@@ -195,7 +195,7 @@ fn build_a_begins_with_query_by_accepting_completions() {
     assert!(screen.contains("Tab/→ accepts"), "{screen}");
     s.keys("\r"); // run
     s.wait_for("the query's page", |s| {
-        !s.contains("EXPLAIN") && s.contains("Query · 1 pages") && s.contains("ORDER  ORDER#")
+        !s.contains("EXPLAIN") && s.contains("Query · 1 page ·") && s.contains("ORDER  ORDER#")
     });
     // Read again once the output is quiet: a screen read while a frame is half written showed
     // the previous query's status line above the new query's empty panes.

@@ -140,7 +140,7 @@ fn user_to_order_to_lines_to_status_and_back_twice_to_the_same_row() {
     assert_eq!(selected_after, selected_before);
     // And back once more, to the opening scan, on the collection it had selected.
     s.keys("\u{7f}");
-    s.wait_for("the opening scan", |sc| sc.contains("Scan · 1 pages"));
+    s.wait_for("the opening scan", |sc| sc.contains("Scan · 1 page ·"));
     assert_eq!(selected_row(&s, 1, 12).as_deref(), Some(scan_row.as_str()));
     std::thread::sleep(Duration::from_millis(300));
     assert_eq!(

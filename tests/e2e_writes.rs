@@ -263,9 +263,9 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     assert_eq!(s_of(&items[0], "SK"), "ORDER#0000-new");
     s.keys("g");
     s.keys("D");
-    s.wait_text("Delete 1 items?");
+    s.wait_text("Delete 1 item?");
     s.keys("y");
-    s.wait_text("deleted 1 items");
+    s.wait_text("deleted 1 item");
     assert_eq!(collection(&table, user).await.len(), before);
 
     // 5. Sixty marked items deleted in transactions of 25, and restored by undo.

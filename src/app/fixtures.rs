@@ -136,3 +136,59 @@ pub fn loaded(more: bool) -> State {
     );
     s
 }
+
+/// A table shaped like public single-table designs: five GSIs with long names (24 characters,
+/// and one longer), a hash-only one, KEYS_ONLY and INCLUDE projections, and counts per index.
+pub fn five_index_info() -> crate::model::schema::TableInfo {
+    use crate::model::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection};
+    let key = |name: &str| KeyAttr {
+        name: name.into(),
+        key_type: KeyType::S,
+    };
+    let index = |name: &str, pk: &str, sk: Option<&str>, projection: &str, items: i64| IndexInfo {
+        name: name.into(),
+        kind: IndexKind::Gsi,
+        keys: KeySchema {
+            partition_key: key(pk),
+            sort_key: sk.map(key),
+        },
+        projection: Projection {
+            projection_type: projection.into(),
+            non_key_attributes: if projection == "INCLUDE" {
+                vec!["status".into(), "total".into()]
+            } else {
+                vec![]
+            },
+        },
+        provisioned: None,
+        item_count: Some(items),
+        size_bytes: Some(items * 310),
+    };
+    let mut info = demo_info();
+    info.indexes = vec![
+        index("InvertedIndex", "SK", Some("PK"), "ALL", 420),
+        index(
+            "gsi4pk-gsi4sk-index",
+            "gsi4pk",
+            Some("gsi4sk"),
+            "KEYS_ONLY",
+            120,
+        ),
+        index(
+            "GSI_1_ByTenantAndCreated",
+            "GSI_1_PK",
+            Some("GSI_1_SK"),
+            "INCLUDE",
+            300,
+        ),
+        index(
+            "byStatusAndUpdatedAtIndexV2",
+            "status",
+            Some("updatedAt"),
+            "ALL",
+            1_000_000,
+        ),
+        index("ByEmail", "email", None, "KEYS_ONLY", 0),
+    ];
+    info
+}

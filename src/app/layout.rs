@@ -95,6 +95,14 @@ pub fn help_popup(area: Rect) -> Rect {
     area.centered(Constraint::Length(width), Constraint::Length(height))
 }
 
+/// The key-distribution overlay (`K`): up to 110 columns, all the rows but a margin.
+pub fn distribution_popup(area: Rect) -> Rect {
+    area.centered(
+        Constraint::Length(area.width.saturating_sub(4).min(110)),
+        Constraint::Length(area.height.saturating_sub(2)),
+    )
+}
+
 pub struct PickerLayout {
     pub title: Rect,
     pub list: Rect,

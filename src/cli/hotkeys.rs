@@ -26,6 +26,7 @@ use crate::model::json::to_safe_json;
 use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::schema::{IndexKind, TableInfo};
 use crate::model::value::{AttrValue, Item};
+use crate::model::wording::noun;
 
 /// Widest key column in `table` output; longer keys are truncated with `…`.
 const MAX_KEY_WIDTH: usize = 48;
@@ -155,12 +156,15 @@ async fn count(
     let failure = drained.failure.map(|failure| {
         let mut e = CliError::from(failure.error);
         e.message = format!(
-            "{} (segment {}, {} attempts; {} items in {} pages were counted before the failure; no report)",
+            "{} (segment {}, {} {}; {} {} in {} {} were counted before the failure; no report)",
             e.message,
             failure.segment,
             failure.attempts.attempts,
+            noun(failure.attempts.attempts as u64, "attempt"),
             distribution.total_items(),
-            stats.pages
+            noun(distribution.total_items(), "item"),
+            stats.pages,
+            noun(stats.pages as u64, "page")
         );
         e
     });
@@ -170,17 +174,20 @@ async fn count(
         None if drained.interrupted => CliError::new(
             130,
             format!(
-                "Scan interrupted after {} items in {} pages; no report",
+                "Scan interrupted after {} {} in {} {}; no report",
                 distribution.total_items(),
-                stats.pages
+                noun(distribution.total_items(), "item"),
+                stats.pages,
+                noun(stats.pages as u64, "page")
             ),
         ),
         None => {
             if drained.outcome == Some(DoneOutcome::BudgetReached) {
                 eprintln!(
-                    "note: {}; the report covers the {} items read so far",
+                    "note: {}; the report covers the {} {} read so far",
                     crate::model::capacity::budget_stop(budget, stats.consumed_capacity.total),
-                    distribution.total_items()
+                    distribution.total_items(),
+                    noun(distribution.total_items(), "item")
                 );
             }
             return Ok((distribution, stats_line));
@@ -222,10 +229,12 @@ fn render_table(
     };
     let _ = writeln!(
         out,
-        "{what}, partition key {}: {} items, {} distinct keys, {}; the top 1% of keys hold {} of the items",
+        "{what}, partition key {}: {} {}, {} distinct {}, {}; the top 1% of keys hold {} of the items",
         sanitize(context.partition_key),
         report.total_items,
+        noun(report.total_items, "item"),
         report.distinct_keys,
+        noun(report.distinct_keys as u64, "key"),
         bytes(report.total_bytes),
         percent(report.top_one_percent_share),
     );

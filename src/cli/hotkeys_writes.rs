@@ -24,6 +24,7 @@ use crate::model::schema::IndexKind;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::tally::{WriteKeyEntry, WriteTally};
 use crate::model::stream::warnings::{Subject, WriteWarning};
+use crate::model::wording::noun;
 
 /// How long `--writes` counts without `--for`.
 const DEFAULT_FOR: Duration = Duration::from_secs(60);
@@ -154,13 +155,14 @@ pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError>
                 // Counting starts now: the time to open the shards is not counted.
                 deadline = Instant::now() + duration;
                 eprintln!(
-                    "hotkeys: counting writes to '{}'{} for {} from its stream ({shards} shard(s))",
+                    "hotkeys: counting writes to '{}'{} for {} from its stream ({shards} {})",
                     sanitize(&target.info.name),
                     args.index
                         .as_deref()
                         .map(|i| format!(" by GSI '{}'", sanitize(i)))
                         .unwrap_or_default(),
-                    format_duration(duration)
+                    format_duration(duration),
+                    noun(shards as u64, "shard")
                 );
             }
             Some(StreamEvent::Changes { changes, .. }) if !stopping && !interrupted => {
@@ -192,8 +194,9 @@ pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError>
         return Err(CliError::new(
             130,
             format!(
-                "hotkeys --writes interrupted after {} changes; no report",
-                tally.total_events()
+                "hotkeys --writes interrupted after {} {}; no report",
+                tally.total_events(),
+                noun(tally.total_events(), "change")
             ),
         ));
     }
@@ -245,7 +248,7 @@ fn render_table(report: &Report, partition_key: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "writes to table '{}'{}, partition key {}, over {:.0} s: {} changes, {} WCU, {} distinct keys",
+        "writes to table '{}'{}, partition key {}, over {:.0} s: {} {}, {} WCU, {} distinct {}",
         sanitize(report.table),
         report
             .index
@@ -254,8 +257,10 @@ fn render_table(report: &Report, partition_key: &str) -> String {
         sanitize(partition_key),
         report.seconds,
         report.total_events,
+        noun(report.total_events, "change"),
         report.total_wcu,
         report.distinct_keys,
+        noun(report.distinct_keys as u64, "key"),
     );
     for (title, entries) in [("by changes", &report.top), ("by WCU", &report.top_by_wcu)] {
         let _ = writeln!(out, "\ntop keys {title}:");
@@ -294,12 +299,14 @@ fn render_table(report: &Report, partition_key: &str) -> String {
         for f in &report.shard_families {
             let _ = writeln!(
                 out,
-                "  {} {} shards ({}-{}): {} changes, busiest shard {} (skew {:.2})",
+                "  {} {} {} ({}-{}): {} {}, busiest shard {} (skew {:.2})",
                 truncate_display(&sanitize(&f.prefix), MAX_KEY_WIDTH),
                 f.shards,
+                noun(f.shards as u64, "shard"),
                 f.lowest_suffix,
                 f.highest_suffix,
                 f.items,
+                noun(f.items, "change"),
                 f.max_items,
                 f.skew
             );

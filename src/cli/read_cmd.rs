@@ -17,6 +17,7 @@ use crate::model::expression::parse_key_condition;
 use crate::model::json::to_safe_json;
 use crate::model::key_condition::{KeyCondition, SortInput};
 use crate::model::value::Item;
+use crate::model::wording::noun;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -218,8 +219,10 @@ async fn fan_out(
     {
         let mut e = CliError::from(error);
         e.message = format!(
-            "{} (shard {segment}, {} attempts)",
-            e.message, attempts.attempts
+            "{} (shard {segment}, {} {})",
+            e.message,
+            attempts.attempts,
+            noun(attempts.attempts as u64, "attempt")
         );
         e.trailer = stats_line;
         return Err(e);
@@ -236,12 +239,13 @@ async fn fan_out(
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
         let _ = writeln!(
             io::stderr().lock(),
-            "note: {}; {} items from the shards read so far are written",
+            "note: {}; {} {} from the shards read so far are written",
             crate::model::capacity::budget_stop(
                 read.max_rcu.unwrap_or_default(),
                 drained.stats.consumed_capacity.total
             ),
-            merged.len()
+            merged.len(),
+            noun(merged.len() as u64, "item")
         );
     }
     let mut writer = ItemWriter::new(io::stdout().lock(), read.output, key_names)

@@ -7,6 +7,7 @@ use super::output::{ItemWriter, OutputFormat};
 use super::CliError;
 use crate::aws::{DoneOutcome, Engine, ErrorClass, ReadSpec};
 use crate::model::json::{to_safe_json, JsonSpelling};
+use crate::model::wording::noun;
 use std::io::{self, Write};
 
 /// `--columns a,b,c` as attribute names.
@@ -98,8 +99,13 @@ pub(super) async fn stream(
             let mut e = CliError::from(error);
             if !refused {
                 e.message = format!(
-                    "{} (segment {segment}, {} attempts; {items_written} items in {} pages were written before the failure)",
-                    e.message, attempts.attempts, stats.pages
+                    "{} (segment {segment}, {} {}; {items_written} {} in {} {} were written before the failure)",
+                    e.message,
+                    attempts.attempts,
+                    noun(attempts.attempts as u64, "attempt"),
+                    noun(items_written, "item"),
+                    stats.pages,
+                    noun(stats.pages as u64, "page")
                 );
             }
             Some(e)
@@ -109,12 +115,14 @@ pub(super) async fn stream(
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
         let _ = writeln!(
             io::stderr().lock(),
-            "note: {}; {items_written} items in {} pages were written",
+            "note: {}; {items_written} {} in {} {} were written",
             crate::model::capacity::budget_stop(
                 read.max_rcu.unwrap_or_default(),
                 stats.consumed_capacity.total
             ),
-            stats.pages
+            noun(items_written, "item"),
+            stats.pages,
+            noun(stats.pages as u64, "page")
         );
     }
     let stats_line = read.stats.then(|| to_safe_json(&stats, false));
@@ -123,9 +131,11 @@ pub(super) async fn stream(
         None if drained.interrupted => Err(CliError::new(
             130,
             format!(
-                "{} interrupted; {items_written} items in {} pages were written",
+                "{} interrupted; {items_written} {} in {} {} were written",
                 operation.as_str(),
-                stats.pages
+                noun(items_written, "item"),
+                stats.pages,
+                noun(stats.pages as u64, "page")
             ),
         )),
         None => Ok(()),

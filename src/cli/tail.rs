@@ -25,6 +25,7 @@ use crate::model::sanitize::sanitize;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::change_json::write_change;
 use crate::model::stream::Change;
+use crate::model::wording::{noun, were};
 
 /// GetRecords pages the engine may have queued ahead of stdout.
 const CHANNEL_BATCHES: usize = 4;
@@ -233,7 +234,8 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
                 break;
             }
             Some(StreamEvent::Ready { shards }) => eprintln!(
-                "tail: reading {shards} shard(s) of the stream of '{}' ({}) from {}",
+                "tail: reading {shards} {} of the stream of '{}' ({}) from {}",
+                noun(shards as u64, "shard"),
                 sanitize(&target.info.name),
                 target.view_type.map_or("unknown view type", |v| v.as_str()),
                 plan.start.describe()
@@ -296,17 +298,25 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
     });
     let outcome = match (failure, stop) {
         (Some(mut e), _) => {
-            e.message = format!("{} ({written} changes were written before it)", e.message);
+            e.message = format!(
+                "{} ({written} {} written before it)",
+                e.message,
+                were(written, "change")
+            );
             Err(e)
         }
         (None, Some(Stop::Interrupted)) => Err(CliError::new(
             130,
-            format!("tail interrupted; {written} changes were written"),
+            format!(
+                "tail interrupted; {written} {} written",
+                were(written, "change")
+            ),
         )),
         (None, Some(Stop::Until)) => {
             eprintln!(
-                "tail: stopped after --until {}; {written} changes were written",
-                format_duration(plan.until.unwrap_or_default())
+                "tail: stopped after --until {}; {written} {} written",
+                format_duration(plan.until.unwrap_or_default()),
+                were(written, "change")
             );
             Ok(())
         }

@@ -43,6 +43,24 @@ pub fn scan_estimate_units(size_bytes: u64, consistent: bool) -> f64 {
     }
 }
 
+/// Read units the first page of a Scan should cost: `page_items` items at the average size
+/// DescribeTable reports (`size_bytes / item_count`), at most the 1 MB a page reads and at
+/// most the whole table or index; a request reads one 4 KB block at least.
+pub fn first_page_units(
+    item_count: u64,
+    size_bytes: u64,
+    page_items: u64,
+    consistent: bool,
+) -> f64 {
+    const PAGE_BYTES: u64 = 1024 * 1024;
+    let average = size_bytes.checked_div(item_count).unwrap_or(0);
+    let bytes = (average * page_items.min(item_count))
+        .min(PAGE_BYTES)
+        .min(size_bytes)
+        .max(1);
+    scan_estimate_units(bytes, consistent)
+}
+
 /// Capacity units as DynamoDB reports them (halves are common), without float noise.
 pub fn format_units(u: f64) -> String {
     if u == u.trunc() && u.abs() < 1e15 {
@@ -85,6 +103,19 @@ pub fn worst_case_read_units(limit: Option<i32>, consistent: bool) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_first_page_reads_its_items_at_the_average_size_within_1_mb() {
+        // 420 items of 155 B: all fit in a 1,000-item page, 65,100 B = 16 blocks, ½ each.
+        assert_eq!(first_page_units(420, 65_100, 1000, false), 8.0);
+        assert_eq!(first_page_units(420, 65_100, 1000, true), 16.0);
+        // A million items of 310 B: 1,000 of them, 310,000 B = 76 blocks.
+        assert_eq!(first_page_units(1_000_000, 310_000_000, 1000, false), 38.0);
+        // 4 KB items: a page stops at 1 MB (256 blocks).
+        assert_eq!(first_page_units(10_000, 40_960_000, 1000, true), 256.0);
+        // Empty (or not yet counted): one block, the least a request costs.
+        assert_eq!(first_page_units(0, 0, 1000, false), 0.5);
+    }
 
     #[test]
     fn add_sums_table_and_each_index() {

@@ -32,6 +32,7 @@ pub mod sanitize;
 pub mod schema;
 pub mod stream;
 pub mod value;
+pub mod wording;
 pub mod workbench;
 pub mod wrap;
 pub mod write;

@@ -5,7 +5,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 use ratatui::Frame;
 
-use super::format::thousands;
+use super::format::{count as counted, thousands};
 use super::theme;
 use crate::app::state::{CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage};
 use crate::model::sanitize::sanitize;
@@ -30,7 +30,7 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
             Some(n) if scope == ExportScope::Stream => {
                 format!("{} loaded + the rest", thousands(n as u64))
             }
-            Some(n) => format!("{} items", thousands(n as u64)),
+            Some(n) => counted(n as u64, "item"),
             None => "nothing".into(),
         };
         let style = match (chosen, count == "nothing") {

@@ -1,17 +1,6 @@
 //! Number formatting for people.
 
-/// `1234567` → `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::model::wording::{count, count_as, thousands};
 
 /// `1536` → `1.5 KB`, decimal-free below 1 KB.
 pub fn bytes(n: u64) -> String {

@@ -143,8 +143,8 @@ fn draw_rates(frame: &mut Frame, area: Rect, live: &LiveView) {
         let t = &s.totals;
         let seconds = s.now_ms.saturating_sub(live.opened_ms) / 1000;
         let mut text = format!(
-            "{} changes in {}m{:02}s: {} INSERT · {} MODIFY · {} REMOVE",
-            thousands(t.events),
+            "{} in {}m{:02}s: {} INSERT · {} MODIFY · {} REMOVE",
+            super::format::count(t.events, "change"),
             seconds / 60,
             seconds % 60,
             thousands(t.inserts),

@@ -7,6 +7,7 @@ mod detail;
 mod export;
 pub mod format;
 mod help;
+mod index_chooser;
 mod items;
 pub mod json_view;
 mod live;
@@ -29,6 +30,8 @@ mod builder_snapshot_tests;
 mod export_snapshot_tests;
 #[cfg(test)]
 mod hostile_tests;
+#[cfg(test)]
+mod index_snapshot_tests;
 #[cfg(test)]
 mod live_size_tests;
 #[cfg(test)]

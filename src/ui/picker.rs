@@ -9,8 +9,9 @@ use super::format::{bytes, thousands};
 use super::theme;
 use crate::app::layout::{picker_layout, picker_rows};
 use crate::app::state::{Loadable, State};
-use crate::model::sanitize::sanitize;
+use crate::model::sanitize::{display_width, sanitize, truncate_display};
 use crate::model::schema::{KeySchema, TableInfo};
+use crate::model::wrap::word_wrap;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let layout = picker_layout(area);
@@ -93,7 +94,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         Some((_, Loadable::Failed(e))) => {
             vec![Line::styled(sanitize(e).into_owned(), theme::error())]
         }
-        Some((_, Loadable::Loaded(info))) => summary_lines(info),
+        Some((_, Loadable::Loaded(info))) => {
+            summary_lines(info, layout.summary.width.saturating_sub(2) as usize)
+        }
     };
     frame.render_widget(
         Paragraph::new(summary).block(
@@ -122,6 +125,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     );
 }
 
+/// `PK (S)`, and `SK (S)` when there is a sort key.
+fn key_parts(keys: &KeySchema) -> Vec<String> {
+    std::iter::once(&keys.partition_key)
+        .chain(keys.sort_key.as_ref())
+        .map(|k| sanitize(&format!("{} ({})", k.name, k.key_type.as_str())).into_owned())
+        .collect()
+}
+
 fn keys_text(keys: &KeySchema) -> String {
     let mut text = format!(
         "{} ({})",
@@ -134,7 +145,12 @@ fn keys_text(keys: &KeySchema) -> String {
     sanitize(&text).into_owned()
 }
 
-pub fn summary_lines(info: &TableInfo) -> Vec<Line<'static>> {
+/// Widest index-name column of the summary: longer names are cut (`…`), so the kind and keys
+/// always start in the same column.
+const INDEX_NAME_WIDTH: usize = 24;
+
+/// The highlighted table's description, `width` columns wide.
+pub fn summary_lines(info: &TableInfo, width: usize) -> Vec<Line<'static>> {
     let field = |name: &str, value: String| {
         Line::from(vec![
             Span::styled(format!("{name:<10}"), theme::dim()),
@@ -183,7 +199,20 @@ pub fn summary_lines(info: &TableInfo) -> Vec<Line<'static>> {
         lines.push(Line::raw(""));
         lines.push(Line::styled("indexes", theme::header()));
     }
-    for index in &info.indexes {
+    // The name column fits the longest name (10 at least, as the fields above), within half
+    // the pane; one space separates it from what the index is.
+    let names: Vec<String> = info
+        .indexes
+        .iter()
+        .map(|i| sanitize(&i.name).into_owned())
+        .collect();
+    let column = names
+        .iter()
+        .map(|n| display_width(n))
+        .max()
+        .unwrap_or(0)
+        .clamp(9, INDEX_NAME_WIDTH.min((width / 2).max(9)));
+    for (index, name) in info.indexes.iter().zip(&names) {
         let projection = if index.projection.non_key_attributes.is_empty() {
             index.projection.projection_type.clone()
         } else {
@@ -193,38 +222,72 @@ pub fn summary_lines(info: &TableInfo) -> Vec<Line<'static>> {
                 index.projection.non_key_attributes.join(", ")
             )
         };
-        lines.push(Line::from(vec![
-            Span::styled(
-                format!("{:<10}", sanitize(&index.name)),
-                theme::kind_style(&index.name),
-            ),
-            Span::raw(format!(
-                "{} · {} · {}",
-                serde_json::to_value(index.kind)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
-                keys_text(&index.keys),
-                sanitize(&projection)
-            )),
-            Span::styled(index_capacity(index, info), theme::dim()),
-        ]));
+        let mut parts = vec![serde_json::to_value(index.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()];
+        parts.extend(key_parts(&index.keys));
+        parts.push(sanitize(&projection).into_owned());
+        parts.extend(index_capacity(index, info));
+        // What does not fit wraps under itself, clear of the name column.
+        let rows = pack(&parts, width.saturating_sub(column + 1).max(10));
+        for (i, row) in rows.into_iter().enumerate() {
+            let first = if i == 0 {
+                let shown = truncate_display(name, column);
+                let pad = column - display_width(&shown);
+                Span::styled(
+                    format!("{shown}{} ", " ".repeat(pad)),
+                    theme::kind_style(&index.name),
+                )
+            } else {
+                Span::raw(" ".repeat(column + 1))
+            };
+            lines.push(Line::from(vec![first, Span::raw(row)]));
+        }
     }
     lines
 }
 
+/// `parts` joined by ` · ` in rows of `width` columns, a row broken between parts (a part
+/// wider than a row is broken between its words).
+fn pack(parts: &[String], width: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for (i, part) in parts.iter().enumerate() {
+        let joined = if row.is_empty() {
+            part.clone()
+        } else {
+            format!("{row} · {part}")
+        };
+        // Room for the ` ·` a row ends with when the next part goes to the next row.
+        let after = if i + 1 < parts.len() { 2 } else { 0 };
+        if display_width(&joined) + after <= width {
+            row = joined;
+            continue;
+        }
+        if !row.is_empty() {
+            rows.push(format!("{row} ·"));
+        }
+        let mut pieces = word_wrap(part, width);
+        row = pieces.pop().unwrap_or_default();
+        rows.extend(pieces);
+    }
+    rows.push(row);
+    rows
+}
+
 /// A GSI has its own capacity: show it, so RCU/s can be compared with the index's limit.
-fn index_capacity(index: &crate::model::schema::IndexInfo, info: &TableInfo) -> String {
+fn index_capacity(index: &crate::model::schema::IndexInfo, info: &TableInfo) -> Option<String> {
     match &index.provisioned {
-        Some(t) => format!(
-            " · {} RCU / {} WCU",
+        Some(t) => Some(format!(
+            "{} RCU / {} WCU",
             t.read_capacity_units, t.write_capacity_units
-        ),
+        )),
         None if index.kind == crate::model::schema::IndexKind::Gsi
             && info.provisioned.is_none() =>
         {
-            " · on demand".to_string()
+            Some("on demand".to_string())
         }
-        None => String::new(),
+        None => None,
     }
 }

@@ -1,13 +1,14 @@
 //! The scan launcher, a running scan's per-segment progress, and the key-distribution view.
 
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::{Constraint, Margin, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::format::{bytes, dollars, thousands, units};
+use super::format::{bytes, count, dollars, thousands, units};
 use super::theme;
+use crate::app::layout::distribution_popup;
 use crate::app::state::{
     DistributionView, LauncherField, ScanLauncher, ScanProgress, DISTRIBUTION_TOP_KEYS,
 };
@@ -73,7 +74,7 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
         lines.push(Line::from(vec![
             Span::styled("estimate          ", theme::header()),
             Span::raw(format!(
-                "≈{} RCU for a full scan ({}), {} on demand, {} segments",
+                "≈{} RCU for a full scan ({}), {} on demand, {}",
                 units(plan.estimate_rcu.round()),
                 if plan.spec.consistent {
                     "strongly consistent: 1 per 4 KB"
@@ -81,7 +82,7 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
                     "eventually consistent: ½ per 4 KB"
                 },
                 dollars(plan.estimate_cost),
-                plan.spec.segments
+                count(plan.spec.segments as u64, "segment")
             )),
         ]));
         if plan.spec.filter.is_some() {
@@ -168,9 +169,9 @@ pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, status: &s
             ),
             Span::styled("░".repeat(bar_width - fill), theme::dim()),
             Span::raw(format!(
-                " {} items · {} pages{}",
-                thousands(s.items),
-                s.pages,
+                " {} · {}{}",
+                count(s.items, "item"),
+                count(s.pages as u64, "page"),
                 if s.done { " · done" } else { "" }
             )),
         ]));
@@ -179,8 +180,8 @@ pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, status: &s
         let done = p.segments.iter().filter(|s| s.done).count();
         lines.push(Line::styled(
             format!(
-                "… {} more segments ({done} of {} done)",
-                p.segments.len() - shown,
+                "… {} more ({done} of {} done)",
+                count((p.segments.len() - shown) as u64, "segment"),
                 p.segments.len()
             ),
             theme::dim(),
@@ -197,24 +198,22 @@ pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, status: &s
 }
 
 pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
-    let rect = area.centered(
-        Constraint::Length(area.width.saturating_sub(4).min(110)),
-        Constraint::Length(area.height.saturating_sub(2)),
-    );
+    let rect = distribution_popup(area);
+    let inner = rect.inner(Margin::new(1, 1));
     frame.render_widget(Clear, rect);
     let dist = &d.distribution;
     let mut lines = vec![Line::raw(format!(
-        "{} items · {} · {} distinct keys · top 1% of keys hold {:.1}% of items",
-        thousands(dist.total_items()),
+        "{} · {} · {} · top 1% of keys hold {:.1}% of items",
+        count(dist.total_items(), "item"),
         bytes(dist.total_bytes()),
-        thousands(dist.distinct_keys() as u64),
+        count(dist.distinct_keys() as u64, "distinct key"),
         dist.top_one_percent_share() * 100.0
     ))];
+    // Wrapped here, by the rule `update` counts rows with, so scrolling ends at the last row.
     for w in &d.warnings {
-        lines.push(Line::styled(
-            format!("⚠ {}", sanitize(&w.message)),
-            theme::error(),
-        ));
+        for row in DistributionView::warning_rows(w, inner.width as usize) {
+            lines.push(Line::styled(row, theme::error()));
+        }
     }
     lines.push(Line::raw(""));
     lines.push(Line::styled(
@@ -239,12 +238,12 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
         lines.push(Line::styled("write-sharded families", theme::header()));
         for f in families {
             lines.push(Line::raw(format!(
-                "{}{{{}..{}}}: {} shards · {} items · per shard {}–{} (skew {:.2})",
+                "{}{{{}..{}}}: {} · {} · per shard {}–{} (skew {:.2})",
                 sanitize(&f.prefix),
                 f.lowest_suffix,
                 f.highest_suffix,
-                f.shards,
-                thousands(f.items),
+                count(f.shards as u64, "shard"),
+                count(f.items, "item"),
                 thousands(f.min_items),
                 thousands(f.max_items),
                 f.skew
@@ -269,16 +268,20 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
             thousands(b.keys)
         )));
     }
-    debug_assert_eq!(lines.len(), d.line_count, "update clamps scrolling to this");
-    let visible: Vec<Line> = lines
-        .into_iter()
-        .skip(d.scroll.min(d.max_scroll()))
-        .collect();
+    debug_assert_eq!(
+        lines.len(),
+        d.rows(inner.width as usize),
+        "update clamps scrolling to this"
+    );
+    let max = d.max_scroll(inner.width as usize, inner.height as usize);
+    let visible: Vec<Line> = lines.into_iter().skip(d.scroll.min(max)).collect();
     frame.render_widget(
-        Paragraph::new(visible).wrap(Wrap { trim: false }).block(
+        Paragraph::new(visible).block(
             Block::bordered()
                 .title(" Key distribution of the loaded items (K) ")
-                .title_bottom(" ↑↓ scroll · any other key closes · S scans the whole table first ")
+                .title_bottom(
+                    " ↑↓ PgUp PgDn Home End scroll · any other key closes · S scans the whole table first ",
+                )
                 .border_style(theme::border(true)),
         ),
         rect,

@@ -138,6 +138,13 @@ fn all_states() -> Vec<(&'static str, State)> {
     states.push(("builder with a filter warning", s));
 
     let mut s = loaded(false);
+    send(&mut s, [char('K'), press(KeyCode::End)]);
+    states.push(("key distribution at its end", s));
+    let mut s = loaded(false);
+    send(&mut s, [char('i'), press(KeyCode::Down)]);
+    states.push(("index chooser", s));
+
+    let mut s = loaded(false);
     s.patterns = crate::model::access_pattern::parse_patterns_file(
         include_str!("../../assets/demo-patterns.toml"),
         "demo",

@@ -5,7 +5,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
-use super::format::{dollars, thousands, units};
+use super::format::{count, dollars, thousands, units};
 use super::theme;
 use crate::app::state::{ReadOutcome, State, TableView};
 use crate::model::capacity::on_demand_cost;
@@ -38,10 +38,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
     if let Some(read) = &view.read {
         let loaded = view.store.as_ref().map_or(0, |s| s.len());
         let what = format!(
-            " {} · {} pages · {} items",
+            " {} · {} · {}",
             read.operation().as_str(),
-            read.pages,
-            thousands(loaded as u64)
+            count(read.pages, "page"),
+            count(loaded as u64, "item")
         );
         spans.push(Span::raw(what));
         let (text, style) = match (&read.outcome, read.running) {
@@ -79,8 +79,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
             " export: stopping the read to take it over… │".to_string()
         } else {
             format!(
-                " exporting {} items, {} to {} │",
-                thousands(job.items),
+                " exporting {}, {} to {} │",
+                count(job.items, "item"),
                 super::format::bytes(job.bytes),
                 sanitize(&job.path)
             )
@@ -90,8 +90,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
     if view.dropped_items > 0 {
         spans.push(Span::styled(
             format!(
-                " {} items not kept: over --max-items {} │",
-                thousands(view.dropped_items),
+                " {} not kept: over --max-items {} │",
+                count(view.dropped_items, "item"),
                 thousands(state.max_items as u64)
             ),
             theme::error(),

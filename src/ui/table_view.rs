@@ -92,6 +92,14 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         super::scan::draw_launcher(frame, area, l, info);
     } else if let Some(d) = &view.distribution {
         super::scan::draw_distribution(frame, area, d);
+    } else if let (Some(c), Some(info)) = (&view.index_chooser, view.info.loaded()) {
+        super::index_chooser::draw_index_chooser(
+            frame,
+            area,
+            c,
+            info,
+            state.config.price_per_million_reads,
+        );
     } else if let Some(p) = &view.palette {
         super::builder::draw_palette(frame, area, p, state);
     } else if let Some(prompt) = &view.budget_prompt {
@@ -132,15 +140,19 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
             None if info.provisioned.is_none() => "on demand".to_string(),
             None => "shares the table's capacity".to_string(),
         };
-        text.push_str(&format!(" · {}", capacity(info.provisioned.as_ref())));
-        if let Some(index) = view.index.as_deref().and_then(|n| info.index(n)) {
-            if index.kind == crate::model::schema::IndexKind::Gsi {
-                text.push_str(&format!(
-                    " · {} {}",
-                    sanitize(&index.name),
-                    capacity(index.provisioned.as_ref())
-                ));
+        let table = capacity(info.provisioned.as_ref());
+        // The index is named once, in the target: a GSI's own capacity follows the table's
+        // only when it differs (an on-demand table's GSIs are on demand too).
+        let gsi = view
+            .index
+            .as_deref()
+            .and_then(|n| info.index(n))
+            .filter(|i| i.kind == crate::model::schema::IndexKind::Gsi);
+        match gsi.map(|i| capacity(i.provisioned.as_ref())) {
+            Some(index) if index != table => {
+                text.push_str(&format!(" · table {table} · index {index}"))
             }
+            _ => text.push_str(&format!(" · {table}")),
         }
         text.push_str(&format!(
             " · {} items · {}",

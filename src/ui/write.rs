@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 use ratatui::Frame;
 use unicode_width::UnicodeWidthChar;
 
+use super::format::count;
 use super::theme;
 use crate::app::state::{WriteFlow, WriteStage};
 use crate::model::cell::cell_text;
@@ -98,7 +99,7 @@ fn title(flow: &WriteFlow) -> String {
     match (flow.stage, flow.kind) {
         (WriteStage::Conflict, _) => " Conflict: the item changed since it was loaded ".into(),
         (WriteStage::ConfirmDelete, _) => {
-            format!(" Delete {} items? ", flow.targets.len())
+            format!(" Delete {}? ", count(flow.targets.len() as u64, "item"))
         }
         (_, WriteKind::Create) => " Create the item? ".into(),
         (_, WriteKind::KeyChange) => " Save the item under its new key? ".into(),
@@ -137,9 +138,9 @@ fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
         WriteStage::ConfirmDelete => {
             lines.push(Line::styled(
                 format!(
-                    " {} items, in {} request(s) of at most 25, each conditional on the item being unchanged:",
-                    flow.targets.len(),
-                    flow.plans.len()
+                    " {}, in {} of at most 25, each conditional on the item being unchanged:",
+                    count(flow.targets.len() as u64, "item"),
+                    count(flow.plans.len() as u64, "request")
                 ),
                 theme::header(),
             ));

@@ -25,7 +25,7 @@ pub enum Action {
     LoadMore,
     LoadAll,
     QueryPk,
-    CycleIndex,
+    ChooseIndex,
     Rescan,
     Tables,
     QueryBuilder,
@@ -77,7 +77,7 @@ impl Action {
         Action::LoadMore,
         Action::LoadAll,
         Action::QueryPk,
-        Action::CycleIndex,
+        Action::ChooseIndex,
         Action::Rescan,
         Action::Tables,
         Action::QueryBuilder,
@@ -127,7 +127,7 @@ impl Action {
             Action::LoadMore => "load_more",
             Action::LoadAll => "load_all",
             Action::QueryPk => "query_pk",
-            Action::CycleIndex => "cycle_index",
+            Action::ChooseIndex => "choose_index",
             Action::Rescan => "rescan",
             Action::Tables => "tables",
             Action::QueryBuilder => "query_builder",
@@ -156,6 +156,12 @@ impl Action {
     }
 
     pub fn from_name(name: &str) -> Option<Action> {
+        // `cycle_index` was `i` before it opened the chooser: configs that name it still work.
+        let name = if name == "cycle_index" {
+            "choose_index"
+        } else {
+            name
+        };
         Action::ALL.into_iter().find(|a| a.name() == name)
     }
 

@@ -297,3 +297,10 @@ fn asset_problems_are_reported() {
         Err(KeymapError::Asset(_))
     ));
 }
+
+#[test]
+fn the_old_cycle_index_name_binds_the_index_chooser() {
+    assert_eq!(Action::from_name("cycle_index"), Some(Action::ChooseIndex));
+    assert_eq!(Action::from_name("choose_index"), Some(Action::ChooseIndex));
+    assert_eq!(Action::ChooseIndex.name(), "choose_index");
+}

@@ -58,7 +58,8 @@ pub struct TableView {
     /// Columns scrolled off the left of the item detail when it does not wrap.
     pub detail_hscroll: usize,
     pub json_mode: JsonMode,
-    /// Applied filter over loaded items (case-insensitive substring of keys and strings).
+    /// Applied filter over loaded items (case-insensitive substring of keys, strings and the
+    /// text of numbers).
     pub filter: String,
     /// Collections (by position) that match `filter`; `None` when there is no filter.
     pub filtered_collections: Option<Vec<usize>>,
@@ -74,6 +75,8 @@ pub struct TableView {
     /// Per-segment progress of the scan started from the launcher.
     pub progress: Option<ScanProgress>,
     pub distribution: Option<DistributionView>,
+    /// The index chooser (`i`): nothing is read until Enter.
+    pub index_chooser: Option<super::IndexChooser>,
     /// The live pane (`W`): the table's writes from its stream.
     pub live: Option<LiveView>,
     /// Items read but not kept because the store reached `State::max_items`.
@@ -126,6 +129,7 @@ impl TableView {
             launcher: None,
             progress: None,
             distribution: None,
+            index_chooser: None,
             live: None,
             dropped_items: 0,
             related: Related::default(),

@@ -2,6 +2,10 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use ratatui::layout::Margin;
+
+use super::area;
+use crate::app::layout::distribution_popup;
 use crate::app::msg::Effect;
 use crate::app::state::{DistributionView, State};
 use crate::model::distribution::{KeyDistribution, Source, WarningContext};
@@ -35,7 +39,7 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
         table_has_lsi: info.indexes.iter().any(|i| i.kind == IndexKind::Lsi),
     });
     v.distribution = Some(DistributionView {
-        line_count: DistributionView::count_lines(&distribution, &warnings),
+        line_count: DistributionView::count_lines(&distribution),
         distribution,
         warnings,
         scroll: 0,
@@ -43,19 +47,31 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
-/// `↑`/`↓` scroll the view; any other key closes it.
+/// `↑`/`↓`, `PgUp`/`PgDn` and `Home`/`End` scroll the view, down to its last row at the
+/// bottom; any other key closes it.
 pub(super) fn distribution_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let inner = distribution_popup(area(state)).inner(Margin::new(1, 1));
+    let (width, height) = (inner.width as usize, inner.height as usize);
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
     let Some(d) = view.distribution.as_mut() else {
         return Vec::new();
     };
-    match key.code {
-        // Unclamped, many `↓` left `↑` with nothing to show for as many presses.
-        KeyCode::Down => d.scroll = (d.scroll + 1).min(d.max_scroll()),
-        KeyCode::Up => d.scroll = d.scroll.saturating_sub(1),
-        _ => view.distribution = None,
-    }
+    let max = d.max_scroll(width, height);
+    let page = height.max(1);
+    let at = d.scroll.min(max);
+    d.scroll = match key.code {
+        KeyCode::Down => (at + 1).min(max),
+        KeyCode::Up => at.saturating_sub(1),
+        KeyCode::PageDown => (at + page).min(max),
+        KeyCode::PageUp => at.saturating_sub(page),
+        KeyCode::End => max,
+        KeyCode::Home => 0,
+        _ => {
+            view.distribution = None;
+            return Vec::new();
+        }
+    };
     Vec::new()
 }

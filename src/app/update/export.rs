@@ -236,8 +236,8 @@ fn submit(state: &mut State) -> Vec<Effect> {
     }
     if d.scope == ExportScope::Stream && view.dropped_items > 0 {
         d.error = Some(format!(
-            "{} items read earlier were not kept (--max-items); rescan (r) and stream from the start",
-            view.dropped_items
+            "{} read earlier were not kept (--max-items); rescan (r) and stream from the start",
+            crate::model::wording::count(view.dropped_items, "item")
         ));
         return Vec::new();
     }

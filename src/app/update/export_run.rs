@@ -10,6 +10,7 @@ use crate::app::state::{
 };
 use crate::model::collection::ItemId;
 use crate::model::export::csv_columns;
+use crate::model::wording::{count, thousands};
 
 /// Selections up to this many items are decoded at once; larger ones send a copy of the
 /// store, decoded by the export task off the terminal thread.
@@ -264,9 +265,9 @@ pub(super) fn done(state: &mut State, job: u64, result: Result<ExportSummary, St
     state.notice = Some(match result {
         Ok(s) => {
             let mut text = format!(
-                "exported {} items, {} bytes, to {}",
-                grouped(s.items),
-                grouped(s.bytes),
+                "exported {}, {} bytes, to {}",
+                count(s.items, "item"),
+                thousands(s.bytes),
                 s.path
             );
             if !s.left_out.is_empty() {
@@ -279,17 +280,4 @@ pub(super) fn done(state: &mut State, job: u64, result: Result<ExportSummary, St
             error: true,
         },
     });
-}
-
-/// `1234567` → `1,234,567`.
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

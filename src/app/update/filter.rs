@@ -5,6 +5,7 @@ use crate::app::columns;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::state::{State, TableView};
 use crate::model::collection::ItemStore;
+use crate::model::value::AttrValue;
 
 pub(super) fn refilter(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
@@ -75,11 +76,14 @@ pub(super) fn refilter_items(view: &mut TableView) {
     );
 }
 
+/// An attribute holding a string or a number whose text contains `needle` (a number by the
+/// digits DynamoDB returned: `404` finds `responsecode` 404).
 fn item_matches(store: &ItemStore, id: u32, needle: &str) -> bool {
-    store
-        .item(id)
-        .iter()
-        .any(|(_, v)| v.as_s().is_some_and(|s| s.to_lowercase().contains(needle)))
+    store.item(id).iter().any(|(_, v)| match v {
+        AttrValue::S(text) => text.to_lowercase().contains(needle),
+        AttrValue::N(text) => text.to_lowercase().contains(needle),
+        _ => false,
+    })
 }
 
 /// Puts the cursor back on collection `selected` after the order changed (`o`, or a page that

@@ -13,6 +13,7 @@ mod export;
 mod export_run;
 mod filter;
 mod help;
+mod index_chooser;
 mod live;
 mod log_pane;
 mod marks;
@@ -231,6 +232,9 @@ fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     }
     if v.distribution.is_some() {
         return Some(distribution_key(state, key));
+    }
+    if v.index_chooser.is_some() {
+        return Some(index_chooser::chooser_key(state, key));
     }
     None
 }

@@ -4,7 +4,7 @@ use super::builder::open_builder;
 use super::detail::{detail_areas, scroll_detail};
 use super::distribution::open_distribution;
 use super::filter::{refilter, refilter_items, refresh_columns};
-use super::open::{cycle_index, new_scan};
+use super::open::new_scan;
 use super::palette::open_palette;
 use super::picker::picker_moved;
 use super::reads::load_more;
@@ -104,7 +104,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
                 view.pk_prompt = Some(Prompt::default());
             }
         }
-        Action::CycleIndex => return cycle_index(state),
+        Action::ChooseIndex => return super::index_chooser::open_chooser(state),
         Action::QueryBuilder => return open_builder(state),
         Action::Patterns => return open_palette(state),
         Action::ScanLauncher => return open_launcher(state),

@@ -1,5 +1,4 @@
-//! What to read: a table opened, its description arriving, a rescan, a partition-key query, the
-//! next index.
+//! What to read: a table opened, its description arriving, a rescan, a partition-key query.
 
 use super::reads::start_fresh;
 use crate::app::msg::Effect;
@@ -91,19 +90,4 @@ pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
     spec.names = parts.names;
     spec.values = parts.values;
     start_fresh(state, spec)
-}
-
-pub(super) fn cycle_index(state: &mut State) -> Vec<Effect> {
-    let Some(view) = state.table.as_mut() else {
-        return Vec::new();
-    };
-    let Some(info) = view.info.loaded() else {
-        return Vec::new();
-    };
-    let names: Vec<Option<String>> = std::iter::once(None)
-        .chain(info.indexes.iter().map(|i| Some(i.name.clone())))
-        .collect();
-    let at = names.iter().position(|n| *n == view.index).unwrap_or(0);
-    view.index = names[(at + 1) % names.len()].clone();
-    new_scan(state)
 }

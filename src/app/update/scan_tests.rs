@@ -139,8 +139,6 @@ fn key_distribution_ranks_the_celebrity_first() {
             .scroll,
         1
     );
-    // Scrolling stops with the last line on top, so `↑` moves at once after many `↓`.
-    send(&mut s, (0..1000).map(|_| press(KeyCode::Down)));
     let scroll = |s: &crate::app::state::State| {
         s.table
             .as_ref()
@@ -150,9 +148,34 @@ fn key_distribution_ranks_the_celebrity_first() {
             .unwrap()
             .scroll
     };
-    assert_eq!(scroll(&s), d.line_count - 1);
+    // Issue 20: scrolling stops with the last row at the bottom of the overlay (at 100x30 it
+    // has 26 rows inside its borders), not with that row on top over blank space.
+    let inner =
+        crate::app::layout::distribution_popup(ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT))
+            .inner(ratatui::layout::Margin::new(1, 1));
+    let (width, height) = (inner.width as usize, inner.height as usize);
+    let max = d.rows(width) - height;
+    assert!(
+        max > 1,
+        "the demo's distribution is longer than the overlay"
+    );
+    assert_eq!(d.max_scroll(width, height), max);
+    send(&mut s, (0..1000).map(|_| press(KeyCode::Down)));
+    assert_eq!(scroll(&s), max);
     send(&mut s, [press(KeyCode::Up)]);
-    assert_eq!(scroll(&s), d.line_count - 2);
+    assert_eq!(scroll(&s), max - 1, "`↑` moves at once after many `↓`");
+    // PgUp/PgDn, Home/End scroll and keep the overlay open (PgDn and End closed it).
+    send(&mut s, [press(KeyCode::Home)]);
+    assert_eq!(scroll(&s), 0);
+    send(&mut s, [press(KeyCode::PageDown)]);
+    assert_eq!(scroll(&s), height.min(max));
+    send(&mut s, [press(KeyCode::PageUp)]);
+    assert_eq!(scroll(&s), 0);
+    send(&mut s, [press(KeyCode::End)]);
+    assert_eq!(scroll(&s), max);
+    send(&mut s, [press(KeyCode::PageDown)]);
+    assert_eq!(scroll(&s), max);
+    assert!(s.table.as_ref().unwrap().distribution.is_some());
     send(&mut s, [press(KeyCode::Esc)]);
     assert!(s.table.as_ref().unwrap().distribution.is_none());
 }

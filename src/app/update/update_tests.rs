@@ -188,6 +188,54 @@ fn filter_narrows_collections_and_items() {
     assert_eq!(s.table.as_ref().unwrap().collection_count(), all);
 }
 
+/// Issue 20: `/404` found nothing where `responsecode` is the number 404.
+#[test]
+fn filter_matches_numbers_by_their_text() {
+    use crate::model::value::{AttrValue, Item};
+    let (mut s, id) = opened();
+    let log = |sk: &str, code: &str| {
+        Item::from_attrs(vec![
+            ("PK".into(), AttrValue::S("SITE#a".into())),
+            ("SK".into(), AttrValue::S(sk.into())),
+            ("responsecode".into(), AttrValue::N(code.into())),
+        ])
+    };
+    let other = Item::from_attrs(vec![
+        ("PK".into(), AttrValue::S("SITE#b".into())),
+        ("SK".into(), AttrValue::S("REQ#3".into())),
+        ("responsecode".into(), AttrValue::N("200".into())),
+    ]);
+    send(
+        &mut s,
+        [page(
+            id,
+            1,
+            vec![log("REQ#1", "404"), log("REQ#2", "200"), other],
+            false,
+        )],
+    );
+    send(&mut s, "/404".chars().map(char).collect::<Vec<_>>());
+    send(&mut s, [press(KeyCode::Enter)]);
+    let view = s.table.as_ref().unwrap();
+    assert_eq!(view.collection_count(), 1, "only SITE#a holds a 404");
+    let store = view.store.as_ref().unwrap();
+    assert_eq!(
+        store.collections()[view.collection_at(0).unwrap()].key,
+        "SITE#a"
+    );
+    let listed: Vec<_> = view
+        .listed_items()
+        .into_iter()
+        .map(|id| {
+            store
+                .item(id)
+                .get("SK")
+                .and_then(|v| v.as_s().map(String::from))
+        })
+        .collect();
+    assert_eq!(listed, vec![Some("REQ#1".to_string())]);
+}
+
 #[test]
 fn picker_filters_as_you_type_and_describes_the_highlight() {
     let mut s = state();

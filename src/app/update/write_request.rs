@@ -26,7 +26,10 @@ pub(super) fn request_lines(plans: &[WritePlan]) -> Vec<String> {
         };
         let transaction = ops.len() > 1;
         if transaction {
-            lines.push(format!("TransactWriteItems ({} items)", ops.len()));
+            lines.push(format!(
+                "TransactWriteItems ({})",
+                crate::model::wording::count(ops.len() as u64, "item")
+            ));
         }
         for op in ops.iter().take(3) {
             let pad = if transaction { "  " } else { "" };

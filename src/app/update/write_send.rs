@@ -13,6 +13,7 @@ use crate::aws::write::{WriteFailure, WriteResult};
 use crate::model::capacity::{format_units, Consumed};
 use crate::model::json::write_plain;
 use crate::model::value::Item;
+use crate::model::wording::count;
 use crate::model::write::{
     diff, plan_create, plan_edit, plan_undo, rebase, render_for_editor, three_way, PlanError,
     UndoImage, WriteKind,
@@ -279,8 +280,8 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
             }
             view.write = None;
             let label = match (kind, images.len()) {
-                (WriteKind::Delete, n) => format!("deleted {n} items"),
-                (WriteKind::Undo, n) => format!("undone: {n} items restored"),
+                (WriteKind::Delete, n) => format!("deleted {}", count(n as u64, "item")),
+                (WriteKind::Undo, n) => format!("undone: {} restored", count(n as u64, "item")),
                 (WriteKind::Create, _) => {
                     format!("created {}", key_text(plan.ops[0].after.as_ref()))
                 }

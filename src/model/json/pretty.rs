@@ -1,14 +1,16 @@
 //! An item as pretty JSON lines, one member or element per line, in plain JSON or DynamoDB
-//! JSON, as tokens the detail view colours. Every string passes through the sanitiser; very long
-//! strings are cut with their length shown. The detail view draws these lines and `update`
+//! JSON, as tokens the detail view colours. Every string is escaped as JSON is written
+//! ([`write_json_string`]: quotes and backslashes escaped, control, bidi and invisible characters
+//! as visible `\u` escapes), so the text is valid JSON and inert; very long strings are cut with
+//! their length shown. The detail view draws these lines and `update`
 //! scrolls and wraps by them, so both measure the same text.
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
+use super::write_json_string;
 use super::JsonSpelling;
 use crate::model::number::{is_json_number, to_json_number};
-use crate::model::sanitize::sanitize;
 use crate::model::value::{AttrValue, Item};
 
 /// What a piece of a line is, for its colour.
@@ -60,14 +62,20 @@ fn punct(text: &str) -> Piece {
     (Token::Punct, text.to_owned())
 }
 
+/// `text` as a JSON string (the sanitiser's `\x1b` is no JSON escape; `\u001b` is, and shows
+/// as plainly).
 fn quoted(text: &str) -> String {
     let count = text.chars().count();
+    let mut out = String::with_capacity(text.len().min(MAX_STRING_CHARS * 4) + 2);
     if count > MAX_STRING_CHARS {
-        let cut: String = text.chars().take(MAX_STRING_CHARS).collect();
-        format!("\"{}…\" ({} chars)", sanitize(&cut), count)
+        let mut cut: String = text.chars().take(MAX_STRING_CHARS).collect();
+        cut.push('…');
+        write_json_string(&mut out, &cut);
+        out.push_str(&format!(" ({count} chars)"));
     } else {
-        format!("\"{}\"", sanitize(text))
+        write_json_string(&mut out, text);
     }
+    out
 }
 
 impl Writer<'_> {
@@ -176,7 +184,7 @@ impl Writer<'_> {
         };
         let scalar: Option<Piece> = match value {
             AttrValue::S(s) => Some(piece(quoted(s), Token::Str)),
-            AttrValue::N(n) => Some(piece(format!("\"{}\"", sanitize(n)), Token::Number)),
+            AttrValue::N(n) => Some(piece(quoted(n), Token::Number)),
             AttrValue::B(b) => Some(piece(format!("\"{}\"", BASE64.encode(b)), Token::Str)),
             AttrValue::Bool(b) => Some(piece(b.to_string(), Token::Literal)),
             AttrValue::Null => Some(piece("true", Token::Literal)),
@@ -195,7 +203,7 @@ impl Writer<'_> {
                 let number = matches!(value, AttrValue::Ns(_));
                 self.list(v, depth, prefix, false, |w, s, _, p, c| {
                     let span = if number {
-                        piece(format!("\"{}\"", sanitize(s)), Token::Number)
+                        piece(quoted(s), Token::Number)
                     } else {
                         piece(quoted(s), Token::Str)
                     };

@@ -1,0 +1,67 @@
+//! The index chooser (`i`): pick the table or one of its indexes, seeing each one's keys,
+//! projection, size and first-page cost; only Enter reads.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::open::new_scan;
+use crate::app::keymap::Action;
+use crate::app::msg::Effect;
+use crate::app::state::{IndexChooser, State};
+
+pub(super) fn open_chooser(state: &mut State) -> Vec<Effect> {
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let Some(info) = view.info.loaded() else {
+        return Vec::new();
+    };
+    let cursor = info.target_position(view.index.as_deref());
+    view.index_chooser = Some(IndexChooser { cursor });
+    Vec::new()
+}
+
+/// `↑`/`↓` (and the keymap's moves) choose, Enter opens the chosen target, Esc closes.
+pub(super) fn chooser_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+    let action = state.keymap.action(&key);
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let (Some(chooser), Some(info)) = (view.index_chooser.as_mut(), view.info.loaded()) else {
+        return Vec::new();
+    };
+    let last = info.indexes.len();
+    match (key.code, action) {
+        (KeyCode::Esc, _) | (_, Some(Action::Back)) => view.index_chooser = None,
+        (KeyCode::Enter, _) | (_, Some(Action::Open)) => {
+            let chosen = chooser
+                .cursor
+                .checked_sub(1)
+                .and_then(|i| info.indexes.get(i))
+                .map(|i| i.name.clone());
+            view.index_chooser = None;
+            // The target already shown is not read again: Enter on it costs nothing.
+            if chosen != view.index {
+                view.index = chosen;
+                return new_scan(state);
+            }
+        }
+        (KeyCode::Up, _) | (_, Some(Action::Up)) => {
+            chooser.cursor = chooser.cursor.saturating_sub(1)
+        }
+        (KeyCode::Down, _) | (_, Some(Action::Down)) => {
+            chooser.cursor = (chooser.cursor + 1).min(last)
+        }
+        (KeyCode::Home, _) | (_, Some(Action::Top)) | (_, Some(Action::PageUp)) => {
+            chooser.cursor = 0
+        }
+        (KeyCode::End, _) | (_, Some(Action::Bottom)) | (_, Some(Action::PageDown)) => {
+            chooser.cursor = last
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+#[path = "index_chooser_tests.rs"]
+mod tests;

@@ -1,0 +1,67 @@
+//! Counts for people: digit groups, and a noun that agrees with its count (`1 item`,
+//! `2 items`). Every layer formats counts through these, so no screen says `1 items`.
+
+/// `1234567` → `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `noun` for `n` of it: the singular for exactly one, else its plural (`noun` + `s`).
+pub fn noun(n: u64, singular: &str) -> String {
+    if n == 1 {
+        singular.to_string()
+    } else {
+        format!("{singular}s")
+    }
+}
+
+/// `noun` for `n` of it with its verb: `change was`, `changes were`.
+pub fn were(n: u64, singular: &str) -> String {
+    if n == 1 {
+        format!("{singular} was")
+    } else {
+        format!("{singular}s were")
+    }
+}
+
+/// `1 item`, `0 items`, `1,234 items`.
+pub fn count(n: u64, singular: &str) -> String {
+    format!("{} {}", thousands(n), noun(n, singular))
+}
+
+/// [`count`] for a noun whose plural is not `+s` (`1 entry`, `2 entries`).
+pub fn count_as(n: u64, singular: &str, plural: &str) -> String {
+    format!(
+        "{} {}",
+        thousands(n),
+        if n == 1 { singular } else { plural }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_is_singular_and_every_other_count_plural() {
+        assert_eq!(count(1, "item"), "1 item");
+        assert_eq!(count(0, "item"), "0 items");
+        assert_eq!(count(2, "segment"), "2 segments");
+        assert_eq!(count(1234, "page"), "1,234 pages");
+        assert_eq!(count_as(1, "entry", "entries"), "1 entry");
+        assert_eq!(count_as(3, "entry", "entries"), "3 entries");
+        assert_eq!(noun(1, "shard"), "shard");
+        assert_eq!(were(1, "change"), "change was");
+        assert_eq!(were(0, "change"), "changes were");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+        assert_eq!(thousands(999), "999");
+    }
+}
