@@ -23,7 +23,7 @@ async fn open(name: &str) -> Session {
     corpus::load(&d, &table).await;
     let args = ["--endpoint-url", local().endpoint.as_str(), table.as_str()];
     let s = Session::spawn(&args, &[], ROWS, COLS);
-    let want = format!("Scan · 1 pages · {} items · all loaded", d.items.len());
+    let want = format!("Scan · 1 page · {} items · all loaded", d.items.len());
     s.wait_for("the whole design loaded", |sc| sc.contains(&want));
     s
 }
@@ -65,7 +65,7 @@ fn open_collection(s: &mut Session, key: &str) -> String {
     s.keys("\r");
     let title = format!("Items in {}", &key[..key.len().min(20)]);
     s.wait_for("the collection queried", |sc| {
-        sc.contains("Query · 1 pages") && sc.contains(&title)
+        sc.contains("Query · 1 page ") && sc.contains(&title)
     });
     s.keys("\t");
     right_pane(&s.settle(Duration::from_millis(200), Duration::from_secs(5)))
@@ -238,7 +238,7 @@ fn open_model(file: &str, table: &str, items: usize) -> Session {
     seed_model(file);
     let args = ["--endpoint-url", local().endpoint.as_str(), table];
     let s = Session::spawn(&args, &[], ROWS, COLS);
-    let want = format!("Scan · 1 pages · {items} items · all loaded");
+    let want = format!("Scan · 1 page · {items} items · all loaded");
     s.wait_for("the whole model loaded", |sc| sc.contains(&want));
     s
 }
