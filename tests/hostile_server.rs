@@ -5,8 +5,10 @@ mod common;
 #[path = "common/fake_dynamo.rs"]
 mod fake_dynamo;
 
+use common::pty::Session;
 use common::*;
 use fake_dynamo::{error, FakeDynamo};
+use proptest::prelude::*;
 
 /// Characters that must never reach a terminal raw.
 const RAW: [char; 9] = [
@@ -105,4 +107,156 @@ fn a_list_tables_that_never_advances_is_an_error_not_a_loop() {
         "{err}"
     );
     assert_eq!(fake.requests("ListTables"), 2);
+}
+
+/// A server whose one Scan page holds an item with these extra attribute names, each with a
+/// value that is itself hostile.
+fn scan_with_names(names: Vec<String>) -> FakeDynamo {
+    FakeDynamo::start(move |operation, _| match operation {
+        "Scan" => {
+            let mut item = serde_json::Map::new();
+            item.insert("PK".into(), serde_json::json!({"S": "USER#1"}));
+            for name in &names {
+                item.insert(
+                    name.clone(),
+                    serde_json::json!({"S": "v\u{1b}]52;c;cHduZWQ=\u{7}"}),
+                );
+            }
+            let body = serde_json::json!({"Items": [item], "Count": 1, "ScannedCount": 1});
+            (200, body.to_string())
+        }
+        "DescribeTable" => (
+            200,
+            serde_json::json!({"Table": {
+                "TableName": "t",
+                "TableStatus": "ACTIVE",
+                "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
+                "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
+            }})
+            .to_string(),
+        ),
+        other => error("UnknownOperationException", other),
+    })
+}
+
+const OSC_NAME: &str = "\u{1b}]52;c;cHduZWQ=\u{7}\u{1b}]0;TITLE\u{7}";
+
+#[test]
+fn the_csv_note_names_hostile_attributes_sanitised() {
+    let fake = scan_with_names(vec![OSC_NAME.into()]);
+    let out = run_raw(
+        &[
+            "--endpoint-url",
+            &fake.endpoint,
+            "scan",
+            "t",
+            "--output",
+            "csv",
+            "--columns",
+            "PK",
+        ],
+        &[],
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert_inert("stderr", &err);
+    assert!(
+        err.contains(r"not in the CSV, first seen after its columns were chosen: \x1b]52;c;cHduZWQ=\x07\x1b]0;TITLE\x07"),
+        "{err}"
+    );
+}
+
+/// Names made of printable text with control, escape, bidi and invisible characters mixed in.
+fn hostile_name() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        "[a-z#]{1,4}",
+        Just("\u{1b}]52;c;".to_string()),
+        Just("\u{1b}[2J".to_string()),
+        Just("\u{7}".to_string()),
+        Just("\r\n".to_string()),
+        Just("\0".to_string()),
+        Just("\u{7f}\u{9b}".to_string()),
+        Just("\u{202e}\u{2066}".to_string()),
+        Just("\u{200b}\u{feff}".to_string()),
+        (0u32..0x20).prop_map(|c| char::from_u32(c).unwrap().to_string()),
+    ];
+    prop::collection::vec(piece, 1..6).prop_map(|p| p.concat())
+}
+
+/// The ways a name from data or input reaches stderr.
+#[derive(Debug, Clone, Copy)]
+enum StderrPath {
+    /// Attributes left out of `--output csv --columns PK`: the note lists their names.
+    CsvNote,
+    /// The name as the table to scan: refused, or failed, with the name quoted.
+    TableName,
+    /// The name inside a service error message.
+    ServiceMessage,
+}
+
+proptest! {
+    // Each case runs the binary; a few dozen mixes cover the pieces many times over.
+    #![proptest_config(ProptestConfig { cases: 32, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn no_control_byte_reaches_stderr_whatever_the_names(
+        names in prop::collection::vec(hostile_name(), 1..4),
+        path in prop_oneof![
+            Just(StderrPath::CsvNote),
+            Just(StderrPath::TableName),
+            Just(StderrPath::ServiceMessage),
+        ],
+    ) {
+        let joined = names.join(" ");
+        let fake = match path {
+            StderrPath::ServiceMessage => FakeDynamo::start(move |_, _| {
+                error("ResourceNotFoundException", &format!("Requested resource not found: {joined}"))
+            }),
+            _ => scan_with_names(names.clone()),
+        };
+        // An argument cannot hold NUL.
+        let table = match path {
+            StderrPath::TableName => format!("{}x", names[0].replace('\0', "")),
+            _ => "t".to_string(),
+        };
+        let mut args = vec!["--endpoint-url", &fake.endpoint, "scan", &table, "--stats"];
+        if let StderrPath::CsvNote = path {
+            args.extend(["--output", "csv", "--columns", "PK"]);
+        }
+        let out = run_raw(&args, &[]);
+        prop_assert!(!out.stderr.is_empty());
+        for (i, b) in out.stderr.iter().enumerate() {
+            prop_assert!(
+                *b == b'\n' || (*b >= 0x20 && *b != 0x7f),
+                "byte {:#04x} at {} on stderr: {:?}", b, i, stderr(&out)
+            );
+        }
+        assert_inert("stderr", &stderr(&out));
+    }
+}
+
+#[test]
+fn csv_to_a_terminal_escapes_the_cells_and_to_a_pipe_keeps_their_bytes() {
+    let fake = scan_with_names(vec![OSC_NAME.into()]);
+    let args = [
+        "--endpoint-url",
+        &fake.endpoint,
+        "scan",
+        "t",
+        "--output",
+        "csv",
+    ];
+    let mut tty = Session::spawn(&args, &[], 24, 200);
+    assert!(tty.wait_exit().success());
+    let raw = tty.raw_after_exit();
+    let text = String::from_utf8_lossy(&raw).into_owned();
+    assert!(!raw.contains(&0x1b) && !raw.contains(&0x07), "{text:?}");
+    assert!(text.contains(r"v\x1b]52;c;cHduZWQ=\x07"), "{text:?}");
+    let recorded = tty.parser.lock().unwrap();
+    assert!(recorded.callbacks().clipboard.is_empty());
+    assert!(recorded.callbacks().titles.is_empty());
+    drop(recorded);
+
+    let piped = ok(run_raw(&args, &[]));
+    assert!(piped.contains("v\u{1b}]52;c;cHduZWQ=\u{7}"), "{piped:?}");
 }

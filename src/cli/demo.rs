@@ -195,21 +195,21 @@ async fn serve(
     let conn = aws::connect(&options).await?;
     let engine = Engine::new(&conn);
     local.wait_ready(&engine).await?;
-    eprintln!(
+    say!(
         "DynamoDB Local is up at {}; loading the demo table '{DEMO_TABLE}'…",
         local.endpoint
     );
     let loaded = seed::seed(&conn, DEMO_TABLE, demo_data::generate(args.users)).await?;
-    eprintln!("loaded {loaded} items");
+    say!("loaded {loaded} items");
     let _churn = args
         .churn
         .map(|rate| super::seed_churn::background(&conn, DEMO_TABLE, args.users, rate, args.no_ui));
     if args.no_ui {
-        eprintln!(
+        say!(
             "try: dynoscope --endpoint-url {} query {DEMO_TABLE} --pk USER#celebrity --sk-begins ORDER# --desc --limit 5 --output table",
             local.endpoint
         );
-        eprintln!("press Ctrl-C to stop DynamoDB Local");
+        say!("press Ctrl-C to stop DynamoDB Local");
         std::future::pending().await
     } else {
         let mut global = global.clone();

@@ -118,7 +118,7 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
         }
     }
     if let Some(line) = stats_line {
-        let _ = writeln!(io::stderr().lock(), "{line}");
+        super::say::say(&line);
     }
     Ok(())
 }
@@ -176,7 +176,7 @@ async fn count(
         ),
         None => {
             if drained.outcome == Some(DoneOutcome::BudgetReached) {
-                eprintln!(
+                say!(
                     "note: stopped before passing --max-rcu: {} read units consumed; the report covers the {} items read so far",
                     stats.consumed_capacity.total,
                     distribution.total_items()

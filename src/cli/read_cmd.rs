@@ -18,7 +18,7 @@ use crate::model::json::to_safe_json;
 use crate::model::key_condition::{KeyCondition, SortInput};
 use crate::model::value::Item;
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal};
 
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
     let info = engine.describe_table(&args.table).await?;
@@ -234,16 +234,18 @@ async fn fan_out(
         merged.truncate(limit);
     }
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
-        let _ = writeln!(
-            io::stderr().lock(),
-            "note: stopped before passing --max-rcu {}: {} read units consumed; {} items from the shards read so far are written",
+        say!(
+"note: stopped before passing --max-rcu {}: {} read units consumed; {} items from the shards read so far are written",
             read.max_rcu.unwrap_or_default(),
             drained.stats.consumed_capacity.total,
             merged.len()
         );
     }
-    let mut writer = ItemWriter::new(io::stdout().lock(), read.output, key_names)
-        .with_csv_columns(super::stream::csv_columns(read));
+    let stdout = io::stdout().lock();
+    let terminal = stdout.is_terminal();
+    let mut writer = ItemWriter::new(stdout, read.output, key_names)
+        .with_csv_columns(super::stream::csv_columns(read))
+        .to_terminal(terminal);
     match writer.write_page(&merged).and_then(|()| writer.finish()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             return Err(CliError::service(format!("cannot write output: {e}")))
@@ -251,7 +253,7 @@ async fn fan_out(
         _ => {}
     }
     if let Some(line) = stats_line {
-        let _ = writeln!(io::stderr().lock(), "{line}");
+        super::say::say(&line);
     }
     Ok(())
 }

@@ -184,7 +184,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
     let targets = WriteTargets::from_table(&target.info);
     let key_names = target.info.keys.names();
     if let Some(note) = target.view_type.and_then(|v| v.blind_spot()) {
-        eprintln!("note: {note}");
+        say!("note: {note}");
     }
     let spelling = match args.output {
         ChangeOutput::DdbJsonl => JsonSpelling::Dynamo,
@@ -222,9 +222,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
             Some(StreamEvent::Done {
                 outcome: StreamOutcome::StreamDisabled,
             }) => {
-                eprintln!(
-                    "tail: the stream was disabled, and every shard has been read to its end"
-                );
+                say!("tail: the stream was disabled, and every shard has been read to its end");
                 break;
             }
             None | Some(StreamEvent::Done { .. }) => break,
@@ -232,7 +230,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
                 failure = Some(CliError::from(error));
                 break;
             }
-            Some(StreamEvent::Ready { shards }) => eprintln!(
+            Some(StreamEvent::Ready { shards }) => say!(
                 "tail: reading {shards} shard(s) of the stream of '{}' ({}) from {}",
                 sanitize(&target.info.name),
                 target.view_type.map_or("unknown view type", |v| v.as_str()),
@@ -304,7 +302,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
             format!("tail interrupted; {written} changes were written"),
         )),
         (None, Some(Stop::Until)) => {
-            eprintln!(
+            say!(
                 "tail: stopped after --until {}; {written} changes were written",
                 format_duration(plan.until.unwrap_or_default())
             );
