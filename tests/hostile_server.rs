@@ -57,7 +57,7 @@ fn a_number_that_is_not_one_stays_valid_escaped_json() {
         other => error("UnknownOperationException", other),
     });
     let out = ok(run_raw(
-        &["--endpoint-url", &fake.endpoint, "scan", "t"],
+        &["--endpoint-url", &fake.endpoint, "scan", "tbl"],
         &[],
     ));
     assert_inert("jsonl", &out);
@@ -128,7 +128,7 @@ fn scan_with_names(names: Vec<String>) -> FakeDynamo {
         "DescribeTable" => (
             200,
             serde_json::json!({"Table": {
-                "TableName": "t",
+                "TableName": "tbl",
                 "TableStatus": "ACTIVE",
                 "KeySchema": [{"AttributeName": "PK", "KeyType": "HASH"}],
                 "AttributeDefinitions": [{"AttributeName": "PK", "AttributeType": "S"}],
@@ -149,7 +149,7 @@ fn the_csv_note_names_hostile_attributes_sanitised() {
             "--endpoint-url",
             &fake.endpoint,
             "scan",
-            "t",
+            "tbl",
             "--output",
             "csv",
             "--columns",
@@ -217,7 +217,7 @@ proptest! {
         // An argument cannot hold NUL.
         let table = match path {
             StderrPath::TableName => format!("{}x", names[0].replace('\0', "")),
-            _ => "t".to_string(),
+            _ => "tbl".to_string(),
         };
         let mut args = vec!["--endpoint-url", &fake.endpoint, "scan", &table, "--stats"];
         if let StderrPath::CsvNote = path {
@@ -242,7 +242,7 @@ fn csv_to_a_terminal_escapes_the_cells_and_to_a_pipe_keeps_their_bytes() {
         "--endpoint-url",
         &fake.endpoint,
         "scan",
-        "t",
+        "tbl",
         "--output",
         "csv",
     ];

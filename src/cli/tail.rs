@@ -45,6 +45,7 @@ pub enum ChangeOutput {
 #[derive(Debug, Clone, Args)]
 pub struct TailArgs {
     /// Table whose stream to read.
+    #[arg(value_parser = super::ranges::table_name)]
     pub table: String,
     /// Start this long ago instead of now, e.g. 10m (at most 24h, the stream's retention).
     #[arg(long, value_name = "DURATION", conflicts_with = "trim_horizon")]

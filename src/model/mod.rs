@@ -23,6 +23,7 @@ pub mod item_size;
 pub mod json;
 pub mod key_condition;
 pub mod limits;
+pub mod names;
 pub mod number;
 pub mod part_names;
 pub mod redact;
