@@ -469,3 +469,48 @@ fn empty_and_rejected_names_exit_2_before_anything_is_sent() {
         &["'http://127.0.0.1:9/a b'", "space", "AWS_ENDPOINT_URL"],
     );
 }
+
+/// A profile that is not in the AWS files is refused (the SDK would take the environment's
+/// credentials instead: another account), and so is a file the SDK cannot parse.
+#[test]
+fn a_missing_profile_or_a_malformed_aws_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let creds = dir.path().join("credentials");
+    std::fs::write(&config, "[profile prod]\nregion = eu-west-1\n").unwrap();
+    let files = [
+        ("AWS_CONFIG_FILE", config.to_str().unwrap()),
+        ("AWS_SHARED_CREDENTIALS_FILE", creds.to_str().unwrap()),
+    ];
+    let e = "http://127.0.0.1:9";
+    let out = run_raw(
+        &["--endpoint-url", e, "--profile", "nope", "tables"],
+        &files,
+    );
+    fails(
+        out,
+        2,
+        &[
+            "--profile 'nope' names no profile in",
+            config.to_str().unwrap(),
+            creds.to_str().unwrap(),
+            "defined: prod",
+        ],
+    );
+    let mut env = files.to_vec();
+    env.push(("AWS_PROFILE", "nope"));
+    fails(
+        run_raw(&["--endpoint-url", e, "tables"], &env),
+        2,
+        &["AWS_PROFILE 'nope'"],
+    );
+    std::fs::write(&config, "[profile prod]\nregion eu-west-1\n").unwrap();
+    fails(
+        run_raw(&["--endpoint-url", e, "tables"], &files),
+        2,
+        &[
+            &format!("AWS config file '{}', line 2: ", config.display()),
+            "'='",
+        ],
+    );
+}

@@ -15,6 +15,7 @@ mod explore;
 mod hotkeys;
 mod hotkeys_writes;
 pub mod output;
+mod profiles;
 mod ranges;
 mod read_cmd;
 mod read_spec;
@@ -133,6 +134,7 @@ pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> 
             )));
         }
     }
+    profiles::check(global.profile.as_deref())?;
     Ok(ConnectOptions {
         profile: global.profile.clone(),
         region: global.region.clone(),

@@ -88,7 +88,11 @@ pub async fn run_pattern(
                 "--param '{pair}' is not NAME=VALUE; write e.g. --param status=SHIPPED"
             ))
         })?;
-        params.insert(name.to_string(), value.to_string());
+        if let Some(earlier) = params.insert(name.to_string(), value.to_string()) {
+            return Err(CliError::bad_input(format!(
+                "--param '{name}' is given twice ('{earlier}' and '{value}'); pass it once"
+            )));
+        }
     }
     let bound = pattern.bind(&params)?;
     let names =

@@ -338,18 +338,18 @@ mod tests {
     #[test]
     fn start_points_and_stops_from_the_flags() {
         let now = 10_000_000_000;
-        assert_eq!(plan(&args(&["t"]), now).unwrap().start, StreamStart::Latest);
+        assert_eq!(plan(&args(&["tbl"]), now).unwrap().start, StreamStart::Latest);
         assert_eq!(
-            plan(&args(&["t", "--trim-horizon"]), now).unwrap().start,
+            plan(&args(&["tbl", "--trim-horizon"]), now).unwrap().start,
             StreamStart::TrimHorizon
         );
         assert_eq!(
-            plan(&args(&["t", "--since", "10m"]), now).unwrap().start,
+            plan(&args(&["tbl", "--since", "10m"]), now).unwrap().start,
             StreamStart::Since {
                 cutoff_ms: now - 600_000
             }
         );
-        let p = plan(&args(&["t", "--until", "1m30s"]), now).unwrap();
+        let p = plan(&args(&["tbl", "--until", "1m30s"]), now).unwrap();
         assert_eq!(p.until, Some(Duration::from_secs(90)));
     }
 
@@ -358,17 +358,17 @@ mod tests {
         let now = 10_000_000_000;
         let cases = [
             (
-                vec!["t", "--since", "25h"],
+                vec!["tbl", "--since", "25h"],
                 "--since '25h' is longer than 24h",
             ),
-            (vec!["t", "--since", "10"], "--since '10' is not a duration"),
+            (vec!["tbl", "--since", "10"], "--since '10' is not a duration"),
             (
-                vec!["t", "--until", "0s"],
+                vec!["tbl", "--until", "0s"],
                 "--until '0s' must be longer than zero",
             ),
-            (vec!["t", "--count", "0"], "--count '0'"),
+            (vec!["tbl", "--count", "0"], "--count '0'"),
             (
-                vec!["t", "--page-size", "1001"],
+                vec!["tbl", "--page-size", "1001"],
                 "--page-size '1001' is out of range",
             ),
         ];

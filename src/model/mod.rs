@@ -1,6 +1,7 @@
 //! Pure domain code: no I/O, no terminal types.
 
 pub mod access_pattern;
+pub mod aws_profile_file;
 pub mod aws_profiles;
 pub mod calendar;
 pub mod capacity;
@@ -26,6 +27,7 @@ pub mod limits;
 pub mod names;
 pub mod number;
 pub mod part_names;
+mod pattern_file;
 pub mod redact;
 pub mod relations;
 pub mod reserved;
