@@ -260,3 +260,86 @@ fn csv_to_a_terminal_escapes_the_cells_and_to_a_pipe_keeps_their_bytes() {
     let piped = ok(run_raw(&args, &[]));
     assert!(piped.contains("v\u{1b}]52;c;cHduZWQ=\u{7}"), "{piped:?}");
 }
+
+/// Writes `head` then 1 MiB chunks (raw, or in chunked encoding) until the client hangs up,
+/// adding what was written to `sent`.
+fn flood(
+    stream: &mut std::net::TcpStream,
+    head: &str,
+    chunked: bool,
+    sent: &std::sync::atomic::AtomicUsize,
+) {
+    use std::io::Write;
+    use std::sync::atomic::Ordering;
+    if stream.write_all(head.as_bytes()).is_err() {
+        return;
+    }
+    let chunk = vec![b' '; 1 << 20];
+    // Far past any cap: a client that reads it all holds gigabytes.
+    for _ in 0..4096 {
+        let written = if chunked {
+            stream
+                .write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+                .and_then(|()| stream.write_all(&chunk))
+                .and_then(|()| stream.write_all(b"\r\n"))
+        } else {
+            stream.write_all(&chunk)
+        };
+        if written.is_err() {
+            return;
+        }
+        sent.fetch_add(chunk.len(), Ordering::Relaxed);
+    }
+}
+
+#[test]
+fn a_response_past_the_cap_is_refused_and_named() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
+    for chunked in [false, true] {
+        let sent = Arc::new(AtomicUsize::new(0));
+        let counter = sent.clone();
+        let fake = FakeDynamo::start_raw(move |_, _, stream| {
+            let head = if chunked {
+                "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\nTransfer-Encoding: chunked\r\n\r\n"
+            } else {
+                "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 2000000000\r\n\r\n"
+            };
+            flood(stream, head, chunked, &counter);
+            false
+        });
+        let out = run_raw(&["--endpoint-url", &fake.endpoint, "tables"], &[]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("larger than the 16 MiB cap"), "{err}");
+        if !chunked {
+            assert!(err.contains("Content-Length 2000000000"), "{err}");
+        }
+        // What the server got out before the client hung up, over every attempt: the cap and
+        // the socket buffers, not the flood.
+        let sent = sent.load(Ordering::Relaxed);
+        assert!(sent < 160 << 20, "{} MiB were sent", sent >> 20);
+    }
+}
+
+#[test]
+fn a_200_that_is_not_json_says_so() {
+    let fake = FakeDynamo::start_raw(|_, _, stream| {
+        use std::io::Write;
+        let body = "<html><body>Welcome to nginx!</body></html>";
+        let _ = write!(
+            stream,
+            "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        true
+    });
+    let out = run_raw(&["--endpoint-url", &fake.endpoint, "tables"], &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!err.contains("UnknownError"), "{err}");
+    assert!(err.contains("not JSON"), "{err}");
+    assert!(err.contains("<html><body>Welcome"), "{err}");
+}

@@ -338,7 +338,10 @@ mod tests {
     #[test]
     fn start_points_and_stops_from_the_flags() {
         let now = 10_000_000_000;
-        assert_eq!(plan(&args(&["tbl"]), now).unwrap().start, StreamStart::Latest);
+        assert_eq!(
+            plan(&args(&["tbl"]), now).unwrap().start,
+            StreamStart::Latest
+        );
         assert_eq!(
             plan(&args(&["tbl", "--trim-horizon"]), now).unwrap().start,
             StreamStart::TrimHorizon
@@ -361,7 +364,10 @@ mod tests {
                 vec!["tbl", "--since", "25h"],
                 "--since '25h' is longer than 24h",
             ),
-            (vec!["tbl", "--since", "10"], "--since '10' is not a duration"),
+            (
+                vec!["tbl", "--since", "10"],
+                "--since '10' is not a duration",
+            ),
             (
                 vec!["tbl", "--until", "0s"],
                 "--until '0s' must be longer than zero",

@@ -33,6 +33,7 @@ pub mod relations;
 pub mod reserved;
 pub mod sanitize;
 pub mod schema;
+pub mod shorten;
 pub mod stream;
 pub mod value;
 pub mod wrap;
