@@ -116,8 +116,7 @@ fn section_at(text: &str, offset: usize) -> Option<String> {
     text[..end]
         .lines()
         .map(str::trim)
-        .filter(|l| l.starts_with('['))
-        .last()
+        .rfind(|l| l.starts_with('['))
         .map(|l| {
             l.split(']').next().map_or(l.to_string(), |h| {
                 let closing = if h.starts_with("[[") { "]]" } else { "]" };
