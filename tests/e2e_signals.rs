@@ -321,3 +321,16 @@ fn demo_no_ui_stops_dynamodb_local_on_sigterm_and_sighup() {
         assert!(status.success(), "{signal}: {status:?}");
     }
 }
+
+/// SIGKILL runs no clean-up in dynoscope: the kernel takes the JVM down with it
+/// (PR_SET_PDEATHSIG), so no DynamoDB Local is left holding its port and memory.
+#[test]
+fn demo_sigkilled_takes_dynamodb_local_down() {
+    let mut s = Session::spawn(&["demo", "--users", "2", "--no-ui"], &[], 40, 120);
+    wait_raw(&s, "press Ctrl-C to stop DynamoDB Local");
+    let port = demo_port(&s);
+    assert!(port_open(port));
+    s.signal(libc::SIGKILL);
+    s.wait_exit_within(Duration::from_secs(10));
+    assert_local_stops(port);
+}

@@ -64,10 +64,19 @@ impl LocalDynamo {
         // The demo's DynamoDB Local stands in for a server on another machine: at a lower
         // priority than the explorer, so a full-speed scan cannot starve keys and frames on a
         // small machine (see src/platform/priority.rs). Every JVM thread inherits it.
+        // It also dies with dynoscope, even a SIGKILLed one that runs no clean-up: the kernel
+        // sends it SIGKILL when the thread that started it ends (the runtime's main thread,
+        // which ends with the process). If dynoscope died before the prctl, the parent is
+        // already another process and the JVM exits at once.
+        let parent = std::process::id();
         // SAFETY: between fork and exec the child only makes async-signal-safe syscalls.
         unsafe {
-            command.pre_exec(|| {
+            command.pre_exec(move || {
                 crate::platform::priority::lower_this_thread();
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                if libc::getppid() as u32 != parent {
+                    libc::_exit(1);
+                }
                 Ok(())
             });
         }
