@@ -514,3 +514,23 @@ fn a_missing_profile_or_a_malformed_aws_file_is_refused() {
         ],
     );
 }
+
+/// A value pasted by mistake is quoted shortened, with its length, and the fix still shows.
+#[test]
+fn an_error_quoting_a_huge_input_stays_short() {
+    let huge = "x".repeat(20_000);
+    let e = "http://127.0.0.1:9";
+    for args in [
+        vec!["--endpoint-url", e, "--timeout", &huge, "tables"],
+        vec!["--endpoint-url", e, "scan", &huge],
+    ] {
+        let out = run_raw(&args, &[]);
+        let err = stderr(&out);
+        assert!(err.len() < 600, "{} bytes: {err}", err.len());
+        fails(
+            out,
+            2,
+            &["… (20000 characters)'", "(see 'dynoscope --help')"],
+        );
+    }
+}

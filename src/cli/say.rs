@@ -4,10 +4,12 @@
 //! line passes the sanitiser here, with credentials in URLs masked; `tests/layers.rs` checks
 //! that nothing else in `src/` writes to stderr.
 
+use std::borrow::Cow;
 use std::io::{self, Write};
 
 use crate::model::redact::redact_userinfo;
 use crate::model::sanitize::sanitize;
+use crate::model::shorten::shorten_quoted_values;
 
 /// Writes `line` (one line: a newline in it is shown as `\n`) to stderr. A failed write is
 /// ignored (`eprintln!` would panic, e.g. on a terminal that hung up): the exit code still
@@ -19,8 +21,18 @@ pub fn say(line: &str) {
 /// [`say`] to any writer, for tests.
 pub fn say_to(out: &mut impl Write, line: &str) -> io::Result<()> {
     let line = redact_userinfo(line);
+    // A value pasted by mistake (a 20 KB key) must not bury the sentence that says the fix.
+    let line = if line.len() > LONG_LINE {
+        Cow::Owned(shorten_quoted_values(&line, QUOTED_MAX))
+    } else {
+        line
+    };
     writeln!(out, "{}", sanitize(&line))
 }
+
+/// Lines longer than this have their long quoted values shortened to [`QUOTED_MAX`] chars.
+const LONG_LINE: usize = 300;
+const QUOTED_MAX: usize = 80;
 
 #[cfg(test)]
 mod tests {

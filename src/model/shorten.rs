@@ -12,9 +12,64 @@ pub fn shorten_quoted(text: &str, max: usize) -> String {
     format!("{head}… ({count} characters)")
 }
 
+/// A message with every single-quoted value longer than `max` characters shortened by
+/// [`shorten_quoted`]. A quote opens after a non-alphanumeric character (or at the start) and
+/// closes before one (or at the end), so the apostrophe in "DynamoDB's" opens nothing. An
+/// unclosed quote is left as it is.
+pub fn shorten_quoted_values(message: &str, max: usize) -> String {
+    let chars: Vec<char> = message.chars().collect();
+    let mut out = String::with_capacity(message.len().min(4096));
+    let mut i = 0;
+    while i < chars.len() {
+        let opens = chars[i] == '\''
+            && (i == 0 || !chars[i - 1].is_alphanumeric())
+            && chars.get(i + 1).is_some();
+        let close = opens.then(|| {
+            (i + 1..chars.len()).find(|&j| {
+                chars[j] == '\'' && chars.get(j + 1).is_none_or(|c| !c.is_alphanumeric())
+            })
+        });
+        match close.flatten() {
+            Some(j) if j - i - 1 > max => {
+                let value: String = chars[i + 1..j].iter().collect();
+                out.push('\'');
+                out.push_str(&shorten_quoted(&value, max));
+                out.push('\'');
+                i = j + 1;
+            }
+            _ => {
+                out.push(chars[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_values_in_a_message_are_cut_and_the_rest_kept() {
+        let long = "x".repeat(20_000);
+        let message = format!("invalid value '{long}' for '--timeout <SECS>': out of range");
+        assert_eq!(
+            shorten_quoted_values(&message, 80),
+            format!(
+                "invalid value '{}… (20000 characters)' for '--timeout <SECS>': out of range",
+                "x".repeat(80)
+            )
+        );
+        let apostrophe = format!("DynamoDB's limit: '{long}'");
+        assert!(shorten_quoted_values(&apostrophe, 80).starts_with("DynamoDB's limit: 'xxx"));
+        assert!(shorten_quoted_values(&apostrophe, 80).ends_with("(20000 characters)'"));
+        assert_eq!(shorten_quoted_values("it's 'short'", 80), "it's 'short'");
+        assert_eq!(
+            shorten_quoted_values("open 'never closed", 3),
+            "open 'never closed"
+        );
+    }
 
     #[test]
     fn long_values_are_cut_with_their_length() {
