@@ -43,10 +43,7 @@ pub fn draw(frame: &mut Frame, area: Rect, row: &RequestRow) {
     frame.render_widget(
         Paragraph::new(lines).wrap(Wrap { trim: false }).block(
             Block::bordered()
-                .title(format!(
-                    " Request {} as sent · any key closes ",
-                    row.request_id
-                ))
+                .title(format!(" Request {} as sent · any key closes ", row.number))
                 .border_style(theme::border(true)),
         ),
         popup,
@@ -65,7 +62,7 @@ mod tests {
 
     #[test]
     fn a_write_row_shows_its_own_operation_and_body() {
-        let row = RequestRow::from_write(
+        let mut row = RequestRow::from_write(
             7,
             "UpdateItem",
             1,
@@ -74,6 +71,7 @@ mod tests {
             &Default::default(),
             Some(r##"{"TableName":"app","ConditionExpression":"#a0 = :v0"}"##.into()),
         );
+        row.number = 7;
         let mut terminal = Terminal::new(TestBackend::new(80, 12)).unwrap();
         terminal.draw(|f| draw(f, f.area(), &row)).unwrap();
         let text = crate::ui::snapshot_tests::buffer_text(&terminal);
