@@ -294,7 +294,13 @@ fn unreachable_endpoint_fails_fast_with_exit_1() {
         "took {:?}",
         started.elapsed()
     );
-    fails(out, 1, &[&url]);
+    // The cause itself, without the layers of HTTP client that wrap it.
+    assert!(
+        !stderr(&out).contains("client error (Connect)"),
+        "{}",
+        stderr(&out)
+    );
+    fails(out, 1, &[&url, "connection failed: Connection refused"]);
 }
 
 #[test]

@@ -146,7 +146,22 @@ fn connector_reason(err: &ConnectorError) -> String {
     } else {
         "request failed"
     };
-    format!("{kind}: {}", chain(err))
+    format!("{kind}: {}", root_cause(err))
+}
+
+/// The innermost error's text: hyper and the SDK wrap "Connection refused (os error 111)" in
+/// four layers ("io error: client error (Connect): tcp connect error: …") that say nothing.
+fn root_cause(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut current = err.source();
+    while let Some(e) = current {
+        let inner = e.to_string();
+        if !inner.is_empty() {
+            text = inner;
+        }
+        current = e.source();
+    }
+    redact_userinfo(&text.replace('\n', " ")).into_owned()
 }
 
 /// The error and its sources on one line, skipping repeats (the SDK nests the same message),

@@ -46,9 +46,64 @@ pub fn shorten_quoted_values(message: &str, max: usize) -> String {
     out
 }
 
+/// `text` cut to `width` display columns by taking out its middle: an error's beginning
+/// names what failed and its end the cause ("Connection refused") and what to do, so both
+/// ends are kept.
+pub fn fit_middle(text: &str, width: usize) -> String {
+    use unicode_width::UnicodeWidthChar;
+    if super::sanitize::display_width(text) <= width {
+        return text.to_string();
+    }
+    if width < 2 {
+        return "…".chars().take(width).collect();
+    }
+    let head_room = ((width - 1) / 5).min(20);
+    let mut tail_room = width - 1 - head_room;
+    let mut head = String::new();
+    let mut used = 0;
+    for c in text.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > head_room {
+            break;
+        }
+        used += w;
+        head.push(c);
+    }
+    tail_room += head_room - used;
+    let mut tail: Vec<char> = Vec::new();
+    let mut used = 0;
+    for c in text.chars().rev() {
+        let w = c.width().unwrap_or(0);
+        if used + w > tail_room {
+            break;
+        }
+        used += w;
+        tail.push(c);
+    }
+    tail.reverse();
+    format!("{head}…{}", tail.into_iter().collect::<String>())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_middle_goes_and_both_ends_stay() {
+        let text = "Scan failed: cannot reach DynamoDB at http://127.0.0.1:8000: connection failed: Connection refused (os error 111) — loaded items kept; n resumes";
+        assert_eq!(fit_middle(text, 500), text);
+        let cut = fit_middle(text, 80);
+        assert_eq!(crate::model::sanitize::display_width(&cut), 80, "{cut}");
+        assert!(cut.starts_with("Scan failed: ca"), "{cut}");
+        assert!(
+            cut.ends_with("Connection refused (os error 111) — loaded items kept; n resumes"),
+            "{cut}"
+        );
+        assert_eq!(
+            crate::model::sanitize::display_width(&fit_middle("漢字漢字漢字", 5)),
+            5
+        );
+    }
 
     #[test]
     fn quoted_values_in_a_message_are_cut_and_the_rest_kept() {
