@@ -1,19 +1,8 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use dynoscope::cli::say::say;
 use dynoscope::cli::{self, args::Cli};
-use dynoscope::model::redact::redact_userinfo;
-use dynoscope::model::sanitize::sanitize;
-
-/// One line on stderr, through the sanitiser: messages quote values, and some of those came
-/// from the service or the data. Credentials in a URL are masked, as a last guard. A failed
-/// write is ignored (`eprintln!` would panic, e.g. on a terminal that hung up), since the exit
-/// code still tells.
-fn say(line: &str) {
-    use std::io::Write;
-    let line = redact_userinfo(line);
-    let _ = writeln!(std::io::stderr().lock(), "{}", sanitize(&line));
-}
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

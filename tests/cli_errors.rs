@@ -174,45 +174,45 @@ fn every_numeric_flag_out_of_range_is_one_line_and_exit_2() {
         (&["--max-attempts", "0", "tables"], &["'0'", "1 to 100"]),
         (&["--max-attempts", "101", "tables"], &["'101'", "1 to 100"]),
         (
-            &["--max-items", "0", "t"],
+            &["--max-items", "0", "tbl"],
             &["'0'", "1 to 1000000000 items"],
         ),
         (
-            &["scan", "t", "--rcu-per-second", "1e-20"],
+            &["scan", "tbl", "--rcu-per-second", "1e-20"],
             &["'1e-20'", "0.01 to 1000000000"],
         ),
         (
-            &["scan", "t", "--rcu-per-second", "inf"],
+            &["scan", "tbl", "--rcu-per-second", "inf"],
             &["'inf'", "read units per second"],
         ),
         (
-            &["scan", "t", "--max-rcu", "0"],
+            &["scan", "tbl", "--max-rcu", "0"],
             &["'0'", "more than 0, up to 1000000000000"],
         ),
         (
-            &["scan", "t", "--max-rcu", "1e300"],
+            &["scan", "tbl", "--max-rcu", "1e300"],
             &["'1e300'", "1000000000000"],
         ),
         (
-            &["scan", "t", "--segments", "0"],
+            &["scan", "tbl", "--segments", "0"],
             &["'0'", "1 to 1000 segments"],
         ),
         (
-            &["scan", "t", "--page-size", "0"],
+            &["scan", "tbl", "--page-size", "0"],
             &["'0'", "1 to 1000000 items"],
         ),
         (
-            &["scan", "t", "--page-size", "2000000"],
+            &["scan", "tbl", "--page-size", "2000000"],
             &["'2000000'", "1 to 1000000"],
         ),
         (
-            &["query", "t", "--pk", "x", "--limit", "0"],
+            &["query", "tbl", "--pk", "x", "--limit", "0"],
             &["'0'", "1 to 1000000000 items"],
         ),
         (
             &[
                 "query",
-                "t",
+                "tbl",
                 "--pk",
                 "x",
                 "--limit",
@@ -222,11 +222,11 @@ fn every_numeric_flag_out_of_range_is_one_line_and_exit_2() {
         ),
         (&["run", "p", "--limit", "0"], &["'0'", "1 to 1000000000"]),
         (
-            &["hotkeys", "t", "--top", "0"],
+            &["hotkeys", "tbl", "--top", "0"],
             &["'0'", "1 to 1000000 keys"],
         ),
         (
-            &["hotkeys", "t", "--segments", "1001"],
+            &["hotkeys", "tbl", "--segments", "1001"],
             &["'1001'", "1 to 1000"],
         ),
         (&["seed", "--users", "0"], &["'0'", "1 to 100000 users"]),
@@ -294,7 +294,13 @@ fn unreachable_endpoint_fails_fast_with_exit_1() {
         "took {:?}",
         started.elapsed()
     );
-    fails(out, 1, &[&url]);
+    // The cause itself, without the layers of HTTP client that wrap it.
+    assert!(
+        !stderr(&out).contains("client error (Connect)"),
+        "{}",
+        stderr(&out)
+    );
+    fails(out, 1, &[&url, "connection failed: Connection refused"]);
 }
 
 #[test]
@@ -414,4 +420,123 @@ fn the_explorer_needs_a_terminal() {
         &[("XDG_CONFIG_HOME", "/nonexistent")],
     );
     fails(out, 2, &["terminal"]);
+}
+
+/// Names the SDK or DynamoDB would refuse are refused first, in one line that quotes them and
+/// says the fix, exit 2: nothing is sent (the endpoint does not listen; a request would fail
+/// with exit 1).
+#[test]
+fn empty_and_rejected_names_exit_2_before_anything_is_sent() {
+    let e = "http://127.0.0.1:9";
+    let empty_table = ["''", "the table name is empty", "dynoscope tables"];
+    let cases: Vec<(Vec<&str>, Vec<&str>)> = vec![
+        (vec!["scan", ""], empty_table.to_vec()),
+        (vec!["describe", ""], empty_table.to_vec()),
+        (vec!["query", "", "--pk", "x"], empty_table.to_vec()),
+        (vec!["hotkeys", ""], empty_table.to_vec()),
+        (vec!["tail", ""], empty_table.to_vec()),
+        (vec![""], empty_table.to_vec()),
+        (vec!["scan", "a b"], vec!["'a b'", "3 to 255 letters"]),
+        (vec!["describe", "ab"], vec!["'ab'", "3 to 255 letters"]),
+        (
+            vec!["--region", "", "tables"],
+            vec!["''", "--region", "empty"],
+        ),
+        (
+            vec!["--region", "us east", "tables"],
+            vec!["'us east'", "us-east-1"],
+        ),
+        (
+            vec!["scan", "tbl", "--output", "csv", "--columns", ""],
+            vec!["''", "--columns", "names no attribute"],
+        ),
+        (
+            vec!["scan", "tbl", "--output", "csv", "--columns", " , "],
+            vec!["' , '", "--columns", "names no attribute"],
+        ),
+    ];
+    for (args, needles) in cases {
+        let mut full = vec!["--endpoint-url", e];
+        full.extend(&args);
+        fails(run_raw(&full, &[]), 2, &needles);
+    }
+    for url in ["http://127.0.0.1:9/a b", "http://127.0.0.1:9 "] {
+        let out = run_raw(&["--endpoint-url", url, "tables"], &[]);
+        fails(out, 2, &[&format!("'{url}'"), "space"]);
+    }
+    let out = run_raw(
+        &["tables"],
+        &[("AWS_ENDPOINT_URL", "http://127.0.0.1:9/a b")],
+    );
+    assert!(!stderr(&out).contains("Request {"), "{}", stderr(&out));
+    fails(
+        out,
+        2,
+        &["'http://127.0.0.1:9/a b'", "space", "AWS_ENDPOINT_URL"],
+    );
+}
+
+/// A profile that is not in the AWS files is refused (the SDK would take the environment's
+/// credentials instead: another account), and so is a file the SDK cannot parse.
+#[test]
+fn a_missing_profile_or_a_malformed_aws_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    let creds = dir.path().join("credentials");
+    std::fs::write(&config, "[profile prod]\nregion = eu-west-1\n").unwrap();
+    let files = [
+        ("AWS_CONFIG_FILE", config.to_str().unwrap()),
+        ("AWS_SHARED_CREDENTIALS_FILE", creds.to_str().unwrap()),
+    ];
+    let e = "http://127.0.0.1:9";
+    let out = run_raw(
+        &["--endpoint-url", e, "--profile", "nope", "tables"],
+        &files,
+    );
+    fails(
+        out,
+        2,
+        &[
+            "--profile 'nope' names no profile in",
+            config.to_str().unwrap(),
+            creds.to_str().unwrap(),
+            "defined: prod",
+        ],
+    );
+    let mut env = files.to_vec();
+    env.push(("AWS_PROFILE", "nope"));
+    fails(
+        run_raw(&["--endpoint-url", e, "tables"], &env),
+        2,
+        &["AWS_PROFILE 'nope'"],
+    );
+    std::fs::write(&config, "[profile prod]\nregion eu-west-1\n").unwrap();
+    fails(
+        run_raw(&["--endpoint-url", e, "tables"], &files),
+        2,
+        &[
+            &format!("AWS config file '{}', line 2: ", config.display()),
+            "'='",
+        ],
+    );
+}
+
+/// A value pasted by mistake is quoted shortened, with its length, and the fix still shows.
+#[test]
+fn an_error_quoting_a_huge_input_stays_short() {
+    let huge = "x".repeat(20_000);
+    let e = "http://127.0.0.1:9";
+    for args in [
+        vec!["--endpoint-url", e, "--timeout", &huge, "tables"],
+        vec!["--endpoint-url", e, "scan", &huge],
+    ] {
+        let out = run_raw(&args, &[]);
+        let err = stderr(&out);
+        assert!(err.len() < 600, "{} bytes: {err}", err.len());
+        fails(
+            out,
+            2,
+            &["… (20000 characters)'", "(see 'dynoscope --help')"],
+        );
+    }
 }

@@ -170,6 +170,10 @@ fn pattern_and_shard_errors_name_the_fix() {
             vec!["'userId'", "NAME=VALUE"],
         ),
         (
+            run_pattern("user-by-id", &["userId=1", "userId=2"], &[]),
+            vec!["--param 'userId' is given twice ('1' and '2'); pass it once"],
+        ),
+        (
             run(&["query", t, "--pk", "X#{shard}", "--pk-shards", "9..1"]),
             vec!["'9..1'"],
         ),

@@ -321,3 +321,32 @@ fn demo_no_ui_stops_dynamodb_local_on_sigterm_and_sighup() {
         assert!(status.success(), "{signal}: {status:?}");
     }
 }
+
+/// SIGKILL runs no clean-up in dynoscope: the kernel takes the JVM down with it
+/// (PR_SET_PDEATHSIG), so no DynamoDB Local is left holding its port and memory. Run without
+/// a terminal: in a pty the session's hang-up would end the JVM anyway.
+#[test]
+fn demo_sigkilled_takes_dynamodb_local_down() {
+    use std::io::{BufRead, BufReader};
+    let mut cmd = std::process::Command::new(bin());
+    aws_env(&mut cmd)
+        .args(["demo", "--users", "2", "--no-ui"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut port = None;
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        port = port.or_else(|| port_after(&line, UP));
+        if line.contains("press Ctrl-C to stop DynamoDB Local") {
+            break;
+        }
+    }
+    let port = port.expect("demo names its endpoint");
+    assert!(port_open(port));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_local_stops(port);
+}

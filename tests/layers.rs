@@ -341,3 +341,34 @@ fn the_checker_sees_what_it_must() {
     .collect();
     assert_eq!(found, want);
 }
+
+/// Every line on stderr passes the sanitiser: `cli::say` is the one writer. Names, messages
+/// and endpoints quoted in notes and errors come from data and servers, so a stray
+/// `eprintln!` is a way for an escape sequence to reach the terminal.
+#[test]
+fn only_cli_say_writes_to_stderr() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut writers = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&src).unwrap();
+        if rel == Path::new("cli/say.rs") || rel.to_string_lossy().ends_with("_tests.rs") {
+            continue;
+        }
+        let text = code_only(&std::fs::read_to_string(file).unwrap());
+        for (n, line) in text.lines().enumerate() {
+            if ["eprintln!", "eprint!", "stderr()", "dbg!"]
+                .iter()
+                .any(|w| line.contains(w))
+            {
+                writers.push(format!("{}:{}: {}", rel.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        writers.is_empty(),
+        "stderr written around cli::say (use say! or cli::say::say):\n{}",
+        writers.join("\n")
+    );
+}

@@ -281,28 +281,28 @@ fn a_table_without_a_stream_is_one_line_naming_the_command_and_nothing_is_change
 fn bad_durations_and_flags_are_one_line_and_exit_2() {
     let cases: [(&[&str], &str); 9] = [
         (
-            &["tail", "t", "--since", "25h"],
+            &["tail", "tbl", "--since", "25h"],
             "--since '25h' is longer than 24h",
         ),
         (
-            &["tail", "t", "--since", "10"],
+            &["tail", "tbl", "--since", "10"],
             "--since '10' is not a duration",
         ),
         (
-            &["tail", "t", "--until", "soon"],
+            &["tail", "tbl", "--until", "soon"],
             "--until 'soon' is not a duration",
         ),
-        (&["tail", "t", "--count", "0"], "--count '0'"),
+        (&["tail", "tbl", "--count", "0"], "--count '0'"),
         (
-            &["hotkeys", "t", "--for", "10s"],
+            &["hotkeys", "tbl", "--for", "10s"],
             "--for '10s' only applies to --writes",
         ),
         (
-            &["hotkeys", "t", "--writes", "--segments", "4"],
+            &["hotkeys", "tbl", "--writes", "--segments", "4"],
             "--segments applies to the Scan",
         ),
         (
-            &["hotkeys", "t", "--writes", "--for", "0s"],
+            &["hotkeys", "tbl", "--writes", "--for", "0s"],
             "--for '0s' must be longer than zero",
         ),
         (

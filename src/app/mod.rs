@@ -9,6 +9,7 @@ pub mod layout;
 pub mod live_layout;
 pub mod msg;
 pub mod request_log;
+pub mod sent_view;
 pub mod state;
 pub mod text_input;
 pub mod update;

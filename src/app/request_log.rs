@@ -8,6 +8,10 @@ use crate::model::capacity::Consumed;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestRow {
+    /// The row's place in the session's requests, from 1, given by [`RequestLog::push`]: it
+    /// never repeats, while `request_id` is shared by every page of one read and every
+    /// attempt of one write.
+    pub number: u64,
     pub request_id: u64,
     pub operation: Operation,
     pub index: Option<String>,
@@ -39,6 +43,7 @@ impl RequestRow {
         sent: Option<std::sync::Arc<str>>,
     ) -> Self {
         RequestRow {
+            number: 0,
             request_id,
             operation: Operation::Query,
             index: None,
@@ -59,6 +64,7 @@ impl RequestRow {
 
     pub fn from_page(page: &Page, total_segments: u32) -> Self {
         RequestRow {
+            number: 0,
             request_id: page.request_id,
             operation: page.operation,
             index: page.index.clone(),
@@ -122,13 +128,14 @@ pub struct RequestLog {
 }
 
 impl RequestLog {
-    pub fn push(&mut self, row: RequestRow) {
+    pub fn push(&mut self, mut row: RequestRow) {
         if row.write.is_some() {
             self.write_total += row.consumed.total;
         } else {
             self.total.add(&row.consumed);
         }
         self.requests += 1;
+        row.number = self.requests;
         self.attempts += u64::from(row.attempts);
         self.throttles += u64::from(row.throttles);
         if row.throttle_reason.is_some() {
@@ -177,6 +184,7 @@ mod tests {
 
     fn row(units: f64, attempts: u32, throttles: u32) -> RequestRow {
         RequestRow {
+            number: 0,
             request_id: 1,
             operation: Operation::Scan,
             index: None,
@@ -197,6 +205,31 @@ mod tests {
             sent: None,
             write: None,
         }
+    }
+
+    /// Every page of one read shares its request id, and a write's conflict and retry share
+    /// the write's: the numbers shown are the log's own and never repeat.
+    #[test]
+    fn row_numbers_never_repeat() {
+        let mut log = RequestLog::default();
+        for _ in 0..3 {
+            log.push(row(0.5, 1, 0));
+        }
+        log.record_failure(6, 0);
+        let attempts = crate::aws::attempts::AttemptStats::default();
+        for _ in 0..2 {
+            log.push(RequestRow::from_write(
+                2,
+                "UpdateItem",
+                0,
+                Consumed::default(),
+                Duration::ZERO,
+                &attempts,
+                None,
+            ));
+        }
+        let numbers: Vec<u64> = log.window(0, 10).map(|r| r.number).collect();
+        assert_eq!(numbers, [1, 2, 3, 5, 6]);
     }
 
     #[test]

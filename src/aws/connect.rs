@@ -46,6 +46,8 @@ pub enum ConnectError {
         "bad endpoint URL '{0}': {1}; pass something like --endpoint-url http://localhost:8000"
     )]
     BadEndpoint(String, String),
+    #[error("region '{0}' is not a region name (letters, digits and '-'); pass one such as --region us-east-1, or fix AWS_REGION or the profile's region")]
+    BadRegion(String),
     #[error("no AWS region configured; pass --region (e.g. --region us-east-1) or set AWS_REGION")]
     NoRegion,
     #[error("no AWS credentials found for {endpoint} ({detail}); run 'aws configure' or 'aws sso login', or pass --profile")]
@@ -74,6 +76,14 @@ pub struct Connection {
 /// Checks an endpoint URL and says whether it points at this machine.
 pub fn parse_endpoint(url: &str) -> Result<bool, ConnectError> {
     let bad = |why: String| ConnectError::BadEndpoint(redact_userinfo(url).into_owned(), why);
+    // The URL parser would trim the ends and percent-encode a space inside; the SDK refuses
+    // both later, with a dump of its request.
+    if let Some(c) = url.chars().find(|c| c.is_whitespace() || c.is_control()) {
+        return Err(bad(match c {
+            ' ' => "it holds a space".to_string(),
+            c => format!("it holds {}", c.escape_default()),
+        }));
+    }
     let parsed = url::Url::parse(url).map_err(|e| bad(e.to_string()))?;
     if parsed.scheme() != "http" && parsed.scheme() != "https" {
         return Err(bad(format!(
@@ -82,6 +92,28 @@ pub fn parse_endpoint(url: &str) -> Result<bool, ConnectError> {
         )));
     }
     is_loopback(&parsed).ok_or_else(|| bad("no host".into()))
+}
+
+/// What the endpoint probe's failure says about the configuration, in a line: the SDK's own
+/// text quotes its whole request (`Request { body: SdkBody … }`).
+fn configured_endpoint_error(why: &str, region: &str) -> ConnectError {
+    const FROM: &str = "it came from the AWS configuration (AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_DYNAMODB or a profile's endpoint_url)";
+    if why.contains("`region`") {
+        return ConnectError::BadRegion(region.to_string());
+    }
+    match endpoint::applied_endpoint(why) {
+        Some(url) => {
+            let reason = match parse_endpoint(&url) {
+                Err(ConnectError::BadEndpoint(_, reason)) => reason,
+                _ => "it is not a valid URI".to_string(),
+            };
+            ConnectError::BadEndpoint(
+                redact_userinfo(&url).into_owned(),
+                format!("{reason}; {FROM}"),
+            )
+        }
+        None => ConnectError::BadEndpoint("(from the AWS configuration)".into(), why.to_string()),
+    }
 }
 
 /// The SDK's request URL as shown in messages: credentials in it masked, and without its path,
@@ -125,11 +157,12 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
     let region = configured_region
         .clone()
         .unwrap_or_else(|| LOCAL_FALLBACK_REGION.to_string());
-    let mut builder =
-        aws_sdk_dynamodb::config::Builder::from(&sdk_config).region(Region::new(region.clone()));
+    let mut builder = aws_sdk_dynamodb::config::Builder::from(&sdk_config)
+        .region(Region::new(region.clone()))
+        .interceptor(super::response_cap::ResponseCap);
     let url = endpoint::resolve(&Client::from_conf(builder.clone().build()))
         .await
-        .map_err(|why| ConnectError::BadEndpoint("(from the AWS configuration)".into(), why))?;
+        .map_err(|why| configured_endpoint_error(&why, &region))?;
     let is_local = parse_endpoint(&url)?;
     let shown_endpoint = shown(&url);
     match (opts.local_only, is_local, &configured_region) {

@@ -76,6 +76,14 @@ pub async fn resolve(client: &Client) -> Result<String, String> {
     }
 }
 
+/// The endpoint named by the SDK's "failed to apply endpoint `URL` to request `…`" error.
+pub fn applied_endpoint(why: &str) -> Option<String> {
+    let start = why.find("failed to apply endpoint `")? + "failed to apply endpoint `".len();
+    let rest = &why[start..];
+    let end = rest.find("` to request").or_else(|| rest.find('`'))?;
+    Some(rest[..end].to_string())
+}
+
 /// Whether `url`'s host is this machine: `localhost`, 127.0.0.0/8 or ::1. `None` when it has
 /// no host at all.
 pub fn is_loopback(url: &url::Url) -> Option<bool> {

@@ -1,7 +1,10 @@
 //! Engine errors, classified by what the user should do about them.
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::result::ConnectorError;
+
+use super::response_cap::TOO_LARGE;
 
 use crate::model::redact::redact_userinfo;
 use crate::model::sanitize::sanitize;
@@ -36,17 +39,33 @@ impl EngineError {
     }
 
     /// Turns an SDK failure of `operation` on `table` into one line naming the endpoint.
-    pub fn from_sdk<E, R>(
-        err: SdkError<E, R>,
+    pub fn from_sdk<E>(
+        err: SdkError<E, HttpResponse>,
         operation: &str,
         table: Option<&str>,
         endpoint: &str,
     ) -> Self
     where
         E: ProvideErrorMetadata + std::error::Error + 'static,
-        R: std::fmt::Debug,
     {
         let error = match &err {
+            _ if chain(&err).contains("length limit exceeded") => EngineError::service(format!(
+                "{operation} failed at {endpoint}: {TOO_LARGE}; it was cut off there (a DynamoDB page is at most about 1.4 MB)"
+            )),
+            _ if chain(&err).contains(TOO_LARGE) => {
+                let text = chain(&err);
+                let from = text.find(TOO_LARGE).unwrap_or(0);
+                EngineError::service(format!(
+                    "{operation} failed at {endpoint}: {}",
+                    sanitize(&text[from..])
+                ))
+            }
+            SdkError::ServiceError(ctx) if ctx.err().code().is_none() && not_json(ctx.raw()) => {
+                EngineError::service(format!(
+                    "{operation} failed at {endpoint}: {}",
+                    describe_not_json(ctx.raw())
+                ))
+            }
             SdkError::ServiceError(ctx) => {
                 let e = ctx.err();
                 // Whatever answered wrote these; they reach stderr and the screen.
@@ -96,6 +115,29 @@ impl EngineError {
     }
 }
 
+/// Whether a response's body is something other than a JSON object (DynamoDB answers every
+/// request, success or error, with one).
+fn not_json(response: &HttpResponse) -> bool {
+    let body = response.body().bytes().unwrap_or_default();
+    serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(body).is_err()
+}
+
+fn describe_not_json(response: &HttpResponse) -> String {
+    let body = response.body().bytes().unwrap_or_default();
+    let text = String::from_utf8_lossy(body);
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|t| format!(", Content-Type {}", sanitize(t)))
+        .unwrap_or_default();
+    format!(
+        "the response (HTTP {}{content_type}) is not JSON, so it is not from DynamoDB; check --endpoint-url (it began: '{}')",
+        response.status().as_u16(),
+        sanitize(&crate::model::shorten::shorten_quoted(&text, 80))
+    )
+}
+
 fn connector_reason(err: &ConnectorError) -> String {
     let kind = if err.is_timeout() {
         "timed out"
@@ -104,7 +146,22 @@ fn connector_reason(err: &ConnectorError) -> String {
     } else {
         "request failed"
     };
-    format!("{kind}: {}", chain(err))
+    format!("{kind}: {}", root_cause(err))
+}
+
+/// The innermost error's text: hyper and the SDK wrap "Connection refused (os error 111)" in
+/// four layers ("io error: client error (Connect): tcp connect error: …") that say nothing.
+fn root_cause(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut current = err.source();
+    while let Some(e) = current {
+        let inner = e.to_string();
+        if !inner.is_empty() {
+            text = inner;
+        }
+        current = e.source();
+    }
+    redact_userinfo(&text.replace('\n', " ")).into_owned()
 }
 
 /// The error and its sources on one line, skipping repeats (the SDK nests the same message),

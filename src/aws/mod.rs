@@ -13,6 +13,7 @@ pub mod error;
 pub mod json_lines;
 mod memory_engine;
 pub mod read;
+pub mod response_cap;
 pub mod seed;
 pub mod seed_model;
 pub mod stats;

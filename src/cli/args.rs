@@ -18,6 +18,7 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
     /// Table to open in the explorer (omit for the table picker).
+    #[arg(value_parser = ranges::table_name)]
     pub table: Option<String>,
     /// Open TABLE with the live pane (W) already open: its stream's writes as they happen.
     #[arg(long, requires = "table")]
@@ -41,7 +42,7 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "NAME")]
     pub profile: Option<String>,
     /// AWS region (default: AWS_REGION or the profile's region).
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(long, global = true, value_name = "NAME", value_parser = ranges::region)]
     pub region: Option<String>,
     /// DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local.
     #[arg(long, global = true, value_name = "URL")]
@@ -70,7 +71,10 @@ pub enum Command {
     /// List table names, one per line.
     Tables,
     /// Describe a table as JSON: keys, attribute types, indexes, billing, size, TTL, stream.
-    Describe { table: String },
+    Describe {
+        #[arg(value_parser = ranges::table_name)]
+        table: String,
+    },
     /// Query an item collection (or an index), streaming items to stdout.
     Query(Box<QueryArgs>),
     /// Scan a table or index, optionally in parallel segments, streaming items to stdout.
@@ -135,7 +139,7 @@ pub struct ReadArgs {
     pub output: OutputFormat,
     /// With --output csv: the columns, comma-separated (default: the key attributes, then every
     /// attribute of the first page).
-    #[arg(long, value_name = "A,B,…")]
+    #[arg(long, value_name = "A,B,…", value_parser = ranges::columns)]
     pub columns: Option<String>,
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]
@@ -155,6 +159,7 @@ pub struct ReadArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct QueryArgs {
+    #[arg(value_parser = ranges::table_name)]
     pub table: String,
     /// Partition key value (typed by the key's attribute type; binary keys take base64).
     #[arg(
@@ -201,6 +206,7 @@ pub struct SortArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct ScanArgs {
+    #[arg(value_parser = ranges::table_name)]
     pub table: String,
     /// Parallel scan segments (1-1000); each runs in its own task.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = ranges::segments)]
@@ -212,6 +218,7 @@ pub struct ScanArgs {
 #[derive(Debug, Clone, Args)]
 pub struct HotkeysArgs {
     /// Table to scan (all of it, or the index given with --index).
+    #[arg(value_parser = ranges::table_name)]
     pub table: String,
     /// Count the partition key of this GSI or LSI instead of the table's.
     #[arg(long, visible_alias = "index-name", value_name = "NAME")]
@@ -266,7 +273,7 @@ pub enum ModelCommand {
 #[derive(Debug, Clone, Args)]
 pub struct SeedArgs {
     /// Table to create and load.
-    #[arg(long, default_value = "app", value_name = "NAME")]
+    #[arg(long, default_value = "app", value_name = "NAME", value_parser = ranges::table_name)]
     pub table: String,
     /// Number of ordinary users to generate.
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = ranges::users)]
@@ -307,7 +314,7 @@ pub struct RunArgs {
     #[arg(long = "param", value_name = "NAME=VALUE")]
     pub params: Vec<String>,
     /// Run against this table instead of the one the pattern names.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", value_parser = ranges::table_name)]
     pub table: Option<String>,
     /// Stop after N items (overrides the pattern's limit).
     #[arg(long, value_name = "N", value_parser = ranges::limit)]
@@ -315,7 +322,7 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value = "jsonl")]
     pub output: OutputFormat,
     /// With --output csv: the columns, comma-separated.
-    #[arg(long, value_name = "A,B,…")]
+    #[arg(long, value_name = "A,B,…", value_parser = ranges::columns)]
     pub columns: Option<String>,
     /// Print request statistics as one JSON object on the last line of stderr.
     #[arg(long)]

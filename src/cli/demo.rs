@@ -64,10 +64,19 @@ impl LocalDynamo {
         // The demo's DynamoDB Local stands in for a server on another machine: at a lower
         // priority than the explorer, so a full-speed scan cannot starve keys and frames on a
         // small machine (see src/platform/priority.rs). Every JVM thread inherits it.
+        // It also dies with dynoscope, even a SIGKILLed one that runs no clean-up: the kernel
+        // sends it SIGKILL when the thread that started it ends (the runtime's main thread,
+        // which ends with the process). If dynoscope died before the prctl, the parent is
+        // already another process and the JVM exits at once.
+        let parent = std::process::id();
         // SAFETY: between fork and exec the child only makes async-signal-safe syscalls.
         unsafe {
-            command.pre_exec(|| {
+            command.pre_exec(move || {
                 crate::platform::priority::lower_this_thread();
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                if libc::getppid() as u32 != parent {
+                    libc::_exit(1);
+                }
                 Ok(())
             });
         }
@@ -195,21 +204,21 @@ async fn serve(
     let conn = aws::connect(&options).await?;
     let engine = Engine::new(&conn);
     local.wait_ready(&engine).await?;
-    eprintln!(
+    say!(
         "DynamoDB Local is up at {}; loading the demo table '{DEMO_TABLE}'…",
         local.endpoint
     );
     let loaded = seed::seed(&conn, DEMO_TABLE, demo_data::generate(args.users)).await?;
-    eprintln!("loaded {loaded} items");
+    say!("loaded {loaded} items");
     let _churn = args
         .churn
         .map(|rate| super::seed_churn::background(&conn, DEMO_TABLE, args.users, rate, args.no_ui));
     if args.no_ui {
-        eprintln!(
+        say!(
             "try: dynoscope --endpoint-url {} query {DEMO_TABLE} --pk USER#celebrity --sk-begins ORDER# --desc --limit 5 --output table",
             local.endpoint
         );
-        eprintln!("press Ctrl-C to stop DynamoDB Local");
+        say!("press Ctrl-C to stop DynamoDB Local");
         std::future::pending().await
     } else {
         let mut global = global.clone();

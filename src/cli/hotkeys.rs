@@ -119,7 +119,7 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
         }
     }
     if let Some(line) = stats_line {
-        let _ = writeln!(io::stderr().lock(), "{line}");
+        super::say::say(&line);
     }
     Ok(())
 }
@@ -183,7 +183,7 @@ async fn count(
         ),
         None => {
             if drained.outcome == Some(DoneOutcome::BudgetReached) {
-                eprintln!(
+                say!(
                     "note: {}; the report covers the {} {} read so far",
                     crate::model::capacity::budget_stop(budget, stats.consumed_capacity.total),
                     distribution.total_items(),

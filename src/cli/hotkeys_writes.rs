@@ -154,7 +154,7 @@ pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError>
             Some(StreamEvent::Ready { shards }) => {
                 // Counting starts now: the time to open the shards is not counted.
                 deadline = Instant::now() + duration;
-                eprintln!(
+                say!(
                     "hotkeys: counting writes to '{}'{} for {} from its stream ({shards} {})",
                     sanitize(&target.info.name),
                     args.index

@@ -1,5 +1,12 @@
 //! Argument handling and the headless subcommands.
 
+/// `eprintln!` through the sanitiser: see `say.rs`.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::say::say(&format!($($arg)*))
+    };
+}
+
 pub mod args;
 mod demo;
 mod docs;
@@ -9,9 +16,11 @@ mod hotkeys;
 mod hotkeys_writes;
 mod model_cmd;
 pub mod output;
+mod profiles;
 mod ranges;
 mod read_cmd;
 mod read_spec;
+pub mod say;
 mod seed_churn;
 pub mod settings;
 mod stream;
@@ -19,7 +28,6 @@ pub mod tail;
 mod tail_table;
 mod text_table;
 
-use std::io::{self, Write};
 use std::time::Duration;
 
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
@@ -74,7 +82,7 @@ pub fn finish_with_stats(
             Err(e)
         }
         (Ok(()), Some(line)) => {
-            let _ = writeln!(io::stderr().lock(), "{line}");
+            say::say(&line);
             Ok(())
         }
         (Ok(()), None) => Ok(()),
@@ -127,6 +135,7 @@ pub fn connect_options(global: &GlobalArgs) -> Result<ConnectOptions, CliError> 
             )));
         }
     }
+    profiles::check(global.profile.as_deref())?;
     Ok(ConnectOptions {
         profile: global.profile.clone(),
         region: global.region.clone(),
@@ -202,9 +211,10 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             aws::seed::ensure_local(&conn, "seed")?;
             let loaded =
                 aws::seed::seed(&conn, &args.table, demo_data::generate(args.users)).await?;
-            eprintln!(
+            say!(
                 "loaded {loaded} items into '{}' at {}",
-                args.table, conn.endpoint
+                args.table,
+                conn.endpoint
             );
             Ok(())
         }

@@ -42,6 +42,8 @@ pub struct ItemWriter<W: Write> {
     /// it unless `--columns` named them).
     encoder: Option<ItemEncoder>,
     csv_columns: Option<Vec<String>>,
+    /// stdout is a terminal: CSV cells are escaped like every other text on screen.
+    escape_csv: bool,
     bytes: Vec<u8>,
 }
 
@@ -55,8 +57,17 @@ impl<W: Write> ItemWriter<W> {
             line: String::new(),
             encoder: None,
             csv_columns: None,
+            escape_csv: false,
             bytes: Vec::new(),
         }
+    }
+
+    /// Output bound for a terminal: CSV cells (and its header) show control characters and
+    /// escape sequences as visible escapes, since the data would otherwise drive the
+    /// terminal (OSC 52 writes the clipboard). A file or a pipe gets the exact bytes.
+    pub fn to_terminal(mut self, is_terminal: bool) -> Self {
+        self.escape_csv = is_terminal;
+        self
     }
 
     /// CSV columns chosen by the user (`--columns`) instead of the first page's attributes.
@@ -67,14 +78,14 @@ impl<W: Write> ItemWriter<W> {
 
     /// The encoder of `csv` and `json`, made on first use.
     fn encoder(&mut self, first_page: &[Item]) -> &mut ItemEncoder {
-        let (format, key_names) = (self.format, &self.key_names);
+        let (format, key_names, escape) = (self.format, &self.key_names, self.escape_csv);
         let columns = &mut self.csv_columns;
         self.encoder.get_or_insert_with(|| match format {
             OutputFormat::Csv => {
                 let columns = columns
                     .take()
                     .unwrap_or_else(|| all_attributes(key_names, first_page));
-                ItemEncoder::new(ExportFormat::Csv, columns)
+                ItemEncoder::new(ExportFormat::Csv, columns).escaping_cells(escape)
             }
             _ => ItemEncoder::new(ExportFormat::Json, Vec::new()),
         })

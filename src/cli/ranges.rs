@@ -5,6 +5,7 @@
 
 use crate::aws::read::MAX_SEGMENTS;
 use crate::model::limits::{self, CountRange};
+use crate::model::names;
 
 const SEGMENTS: CountRange = CountRange {
     min: 1,
@@ -50,4 +51,18 @@ pub fn top(text: &str) -> Result<usize, String> {
 
 pub fn users(text: &str) -> Result<u32, String> {
     limits::DEMO_USERS.parse(text)
+}
+
+/// A table name DynamoDB accepts (or its ARN): an empty one is refused here, not by the SDK.
+pub fn table_name(text: &str) -> Result<String, String> {
+    names::check_table_name(text).map(|()| text.to_string())
+}
+
+pub fn region(text: &str) -> Result<String, String> {
+    names::check_region(text).map(|()| text.to_string())
+}
+
+/// `--columns`: at least one attribute name.
+pub fn columns(text: &str) -> Result<String, String> {
+    names::parse_columns(text).map(|_| text.to_string())
 }

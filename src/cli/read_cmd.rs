@@ -19,7 +19,7 @@ use crate::model::key_condition::{KeyCondition, SortInput};
 use crate::model::value::Item;
 use crate::model::wording::noun;
 use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal};
 
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
     let info = engine.describe_table(&args.table).await?;
@@ -89,7 +89,11 @@ pub async fn run_pattern(
                 "--param '{pair}' is not NAME=VALUE; write e.g. --param status=SHIPPED"
             ))
         })?;
-        params.insert(name.to_string(), value.to_string());
+        if let Some(earlier) = params.insert(name.to_string(), value.to_string()) {
+            return Err(CliError::bad_input(format!(
+                "--param '{name}' is given twice ('{earlier}' and '{value}'); pass it once"
+            )));
+        }
     }
     let bound = pattern.bind(&params)?;
     let names =
@@ -237,8 +241,7 @@ async fn fan_out(
         merged.truncate(limit);
     }
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
-        let _ = writeln!(
-            io::stderr().lock(),
+        say!(
             "note: {}; {} {} from the shards read so far are written",
             crate::model::capacity::budget_stop(
                 read.max_rcu.unwrap_or_default(),
@@ -248,8 +251,11 @@ async fn fan_out(
             noun(merged.len() as u64, "item")
         );
     }
-    let mut writer = ItemWriter::new(io::stdout().lock(), read.output, key_names)
-        .with_csv_columns(super::stream::csv_columns(read));
+    let stdout = io::stdout().lock();
+    let terminal = stdout.is_terminal();
+    let mut writer = ItemWriter::new(stdout, read.output, key_names)
+        .with_csv_columns(super::stream::csv_columns(read))
+        .to_terminal(terminal);
     match writer.write_page(&merged).and_then(|()| writer.finish()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
             return Err(CliError::service(format!("cannot write output: {e}")))
@@ -257,7 +263,7 @@ async fn fan_out(
         _ => {}
     }
     if let Some(line) = stats_line {
-        let _ = writeln!(io::stderr().lock(), "{line}");
+        super::say::say(&line);
     }
     Ok(())
 }

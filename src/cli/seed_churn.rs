@@ -73,12 +73,13 @@ pub async fn run(global: &GlobalArgs, args: SeedArgs) -> Result<(), CliError> {
     seed::ensure_local(&conn, "seed --churn")?;
     if !table_exists(&conn, &args.table).await? {
         let loaded = seed::seed(&conn, &args.table, demo_data::generate(args.users)).await?;
-        eprintln!(
+        say!(
             "loaded {loaded} items into '{}' at {}",
-            args.table, conn.endpoint
+            args.table,
+            conn.endpoint
         );
     }
-    eprintln!(
+    say!(
         "churn: writing {rate}/s to '{}' at {} {}",
         args.table,
         conn.endpoint,
@@ -105,7 +106,7 @@ pub async fn run(global: &GlobalArgs, args: SeedArgs) -> Result<(), CliError> {
     if interrupted {
         return Err(CliError::new(130, format!("{line}; interrupted")));
     }
-    eprintln!("{line}");
+    say!("{line}");
     Ok(())
 }
 
@@ -122,14 +123,14 @@ pub fn background(
     let cancel = CancellationToken::new();
     let (conn, table, stop) = (conn.clone(), table.to_string(), cancel.clone());
     if to_stderr {
-        eprintln!("churn: writing {rate}/s to '{table}' in the background");
+        say!("churn: writing {rate}/s to '{table}' in the background");
     }
     tokio::spawn(async move {
         let outcome = run_load(&conn, &table, users, rate, None, stop).await;
         match (outcome, to_stderr) {
-            (Ok(report), true) => eprintln!("{}", summary(&table, &report)),
+            (Ok(report), true) => say!("{}", summary(&table, &report)),
             (Ok(report), false) => tracing::info!("{}", summary(&table, &report)),
-            (Err(e), true) => eprintln!("churn stopped: {}", e.message),
+            (Err(e), true) => say!("churn stopped: {}", e.message),
             (Err(e), false) => tracing::warn!(error = %e.message, "churn stopped"),
         }
     });

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::args::GlobalArgs;
 use super::CliError;
 use crate::app::config::{self, Config, ConfigError};
-use crate::model::access_pattern::{parse_patterns_file, AccessPattern};
+use crate::model::access_pattern::{error_line, parse_patterns_file, AccessPattern};
 use crate::platform::dirs;
 
 pub struct Settings {
@@ -17,45 +17,67 @@ pub struct Settings {
 
 impl Settings {
     pub fn load(global: &GlobalArgs) -> Result<Settings, CliError> {
-        let config = match dirs::config_file() {
-            Some(path) => read_config_or_default(&path),
-            None => Ok(Config::default()),
+        let path = dirs::config_file();
+        let (config, text) = match &path {
+            Some(path) => read_config_or_default(path),
+            None => Ok((Config::default(), String::new())),
         }
         .map_err(|e| CliError::bad_input(e.to_string()))?;
-        let mut patterns = Vec::new();
+        let shown = path.map(|p| p.display().to_string()).unwrap_or_default();
+        let mut patterns: Vec<AccessPattern> = Vec::new();
         for (i, table) in config.patterns.iter().cloned().enumerate() {
-            patterns.push(
-                AccessPattern::from_toml(table, i)
-                    .map_err(|e| CliError::bad_input(format!("config file: {e}")))?,
-            );
-        }
-        if let Some(path) = &global.patterns {
-            let shown = path.display().to_string();
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                CliError::bad_input(format!("cannot read patterns file '{shown}': {e}"))
+            let pattern = AccessPattern::from_toml(table, i).map_err(|e| {
+                let line = error_line(&text, i, &e).map(|n| format!(", line {n}"));
+                CliError::bad_input(format!(
+                    "config file '{shown}'{}: {e}",
+                    line.unwrap_or_default()
+                ))
             })?;
-            patterns.extend(parse_patterns_file(&text, &shown).map_err(CliError::bad_input)?);
+            if patterns.iter().any(|p| p.name == pattern.name) {
+                return Err(CliError::bad_input(format!(
+                    "config file '{shown}': access pattern '{}' is declared twice; give each pattern its own name",
+                    pattern.name
+                )));
+            }
+            patterns.push(pattern);
+        }
+        if let Some(file) = &global.patterns {
+            let file_shown = file.display().to_string();
+            let text = std::fs::read_to_string(file).map_err(|e| {
+                CliError::bad_input(format!("cannot read patterns file '{file_shown}': {e}"))
+            })?;
+            for pattern in parse_patterns_file(&text, &file_shown).map_err(CliError::bad_input)? {
+                if patterns.iter().any(|p| p.name == pattern.name) {
+                    return Err(CliError::bad_input(format!(
+                        "patterns file '{file_shown}': access pattern '{}' is also declared in the config file '{shown}'; give each pattern its own name",
+                        pattern.name
+                    )));
+                }
+                patterns.push(pattern);
+            }
         }
         Ok(Settings { config, patterns })
     }
 }
 
-/// The config at `path`; no file there means the defaults.
-fn read_config_or_default(path: &Path) -> Result<Config, ConfigError> {
+/// The config at `path` and its text; no file there means the defaults.
+fn read_config_or_default(path: &Path) -> Result<(Config, String), ConfigError> {
     match std::fs::metadata(path) {
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(Config::default()),
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+            Ok((Config::default(), String::new()))
+        }
         _ => read_config(path),
     }
 }
 
 /// Reads the config file at `path`; a missing file is an error here.
-fn read_config(path: &Path) -> Result<Config, ConfigError> {
+fn read_config(path: &Path) -> Result<(Config, String), ConfigError> {
     let text = std::fs::read_to_string(path).map_err(|err| ConfigError {
         path: PathBuf::from(path),
         line: None,
         message: format!("cannot read it: {err}"),
     })?;
-    config::parse(&text, path)
+    Ok((config::parse(&text, path)?, text))
 }
 
 #[cfg(test)]
@@ -66,7 +88,10 @@ mod tests {
     fn missing_default_file_means_defaults() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("dynoscope").join("config.toml");
-        assert_eq!(read_config_or_default(&path), Ok(Config::default()));
+        assert_eq!(
+            read_config_or_default(&path),
+            Ok((Config::default(), String::new()))
+        );
         let err = read_config(&path).unwrap_err();
         assert!(err.to_string().contains("cannot read it"), "{err}");
         assert!(err.to_string().contains(&*path.to_string_lossy()), "{err}");
@@ -74,7 +99,7 @@ mod tests {
 
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "max_items = 10\n").unwrap();
-        assert_eq!(read_config_or_default(&path).unwrap().max_items, Some(10));
+        assert_eq!(read_config_or_default(&path).unwrap().0.max_items, Some(10));
         std::fs::write(&path, "max_items = 0\n").unwrap();
         let err = read_config_or_default(&path).unwrap_err();
         assert_eq!(err.path, path);

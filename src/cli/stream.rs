@@ -8,7 +8,7 @@ use super::CliError;
 use crate::aws::{DoneOutcome, Engine, ErrorClass, ReadSpec};
 use crate::model::json::{to_safe_json, JsonSpelling};
 use crate::model::wording::noun;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal};
 
 /// `--columns a,b,c` as attribute names.
 pub(super) fn csv_columns(read: &ReadArgs) -> Option<Vec<String>> {
@@ -40,8 +40,10 @@ pub(super) async fn stream(
         ..spec
     };
     let stdout = io::stdout().lock();
-    let mut writer =
-        ItemWriter::new(stdout, read.output, key_names).with_csv_columns(csv_columns(read));
+    let terminal = stdout.is_terminal();
+    let mut writer = ItemWriter::new(stdout, read.output, key_names)
+        .with_csv_columns(csv_columns(read))
+        .to_terminal(terminal);
     let mut items_written = 0u64;
     let mut write_failure: Option<CliError> = None;
     let mut stdout_closed = false;
@@ -73,9 +75,8 @@ pub(super) async fn stream(
     if !stdout_closed {
         match writer.finish() {
             Ok(left_out) if !left_out.is_empty() => {
-                let _ = writeln!(
-                    io::stderr().lock(),
-                    "note: not in the CSV, first seen after its columns were chosen: {}; name the columns with --columns",
+                say!(
+"note: not in the CSV, first seen after its columns were chosen: {}; name the columns with --columns",
                     left_out.join(", ")
                 );
             }
@@ -113,8 +114,7 @@ pub(super) async fn stream(
         None => write_failure,
     };
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
-        let _ = writeln!(
-            io::stderr().lock(),
+        say!(
             "note: {}; {items_written} {} in {} {} were written",
             crate::model::capacity::budget_stop(
                 read.max_rcu.unwrap_or_default(),

@@ -46,6 +46,7 @@ pub enum ChangeOutput {
 #[derive(Debug, Clone, Args)]
 pub struct TailArgs {
     /// Table whose stream to read.
+    #[arg(value_parser = super::ranges::table_name)]
     pub table: String,
     /// Start this long ago instead of now, e.g. 10m (at most 24h, the stream's retention).
     #[arg(long, value_name = "DURATION", conflicts_with = "trim_horizon")]
@@ -185,7 +186,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
     let targets = WriteTargets::from_table(&target.info);
     let key_names = target.info.keys.names();
     if let Some(note) = target.view_type.and_then(|v| v.blind_spot()) {
-        eprintln!("note: {note}");
+        say!("note: {note}");
     }
     let spelling = match args.output {
         ChangeOutput::DdbJsonl => JsonSpelling::Dynamo,
@@ -223,9 +224,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
             Some(StreamEvent::Done {
                 outcome: StreamOutcome::StreamDisabled,
             }) => {
-                eprintln!(
-                    "tail: the stream was disabled, and every shard has been read to its end"
-                );
+                say!("tail: the stream was disabled, and every shard has been read to its end");
                 break;
             }
             None | Some(StreamEvent::Done { .. }) => break,
@@ -233,7 +232,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
                 failure = Some(CliError::from(error));
                 break;
             }
-            Some(StreamEvent::Ready { shards }) => eprintln!(
+            Some(StreamEvent::Ready { shards }) => say!(
                 "tail: reading {shards} {} of the stream of '{}' ({}) from {}",
                 noun(shards as u64, "shard"),
                 sanitize(&target.info.name),
@@ -313,7 +312,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
             ),
         )),
         (None, Some(Stop::Until)) => {
-            eprintln!(
+            say!(
                 "tail: stopped after --until {}; {written} {} written",
                 format_duration(plan.until.unwrap_or_default()),
                 were(written, "change")
@@ -349,18 +348,21 @@ mod tests {
     #[test]
     fn start_points_and_stops_from_the_flags() {
         let now = 10_000_000_000;
-        assert_eq!(plan(&args(&["t"]), now).unwrap().start, StreamStart::Latest);
         assert_eq!(
-            plan(&args(&["t", "--trim-horizon"]), now).unwrap().start,
+            plan(&args(&["tbl"]), now).unwrap().start,
+            StreamStart::Latest
+        );
+        assert_eq!(
+            plan(&args(&["tbl", "--trim-horizon"]), now).unwrap().start,
             StreamStart::TrimHorizon
         );
         assert_eq!(
-            plan(&args(&["t", "--since", "10m"]), now).unwrap().start,
+            plan(&args(&["tbl", "--since", "10m"]), now).unwrap().start,
             StreamStart::Since {
                 cutoff_ms: now - 600_000
             }
         );
-        let p = plan(&args(&["t", "--until", "1m30s"]), now).unwrap();
+        let p = plan(&args(&["tbl", "--until", "1m30s"]), now).unwrap();
         assert_eq!(p.until, Some(Duration::from_secs(90)));
     }
 
@@ -369,17 +371,20 @@ mod tests {
         let now = 10_000_000_000;
         let cases = [
             (
-                vec!["t", "--since", "25h"],
+                vec!["tbl", "--since", "25h"],
                 "--since '25h' is longer than 24h",
             ),
-            (vec!["t", "--since", "10"], "--since '10' is not a duration"),
             (
-                vec!["t", "--until", "0s"],
+                vec!["tbl", "--since", "10"],
+                "--since '10' is not a duration",
+            ),
+            (
+                vec!["tbl", "--until", "0s"],
                 "--until '0s' must be longer than zero",
             ),
-            (vec!["t", "--count", "0"], "--count '0'"),
+            (vec!["tbl", "--count", "0"], "--count '0'"),
             (
-                vec!["t", "--page-size", "1001"],
+                vec!["tbl", "--page-size", "1001"],
                 "--page-size '1001' is out of range",
             ),
         ];

@@ -20,6 +20,8 @@ use serde::Deserialize;
 
 use super::key_condition::SortInput;
 use super::limits::LIMIT;
+use super::pattern_file::check_template;
+pub use super::pattern_file::{error_line, parse_patterns_file};
 
 /// The parameter that stands for a shard number; it is never asked for.
 pub const SHARD_PARAM: &str = "shard";
@@ -108,6 +110,13 @@ pub struct AccessPattern {
 pub enum PatternError {
     #[error("access pattern {0}: {1}")]
     Invalid(String, String),
+    /// A field's value is wrong: `field` lets a file's reader name its line.
+    #[error("access pattern {label}: {message}")]
+    Field {
+        label: String,
+        field: &'static str,
+        message: String,
+    },
     #[error("pattern '{pattern}' needs parameter '{param}'; pass --param {param}=VALUE")]
     MissingParam { pattern: String, param: String },
     #[error("pattern '{pattern}' has no parameter '{param}'; its parameters are: {known}")]
@@ -195,6 +204,29 @@ impl AccessPattern {
                 .map_err(|e: toml::de::Error| {
                     PatternError::Invalid(label.clone(), one_line(&e.to_string()))
                 })?;
+        let field = |field: &'static str, message: String| PatternError::Field {
+            label: label.clone(),
+            field,
+            message,
+        };
+        if pattern.name.trim().is_empty() {
+            return Err(field(
+                "name",
+                "name is empty; give the pattern a name to run it by".into(),
+            ));
+        }
+        if pattern.table.trim().is_empty() {
+            return Err(field(
+                "table",
+                "table is empty; name the table it queries".into(),
+            ));
+        }
+        check_template(&pattern.pk).map_err(|problem| field("pk", format!("pk {problem}")))?;
+        if let Some(sk) = &pattern.sk {
+            for text in sk.texts() {
+                check_template(text).map_err(|problem| field("sk", format!("sk {problem}")))?;
+            }
+        }
         if let Some(limit) = pattern.limit.filter(|n| !LIMIT.contains(*n as u64)) {
             return Err(PatternError::Invalid(
                 label,
@@ -288,36 +320,7 @@ pub fn shard_keys(pk_template: &str, (first, last): (u32, u32)) -> Vec<String> {
         .collect()
 }
 
-/// Patterns from a file of `[[pattern]]` tables.
-pub fn parse_patterns_file(text: &str, path: &str) -> Result<Vec<AccessPattern>, String> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct File {
-        #[serde(default)]
-        pattern: Vec<toml::Table>,
-    }
-    let file: File = toml::from_str(text).map_err(|e| {
-        let line = e
-            .span()
-            .map(|s| {
-                format!(
-                    ", line {}",
-                    text[..s.start.min(text.len())].lines().count().max(1)
-                )
-            })
-            .unwrap_or_default();
-        format!("patterns file '{path}'{line}: {}", one_line(e.message()))
-    })?;
-    file.pattern
-        .into_iter()
-        .enumerate()
-        .map(|(i, t)| {
-            AccessPattern::from_toml(t, i).map_err(|e| format!("patterns file '{path}': {e}"))
-        })
-        .collect()
-}
-
-fn one_line(text: &str) -> String {
+pub(super) fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -98,6 +98,26 @@ fn bad_pattern_definitions() {
             "'a'",
         ),
         ("[[pattern]\n", "line 1"),
+        (
+            "[[pattern]]\ntable='t'\nname='a'\npk='X#{a'\n",
+            "p.toml', line 4: access pattern 'a': pk 'X#{a' has an unclosed '{'",
+        ),
+        (
+            "[[pattern]]\ntable='t'\nname='a'\npk = '{}'\n",
+            "line 4: access pattern 'a': pk '{}' has an empty '{}' placeholder",
+        ),
+        (
+            "[[pattern]]\ntable='t'\nname='a'\npk='X'\nsk = { begins_with = 'A}' }\n",
+            "line 5: access pattern 'a': sk 'A}' has a '}' with no matching '{'",
+        ),
+        (
+            "# x\n[[pattern]]\ntable='t'\nname = ' '\npk='X'\n",
+            "line 4: access pattern ' ': name is empty",
+        ),
+        (
+            "[[pattern]]\nname='a'\ntable='t'\npk='X'\n\n[[pattern]]\ntable='t'\nname='a'\npk='Y'\n",
+            "line 8: access pattern 'a' is declared twice (first at line 2)",
+        ),
     ];
     for (text, needle) in cases {
         let msg = parse_patterns_file(text, "p.toml").unwrap_err();

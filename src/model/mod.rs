@@ -1,6 +1,7 @@
 //! Pure domain code: no I/O, no terminal types.
 
 pub mod access_pattern;
+pub mod aws_profile_file;
 pub mod aws_profiles;
 pub mod calendar;
 pub mod capacity;
@@ -23,13 +24,16 @@ pub mod item_size;
 pub mod json;
 pub mod key_condition;
 pub mod limits;
+pub mod names;
 pub mod number;
 pub mod part_names;
+mod pattern_file;
 pub mod redact;
 pub mod relations;
 pub mod reserved;
 pub mod sanitize;
 pub mod schema;
+pub mod shorten;
 pub mod stream;
 pub mod value;
 pub mod wording;

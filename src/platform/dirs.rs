@@ -23,6 +23,14 @@ pub fn aws_config_file() -> Option<PathBuf> {
     Some(etcetera::home_dir().ok()?.join(".aws").join("config"))
 }
 
+/// The AWS shared credentials file: `AWS_SHARED_CREDENTIALS_FILE`, else `~/.aws/credentials`.
+pub fn aws_credentials_file() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("AWS_SHARED_CREDENTIALS_FILE").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(path));
+    }
+    Some(etcetera::home_dir().ok()?.join(".aws").join("credentials"))
+}
+
 /// `…/dynoscope` under the state directory; `None` without a home directory.
 pub fn state_dir() -> Option<PathBuf> {
     Some(Xdg::new().ok()?.state_dir()?.join(APP))

@@ -1,5 +1,8 @@
 //! Handing the terminal to the user's editor: `$VISUAL`, else `$EDITOR`, else `vi`, on a
-//! private temporary file (created 0600, never an existing file), and taking it back after.
+//! private temporary file, and taking it back after. The file lives in a directory of its own
+//! with an unpredictable name (`dynoscope-edit-XXXXXX`, mode 0700, made by `tempfile`), so no
+//! other local user can plant, block or read it; the directory and only what is in it (the
+//! file, an editor's swap file) are removed after.
 //! The explorer leaves raw mode and the alternate screen first and redraws everything after,
 //! as after a suspension.
 
@@ -21,15 +24,12 @@ pub fn editor_command() -> String {
 
 /// Runs the editor on `text` and returns the text it saved. Errors are one line.
 pub fn edit(terminal: &mut Term, edit: u64, text: &str) -> Result<String, String> {
-    let path =
-        std::env::temp_dir().join(format!("dynoscope-edit-{}-{edit}.json", std::process::id()));
-    let file = TempFile(path.clone());
-    write_private(&path, text).map_err(|e| format!("cannot create '{}': {e}", path.display()))?;
+    let file = EditFile::create(edit, text)?;
     terminal::restore();
-    let status = run_editor(&editor_command(), &path);
+    let status = run_editor(&editor_command(), &file.path);
     let resumed = terminal::resume(terminal);
     let edited = match status {
-        Ok(0) => fs::read_to_string(&file.0)
+        Ok(0) => fs::read_to_string(&file.path)
             .map_err(|e| format!("cannot read the edited file back: {e}; the edit was dropped")),
         Ok(code) => Err(format!(
             "the editor '{}' exited with status {code}; the edit was dropped",
@@ -44,11 +44,31 @@ pub fn edit(terminal: &mut Term, edit: u64, text: &str) -> Result<String, String
     edited
 }
 
-struct TempFile(PathBuf);
+/// The file being edited, in a private directory that goes (with what is in it) on drop.
+struct EditFile {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
 
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = fs::remove_file(&self.0);
+impl EditFile {
+    fn create(edit: u64, text: &str) -> Result<EditFile, String> {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix("dynoscope-edit-");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(fs::Permissions::from_mode(0o700));
+        }
+        let dir = builder.tempdir().map_err(|e| {
+            format!(
+                "cannot create a private directory in '{}': {e}",
+                std::env::temp_dir().display()
+            )
+        })?;
+        let path = dir.path().join(format!("item-{edit}.json"));
+        write_private(&path, text)
+            .map_err(|e| format!("cannot create '{}': {e}", path.display()))?;
+        Ok(EditFile { path, _dir: dir })
     }
 }
 
@@ -98,5 +118,38 @@ fn run_editor(editor: &str, path: &Path) -> io::Result<i32> {
         if libc::WIFSIGNALED(status) {
             return Ok(128 + libc::WTERMSIG(status));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_edit_file_is_private_unpredictable_and_only_it_is_removed() {
+        // Another user's file at the name the explorer once used is neither a block nor lost.
+        let old_name =
+            std::env::temp_dir().join(format!("dynoscope-edit-{}-7.json", std::process::id()));
+        fs::write(&old_name, "someone else's").unwrap();
+        let first = EditFile::create(7, "{\"a\":1}").unwrap();
+        let second = EditFile::create(7, "{}").unwrap();
+        let dir = first.path.parent().unwrap().to_path_buf();
+        assert_ne!(dir, second.path.parent().unwrap());
+        assert!(dir
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .starts_with("dynoscope-edit-"));
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&first.path), 0o600);
+        assert_eq!(fs::read_to_string(&first.path).unwrap(), "{\"a\":1}");
+        // An editor's swap file beside it goes with the directory.
+        fs::write(dir.join(".item-7.json.swp"), "").unwrap();
+        drop(first);
+        assert!(!dir.exists());
+        assert_eq!(fs::read_to_string(&old_name).unwrap(), "someone else's");
+        fs::remove_file(&old_name).unwrap();
     }
 }

@@ -154,11 +154,44 @@ pub fn check_path(path: &str) -> Result<bool, String> {
         return Err(format!("directory '{}' does not exist", dir.display()));
     }
     match fs::symlink_metadata(&full) {
-        Ok(m) if m.is_dir() => Err(format!("'{path}' is a directory; name a file")),
-        Ok(_) => Ok(true),
+        Ok(_) => match not_a_file(&full) {
+            Some(what) => Err(format!(
+                "'{path}' is {what}, not a file; it is never replaced: name a file"
+            )),
+            None => Ok(true),
+        },
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
         Err(e) => Err(format!("cannot check '{path}': {e}")),
     }
+}
+
+/// What `path` is when it exists and is not a regular file (following a symlink): a device,
+/// a fifo or a socket is never replaced by an export (as root, `/dev/null` would become a
+/// file). A dangling symlink is replaced like a file: the link goes, nothing else.
+fn not_a_file(path: &Path) -> Option<String> {
+    use std::os::unix::fs::FileTypeExt;
+    let link = fs::symlink_metadata(path).ok()?;
+    let kind = fs::metadata(path).ok()?.file_type();
+    let what = if kind.is_file() {
+        return None;
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_fifo() {
+        "a named pipe (fifo)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "something other than a regular file"
+    };
+    Some(if link.file_type().is_symlink() {
+        format!("a symlink to {what}")
+    } else {
+        what.to_string()
+    })
 }
 
 /// Directories completing `path`: in its directory, those whose name starts with its last
@@ -326,6 +359,12 @@ fn write_export(
         .into_inner()
         .map_err(|e| fail("write", e.into_error()))?;
     file.sync_all().map_err(|e| fail("sync", e))?;
+    // Checked again: what was a file when the user agreed may be a device now.
+    if let Some(what) = not_a_file(&path) {
+        return Err(format!(
+            "export to '{shown}' refused: it is {what}, not a file, and was left as it was"
+        ));
+    }
     place(&temp.path, &path, request.overwrite)
         .map_err(|e| fail("cannot give the file its name", e))?;
     temp.keep = true;

@@ -117,12 +117,72 @@ fn paths_are_checked_and_directories_completed() {
     );
     assert_eq!(
         check_path(&format!("{base}exports")).unwrap_err(),
-        format!("'{base}exports' is a directory; name a file")
+        format!("'{base}exports' is a directory, not a file; it is never replaced: name a file")
     );
     assert!(check_path(&format!("{base}nope/x.csv"))
         .unwrap_err()
         .contains("does not exist"));
     assert_eq!(check_path(&format!("{base}new.csv")), Ok(false));
+}
+
+#[test]
+fn a_target_that_is_not_a_regular_file_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    let base = format!("{}/", dir.path().display());
+    assert_eq!(
+        check_path(&format!("{base}pipe")).unwrap_err(),
+        format!(
+            "'{base}pipe' is a named pipe (fifo), not a file; it is never replaced: name a file"
+        )
+    );
+    assert!(check_path(&format!("{base}link"))
+        .unwrap_err()
+        .contains("is a symlink to a named pipe (fifo), not a file"));
+    assert!(check_path("/dev/null")
+        .unwrap_err()
+        .contains("'/dev/null' is a character device"));
+    // A device node made here (as root), so nothing outside the temp dir is at stake.
+    let node = dir.path().join("mynull");
+    let c_path = std::ffi::CString::new(node.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path; mknod only reads it.
+    let made_node =
+        unsafe { libc::mknod(c_path.as_ptr(), libc::S_IFCHR | 0o600, libc::makedev(1, 3)) } == 0;
+    if made_node {
+        assert!(check_path(node.to_str().unwrap())
+            .unwrap_err()
+            .contains("is a character device, not a file"));
+    }
+}
+
+/// Agreed to replace a file, the export still leaves a target that became a device alone.
+#[tokio::test]
+async fn an_agreed_replacement_is_refused_when_the_target_is_a_fifo() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("out.jsonl");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&path)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut exports = Exports::new(tx);
+    exports.start(request(&path, false, true));
+    let err = done(&mut rx).await.unwrap_err();
+    assert!(
+        err.contains("is a named pipe (fifo), not a file, and was left as it was"),
+        "{err}"
+    );
+    assert!(fs::symlink_metadata(&path).unwrap().file_type().is_fifo());
+    assert_eq!(files(dir.path()), ["out.jsonl"]);
 }
 
 /// Pages tee'd in while the loaded items are still being written wait their turn: every

@@ -123,4 +123,28 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
         [press(KeyCode::Esc), char(' '), char(' '), char('D')],
     );
     snapshot!("write_delete_confirmation", s);
+
+    // A delete that meets a changed item: `e` has nothing to edit, so it is not offered.
+    let effects = send(&mut s, [char('y')]);
+    let crate::app::msg::Effect::Write { write, plan } = &effects[0] else {
+        panic!("{effects:?}")
+    };
+    let mut current = plan.ops[0].before.clone().unwrap();
+    current.insert("status", AttrValue::S("CHANGED".into()));
+    send(
+        &mut s,
+        [Msg::Written {
+            write: *write,
+            result: Err(WriteFailure::Conflict {
+                index: 0,
+                current: Some(current),
+                operation: "DeleteItem",
+                latency: std::time::Duration::from_millis(9),
+                attempts: Default::default(),
+                sent: None,
+            }),
+        }],
+    );
+    snapshot!("write_delete_conflict", s);
+    assert!(send(&mut s, [char('e')]).is_empty());
 }

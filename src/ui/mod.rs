@@ -55,7 +55,7 @@ pub fn draw(frame: &mut Frame, state: &State) {
     }
     switcher::draw(frame, area, state);
     if let Some(row) = &state.log_pane.shown {
-        sent_request::draw(frame, area, row);
+        sent_request::draw(frame, area, row, state.log_pane.shown_scroll);
     }
     if state.show_help {
         help::draw(frame, area, state);

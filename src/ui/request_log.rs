@@ -107,7 +107,7 @@ fn write_row(r: &RequestRow, operation: &str) -> Row<'static> {
         split.push_str(&format!(" {} {}", sanitize(name), units(*u)));
     }
     Row::new(vec![
-        r.request_id.to_string(),
+        r.number.to_string(),
         // The column is five wide: PutItem, UpdateItem, DeleteItem, TransactWriteItems.
         match operation {
             "PutItem" => "Put",
@@ -164,7 +164,7 @@ fn row(r: &RequestRow) -> Row<'static> {
     };
     let per_item = r.rcu_per_item().map_or("-".into(), |u| format!("{u:.3}"));
     Row::new(vec![
-        r.request_id.to_string(),
+        r.number.to_string(),
         r.operation.as_str().to_string(),
         r.index
             .as_deref()

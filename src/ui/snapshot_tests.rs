@@ -388,3 +388,29 @@ fn a_scan_stopped_at_its_budget_and_the_prompt_for_a_new_one() {
     send(&mut s, [char('n')]);
     snapshot!("scan_budget_prompt", s);
 }
+
+/// A failure longer than the status bar keeps its cause (the end of the message) and what to
+/// do, losing only its middle.
+#[test]
+fn a_long_failure_keeps_its_cause_in_the_status_bar() {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, demo_items()[..10].to_vec(), true)]);
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Failed {
+            request_id: id,
+            segment: 0,
+            error: crate::aws::EngineError::service(
+                "Scan failed: cannot reach DynamoDB at http://dynamodb-local.internal.example.com:8000: connection failed: Connection refused (os error 111)",
+            ),
+            attempts: Default::default(),
+            elapsed: std::time::Duration::ZERO,
+        })],
+    );
+    let text = buffer_text(&render(&s));
+    assert!(
+        text.contains("Connection refused (os error 111) — loaded items kept; n resumes"),
+        "{text}"
+    );
+    snapshot!("table_read_failed_long", s);
+}

@@ -10,6 +10,7 @@ use super::theme;
 use crate::app::state::{ReadOutcome, State, TableView};
 use crate::model::capacity::on_demand_cost;
 use crate::model::sanitize::sanitize;
+use crate::model::shorten::fit_middle;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
     let mut spans = Vec::new();
@@ -19,7 +20,15 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         } else {
             theme::warning()
         };
-        spans.push(Span::styled(format!(" {} ", sanitize(&notice.text)), style));
+        let text = sanitize(&notice.text);
+        // An error keeps the whole width if it needs it, and loses its middle, never its
+        // cause at the end, when even that is too narrow.
+        let text = if notice.error {
+            fit_middle(&text, (area.width as usize).saturating_sub(3))
+        } else {
+            text.into_owned()
+        };
+        spans.push(Span::styled(format!(" {text} "), style));
         spans.push(Span::raw("│"));
     }
     // Throttling is what an incident is about: it comes first.

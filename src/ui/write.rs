@@ -110,19 +110,34 @@ fn title(flow: &WriteFlow) -> String {
 }
 
 fn hint(flow: &WriteFlow) -> String {
+    // Only what was typed can be edited again (`write_key`'s `e`): not a delete or an undo.
+    let editable = matches!(
+        flow.kind,
+        WriteKind::Edit | WriteKind::KeyChange | WriteKind::Create
+    );
     match flow.stage {
         WriteStage::Editing => " in the editor… ".into(),
         WriteStage::Sending => format!(" sending {} of {}… ", flow.sent + 1, flow.plans.len()),
         WriteStage::ConfirmDelete => {
             " y deletes, each item only if unchanged since loaded · Esc keeps them ".into()
         }
-        WriteStage::Conflict => {
+        WriteStage::Conflict if editable => {
             " r re-applies yours over the current item · e edits again · Esc drops yours ".into()
         }
-        WriteStage::Preview if !flow.problems.is_empty() && !flow.retry => {
+        WriteStage::Conflict if flow.kind == WriteKind::Delete => {
+            " r plans the delete again against the item as it is now · Esc keeps it ".into()
+        }
+        WriteStage::Conflict => {
+            " r re-applies yours over the current item · Esc drops yours ".into()
+        }
+        WriteStage::Preview if !flow.problems.is_empty() && !flow.retry && editable => {
             " e edits again · Esc drops the edit ".into()
         }
-        WriteStage::Preview => " Enter or y sends · e edits again · Esc drops it ".into(),
+        WriteStage::Preview if !flow.problems.is_empty() && !flow.retry => " Esc drops it ".into(),
+        WriteStage::Preview if editable => {
+            " Enter or y sends · e edits again · Esc drops it ".into()
+        }
+        WriteStage::Preview => " Enter or y sends · Esc drops it ".into(),
     }
 }
 

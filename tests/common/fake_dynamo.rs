@@ -10,6 +10,24 @@ use std::sync::{Arc, Mutex};
 /// Status and JSON body for an operation (`ListTables`, `Scan`, …) and its request body.
 pub type Script = dyn Fn(&str, &str) -> (u16, String) + Send + Sync;
 
+/// Writes a whole HTTP response for an operation and its request body itself (headers that
+/// lie, endless bodies); returns whether the connection stays open.
+pub type RawScript = dyn Fn(&str, &str, &mut TcpStream) -> bool + Send + Sync;
+
+enum Handler {
+    Json(Arc<Script>),
+    Raw(Arc<RawScript>),
+}
+
+impl Clone for Handler {
+    fn clone(&self) -> Self {
+        match self {
+            Handler::Json(s) => Handler::Json(s.clone()),
+            Handler::Raw(s) => Handler::Raw(s.clone()),
+        }
+    }
+}
+
 pub struct FakeDynamo {
     pub endpoint: String,
     /// Operations in the order they arrived.
@@ -18,15 +36,25 @@ pub struct FakeDynamo {
 
 impl FakeDynamo {
     pub fn start(script: impl Fn(&str, &str) -> (u16, String) + Send + Sync + 'static) -> Self {
+        Self::serving(Handler::Json(Arc::new(script)))
+    }
+
+    /// A server whose script writes the raw response.
+    pub fn start_raw(
+        script: impl Fn(&str, &str, &mut TcpStream) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        Self::serving(Handler::Raw(Arc::new(script)))
+    }
+
+    fn serving(script: Handler) -> Self {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let endpoint = format!("http://{}", listener.local_addr().unwrap());
-        let script: Arc<Script> = Arc::new(script);
         let operations = Arc::new(Mutex::new(Vec::new()));
         let ops = operations.clone();
         std::thread::spawn(move || {
             for stream in listener.incoming().flatten() {
                 let (script, ops) = (script.clone(), ops.clone());
-                std::thread::spawn(move || serve(stream, &*script, &ops));
+                std::thread::spawn(move || serve(stream, script, &ops));
             }
         });
         FakeDynamo {
@@ -41,7 +69,7 @@ impl FakeDynamo {
     }
 }
 
-fn serve(stream: TcpStream, script: &Script, ops: &Mutex<Vec<String>>) {
+fn serve(stream: TcpStream, script: Handler, ops: &Mutex<Vec<String>>) {
     let mut reader = BufReader::new(stream.try_clone().unwrap());
     let mut writer = stream;
     loop {
@@ -73,6 +101,15 @@ fn serve(stream: TcpStream, script: &Script, ops: &Mutex<Vec<String>>) {
         }
         let operation = target.rsplit('.').next().unwrap_or_default().to_string();
         ops.lock().unwrap().push(operation.clone());
+        let script = match &script {
+            Handler::Json(script) => script,
+            Handler::Raw(raw) => {
+                if raw(&operation, &String::from_utf8_lossy(&body), &mut writer) {
+                    continue;
+                }
+                return;
+            }
+        };
         let (status, reply) = script(&operation, &String::from_utf8_lossy(&body));
         let response = format!(
             "HTTP/1.1 {status} Fake\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: {}\r\n\r\n{reply}",

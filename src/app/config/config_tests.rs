@@ -199,6 +199,11 @@ fn bad_configs_name_file_line_and_culprit() {
         ),
         ("\n[[entity]]\ntable = \"app\"\n", 2, &["missing 'pattern'"]),
         (
+            "[[entity]]\npattern = \"USER#{id}\"\n\n[[table]]\nversion_attribute = \"v\"\n",
+            4,
+            &["[[table]] is missing 'name'; add name = \"...\""],
+        ),
+        (
             "max_items = 1\nprice_per_million_reads = \n",
             2,
             &["price_per_million_reads ="],

@@ -75,7 +75,11 @@ pub(super) fn describe_toml_error(err: &toml::de::Error, text: &str) -> String {
     }
     if let Some(rest) = message.strip_prefix("missing field `") {
         let field = rest.split('`').next().unwrap_or_default();
-        return format!("[[entity]] is missing '{field}'; add {field} = \"...\"");
+        let section = err
+            .span()
+            .and_then(|span| section_at(text, span.start))
+            .unwrap_or_else(|| "the config file".to_string());
+        return format!("{section} is missing '{field}'; add {field} = \"...\"");
     }
     let message = if message.starts_with("duplicate key") {
         format!("{message}; keep only one")
@@ -102,6 +106,23 @@ pub(super) fn describe_toml_error(err: &toml::de::Error, text: &str) -> String {
         }
         None => message,
     }
+}
+
+/// The `[section]` or `[[array]]` header that `offset` is under, as written (`[[table]]`).
+fn section_at(text: &str, offset: usize) -> Option<String> {
+    let offset = offset.min(text.len());
+    // The span of a missing field may start at the header itself: include its line.
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    text[..end]
+        .lines()
+        .map(str::trim)
+        .rfind(|l| l.starts_with('['))
+        .map(|l| {
+            l.split(']').next().map_or(l.to_string(), |h| {
+                let closing = if h.starts_with("[[") { "]]" } else { "]" };
+                format!("{}{closing}", h.trim())
+            })
+        })
 }
 
 pub(super) fn one_line(message: &str) -> String {

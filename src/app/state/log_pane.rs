@@ -10,4 +10,6 @@ pub struct LogPane {
     pub cursor: Option<usize>,
     /// The row whose request is shown exactly as sent (Enter on it).
     pub shown: Option<RequestRow>,
+    /// The first row of it in view (it scrolls when longer than the screen).
+    pub shown_scroll: usize,
 }

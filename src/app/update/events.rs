@@ -9,6 +9,9 @@ use crate::app::state::{Notice, ReadOutcome, State};
 use crate::aws::{DoneOutcome, EngineEvent};
 use crate::model::capacity::format_units;
 
+/// How a read's failure notice ends: a page of the resumed read clears such a notice.
+const RESUME_HINT: &str = " — loaded items kept; n resumes";
+
 pub(super) fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
     let ends_current = matches!(event, EngineEvent::Done { .. } | EngineEvent::Failed { .. })
         && state
@@ -46,6 +49,14 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
             state.log.push(RequestRow::from_page(&page, segments));
             if !is_current {
                 return Vec::new();
+            }
+            // A resumed read that delivers makes its earlier failure stale.
+            if state
+                .notice
+                .as_ref()
+                .is_some_and(|n| n.error && n.text.ends_with(RESUME_HINT))
+            {
+                state.notice = None;
             }
             let view = state.table.as_mut().expect("current read has a view");
             let read = view.read.as_mut().expect("current read");
@@ -150,10 +161,7 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                     progress.finish(elapsed, false);
                 }
                 state.notice = Some(Notice {
-                    text: format!(
-                        "{} — what was loaded is kept; press n to resume",
-                        error.message
-                    ),
+                    text: format!("{}{RESUME_HINT}", error.message),
                     error: true,
                 });
             }

@@ -1,11 +1,13 @@
 //! The request log pane: `+`/`-` resize it, a cursor over its rows when it has the focus, and
 //! Enter shows the selected request exactly as it was sent.
 
-use crossterm::event::KeyEvent;
+use crossterm::event::{KeyCode, KeyEvent};
 
 use super::area;
+use crate::app::keymap::Action;
 use crate::app::layout::log_height;
 use crate::app::msg::Effect;
+use crate::app::sent_view::{sent_lines, sent_popup, sent_rows};
 use crate::app::state::{Notice, State};
 
 /// `+`/`-`: from whatever height the log has now, one row taller or shorter; it then keeps
@@ -49,9 +51,31 @@ pub(super) fn show_sent(state: &mut State) {
         return;
     };
     state.log_pane.shown = Some(row);
+    state.log_pane.shown_scroll = 0;
 }
 
-/// Any key closes the "as sent" view.
-pub(super) fn sent_key(state: &mut State, _key: &KeyEvent) -> Option<Vec<Effect>> {
-    state.log_pane.shown.take().map(|_| Vec::new())
+/// In the "as sent" view the scrolling keys scroll it; any other key closes it.
+pub(super) fn sent_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Effect>> {
+    let row = state.log_pane.shown.as_ref()?;
+    let popup = sent_popup(area(state));
+    let rows = sent_rows(popup);
+    let lines = sent_lines(row, popup.width.saturating_sub(2) as usize).len();
+    let max = lines.saturating_sub(rows);
+    let page = rows.max(1);
+    let from = state.log_pane.shown_scroll.min(max);
+    let to = match (key.code, state.keymap.action(key)) {
+        (KeyCode::Up, _) | (_, Some(Action::Up)) => from.saturating_sub(1),
+        (KeyCode::Down, _) | (_, Some(Action::Down)) => from + 1,
+        (KeyCode::PageUp, _) | (_, Some(Action::PageUp)) => from.saturating_sub(page),
+        (KeyCode::PageDown, _) | (_, Some(Action::PageDown)) => from + page,
+        (KeyCode::Home, _) | (_, Some(Action::Top)) => 0,
+        (KeyCode::End, _) | (_, Some(Action::Bottom)) => max,
+        _ => {
+            state.log_pane.shown = None;
+            state.log_pane.shown_scroll = 0;
+            return Some(Vec::new());
+        }
+    };
+    state.log_pane.shown_scroll = to.min(max);
+    Some(Vec::new())
 }

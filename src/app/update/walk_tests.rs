@@ -207,7 +207,7 @@ fn the_request_log_follows_its_rows_between_3_and_10_and_plus_minus_resize_it() 
 }
 
 #[test]
-fn enter_on_a_log_row_shows_that_request_as_sent_and_any_key_closes_it() {
+fn enter_on_a_log_row_shows_that_request_as_sent_and_any_other_key_closes_it() {
     let (mut s, id) = opened();
     let Msg::Engine(EngineEvent::Page(mut first)) = page(id, 1, demo_items()[..5].to_vec(), true)
     else {
@@ -229,7 +229,11 @@ fn enter_on_a_log_row_shows_that_request_as_sent_and_any_key_closes_it() {
         shown.sent.as_deref(),
         Some(r#"{"TableName":"app","Limit":1000}"#)
     );
-    send(&mut s, [char('j')]);
+    // The scrolling keys scroll it (a short body has nowhere to go); any other closes it.
+    send(&mut s, [press(KeyCode::Down), press(KeyCode::PageDown)]);
+    assert!(s.log_pane.shown.is_some());
+    assert_eq!(s.log_pane.shown_scroll, 0);
+    send(&mut s, [char('x')]);
     assert!(s.log_pane.shown.is_none());
     assert_eq!(s.log_pane.cursor, Some(0), "the key only closed it");
     send(&mut s, [press(KeyCode::Esc)]);
@@ -237,6 +241,37 @@ fn enter_on_a_log_row_shows_that_request_as_sent_and_any_key_closes_it() {
         s.table.as_ref().unwrap().focus,
         crate::app::state::Pane::Collections
     );
+}
+
+#[test]
+fn a_long_request_as_sent_scrolls_to_its_last_row_and_no_further() {
+    let (mut s, id) = opened();
+    let Msg::Engine(EngineEvent::Page(mut first)) = page(id, 1, demo_items()[..5].to_vec(), false)
+    else {
+        unreachable!()
+    };
+    let members: Vec<String> = (0..200).map(|i| format!(r#""k{i}":{i}"#)).collect();
+    first.sent = Some(format!("{{{}}}", members.join(",")).into());
+    send(&mut s, [Msg::Engine(EngineEvent::Page(first))]);
+    send(
+        &mut s,
+        [
+            press(KeyCode::Tab),
+            press(KeyCode::Tab),
+            press(KeyCode::Enter),
+        ],
+    );
+    assert!(s.log_pane.shown.is_some());
+    send(&mut s, [press(KeyCode::Down), press(KeyCode::Down)]);
+    assert_eq!(s.log_pane.shown_scroll, 2);
+    send(&mut s, [press(KeyCode::End)]);
+    let end = s.log_pane.shown_scroll;
+    // 2 header rows, `{`, 200 members, `}`, less what fits in view.
+    assert!(end > 150, "{end}");
+    send(&mut s, [press(KeyCode::PageDown), press(KeyCode::Down)]);
+    assert_eq!(s.log_pane.shown_scroll, end, "no further than the last row");
+    send(&mut s, [press(KeyCode::Home)]);
+    assert_eq!(s.log_pane.shown_scroll, 0);
 }
 
 #[test]

@@ -20,6 +20,11 @@ pub fn streams_client(
 ) -> aws_sdk_dynamodbstreams::Client {
     let mut builder = aws_sdk_dynamodbstreams::config::Builder::from(sdk_config);
     builder.set_region(dynamodb.region().cloned());
+    builder.push_interceptor(
+        aws_smithy_runtime_api::client::interceptors::SharedInterceptor::new(
+            crate::aws::response_cap::ResponseCap,
+        ),
+    );
     if local_fallback {
         // The same dummy key as the DynamoDB client's (see super::super::connect).
         builder.set_credentials_provider(Some(

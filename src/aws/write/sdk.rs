@@ -69,10 +69,14 @@ impl Writer {
         &self.endpoint
     }
 
-    fn failed<E, R>(&self, e: SdkError<E, R>, operation: &str, table: &str) -> WriteFailure
+    fn failed<E>(
+        &self,
+        e: SdkError<E, aws_smithy_runtime_api::client::orchestrator::HttpResponse>,
+        operation: &str,
+        table: &str,
+    ) -> WriteFailure
     where
         E: ProvideErrorMetadata + std::error::Error + 'static,
-        R: std::fmt::Debug,
     {
         WriteFailure::Failed(EngineError::from_sdk(
             e,

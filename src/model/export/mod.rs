@@ -12,6 +12,7 @@ mod timestamp;
 
 use crate::model::cell::cell_text;
 use crate::model::json::{write_dynamo, write_plain};
+use crate::model::sanitize::sanitize;
 use crate::model::value::Item;
 
 pub use columns::{all_attributes, csv_columns};
@@ -69,6 +70,8 @@ pub struct ItemEncoder {
     /// CSV only: attributes items carried that no column holds, in first-seen order.
     left_out: Vec<String>,
     line: String,
+    /// CSV only: cells and header shown through the sanitiser (CSV bound for a terminal).
+    escape_cells: bool,
 }
 
 impl ItemEncoder {
@@ -81,7 +84,16 @@ impl ItemEncoder {
             items: 0,
             left_out: Vec::new(),
             line: String::new(),
+            escape_cells: false,
         }
+    }
+
+    /// CSV written to a terminal: control characters, ESC/OSC sequences and bidi overrides
+    /// in the header and cells are shown as visible escapes (`\x1b`), as everywhere else on
+    /// screen. A file or a pipe gets the data's exact bytes, so this is off by default.
+    pub fn escaping_cells(mut self, escape: bool) -> Self {
+        self.escape_cells = escape;
+        self
     }
 
     pub fn format(&self) -> ExportFormat {
@@ -109,7 +121,11 @@ impl ItemEncoder {
             ExportFormat::Csv => {
                 let mut csv = csv_writer(out);
                 // Writing to a Vec cannot fail.
-                let _ = csv.write_record(&self.columns);
+                if self.escape_cells {
+                    let _ = csv.write_record(self.columns.iter().map(|c| sanitize(c).into_owned()));
+                } else {
+                    let _ = csv.write_record(&self.columns);
+                }
             }
             ExportFormat::Jsonl | ExportFormat::DdbJsonl => {}
         }
@@ -135,10 +151,15 @@ impl ItemEncoder {
                 self.left_out.push(name.to_string());
             }
         }
-        let cells = self
-            .columns
-            .iter()
-            .map(|c| item.get(c).map(cell_text).unwrap_or_default());
+        let escape = self.escape_cells;
+        let cells = self.columns.iter().map(|c| {
+            let text = item.get(c).map(cell_text).unwrap_or_default();
+            if escape {
+                sanitize(&text).into_owned()
+            } else {
+                text
+            }
+        });
         let _ = csv.write_record(cells);
         self.items += 1;
     }
