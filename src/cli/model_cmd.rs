@@ -83,7 +83,7 @@ pub fn import(file: &Path, write: bool) -> Result<(), CliError> {
         .open(&path)
         .and_then(|mut f| f.write_all(appended.as_bytes()))
         .map_err(|e| CliError::bad_input(format!("cannot write config file '{shown}': {e}")))?;
-    eprintln!(
+    say!(
         "appended {} [[entity]] and {} [[pattern]] entries to '{shown}'",
         imported.entities.len(),
         imported.patterns.len()
@@ -160,7 +160,7 @@ pub async fn seed(global: &GlobalArgs, file: &Path) -> Result<(), CliError> {
         .collect();
     let loaded = aws::seed_model::seed_tables(&conn, &tables).await?;
     for (table, n) in model.tables.iter().zip(loaded) {
-        eprintln!(
+        say!(
             "loaded {n} items into '{}' at {}",
             sanitize(&table.name),
             conn.endpoint
