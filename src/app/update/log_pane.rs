@@ -1,10 +1,9 @@
 //! The request log pane: `+`/`-` resize it, a cursor over its rows when it has the focus, and
 //! Enter shows the selected request exactly as it was sent.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crossterm::event::KeyEvent;
 
 use super::area;
-use crate::app::keymap::Action;
 use crate::app::layout::log_height;
 use crate::app::msg::Effect;
 use crate::app::sent_view::{sent_lines, sent_popup, sent_rows};
@@ -63,19 +62,12 @@ pub(super) fn sent_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Effect>>
     let max = lines.saturating_sub(rows);
     let page = rows.max(1);
     let from = state.log_pane.shown_scroll.min(max);
-    let to = match (key.code, state.keymap.action(key)) {
-        (KeyCode::Up, _) | (_, Some(Action::Up)) => from.saturating_sub(1),
-        (KeyCode::Down, _) | (_, Some(Action::Down)) => from + 1,
-        (KeyCode::PageUp, _) | (_, Some(Action::PageUp)) => from.saturating_sub(page),
-        (KeyCode::PageDown, _) | (_, Some(Action::PageDown)) => from + page,
-        (KeyCode::Home, _) | (_, Some(Action::Top)) => 0,
-        (KeyCode::End, _) | (_, Some(Action::Bottom)) => max,
-        _ => {
-            state.log_pane.shown = None;
-            state.log_pane.shown_scroll = 0;
-            return Some(Vec::new());
-        }
+    let action = state.keymap.action(key);
+    let Some(to) = super::scroll::scrolled(key.code, action, from, page, max) else {
+        state.log_pane.shown = None;
+        state.log_pane.shown_scroll = 0;
+        return Some(Vec::new());
     };
-    state.log_pane.shown_scroll = to.min(max);
+    state.log_pane.shown_scroll = to;
     Some(Vec::new())
 }

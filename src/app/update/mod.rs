@@ -24,6 +24,7 @@ mod picker;
 mod prompts;
 mod reads;
 mod scan;
+mod scroll;
 mod session;
 mod walk;
 mod write_request;
