@@ -103,10 +103,11 @@ where
         .with_filter(level_filter(level).and(filter_fn(allowed)))
 }
 
-/// Opens the log for appending: never through a symlink (O_NOFOLLOW), never anything but a
-/// regular file (O_NONBLOCK keeps a FIFO from blocking the open), and private (0600, set on
-/// an existing file too, which fails unless it is ours).
-fn open(path: &Path) -> io::Result<File> {
+/// Opens a private file for appending (O_APPEND), creating it and its directory: never through
+/// a symlink, dangling or not (O_NOFOLLOW), never anything but a regular file (O_NONBLOCK keeps
+/// a FIFO from blocking the open), and private (0600, set on an existing file too, which fails
+/// unless it is ours). The one opener of the log and of the audit file (`aws::write::audit`).
+pub fn open_private_append(path: &Path) -> io::Result<File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
@@ -121,7 +122,7 @@ fn open(path: &Path) -> io::Result<File> {
     }
     let file = options.open(path)?;
     if !file.metadata()?.is_file() {
-        return Err(io::Error::other("the log path is not a regular file"));
+        return Err(io::Error::other("not a regular file"));
     }
     #[cfg(unix)]
     {
@@ -150,7 +151,7 @@ struct LogFile {
 impl LogFile {
     /// Opens the log at `path`, rotating it first when it is already past `max_bytes`.
     fn open(path: &Path, max_bytes: u64) -> io::Result<LogFile> {
-        // symlink_metadata: a link is not followed here either (and is refused by `open`).
+        // symlink_metadata: a link is not followed here either (and is refused by `open_private_append`).
         let size = std::fs::symlink_metadata(path)
             .ok()
             .filter(|m| m.is_file())
@@ -158,7 +159,7 @@ impl LogFile {
         if size > max_bytes {
             std::fs::rename(path, rotated_path(path))?;
         }
-        let file = open(path)?;
+        let file = open_private_append(path)?;
         let size = file.metadata()?.len();
         Ok(LogFile {
             file,
@@ -187,7 +188,9 @@ impl LogFile {
         }
         // A rotation that fails keeps the current file: logging goes on.
         if let Some(path) = &self.path {
-            if let Ok(fresh) = std::fs::rename(path, rotated_path(path)).and_then(|()| open(path)) {
+            if let Ok(fresh) =
+                std::fs::rename(path, rotated_path(path)).and_then(|()| open_private_append(path))
+            {
                 self.file = fresh;
                 self.size = 0;
             }

@@ -182,3 +182,32 @@ fn the_log_rotates_at_start_and_while_running() {
     LogFile::open(&path, 100).unwrap();
     assert_eq!(std::fs::read_to_string(&path).unwrap(), "c\n");
 }
+
+#[cfg(unix)]
+#[test]
+fn the_private_opener_appends_at_0600_and_refuses_links_and_non_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let path = dir.path().join("state/audit.jsonl");
+    open_private_append(&path)
+        .unwrap()
+        .write_all(b"one\n")
+        .unwrap();
+    assert_eq!(mode(&path), 0o600);
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o644)).unwrap();
+    // Appends, whatever the writer's offset: a second open never truncates or overwrites.
+    let mut second = open_private_append(&path).unwrap();
+    let mut third = open_private_append(&path).unwrap();
+    second.write_all(b"two\n").unwrap();
+    third.write_all(b"three\n").unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\ntwo\nthree\n");
+    assert_eq!(mode(&path), 0o600);
+    let target = dir.path().join("elsewhere");
+    std::fs::write(&target, "precious\n").unwrap();
+    let link = dir.path().join("link.jsonl");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    assert!(open_private_append(&link).is_err());
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious\n");
+    assert!(open_private_append(dir.path()).is_err());
+}

@@ -26,7 +26,7 @@ use crate::model::json::to_safe_json;
 use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::schema::{IndexKind, TableInfo};
 use crate::model::value::{AttrValue, Item};
-use crate::model::wording::noun;
+use crate::model::wording::{noun, percent};
 
 /// Widest key column in `table` output; longer keys are truncated with `…`.
 const MAX_KEY_WIDTH: usize = 48;
@@ -197,10 +197,6 @@ async fn count(
         trailer: stats_line,
         ..error
     })
-}
-
-fn percent(share: f64) -> String {
-    format!("{:.1}%", share * 100.0)
 }
 
 /// Key text for a terminal: escapes shown visibly, long keys truncated.

@@ -24,7 +24,7 @@ use crate::model::schema::IndexKind;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::tally::{WriteKeyEntry, WriteTally};
 use crate::model::stream::warnings::{Subject, WriteWarning};
-use crate::model::wording::noun;
+use crate::model::wording::{noun, percent};
 
 /// How long `--writes` counts without `--for`.
 const DEFAULT_FOR: Duration = Duration::from_secs(60);
@@ -238,10 +238,6 @@ pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError>
         }
         _ => Ok(()),
     }
-}
-
-fn percent(share: f64) -> String {
-    format!("{:.1}%", share * 100.0)
 }
 
 fn render_table(report: &Report, partition_key: &str) -> String {

@@ -3,6 +3,8 @@
 //! Numbers stay as the exact decimal text DynamoDB sent (up to 38 significant digits), so nothing
 //! is rounded through `f64`; sets, binary and NULL keep their own variants.
 
+use crate::model::number::compare_numbers;
+
 /// One attribute value, mirroring DynamoDB's type descriptors (`S`, `N`, `B`, `SS`, …).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttrValue {
@@ -101,6 +103,28 @@ impl Item {
 
     pub fn into_attrs(self) -> Vec<(String, AttrValue)> {
         self.attrs
+    }
+}
+
+/// Equality as DynamoDB compares values: numbers by value (`1.0` = `1`), sets as sets
+/// (order does not matter), maps by their attributes, lists element by element.
+pub fn same_value(a: &AttrValue, b: &AttrValue) -> bool {
+    use AttrValue::*;
+    let same_set = |x: &[String], y: &[String], eq: &dyn Fn(&str, &str) -> bool| {
+        x.len() == y.len() && x.iter().all(|e| y.iter().any(|f| eq(e, f)))
+    };
+    match (a, b) {
+        (N(x), N(y)) => compare_numbers(x, y).is_eq(),
+        (Ss(x), Ss(y)) => same_set(x, y, &|e, f| e == f),
+        (Ns(x), Ns(y)) => same_set(x, y, &|e, f| compare_numbers(e, f).is_eq()),
+        (Bs(x), Bs(y)) => x.len() == y.len() && x.iter().all(|e| y.contains(e)),
+        (M(x), M(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(n, v)| y.get(n).is_some_and(|w| same_value(v, w)))
+        }
+        (L(x), L(y)) => x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_value(v, w)),
+        _ => a == b,
     }
 }
 

@@ -1,5 +1,6 @@
-//! Counts for people: digit groups, and a noun that agrees with its count (`1 item`,
-//! `2 items`). Every layer formats counts through these, so no screen says `1 items`.
+//! Counts for people: digit groups, a noun that agrees with its count (`1 item`, `2 items`),
+//! and shares as percentages. Every layer formats counts through these, so no screen says
+//! `1 items`.
 
 /// `1234567` → `1,234,567`.
 pub fn thousands(n: u64) -> String {
@@ -12,6 +13,20 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// `part` of `whole` as a fraction, 0 for an empty whole: what [`percent`] shows.
+pub fn share(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+/// A fraction as a percentage with one decimal: `0.1234` → `12.3%`.
+pub fn percent(share: f64) -> String {
+    format!("{:.1}%", share * 100.0)
 }
 
 /// `noun` for `n` of it: the singular for exactly one, else its plural (`noun` + `s`).
@@ -63,5 +78,16 @@ mod tests {
         assert_eq!(were(0, "change"), "changes were");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(999), "999");
+    }
+
+    #[test]
+    fn shares_are_fractions_of_a_whole_and_percent_shows_one_decimal() {
+        assert_eq!(share(1, 4), 0.25);
+        assert_eq!(share(3, 0), 0.0);
+        assert_eq!(share(0, 0), 0.0);
+        assert_eq!(percent(share(1, 4)), "25.0%");
+        assert_eq!(percent(share(1, 3)), "33.3%");
+        assert_eq!(percent(0.0), "0.0%");
+        assert_eq!(percent(1.0), "100.0%");
     }
 }

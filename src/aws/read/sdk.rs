@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::Client;
 
 use super::source::{PageRequest, PageSource, RawItems, RawPage};
 use super::Operation;
-use crate::aws::attempts::AttemptRecorder;
+use crate::aws::attempts::{AttemptRecorder, Attempts};
 use crate::aws::convert::{item_from_sdk, item_to_sdk, value_from_sdk, value_to_sdk};
 use crate::aws::error::EngineError;
 use crate::aws::json_lines::{render_page, JsonLines};
@@ -102,7 +102,7 @@ impl SdkSource {
                     .set_exclusive_start_key(start)
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                     .customize()
-                    .interceptor(recorder)
+                    .interceptor(Attempts(recorder))
                     .send()
                     .await
                     .map_err(|e| EngineError::from_sdk(e, "Query", table, &self.endpoint))?;
@@ -133,7 +133,7 @@ impl SdkSource {
                     .set_exclusive_start_key(start)
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                     .customize()
-                    .interceptor(recorder)
+                    .interceptor(Attempts(recorder))
                     .send()
                     .await
                     .map_err(|e| EngineError::from_sdk(e, "Scan", table, &self.endpoint))?;

@@ -9,13 +9,11 @@ use aws_sdk_dynamodbstreams::types::{ShardIteratorType, StreamStatus as SdkStatu
 use aws_sdk_dynamodbstreams::Client;
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::{
-    BeforeSerializationInterceptorContextRef, BeforeTransmitInterceptorContextRef,
-    Error as ErasedError, FinalizerInterceptorContextRef, Output,
+    BeforeSerializationInterceptorContextRef, Error as ErasedError, Output,
 };
 use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 use aws_smithy_runtime_api::client::orchestrator::OrchestratorError;
-use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_runtime_api::client::ser_de::{DeserializeResponse, SharedResponseDeserializer};
 use aws_smithy_types::config_bag::{ConfigBag, FrozenLayer, Layer};
 
@@ -26,7 +24,7 @@ use super::source::{
 };
 use super::wire::{parse_get_records, WirePage};
 use super::StreamCounters;
-use crate::aws::attempts::THROTTLING_CODES;
+use crate::aws::attempts::{AttemptSink, Attempts, THROTTLING_CODES};
 use crate::aws::error::EngineError;
 use crate::model::stream::ViewType;
 
@@ -99,7 +97,7 @@ impl StreamSource for SdkStreamSource {
                 .stream_arn(stream_arn)
                 .set_exclusive_start_shard_id(exclusive_start_shard_id)
                 .customize()
-                .interceptor(AttemptCounter(this.counters.clone()))
+                .interceptor(Attempts(StreamAttempts(this.counters.clone())))
                 .send()
                 .await
                 .map_err(|e| classify(e, "DescribeStream", &this.endpoint))?;
@@ -160,7 +158,7 @@ impl StreamSource for SdkStreamSource {
                 .shard_iterator_type(kind)
                 .set_sequence_number(sequence)
                 .customize()
-                .interceptor(AttemptCounter(this.counters.clone()))
+                .interceptor(Attempts(StreamAttempts(this.counters.clone())))
                 .send()
                 .await
                 .map_err(|e| classify(e, "GetShardIterator", &this.endpoint))?;
@@ -188,7 +186,7 @@ impl StreamSource for SdkStreamSource {
                 .shard_iterator(iterator)
                 .limit(limit)
                 .customize()
-                .interceptor(AttemptCounter(this.counters.clone()))
+                .interceptor(Attempts(StreamAttempts(this.counters.clone())))
                 .interceptor(FastRecords {
                     view_type: this.view_type,
                     read: read.clone(),
@@ -222,56 +220,20 @@ impl StreamSource for SdkStreamSource {
 /// Counts every HTTP attempt of a Streams call, and the throttled ones: the SDK retries
 /// throttling on its own, and the user should still learn of it.
 #[derive(Debug)]
-struct AttemptCounter(Arc<StreamCounters>);
+struct StreamAttempts(Arc<StreamCounters>);
 
-impl Intercept for AttemptCounter {
-    fn name(&self) -> &'static str {
-        "dynoscope::stream::AttemptCounter"
-    }
+impl AttemptSink for StreamAttempts {
+    const NAME: &'static str = "dynoscope::stream::AttemptCounter";
 
-    fn read_before_attempt(
-        &self,
-        _context: &BeforeTransmitInterceptorContextRef<'_>,
-        _runtime_components: &RuntimeComponents,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
+    fn attempt(&self) {
         StreamCounters::bump(&self.0.attempts);
-        Ok(())
     }
 
-    fn read_after_attempt(
-        &self,
-        context: &FinalizerInterceptorContextRef<'_>,
-        _runtime_components: &RuntimeComponents,
-        _cfg: &mut ConfigBag,
-    ) -> Result<(), BoxError> {
-        if let Some(Err(err)) = context.output_or_error() {
-            if err
-                .as_operation_error()
-                .and_then(error_code)
-                .is_some_and(|code| is_throttle(&code))
-            {
-                StreamCounters::bump(&self.0.throttled_attempts);
-            }
+    fn failed(&self, code: String, _message: Option<String>) {
+        if is_throttle(&code) {
+            StreamCounters::bump(&self.0.throttled_attempts);
         }
-        Ok(())
     }
-}
-
-fn error_code(err: &ErasedError) -> Option<String> {
-    use aws_sdk_dynamodbstreams::operation::{
-        describe_stream::DescribeStreamError, get_records::GetRecordsError,
-        get_shard_iterator::GetShardIteratorError,
-    };
-    let code = |e: &dyn ProvideErrorMetadata| e.code().map(str::to_string);
-    if let Some(e) = err.downcast_ref::<GetRecordsError>() {
-        return code(e);
-    }
-    if let Some(e) = err.downcast_ref::<GetShardIteratorError>() {
-        return code(e);
-    }
-    err.downcast_ref::<DescribeStreamError>()
-        .and_then(|e| code(e))
 }
 
 /// Puts [`FastDeserializer`] in front of the SDK's GetRecords deserializer for one call.

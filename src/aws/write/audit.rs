@@ -3,11 +3,12 @@
 //! (`$XDG_STATE_HOME/dynoscope/audit.jsonl`), is created with mode 0600 (an existing one is
 //! set to 0600), and is never written through a symlink, like the log.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::logging::open_private_append;
 use crate::model::json::{write_dynamo, write_json_string};
 use crate::model::value::Item;
 use crate::model::write::WritePlan;
@@ -33,28 +34,7 @@ impl AuditLog {
 
     /// Opens the file for appending: private, never through a link, only a regular file.
     fn open(&self) -> io::Result<File> {
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let mut options = OpenOptions::new();
-        options.create(true).append(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options
-                .mode(0o600)
-                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-        }
-        let file = options.open(&self.path)?;
-        if !file.metadata()?.is_file() {
-            return Err(io::Error::other("not a regular file"));
-        }
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-        }
-        Ok(file)
+        open_private_append(&self.path)
     }
 
     /// Checked before a write is sent, so a write never happens that cannot be audited.

@@ -15,7 +15,7 @@ use aws_sdk_dynamodb::Client;
 use tokio::time::Instant;
 
 use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteResult};
-use crate::aws::attempts::AttemptRecorder;
+use crate::aws::attempts::{AttemptRecorder, Attempts};
 use crate::aws::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
 use crate::aws::error::EngineError;
 use crate::aws::read::consumed_from_sdk;
@@ -142,7 +142,7 @@ impl Writer {
                         .set_expression_attribute_values(values(op))
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                         .customize()
-                        .interceptor(recorder.clone())
+                        .interceptor(Attempts(recorder.clone()))
                         .send()
                         .await
                         .map(|o| o.consumed_capacity)
@@ -161,7 +161,7 @@ impl Writer {
                         .set_expression_attribute_values(values(op))
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                         .customize()
-                        .interceptor(recorder.clone())
+                        .interceptor(Attempts(recorder.clone()))
                         .send()
                         .await
                         .map(|o| o.consumed_capacity)
@@ -179,7 +179,7 @@ impl Writer {
                         .set_expression_attribute_values(values(op))
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                         .customize()
-                        .interceptor(recorder.clone())
+                        .interceptor(Attempts(recorder.clone()))
                         .send()
                         .await
                         .map(|o| o.consumed_capacity)
@@ -209,7 +209,7 @@ impl Writer {
                     .set_transact_items(Some(items))
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                     .customize()
-                    .interceptor(recorder.clone())
+                    .interceptor(Attempts(recorder.clone()))
                     .send()
                     .await;
                 match result {

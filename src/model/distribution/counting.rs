@@ -23,14 +23,6 @@ pub struct KeyDistribution {
     pub(super) large_items: u64,
 }
 
-pub(super) fn ratio(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        part as f64 / whole as f64
-    }
-}
-
 impl KeyDistribution {
     pub fn new() -> Self {
         Self::default()

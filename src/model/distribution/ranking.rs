@@ -4,7 +4,8 @@ use std::cmp::Ordering;
 
 use serde::Serialize;
 
-use super::counting::{ratio, KeyDistribution, KeyTotals};
+use super::counting::{KeyDistribution, KeyTotals};
+use crate::model::wording::share;
 
 /// "The top 1% of keys" is at least one key.
 const TOP_FRACTION: f64 = 0.01;
@@ -73,7 +74,7 @@ impl KeyDistribution {
                 key: key.to_owned(),
                 items: t.items,
                 bytes: t.bytes,
-                share: ratio(t.items, self.total_items),
+                share: share(t.items, self.total_items),
             })
             .collect()
     }
@@ -92,7 +93,7 @@ impl KeyDistribution {
     pub fn top_one_percent_share(&self) -> f64 {
         let n = ((self.keys.len() as f64 * TOP_FRACTION).ceil() as usize).max(1);
         let items: u64 = self.top(n).iter().map(|e| e.items).sum();
-        ratio(items, self.total_items)
+        share(items, self.total_items)
     }
 
     /// Keys by item count: 1, 2–9, 10–99, 100–999, 1000+.

@@ -3,12 +3,13 @@
 
 use serde::Serialize;
 
-use super::counting::{ratio, KeyDistribution, KeyTotals, LARGE_ITEM_BYTES};
+use super::counting::{KeyDistribution, KeyTotals, LARGE_ITEM_BYTES};
 use super::ranking::{by_bytes, by_items, KeyEntry};
 use super::shards::{shard_of, ShardFamily};
 use crate::model::item_size::MAX_ITEM_BYTES;
 use crate::model::sanitize::sanitize;
 use crate::model::schema::IndexKind;
+use crate::model::wording::share;
 
 /// At most this many distinct values for [`LOW_CARDINALITY_MIN_ITEMS`] or more items: an index
 /// whose partition key takes only ~20 values can never spread over more than ~20 partitions,
@@ -141,7 +142,7 @@ impl KeyDistribution {
             key: key.to_owned(),
             items: totals.items,
             bytes: totals.bytes,
-            share: ratio(totals.items, self.total_items),
+            share: share(totals.items, self.total_items),
         }
     }
 
@@ -208,7 +209,7 @@ impl KeyDistribution {
                 top.share * 100.0,
                 family.label(),
                 family.items,
-                ratio(family.items, total) * 100.0,
+                share(family.items, total) * 100.0,
                 family.shards,
                 family.skew,
                 family.shards,
@@ -228,7 +229,7 @@ impl KeyDistribution {
                 family.items,
                 sanitize(&family.hottest_shard),
                 family.max_items,
-                ratio(family.max_items, family.items) * 100.0,
+                share(family.max_items, family.items) * 100.0,
                 family.skew,
                 family.mean_items,
                 HOT_SHARD_SKEW,
@@ -270,7 +271,7 @@ impl KeyDistribution {
                     "'{}' {} ({:.1}%)",
                     sanitize(k),
                     gib(t.bytes),
-                    ratio(t.bytes, ITEM_COLLECTION_LIMIT_BYTES) * 100.0
+                    share(t.bytes, ITEM_COLLECTION_LIMIT_BYTES) * 100.0
                 )
             })
             .collect();
@@ -306,9 +307,9 @@ impl KeyDistribution {
                 "item-size: {} item(s) are {} KB or more (rule: {:.0}% of the {} KB item limit); the largest is {bytes} bytes ({:.1}% of the limit) under key '{}'; writes that grow them past {MAX_ITEM_BYTES} bytes fail",
                 self.large_items,
                 LARGE_ITEM_BYTES / 1024,
-                ratio(LARGE_ITEM_BYTES as u64, MAX_ITEM_BYTES as u64) * 100.0,
+                share(LARGE_ITEM_BYTES as u64, MAX_ITEM_BYTES as u64) * 100.0,
                 MAX_ITEM_BYTES / 1024,
-                ratio(bytes as u64, MAX_ITEM_BYTES as u64) * 100.0,
+                share(bytes as u64, MAX_ITEM_BYTES as u64) * 100.0,
                 sanitize(key),
             ),
         })

@@ -1,9 +1,10 @@
 //! What a MODIFY changed: the attributes whose value differs between the old and the new image,
-//! in name order. Only a `NEW_AND_OLD_IMAGES` stream can say; with one image or none the
-//! change has no diff (see [`super::change::ViewType::blind_spot`]).
+//! in name order, compared as DynamoDB compares (and as the write preview does): `1.0` for `1`
+//! or a reordered set is no change. Only a `NEW_AND_OLD_IMAGES` stream can say; with one image
+//! or none the change has no diff (see [`super::change::ViewType::blind_spot`]).
 
 use super::change::Change;
-use crate::model::value::AttrValue;
+use crate::model::value::{same_value, AttrValue};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AttrDiff<'a> {
@@ -45,7 +46,7 @@ pub fn diff(change: &Change) -> Option<Vec<AttrDiff<'_>>> {
             }
             _ => {
                 let ((name, x), (_, y)) = (a.next().expect("peeked"), b.next().expect("peeked"));
-                if x != y {
+                if !same_value(x, y) {
                     out.push(AttrDiff {
                         name,
                         old: Some(x),
@@ -63,6 +64,7 @@ mod tests {
     use super::super::change::fixtures::change;
     use super::super::change::ChangeEvent;
     use super::*;
+    use crate::model::value::Item;
 
     #[test]
     fn lists_changed_added_and_removed_attributes_in_name_order() {
@@ -95,5 +97,30 @@ mod tests {
     fn no_diff_without_both_images() {
         let c = change(ChangeEvent::Modify, "USER#1", None, Some(&[("a", "1")]));
         assert!(diff(&c).is_none());
+    }
+
+    #[test]
+    fn compares_as_dynamodb_and_the_write_preview_do_one_and_one_point_zero_is_no_change() {
+        let image = |n: &str, ns: [&str; 2]| {
+            Item::from_attrs(vec![
+                ("PK".into(), AttrValue::S("USER#1".into())),
+                ("n".into(), AttrValue::N(n.into())),
+                (
+                    "ns".into(),
+                    AttrValue::Ns(ns.iter().map(|e| e.to_string()).collect()),
+                ),
+            ])
+        };
+        let mut c = change(ChangeEvent::Modify, "USER#1", Some(&[]), Some(&[]));
+        c.old_image = Some(image("1", ["1", "2.5"]));
+        c.new_image = Some(image("1.0", ["2.50", "1"]));
+        assert_eq!(diff(&c).unwrap(), []);
+        let old = c.old_image.clone().unwrap();
+        let new = c.new_image.clone().unwrap();
+        assert!(crate::model::write::diff(&old, &new).is_empty());
+        c.new_image = Some(image("2", ["1", "2.5"]));
+        let d = diff(&c).unwrap();
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].name, "n");
     }
 }

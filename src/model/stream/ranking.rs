@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::window::{Window, WindowedTopK, BUCKET_SECS};
+use crate::model::wording::share;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RankBy {
@@ -42,14 +43,6 @@ pub struct TargetRanking {
     pub partition_key: String,
     events: WindowedTopK,
     wcu: WindowedTopK,
-}
-
-fn share(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        part as f64 / whole as f64
-    }
 }
 
 impl TargetRanking {

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use super::warnings::{hot_key, near_limit, Subject, WriteWarning};
 use crate::model::distribution::{shard_of, KeyDistribution, ShardFamily};
+use crate::model::wording::share;
 
 #[derive(Debug, Clone, Copy, Default)]
 struct KeyWrites {
@@ -42,14 +43,6 @@ pub struct WriteTally {
     distribution: KeyDistribution,
     keys: HashMap<String, KeyWrites>,
     total_wcu: u64,
-}
-
-fn share(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        part as f64 / whole as f64
-    }
 }
 
 impl WriteTally {

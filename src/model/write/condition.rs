@@ -1,6 +1,8 @@
 //! The condition a write carries: the stored item is still what the user saw.
 
-use crate::model::number::compare_numbers;
+/// Equality as DynamoDB compares values; it lives with the values, so the live pane's diff
+/// and the write preview's compare alike.
+pub use crate::model::value::same_value;
 use crate::model::value::{AttrValue, Item};
 
 /// One clause of a condition.
@@ -60,27 +62,5 @@ impl Guard {
                 .is_some_and(|v| same_value(v, value)),
             Check::Absent(name) => stored.and_then(|item| item.get(name)).is_none(),
         })
-    }
-}
-
-/// Equality as DynamoDB compares values: numbers by value (`1.0` = `1`), sets as sets
-/// (order does not matter), maps by their attributes, lists element by element.
-pub fn same_value(a: &AttrValue, b: &AttrValue) -> bool {
-    use AttrValue::*;
-    let same_set = |x: &[String], y: &[String], eq: &dyn Fn(&str, &str) -> bool| {
-        x.len() == y.len() && x.iter().all(|e| y.iter().any(|f| eq(e, f)))
-    };
-    match (a, b) {
-        (N(x), N(y)) => compare_numbers(x, y).is_eq(),
-        (Ss(x), Ss(y)) => same_set(x, y, &|e, f| e == f),
-        (Ns(x), Ns(y)) => same_set(x, y, &|e, f| compare_numbers(e, f).is_eq()),
-        (Bs(x), Bs(y)) => x.len() == y.len() && x.iter().all(|e| y.contains(e)),
-        (M(x), M(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(n, v)| y.get(n).is_some_and(|w| same_value(v, w)))
-        }
-        (L(x), L(y)) => x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_value(v, w)),
-        _ => a == b,
     }
 }

@@ -234,6 +234,30 @@ fn diff_and_three_way() {
 }
 
 #[test]
+fn diff_compares_as_dynamodb_one_and_one_point_zero_and_reordered_number_sets_are_no_change() {
+    let loaded = item(&[
+        ("PK", s("USER#1")),
+        ("n", n("1")),
+        ("ns", AttrValue::Ns(vec!["1".into(), "2.5".into()])),
+    ]);
+    let yours = item(&[
+        ("PK", s("USER#1")),
+        ("n", n("1.0")),
+        ("ns", AttrValue::Ns(vec!["2.50".into(), "1".into()])),
+    ]);
+    assert_eq!(diff(&loaded, &yours), []);
+    let changed = item(&[
+        ("PK", s("USER#1")),
+        ("n", n("1.01")),
+        ("ns", AttrValue::Ns(vec!["1".into(), "2.5".into()])),
+    ]);
+    assert_eq!(
+        diff(&loaded, &changed),
+        [Change::Changed("n".into(), n("1"), n("1.01"))]
+    );
+}
+
+#[test]
 fn edited_plain_json_keeps_exact_numbers_and_the_loaded_types() {
     let big = "12345678901234567890123456789012345678";
     let loaded = item(&[
