@@ -100,6 +100,11 @@ pub fn send(s: &mut State, msgs: impl IntoIterator<Item = Msg>) -> Vec<super::ms
 
 /// Table `app` opened and described; returns the id of its first read (a one-page Scan).
 pub fn opened() -> (State, u64) {
+    opened_with(demo_info())
+}
+
+/// `opened`, with the table described as `info`.
+pub fn opened_with(info: crate::model::schema::TableInfo) -> (State, u64) {
     use super::msg::Effect;
     let mut s = state();
     let effects = super::update::start(&mut s, Some("app".into()));
@@ -108,7 +113,7 @@ pub fn opened() -> (State, u64) {
         &mut s,
         [Msg::Described {
             table: "app".into(),
-            result: Ok(demo_info()),
+            result: Ok(info),
         }],
     );
     let id = match effects.as_slice() {
@@ -124,7 +129,12 @@ pub fn opened() -> (State, u64) {
 
 /// `opened`, with the demo items loaded as one page (`more`: the scan has more pages).
 pub fn loaded(more: bool) -> State {
-    let (mut s, id) = opened();
+    loaded_with(demo_info(), more)
+}
+
+/// `loaded`, with the table described as `info`.
+pub fn loaded_with(info: crate::model::schema::TableInfo, more: bool) -> State {
+    let (mut s, id) = opened_with(info);
     send(&mut s, [page(id, 1, demo_items(), more)]);
     send(
         &mut s,

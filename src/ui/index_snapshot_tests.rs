@@ -47,19 +47,8 @@ fn picker_with_long_index_names() {
 /// projection, items, size and first-page cost; nothing is read until Enter.
 #[test]
 fn index_chooser() {
-    let mut s = state();
-    start(&mut s, Some("app".into()));
-    let effects = send(
-        &mut s,
-        [Msg::Described {
-            table: "app".into(),
-            result: Ok(five_index_info()),
-        }],
-    );
-    let Some(crate::app::msg::Effect::StartRead { id, .. }) = effects.first() else {
-        panic!("{effects:?}")
-    };
-    send(&mut s, [page(*id, 1, demo_items(), false)]);
+    let (mut s, id) = opened_with(five_index_info());
+    send(&mut s, [page(id, 1, demo_items(), false)]);
     send(
         &mut s,
         [

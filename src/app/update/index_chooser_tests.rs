@@ -4,35 +4,13 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::Effect;
 use crate::app::state::{IndexChooser, State};
-use crate::app::update::{start, EXPLORER_PAGE_SIZE};
+use crate::app::update::EXPLORER_PAGE_SIZE;
 
 /// The app table described with five GSIs, its first scan answered.
 fn five_indexes() -> State {
-    let mut s = state();
-    start(&mut s, Some("app".into()));
-    let effects = send(
-        &mut s,
-        [Msg::Described {
-            table: "app".into(),
-            result: Ok(five_index_info()),
-        }],
-    );
-    let Some(Effect::StartRead { id, .. }) = effects.first() else {
-        panic!("{effects:?}")
-    };
-    let id = *id;
-    send(&mut s, [page(id, 1, demo_items(), false)]);
-    send(
-        &mut s,
-        [Msg::Engine(crate::aws::EngineEvent::Done {
-            request_id: id,
-            outcome: crate::aws::DoneOutcome::Complete,
-            elapsed: std::time::Duration::ZERO,
-        })],
-    );
-    s
+    loaded_with(five_index_info(), false)
 }
 
 fn chooser(s: &State) -> Option<IndexChooser> {
