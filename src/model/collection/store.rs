@@ -191,25 +191,23 @@ impl ItemStore {
     /// what is shown).
     pub fn kind_source(&self, id: ItemId) -> Option<String> {
         let item = self.item(id);
-        let source = self.kind_rules.kind(
-            &item,
+        self.decide_kind(&item).map(|(_, source)| source.describe())
+    }
+
+    /// The kind rules applied to `item` with this table's keys and separator.
+    fn decide_kind<'a>(&'a self, item: &'a Item) -> Option<(&'a str, KindSource<'a>)> {
+        self.kind_rules.kind(
+            item,
             &self.table_keys.partition_key.name,
             self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
             self.separator(),
-        );
-        source.map(|(_, source): (_, KindSource)| source.describe())
+        )
     }
 
     /// The attribute that named this (decoded) item's kind, when an attribute did: its column
     /// would only repeat the kind column.
     pub fn kind_attribute<'a>(&'a self, item: &'a Item) -> Option<&'a str> {
-        let decided = self.kind_rules.kind(
-            item,
-            &self.table_keys.partition_key.name,
-            self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
-            self.separator(),
-        );
-        match decided {
+        match self.decide_kind(item) {
             Some((_, KindSource::Attribute(name))) => Some(name),
             _ => None,
         }
