@@ -43,7 +43,8 @@ fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
         share_of_limit(size) * 100.0,
         mode
     );
-    let lines = item_lines(&store.item(id), view.json_mode);
+    let item = store.item(id);
+    let lines = item_lines(&item, view.json_mode);
     let rows = list_rows(area);
     let width = area.width.saturating_sub(2) as usize;
     let bottom = if view.detail_wrap {
@@ -56,7 +57,7 @@ fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
         .title_bottom(bottom)
         .border_style(theme::border(focused));
     // Which rule decided the kind: what a surprised reader asks first.
-    if let (Some(kind), Some(source)) = (store.kind_of(id), store.kind_source(id)) {
+    if let (Some(kind), Some(source)) = (store.kind_of(id), store.kind_source(&item)) {
         let origin = format!(" kind {} {} ", sanitize(kind), sanitize(&source));
         // Beside the other bottom title, never over it: a narrow pane shows just the kind.
         let room = (area.width as usize).saturating_sub(display_width(bottom) + 4);

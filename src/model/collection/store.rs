@@ -187,11 +187,9 @@ impl ItemStore {
         }
     }
 
-    /// Where the item's kind came from (for the item detail; decodes the item, so call it for
-    /// what is shown).
-    pub fn kind_source(&self, id: ItemId) -> Option<String> {
-        let item = self.item(id);
-        self.decide_kind(&item).map(|(_, source)| source.describe())
+    /// Where the (decoded) item's kind came from, as the item detail says it.
+    pub fn kind_source(&self, item: &Item) -> Option<String> {
+        self.decide_kind(item).map(|(_, source)| source.describe())
     }
 
     /// The kind rules applied to `item` with this table's keys and separator.
