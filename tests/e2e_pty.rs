@@ -239,7 +239,10 @@ fn a_triage_scan_stops_at_its_budget_and_resumes_only_with_a_new_one() {
     s.keys("\x7f4"); // segments: 4
     s.keys("\t\t\t\t\t10"); // max RCU: 10
     s.keys("\r");
-    let screen = s.wait_text("Scan stopped at the budget");
+    // The panel and the status line come from the same stop; wait for both in one screen.
+    let screen = s.wait_for("the first stop", |sc| {
+        sc.contains("Scan stopped at the budget") && sc.contains("stopped at the capacity budget")
+    });
     let (spent, budget) = scan_panel_rcu(&screen);
     assert_eq!(budget, 10.0);
     // Pages past a small budget are sized to what is left; the whole table is 37.
@@ -262,4 +265,27 @@ fn a_triage_scan_stops_at_its_budget_and_resumes_only_with_a_new_one() {
     assert!(spent >= 15.0 - 0.01 && spent > before, "{screen}");
     s.keys("q");
     s.wait_exit();
+}
+
+#[test]
+fn frames_are_drawn_whole_and_the_harness_shows_only_whole_frames() {
+    let table = seeded_demo(20);
+    let mut s = Session::start(&[&table]);
+    s.wait_text("Collections by PK");
+    s.keys("q");
+    assert!(s.wait_exit().success());
+    let raw = s.raw();
+    let count = |needle: &[u8]| raw.windows(needle.len()).filter(|w| *w == needle).count();
+    let (begun, ended) = (count(b"\x1b[?2026h"), count(b"\x1b[?2026l"));
+    assert!(begun >= 1, "every frame is a synchronized update");
+    assert_eq!(begun, ended, "every frame begun is ended");
+
+    // The gate holds a begun frame, even one whose begin is split across reads.
+    let mut gate = common::pty::FrameGate::default();
+    assert_eq!(gate.pass(b"old\x1b[?20"), b"old");
+    assert_eq!(gate.pass(b"26hnew top"), b"");
+    assert_eq!(gate.pass(b" new bottom\x1b[?2026l"), b"\x1b[?2026hnew top new bottom\x1b[?2026l");
+    assert_eq!(gate.pass(b"plain"), b"plain");
+    assert_eq!(gate.pass(b"\x1b[?2026hcut"), b"");
+    assert_eq!(gate.rest(), b"\x1b[?2026hcut");
 }

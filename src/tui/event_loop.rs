@@ -137,7 +137,7 @@ pub async fn run<B: Backend, W: WriteBackend>(
     let mut last_draw = tokio::time::Instant::now();
     while !quit && !state.quit {
         if dirty && (urgent || last_draw.elapsed() >= FRAME_INTERVAL) {
-            terminal.draw(|frame| ui::draw(frame, &state))?;
+            terminal::draw_frame(terminal, |frame| ui::draw(frame, &state))?;
             last_draw = tokio::time::Instant::now();
             (dirty, urgent) = (false, false);
         }

@@ -7,9 +7,10 @@ use crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
 };
 use crossterm::terminal::{
-    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+    disable_raw_mode, enable_raw_mode, BeginSynchronizedUpdate, EndSynchronizedUpdate,
+    EnterAlternateScreen, LeaveAlternateScreen,
 };
-use crossterm::{cursor, execute};
+use crossterm::{cursor, execute, queue};
 use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 
@@ -83,6 +84,21 @@ pub fn resume(terminal: &mut Term) -> io::Result<()> {
     terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))?;
     // ratatui believes the cursor still hidden; `restore` showed it.
     terminal.hide_cursor()
+}
+
+/// Draws one frame inside a synchronized update (DEC mode 2026): a terminal that knows the mode
+/// shows the frame whole, never the top rows of the new frame above the bottom rows of the
+/// old one, which a fast stream of pages would otherwise tear. Terminals without it ignore the
+/// two sequences.
+pub fn draw_frame(
+    terminal: &mut Term,
+    render: impl FnOnce(&mut ratatui::Frame),
+) -> io::Result<()> {
+    queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
+    let drawn = terminal.draw(render).map(|_| ());
+    // Ended even when drawing failed, so the terminal never stays frozen.
+    execute!(terminal.backend_mut(), EndSynchronizedUpdate)?;
+    drawn
 }
 
 /// Leaves the UI; safe to call more than once.

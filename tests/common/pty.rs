@@ -37,6 +37,56 @@ impl vt100::Callbacks for Recorder {
     }
 }
 
+const BEGIN_FRAME: &[u8] = b"\x1b[?2026h";
+const END_FRAME: &[u8] = b"\x1b[?2026l";
+
+/// Holds back a frame the program began (synchronized update, DEC mode 2026) until it ends,
+/// as a terminal that knows the mode does: the parser, and so every screen a test reads, only
+/// ever holds whole frames. A screen read while a frame was half written showed the new scan
+/// panel above the old status line, and a test that waited for one read the other stale.
+#[derive(Default)]
+pub struct FrameGate {
+    pending: Vec<u8>,
+}
+
+impl FrameGate {
+    /// Takes the bytes just read; returns those that may reach the screen now.
+    pub fn pass(&mut self, bytes: &[u8]) -> Vec<u8> {
+        self.pending.extend_from_slice(bytes);
+        let open = last_unended_begin(&self.pending);
+        // A begin split across two reads is held too, so it cannot slip through unseen.
+        let cut = open.unwrap_or_else(|| self.pending.len() - partial_begin(&self.pending));
+        let rest = self.pending.split_off(cut);
+        std::mem::replace(&mut self.pending, rest)
+    }
+
+    /// What is held when the program ends: shown as it is, as a terminal would.
+    pub fn rest(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.pending)
+    }
+}
+
+fn find_last(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).rposition(|w| w == needle)
+}
+
+/// Where the last begun frame starts, if it has not ended yet.
+fn last_unended_begin(bytes: &[u8]) -> Option<usize> {
+    let begin = find_last(bytes, BEGIN_FRAME)?;
+    match find_last(&bytes[begin..], END_FRAME) {
+        Some(_) => None,
+        None => Some(begin),
+    }
+}
+
+/// How many trailing bytes could be the start of a begin sequence.
+fn partial_begin(bytes: &[u8]) -> usize {
+    (1..BEGIN_FRAME.len())
+        .rev()
+        .find(|&n| bytes.len() >= n && bytes[bytes.len() - n..] == BEGIN_FRAME[..n])
+        .unwrap_or(0)
+}
+
 pub struct Session {
     pub parser: Arc<Mutex<vt100::Parser<Recorder>>>,
     pub raw: Arc<Mutex<Vec<u8>>>,
@@ -107,13 +157,18 @@ impl Session {
         let (p, r) = (parser.clone(), raw.clone());
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
+            let mut gate = FrameGate::default();
             while let Ok(n) = reader.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                p.lock().unwrap().process(&buf[..n]);
+                // Raw bytes first: a test that sees a frame on screen finds its bytes recorded.
                 r.lock().unwrap().extend_from_slice(&buf[..n]);
+                let whole = gate.pass(&buf[..n]);
+                p.lock().unwrap().process(&whole);
             }
+            let rest = gate.rest();
+            p.lock().unwrap().process(&rest);
         });
         Session {
             parser,
