@@ -284,7 +284,10 @@ fn frames_are_drawn_whole_and_the_harness_shows_only_whole_frames() {
     let mut gate = common::pty::FrameGate::default();
     assert_eq!(gate.pass(b"old\x1b[?20"), b"old");
     assert_eq!(gate.pass(b"26hnew top"), b"");
-    assert_eq!(gate.pass(b" new bottom\x1b[?2026l"), b"\x1b[?2026hnew top new bottom\x1b[?2026l");
+    assert_eq!(
+        gate.pass(b" new bottom\x1b[?2026l"),
+        b"\x1b[?2026hnew top new bottom\x1b[?2026l"
+    );
     assert_eq!(gate.pass(b"plain"), b"plain");
     assert_eq!(gate.pass(b"\x1b[?2026hcut"), b"");
     assert_eq!(gate.rest(), b"\x1b[?2026hcut");

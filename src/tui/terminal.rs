@@ -90,10 +90,7 @@ pub fn resume(terminal: &mut Term) -> io::Result<()> {
 /// shows the frame whole, never the top rows of the new frame above the bottom rows of the
 /// old one, which a fast stream of pages would otherwise tear. Terminals without it ignore the
 /// two sequences.
-pub fn draw_frame(
-    terminal: &mut Term,
-    render: impl FnOnce(&mut ratatui::Frame),
-) -> io::Result<()> {
+pub fn draw_frame(terminal: &mut Term, render: impl FnOnce(&mut ratatui::Frame)) -> io::Result<()> {
     queue!(terminal.backend_mut(), BeginSynchronizedUpdate)?;
     let drawn = terminal.draw(render).map(|_| ());
     // Ended even when drawing failed, so the terminal never stays frozen.
