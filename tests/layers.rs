@@ -117,3 +117,55 @@ fn only_cli_say_writes_to_stderr() {
         writers.join("\n")
     );
 }
+
+/// The in-memory engines tests script, as (declaring file, module): compiled only for tests
+/// (`cfg(test)` in the crate's own, the `test-engines` feature for `tests/`, which only the
+/// dev-dependency on this crate turns on), so a release build carries none of them.
+const TEST_ENGINES: [(&str, &str); 4] = [
+    ("aws/mod.rs", "memory_engine"),
+    ("aws/read/mod.rs", "memory"),
+    ("aws/stream/mod.rs", "memory"),
+    ("aws/write/mod.rs", "memory"),
+];
+
+#[test]
+fn test_engines_compile_only_for_tests() {
+    let gate = "#[cfg(any(test, feature = \"test-engines\"))]";
+    let files = tree::src_files();
+    for (parent, module) in TEST_ENGINES {
+        let file = files.iter().find(|f| f.rel == parent).unwrap();
+        let lines: Vec<&str> = file.text.lines().map(str::trim).collect();
+        let at = lines
+            .iter()
+            .position(|l| l.ends_with(&format!("mod {module};")))
+            .unwrap_or_else(|| panic!("{parent} declares mod {module}"));
+        assert_eq!(
+            lines[at - 1],
+            gate,
+            "{parent}: mod {module} is for tests only"
+        );
+    }
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let manifest: toml::Table = manifest.parse().unwrap();
+    let features = manifest["features"].as_table().unwrap();
+    assert!(features.contains_key("test-engines"));
+    assert!(
+        !features.contains_key("default")
+            || !features["default"].to_string().contains("test-engines"),
+        "test-engines is not a default feature"
+    );
+    let dev = &manifest["dev-dependencies"]["dynoscope"];
+    assert_eq!(dev["path"].as_str(), Some("."));
+    assert_eq!(
+        dev["features"].as_array().unwrap()[0].as_str(),
+        Some("test-engines")
+    );
+    for section in ["dependencies", "build-dependencies"] {
+        let deps = manifest.get(section).and_then(|d| d.as_table());
+        assert!(
+            deps.is_none_or(|d| !d.contains_key("dynoscope")),
+            "no {section} turns it on"
+        );
+    }
+}

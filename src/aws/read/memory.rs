@@ -2,6 +2,9 @@
 //! items, 1 MB pages, `LastEvaluatedKey`, parallel-scan segments, 4 KB capacity rounding), with
 //! scripted latency and failures. Tests run the real coordinator, segment tasks and capacity
 //! guard against it under paused time; the integration tests against DynamoDB Local stay.
+//!
+//! Compiled for tests only: `cfg(test)` in the crate, and the `test-engines` feature that
+//! the test suite turns on for `tests/` (a release build has none of it).
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};

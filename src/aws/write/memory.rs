@@ -1,5 +1,8 @@
 //! Writes to items in memory, with the conditions evaluated as DynamoDB evaluates them: the
 //! explorer's write flows (conflicts included) are tested against it under paused time.
+//!
+//! Compiled for tests only: `cfg(test)` in the crate, and the `test-engines` feature that
+//! the test suite turns on for `tests/` (a release build has none of it).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
