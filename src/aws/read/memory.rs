@@ -159,12 +159,12 @@ impl MemorySource {
 /// The request in DynamoDB's JSON protocol, as the SDK would send it for this page, so the
 /// request log shows the same thing against memory as against DynamoDB.
 fn request_body(request: &PageRequest) -> String {
-    use crate::model::json::write_dynamo;
+    use crate::model::json::append_dynamo_json;
     use crate::model::value::Item;
     let spec = &request.spec;
     let dynamo = |item: &Item| {
         let mut text = String::new();
-        write_dynamo(&mut text, item);
+        append_dynamo_json(&mut text, item);
         serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default()
     };
     let mut body = serde_json::Map::new();

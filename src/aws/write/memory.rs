@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::{WriteBackend, WriteDone, WriteFailure, WriteResult};
 use crate::aws::attempts::AttemptStats;
 use crate::model::capacity::Consumed;
-use crate::model::json::write_dynamo;
+use crate::model::json::append_dynamo_json;
 use crate::model::value::Item;
 use crate::model::write::{OpAction, WritePlan};
 
@@ -25,7 +25,7 @@ pub struct MemoryWriter {
 
 fn key_text(key: &Item) -> String {
     let mut text = String::new();
-    write_dynamo(&mut text, key);
+    append_dynamo_json(&mut text, key);
     text
 }
 
