@@ -22,7 +22,7 @@ use dynoscope::aws::attempts::AttemptStats;
 use dynoscope::aws::{EngineEvent, Operation, Page, SegmentStart};
 use dynoscope::model::capacity::Consumed;
 use dynoscope::model::demo_data::DemoItems;
-use dynoscope::model::json::write_dynamo;
+use dynoscope::model::json::append_dynamo_json;
 use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType, TableInfo};
 use dynoscope::model::value::Item;
 use ratatui::backend::TestBackend;
@@ -138,7 +138,7 @@ fn loaded(items: impl Iterator<Item = Item>) -> (State, Duration, usize) {
         }
         for item in &page {
             line.clear();
-            write_dynamo(&mut line, item);
+            append_dynamo_json(&mut line, item);
             ddb_bytes += line.len();
         }
         number += 1;

@@ -37,7 +37,7 @@ use std::sync::Arc;
 use dynoscope::aws::stream::convert::change_from_sdk;
 use dynoscope::aws::stream::source::StreamSource;
 use dynoscope::aws::stream::{SdkStreamSource, StreamCounters};
-use dynoscope::model::json::{write_dynamo, JsonSpelling};
+use dynoscope::model::json::{append_dynamo_json, JsonSpelling};
 use dynoscope::model::schema::TableInfo;
 use dynoscope::model::stream::change_json::write_change;
 use dynoscope::model::stream::{Change, LiveConfig, LiveStats, ViewType};
@@ -134,11 +134,11 @@ fn body(first: usize) -> Vec<u8> {
             r#"{{"eventID":"{n:032x}","eventName":"MODIFY","eventVersion":"1.1","eventSource":"aws:dynamodb","awsRegion":"us-east-1","dynamodb":{{"ApproximateCreationDateTime":{},"Keys":"#,
             1_800_000_000 + n / 200
         );
-        write_dynamo(&mut out, &keys);
+        append_dynamo_json(&mut out, &keys);
         out.push_str(r#","NewImage":"#);
-        write_dynamo(&mut out, &new);
+        append_dynamo_json(&mut out, &new);
         out.push_str(r#","OldImage":"#);
-        write_dynamo(&mut out, &old);
+        append_dynamo_json(&mut out, &old);
         let _ = write!(
             out,
             r#","SequenceNumber":"{:021}","SizeBytes":{},"StreamViewType":"NEW_AND_OLD_IMAGES"}}}}"#,

@@ -12,8 +12,8 @@
 //! the decoded kind's column takes a header no attribute has.
 
 use super::state::TableView;
+use crate::model::attribute_rank::rank_attributes;
 use crate::model::collection::{ItemStore, KindId};
-use crate::model::columns::rank_attributes;
 use crate::model::entity::{decode_key_as, EntityPattern, KeyRole};
 use crate::model::part_names::{part_names_from_data, KindPartNames};
 use crate::model::value::Item;

@@ -1,5 +1,5 @@
 //! What the explorer and the headless commands need from DynamoDB, behind one small trait: the
-//! SDK engine ([`super::Engine`]) implements it for real, and [`super::MemoryEngine`] for tests
+//! SDK engine ([`super::Engine`]) implements it for real, and `MemoryEngine` for tests
 //! of the effect runner, the drain loop and whole explorer flows under paused time.
 
 use std::future::Future;

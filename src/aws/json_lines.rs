@@ -13,7 +13,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use crate::model::json::{write_array, write_json_number, write_json_string, JsonSpelling};
+use crate::model::json::{append_json_array, append_json_number, append_json_string, JsonSpelling};
 
 /// A page's items rendered as JSON lines, each ending in a newline.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -29,8 +29,8 @@ impl JsonLines {
         let mut text = String::new();
         for item in items {
             match spelling {
-                JsonSpelling::Plain => crate::model::json::write_plain(&mut text, item),
-                JsonSpelling::Dynamo => crate::model::json::write_dynamo(&mut text, item),
+                JsonSpelling::Plain => crate::model::json::append_plain_json(&mut text, item),
+                JsonSpelling::Dynamo => crate::model::json::append_dynamo_json(&mut text, item),
             }
             text.push('\n');
         }
@@ -77,7 +77,7 @@ fn write_map<'a>(
         if i > 0 {
             out.push(',');
         }
-        write_json_string(out, name);
+        append_json_string(out, name);
         out.push(':');
         write_value(out, value, spelling);
     }
@@ -99,30 +99,30 @@ fn name_prefix(name: &str) -> u64 {
 
 fn write_value(out: &mut String, value: &AttributeValue, spelling: JsonSpelling) {
     match spelling {
-        JsonSpelling::Plain => write_plain_value(out, value),
-        JsonSpelling::Dynamo => write_dynamo_value(out, value),
+        JsonSpelling::Plain => append_plain_value(out, value),
+        JsonSpelling::Dynamo => append_dynamo_value(out, value),
     }
 }
 
-fn write_plain_value(out: &mut String, value: &AttributeValue) {
+fn append_plain_value(out: &mut String, value: &AttributeValue) {
     match value {
-        AttributeValue::S(s) => write_json_string(out, s),
-        AttributeValue::N(n) => write_json_number(out, n),
-        AttributeValue::B(b) => write_json_string(out, &BASE64.encode(b.as_ref())),
-        AttributeValue::Ss(v) => write_array(out, v, |out, s| write_json_string(out, s)),
-        AttributeValue::Ns(v) => write_array(out, v, |out, n| write_json_number(out, n)),
-        AttributeValue::Bs(v) => write_array(out, v, |out, b| {
-            write_json_string(out, &BASE64.encode(b.as_ref()))
+        AttributeValue::S(s) => append_json_string(out, s),
+        AttributeValue::N(n) => append_json_number(out, n),
+        AttributeValue::B(b) => append_json_string(out, &BASE64.encode(b.as_ref())),
+        AttributeValue::Ss(v) => append_json_array(out, v, |out, s| append_json_string(out, s)),
+        AttributeValue::Ns(v) => append_json_array(out, v, |out, n| append_json_number(out, n)),
+        AttributeValue::Bs(v) => append_json_array(out, v, |out, b| {
+            append_json_string(out, &BASE64.encode(b.as_ref()))
         }),
         AttributeValue::M(m) => write_map(out, m, JsonSpelling::Plain, &mut Vec::new()),
-        AttributeValue::L(v) => write_array(out, v, write_plain_value),
+        AttributeValue::L(v) => append_json_array(out, v, append_plain_value),
         AttributeValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         // NULL, and (as in `convert::value_from_sdk`) a type DynamoDB adds later.
         _ => out.push_str("null"),
     }
 }
 
-fn write_dynamo_value(out: &mut String, value: &AttributeValue) {
+fn append_dynamo_value(out: &mut String, value: &AttributeValue) {
     out.push_str(match value {
         AttributeValue::S(_) => "{\"S\":",
         AttributeValue::N(_) => "{\"N\":",
@@ -136,16 +136,16 @@ fn write_dynamo_value(out: &mut String, value: &AttributeValue) {
         _ => "{\"NULL\":",
     });
     match value {
-        AttributeValue::S(s) | AttributeValue::N(s) => write_json_string(out, s),
-        AttributeValue::B(b) => write_json_string(out, &BASE64.encode(b.as_ref())),
+        AttributeValue::S(s) | AttributeValue::N(s) => append_json_string(out, s),
+        AttributeValue::B(b) => append_json_string(out, &BASE64.encode(b.as_ref())),
         AttributeValue::Ss(v) | AttributeValue::Ns(v) => {
-            write_array(out, v, |out, s| write_json_string(out, s))
+            append_json_array(out, v, |out, s| append_json_string(out, s))
         }
-        AttributeValue::Bs(v) => write_array(out, v, |out, b| {
-            write_json_string(out, &BASE64.encode(b.as_ref()))
+        AttributeValue::Bs(v) => append_json_array(out, v, |out, b| {
+            append_json_string(out, &BASE64.encode(b.as_ref()))
         }),
         AttributeValue::M(m) => write_map(out, m, JsonSpelling::Dynamo, &mut Vec::new()),
-        AttributeValue::L(v) => write_array(out, v, write_dynamo_value),
+        AttributeValue::L(v) => append_json_array(out, v, append_dynamo_value),
         AttributeValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         _ => out.push_str("true"),
     }
@@ -156,7 +156,7 @@ fn write_dynamo_value(out: &mut String, value: &AttributeValue) {
 mod tests {
     use super::*;
     use crate::aws::convert::item_from_sdk;
-    use crate::model::json::{write_dynamo, write_plain};
+    use crate::model::json::{append_dynamo_json, append_plain_json};
     use crate::model::sanitize::needs_escape;
     use aws_sdk_dynamodb::primitives::Blob;
 
@@ -225,9 +225,9 @@ mod tests {
         let (mut want_plain, mut want_dynamo) = (String::new(), String::new());
         for item in items {
             let item = item_from_sdk(item);
-            write_plain(&mut want_plain, &item);
+            append_plain_json(&mut want_plain, &item);
             want_plain.push('\n');
-            write_dynamo(&mut want_dynamo, &item);
+            append_dynamo_json(&mut want_dynamo, &item);
             want_dynamo.push('\n');
         }
         assert_eq!(plain.text, want_plain);

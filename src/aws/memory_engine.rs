@@ -2,6 +2,9 @@
 //! capacity guard against a [`MemorySource`], and each stream the real stream coordinator and
 //! shard readers against a [`MemoryStream`] the test scripts, so tests of what sits above the
 //! engine need no DynamoDB Local and can run under paused time.
+//!
+//! Compiled for tests only: `cfg(test)` in the crate, and the `test-engines` feature that
+//! the test suite turns on for `tests/` (a release build has none of it).
 
 use std::collections::BTreeMap;
 use std::future::Future;

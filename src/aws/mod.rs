@@ -11,6 +11,7 @@ pub mod endpoint;
 mod engine_streams;
 pub mod error;
 pub mod json_lines;
+#[cfg(any(test, feature = "test-engines"))]
 mod memory_engine;
 pub mod read;
 pub mod response_cap;
@@ -30,6 +31,7 @@ use tokio::sync::mpsc;
 pub use backend::Backend;
 pub use connect::{connect, ConnectError, ConnectOptions, Connection};
 pub use error::{EngineError, ErrorClass};
+#[cfg(any(test, feature = "test-engines"))]
 pub use memory_engine::MemoryEngine;
 pub use read::{
     DoneOutcome, EngineEvent, Operation, Page, ReadHandle, ReadProgress, ReadSpec, SegmentStart,

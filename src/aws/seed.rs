@@ -1,5 +1,7 @@
-//! Creates and loads the demo table. The only code in dynoscope that writes, and it refuses any
-//! endpoint that is not on this machine.
+//! Creates and loads the demo table, refusing any endpoint that is not on this machine. One of
+//! the writers that only ever write locally (with `seed_model` for NoSQL Workbench models and
+//! `churn` for the demo's write load); the only writer that touches a table the user opened is
+//! `write`, and only when the user enabled writes.
 
 use std::time::Duration;
 

@@ -4,10 +4,10 @@
 use std::io::{self, Write};
 
 use super::text_table::{write_header, write_row, Align, Column};
+use crate::model::attribute_rank::rank_attributes;
 use crate::model::cell::cell_text;
-use crate::model::columns::rank_attributes;
 use crate::model::export::{all_attributes, ExportFormat, ItemEncoder};
-use crate::model::json::{write_dynamo, write_plain};
+use crate::model::json::{append_dynamo_json, append_plain_json};
 use crate::model::sanitize::{display_width, sanitize};
 use crate::model::value::Item;
 
@@ -135,9 +135,9 @@ impl<W: Write> ItemWriter<W> {
             OutputFormat::Jsonl | OutputFormat::DdbJsonl => {
                 for item in items {
                     if self.format == OutputFormat::Jsonl {
-                        write_plain(&mut self.line, item);
+                        append_plain_json(&mut self.line, item);
                     } else {
-                        write_dynamo(&mut self.line, item);
+                        append_dynamo_json(&mut self.line, item);
                     }
                     self.line.push('\n');
                 }

@@ -4,7 +4,7 @@
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use super::json::write_plain;
+use super::json::append_plain_json;
 use super::value::{AttrValue, Item};
 
 pub fn cell_text(value: &AttrValue) -> String {
@@ -17,7 +17,7 @@ pub fn cell_text(value: &AttrValue) -> String {
         // Containers read best as the compact JSON a user would paste elsewhere.
         other => {
             let mut out = String::new();
-            write_plain(
+            append_plain_json(
                 &mut out,
                 &Item::from_attrs(vec![(String::new(), other.clone())]),
             );

@@ -344,7 +344,7 @@ mod tests {
             .iter()
             .map(|i| {
                 let mut s = String::new();
-                crate::model::json::write_dynamo(&mut s, i);
+                crate::model::json::append_dynamo_json(&mut s, i);
                 s.len()
             })
             .sum();

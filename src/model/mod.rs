@@ -1,6 +1,7 @@
 //! Pure domain code: no I/O, no terminal types.
 
 pub mod access_pattern;
+pub mod attribute_rank;
 pub mod aws_profile_file;
 pub mod aws_profiles;
 pub mod calendar;
@@ -8,7 +9,6 @@ pub mod capacity;
 pub mod cell;
 pub mod churn;
 pub mod collection;
-pub mod columns;
 pub mod compact;
 pub mod completion;
 pub mod demo_data;

@@ -12,7 +12,7 @@ use super::builder_popup::draw_completions;
 use super::theme;
 use crate::app::state::{Builder, Field, SORT_OPS};
 use crate::app::state::{Palette, State};
-use crate::model::json::write_plain;
+use crate::model::json::append_plain_json;
 use crate::model::sanitize::sanitize;
 use crate::model::schema::TableInfo;
 use crate::model::value::Item;
@@ -235,7 +235,7 @@ fn explain_lines(b: &Builder) -> Vec<Line<'static>> {
     }
     if !s.values.is_empty() {
         let mut json = String::new();
-        write_plain(&mut json, &Item::from_attrs(s.values.clone()));
+        append_plain_json(&mut json, &Item::from_attrs(s.values.clone()));
         lines.push(field("ExpressionAttributeValues", json));
     }
     lines.push(field("ScanIndexForward", (!s.descending).to_string()));

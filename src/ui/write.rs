@@ -12,10 +12,10 @@ use super::format::count;
 use super::theme;
 use crate::app::state::{WriteFlow, WriteStage};
 use crate::model::cell::cell_text;
-use crate::model::json::write_plain;
+use crate::model::json::append_plain_json;
 use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::value::AttrValue;
-use crate::model::write::{Change, WriteKind};
+use crate::model::write::{AttributeEdit, WriteKind};
 
 fn value(v: Option<&AttrValue>, width: usize) -> String {
     match v {
@@ -58,10 +58,10 @@ fn plain_hidden_type(v: &AttrValue) -> String {
     }
 }
 
-fn change_line(change: &Change, width: usize) -> Line<'static> {
+fn change_line(change: &AttributeEdit, width: usize) -> Line<'static> {
     let name = sanitize(change.name()).into_owned();
     match change {
-        Change::Added(_, v) => Line::styled(
+        AttributeEdit::Added(_, v) => Line::styled(
             format!(
                 " + {name}: {}{}",
                 value(Some(v), width),
@@ -69,12 +69,12 @@ fn change_line(change: &Change, width: usize) -> Line<'static> {
             ),
             theme::json::string(),
         ),
-        Change::Removed(_, v) => Line::styled(
+        AttributeEdit::Removed(_, v) => Line::styled(
             format!(" - {name}: {}", value(Some(v), width)),
             theme::error(),
         ),
         // A change of type says so: `1 (N) → 1 (S)` is a change a plain rendering hides.
-        Change::Changed(_, old, new) if old.type_name() != new.type_name() => Line::styled(
+        AttributeEdit::Changed(_, old, new) if old.type_name() != new.type_name() => Line::styled(
             format!(
                 " ~ {name}: {} ({}) → {} ({})",
                 value(Some(old), width / 2),
@@ -84,7 +84,7 @@ fn change_line(change: &Change, width: usize) -> Line<'static> {
             ),
             theme::warning(),
         ),
-        Change::Changed(_, old, new) => Line::styled(
+        AttributeEdit::Changed(_, old, new) => Line::styled(
             format!(
                 " ~ {name}: {} → {}",
                 value(Some(old), width / 2),
@@ -162,7 +162,7 @@ fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
             let keys = &flow.plans.iter().flat_map(|p| &p.ops).collect::<Vec<_>>();
             for op in keys.iter().take(8) {
                 let mut key = String::new();
-                write_plain(&mut key, &op.key);
+                append_plain_json(&mut key, &op.key);
                 lines.push(Line::raw(format!(
                     "   {}",
                     truncate_display(&sanitize(&key), width)
@@ -272,7 +272,7 @@ pub(super) fn draw_write(frame: &mut Frame, area: Rect, flow: &WriteFlow) {
 mod tests {
     use super::*;
 
-    fn text(change: Change) -> String {
+    fn text(change: AttributeEdit) -> String {
         change_line(&change, 80).to_string()
     }
 
@@ -281,11 +281,11 @@ mod tests {
         let n = AttrValue::N("1".into());
         let s = AttrValue::S("1".into());
         assert_eq!(
-            text(Change::Changed("a".into(), n.clone(), s)),
+            text(AttributeEdit::Changed("a".into(), n.clone(), s)),
             " ~ a: 1 (N) → 1 (S)"
         );
         assert_eq!(
-            text(Change::Changed(
+            text(AttributeEdit::Changed(
                 "a".into(),
                 n.clone(),
                 AttrValue::N("2".into())
@@ -293,8 +293,8 @@ mod tests {
             " ~ a: 1 → 2"
         );
         let set = AttrValue::Ss(vec!["p".into()]);
-        assert!(text(Change::Added("ss".into(), set)).ends_with(" (SS)"));
-        assert_eq!(text(Change::Added("n".into(), n)), " + n: 1");
+        assert!(text(AttributeEdit::Added("ss".into(), set)).ends_with(" (SS)"));
+        assert_eq!(text(AttributeEdit::Added("n".into(), n)), " + n: 1");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The aws-cli command the EXPLAIN pane offers for a request: the same request, pasteable.
 
 use crate::aws::ReadSpec;
-use crate::model::json::write_dynamo;
+use crate::model::json::append_dynamo_json;
 use crate::model::value::Item;
 
 fn shell_quote(text: &str) -> String {
@@ -39,7 +39,7 @@ pub fn aws_cli(spec: &ReadSpec) -> String {
     }
     if !spec.values.is_empty() {
         let mut json = String::new();
-        write_dynamo(&mut json, &Item::from_attrs(spec.values.clone()));
+        append_dynamo_json(&mut json, &Item::from_attrs(spec.values.clone()));
         cmd.push_str(&format!(
             " --expression-attribute-values {}",
             shell_quote(&json)

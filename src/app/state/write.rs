@@ -3,7 +3,7 @@
 
 use crate::model::json::JsonSpelling;
 use crate::model::value::Item;
-use crate::model::write::{Change, ThreeWayRow, UndoImage, WriteKind, WritePlan};
+use crate::model::write::{AttributeEdit, ThreeWayRow, UndoImage, WriteKind, WritePlan};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WriteStage {
@@ -38,7 +38,7 @@ pub struct WriteFlow {
     pub plans: Vec<WritePlan>,
     /// Plans already written.
     pub sent: usize,
-    pub changes: Vec<Change>,
+    pub changes: Vec<AttributeEdit>,
     /// The request as it will be sent, line by line.
     pub request: Vec<String>,
     /// Why it cannot be sent as it is: validation, a service error. One line each.

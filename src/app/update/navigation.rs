@@ -16,7 +16,7 @@ use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::msg::Effect;
 use crate::app::state::{JsonMode, Notice, Pane, Prompt, Screen, State};
-use crate::model::json::write_plain;
+use crate::model::json::append_plain_json;
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
     let rows = pane_rows(state);
@@ -248,7 +248,7 @@ fn copy(state: &mut State) -> Vec<Effect> {
             if i > 0 {
                 json.push(',');
             }
-            write_plain(&mut json, &store.item(id));
+            append_plain_json(&mut json, &store.item(id));
         }
         json.push(']');
         state.notice = Some(Notice {
@@ -265,7 +265,7 @@ fn copy(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let mut json = String::new();
-    write_plain(&mut json, &store.item(id));
+    append_plain_json(&mut json, &store.item(id));
     state.notice = Some(Notice {
         text: format!(
             "copied the item as JSON ({} bytes) to the clipboard",

@@ -1,7 +1,7 @@
 //! The request a write sends, as the preview shows it: operation, key, item or update,
 //! condition, names and values, one line each.
 
-use crate::model::json::write_dynamo;
+use crate::model::json::append_dynamo_json;
 use crate::model::value::Item;
 use crate::model::write::WritePlan;
 
@@ -21,7 +21,7 @@ pub(super) fn request_lines(plans: &[WritePlan]) -> Vec<String> {
         }
         let json = |item: &Item| {
             let mut s = String::new();
-            write_dynamo(&mut s, item);
+            append_dynamo_json(&mut s, item);
             s
         };
         let transaction = ops.len() > 1;

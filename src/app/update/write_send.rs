@@ -11,7 +11,7 @@ use crate::app::request_log::RequestRow;
 use crate::app::state::{Notice, State, TableView, UndoEntry, WriteStage};
 use crate::aws::write::{WriteFailure, WriteResult};
 use crate::model::capacity::{format_units, Consumed};
-use crate::model::json::write_plain;
+use crate::model::json::append_plain_json;
 use crate::model::value::Item;
 use crate::model::wording::count;
 use crate::model::write::{
@@ -223,7 +223,7 @@ fn apply_to_store(view: &mut TableView, before: Option<&Item>, after: Option<&It
 fn key_text(item: Option<&Item>) -> String {
     let mut s = String::new();
     if let Some(item) = item {
-        write_plain(&mut s, item);
+        append_plain_json(&mut s, item);
     }
     s
 }

@@ -2,6 +2,9 @@
 //! items, 1 MB pages, `LastEvaluatedKey`, parallel-scan segments, 4 KB capacity rounding), with
 //! scripted latency and failures. Tests run the real coordinator, segment tasks and capacity
 //! guard against it under paused time; the integration tests against DynamoDB Local stay.
+//!
+//! Compiled for tests only: `cfg(test)` in the crate, and the `test-engines` feature that
+//! the test suite turns on for `tests/` (a release build has none of it).
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -156,12 +159,12 @@ impl MemorySource {
 /// The request in DynamoDB's JSON protocol, as the SDK would send it for this page, so the
 /// request log shows the same thing against memory as against DynamoDB.
 fn request_body(request: &PageRequest) -> String {
-    use crate::model::json::write_dynamo;
+    use crate::model::json::append_dynamo_json;
     use crate::model::value::Item;
     let spec = &request.spec;
     let dynamo = |item: &Item| {
         let mut text = String::new();
-        write_dynamo(&mut text, item);
+        append_dynamo_json(&mut text, item);
         serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default()
     };
     let mut body = serde_json::Map::new();

@@ -9,6 +9,7 @@
 
 mod coordinator;
 pub mod guard;
+#[cfg(any(test, feature = "test-engines"))]
 pub mod memory;
 pub mod progress;
 mod sdk;

@@ -1,5 +1,5 @@
 //! Where pages come from: DynamoDB through the SDK ([`super::SdkSource`]) or a table in memory
-//! ([`super::memory::MemorySource`]) that tests script. The coordinator, the segment tasks and
+//! (`memory::MemorySource`, compiled for tests only) that tests script. The coordinator, the segment tasks and
 //! the capacity guard are the same code for both.
 
 use std::future::Future;

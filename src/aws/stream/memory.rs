@@ -3,6 +3,9 @@
 //! iterator at the end of a closed shard), with shards split, closed and disabled by the test
 //! while it runs, and scripted failures. Tests drive the real coordinator and shard readers
 //! against it under paused time; the integration tests against DynamoDB Local stay.
+//!
+//! Compiled for tests only: `cfg(test)` in the crate, and the `test-engines` feature that
+//! the test suite turns on for `tests/` (a release build has none of it).
 
 use std::future::{ready, Future};
 use std::sync::{Arc, Mutex, MutexGuard};

@@ -1,6 +1,6 @@
 //! Reading a table's DynamoDB stream: the words the engine and its callers share. No SDK types
 //! here; the SDK is behind [`source::StreamSource`], and tests script an in-memory stream
-//! ([`memory::MemoryStream`]) through the same coordinator and shard readers.
+//! (`memory::MemoryStream`, compiled for tests only) through the same coordinator and shard readers.
 //!
 //! A stream is a set of shards. Each holds the changes of some keys in order; a shard is
 //! closed after a few hours and split into children that carry on for its keys, and a
@@ -34,6 +34,7 @@ pub mod convert;
 mod coordinator;
 pub mod describe;
 mod lineage;
+#[cfg(any(test, feature = "test-engines"))]
 pub mod memory;
 mod retry;
 pub(crate) mod sdk;

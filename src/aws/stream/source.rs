@@ -1,5 +1,5 @@
 //! Where stream records come from: DynamoDB Streams through the SDK
-//! ([`super::SdkStreamSource`]) or a stream in memory ([`super::memory::MemoryStream`]) that
+//! ([`super::SdkStreamSource`]) or a stream in memory (`memory::MemoryStream`, compiled for tests only) that
 //! tests script. The coordinator and the shard readers are the same code for both.
 
 use std::future::Future;

@@ -13,7 +13,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::aws::stream::convert::change_from_sdk;
-use crate::model::json::write_dynamo;
+use crate::model::json::append_dynamo_json;
 
 /// Answers every request with one status and body.
 #[derive(Debug, Clone)]
@@ -172,11 +172,11 @@ fn body(records: &[WireRecord], next: Option<&str>) -> Vec<u8> {
             ));
         }
         out.push_str("\"Keys\":");
-        write_dynamo(&mut out, &r.keys);
+        append_dynamo_json(&mut out, &r.keys);
         for (name, image) in [("NewImage", &r.new), ("OldImage", &r.old)] {
             if let Some(image) = image {
                 out.push_str(&format!(",\"{name}\":"));
-                write_dynamo(&mut out, image);
+                append_dynamo_json(&mut out, image);
             }
         }
         out.push_str(&format!(

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::logging::open_private_append;
-use crate::model::json::{write_dynamo, write_json_string};
+use crate::model::json::{append_dynamo_json, append_json_string};
 use crate::model::value::Item;
 use crate::model::write::WritePlan;
 
@@ -63,19 +63,19 @@ impl AuditLog {
         let mut text = String::new();
         for op in &plan.ops {
             let image = |out: &mut String, item: Option<&Item>| match item {
-                Some(item) => write_dynamo(out, item),
+                Some(item) => append_dynamo_json(out, item),
                 None => out.push_str("null"),
             };
             text.push_str(&format!("{{\"time_ms\":{time},\"endpoint\":"));
-            write_json_string(&mut text, endpoint);
+            append_json_string(&mut text, endpoint);
             text.push_str(",\"table\":");
-            write_json_string(&mut text, &plan.table);
+            append_json_string(&mut text, &plan.table);
             text.push_str(",\"operation\":");
-            write_json_string(&mut text, operation);
+            append_json_string(&mut text, operation);
             text.push_str(",\"outcome\":");
-            write_json_string(&mut text, outcome);
+            append_json_string(&mut text, outcome);
             text.push_str(",\"key\":");
-            write_dynamo(&mut text, &op.key);
+            append_dynamo_json(&mut text, &op.key);
             text.push_str(",\"old\":");
             image(&mut text, op.before.as_ref());
             text.push_str(",\"new\":");

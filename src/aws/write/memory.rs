@@ -1,5 +1,8 @@
 //! Writes to items in memory, with the conditions evaluated as DynamoDB evaluates them: the
 //! explorer's write flows (conflicts included) are tested against it under paused time.
+//!
+//! Compiled for tests only: `cfg(test)` in the crate, and the `test-engines` feature that
+//! the test suite turns on for `tests/` (a release build has none of it).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -8,7 +11,7 @@ use std::time::Duration;
 use super::{WriteBackend, WriteDone, WriteFailure, WriteResult};
 use crate::aws::attempts::AttemptStats;
 use crate::model::capacity::Consumed;
-use crate::model::json::write_dynamo;
+use crate::model::json::append_dynamo_json;
 use crate::model::value::Item;
 use crate::model::write::{OpAction, WritePlan};
 
@@ -22,7 +25,7 @@ pub struct MemoryWriter {
 
 fn key_text(key: &Item) -> String {
     let mut text = String::new();
-    write_dynamo(&mut text, key);
+    append_dynamo_json(&mut text, key);
     text
 }
 

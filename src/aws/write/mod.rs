@@ -5,10 +5,11 @@
 //! before signing ([`read_only::ReadOnly`]).
 //!
 //! Writes sit behind their own small trait, apart from [`super::Backend`], so that reading
-//! needs no writer and the in-memory [`MemoryWriter`] can run the conflict flows of the
+//! needs no writer and the in-memory `MemoryWriter` (compiled for tests only) can run the conflict flows of the
 //! explorer under paused time with the same conditions DynamoDB evaluates.
 
 pub mod audit;
+#[cfg(any(test, feature = "test-engines"))]
 mod memory;
 pub mod read_only;
 mod sdk;
@@ -17,6 +18,7 @@ use std::future::Future;
 use std::time::Duration;
 
 pub use audit::AuditLog;
+#[cfg(any(test, feature = "test-engines"))]
 pub use memory::MemoryWriter;
 pub use sdk::Writer;
 

@@ -1,6 +1,6 @@
 use super::*;
 use crate::model::cell::cell_text;
-use crate::model::json::{parse_dynamo_item, plain_to_attr, write_plain};
+use crate::model::json::{append_plain_json, parse_dynamo_item, plain_to_attr};
 use crate::model::value::{AttrValue, Item};
 
 const BIG: &str = "12345678901234567890123456789012345678";
@@ -60,7 +60,7 @@ fn encode(format: ExportFormat, columns: Vec<String>, items: &[Item]) -> (Vec<u8
 
 fn plain(item: &Item) -> String {
     let mut line = String::new();
-    write_plain(&mut line, item);
+    append_plain_json(&mut line, item);
     line
 }
 

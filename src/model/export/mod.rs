@@ -7,15 +7,15 @@
 //! `null`; an attribute an item lacks is an empty cell. Quoting is the `csv` crate's (RFC 4180:
 //! a cell holding a comma, a quote, CR or LF is quoted, quotes doubled).
 
-mod columns;
+mod csv_columns;
 mod timestamp;
 
 use crate::model::cell::cell_text;
-use crate::model::json::{write_dynamo, write_plain};
+use crate::model::json::{append_dynamo_json, append_plain_json};
 use crate::model::sanitize::sanitize;
 use crate::model::value::Item;
 
-pub use columns::{all_attributes, csv_columns};
+pub use csv_columns::{all_attributes, csv_columns};
 pub use timestamp::utc_stamp;
 
 /// What an export file or `--output` holds.
@@ -168,17 +168,17 @@ impl ItemEncoder {
         self.line.clear();
         match self.format {
             ExportFormat::Jsonl => {
-                write_plain(&mut self.line, item);
+                append_plain_json(&mut self.line, item);
                 self.line.push('\n');
             }
             ExportFormat::DdbJsonl => {
-                write_dynamo(&mut self.line, item);
+                append_dynamo_json(&mut self.line, item);
                 self.line.push('\n');
             }
             ExportFormat::Json => {
                 self.line
                     .push_str(if self.items == 0 { "\n" } else { ",\n" });
-                write_plain(&mut self.line, item);
+                append_plain_json(&mut self.line, item);
             }
             ExportFormat::Csv => unreachable!("CSV rows go through csv_row"),
         }

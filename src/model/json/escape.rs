@@ -9,7 +9,7 @@ use crate::model::sanitize::needs_escape;
 /// an escape (DEL, C1 controls, bidi and invisible format characters; see
 /// [`super::sanitize::needs_escape`]), are `\u`-escaped, so JSON output never carries a raw
 /// terminal escape sequence or a bidi override even though it keeps the data exact.
-pub fn write_json_string(out: &mut String, s: &str) {
+pub fn append_json_string(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push('"');

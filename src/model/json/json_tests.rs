@@ -43,14 +43,14 @@ fn every_type() -> Item {
 fn dynamo_json_round_trips_every_type() {
     let item = every_type();
     let mut line = String::new();
-    write_dynamo(&mut line, &item);
+    append_dynamo_json(&mut line, &item);
     assert_eq!(parse_dynamo_item(&line).unwrap(), item);
 }
 
 #[test]
 fn plain_json_keeps_38_digits_and_escapes_controls() {
     let mut line = String::new();
-    write_plain(&mut line, &every_type());
+    append_plain_json(&mut line, &every_type());
     assert!(
         line.contains("\"n\":12345678901234567890123456789012345678"),
         "{line}"
@@ -87,7 +87,7 @@ fn json_strings_escape_exactly_what_json_needs() {
     ];
     for (input, want) in cases {
         let mut out = String::new();
-        write_json_string(&mut out, input);
+        append_json_string(&mut out, input);
         assert_eq!(out, want);
         let back: String = serde_json::from_str(&out).unwrap();
         assert_eq!(back, input);
@@ -135,7 +135,7 @@ proptest::proptest! {
     ) {
         let input: String = chars.into_iter().collect();
         let mut out = String::new();
-        write_json_string(&mut out, &input);
+        append_json_string(&mut out, &input);
         proptest::prop_assert_eq!(&out, &reference_escape(&input));
         let back: String = serde_json::from_str(&out).unwrap();
         proptest::prop_assert_eq!(back, input);
@@ -158,7 +158,7 @@ fn a_number_that_is_not_one_is_written_as_a_string() {
         ),
     ]);
     let mut line = String::new();
-    write_plain(&mut line, &item);
+    append_plain_json(&mut line, &item);
     let parsed: Value = serde_json::from_str(&line).expect("still one JSON object");
     assert_eq!(parsed["bad"], "\u{1b}]52;c;ZXZpbA==\u{7}");
     assert!(!line.contains('\u{1b}'), "{line}");

@@ -4,20 +4,21 @@
 //! base64 strings, sets as arrays, NULL as `null`. *DynamoDB JSON* (`ddb-jsonl`): the service's
 //! own typed form, `{"S":"…"}`, `{"N":"…"}`, which round-trips every type exactly.
 //!
-//! Writers in `write`, string escaping in `escape`, readers of the flags' JSON in `parse`.
+//! Serialisation in `serialize`, string escaping in `escape`, readers of the flags' JSON in
+//! `parse`, the detail pane's coloured lines in `pretty`.
 
 mod escape;
 mod parse;
 mod pretty;
-mod write;
+mod serialize;
 
-pub use escape::{to_safe_json, write_json_string};
+pub use escape::{append_json_string, to_safe_json};
 pub use parse::{
     dynamo_to_attr, parse_dynamo_item, parse_dynamo_values, parse_names, parse_plain_values,
     plain_to_attr,
 };
 pub use pretty::{line_text, pretty_lines, Piece, PrettyLine, Token, MAX_STRING_CHARS};
-pub use write::{write_array, write_dynamo, write_json_number, write_plain};
+pub use serialize::{append_dynamo_json, append_json_array, append_json_number, append_plain_json};
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum JsonError {

@@ -1,6 +1,6 @@
 //! An item as pretty JSON lines, one member or element per line, in plain JSON or DynamoDB
 //! JSON, as tokens the detail view colours. Every string is escaped as JSON is written
-//! ([`write_json_string`]: quotes and backslashes escaped, control, bidi and invisible characters
+//! ([`append_json_string`]: quotes and backslashes escaped, control, bidi and invisible characters
 //! as visible `\u` escapes), so the text is valid JSON and inert; very long strings are cut with
 //! their length shown. The detail view draws these lines and `update`
 //! scrolls and wraps by them, so both measure the same text.
@@ -8,7 +8,7 @@
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use super::write_json_string;
+use super::append_json_string;
 use super::JsonSpelling;
 use crate::model::number::{is_json_number, to_json_number};
 use crate::model::value::{AttrValue, Item};
@@ -70,10 +70,10 @@ fn quoted(text: &str) -> String {
     if count > MAX_STRING_CHARS {
         let mut cut: String = text.chars().take(MAX_STRING_CHARS).collect();
         cut.push('…');
-        write_json_string(&mut out, &cut);
+        append_json_string(&mut out, &cut);
         out.push_str(&format!(" ({count} chars)"));
     } else {
-        write_json_string(&mut out, text);
+        append_json_string(&mut out, text);
     }
     out
 }

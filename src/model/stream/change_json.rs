@@ -11,13 +11,13 @@ use std::fmt::Write as _;
 
 use super::change::Change;
 use crate::model::calendar::civil_from_days;
-use crate::model::json::{write_dynamo, write_json_string, write_plain, JsonSpelling};
+use crate::model::json::{append_dynamo_json, append_json_string, append_plain_json, JsonSpelling};
 use crate::model::value::Item;
 
 fn write_item(out: &mut String, item: &Item, spelling: JsonSpelling) {
     match spelling {
-        JsonSpelling::Plain => write_plain(out, item),
-        JsonSpelling::Dynamo => write_dynamo(out, item),
+        JsonSpelling::Plain => append_plain_json(out, item),
+        JsonSpelling::Dynamo => append_dynamo_json(out, item),
     }
 }
 
@@ -36,7 +36,7 @@ pub fn write_change(out: &mut String, change: &Change, spelling: JsonSpelling) {
         write_item(out, new, spelling);
     }
     out.push_str(",\"sequence_number\":");
-    write_json_string(out, &change.sequence_number);
+    append_json_string(out, &change.sequence_number);
     out.push_str(",\"time\":");
     match change.created_at_ms {
         Some(ms) => {

@@ -1,41 +1,46 @@
-//! What an edit changes, attribute by attribute; and the three versions side by side when a
-//! concurrent write got there first.
+//! What an edit changes, attribute by attribute ([`AttributeEdit`]; what a stream record says
+//! changed is `model::stream::Change`); and the three versions side by side when a concurrent
+//! write got there first.
 
 use super::condition::same_value;
 use crate::model::value::{AttrValue, Item};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Change {
+pub enum AttributeEdit {
     Added(String, AttrValue),
     Removed(String, AttrValue),
     /// Old value, new value.
     Changed(String, AttrValue, AttrValue),
 }
 
-impl Change {
+impl AttributeEdit {
     pub fn name(&self) -> &str {
         match self {
-            Change::Added(n, _) | Change::Removed(n, _) | Change::Changed(n, _, _) => n,
+            AttributeEdit::Added(n, _)
+            | AttributeEdit::Removed(n, _)
+            | AttributeEdit::Changed(n, _, _) => n,
         }
     }
 }
 
 /// The attributes `new` adds, removes or changes against `old`, by name. Values are compared
 /// as DynamoDB compares them: a reordered set or `1.0` for `1` is no change.
-pub fn diff(old: &Item, new: &Item) -> Vec<Change> {
+pub fn diff(old: &Item, new: &Item) -> Vec<AttributeEdit> {
     let mut changes = Vec::new();
     for (name, v) in old.iter() {
         match new.get(name) {
-            None => changes.push(Change::Removed(name.to_string(), v.clone())),
-            Some(w) if !same_value(v, w) => {
-                changes.push(Change::Changed(name.to_string(), v.clone(), w.clone()))
-            }
+            None => changes.push(AttributeEdit::Removed(name.to_string(), v.clone())),
+            Some(w) if !same_value(v, w) => changes.push(AttributeEdit::Changed(
+                name.to_string(),
+                v.clone(),
+                w.clone(),
+            )),
             Some(_) => {}
         }
     }
     for (name, w) in new.iter() {
         if old.get(name).is_none() {
-            changes.push(Change::Added(name.to_string(), w.clone()));
+            changes.push(AttributeEdit::Added(name.to_string(), w.clone()));
         }
     }
     changes.sort_by(|a, b| a.name().cmp(b.name()));
@@ -93,11 +98,11 @@ pub fn rebase(loaded: Option<&Item>, yours: Option<&Item>, current: Option<&Item
     let mut attrs: Vec<(String, AttrValue)> = current.unwrap_or(&empty).clone().into_attrs();
     for change in diff(loaded.unwrap_or(&empty), yours) {
         match change {
-            Change::Added(name, v) | Change::Changed(name, _, v) => {
+            AttributeEdit::Added(name, v) | AttributeEdit::Changed(name, _, v) => {
                 attrs.retain(|(n, _)| *n != name);
                 attrs.push((name, v));
             }
-            Change::Removed(name, _) => attrs.retain(|(n, _)| *n != name),
+            AttributeEdit::Removed(name, _) => attrs.retain(|(n, _)| *n != name),
         }
     }
     Some(Item::from_attrs(attrs))

@@ -8,7 +8,7 @@ use base64::Engine as _;
 use serde_json::Value;
 
 use crate::model::json::{
-    parse_dynamo_item, plain_to_attr, write_dynamo, write_plain, JsonSpelling,
+    append_dynamo_json, append_plain_json, parse_dynamo_item, plain_to_attr, JsonSpelling,
 };
 use crate::model::number::validate_number;
 use crate::model::value::{AttrValue, Item};
@@ -17,8 +17,8 @@ use crate::model::value::{AttrValue, Item};
 pub fn render_for_editor(item: &Item, spelling: JsonSpelling) -> String {
     let mut compact = String::new();
     match spelling {
-        JsonSpelling::Plain => write_plain(&mut compact, item),
-        JsonSpelling::Dynamo => write_dynamo(&mut compact, item),
+        JsonSpelling::Plain => append_plain_json(&mut compact, item),
+        JsonSpelling::Dynamo => append_dynamo_json(&mut compact, item),
     }
     let value: Value = serde_json::from_str(&compact).expect("the writers write valid JSON");
     let mut text = serde_json::to_string_pretty(&value).expect("a Value serialises");

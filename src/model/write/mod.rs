@@ -26,7 +26,7 @@ mod template;
 mod validate;
 
 pub use condition::{same_value, Check, Guard};
-pub use diff::{diff, rebase, three_way, Change, ThreeWayRow};
+pub use diff::{diff, rebase, three_way, AttributeEdit, ThreeWayRow};
 pub use editing::{parse_edited, render_for_editor};
 pub use plan::{
     plan_create, plan_delete, plan_edit, plan_undo, OpAction, PlanError, UndoImage, WriteKind,

@@ -1,7 +1,7 @@
 //! Plans: the ops an edit, a new item, a delete or an undo sends, each with its guard.
 
 use super::condition::{same_value, Guard};
-use super::diff::{diff, Change};
+use super::diff::{diff, AttributeEdit};
 use super::key_of;
 use super::render::RenderedOp;
 use crate::model::schema::KeySchema;
@@ -127,12 +127,12 @@ fn update_op(before: &Item, after: &Item, key: Item, version: Option<&str>) -> O
     let (mut set, mut remove, mut added) = (Vec::new(), Vec::new(), Vec::new());
     for change in changes {
         match change {
-            Change::Added(name, v) => {
+            AttributeEdit::Added(name, v) => {
                 added.push(name.clone());
                 set.push((name, v));
             }
-            Change::Changed(name, _, v) => set.push((name, v)),
-            Change::Removed(name, _) => remove.push(name),
+            AttributeEdit::Changed(name, _, v) => set.push((name, v)),
+            AttributeEdit::Removed(name, _) => remove.push(name),
         }
     }
     Some(WriteOp {

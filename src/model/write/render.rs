@@ -115,7 +115,7 @@ impl WriteOp {
 
     fn guard_subject(&self) -> String {
         let mut key = String::new();
-        crate::model::json::write_plain(&mut key, &self.key);
+        crate::model::json::append_plain_json(&mut key, &self.key);
         format!("the item {key}")
     }
 }

@@ -223,7 +223,11 @@ fn diff_and_three_way() {
     let changes = diff(&loaded, &yours);
     assert_eq!(
         changes,
-        [Change::Changed("status".into(), s("STUCK"), s("SHIPPED"))]
+        [AttributeEdit::Changed(
+            "status".into(),
+            s("STUCK"),
+            s("SHIPPED")
+        )]
     );
     let mut current = loaded.clone();
     current.insert("total", n("99"));
@@ -253,7 +257,7 @@ fn diff_compares_as_dynamodb_one_and_one_point_zero_and_reordered_number_sets_ar
     ]);
     assert_eq!(
         diff(&loaded, &changed),
-        [Change::Changed("n".into(), n("1"), n("1.01"))]
+        [AttributeEdit::Changed("n".into(), n("1"), n("1.01"))]
     );
 }
 

@@ -1,5 +1,5 @@
-//! Which attributes a table of items shows as columns: the one ranking the explorer's items
-//! pane and `--output table` share.
+//! Which attributes a table of items shows as columns, most common first: the one ranking the
+//! explorer's items pane, `--output table` and a CSV export of every attribute share.
 
 use std::borrow::Borrow;
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 
 use std::borrow::Borrow;
 
-use crate::model::columns::rank_attributes;
+use crate::model::attribute_rank::rank_attributes;
 use crate::model::value::Item;
 
 /// The key attributes, then `shown` (the items pane's attribute columns) without repeats.

@@ -1,0 +1,95 @@
+//! The crate as `cargo package` would publish it: what building and installing need (the
+//! sources, the assets they include, the README, both licence files, the lock file) and none
+//! of the tests, their data and snapshots, the benches or the scripts. Runs
+//! `cargo package --list`, which builds nothing.
+
+use std::path::Path;
+use std::process::Command;
+
+fn package_list() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new(env!("CARGO"))
+        .args(["package", "--list", "--locked", "--allow-dirty"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cargo package --list failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn the_package_holds_what_the_build_needs_and_no_test_data() {
+    let files = package_list();
+    for needed in [
+        "Cargo.toml",
+        "Cargo.lock",
+        "README.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "src/main.rs",
+        "src/lib.rs",
+        // Read with include_str! by the build.
+        "assets/keymap.toml",
+        "assets/reserved-words.txt",
+        "assets/demo-patterns.toml",
+    ] {
+        assert!(
+            files.iter().any(|f| f == needed),
+            "the package lacks {needed}: {files:?}"
+        );
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sources = count_rs(&root.join("src"));
+    let packaged = files
+        .iter()
+        .filter(|f| f.starts_with("src/") && f.ends_with(".rs"))
+        .count();
+    assert_eq!(
+        packaged, sources,
+        "every source file under src/ is packaged"
+    );
+    let left_out = [
+        "tests/",
+        "benches/",
+        "bench/",
+        "docs/",
+        "scripts/",
+        "examples/",
+        ".ci/",
+        ".cache/",
+    ];
+    let stray: Vec<&String> = files
+        .iter()
+        .filter(|f| {
+            left_out.iter().any(|d| f.starts_with(d))
+                || f.ends_with(".snap")
+                || f.contains("/snapshots/")
+        })
+        .collect();
+    assert!(
+        stray.is_empty(),
+        "test data, benches or scripts in the package: {stray:?}"
+    );
+}
+
+fn count_rs(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            if p.is_dir() {
+                count_rs(&p)
+            } else {
+                usize::from(p.extension().is_some_and(|e| e == "rs"))
+            }
+        })
+        .sum()
+}
