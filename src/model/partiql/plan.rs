@@ -1,0 +1,68 @@
+//! What a translated SELECT sends: one Query, several Queries merged in sort-key order, or a
+//! Scan, spelled with the same expressions and placeholders `query` and `scan` send.
+
+use crate::model::schema::KeySchema;
+use crate::model::value::AttrValue;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadKind {
+    Query,
+    Scan,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub kind: ReadKind,
+    pub table: String,
+    pub index: Option<String>,
+    /// The keys of the table or index read.
+    pub keys: KeySchema,
+    pub key_condition: Option<String>,
+    pub filter: Option<String>,
+    pub projection: Option<String>,
+    pub names: Vec<(String, String)>,
+    /// Every value, with the first Query's key values.
+    pub values: Vec<(String, AttrValue)>,
+    /// Several Queries (an `IN` or `OR` of partition keys, an `IN` of sort keys): each one's key
+    /// values, replacing those of the same names. Empty for one Query or a Scan.
+    pub queries: Vec<Vec<(String, AttrValue)>>,
+    pub descending: bool,
+    /// The statement has ORDER BY: the merged result keeps sort-key order.
+    pub ordered: bool,
+    /// Scan-shaped statements: the top-level `attribute = value` conditions, for the index
+    /// that would serve them.
+    pub equalities: Vec<(String, AttrValue)>,
+    /// The top-level range conditions' attributes (for a suggested index's sort key).
+    pub ranges: Vec<String>,
+    /// Every top-level attribute the statement names (projection, filter), for a suggested
+    /// index's projection.
+    pub attributes: Vec<String>,
+    /// The projection asks for every attribute.
+    pub all_attributes: bool,
+}
+
+impl Plan {
+    /// How many requests' worth of reads: one per Query, one for a Scan.
+    pub fn query_count(&self) -> usize {
+        self.queries.len().max(1)
+    }
+
+    /// The values each request sends, in order.
+    pub fn request_values(&self) -> Vec<Vec<(String, AttrValue)>> {
+        if self.queries.is_empty() {
+            return vec![self.values.clone()];
+        }
+        self.queries
+            .iter()
+            .map(|keys| {
+                self.values
+                    .iter()
+                    .map(|(name, value)| {
+                        let replaced = keys.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+                        (name.clone(), replaced.unwrap_or(value).clone())
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
