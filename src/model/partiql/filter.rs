@@ -45,12 +45,17 @@ impl Spelling {
     }
 
     pub fn value(&mut self, value: &AttrValue) -> String {
-        let placeholder = format!(":v{}", self.values.len() + 1);
-        let placeholder = if self.values.iter().any(|(n, _)| *n == placeholder) {
-            format!(":v{}_", self.values.len() + 1)
-        } else {
-            placeholder
-        };
+        let taken = |p: &str, values: &[(String, AttrValue)]| values.iter().any(|(n, _)| n == p);
+        let mut n = self
+            .values
+            .iter()
+            .filter(|(k, _)| k.starts_with(":v"))
+            .count()
+            + 1;
+        while taken(&format!(":v{n}"), &self.values) {
+            n += 1;
+        }
+        let placeholder = format!(":v{n}");
         self.values.push((placeholder.clone(), value.clone()));
         placeholder
     }

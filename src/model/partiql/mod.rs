@@ -6,8 +6,11 @@
 //! and run it as that read under the capacity guards. The translation reuses the key
 //! condition types, so a Query here is the same request `dynoscope query` sends.
 
+mod advice;
 mod ast;
+pub mod dialects;
 mod error;
+mod explain;
 mod filter;
 mod lexer;
 mod params;
@@ -16,8 +19,10 @@ mod plan;
 pub mod render;
 mod translate;
 
+pub use advice::{advise, Advice, NewIndex, ServingIndex};
 pub use ast::{CmpOp, Direction, Expr, Func, Operand, Path, Select, Statement, Step};
 pub use error::{ErrorKind, PartiqlError};
+pub use explain::{advice_clause, explain, headline, refusal, scan_estimate, Explained};
 pub use params::parse_parameters;
 pub use parser::parse;
 pub use plan::{Plan, ReadKind};

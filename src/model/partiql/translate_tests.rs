@@ -66,7 +66,7 @@ fn the_rest_is_the_filter_with_placeholders() {
     assert_eq!(p.key_condition.as_deref(), Some("#pk = :pk"));
     assert_eq!(
         p.filter.as_deref(),
-        Some("(#total > :v2 OR attribute_not_exists(#a2)) AND NOT (contains(#tags, :v3)) AND size(#tags) >= :v4")
+        Some("(#total > :v1 OR attribute_not_exists(#a2)) AND NOT (contains(#tags, :v2)) AND size(#tags) >= :v3")
     );
     assert_eq!(p.projection.as_deref(), Some("#name, #a.#b[1]"));
     assert!(p.names.contains(&("#a2".into(), "order-id".into())));
@@ -131,7 +131,7 @@ fn parameters_are_typed_plain_or_dynamo_json() {
             (":pk".into(), s("u")),
             (":sk_lo".into(), AttrValue::N("5".into())),
             (":sk_hi".into(), AttrValue::N("10".into())),
-            (":v4".into(), AttrValue::Bool(true)),
+            (":v1".into(), AttrValue::Bool(true)),
         ]
     );
 }
