@@ -12,6 +12,7 @@ mod engine_streams;
 pub mod error;
 pub mod json_lines;
 mod memory_engine;
+mod partiql;
 pub mod read;
 pub mod response_cap;
 pub mod seed;

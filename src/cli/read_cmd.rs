@@ -198,7 +198,7 @@ fn sort_input(sort: &SortArgs) -> Option<SortInput> {
 
 /// Queries every write shard in parallel (one read, a segment per shard), then writes the
 /// merged result in sort-key order (descending with `--desc`), cut to `--limit`.
-async fn fan_out(
+pub(super) async fn fan_out(
     engine: &Engine,
     spec: ReadSpec,
     key_names: Vec<String>,

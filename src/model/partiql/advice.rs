@@ -18,6 +18,9 @@ pub struct ServingIndex {
     pub statement: String,
     /// How the key value was found: "the statement pins it", or from the sample.
     pub because: String,
+    /// From the sample: the matching items the index holds, of all matching items, when some
+    /// lack its key (a single-table design's other copies of the same fact).
+    pub partial: Option<(usize, usize)>,
 }
 
 /// A GSI to create, with what it costs.
@@ -103,31 +106,42 @@ pub fn advise(select: &Select, plan: &Plan, info: &TableInfo, sample: &[Item]) -
                         ..select.clone()
                     }),
                     because: format!("the statement pins its partition key '{pk}'"),
+                    partial: None,
                 });
             }
             let AttrValue::S(text) = value else { continue };
-            let paired: Vec<&AttrValue> = sample
+            let matching: Vec<&Item> = sample
                 .iter()
                 .filter(|item| item.get(attr).is_some_and(|v| same_value(v, value)))
-                .filter_map(|item| item.get(pk))
                 .collect();
+            let paired: Vec<&AttrValue> = matching.iter().filter_map(|i| i.get(pk)).collect();
             let Some(first) = paired.first() else {
                 continue;
             };
             let all_same = paired.iter().all(|v| same_value(v, first));
-            let contains = first.as_s().is_some_and(|s| s.contains(text.as_str()));
-            if all_same && contains {
-                return Advice::Serving(ServingIndex {
-                    index: gsi.name.clone(),
-                    statement: rewritten(select, &gsi.name, pk, first),
-                    because: format!(
-                        "every sampled item with {attr} = '{text}' has {pk} = '{}' ({} of {} sampled)",
-                        first.as_s().unwrap_or_default(),
-                        paired.len(),
-                        sample.len()
-                    ),
-                });
+            let key_text = first.as_s().unwrap_or_default();
+            if !(all_same && key_text.contains(text.as_str())) {
+                continue;
             }
+            let (held, all) = (paired.len(), matching.len());
+            let because = if held == all {
+                format!(
+                    "every sampled item with {attr} = '{text}' has {pk} = '{key_text}' ({held} of {} sampled)",
+                    sample.len()
+                )
+            } else {
+                format!(
+                    "{held} of the {all} sampled items with {attr} = '{text}' have {pk} = '{key_text}' and are in {}; the other {} have no {pk} and are not",
+                    gsi.name,
+                    all - held
+                )
+            };
+            return Advice::Serving(ServingIndex {
+                index: gsi.name.clone(),
+                statement: rewritten(select, &gsi.name, pk, first),
+                because,
+                partial: (held < all).then_some((held, all)),
+            });
         }
     }
     Advice::Create(new_index(plan, info, sample))

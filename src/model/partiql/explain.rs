@@ -79,7 +79,13 @@ pub fn headline(plan: &Plan, info: &TableInfo) -> String {
 /// The advice in one clause, for the refusal line.
 pub fn advice_clause(advice: &Advice) -> Option<String> {
     match advice {
-        Advice::Serving(s) => Some(format!("{} serves it: {}", s.index, s.statement)),
+        Advice::Serving(s) => Some(match s.partial {
+            None => format!("{} serves it: {}", s.index, s.statement),
+            Some((held, all)) => format!(
+                "{} serves it for the items it holds ({held} of {all} sampled matches): {}",
+                s.index, s.statement
+            ),
+        }),
         Advice::Create(n) => Some(format!(
             "no index serves it; a GSI '{}' would (see --explain)",
             n.name

@@ -24,7 +24,7 @@ pub use ast::{CmpOp, Direction, Expr, Func, Operand, Path, Select, Statement, St
 pub use error::{ErrorKind, PartiqlError};
 pub use explain::{advice_clause, explain, headline, refusal, scan_estimate, Explained};
 pub use params::parse_parameters;
-pub use parser::parse;
+pub use parser::{is_select, parse};
 pub use plan::{Plan, ReadKind};
 pub use translate::{translate, MAX_QUERIES};
 

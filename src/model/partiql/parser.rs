@@ -42,6 +42,11 @@ pub fn parse(text: &str) -> Result<Statement, PartiqlError> {
     Ok(Statement::Select(select))
 }
 
+/// Whether DynamoDB reads `text` as a SELECT (the read-only client lets only those through).
+pub fn is_select(text: &str) -> bool {
+    matches!(tokenize(text).as_deref(), Ok([Token { tok: Tok::Word(w), .. }, ..]) if w.eq_ignore_ascii_case("SELECT"))
+}
+
 struct Parser {
     tokens: Vec<Token>,
     at: usize,
