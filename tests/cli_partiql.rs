@@ -111,7 +111,7 @@ fn with_allow_scan_it_runs_as_a_scan_and_parameters_bind() {
 }
 
 #[test]
-fn in_on_the_partition_key_is_several_queries_merged_in_sort_key_order() {
+fn in_on_the_partition_key_is_several_queries_in_partition_then_sort_key_order() {
     let table = demo();
     let statement = format!(
         "SELECT * FROM \"{table}\".\"GSI1\" WHERE GSI1PK IN ['STATUS#SHIPPED', 'STATUS#DELIVERED'] ORDER BY GSI1SK DESC"
@@ -119,16 +119,17 @@ fn in_on_the_partition_key_is_several_queries_merged_in_sort_key_order() {
     let out = partiql(&[&statement, "--stats"]);
     let stats = stats(&out);
     let items = lines(&ok(out));
-    let keys: Vec<&str> = items
+    // As DynamoDB's PartiQL returns them: by partition key, then by sort key as ordered.
+    let keys: Vec<(&str, &str)> = items
         .iter()
-        .map(|i| i["GSI1SK"].as_str().unwrap())
+        .map(|i| (i["GSI1PK"].as_str().unwrap(), i["GSI1SK"].as_str().unwrap()))
         .collect();
     let mut sorted = keys.clone();
-    sorted.sort_by(|a, b| b.cmp(a));
+    sorted.sort_by(|a, b| a.0.cmp(b.0).then(b.1.cmp(a.1)));
     assert_eq!(keys, sorted);
     assert!(items.iter().any(|i| i["status"] == "DELIVERED"));
     assert!(items.iter().any(|i| i["status"] == "SHIPPED"));
-    assert_eq!(stats["requests"].as_u64().unwrap() >= 2, true, "{stats}");
+    assert!(stats["requests"].as_u64().unwrap() >= 2, "{stats}");
 }
 
 #[test]

@@ -197,8 +197,10 @@ async fn run_plan(
     }
     spec.shards = plan.request_values();
     spec.limit_per_segment = true;
-    let sort_key = plan.keys.sort_key.as_ref().map(|k| k.name.clone());
-    super::read_cmd::fan_out(engine, spec, key_names, &read, sort_key, plan.descending).await
+    super::read_cmd::fan_out(engine, spec, key_names, &read, |per_query| {
+        plan.merge(per_query)
+    })
+    .await
 }
 
 /// A SELECT dynoscope does not translate: DynamoDB may still run it, but nothing can say

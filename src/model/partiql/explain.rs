@@ -97,6 +97,10 @@ pub fn advice_clause(advice: &Advice) -> Option<String> {
 /// The one line a scan-shaped statement is refused with.
 pub fn refusal(plan: &Plan, info: &TableInfo, advice: &Advice) -> String {
     let mut line = format!("refused: this statement is a {}", headline(plan, info));
+    if let Some(note) = &plan.note {
+        line.push_str("; ");
+        line.push_str(note);
+    }
     if let Some(clause) = advice_clause(advice) {
         line.push_str("; ");
         line.push_str(&clause);
@@ -139,6 +143,7 @@ fn advice_lines(advice: &Advice, out: &mut Vec<String>) {
 
 pub fn explain(e: &Explained) -> String {
     let mut out = vec![headline(e.plan, e.info)];
+    out.extend(e.plan.note.clone());
     if let Some(filter) = &e.plan.filter {
         out.push(format!(
             "Filter (applied after the read; it does not reduce consumed capacity): {filter}"

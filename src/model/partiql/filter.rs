@@ -3,6 +3,7 @@
 
 use super::ast::{Expr, Operand, Path, Step};
 use super::error::PartiqlError;
+use crate::model::collection::dynamo_cmp;
 use crate::model::value::AttrValue;
 
 #[derive(Debug, Default)]
@@ -97,6 +98,17 @@ impl Spelling {
             Expr::Not(inner) => format!("NOT ({})", self.expression(inner)?),
             Expr::Cmp(a, op, b) => {
                 format!("{} {} {}", self.operand(a)?, op.as_str(), self.operand(b)?)
+            }
+            Expr::Between(_, Operand::Value(lo), Operand::Value(hi))
+                if lo.type_name() == hi.type_name()
+                    && matches!(lo, AttrValue::S(_) | AttrValue::N(_) | AttrValue::B(_))
+                    && dynamo_cmp(lo, hi) == std::cmp::Ordering::Greater =>
+            {
+                return Err(PartiqlError::bad_input(format!(
+                    "BETWEEN {} AND {} has its bounds the wrong way round (DynamoDB refuses it); write the lower bound first",
+                    super::render::literal(lo),
+                    super::render::literal(hi)
+                )))
             }
             Expr::Between(a, lo, hi) => format!(
                 "{} BETWEEN {} AND {}",

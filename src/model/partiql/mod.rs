@@ -17,6 +17,7 @@ mod params;
 mod parser;
 mod plan;
 pub mod render;
+mod reserved;
 mod translate;
 
 pub use advice::{advise, Advice, NewIndex, ServingIndex};

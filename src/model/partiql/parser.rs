@@ -5,8 +5,7 @@
 use super::ast::{CmpOp, Direction, Expr, Func, Operand, Path, Select, Statement, Step};
 use super::error::PartiqlError;
 use super::lexer::{tokenize, Tok, Token};
-use crate::model::number::validate_number;
-use crate::model::value::{AttrValue, Item};
+use super::reserved::is_reserved;
 
 const WRITE_VERBS: &[&str] = &["INSERT", "UPDATE", "DELETE", "REPLACE", "UPSERT", "REMOVE"];
 const TRANSACTION_VERBS: &[&str] = &["BEGIN", "COMMIT", "ROLLBACK", "START", "EXISTS"];
@@ -96,7 +95,7 @@ impl Parser {
         if self.eat_word(word) {
             Ok(())
         } else {
-            Err(self.error(&format!("{word}")))
+            Err(self.error(word))
         }
     }
 
@@ -184,15 +183,21 @@ impl Parser {
                 self.at += 1;
                 Ok(q)
             }
-            Some(Tok::Word(w)) if !KEYWORDS.contains(&w.to_ascii_uppercase().as_str()) => {
+            Some(Tok::Word(w)) if KEYWORDS.contains(&w.to_ascii_uppercase().as_str()) => {
+                Err(PartiqlError::syntax(format!(
+                    "expected {expected}, {}; a name spelled like a keyword is double-quoted, as in \"{w}\"",
+                    self.found()
+                )))
+            }
+            Some(Tok::Word(w)) if is_reserved(w) => Err(PartiqlError::syntax(format!(
+                "'{w}' at column {} is a reserved word in PartiQL; double-quote the name: \"{w}\"",
+                self.tokens[self.at].col
+            ))),
+            Some(Tok::Word(w)) => {
                 let w = w.clone();
                 self.at += 1;
                 Ok(w)
             }
-            Some(Tok::Word(w)) => Err(PartiqlError::syntax(format!(
-                "expected {expected}, {}; a name spelled like a keyword is double-quoted, as in \"{w}\"",
-                self.found()
-            ))),
             _ => Err(self.error(expected)),
         }
     }
@@ -377,118 +382,10 @@ impl Parser {
         }
         Ok(Operand::Value(self.literal()?))
     }
-
-    fn literal(&mut self) -> Result<AttrValue, PartiqlError> {
-        let col = self.tokens.get(self.at).map_or(0, |t| t.col);
-        match self.next() {
-            Some(Tok::Str(s)) => Ok(AttrValue::S(s)),
-            Some(Tok::Num(n)) => number(n, col),
-            Some(Tok::Minus) => match self.next() {
-                Some(Tok::Num(n)) => number(format!("-{n}"), col),
-                _ => {
-                    self.at -= 1;
-                    Err(self.error("a number after '-'"))
-                }
-            },
-            Some(Tok::Word(w)) if w.eq_ignore_ascii_case("TRUE") => Ok(AttrValue::Bool(true)),
-            Some(Tok::Word(w)) if w.eq_ignore_ascii_case("FALSE") => Ok(AttrValue::Bool(false)),
-            Some(Tok::Word(w)) if w.eq_ignore_ascii_case("NULL") => Ok(AttrValue::Null),
-            Some(Tok::LBracket) => {
-                let items = self.literal_list(&Tok::RBracket)?;
-                Ok(AttrValue::L(items))
-            }
-            Some(Tok::LBag) => {
-                let items = self.literal_list(&Tok::RBag)?;
-                set(items, col)
-            }
-            Some(Tok::LBrace) => {
-                let mut attrs = Vec::new();
-                if !self.eat(&Tok::RBrace) {
-                    loop {
-                        let key = match self.next() {
-                            Some(Tok::Str(s)) => s,
-                            _ => {
-                                self.at -= 1;
-                                return Err(self.error("a 'quoted' key in the struct"));
-                            }
-                        };
-                        self.expect(&Tok::Colon)?;
-                        attrs.push((key, self.literal()?));
-                        if !self.eat(&Tok::Comma) {
-                            break;
-                        }
-                    }
-                    self.expect(&Tok::RBrace)?;
-                }
-                Ok(AttrValue::M(Item::from_attrs(attrs)))
-            }
-            Some(Tok::Param) => {
-                self.at -= 1;
-                Err(PartiqlError::unsupported(
-                    "a ? inside a list, set or struct literal is not translated; pass the whole value as one ?",
-                ))
-            }
-            _ => {
-                self.at -= 1;
-                Err(self
-                    .error("a value ('text', a number, TRUE, FALSE, NULL, [list], {struct}) or ?"))
-            }
-        }
-    }
-
-    fn literal_list(&mut self, close: &Tok) -> Result<Vec<AttrValue>, PartiqlError> {
-        let mut items = Vec::new();
-        if self.eat(close) {
-            return Ok(items);
-        }
-        loop {
-            items.push(self.literal()?);
-            if !self.eat(&Tok::Comma) {
-                break;
-            }
-        }
-        self.expect(close)?;
-        Ok(items)
-    }
 }
 
-fn number(text: String, col: usize) -> Result<AttrValue, PartiqlError> {
-    validate_number(&text).map_err(|e| {
-        PartiqlError::syntax(format!(
-            "the number '{text}' at column {col} cannot be stored: {e}"
-        ))
-    })?;
-    Ok(AttrValue::N(text))
-}
-
-/// `<<'a','b'>>` is a string set, `<<1,2>>` a number set; DynamoDB has no other sets here.
-fn set(items: Vec<AttrValue>, col: usize) -> Result<AttrValue, PartiqlError> {
-    if items.iter().all(|v| matches!(v, AttrValue::S(_))) && !items.is_empty() {
-        Ok(AttrValue::Ss(
-            items
-                .into_iter()
-                .filter_map(|v| match v {
-                    AttrValue::S(s) => Some(s),
-                    _ => None,
-                })
-                .collect(),
-        ))
-    } else if items.iter().all(|v| matches!(v, AttrValue::N(_))) && !items.is_empty() {
-        Ok(AttrValue::Ns(
-            items
-                .into_iter()
-                .filter_map(|v| match v {
-                    AttrValue::N(n) => Some(n),
-                    _ => None,
-                })
-                .collect(),
-        ))
-    } else {
-        Err(PartiqlError::syntax(format!(
-            "the set at column {col} must hold only strings or only numbers, and at least one"
-        )))
-    }
-}
+#[path = "literals.rs"]
+mod literals;
 
 #[cfg(test)]
 #[path = "parser_tests.rs"]

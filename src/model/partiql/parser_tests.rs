@@ -2,6 +2,7 @@ use super::*;
 use crate::model::partiql::ast::Direction;
 use crate::model::partiql::error::ErrorKind;
 use crate::model::partiql::render;
+use crate::model::value::AttrValue;
 use proptest::prelude::*;
 
 fn select(text: &str) -> Select {
@@ -161,6 +162,11 @@ fn errors_name_the_token_and_the_fix() {
         ),
         ("", ErrorKind::Syntax, "the statement is empty"),
         (
+            "SELECT * FROM t WHERE m.inner.z = 1",
+            ErrorKind::Syntax,
+            "'inner' at column 25 is a reserved word in PartiQL; double-quote the name: \"inner\"",
+        ),
+        (
             "SELECT * FROM t WHERE a = 1e999999",
             ErrorKind::Syntax,
             "the number '1e999999' at column 27 cannot be stored",
@@ -177,13 +183,14 @@ fn errors_name_the_token_and_the_fix() {
 fn name() -> impl Strategy<Value = String> {
     prop_oneof![
         "[a-zA-Z_][a-zA-Z0-9_]{0,6}".prop_filter("not a keyword", |n| {
-            ![
-                "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "BETWEEN", "IN", "IS", "ORDER",
-                "BY", "ASC", "DESC", "LIMIT", "TRUE", "FALSE", "NULL", "MISSING", "INSERT",
-                "UPDATE", "DELETE", "REPLACE", "UPSERT", "REMOVE", "BEGIN", "COMMIT", "ROLLBACK",
-                "START", "EXISTS",
-            ]
-            .contains(&n.to_ascii_uppercase().as_str())
+            !crate::model::partiql::reserved::is_reserved(n)
+                && ![
+                    "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "BETWEEN", "IN", "IS", "ORDER",
+                    "BY", "ASC", "DESC", "LIMIT", "TRUE", "FALSE", "NULL", "MISSING", "INSERT",
+                    "UPDATE", "DELETE", "REPLACE", "UPSERT", "REMOVE", "BEGIN", "COMMIT",
+                    "ROLLBACK", "START", "EXISTS",
+                ]
+                .contains(&n.to_ascii_uppercase().as_str())
         }),
         "[ -~]{1,8}",
     ]

@@ -1,8 +1,11 @@
 //! What a translated SELECT sends: one Query, several Queries merged in sort-key order, or a
 //! Scan, spelled with the same expressions and placeholders `query` and `scan` send.
 
+use std::cmp::Ordering;
+
+use crate::model::collection::dynamo_cmp;
 use crate::model::schema::KeySchema;
-use crate::model::value::AttrValue;
+use crate::model::value::{AttrValue, Item};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ReadKind {
@@ -23,8 +26,8 @@ pub struct Plan {
     pub names: Vec<(String, String)>,
     /// Every value, with the first Query's key values.
     pub values: Vec<(String, AttrValue)>,
-    /// Several Queries (an `IN` or `OR` of partition keys, an `IN` of sort keys): each one's key
-    /// values, replacing those of the same names. Empty for one Query or a Scan.
+    /// Several Queries (an `IN` of partition keys): each one's key values, replacing those of
+    /// the same names. Empty for one Query or a Scan.
     pub queries: Vec<Vec<(String, AttrValue)>>,
     pub descending: bool,
     /// The statement has ORDER BY: the merged result keeps sort-key order.
@@ -39,6 +42,8 @@ pub struct Plan {
     pub attributes: Vec<String>,
     /// The projection asks for every attribute.
     pub all_attributes: bool,
+    /// Why a statement that pins the partition key is still a Scan.
+    pub note: Option<String>,
 }
 
 impl Plan {
@@ -64,5 +69,30 @@ impl Plan {
                     .collect()
             })
             .collect()
+    }
+
+    /// The items of several Queries in the order DynamoDB's PartiQL returns them: by partition
+    /// key, then by sort key (descending with `ORDER BY … DESC`), ties in request order.
+    pub fn merge(&self, per_query: Vec<Vec<Item>>) -> Vec<Item> {
+        let mut all: Vec<Item> = per_query.into_iter().flatten().collect();
+        let by = |name: &str, a: &Item, b: &Item| match (a.get(name), b.get(name)) {
+            (Some(x), Some(y)) => dynamo_cmp(x, y),
+            (None, Some(_)) => Ordering::Less,
+            (Some(_), None) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        };
+        let pk = self.keys.partition_key.name.clone();
+        let sk = self.keys.sort_key.as_ref().map(|k| k.name.clone());
+        all.sort_by(|a, b| {
+            by(&pk, a, b).then_with(|| {
+                let within = sk.as_deref().map_or(Ordering::Equal, |sk| by(sk, a, b));
+                if self.descending {
+                    within.reverse()
+                } else {
+                    within
+                }
+            })
+        });
+        all
     }
 }

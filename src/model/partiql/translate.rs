@@ -10,9 +10,8 @@ use crate::model::key_condition::{KeyCondition, KeyValue, SortCondition};
 use crate::model::schema::{KeyAttr, TableInfo};
 use crate::model::value::{same_value, AttrValue};
 
-/// DynamoDB's own cap on the values of a PartiQL `IN`; more Queries than this is a scan in
-/// disguise.
-pub const MAX_QUERIES: usize = 100;
+/// DynamoDB's own cap on the partition-key values of a PartiQL `IN`.
+pub const MAX_QUERIES: usize = 50;
 
 pub fn translate(
     select: &Select,
@@ -75,57 +74,60 @@ pub fn translate(
         ranges: Vec::new(),
         attributes: Vec::new(),
         all_attributes: select.projection.is_none(),
+        note: None,
     };
     for c in &conjuncts {
         attributes(c, &mut plan.attributes);
     }
     let mut spelling = Spelling::default();
+    let pk_name = keys.partition_key.name.clone();
     let pk_at = conjuncts
         .iter()
-        .position(|c| partition_values(c, &keys.partition_key.name).is_some());
+        .position(|c| partition_values(c, &pk_name).is_some());
+    let mut query = None;
     if let Some(at) = pk_at {
-        let pk_values =
-            partition_values(&conjuncts.remove(at), &keys.partition_key.name).expect("found above");
-        let (sort, sk_values) = take_sort(&mut conjuncts, &keys)?;
+        let mut rest = conjuncts.clone();
+        let pk_values = partition_values(&rest.remove(at), &pk_name).expect("found above");
+        let sort = take_sort(&mut rest, &keys)?;
+        let beyond = rest.iter().find_map(|c| {
+            let mut named = Vec::new();
+            attributes(c, &mut named);
+            named.into_iter().find(|a| keys.names().contains(a))
+        });
+        match beyond {
+            Some(key) => {
+                plan.note = Some(format!(
+                    "DynamoDB's PartiQL reads this as a full Scan: the condition on key attribute '{key}' goes beyond one sort-key condition (=, <, <=, >, >=, BETWEEN or begins_with; not <>, IN or a second range); fold it into one"
+                ))
+            }
+            None => {
+                conjuncts = rest;
+                query = Some((pk_values, sort));
+            }
+        }
+    } else if conjuncts.iter().any(|c| or_of_partition_keys(c, &pk_name)) {
+        plan.note = Some(format!(
+            "DynamoDB's PartiQL reads an OR of partition keys as a full Scan; write {pk_name} IN [...] for one Query per value"
+        ));
+    }
+    if let Some((pk_values, sort)) = query {
         let pk_typed = dedup(pk_values)
             .iter()
             .map(|v| KeyValue::from_attr(v, &keys.partition_key))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| PartiqlError::bad_input(e.to_string()))?;
-        let combos = pk_typed.len() * sk_values.len().max(1);
-        if combos > MAX_QUERIES {
+        if pk_typed.len() > MAX_QUERIES {
             return Err(PartiqlError::bad_input(format!(
-                "the statement asks for {combos} Queries (one per key value); keep it to {MAX_QUERIES} or fewer"
+                "the statement asks for {} Queries (one per partition key value); DynamoDB takes at most {MAX_QUERIES} in an IN",
+                pk_typed.len()
             )));
         }
-        let first_sort = match (&sort, sk_values.first()) {
-            (Some(s), _) => Some(s.clone()),
-            (None, Some(v)) => Some(SortCondition::Eq(v.clone())),
-            (None, None) => None,
-        };
-        let condition = KeyCondition::from_typed(&keys, pk_typed[0].clone(), first_sort)
+        let condition = KeyCondition::from_typed(&keys, pk_typed[0].clone(), sort)
             .map_err(|e| PartiqlError::bad_input(e.to_string()))?;
         let parts = condition.to_expression();
-        if pk_typed.len() > 1 || sk_values.len() > 1 {
+        if pk_typed.len() > 1 {
             for pk in &pk_typed {
-                if sk_values.is_empty() {
-                    plan.queries.push(vec![(":pk".into(), pk.to_attr())]);
-                }
-                for sk in &sk_values {
-                    plan.queries.push(vec![
-                        (":pk".into(), pk.to_attr()),
-                        (":sk".into(), sk.to_attr()),
-                    ]);
-                }
-            }
-        }
-        for c in &conjuncts {
-            let mut named = Vec::new();
-            attributes(c, &mut named);
-            if let Some(key) = named.iter().find(|a| keys.names().contains(a)) {
-                return Err(PartiqlError::unsupported(format!(
-                    "the condition on key attribute '{key}' beyond the key condition is not translated: a Query's FilterExpression cannot name a key attribute; fold it into one sort-key condition"
-                )));
+                plan.queries.push(vec![(":pk".into(), pk.to_attr())]);
             }
         }
         plan.kind = ReadKind::Query;
@@ -180,6 +182,13 @@ pub fn translate(
         plan.filter = Some(spelling.expression(rest)?);
     }
     if let Some(paths) = &select.projection {
+        if let Some(nested) = paths.iter().find(|p| p.single().is_none()) {
+            return Err(PartiqlError::unsupported(format!(
+                "the nested path {} in the projection is not translated: PartiQL returns it as a top-level attribute, a ProjectionExpression inside its document; select '{}' instead",
+                super::render::path(nested),
+                nested.root()
+            )));
+        }
         let spelled: Vec<String> = paths.iter().map(|p| spelling.path(p)).collect();
         plan.projection = Some(spelled.join(", "));
         for p in paths {
@@ -224,7 +233,7 @@ fn is_attr(operand: &Operand, name: &str) -> bool {
     matches!(operand, Operand::Path(p) if p.single() == Some(name))
 }
 
-/// `pk = v`, `pk IN [v, w]`, or an OR of `pk = v`: the values the partition key takes.
+/// `pk = v` or `pk IN [v, w]`: the values the partition key takes.
 fn partition_values(expr: &Expr, pk: &str) -> Option<Vec<AttrValue>> {
     match expr {
         Expr::Cmp(a, CmpOp::Eq, Operand::Value(v)) if is_attr(a, pk) => Some(vec![v.clone()]),
@@ -236,41 +245,44 @@ fn partition_values(expr: &Expr, pk: &str) -> Option<Vec<AttrValue>> {
                 _ => None,
             })
             .collect(),
-        Expr::Or(l, r) => {
-            let mut values = partition_values(l, pk)?;
-            values.extend(partition_values(r, pk)?);
-            Some(values)
-        }
         _ => None,
     }
 }
 
-/// Takes the first sort-key condition a Query can use. An `IN` on the sort key is several
-/// equalities (several Queries), returned apart.
+/// `pk = a OR pk = b`: DynamoDB's PartiQL scans it (an `IN` it queries).
+fn or_of_partition_keys(expr: &Expr, pk: &str) -> bool {
+    match expr {
+        Expr::Or(l, r) => {
+            let leaf = |e: &Expr| partition_values(e, pk).is_some() || or_of_partition_keys(e, pk);
+            leaf(l) && leaf(r)
+        }
+        _ => false,
+    }
+}
+
+/// Takes the first sort-key condition a Query can use.
 fn take_sort(
     conjuncts: &mut Vec<Expr>,
     keys: &crate::model::schema::KeySchema,
-) -> Result<(Option<SortCondition>, Vec<KeyValue>), PartiqlError> {
+) -> Result<Option<SortCondition>, PartiqlError> {
     let Some(sk) = &keys.sort_key else {
-        return Ok((None, Vec::new()));
+        return Ok(None);
     };
     for (i, c) in conjuncts.iter().enumerate() {
         if let Some(found) = sort_condition(c, sk)? {
             conjuncts.remove(i);
-            return Ok(found);
+            return Ok(Some(found));
         }
     }
-    Ok((None, Vec::new()))
+    Ok(None)
 }
 
-type SortFound = (Option<SortCondition>, Vec<KeyValue>);
-
-fn sort_condition(expr: &Expr, sk: &KeyAttr) -> Result<Option<SortFound>, PartiqlError> {
+fn sort_condition(expr: &Expr, sk: &KeyAttr) -> Result<Option<SortCondition>, PartiqlError> {
     let typed = |v: &AttrValue| {
         KeyValue::from_attr(v, sk).map_err(|e| PartiqlError::bad_input(e.to_string()))
     };
     let name = sk.name.as_str();
-    let found = match expr {
+    Ok(match expr {
         Expr::Cmp(a, op, Operand::Value(v)) if is_attr(a, name) && *op != CmpOp::Ne => {
             Some(compare(*op, typed(v)?))
         }
@@ -283,25 +295,8 @@ fn sort_condition(expr: &Expr, sk: &KeyAttr) -> Result<Option<SortFound>, Partiq
         Expr::Call(Func::BeginsWith, p, Operand::Value(v)) if p.single() == Some(name) => {
             Some(SortCondition::BeginsWith(typed(v)?))
         }
-        Expr::In(a, list) if is_attr(a, name) => {
-            let mut values = Vec::new();
-            for o in list {
-                let Operand::Value(v) = o else {
-                    return Ok(None);
-                };
-                values.push(typed(v)?);
-            }
-            let mut unique: Vec<KeyValue> = Vec::new();
-            for v in values {
-                if !unique.contains(&v) {
-                    unique.push(v);
-                }
-            }
-            return Ok(Some((None, unique)));
-        }
         _ => None,
-    };
-    Ok(found.map(|s| (Some(s), Vec::new())))
+    })
 }
 
 fn compare(op: CmpOp, v: KeyValue) -> SortCondition {
