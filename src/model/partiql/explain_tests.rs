@@ -42,3 +42,24 @@ fn a_scan_names_its_estimate() {
         "{text}"
     );
 }
+
+#[test]
+fn a_scan_that_no_index_serves_says_which_gsi_to_create() {
+    let s = |v: &str| crate::model::value::AttrValue::S(v.into());
+    let sample: Vec<crate::model::value::Item> = (0..300)
+        .map(|n| {
+            crate::model::value::Item::from_attrs(vec![
+                ("PK".into(), s(&format!("ORDER#{n}"))),
+                ("SK".into(), s("#META")),
+                ("carrier".into(), s(["UPS", "DHL", "FEDEX"][n % 3])),
+                ("shippedAt".into(), s(&format!("2026-03-{:02}", n % 28 + 1))),
+            ])
+        })
+        .collect();
+    let text = explained(
+        "SELECT PK, shippedAt FROM app WHERE carrier = 'UPS' AND shippedAt > '2026-03-10'",
+        "[]",
+        &sample,
+    );
+    insta::assert_snapshot!(text);
+}
