@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit, snapshot, integration (against DynamoDB Local) and
 # end-to-end pty tests. Installs DynamoDB Local and the corpus's npm modelling libraries first if
-# needed. Needs Rust, Java 17+, Node.js 20+ and npm.
+# needed (and boto3 in a venv). Needs Rust, Java 17+, Node.js 20+, npm and python3 with venv.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

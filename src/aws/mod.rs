@@ -13,6 +13,7 @@ pub mod error;
 pub mod json_lines;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory_engine;
+mod partiql;
 pub mod read;
 pub mod response_cap;
 pub mod seed;

@@ -79,6 +79,9 @@ pub enum Command {
     Query(Box<QueryArgs>),
     /// Scan a table or index, optionally in parallel segments, streaming items to stdout.
     Scan(ScanArgs),
+    /// Run a PartiQL SELECT as the Query or Scan it means (scans need --allow-scan; --explain
+    /// says what it reads, in every dialect, and sends nothing).
+    Partiql(Box<super::partiql_cmd::PartiqlArgs>),
     /// Hot-partition triage: scan a table or index and rank its partition keys by items.
     Hotkeys(HotkeysArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.

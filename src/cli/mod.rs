@@ -16,6 +16,7 @@ mod hotkeys;
 mod hotkeys_writes;
 mod model_cmd;
 pub mod output;
+mod partiql_cmd;
 mod profiles;
 mod ranges;
 mod read_cmd;
@@ -187,6 +188,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
+        }
+        Command::Partiql(args) => {
+            partiql_cmd::run(&Engine::new(&connect(&cli.global).await?), *args).await
         }
         Command::Hotkeys(args) if args.writes || args.for_duration.is_some() => {
             hotkeys_writes::run(&cli.global, args).await

@@ -72,7 +72,11 @@ pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError>
         .collect();
     spec.limit_per_segment = true;
     let sort_key = keys.sort_key.map(|k| k.name);
-    fan_out(engine, spec, key_names, &args.read, sort_key, args.desc).await
+    let desc = args.desc;
+    fan_out(engine, spec, key_names, &args.read, |shards| {
+        merge_sorted(shards, sort_key.as_deref(), desc)
+    })
+    .await
 }
 
 /// `run PATTERN`: binds the pattern's parameters and runs it as the equivalent `query`.
@@ -197,14 +201,13 @@ fn sort_input(sort: &SortArgs) -> Option<SortInput> {
 }
 
 /// Queries every write shard in parallel (one read, a segment per shard), then writes the
-/// merged result in sort-key order (descending with `--desc`), cut to `--limit`.
-async fn fan_out(
+/// result in the order `merge` gives (sort-key order for shards), cut to `--limit`.
+pub(super) async fn fan_out(
     engine: &Engine,
     spec: ReadSpec,
     key_names: Vec<String>,
     read: &ReadArgs,
-    sort_key: Option<String>,
-    descending: bool,
+    merge: impl FnOnce(Vec<Vec<Item>>) -> Vec<Item>,
 ) -> Result<(), CliError> {
     let mut per_shard: Vec<Vec<Item>> = vec![Vec::new(); spec.shards.len()];
     let drained = drain(engine, spec, |page| {
@@ -236,7 +239,7 @@ async fn fan_out(
         e.trailer = stats_line;
         return Err(e);
     }
-    let mut merged = merge_sorted(per_shard, sort_key.as_deref(), descending);
+    let mut merged = merge(per_shard);
     if let Some(limit) = read.limit {
         merged.truncate(limit);
     }

@@ -27,6 +27,7 @@ pub mod limits;
 pub mod names;
 pub mod number;
 pub mod part_names;
+pub mod partiql;
 mod pattern_file;
 pub mod redact;
 pub mod relations;

@@ -19,6 +19,25 @@ pub const READ_OPERATIONS: &[&str] = &[
     "GetItem",
 ];
 
+/// ExecuteStatement reads only when its statement is a SELECT; the body as signed is what is
+/// checked, so no caller can send a PartiQL write through the read client.
+fn is_select_statement(operation: &str, context: &BeforeTransmitInterceptorContextRef<'_>) -> bool {
+    if operation != "ExecuteStatement" {
+        return false;
+    }
+    let Some(body) = context.request().body().bytes() else {
+        return false;
+    };
+    serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| {
+            v["Statement"]
+                .as_str()
+                .map(crate::model::partiql::is_select)
+        })
+        .unwrap_or(false)
+}
+
 #[derive(Debug)]
 pub struct ReadOnly;
 
@@ -29,12 +48,12 @@ impl Intercept for ReadOnly {
 
     fn read_before_signing(
         &self,
-        _: &BeforeTransmitInterceptorContextRef<'_>,
+        context: &BeforeTransmitInterceptorContextRef<'_>,
         _: &RuntimeComponents,
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         let operation = cfg.load::<Metadata>().map(|m| m.name()).unwrap_or("");
-        if READ_OPERATIONS.contains(&operation) {
+        if READ_OPERATIONS.contains(&operation) || is_select_statement(operation, context) {
             Ok(())
         } else {
             Err(format!(
@@ -74,5 +93,31 @@ mod tests {
         assert!(sent.lock().unwrap().is_empty());
         let _ = engine.client().list_tables().send().await;
         assert_eq!(sent.lock().unwrap().len(), 1, "a read goes through");
+        for write in [
+            "UPDATE app SET a = 1 WHERE PK = 'x'",
+            "/* */ DELETE FROM app WHERE PK = 'x'",
+        ] {
+            let err = engine
+                .client()
+                .execute_statement()
+                .statement(write)
+                .send()
+                .await
+                .unwrap_err();
+            let text = crate::aws::error::chain(&err);
+            assert!(text.contains("refused to send ExecuteStatement"), "{text}");
+        }
+        assert_eq!(sent.lock().unwrap().len(), 1, "no PartiQL write is sent");
+        let _ = engine
+            .client()
+            .execute_statement()
+            .statement("SELECT * FROM app")
+            .send()
+            .await;
+        assert_eq!(
+            sent.lock().unwrap().len(),
+            2,
+            "a PartiQL SELECT goes through"
+        );
     }
 }

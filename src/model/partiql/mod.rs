@@ -1,0 +1,33 @@
+//! PartiQL in, Query or Scan out.
+//!
+//! A PartiQL `SELECT` whose `WHERE` does not pin the partition key with `=` or `IN` is a full
+//! table Scan that DynamoDB runs silently. Parsing the statement and translating it to the
+//! Query or Scan DynamoDB would run lets dynoscope say which it is before anything is sent,
+//! and run it as that read under the capacity guards. The translation reuses the key
+//! condition types, so a Query here is the same request `dynoscope query` sends.
+
+mod advice;
+mod ast;
+pub mod dialects;
+mod error;
+mod explain;
+mod filter;
+mod lexer;
+mod params;
+mod parser;
+mod plan;
+pub mod render;
+mod reserved;
+mod translate;
+
+pub use advice::{advise, Advice, NewIndex, ServingIndex};
+pub use ast::{CmpOp, Direction, Expr, Func, Operand, Path, Select, Statement, Step};
+pub use error::{ErrorKind, PartiqlError};
+pub use explain::{advice_clause, explain, headline, refusal, scan_estimate, Explained};
+pub use params::parse_parameters;
+pub use parser::{is_select, parse};
+pub use plan::{Plan, ReadKind};
+pub use translate::{translate, MAX_QUERIES};
+
+#[cfg(test)]
+mod fixtures;
