@@ -15,7 +15,7 @@ use aws_sdk_dynamodb::types::{
 use aws_sdk_dynamodb::Client;
 use common::*;
 use dynoscope::aws::convert::{item_from_sdk, value_to_sdk};
-use dynoscope::model::json::write_dynamo;
+use dynoscope::model::json::append_dynamo_json;
 use dynoscope::model::partiql::{parse, parse_parameters, translate, Plan, ReadKind, Statement};
 use dynoscope::model::schema::{
     IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType as Kt, Projection as Proj, TableInfo,
@@ -351,7 +351,7 @@ fn canonical(item: &Item) -> String {
         }
     }
     let mut out = String::new();
-    write_dynamo(
+    append_dynamo_json(
         &mut out,
         &Item::from_attrs(item.iter().map(|(k, v)| (k.to_string(), norm(v))).collect()),
     );

@@ -88,7 +88,7 @@ fn sorted(ddb_json_lines: &str) -> Vec<String> {
         .map(|l| {
             let item: Item = parse_dynamo_item(l).unwrap();
             let mut out = String::new();
-            dynoscope::model::json::write_dynamo(&mut out, &item);
+            dynoscope::model::json::append_dynamo_json(&mut out, &item);
             out
         })
         .collect();

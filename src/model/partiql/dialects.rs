@@ -3,7 +3,7 @@
 //! aws-sdk-rust. Each snippet prints the items one DynamoDB JSON object a line.
 
 use super::plan::{Plan, ReadKind};
-use crate::model::json::write_dynamo;
+use crate::model::json::append_dynamo_json;
 use crate::model::value::{AttrValue, Item};
 
 fn shell_quote(text: &str) -> String {
@@ -12,11 +12,11 @@ fn shell_quote(text: &str) -> String {
 
 fn dynamo_json(value: &AttrValue) -> serde_json::Value {
     let mut text = String::new();
-    write_dynamo(
+    append_dynamo_json(
         &mut text,
         &Item::from_attrs(vec![("v".into(), value.clone())]),
     );
-    let parsed: serde_json::Value = serde_json::from_str(&text).expect("write_dynamo writes JSON");
+    let parsed: serde_json::Value = serde_json::from_str(&text).expect("append_dynamo_json writes JSON");
     parsed["v"].clone()
 }
 
