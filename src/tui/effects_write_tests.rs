@@ -79,7 +79,7 @@ impl Harness {
     }
 
     fn stage(&self) -> Option<WriteStage> {
-        self.state.table.as_ref()?.write.as_ref().map(|w| w.stage)
+        self.state.table.as_ref()?.write().map(|w| w.stage)
     }
 
     fn selected(&self) -> Item {
@@ -139,7 +139,7 @@ async fn a_concurrent_change_is_reported_then_reapplied_and_undone() {
         Some(theirs.clone()),
         "nothing was overwritten"
     );
-    let flow = h.state.table.as_ref().unwrap().write.as_ref().unwrap();
+    let flow = h.state.table.as_ref().unwrap().write().unwrap();
     let names: Vec<&str> = flow.conflict.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["status", "total"]);
     assert_eq!(
@@ -240,7 +240,7 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
         v.to_string()
     });
     assert_eq!(h.stage(), Some(WriteStage::Preview));
-    let flow = h.state.table.as_ref().unwrap().write.as_ref().unwrap();
+    let flow = h.state.table.as_ref().unwrap().write().unwrap();
     assert!(
         flow.request
             .iter()

@@ -181,5 +181,5 @@ async fn writes_enabled_for_one_region_are_off_after_switching_to_another() {
         notice.error && notice.text.contains("--allow-writes"),
         "{notice:?}"
     );
-    assert!(h.state.table.as_ref().unwrap().write.is_none());
+    assert!(h.state.table.as_ref().unwrap().write().is_none());
 }

@@ -271,7 +271,7 @@ fn query_builder_states() {
         ],
     );
     snapshot!("builder_invalid", s);
-    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let b = s.table.as_ref().unwrap().builder().unwrap();
     assert!(b
         .check
         .as_ref()
@@ -295,8 +295,7 @@ fn pattern_palette() {
         .table
         .as_ref()
         .unwrap()
-        .palette
-        .as_ref()
+        .palette()
         .unwrap()
         .form
         .clone()

@@ -152,8 +152,7 @@ fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
             .table
             .as_ref()
             .unwrap()
-            .builder
-            .as_ref()
+            .builder()
             .unwrap()
             .completion
             .clone()

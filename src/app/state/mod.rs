@@ -13,6 +13,7 @@ mod live_summary;
 mod loaded_keys;
 mod log_pane;
 mod marks;
+mod modal;
 mod palette;
 mod picker;
 mod read;
@@ -38,6 +39,7 @@ pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary
 pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;
+pub use modal::Modal;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use read::{ReadOutcome, ReadState};

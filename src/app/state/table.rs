@@ -1,8 +1,8 @@
-//! One open table: its description, the loaded items and every view and dialog over them.
+//! One open table: its description, the loaded items, the view over them and the one dialog
+//! open ([`super::Modal`]).
 
 use super::{
-    Builder, DistributionView, ExportDialog, ExportJob, ListCursor, LiveView, Loadable, Marks,
-    Palette, ReadState, Related, ScanLauncher, ScanProgress, Visited,
+    ExportJob, ListCursor, LiveView, Loadable, Marks, ReadState, Related, ScanProgress, Visited,
 };
 use crate::app::columns::ItemColumns;
 use crate::model::collection::{DisplayOrder, ItemId, ItemStore};
@@ -65,18 +65,10 @@ pub struct TableView {
     pub filtered_collections: Option<Vec<usize>>,
     /// Items of the selected collection that match `filter`; `None` when there is no filter.
     pub filtered_items: Option<Vec<ItemId>>,
-    pub filter_prompt: Option<Prompt>,
-    pub pk_prompt: Option<Prompt>,
-    /// Asks for a new capacity budget before a budgeted read resumes.
-    pub budget_prompt: Option<Prompt>,
-    pub builder: Option<Builder>,
-    pub palette: Option<Palette>,
-    pub launcher: Option<ScanLauncher>,
+    /// The one dialog open over the table, if any.
+    pub modal: Option<super::Modal>,
     /// Per-segment progress of the scan started from the launcher.
     pub progress: Option<ScanProgress>,
-    pub distribution: Option<DistributionView>,
-    /// The index chooser (`i`): nothing is read until Enter.
-    pub index_chooser: Option<super::IndexChooser>,
     /// The live pane (`W`): the table's writes from its stream.
     pub live: Option<LiveView>,
     /// Items read but not kept because the store reached `State::max_items`.
@@ -93,10 +85,8 @@ pub struct TableView {
     pub ordering: DisplayOrder,
     /// Issue 13: marked items, the export dialog and the export under way.
     pub marks: Marks,
-    pub export: Option<ExportDialog>,
     pub export_job: Option<ExportJob>,
-    /// The write under way (edit, new item, delete, undo), and what `U` can undo.
-    pub write: Option<super::WriteFlow>,
+    /// What `U` can undo (the write under way is `Modal::Write`).
     pub undo: Vec<super::UndoEntry>,
 }
 
@@ -121,15 +111,8 @@ impl TableView {
             filter: String::new(),
             filtered_collections: None,
             filtered_items: None,
-            filter_prompt: None,
-            pk_prompt: None,
-            budget_prompt: None,
-            builder: None,
-            palette: None,
-            launcher: None,
+            modal: None,
             progress: None,
-            distribution: None,
-            index_chooser: None,
             live: None,
             dropped_items: 0,
             related: Related::default(),
@@ -138,9 +121,7 @@ impl TableView {
             visited: Visited::default(),
             ordering: DisplayOrder::default(),
             marks: Marks::default(),
-            export: None,
             export_job: None,
-            write: None,
             undo: Vec::new(),
         }
     }

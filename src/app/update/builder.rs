@@ -7,7 +7,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::completion::{debounced, refresh, sample_partition_keys};
 use super::reads::start_fresh;
 use crate::app::msg::Effect;
-use crate::app::state::{Builder, Field, Notice, State, TableView, HISTORY_PER_TABLE, SORT_OPS};
+use crate::app::state::{
+    Builder, Field, Modal, Notice, State, TableView, HISTORY_PER_TABLE, SORT_OPS,
+};
 use crate::model::schema::TableInfo;
 
 /// Pause in typing before a sort-key sample is fetched for the typed partition key.
@@ -29,7 +31,7 @@ pub(super) fn open_builder(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let index = info.target_position(v.index.as_deref());
-    v.builder = Some(Builder::new(index));
+    v.modal = Some(Modal::Builder(Builder::new(index)));
     refresh(state);
     sample_partition_keys(state)
 }
@@ -47,7 +49,11 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let history_key = crate::app::history_file::history_key(&state.endpoint, &table);
     let history = state.history.get(&history_key).cloned().unwrap_or_default();
     let info = info(state);
-    let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) else {
+    let Some(b) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::builder_mut))
+    else {
         return Vec::new();
     };
     let fields = match &info {
@@ -60,7 +66,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     match key.code {
         KeyCode::Esc if completing => b.completion_dismissed = true,
         KeyCode::Esc => {
-            state.table.as_mut().expect("open").builder = None;
+            state.table.as_mut().expect("open").modal = None;
             return Vec::new();
         }
         // Enter always runs what EXPLAIN shows; only Tab, or → at the end of the text, takes a
@@ -167,7 +173,11 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
         }
     }
-    if let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) {
+    if let Some(b) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::builder_mut))
+    {
         // Moving onto the sort key is when its completions are wanted: sample now.
         if matches!(b.focus, Field::Sk | Field::SkHigh) && key.code == KeyCode::Tab {
             b.generation += 1;
@@ -215,7 +225,7 @@ fn run_builder(state: &mut State) -> Vec<Effect> {
     let Some(v) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(b) = v.builder.as_ref() else {
+    let Some(b) = v.modal.as_ref().and_then(Modal::builder) else {
         return Vec::new();
     };
     let prepared = match &b.check {
@@ -244,7 +254,7 @@ fn run_builder(state: &mut State) -> Vec<Effect> {
         entries: history.clone(),
     });
     v.index = prepared.spec.index.clone();
-    v.builder = None;
+    v.modal = None;
     state.notice = None;
     let mut effects: Vec<Effect> = save.into_iter().collect();
     effects.extend(start_fresh(state, prepared.spec));

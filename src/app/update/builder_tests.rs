@@ -64,7 +64,7 @@ pub(super) fn dismiss(s: &mut State) {
 }
 
 pub(super) fn builder(s: &State) -> &crate::app::state::Builder {
-    s.table.as_ref().unwrap().builder.as_ref().unwrap()
+    s.table.as_ref().unwrap().builder().unwrap()
 }
 
 #[test]
@@ -114,7 +114,7 @@ fn completion_accepts_a_key_segment_as_far_as_its_keys_agree_then_runs() {
         spec.key_condition.as_deref(),
         Some("#pk = :pk AND begins_with(#sk, :sk)")
     );
-    assert!(s.table.as_ref().unwrap().builder.is_none());
+    assert!(s.table.as_ref().unwrap().builder().is_none());
     // History: reopening and pressing Up recalls it.
     send(&mut s, [char(':'), press(KeyCode::Up)]);
     assert_eq!(builder(&s).text(Field::Pk), "USER#celebrity");
@@ -235,21 +235,13 @@ fn raw_mode_and_copying_the_cli_command() {
 #[test]
 fn palette_runs_patterns_and_fans_out_shards() {
     let (mut s, _) = builder_open();
-    while s.table.as_ref().unwrap().builder.is_some() {
+    while s.table.as_ref().unwrap().builder().is_some() {
         send(&mut s, [press(KeyCode::Esc)]);
     }
     s.patterns =
         parse_patterns_file(include_str!("../../../assets/demo-patterns.toml"), "demo").unwrap();
     send(&mut s, [char('P')]);
-    let entries = s
-        .table
-        .as_ref()
-        .unwrap()
-        .palette
-        .as_ref()
-        .unwrap()
-        .entries
-        .len();
+    let entries = s.table.as_ref().unwrap().palette().unwrap().entries.len();
     assert_eq!(entries, 6);
     // user-orders: one parameter, completed from loaded keys.
     send(&mut s, [press(KeyCode::Down), press(KeyCode::Enter)]);
@@ -258,8 +250,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
         .table
         .as_ref()
         .unwrap()
-        .palette
-        .as_ref()
+        .palette()
         .unwrap()
         .form
         .clone()
@@ -275,15 +266,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
         ))],
     );
     assert_ne!(s.completion_order, order);
-    let form = s
-        .table
-        .as_ref()
-        .unwrap()
-        .palette
-        .as_ref()
-        .unwrap()
-        .form
-        .as_ref();
+    let form = s.table.as_ref().unwrap().palette().unwrap().form.as_ref();
     assert_eq!(form.unwrap().completion, ["celebrity"]);
     send(&mut s, [press(KeyCode::Tab)]);
     let effects = send(&mut s, [press(KeyCode::Enter)]);

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::builder::info;
 use crate::app::msg::Effect;
 use crate::app::request_log::RequestRow;
-use crate::app::state::{Completion, Field, State};
+use crate::app::state::{Completion, Field, Modal, State};
 use crate::aws::{EngineEvent, Operation, ReadSpec};
 use crate::model::cell::cell_text;
 use crate::model::completion::{complete_key, complete_last_word, KeyCompletion};
@@ -24,7 +24,11 @@ pub(super) fn sample_partition_keys(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let id = state.next_request_id;
-    let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) else {
+    let Some(b) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::builder_mut))
+    else {
         return Vec::new();
     };
     let keys = b.keys(&info).clone();
@@ -64,7 +68,7 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
         return Vec::new();
     };
     let loaded = v.store.as_ref().map(|s| (s.group_keys().clone(), s));
-    let Some(b) = v.builder.as_mut() else {
+    let Some(b) = v.modal.as_mut().and_then(Modal::builder_mut) else {
         return Vec::new();
     };
     if b.generation != generation || b.raw {
@@ -110,13 +114,23 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
 /// logged like any other request's.
 pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec<Effect>> {
     let info = info(state)?;
-    let b = state.table.as_mut()?.builder.as_mut()?;
+    let b = state
+        .table
+        .as_mut()?
+        .modal
+        .as_mut()
+        .and_then(Modal::builder_mut)?;
     if b.sample.request_id != Some(event.request_id()) {
         return None;
     }
     if let EngineEvent::Page(page) = event {
         state.log.push(RequestRow::from_page(page, 1));
-        let b = state.table.as_mut()?.builder.as_mut()?;
+        let b = state
+            .table
+            .as_mut()?
+            .modal
+            .as_mut()
+            .and_then(Modal::builder_mut)?;
         let keys = b.keys(&info).clone();
         let attr = match &b.sample.for_pk {
             None => Some(keys.partition_key.name.clone()),
@@ -147,7 +161,7 @@ pub(super) fn refresh(state: &mut State) {
         return;
     };
     let store = v.store.as_ref();
-    let Some(b) = v.builder.as_mut() else {
+    let Some(b) = v.modal.as_mut().and_then(Modal::builder_mut) else {
         return;
     };
     b.check = b.prepare(&info);

@@ -14,13 +14,13 @@ fn export_the_stream(s: &mut State) -> Vec<Effect> {
     send(s, [char('x')]);
     send(s, [Msg::Clock(1_796_154_600)]);
     for _ in 0..4 {
-        if s.table.as_ref().unwrap().export.as_ref().unwrap().scope == ExportScope::Stream {
+        if s.table.as_ref().unwrap().export().unwrap().scope == ExportScope::Stream {
             break;
         }
         send(s, [press(KeyCode::Right)]);
     }
     let view = s.table.as_ref().unwrap();
-    assert_eq!(view.export.as_ref().unwrap().scope, ExportScope::Stream);
+    assert_eq!(view.export().unwrap().scope, ExportScope::Stream);
     let job = match send(s, [press(KeyCode::Enter)]).as_slice() {
         [Effect::CheckExportPath { job, .. }] => *job,
         other => panic!("{other:?}"),
@@ -62,7 +62,7 @@ fn a_streaming_export_of_a_budget_stopped_read_asks_for_a_new_budget_first() {
         "the export starts with what is loaded, and reads nothing yet: {effects:?}"
     );
     let view = s.table.as_ref().unwrap();
-    assert_eq!(view.budget_prompt.as_ref().unwrap().text, "10");
+    assert_eq!(view.budget_prompt().unwrap().text, "10");
     let notice = &s.notice.as_ref().unwrap().text;
     assert!(
         notice.contains("give a new one to stream the rest"),
@@ -99,7 +99,7 @@ fn loading_everything_past_a_budgeted_page_asks_for_a_budget() {
         ],
     );
     assert!(effects.is_empty(), "{effects:?}");
-    assert!(s.table.as_ref().unwrap().budget_prompt.is_some());
+    assert!(s.table.as_ref().unwrap().budget_prompt().is_some());
 }
 
 /// Issue 21.7: paused with Esc, `n` loaded one page and left the export paused although the

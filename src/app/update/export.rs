@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::export_run::launch;
 use crate::app::msg::Effect;
 use crate::app::state::{
-    CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Pane, State, TableView,
+    CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Modal, Pane, State, TableView,
 };
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::export::{utc_stamp, ExportFormat};
@@ -33,7 +33,7 @@ pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
     } else {
         ExportScope::Collection
     };
-    view.export = Some(ExportDialog {
+    view.modal = Some(Modal::Export(ExportDialog {
         scope,
         format: ExportFormat::Jsonl,
         columns: CsvChoice::Shown,
@@ -45,7 +45,7 @@ pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
         error: None,
         counts,
         job: job_id,
-    });
+    }));
     // The default name carries the time: asked of the loop, as `update` has no clock.
     vec![Effect::ReadClock]
 }
@@ -94,7 +94,12 @@ pub(super) fn clock(state: &mut State, unix_seconds: u64) {
         return;
     };
     let name = view.name.clone();
-    if let Some(d) = view.export.as_mut().filter(|d| !d.path_edited) {
+    if let Some(d) = view
+        .modal
+        .as_mut()
+        .and_then(Modal::export_mut)
+        .filter(|d| !d.path_edited)
+    {
         d.path = default_path(&name, unix_seconds, d.format);
     }
 }
@@ -120,7 +125,7 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(d) = view.export.as_mut() else {
+    let Some(d) = view.modal.as_mut().and_then(Modal::export_mut) else {
         return Vec::new();
     };
     match d.stage {
@@ -149,7 +154,7 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     };
     match key.code {
         KeyCode::Esc => {
-            view.export = None;
+            view.modal = None;
             return Vec::new();
         }
         KeyCode::Enter => return submit(state),
@@ -203,7 +208,7 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 }
 
 pub(super) fn paste(view: &mut TableView, text: &str) -> bool {
-    match view.export.as_mut() {
+    match view.modal.as_mut().and_then(Modal::export_mut) {
         Some(d) if d.field == ExportField::Path => {
             paste_line(&mut d.path, text);
             d.path_edited = true;
@@ -219,7 +224,7 @@ fn submit(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(d) = view.export.as_mut() else {
+    let Some(d) = view.modal.as_mut().and_then(Modal::export_mut) else {
         return Vec::new();
     };
     let index = ExportScope::ALL
@@ -257,7 +262,7 @@ pub(super) fn path_checked(
     let Some(d) = state
         .table
         .as_mut()
-        .and_then(|v| v.export.as_mut())
+        .and_then(|v| v.modal.as_mut().and_then(Modal::export_mut))
         .filter(|d| d.job == job && d.stage == ExportStage::Checking)
     else {
         return Vec::new();
@@ -277,7 +282,11 @@ pub(super) fn path_checked(
 }
 
 pub(super) fn completions(state: &mut State, path: String, dirs: Vec<String>) {
-    let Some(d) = state.table.as_mut().and_then(|v| v.export.as_mut()) else {
+    let Some(d) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::export_mut))
+    else {
         return;
     };
     if d.path != path {

@@ -5,8 +5,8 @@
 use super::reads::continue_read;
 use crate::app::msg::{Effect, ExportSummary};
 use crate::app::state::{
-    CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Notice, State,
-    TableView,
+    CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Modal, Notice,
+    State, TableView,
 };
 use crate::model::collection::ItemId;
 use crate::model::export::csv_columns;
@@ -21,7 +21,7 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(d) = view.export.take() else {
+    let Some(Modal::Export(d)) = view.modal.take_if(|m| matches!(m, Modal::Export(_))) else {
         return Vec::new();
     };
     let mut job = ExportJob {
@@ -128,7 +128,7 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
     if state
         .table
         .as_ref()
-        .is_some_and(|v| v.budget_prompt.is_some())
+        .is_some_and(|v| v.budget_prompt().is_some())
     {
         // A budgeted read reads on only with a new budget, asked for first.
         state.notice = Some(Notice {

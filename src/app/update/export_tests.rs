@@ -117,7 +117,7 @@ fn exporting_marked_items_to_csv_checks_the_path_then_starts() {
     send(&mut s, [char(' '), char(' ')]);
     let marked = view(&s).marks.len();
     open_dialog(&mut s);
-    let d = view(&s).export.as_ref().unwrap();
+    let d = view(&s).export().unwrap();
     assert_eq!(d.scope, ExportScope::Marked);
     assert_eq!(d.path, "./app-20261201T195000Z.jsonl");
     // Format: → to ddb-jsonl, → to csv; the extension follows.
@@ -129,7 +129,7 @@ fn exporting_marked_items_to_csv_checks_the_path_then_starts() {
             press(KeyCode::Right),
         ],
     );
-    let d = view(&s).export.as_ref().unwrap();
+    let d = view(&s).export().unwrap();
     assert_eq!(d.format, ExportFormat::Csv);
     assert_eq!(d.path, "./app-20261201T195000Z.csv");
     let effects = send(&mut s, [press(KeyCode::Enter)]);
@@ -147,7 +147,7 @@ fn exporting_marked_items_to_csv_checks_the_path_then_starts() {
         }],
     );
     assert_eq!(
-        view(&s).export.as_ref().unwrap().stage,
+        view(&s).export().unwrap().stage,
         ExportStage::ConfirmOverwrite
     );
     let effects = send(&mut s, [char('y')]);
@@ -160,7 +160,7 @@ fn exporting_marked_items_to_csv_checks_the_path_then_starts() {
         panic!("{:?}", request.columns)
     };
     assert_eq!(&columns[..2], ["PK", "SK"]);
-    assert!(view(&s).export.is_none());
+    assert!(view(&s).export().is_none());
     send(
         &mut s,
         [Msg::ExportDone {
@@ -190,7 +190,7 @@ fn a_streaming_export_stops_the_running_read_then_tees_its_continuation() {
     open_dialog(&mut s);
     // Scope: from the collection, past everything loaded, to the stream.
     send(&mut s, [press(KeyCode::Right), press(KeyCode::Right)]);
-    assert_eq!(view(&s).export.as_ref().unwrap().scope, ExportScope::Stream);
+    assert_eq!(view(&s).export().unwrap().scope, ExportScope::Stream);
     let (job, effects) = start_to_a_new_file(&mut s);
     assert!(
         matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id),

@@ -14,7 +14,7 @@ fn five_indexes() -> State {
 }
 
 fn chooser(s: &State) -> Option<IndexChooser> {
-    s.table.as_ref().unwrap().index_chooser.clone()
+    s.table.as_ref().unwrap().index_chooser().cloned()
 }
 
 #[test]
@@ -38,7 +38,7 @@ fn i_lists_the_targets_and_reads_nothing_until_enter() {
         other => panic!("expected one scan of ByEmail, got {other:?}"),
     }
     let view = s.table.as_ref().unwrap();
-    assert!(view.index_chooser.is_none());
+    assert!(view.index_chooser().is_none());
     assert_eq!(view.index.as_deref(), Some("ByEmail"));
     // Opened again, the chooser starts on what is being read.
     send(&mut s, [char('i')]);
@@ -55,7 +55,7 @@ fn esc_closes_without_reading_and_enter_on_the_current_target_reads_nothing() {
     let effects = send(&mut s, [press(KeyCode::Esc)]);
     assert!(effects.is_empty(), "{effects:?}");
     let view = s.table.as_ref().unwrap();
-    assert!(view.index_chooser.is_none());
+    assert!(view.index_chooser().is_none());
     assert_eq!(view.index, None, "still the table");
     send(
         &mut s,
@@ -66,7 +66,7 @@ fn esc_closes_without_reading_and_enter_on_the_current_target_reads_nothing() {
         effects.is_empty(),
         "the table is already shown: {effects:?}"
     );
-    assert!(s.table.as_ref().unwrap().index_chooser.is_none());
+    assert!(s.table.as_ref().unwrap().index_chooser().is_none());
 }
 
 #[test]

@@ -48,7 +48,7 @@ use self::scan::launcher_key;
 use crate::app::keymap::Action;
 use crate::app::layout::{explorer_layout, TableLayout};
 use crate::app::msg::{Effect, Msg, Timer};
-use crate::app::state::{Loadable, Screen, State};
+use crate::app::state::{Loadable, Modal, Screen, State};
 
 pub use builder::DEBOUNCE;
 pub use reads::EXPLORER_PAGE_SIZE;
@@ -164,12 +164,6 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(effects) = modal_key(state, key) {
         return effects;
     }
-    if let Some(effects) = budget_prompt_key(state, key) {
-        return effects;
-    }
-    if let Some(effects) = prompt_key(state, key) {
-        return effects;
-    }
     if state.screen == Screen::Picker {
         // R and A work from the picker too: the table list is what changes.
         return match state.keymap.action(&key) {
@@ -203,8 +197,8 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
     effects
 }
 
-/// Keys for the dialog that is open (builder, palette, launcher, key distribution); `None`
-/// when none is.
+/// Keys for what is open over the table: the export's cancel question, the live pane, else
+/// the one dialog ([`Modal`]; `ui::table_view` draws the same one). `None` when nothing is.
 fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     if let Some(effects) = export::cancel_prompt_key(state, key) {
         return Some(effects);
@@ -213,31 +207,17 @@ fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     if v.live.is_some() {
         return Some(live::live_key(state, key));
     }
-    if v.write
-        .as_ref()
-        .is_some_and(|w| w.stage != crate::app::state::WriteStage::Editing)
-    {
-        return Some(write_send::write_key(state, key));
-    }
-    if v.export.is_some() {
-        return Some(export::export_key(state, key));
-    }
-    if v.builder.is_some() {
-        return Some(builder_key(state, key));
-    }
-    if v.palette.is_some() {
-        return Some(palette_key(state, key));
-    }
-    if v.launcher.is_some() {
-        return Some(launcher_key(state, key));
-    }
-    if v.distribution.is_some() {
-        return Some(distribution_key(state, key));
-    }
-    if v.index_chooser.is_some() {
-        return Some(index_chooser::chooser_key(state, key));
-    }
-    None
+    Some(match v.modal.as_ref()? {
+        Modal::Write(_) => write_send::write_key(state, key),
+        Modal::Export(_) => export::export_key(state, key),
+        Modal::Builder(_) => builder_key(state, key),
+        Modal::Palette(_) => palette_key(state, key),
+        Modal::Launcher(_) => launcher_key(state, key),
+        Modal::Distribution(_) => distribution_key(state, key),
+        Modal::IndexChooser(_) => index_chooser::chooser_key(state, key),
+        Modal::BudgetPrompt(_) => return budget_prompt_key(state, key),
+        Modal::PkPrompt(_) | Modal::FilterPrompt(_) => return prompt_key(state, key),
+    })
 }
 
 pub(super) fn running_read(state: &State) -> Option<u64> {
@@ -253,6 +233,8 @@ mod builder_tests;
 mod continue_tests;
 #[cfg(test)]
 mod live_tests;
+#[cfg(test)]
+mod modal_tests;
 #[cfg(test)]
 mod scan_tests;
 #[cfg(test)]

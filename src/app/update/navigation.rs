@@ -15,7 +15,7 @@ use super::{quit, running_read};
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::msg::Effect;
-use crate::app::state::{JsonMode, Notice, Pane, Prompt, Screen, State};
+use crate::app::state::{JsonMode, Modal, Notice, Pane, Prompt, Screen, State};
 use crate::model::json::write_plain;
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
@@ -82,10 +82,10 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Back => return back(state),
         Action::Filter => {
             if let Some(view) = state.table.as_mut() {
-                view.filter_prompt = Some(Prompt {
+                view.modal = Some(Modal::FilterPrompt(Prompt {
                     text: view.filter.clone(),
                     error: None,
-                });
+                }));
             }
         }
         Action::Copy => return copy(state),
@@ -101,7 +101,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::LoadAll => return load_more(state, true),
         Action::QueryPk => {
             if let Some(view) = state.table.as_mut() {
-                view.pk_prompt = Some(Prompt::default());
+                view.modal = Some(Modal::PkPrompt(Prompt::default()));
             }
         }
         Action::ChooseIndex => return super::index_chooser::open_chooser(state),

@@ -2,7 +2,7 @@
 
 use super::reads::start_fresh;
 use crate::app::msg::Effect;
-use crate::app::state::{Loadable, Screen, State, TableView};
+use crate::app::state::{Loadable, Modal, Screen, State, TableView};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 
@@ -76,13 +76,13 @@ pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
     let condition = match KeyCondition::build(&keys, &pk, None) {
         Ok(c) => c,
         Err(e) => {
-            if let Some(p) = view.pk_prompt.as_mut() {
+            if let Some(p) = view.modal.as_mut().and_then(Modal::pk_prompt_mut) {
                 p.error = Some(e.to_string());
             }
             return Vec::new();
         }
     };
-    view.pk_prompt = None;
+    view.modal = None;
     let parts = condition.to_expression();
     let mut spec = ReadSpec::new(Operation::Query, view.name.clone());
     spec.index = view.index.clone();

@@ -5,7 +5,7 @@ use super::filter::refilter;
 use super::running_read;
 use super::walk::leave_view;
 use crate::app::msg::Effect;
-use crate::app::state::{Pane, Prompt, ReadOutcome, ReadState, State};
+use crate::app::state::{Modal, Pane, Prompt, ReadOutcome, ReadState, State};
 use crate::aws::ReadSpec;
 use crate::model::capacity::format_units;
 use crate::model::collection::ItemStore;
@@ -47,7 +47,9 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
     view.marks.clear();
     view.dropped_items = 0;
     view.progress = None;
-    view.budget_prompt = None;
+    if view.budget_prompt().is_some() {
+        view.modal = None;
+    }
     view.collections = Default::default();
     view.items = Default::default();
     view.detail_open = false;
@@ -105,10 +107,12 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
             Some(ReadOutcome::BudgetReached { .. }) => old,
             _ => (old - read.spent_rcu).max(0.0),
         };
-        view.budget_prompt = Some(Prompt {
-            text: format_units(if left > 0.0 { left } else { old }),
-            error: None,
-        });
+        if Modal::yields_to_budget(view.modal.as_ref()) {
+            view.modal = Some(Modal::BudgetPrompt(Prompt {
+                text: format_units(if left > 0.0 { left } else { old }),
+                error: None,
+            }));
+        }
         return Vec::new();
     }
     // After a cancel or a failure, what is left of the limit, so that both reads together

@@ -5,7 +5,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::reads::start_fresh;
 use crate::app::msg::Effect;
 use crate::app::state::{
-    LaunchPlan, LauncherField, Notice, ScanLauncher, ScanProgress, SegmentProgress, State,
+    LaunchPlan, LauncherField, Modal, Notice, ScanLauncher, ScanProgress, SegmentProgress, State,
     TRIAGE_PAGE_ITEMS,
 };
 
@@ -25,7 +25,7 @@ pub(super) fn open_launcher(state: &mut State) -> Vec<Effect> {
         state.config.price_per_million_reads,
         state.config.confirm_scan_rcu,
     );
-    v.launcher = Some(launcher);
+    v.modal = Some(Modal::Launcher(launcher));
     Vec::new()
 }
 
@@ -38,7 +38,7 @@ pub(super) fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(info) = v.info.loaded().cloned() else {
         return Vec::new();
     };
-    let Some(l) = v.launcher.as_mut() else {
+    let Some(l) = v.modal.as_mut().and_then(Modal::launcher_mut) else {
         return Vec::new();
     };
     let at = LauncherField::ALL
@@ -47,7 +47,7 @@ pub(super) fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         .unwrap_or(0);
     match key.code {
         KeyCode::Esc => {
-            v.launcher = None;
+            v.modal = None;
             return Vec::new();
         }
         KeyCode::Tab | KeyCode::Down => {
@@ -105,7 +105,7 @@ pub(super) fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     let segments = plan.spec.segments;
     if let Some(v) = state.table.as_mut() {
-        v.launcher = None;
+        v.modal = None;
         v.index = plan.spec.index.clone();
     }
     let mut effects = start_fresh(state, plan.spec.clone());

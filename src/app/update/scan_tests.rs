@@ -54,21 +54,13 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
     let mut s = loaded(false);
     s.config.confirm_scan_rcu = 1.0; // the fixture table (63 KB ≈ 8 RCU) is over it
     send(&mut s, [char('S')]);
-    let l = s.table.as_ref().unwrap().launcher.as_ref().unwrap();
+    let l = s.table.as_ref().unwrap().launcher().unwrap();
     let plan = l.plan.as_ref().unwrap();
     assert_eq!(plan.estimate_rcu, 8.0, "65,000 B / 4 KB, halved");
     send(&mut s, [press(KeyCode::Backspace), char('4')]);
     // Over the threshold: the first Enter only asks.
     assert!(send(&mut s, [press(KeyCode::Enter)]).is_empty());
-    assert!(
-        s.table
-            .as_ref()
-            .unwrap()
-            .launcher
-            .as_ref()
-            .unwrap()
-            .confirming
-    );
+    assert!(s.table.as_ref().unwrap().launcher().unwrap().confirming);
     let effects = send(&mut s, [Msg::Tick(1_000), press(KeyCode::Enter)]);
     let (id, spec) = effects
         .iter()
@@ -116,8 +108,8 @@ fn key_distribution_ranks_the_celebrity_first() {
         .table
         .as_ref()
         .unwrap()
-        .distribution
-        .clone()
+        .distribution()
+        .cloned()
         .expect("the view opens");
     let top = d.distribution.top(3);
     assert_eq!(top[0].key, "USER#celebrity");
@@ -129,25 +121,9 @@ fn key_distribution_ranks_the_celebrity_first() {
         d.warnings
     );
     send(&mut s, [press(KeyCode::Down)]);
-    assert_eq!(
-        s.table
-            .as_ref()
-            .unwrap()
-            .distribution
-            .as_ref()
-            .unwrap()
-            .scroll,
-        1
-    );
-    let scroll = |s: &crate::app::state::State| {
-        s.table
-            .as_ref()
-            .unwrap()
-            .distribution
-            .as_ref()
-            .unwrap()
-            .scroll
-    };
+    assert_eq!(s.table.as_ref().unwrap().distribution().unwrap().scroll, 1);
+    let scroll =
+        |s: &crate::app::state::State| s.table.as_ref().unwrap().distribution().unwrap().scroll;
     // Issue 20: scrolling stops with the last row at the bottom of the overlay (at 100x30 it
     // has 26 rows inside its borders), not with that row on top over blank space.
     let inner =
@@ -175,9 +151,9 @@ fn key_distribution_ranks_the_celebrity_first() {
     assert_eq!(scroll(&s), max);
     send(&mut s, [press(KeyCode::PageDown)]);
     assert_eq!(scroll(&s), max);
-    assert!(s.table.as_ref().unwrap().distribution.is_some());
+    assert!(s.table.as_ref().unwrap().distribution().is_some());
     send(&mut s, [press(KeyCode::Esc)]);
-    assert!(s.table.as_ref().unwrap().distribution.is_none());
+    assert!(s.table.as_ref().unwrap().distribution().is_none());
 }
 
 /// Launches a 4-segment triage scan with `max RCU` set to `budget`; returns its read id.
@@ -238,10 +214,10 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
     assert!(s.notice.as_ref().unwrap().text.contains("20 of 100 RCU"));
     // `n` and `L` ask for a new budget instead of reading on.
     assert!(send(&mut s, [char('L')]).is_empty());
-    let prompt = s.table.as_ref().unwrap().budget_prompt.clone().unwrap();
+    let prompt = s.table.as_ref().unwrap().budget_prompt().cloned().unwrap();
     assert_eq!(prompt.text, "100");
     send(&mut s, [press(KeyCode::Esc)]);
-    assert!(s.table.as_ref().unwrap().budget_prompt.is_none());
+    assert!(s.table.as_ref().unwrap().budget_prompt().is_none());
     assert!(send(&mut s, [char('n')]).is_empty());
     // A bad budget is refused with the value named; a good one resumes each segment.
     send(&mut s, (0..3).map(|_| press(KeyCode::Backspace)));
@@ -251,8 +227,8 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
         .table
         .as_ref()
         .unwrap()
-        .budget_prompt
-        .clone()
+        .budget_prompt()
+        .cloned()
         .unwrap()
         .error;
     assert!(error.unwrap().contains("'abc'"));

@@ -152,8 +152,7 @@ fn partition_key_prompt_validates_then_queries() {
         .table
         .as_ref()
         .unwrap()
-        .pk_prompt
-        .as_ref()
+        .pk_prompt()
         .unwrap()
         .error
         .is_some());
@@ -377,7 +376,7 @@ fn ctrl_z_asks_to_suspend_from_anywhere() {
         [Effect::Suspend]
     ));
     assert!(
-        s.table.as_ref().unwrap().builder.is_some(),
+        s.table.as_ref().unwrap().builder().is_some(),
         "nothing else changes"
     );
     assert!(!s.quit);

@@ -165,15 +165,8 @@ pub(super) fn leave_view(state: &mut State) {
             read.outcome = Some(ReadOutcome::Cancelled);
         }
     }
-    old.builder = None;
-    old.palette = None;
-    old.launcher = None;
-    old.distribution = None;
-    old.filter_prompt = None;
-    old.pk_prompt = None;
-    old.budget_prompt = None;
-    old.export = None;
-    old.write = None;
+    // Its dialog does not come back with it.
+    old.modal = None;
     view.visited.push(old);
     view.visited.fit(cap);
 }

@@ -8,7 +8,7 @@ use super::filter::{keep_cursors_visible, refilter};
 use super::write_request::request_lines;
 use crate::app::msg::Effect;
 use crate::app::request_log::RequestRow;
-use crate::app::state::{Notice, State, TableView, UndoEntry, WriteStage};
+use crate::app::state::{Modal, Notice, State, TableView, UndoEntry, WriteStage};
 use crate::aws::write::{WriteFailure, WriteResult};
 use crate::model::capacity::{format_units, Consumed};
 use crate::model::json::write_plain;
@@ -26,7 +26,11 @@ pub(super) fn preview(view: &mut TableView, version: Option<&str>) -> Result<(),
         .info
         .loaded()
         .expect("a write needs the table's description");
-    let flow = view.write.as_mut().expect("a write flow");
+    let flow = view
+        .modal
+        .as_mut()
+        .and_then(Modal::write_mut)
+        .expect("a write flow");
     let yours = flow.yours.clone().expect("parsed");
     let plan = match &flow.loaded {
         Some(loaded) => plan_edit(&view.name, &info.keys, loaded, &yours, version),
@@ -59,7 +63,11 @@ pub(super) fn preview(view: &mut TableView, version: Option<&str>) -> Result<(),
 }
 
 fn send_next(view: &mut TableView) -> Vec<Effect> {
-    let flow = view.write.as_mut().expect("a write flow");
+    let flow = view
+        .modal
+        .as_mut()
+        .and_then(Modal::write_mut)
+        .expect("a write flow");
     flow.stage = WriteStage::Sending;
     flow.retry = false;
     vec![Effect::Write {
@@ -78,7 +86,7 @@ pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(flow) = view.write.as_mut() else {
+    let Some(flow) = view.modal.as_mut().and_then(Modal::write_mut) else {
         return Vec::new();
     };
     let ready = (flow.problems.is_empty() || flow.retry) && flow.sent < flow.plans.len();
@@ -127,7 +135,7 @@ pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 }
                 _ => "dropped: nothing was written",
             };
-            view.write = None;
+            view.modal = None;
             state.notice = Some(Notice {
                 text: text.into(),
                 error: false,
@@ -145,7 +153,11 @@ fn reapply(view: &mut TableView, version: Option<&str>) {
         .info
         .loaded()
         .expect("a write needs the table's description");
-    let flow = view.write.as_mut().expect("a write flow");
+    let flow = view
+        .modal
+        .as_mut()
+        .and_then(Modal::write_mut)
+        .expect("a write flow");
     let Some(current) = flow.current.take() else {
         return;
     };
@@ -233,8 +245,9 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
         return Vec::new();
     };
     let Some(flow) = view
-        .write
+        .modal
         .as_mut()
+        .and_then(Modal::write_mut)
         .filter(|f| f.id == write && f.stage == WriteStage::Sending)
     else {
         return Vec::new();
@@ -271,14 +284,18 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
             keep_cursors_visible(state);
             let view = state.table.as_mut().expect("checked");
             if more {
-                let flow = view.write.as_mut().expect("checked");
+                let flow = view
+                    .modal
+                    .as_mut()
+                    .and_then(Modal::write_mut)
+                    .expect("checked");
                 state.notice = Some(Notice {
                     text: format!("written {} of {} batches…", flow.sent, total),
                     error: false,
                 });
                 return send_next(view);
             }
-            view.write = None;
+            view.modal = None;
             let label = match (kind, images.len()) {
                 (WriteKind::Delete, n) => format!("deleted {}", count(n as u64, "item")),
                 (WriteKind::Undo, n) => format!("undone: {} restored", count(n as u64, "item")),

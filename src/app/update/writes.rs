@@ -6,7 +6,7 @@ use super::write_request::request_lines;
 use super::write_send::preview;
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
-use crate::app::state::{Notice, Pane, State, TableView, WriteFlow, WriteStage};
+use crate::app::state::{Modal, Notice, Pane, State, TableView, WriteFlow, WriteStage};
 use crate::model::json::JsonSpelling;
 use crate::model::value::{AttrValue, Item};
 use crate::model::write::{
@@ -32,7 +32,7 @@ pub(super) fn write_action(state: &mut State, action: Action) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    if view.write.is_some() || view.store.is_none() || view.info.loaded().is_none() {
+    if view.write().is_some() || view.store.is_none() || view.info.loaded().is_none() {
         return Vec::new();
     }
     state.next_request_id += 1;
@@ -67,7 +67,7 @@ fn start_edit(
     flow.text = render_for_editor(&loaded, spelling);
     flow.loaded = Some(loaded);
     let text = flow.text.clone();
-    view.write = Some(flow);
+    view.modal = Some(Modal::Write(flow));
     Ok(vec![Effect::Edit { edit: id, text }])
 }
 
@@ -117,7 +117,7 @@ fn start_create(view: &mut TableView, id: u64) -> Result<Vec<Effect>, String> {
     flow.types_from = Some(Item::from_attrs(types));
     flow.text = render_for_editor(&template, JsonSpelling::Plain);
     let text = flow.text.clone();
-    view.write = Some(flow);
+    view.modal = Some(Modal::Write(flow));
     Ok(vec![Effect::Edit { edit: id, text }])
 }
 
@@ -149,7 +149,7 @@ fn confirm_delete(
     }
     flow.targets = targets;
     flow.stage = WriteStage::ConfirmDelete;
-    view.write = Some(flow);
+    view.modal = Some(Modal::Write(flow));
     Ok(Vec::new())
 }
 
@@ -176,7 +176,7 @@ fn start_undo(view: &mut TableView, id: u64, version: Option<&str>) -> Result<Ve
         );
     }
     flow.stage = WriteStage::Preview;
-    view.write = Some(flow);
+    view.modal = Some(Modal::Write(flow));
     Ok(Vec::new())
 }
 
@@ -191,20 +191,21 @@ pub(super) fn edited(state: &mut State, edit: u64, result: Result<String, String
         return Vec::new();
     };
     let Some(flow) = view
-        .write
+        .modal
         .as_mut()
+        .and_then(Modal::write_mut)
         .filter(|f| f.id == edit && f.stage == WriteStage::Editing)
     else {
         return Vec::new();
     };
     let text = match result {
         Err(why) => {
-            view.write = None;
+            view.modal = None;
             notice(state, why, true);
             return Vec::new();
         }
         Ok(text) if text == flow.text && flow.kind != WriteKind::Create => {
-            view.write = None;
+            view.modal = None;
             notice(state, "no changes: nothing was written", false);
             return Vec::new();
         }
@@ -230,7 +231,7 @@ pub(super) fn edited(state: &mut State, edit: u64, result: Result<String, String
     flow.yours = Some(yours);
     if flow.problems.is_empty() {
         if let Err(e) = preview(view, version.as_deref()) {
-            view.write = None;
+            view.modal = None;
             notice(state, e, false);
         }
     }

@@ -48,7 +48,7 @@ fn a_new_item_keeps_the_types_of_its_kinds_items() {
             result: Ok(v.to_string()),
         }],
     );
-    let flow = s.table.as_ref().unwrap().write.as_ref().unwrap();
+    let flow = s.table.as_ref().unwrap().write().unwrap();
     assert!(flow.problems.is_empty(), "{:?}", flow.problems);
     let yours = flow.yours.as_ref().unwrap();
     assert_eq!(yours.get("ss"), Some(&AttrValue::Ss(vec!["p".into()])));
