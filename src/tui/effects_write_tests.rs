@@ -84,10 +84,11 @@ impl Harness {
 
     fn selected(&self) -> Item {
         let view = self.state.table.as_ref().unwrap();
-        view.store
+        view.view
+            .store
             .as_ref()
             .unwrap()
-            .item(view.selected_item().unwrap())
+            .item(view.view.selected_item().unwrap())
     }
 }
 
@@ -104,7 +105,7 @@ async fn opened(writer: Option<MemoryWriter>) -> Harness {
         }
     }
     // The first user's collection, its first item.
-    let store = h.state.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = h.state.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let c = store.collection_of("USER#u00000").unwrap();
     h.send((0..c).map(|_| press(KeyCode::Down)));
     h.send([press(KeyCode::Tab)]);
@@ -213,15 +214,19 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
     let writer = MemoryWriter::new();
     let mut h = opened(Some(writer.clone())).await;
     let view = h.state.table.as_ref().unwrap();
-    let listed = view.item_count();
+    let listed = view.view.item_count();
     h.send([char('a'), char('D')]);
     assert_eq!(h.stage(), Some(WriteStage::ConfirmDelete));
     h.send([char('y')]);
     h.settle().await;
     assert_eq!(h.stage(), None, "{:?}", h.state.notice);
     let view = h.state.table.as_ref().unwrap();
-    assert_eq!(view.item_count(), 0, "deleted items leave the collection");
-    assert!(view.marks.is_empty());
+    assert_eq!(
+        view.view.item_count(),
+        0,
+        "deleted items leave the collection"
+    );
+    assert!(view.view.marks.is_empty());
     assert_eq!(writer.sent().len(), 1);
     assert_eq!(writer.sent()[0].ops.len(), listed);
 
@@ -229,7 +234,7 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
     h.send([char('U'), char('y')]);
     h.settle().await;
     assert_eq!(
-        h.state.table.as_ref().unwrap().item_count(),
+        h.state.table.as_ref().unwrap().view.item_count(),
         listed,
         "undo restored them"
     );
@@ -250,5 +255,8 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
     );
     h.send([press(KeyCode::Enter)]);
     h.settle().await;
-    assert_eq!(h.state.table.as_ref().unwrap().item_count(), listed + 1);
+    assert_eq!(
+        h.state.table.as_ref().unwrap().view.item_count(),
+        listed + 1
+    );
 }

@@ -174,7 +174,7 @@ pub async fn run<B: Backend, W: WriteBackend>(
             // Only while something runs (a read, the live pane): rates and ETAs move; an idle
             // explorer stays idle.
             _ = ticker.tick() => {
-                let running = state.table.as_ref().and_then(|v| v.read.as_ref()).is_some_and(|r| r.running);
+                let running = state.table.as_ref().and_then(|v| v.view.read.as_ref()).is_some_and(|r| r.running);
                 if !running && !state.live_open() {
                     continue;
                 }

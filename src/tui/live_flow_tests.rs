@@ -111,7 +111,7 @@ impl Harness {
         let effects = start(&mut h.state, Some("app".into()));
         h.apply(effects);
         h.run_for(Duration::from_secs(1)).await;
-        assert!(h.state.table.as_ref().unwrap().store.is_some());
+        assert!(h.state.table.as_ref().unwrap().view.store.is_some());
         h
     }
 }

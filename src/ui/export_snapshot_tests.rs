@@ -15,7 +15,7 @@ macro_rules! snapshot {
 #[test]
 fn marks_and_the_export_dialog() {
     let mut s = loaded(false);
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let user = store.collection_of("USER#u00000").unwrap();
     send(&mut s, (0..user).map(|_| press(KeyCode::Down)));
     send(
@@ -79,7 +79,7 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
     use crate::model::value::AttrValue;
     let mut s = loaded(false);
     s.writes_enabled = true;
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let user = store.collection_of("USER#u00000").unwrap();
     send(&mut s, (0..user).map(|_| press(KeyCode::Down)));
     let effects = send(&mut s, [press(KeyCode::Tab), char('e')]);

@@ -69,7 +69,7 @@ fn the_title_names_the_index_once_and_its_capacity_when_it_differs() {
         text.chars().take(WIDTH as usize).collect::<String>()
     };
     let (mut s, _) = opened();
-    s.table.as_mut().unwrap().index = Some("GSI1".into());
+    s.table.as_mut().unwrap().view.index = Some("GSI1".into());
     let on_demand = title(&s);
     assert!(
         on_demand.starts_with(" dynoscope · app · index GSI1 · on demand · 420 items"),

@@ -16,7 +16,7 @@ use crate::model::value::{AttrValue, Item};
 /// The celebrity's items, focused (the widest items pane of the demo data).
 fn celebrity_items() -> State {
     let mut s = loaded(false);
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let celebrity = store.collection_of("USER#celebrity").unwrap();
     send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
     send(&mut s, [press(KeyCode::Tab)]);
@@ -239,9 +239,12 @@ fn table_view_at_20x6() {
     // Shrinking moves scroll offsets, never the selection.
     update(&mut s20, Msg::Resize(WIDTH, HEIGHT));
     let (before, after) = (s.table.as_ref().unwrap(), s20.table.as_ref().unwrap());
-    assert_eq!(before.collections.cursor, after.collections.cursor);
-    assert_eq!(before.items.cursor, after.items.cursor);
-    assert_eq!(before.focus, after.focus);
+    assert_eq!(
+        before.view.collections.cursor,
+        after.view.collections.cursor
+    );
+    assert_eq!(before.view.items.cursor, after.view.items.cursor);
+    assert_eq!(before.view.focus, after.view.focus);
 }
 
 #[test]
@@ -279,7 +282,7 @@ fn rapid_resizes_keep_the_cursor_visible() {
                 &s,
                 ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT),
             );
-            let c = &view.collections;
+            let c = &view.view.collections;
             assert!(
                 c.cursor >= c.offset
                     && c.cursor < c.offset + crate::app::layout::list_rows(l.collections),
@@ -287,8 +290,8 @@ fn rapid_resizes_keep_the_cursor_visible() {
                 c.cursor,
                 c.offset
             );
-            let i = &view.items;
-            if view.item_count() > 0 {
+            let i = &view.view.items;
+            if view.view.item_count() > 0 {
                 assert!(
                     i.cursor >= i.offset
                         && i.cursor < i.offset + crate::app::layout::table_rows(l.main),

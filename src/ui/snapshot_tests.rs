@@ -95,7 +95,7 @@ fn table_states() {
 #[test]
 fn items_detail_help_and_prompt() {
     let mut s = loaded(false);
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let celebrity = store.collection_of("USER#celebrity").unwrap();
     send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
     send(&mut s, [press(KeyCode::Tab)]);
@@ -210,9 +210,9 @@ fn configured_part_names_and_provisioned_capacity() {
             result: Ok(info),
         }],
     );
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     send(&mut s, [page(id, 1, demo_items(), false)]);
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let celebrity = store.collection_of("USER#celebrity").unwrap();
     send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
     send(&mut s, [press(KeyCode::Tab)]);
@@ -321,7 +321,7 @@ fn scan_launcher_progress_and_distribution() {
     send(&mut s, [press(KeyCode::Enter)]);
     snapshot!("scan_launcher_confirm_with_hint", s);
     send(&mut s, [press(KeyCode::Enter)]);
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items()[..40].to_vec(), true)
     else {
         unreachable!()
@@ -364,7 +364,7 @@ fn a_scan_stopped_at_its_budget_and_the_prompt_for_a_new_one() {
     send(&mut s, (0..5).map(|_| press(KeyCode::Tab)));
     send(&mut s, "5".chars().map(char));
     send(&mut s, [press(KeyCode::Enter)]);
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items()[..40].to_vec(), true)
     else {
         unreachable!()

@@ -13,7 +13,7 @@ use ratatui::Frame;
 use super::format::{bytes, thousands};
 use super::{request_log, status, theme};
 use crate::app::layout::{explorer_layout, split_progress};
-use crate::app::state::{Loadable, Modal, ReadOutcome, State, TableView};
+use crate::app::state::{Loadable, Modal, OpenTable, ReadOutcome, State};
 use crate::model::sanitize::sanitize;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
@@ -57,8 +57,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         Loadable::Loaded(_) => {
             draw_collections(frame, layout.collections, view);
             let mut main = layout.main;
-            if let Some(progress) = &view.progress {
-                let status = match view.read.as_ref() {
+            if let Some(progress) = &view.view.progress {
+                let status = match view.view.read.as_ref() {
                     Some(r) if r.running => "running",
                     Some(r) => match &r.outcome {
                         Some(ReadOutcome::Cancelled) => "cancelled",
@@ -73,7 +73,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 super::scan::draw_progress(frame, top, progress, status);
                 main = rest;
             }
-            if view.detail_open {
+            if view.view.detail_open {
                 draw_detail(frame, main, view);
             } else {
                 draw_items(frame, main, view);
@@ -86,7 +86,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
 }
 
 /// The one dialog open over the table: the same [`Modal`] `update` routes the keys to.
-fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
+fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
     let Some(modal) = &view.modal else {
         return;
     };
@@ -132,8 +132,8 @@ fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
     }
 }
 
-fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
-    let target = match &view.index {
+fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
+    let target = match &view.view.index {
         Some(i) => format!("{} · index {}", view.name, i),
         None => view.name.clone(),
     };
@@ -150,6 +150,7 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         // The index is named once, in the target: a GSI's own capacity follows the table's
         // only when it differs (an on-demand table's GSIs are on demand too).
         let gsi = view
+            .view
             .index
             .as_deref()
             .and_then(|n| info.index(n))
@@ -179,9 +180,9 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
     );
 }
 
-fn draw_kinds(frame: &mut Frame, area: Rect, view: &TableView) {
+fn draw_kinds(frame: &mut Frame, area: Rect, view: &OpenTable) {
     let mut spans = vec![Span::styled(" kinds: ", theme::dim())];
-    match &view.store {
+    match &view.view.store {
         Some(store) if !store.is_empty() => {
             for (i, (kind, count)) in store.kinds_summary().into_iter().enumerate() {
                 if i > 0 {

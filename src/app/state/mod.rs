@@ -22,6 +22,7 @@ mod scan;
 mod scan_progress;
 mod session;
 mod table;
+mod view;
 mod visited;
 mod write;
 
@@ -47,7 +48,8 @@ pub use related::Related;
 pub use scan::*;
 pub use scan_progress::{ScanProgress, SegmentProgress};
 pub use session::{ConnectTarget, ConnectionInfo, Session, SwitchKind, Switcher, SWITCHER_ROWS};
-pub use table::{JsonMode, Pane, Prompt, TableView};
+pub use table::{JsonMode, OpenTable, Pane, Prompt};
+pub use view::View;
 pub use visited::{Visited, MAX_VISITED};
 pub use write::{UndoEntry, WriteFlow, WriteStage};
 
@@ -91,7 +93,7 @@ pub struct Notice {
 pub struct State {
     pub screen: Screen,
     pub picker: Picker,
-    pub table: Option<TableView>,
+    pub table: Option<OpenTable>,
     pub log: RequestLog,
     pub keymap: Keymap,
     pub config: Config,

@@ -4,8 +4,8 @@
 //! open, except the budget prompt a read asks for by itself (see [`Modal::yields_to_budget`]).
 
 use super::{
-    Builder, DistributionView, ExportDialog, IndexChooser, Palette, Prompt, ScanLauncher,
-    TableView, WriteFlow,
+    Builder, DistributionView, ExportDialog, IndexChooser, OpenTable, Palette, Prompt,
+    ScanLauncher, WriteFlow,
 };
 
 // One per open table, never held in bulk: smaller than the ten `Option`s it replaced.
@@ -68,7 +68,7 @@ macro_rules! modal_access {
             )*
         }
 
-        impl TableView {
+        impl OpenTable {
             $(
                 pub fn $get(&self) -> Option<&$ty> {
                     self.modal.as_ref().and_then(Modal::$get)

@@ -8,14 +8,14 @@ use super::completion::{debounced, refresh, sample_partition_keys};
 use super::reads::start_fresh;
 use crate::app::msg::Effect;
 use crate::app::state::{
-    Builder, Field, Modal, Notice, State, TableView, HISTORY_PER_TABLE, SORT_OPS,
+    Builder, Field, Modal, Notice, OpenTable, State, HISTORY_PER_TABLE, SORT_OPS,
 };
 use crate::model::schema::TableInfo;
 
 /// Pause in typing before a sort-key sample is fetched for the typed partition key.
 pub const DEBOUNCE: Duration = Duration::from_millis(250);
 
-fn view(state: &mut State) -> Option<&mut TableView> {
+fn view(state: &mut State) -> Option<&mut OpenTable> {
     state.table.as_mut()
 }
 
@@ -30,7 +30,7 @@ pub(super) fn open_builder(state: &mut State) -> Vec<Effect> {
     let Some(v) = view(state) else {
         return Vec::new();
     };
-    let index = info.target_position(v.index.as_deref());
+    let index = info.target_position(v.view.index.as_deref());
     v.modal = Some(Modal::Builder(Builder::new(index)));
     refresh(state);
     sample_partition_keys(state)
@@ -253,7 +253,7 @@ fn run_builder(state: &mut State) -> Vec<Effect> {
         table,
         entries: history.clone(),
     });
-    v.index = prepared.spec.index.clone();
+    v.view.index = prepared.spec.index.clone();
     v.modal = None;
     state.notice = None;
     let mut effects: Vec<Effect> = save.into_iter().collect();

@@ -33,7 +33,7 @@ pub(super) fn builder_open_with(
             result: Ok(info),
         }],
     );
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     send(&mut s, [page(id, 1, items, false)]);
     send(
         &mut s,
@@ -173,6 +173,7 @@ fn typing_debounces_and_stale_timers_do_nothing() {
         s.table
             .as_ref()
             .unwrap()
+            .view
             .store
             .as_ref()
             .unwrap()
@@ -306,6 +307,6 @@ fn palette_runs_patterns_and_fans_out_shards() {
             "shard {shard}"
         );
     }
-    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert_eq!(read.progress.starts.len(), 10, "a resume point per shard");
 }

@@ -19,10 +19,10 @@ pub(super) fn top_and_arm(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let before = CursorsBefore {
-        collections: view.collections,
-        items: view.items,
-        detail_scroll: view.detail_scroll,
-        related: view.related.list,
+        collections: view.view.collections,
+        items: view.view.items,
+        detail_scroll: view.view.detail_scroll,
+        related: view.view.related.list,
     };
     let mut effects = move_cursor(state, isize::MIN / 2);
     state.chord.generation += 1;
@@ -64,21 +64,21 @@ fn restore(state: &mut State, before: CursorsBefore) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
-    let moved_collection = view.collections != before.collections;
-    view.collections = before.collections;
+    let moved_collection = view.view.collections != before.collections;
+    view.view.collections = before.collections;
     if moved_collection {
         refilter_items(view);
     }
-    view.items = before.items;
-    view.detail_scroll = before.detail_scroll;
+    view.view.items = before.items;
+    view.view.detail_scroll = before.detail_scroll;
     if moved_collection {
         refresh_columns(state);
     }
     // The links of the item selected before `g`, with the link selected then.
     refresh_related(state);
     if let Some(view) = state.table.as_mut() {
-        if before.related.cursor < view.related.links.len() {
-            view.related.list = before.related;
+        if before.related.cursor < view.view.related.links.len() {
+            view.view.related.list = before.related;
         }
     }
 }

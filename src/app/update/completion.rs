@@ -67,7 +67,7 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
     let Some(v) = state.table.as_mut() else {
         return Vec::new();
     };
-    let loaded = v.store.as_ref().map(|s| (s.group_keys().clone(), s));
+    let loaded = v.view.store.as_ref().map(|s| (s.group_keys().clone(), s));
     let Some(b) = v.modal.as_mut().and_then(Modal::builder_mut) else {
         return Vec::new();
     };
@@ -160,7 +160,7 @@ pub(super) fn refresh(state: &mut State) {
     let Some(v) = state.table.as_mut() else {
         return;
     };
-    let store = v.store.as_ref();
+    let store = v.view.store.as_ref();
     let Some(b) = v.modal.as_mut().and_then(Modal::builder_mut) else {
         return;
     };

@@ -88,7 +88,7 @@ fn loading_everything_past_a_budgeted_page_asks_for_a_budget() {
     s.config.confirm_scan_rcu = 1e9;
     let id = launch_budgeted(&mut s, "10");
     let view = s.table.as_mut().unwrap();
-    let read = view.read.as_mut().unwrap();
+    let read = view.view.read.as_mut().unwrap();
     read.continuous = true;
     let items = demo_items();
     let effects = send(

@@ -15,7 +15,7 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
     let Some(v) = state.table.as_mut() else {
         return Vec::new();
     };
-    let (Some(store), Some(info)) = (v.store.as_ref(), v.info.loaded()) else {
+    let (Some(store), Some(info)) = (v.view.store.as_ref(), v.info.loaded()) else {
         return Vec::new();
     };
     let mut distribution = KeyDistribution::new();
@@ -25,7 +25,7 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
         }
     }
     let partition_key = store.group_keys().partition_key.name.clone();
-    let source = match v.index.as_deref().and_then(|n| info.index(n)) {
+    let source = match v.view.index.as_deref().and_then(|n| info.index(n)) {
         Some(index) => Source::Index {
             name: &index.name,
             kind: index.kind,

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::export_run::launch;
 use crate::app::msg::Effect;
 use crate::app::state::{
-    CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Modal, Pane, State, TableView,
+    CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Modal, OpenTable, Pane, State,
 };
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::export::{utc_stamp, ExportFormat};
@@ -21,14 +21,14 @@ pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
         job.confirm_cancel = true;
         return Vec::new();
     }
-    if view.store.is_none() {
+    if view.view.store.is_none() {
         return Vec::new();
     }
     state.next_request_id += 1;
     let counts = scope_counts(view);
-    let scope = if !view.marks.is_empty() {
+    let scope = if !view.view.marks.is_empty() {
         ExportScope::Marked
-    } else if view.focus != Pane::Collections && counts[0].is_some() {
+    } else if view.view.focus != Pane::Collections && counts[0].is_some() {
         ExportScope::Item
     } else {
         ExportScope::Collection
@@ -51,19 +51,20 @@ pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
 }
 
 /// Items each scope would write; `None` when a scope has nothing to write.
-fn scope_counts(view: &TableView) -> [Option<usize>; 5] {
-    let store_len = view.store.as_ref().map_or(0, |s| s.len());
-    let collection = match (view.selected_collection(), view.store.as_ref()) {
+fn scope_counts(view: &OpenTable) -> [Option<usize>; 5] {
+    let store_len = view.view.store.as_ref().map_or(0, |s| s.len());
+    let collection = match (view.view.selected_collection(), view.view.store.as_ref()) {
         (Some(c), Some(store)) => Some(store.collections()[c].items.len()),
         _ => None,
     };
     let stream = view
+        .view
         .read
         .as_ref()
         .is_some_and(|r| r.running || r.has_more());
     [
-        view.selected_item().map(|_| 1),
-        (!view.marks.is_empty()).then(|| view.marks.len()),
+        view.view.selected_item().map(|_| 1),
+        (!view.view.marks.is_empty()).then(|| view.view.marks.len()),
         collection,
         (store_len > 0).then_some(store_len),
         stream.then_some(store_len),
@@ -207,7 +208,7 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn paste(view: &mut TableView, text: &str) -> bool {
+pub(super) fn paste(view: &mut OpenTable, text: &str) -> bool {
     match view.modal.as_mut().and_then(Modal::export_mut) {
         Some(d) if d.field == ExportField::Path => {
             paste_line(&mut d.path, text);
@@ -239,10 +240,10 @@ fn submit(state: &mut State) -> Vec<Effect> {
         d.error = Some("name the file to write".into());
         return Vec::new();
     }
-    if d.scope == ExportScope::Stream && view.dropped_items > 0 {
+    if d.scope == ExportScope::Stream && view.view.dropped_items > 0 {
         d.error = Some(format!(
             "{} read earlier were not kept (--max-items); rescan (r) and stream from the start",
-            crate::model::wording::count(view.dropped_items, "item")
+            crate::model::wording::count(view.view.dropped_items, "item")
         ));
         return Vec::new();
     }

@@ -6,7 +6,7 @@ use super::reads::continue_read;
 use crate::app::msg::{Effect, ExportSummary};
 use crate::app::state::{
     CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Modal, Notice,
-    State, TableView,
+    OpenTable, State,
 };
 use crate::model::collection::ItemId;
 use crate::model::export::csv_columns;
@@ -36,7 +36,7 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
     };
     let keys = key_names(view);
     let columns = match d.columns {
-        CsvChoice::Shown => CsvColumns::Fixed(csv_columns(&keys, &view.columns.attrs)),
+        CsvChoice::Shown => CsvColumns::Fixed(csv_columns(&keys, &view.view.columns.attrs)),
         CsvChoice::All => CsvColumns::AllOf { keys },
     };
     let mut request = ExportRequest {
@@ -49,7 +49,7 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
         stream: job.stream,
     };
     if job.stream {
-        let running = view.read.as_ref().filter(|r| r.running).map(|r| r.id);
+        let running = view.view.read.as_ref().filter(|r| r.running).map(|r| r.id);
         if let Some(id) = running {
             // The read is stopped first, so that what is loaded when the export takes over
             // is exactly what the continuation does not read again.
@@ -70,8 +70,8 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
 }
 
 /// The table's key attributes, then the index's: a CSV's first columns.
-fn key_names(view: &TableView) -> Vec<String> {
-    let Some(store) = view.store.as_ref() else {
+fn key_names(view: &OpenTable) -> Vec<String> {
+    let Some(store) = view.view.store.as_ref() else {
         return Vec::new();
     };
     let mut keys = store.table_keys().names();
@@ -83,14 +83,15 @@ fn key_names(view: &TableView) -> Vec<String> {
     keys
 }
 
-fn selection(view: &TableView, scope: ExportScope) -> ExportItems {
-    let Some(store) = view.store.as_ref() else {
+fn selection(view: &OpenTable, scope: ExportScope) -> ExportItems {
+    let Some(store) = view.view.store.as_ref() else {
         return ExportItems::List(Vec::new());
     };
     let ids: Vec<ItemId> = match scope {
-        ExportScope::Item => view.selected_item().into_iter().collect(),
-        ExportScope::Marked => view.marks.in_view_order(store),
+        ExportScope::Item => view.view.selected_item().into_iter().collect(),
+        ExportScope::Marked => view.view.marks.in_view_order(store),
         ExportScope::Collection => view
+            .view
             .selected_collection()
             .map(|c| store.collections()[c].items.clone())
             .unwrap_or_default(),
@@ -120,7 +121,7 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let (id, path) = (job.id, job.path.clone());
-    let more = view.read.as_ref().is_some_and(|r| r.has_more());
+    let more = view.view.read.as_ref().is_some_and(|r| r.has_more());
     if !more {
         return vec![Effect::FinishExport(id)];
     }
@@ -142,7 +143,7 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
 }
 
 /// A streaming export holds the read: the reads that continue it are tee'd into its file.
-pub(super) fn holds_read(view: &TableView) -> bool {
+pub(super) fn holds_read(view: &OpenTable) -> bool {
     view.export_job
         .as_ref()
         .is_some_and(|j| j.stream && !j.waiting_for_read)
@@ -161,7 +162,7 @@ pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
     let mut effects = Vec::new();
     if job.stream {
         effects.extend(reading.map(Effect::Cancel));
-        if let Some(read) = view.read.as_mut() {
+        if let Some(read) = view.view.read.as_mut() {
             read.continuous = false;
         }
     }
@@ -185,7 +186,7 @@ pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
 
 /// How a read the explorer starts is sent: tee'd into a streaming export that holds the
 /// read, else as a plain read.
-pub(super) fn start_read_effect(view: &TableView, id: u64, spec: crate::aws::ReadSpec) -> Effect {
+pub(super) fn start_read_effect(view: &OpenTable, id: u64, spec: crate::aws::ReadSpec) -> Effect {
     match view.export_job.as_ref().filter(|_| holds_read(view)) {
         Some(job) => Effect::TeeRead {
             job: job.id,
@@ -205,7 +206,7 @@ pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let (Some(job), Some(read)) = (view.export_job.as_mut(), view.read.as_ref()) else {
+    let (Some(job), Some(read)) = (view.export_job.as_mut(), view.view.read.as_ref()) else {
         return Vec::new();
     };
     if !job.stream || read.running {
@@ -236,7 +237,7 @@ pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
 }
 
 /// A new read replaces the one a streaming export holds: that export is cancelled.
-pub(super) fn abandon_stream(view: &mut TableView) -> Option<Effect> {
+pub(super) fn abandon_stream(view: &mut OpenTable) -> Option<Effect> {
     if !view.export_job.as_ref().is_some_and(|j| j.stream) {
         return None;
     }

@@ -10,7 +10,7 @@ use crate::app::state::{CsvColumns, ExportItems, ExportScope, ExportStage, State
 use crate::aws::{DoneOutcome, EngineEvent};
 use crate::model::export::ExportFormat;
 
-fn view(s: &State) -> &crate::app::state::TableView {
+fn view(s: &State) -> &crate::app::state::OpenTable {
     s.table.as_ref().unwrap()
 }
 
@@ -20,7 +20,7 @@ fn marks_survive_paging_and_filtering_and_span_collections() {
     let items = demo_items();
     let (first, second) = items.split_at(items.len() / 2);
     send(&mut s, [page(id, 1, first.to_vec(), true)]);
-    let store = view(&s).store.as_ref().unwrap();
+    let store = view(&s).view.store.as_ref().unwrap();
     let big = store
         .collections()
         .iter()
@@ -29,17 +29,17 @@ fn marks_survive_paging_and_filtering_and_span_collections() {
     let small = store.collections()[0].items.len();
     // Space on a collection marks all of it and moves to the next collection.
     send(&mut s, [char(' ')]);
-    assert_eq!(view(&s).marks.len(), small);
-    assert_eq!(view(&s).collections.cursor, 1);
+    assert_eq!(view(&s).view.marks.len(), small);
+    assert_eq!(view(&s).view.collections.cursor, 1);
     // In the items pane of another collection, space marks one item and moves down.
     send(&mut s, (1..big).map(|_| press(KeyCode::Down)));
     send(&mut s, [press(KeyCode::Tab), char(' '), char(' ')]);
-    assert_eq!(view(&s).marks.len(), small + 2);
-    assert_eq!(view(&s).items.cursor, 2);
+    assert_eq!(view(&s).view.marks.len(), small + 2);
+    assert_eq!(view(&s).view.items.cursor, 2);
     // `v` inverts the listed items' marks, twice gives them back.
-    let listed = view(&s).item_count();
+    let listed = view(&s).view.item_count();
     send(&mut s, [char('v')]);
-    assert_eq!(view(&s).marks.len(), small + listed - 2);
+    assert_eq!(view(&s).view.marks.len(), small + listed - 2);
     send(&mut s, [char('v')]);
     let first_collection = small;
     // A page arrives and a filter is applied: the marks stay.
@@ -60,7 +60,7 @@ fn marks_survive_paging_and_filtering_and_span_collections() {
         &mut s,
         [char('/'), char('z'), char('z'), press(KeyCode::Enter)],
     );
-    assert_eq!(view(&s).marks.len(), first_collection + 2);
+    assert_eq!(view(&s).view.marks.len(), first_collection + 2);
     send(&mut s, [press(KeyCode::Esc)]);
     // `y` copies the marked items as one JSON array.
     let effects = send(&mut s, [char('y')]);
@@ -70,18 +70,18 @@ fn marks_survive_paging_and_filtering_and_span_collections() {
     let array: serde_json::Value = serde_json::from_str(json).unwrap();
     assert_eq!(array.as_array().unwrap().len(), first_collection + 2);
     send(&mut s, [char('u')]);
-    assert!(view(&s).marks.is_empty());
+    assert!(view(&s).view.marks.is_empty());
 }
 
 #[test]
 fn mark_all_marks_the_listed_items_and_a_second_press_unmarks_them() {
     let mut s = loaded(false);
     send(&mut s, [press(KeyCode::Tab), char('a')]);
-    let listed = view(&s).item_count();
+    let listed = view(&s).view.item_count();
     assert!(listed > 0);
-    assert_eq!(view(&s).marks.len(), listed);
+    assert_eq!(view(&s).view.marks.len(), listed);
     send(&mut s, [char('a')]);
-    assert!(view(&s).marks.is_empty());
+    assert!(view(&s).view.marks.is_empty());
 }
 
 /// Opens the export dialog and answers its clock request.
@@ -115,7 +115,7 @@ fn start_to_a_new_file(s: &mut State) -> (u64, Vec<Effect>) {
 fn exporting_marked_items_to_csv_checks_the_path_then_starts() {
     let mut s = loaded(false);
     send(&mut s, [char(' '), char(' ')]);
-    let marked = view(&s).marks.len();
+    let marked = view(&s).view.marks.len();
     open_dialog(&mut s);
     let d = view(&s).export().unwrap();
     assert_eq!(d.scope, ExportScope::Marked);

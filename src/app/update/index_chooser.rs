@@ -15,7 +15,7 @@ pub(super) fn open_chooser(state: &mut State) -> Vec<Effect> {
     let Some(info) = view.info.loaded() else {
         return Vec::new();
     };
-    let cursor = info.target_position(view.index.as_deref());
+    let cursor = info.target_position(view.view.index.as_deref());
     view.modal = Some(Modal::IndexChooser(IndexChooser { cursor }));
     Vec::new()
 }
@@ -43,8 +43,8 @@ pub(super) fn chooser_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 .map(|i| i.name.clone());
             view.modal = None;
             // The target already shown is not read again: Enter on it costs nothing.
-            if chosen != view.index {
-                view.index = chosen;
+            if chosen != view.view.index {
+                view.view.index = chosen;
                 return new_scan(state);
             }
         }

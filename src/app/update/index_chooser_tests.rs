@@ -39,7 +39,7 @@ fn i_lists_the_targets_and_reads_nothing_until_enter() {
     }
     let view = s.table.as_ref().unwrap();
     assert!(view.index_chooser().is_none());
-    assert_eq!(view.index.as_deref(), Some("ByEmail"));
+    assert_eq!(view.view.index.as_deref(), Some("ByEmail"));
     // Opened again, the chooser starts on what is being read.
     send(&mut s, [char('i')]);
     assert_eq!(chooser(&s).unwrap().cursor, 5);
@@ -56,7 +56,7 @@ fn esc_closes_without_reading_and_enter_on_the_current_target_reads_nothing() {
     assert!(effects.is_empty(), "{effects:?}");
     let view = s.table.as_ref().unwrap();
     assert!(view.index_chooser().is_none());
-    assert_eq!(view.index, None, "still the table");
+    assert_eq!(view.view.index, None, "still the table");
     send(
         &mut s,
         [char('i'), press(KeyCode::End), press(KeyCode::Home)],

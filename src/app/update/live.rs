@@ -55,6 +55,7 @@ pub(super) fn open_live(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let separator = view
+        .view
         .store
         .as_ref()
         .map_or(SEPARATORS[0], |store| store.separator());

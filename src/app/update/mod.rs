@@ -221,7 +221,7 @@ fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
 }
 
 pub(super) fn running_read(state: &State) -> Option<u64> {
-    let read = state.table.as_ref()?.read.as_ref()?;
+    let read = state.table.as_ref()?.view.read.as_ref()?;
     read.running.then_some(read.id)
 }
 

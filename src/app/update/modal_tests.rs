@@ -15,7 +15,7 @@ fn budget_asked_over(modal: Modal) -> State {
     s.config.confirm_scan_rcu = 1e9;
     let id = launch_budgeted(&mut s, "10");
     let view = s.table.as_mut().unwrap();
-    view.read.as_mut().unwrap().continuous = true;
+    view.view.read.as_mut().unwrap().continuous = true;
     view.modal = Some(modal);
     let items = demo_items();
     send(
@@ -64,6 +64,6 @@ fn keys_go_to_the_open_dialog_only() {
     assert!(s.table.as_ref().unwrap().filter_prompt().is_some());
     send(&mut s, [char('q')]);
     let view = s.table.as_ref().unwrap();
-    assert_eq!(view.filter, "q", "q is text in the prompt, not quit");
+    assert_eq!(view.view.filter, "q", "q is text in the prompt, not quit");
     assert!(!s.quit);
 }

@@ -2,7 +2,7 @@
 
 use super::reads::start_fresh;
 use crate::app::msg::Effect;
-use crate::app::state::{Loadable, Modal, Screen, State, TableView};
+use crate::app::state::{Loadable, Modal, OpenTable, Screen, State};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 
@@ -23,7 +23,7 @@ pub(super) fn open_table(state: &mut State, name: String) -> Vec<Effect> {
         }
     };
     let ready = matches!(info, Loadable::Loaded(_));
-    state.table = Some(TableView::new(name, info));
+    state.table = Some(OpenTable::new(name, info));
     if ready {
         effects.extend(new_scan(state));
     }
@@ -62,7 +62,7 @@ pub(super) fn new_scan(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let mut spec = ReadSpec::new(Operation::Scan, view.name.clone());
-    spec.index = view.index.clone();
+    spec.index = view.view.index.clone();
     start_fresh(state, spec)
 }
 
@@ -85,7 +85,7 @@ pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
     view.modal = None;
     let parts = condition.to_expression();
     let mut spec = ReadSpec::new(Operation::Query, view.name.clone());
-    spec.index = view.index.clone();
+    spec.index = view.view.index.clone();
     spec.key_condition = Some(parts.key_condition);
     spec.names = parts.names;
     spec.values = parts.values;

@@ -138,6 +138,7 @@ fn refresh_form(state: &mut State) {
         return;
     };
     let values: Vec<String> = v
+        .view
         .store
         .as_ref()
         .map(|s| s.collections().iter().map(|c| c.key.clone()).collect())
@@ -206,7 +207,7 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
     };
     let v = state.table.as_mut().expect("open");
     v.modal = None;
-    v.index = specs[0].index.clone();
+    v.view.index = specs[0].index.clone();
     // A write-sharded pattern is one read with a segment per shard: one cancel, one resume
     // point per shard, one capacity guard. Each shard reads to its end (or the limit).
     let mut specs = specs.into_iter();
@@ -226,7 +227,7 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
                 spec.max_pages = None;
             }
         }
-        if let Some(read) = state.table.as_mut().and_then(|v| v.read.as_mut()) {
+        if let Some(read) = state.table.as_mut().and_then(|v| v.view.read.as_mut()) {
             read.spec.max_pages = None;
         }
     }

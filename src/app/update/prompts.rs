@@ -21,11 +21,11 @@ pub(super) fn prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>
     if let Some(Modal::FilterPrompt(prompt)) = view.modal.as_mut() {
         // The filter applies as it is typed; Esc also clears it, Enter keeps it.
         match edit_line(&mut prompt.text, &key) {
-            LineEdit::Edited => view.filter = prompt.text.clone(),
+            LineEdit::Edited => view.view.filter = prompt.text.clone(),
             LineEdit::Submitted => view.modal = None,
             LineEdit::Cancelled => {
                 view.modal = None;
-                view.filter.clear();
+                view.view.filter.clear();
             }
             LineEdit::Other => return Some(Vec::new()),
         }
@@ -64,7 +64,7 @@ pub(super) fn paste(state: &mut State, text: &str) {
     match view.modal.as_mut() {
         Some(Modal::FilterPrompt(p)) => {
             paste_line(&mut p.text, text);
-            view.filter = p.text.clone();
+            view.view.filter = p.text.clone();
             refilter(state);
         }
         Some(Modal::PkPrompt(p) | Modal::BudgetPrompt(p)) => {

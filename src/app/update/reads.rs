@@ -5,7 +5,7 @@ use super::filter::refilter;
 use super::running_read;
 use super::walk::leave_view;
 use crate::app::msg::Effect;
-use crate::app::state::{Modal, Pane, Prompt, ReadOutcome, ReadState, State};
+use crate::app::state::{Modal, Prompt, ReadOutcome, ReadState, State};
 use crate::aws::ReadSpec;
 use crate::model::capacity::format_units;
 use crate::model::collection::ItemStore;
@@ -43,24 +43,16 @@ pub(super) fn start_fresh(state: &mut State, mut spec: ReadSpec) -> Vec<Effect> 
         }
     }
     let rules = state.config.kind_rules_for(&view.name);
-    view.store = Some(ItemStore::new(group_keys, info.keys.clone()).with_kind_rules(rules));
-    view.marks.clear();
-    view.dropped_items = 0;
-    view.progress = None;
+    view.view.store = Some(ItemStore::new(group_keys, info.keys.clone()).with_kind_rules(rules));
+    // The read it asked a budget for is replaced.
     if view.budget_prompt().is_some() {
         view.modal = None;
     }
-    view.collections = Default::default();
-    view.items = Default::default();
-    view.detail_open = false;
-    view.focus = Pane::Collections;
-    view.related = Default::default();
-    view.ordering = crate::model::collection::DisplayOrder::new(view.ordering.order());
     refilter(state);
     spec.max_pages = Some(1);
     spec.page_size = Some(EXPLORER_PAGE_SIZE);
     let view = state.table.as_mut().expect("checked above");
-    view.read = Some(ReadState::new(id, spec.clone(), 0.0));
+    view.view.read = Some(ReadState::new(id, spec.clone(), 0.0));
     effects.push(Effect::StartRead {
         id,
         spec: Box::new(spec),
@@ -74,7 +66,7 @@ pub(super) fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(read) = view.read.as_mut() else {
+    let Some(read) = view.view.read.as_mut() else {
         return Vec::new();
     };
     if read.running {
@@ -99,7 +91,7 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(read) = view.read.as_mut() else {
+    let Some(read) = view.view.read.as_mut() else {
         return Vec::new();
     };
     if let (None, Some(old)) = (budget, read.spec.max_rcu) {
@@ -125,7 +117,7 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
         return Vec::new();
     };
     state.next_request_id += 1;
-    if view.progress.is_none() {
+    if view.view.progress.is_none() {
         // Loading everything goes faster in DynamoDB's own 1 MB pages. A triage scan keeps
         // its own page size: it already reads to its end.
         (spec.max_pages, spec.page_size) = if all {
@@ -139,9 +131,9 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
     }
     let spent = read.spent_rcu;
     let mut next = ReadState::new(id, spec.clone(), spent);
-    next.continuous = all && view.progress.is_none();
-    view.read = Some(next);
-    if let Some(p) = view.progress.as_mut() {
+    next.continuous = all && view.view.progress.is_none();
+    view.view.read = Some(next);
+    if let Some(p) = view.view.progress.as_mut() {
         p.continue_with(id, budget.map(|b| spent + b));
     }
     vec![super::export_run::start_read_effect(view, id, spec)]

@@ -18,7 +18,7 @@ pub(super) fn open_launcher(state: &mut State) -> Vec<Effect> {
     let Some(info) = v.info.loaded().cloned() else {
         return Vec::new();
     };
-    let index = info.target_position(v.index.as_deref());
+    let index = info.target_position(v.view.index.as_deref());
     let mut launcher = ScanLauncher::new(&info, index);
     launcher.plan = launcher.plan(
         &info,
@@ -106,7 +106,7 @@ fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     let segments = plan.spec.segments;
     if let Some(v) = state.table.as_mut() {
         v.modal = None;
-        v.index = plan.spec.index.clone();
+        v.view.index = plan.spec.index.clone();
     }
     let mut effects = start_fresh(state, plan.spec.clone());
     // A triage scan streams to its end (or its budget). Pages are capped so that applying one
@@ -121,11 +121,11 @@ fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
         }
     }
     if let Some(v) = state.table.as_mut() {
-        if let Some(read) = v.read.as_mut() {
+        if let Some(read) = v.view.read.as_mut() {
             read.spec.max_pages = None;
             read.spec.page_size = Some(TRIAGE_PAGE_ITEMS);
         }
-        v.progress = Some(ScanProgress {
+        v.view.progress = Some(ScanProgress {
             request_id: id,
             segments: vec![SegmentProgress::default(); segments as usize],
             estimate_rcu: plan.estimate_rcu,

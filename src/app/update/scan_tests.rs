@@ -87,7 +87,7 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
     );
     // The explorer's clock is not the scan's: a tick long after changes no rate.
     send(&mut s, [Msg::Tick(300_000)]);
-    let p = s.table.as_ref().unwrap().progress.clone().unwrap();
+    let p = s.table.as_ref().unwrap().view.progress.clone().unwrap();
     assert_eq!(p.segments.len(), 4);
     assert_eq!((p.segments[2].items, p.segments[2].done), (100, false));
     assert!(p.segments[0].done);
@@ -202,7 +202,7 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
         "a spent budget must not start another read: {effects:?}"
     );
     let view = s.table.as_ref().unwrap();
-    let read = view.read.as_ref().unwrap();
+    let read = view.view.read.as_ref().unwrap();
     assert!(!read.running);
     assert_eq!(
         read.outcome,
@@ -248,7 +248,7 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
         "never read: from its start"
     );
     assert!(matches!(spec.starts[2], SegmentStart::After(_)));
-    let p = s.table.as_ref().unwrap().progress.clone().unwrap();
+    let p = s.table.as_ref().unwrap().view.progress.clone().unwrap();
     assert_eq!(p.budget_rcu, Some(70.0), "20 spent plus the new 50");
 }
 
@@ -257,7 +257,7 @@ fn a_read_cancelled_before_its_first_page_resumes_from_the_start() {
     let (mut s, id) = opened();
     send(&mut s, [press(KeyCode::Esc)]);
     send(&mut s, [done(id, crate::aws::DoneOutcome::Cancelled)]);
-    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert!(read.has_more(), "nothing was read: everything is left");
     let effects = send(&mut s, [char('n')]);
     match effects.as_slice() {
@@ -298,7 +298,7 @@ fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_poi
             segment_page(id, 7, items[5..9].to_vec(), false, 120),
         ],
     );
-    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert!(matches!(read.progress.starts[3], SegmentStart::After(_)));
     assert_eq!(read.progress.starts[7], SegmentStart::Finished);
     assert_eq!(read.progress.starts[0], SegmentStart::Beginning);
@@ -345,7 +345,7 @@ fn a_finished_scan_reports_its_rates_over_its_own_time_and_no_eta() {
             Msg::Tick(600_000),
         ],
     );
-    let p = s.table.as_ref().unwrap().progress.clone().unwrap();
+    let p = s.table.as_ref().unwrap().view.progress.clone().unwrap();
     let (items_rate, rcu_rate, eta) = p.rates();
     let scanned = (items.len() * 4) as f64;
     assert!((items_rate - scanned / 4.0).abs() < 1e-6, "{items_rate}");

@@ -8,7 +8,7 @@ use super::filter::{keep_cursors_visible, refilter};
 use super::write_request::request_lines;
 use crate::app::msg::Effect;
 use crate::app::request_log::RequestRow;
-use crate::app::state::{Modal, Notice, State, TableView, UndoEntry, WriteStage};
+use crate::app::state::{Modal, Notice, OpenTable, State, UndoEntry, WriteStage};
 use crate::aws::write::{WriteFailure, WriteResult};
 use crate::model::capacity::{format_units, Consumed};
 use crate::model::json::write_plain;
@@ -21,7 +21,7 @@ use crate::model::write::{
 
 /// Plans the user's item against the loaded one (or as a new item) and fills the preview.
 /// `Err`: nothing to send (no change), to say in the status bar.
-pub(super) fn preview(view: &mut TableView, version: Option<&str>) -> Result<(), String> {
+pub(super) fn preview(view: &mut OpenTable, version: Option<&str>) -> Result<(), String> {
     let info = view
         .info
         .loaded()
@@ -62,7 +62,7 @@ pub(super) fn preview(view: &mut TableView, version: Option<&str>) -> Result<(),
     }
 }
 
-fn send_next(view: &mut TableView) -> Vec<Effect> {
+fn send_next(view: &mut OpenTable) -> Vec<Effect> {
     let flow = view
         .modal
         .as_mut()
@@ -148,7 +148,7 @@ pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// Re-applies the remaining ops over the items as they are now: the conflicting op expects
 /// the current item instead of the one loaded.
-fn reapply(view: &mut TableView, version: Option<&str>) {
+fn reapply(view: &mut OpenTable, version: Option<&str>) {
     let info = view
         .info
         .loaded()
@@ -212,8 +212,8 @@ fn reapply(view: &mut TableView, version: Option<&str>) {
 }
 
 /// A written item replaces its loaded image in the collections; a deleted one leaves them.
-fn apply_to_store(view: &mut TableView, before: Option<&Item>, after: Option<&Item>) {
-    let Some(store) = view.store.as_mut() else {
+fn apply_to_store(view: &mut OpenTable, before: Option<&Item>, after: Option<&Item>) {
+    let Some(store) = view.view.store.as_mut() else {
         return;
     };
     let old = before.and_then(|b| store.find(b));
@@ -224,10 +224,10 @@ fn apply_to_store(view: &mut TableView, before: Option<&Item>, after: Option<&It
         (Some(a), old) => {
             let new = store.insert_written(a.clone());
             if let Some(old) = old {
-                view.marks.replace(old, new);
+                view.view.marks.replace(old, new);
             }
         }
-        (None, Some(old)) => view.marks.remove(old),
+        (None, Some(old)) => view.view.marks.remove(old),
         (None, None) => {}
     }
 }

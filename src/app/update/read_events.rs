@@ -17,7 +17,7 @@ pub(super) fn engine_event(state: &mut State, event: EngineEvent) -> Vec<Effect>
         && state
             .table
             .as_ref()
-            .and_then(|v| v.read.as_ref())
+            .and_then(|v| v.view.read.as_ref())
             .is_some_and(|r| r.id == event.request_id());
     let mut effects = apply(state, event);
     if ends_current {
@@ -35,14 +35,14 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
     let is_current = state
         .table
         .as_ref()
-        .and_then(|v| v.read.as_ref())
+        .and_then(|v| v.view.read.as_ref())
         .is_some_and(|r| r.id == request_id);
     match event {
         EngineEvent::Page(page) => {
             let segments = state
                 .table
                 .as_ref()
-                .and_then(|v| v.read.as_ref())
+                .and_then(|v| v.view.read.as_ref())
                 .filter(|_| is_current)
                 .map_or(1, |r| r.spec.segment_count());
             // Every page is logged, even a stale one: its capacity was spent.
@@ -59,16 +59,16 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                 state.notice = None;
             }
             let view = state.table.as_mut().expect("current read has a view");
-            let read = view.read.as_mut().expect("current read");
+            let read = view.view.read.as_mut().expect("current read");
             read.pages += 1;
             read.spent_rcu += page.consumed.total;
             read.progress.record(&page);
-            if let Some(progress) = view.progress.as_mut() {
+            if let Some(progress) = view.view.progress.as_mut() {
                 progress.record(&page);
             }
             let cap = state.max_items;
-            let selected = view.selected_collection();
-            if let Some(store) = view.store.as_mut() {
+            let selected = view.view.selected_collection();
+            if let Some(store) = view.view.store.as_mut() {
                 // Past the cap the request log and statistics keep counting, but items are not
                 // kept, so a huge scan cannot take the explorer's memory with it. Views kept
                 // for going back count too, and make room first, oldest first.
@@ -81,16 +81,16 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                     }
                 }
                 view.knowledge.observe(&items, separator, Some(group_key));
-                view.related.stale = true;
+                view.view.related.stale = true;
                 view.visited
                     .fit(cap.saturating_sub(store.len() + items.len()));
                 let room = cap.saturating_sub(store.len() + view.visited.items_held());
                 if items.len() > room {
-                    view.dropped_items += (items.len() - room) as u64;
+                    view.view.dropped_items += (items.len() - room) as u64;
                     items.truncate(room);
                 }
                 store.extend(items);
-                view.ordering.refresh(store);
+                view.view.ordering.refresh(store);
             }
             refilter(state);
             follow_collection(state, selected);
@@ -101,7 +101,7 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
             outcome, elapsed, ..
         } if is_current => {
             let view = state.table.as_mut().expect("current read has a view");
-            let read = view.read.as_mut().expect("current read");
+            let read = view.view.read.as_mut().expect("current read");
             read.running = false;
             read.outcome = Some(match outcome {
                 DoneOutcome::Cancelled => ReadOutcome::Cancelled,
@@ -110,6 +110,7 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                 DoneOutcome::BudgetReached => ReadOutcome::BudgetReached {
                     spent: read.spent_rcu,
                     budget: view
+                        .view
                         .progress
                         .as_ref()
                         .and_then(|p| p.budget_rcu)
@@ -117,7 +118,7 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                         .unwrap_or_default(),
                 },
             });
-            if let Some(progress) = view.progress.as_mut() {
+            if let Some(progress) = view.view.progress.as_mut() {
                 progress.finish(elapsed, !read.has_more());
             }
             if let Some(ReadOutcome::BudgetReached { spent, budget }) = read.outcome {
@@ -154,10 +155,10 @@ fn apply(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                 .record_failure(attempts.attempts, attempts.throttles);
             if is_current {
                 let view = state.table.as_mut().expect("current read has a view");
-                let read = view.read.as_mut().expect("current read");
+                let read = view.view.read.as_mut().expect("current read");
                 read.running = false;
                 read.outcome = Some(ReadOutcome::Failed(error.message.clone()));
-                if let Some(progress) = view.progress.as_mut() {
+                if let Some(progress) = view.view.progress.as_mut() {
                     progress.finish(elapsed, false);
                 }
                 state.notice = Some(Notice {

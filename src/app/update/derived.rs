@@ -3,7 +3,7 @@
 use super::{area, layout};
 use crate::app::columns;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
-use crate::app::state::{State, TableView};
+use crate::app::state::{OpenTable, State};
 use crate::model::collection::ItemStore;
 use crate::model::value::AttrValue;
 
@@ -11,15 +11,15 @@ pub(super) fn refilter(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
-    let selected = view.selected_collection();
-    view.filtered_collections = match (&view.store, view.filter.is_empty()) {
+    let selected = view.view.selected_collection();
+    view.view.filtered_collections = match (&view.view.store, view.view.filter.is_empty()) {
         (Some(store), false) => {
-            let needle = view.filter.to_lowercase();
+            let needle = view.view.filter.to_lowercase();
             let len = store.collections().len();
             // In the order shown.
             Some(
                 (0..len)
-                    .filter_map(|n| view.ordering.at(n, len))
+                    .filter_map(|n| view.view.ordering.at(n, len))
                     .filter(|&i| {
                         let c = &store.collections()[i];
                         c.key.to_lowercase().contains(&needle)
@@ -31,9 +31,9 @@ pub(super) fn refilter(state: &mut State) {
         _ => None,
     };
     // Another collection under the cursor: its items start at the top, as when moving to it.
-    if view.selected_collection() != selected {
-        view.items = Default::default();
-        view.column_offset = 0;
+    if view.view.selected_collection() != selected {
+        view.view.items = Default::default();
+        view.view.column_offset = 0;
     }
     refilter_items(view);
     refresh_columns(state);
@@ -46,19 +46,22 @@ pub(super) fn refresh_columns(state: &mut State) {
     };
     let patterns = state.config.entity_patterns_for(&view.name);
     let mut memory = std::mem::take(&mut view.part_names);
-    view.columns = columns::choose(view, &patterns, &mut memory);
+    view.view.columns = columns::choose(view, &patterns, &mut memory);
     view.part_names = memory;
-    view.column_offset = view.column_offset.min(columns::max_column_offset(view));
+    view.view.column_offset = view
+        .view
+        .column_offset
+        .min(columns::max_column_offset(view));
 }
 
-pub(super) fn refilter_items(view: &mut TableView) {
-    view.filtered_items = None;
-    if view.filter.is_empty() {
+pub(super) fn refilter_items(view: &mut OpenTable) {
+    view.view.filtered_items = None;
+    if view.view.filter.is_empty() {
         return;
     }
-    let needle = view.filter.to_lowercase();
-    let (Some(store), Some(c)) = (view.store.as_ref(), view.selected_collection()) else {
-        view.filtered_items = Some(Vec::new());
+    let needle = view.view.filter.to_lowercase();
+    let (Some(store), Some(c)) = (view.view.store.as_ref(), view.view.selected_collection()) else {
+        view.view.filtered_items = Some(Vec::new());
         return;
     };
     let collection = &store.collections()[c];
@@ -66,7 +69,7 @@ pub(super) fn refilter_items(view: &mut TableView) {
     if collection.key.to_lowercase().contains(&needle) {
         return;
     }
-    view.filtered_items = Some(
+    view.view.filtered_items = Some(
         collection
             .items
             .iter()
@@ -95,15 +98,15 @@ pub(super) fn follow_collection(state: &mut State, selected: Option<usize>) {
     let Some(selected) = selected else {
         return;
     };
-    if view.selected_collection() == Some(selected) {
+    if view.view.selected_collection() == Some(selected) {
         return;
     }
-    let position = match &view.filtered_collections {
+    let position = match &view.view.filtered_collections {
         Some(f) => f.iter().position(|&c| c == selected),
-        None => view.ordering.position_of(selected),
+        None => view.view.ordering.position_of(selected),
     };
     if let Some(n) = position {
-        view.collections.cursor = n;
+        view.view.collections.cursor = n;
         refilter_items(view);
         refresh_columns(state);
     }
@@ -118,9 +121,10 @@ pub(super) fn keep_cursors_visible(state: &mut State) {
         .list
         .keep_visible(picker_len, picker_rows(picker_layout(area(state)).list));
     if let Some(view) = state.table.as_mut() {
-        let (collections, items) = (view.collection_count(), view.item_count());
-        view.collections
+        let (collections, items) = (view.view.collection_count(), view.view.item_count());
+        view.view
+            .collections
             .keep_visible(collections, list_rows(l.collections));
-        view.items.keep_visible(items, table_rows(l.main));
+        view.view.items.keep_visible(items, table_rows(l.main));
     }
 }
