@@ -22,6 +22,7 @@ mod scan;
 mod scan_progress;
 mod session;
 mod table;
+mod table_read;
 mod view;
 mod visited;
 mod write;
@@ -43,7 +44,7 @@ pub use marks::Marks;
 pub use modal::Modal;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
-pub use read::{ReadOutcome, ReadState};
+pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
 pub use related::Related;
 pub use scan::*;
 pub use scan_progress::{ScanProgress, SegmentProgress};
@@ -80,6 +81,36 @@ impl<T> Loadable<T> {
 pub enum Screen {
     Picker,
     Table,
+}
+
+/// How much derived view data a message made stale, least first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stale {
+    #[default]
+    Fresh,
+    /// The items pane's columns.
+    Columns,
+    /// The selected collection's matching items, then the columns.
+    Items,
+    /// The matching collections, then the items and the columns.
+    All,
+}
+
+/// Derived view data a message asked to refresh; `update` refreshes it once, after the
+/// message.
+#[derive(Debug, Clone, Default)]
+pub struct Refresh {
+    pub stale: Stale,
+    /// Put the cursor back on this collection (by position in the store).
+    pub follow: Option<usize>,
+    /// Keep every cursor on screen.
+    pub keep_visible: bool,
+}
+
+impl Refresh {
+    pub fn ask(&mut self, stale: Stale) {
+        self.stale = self.stale.max(stale);
+    }
 }
 
 /// A transient line in the status bar.
@@ -128,6 +159,8 @@ pub struct State {
     pub session: Session,
     /// A writer exists (`--allow-writes` or the config): the write keys work.
     pub writes_enabled: bool,
+    /// Derived view data this message made stale (see `update::derived`).
+    pub refresh: Refresh,
 }
 
 impl State {
@@ -157,6 +190,7 @@ impl State {
             log_pane: LogPane::default(),
             session: Session::default(),
             writes_enabled: false,
+            refresh: Refresh::default(),
         }
     }
 }

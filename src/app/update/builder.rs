@@ -5,10 +5,10 @@ use std::time::Duration;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::completion::{debounced, refresh, sample_partition_keys};
-use super::reads::start_fresh;
+use super::reads::start;
 use crate::app::msg::Effect;
 use crate::app::state::{
-    Builder, Field, Modal, Notice, OpenTable, State, HISTORY_PER_TABLE, SORT_OPS,
+    Builder, Field, Modal, Notice, OpenTable, ReadOrigin, State, HISTORY_PER_TABLE, SORT_OPS,
 };
 use crate::model::schema::TableInfo;
 
@@ -257,6 +257,6 @@ fn run_builder(state: &mut State) -> Vec<Effect> {
     v.modal = None;
     state.notice = None;
     let mut effects: Vec<Effect> = save.into_iter().collect();
-    effects.extend(start_fresh(state, prepared.spec));
+    effects.extend(start(state, prepared.spec, ReadOrigin::Plain));
     effects
 }

@@ -307,6 +307,18 @@ fn palette_runs_patterns_and_fans_out_shards() {
             "shard {shard}"
         );
     }
+    // Each shard reads to its end (or the limit), in explorer-sized pages: the read owner
+    // pages it as the palette asked, the effect is not patched afterwards.
+    assert_eq!(specs[0].max_pages, None);
+    assert_eq!(
+        specs[0].page_size,
+        Some(crate::app::state::EXPLORER_PAGE_SIZE)
+    );
     let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert_eq!(read.progress.starts.len(), 10, "a resume point per shard");
+    assert_eq!(read.spec.max_pages, None, "the read is what was sent");
+    assert_eq!(
+        read.origin,
+        crate::app::state::ReadOrigin::Pattern { sharded: true }
+    );
 }

@@ -7,7 +7,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::filter::{refilter_items, refresh_columns};
+use super::derived::refilter_items;
 use super::navigation::move_cursor;
 use super::walk::{follow_related, refresh_related};
 use crate::app::msg::{Effect, Timer};
@@ -66,15 +66,14 @@ fn restore(state: &mut State, before: CursorsBefore) {
     };
     let moved_collection = view.view.collections != before.collections;
     view.view.collections = before.collections;
-    if moved_collection {
-        refilter_items(view);
-    }
     view.view.items = before.items;
     view.view.detail_scroll = before.detail_scroll;
     if moved_collection {
-        refresh_columns(state);
+        refilter_items(state);
     }
-    // The links of the item selected before `g`, with the link selected then.
+    // The links of the item selected before `g`, with the link selected then: they need the
+    // restored collection's items now, not after the message.
+    super::derived::refresh(state);
     refresh_related(state);
     if let Some(view) = state.table.as_mut() {
         if before.related.cursor < view.view.related.links.len() {

@@ -1,13 +1,69 @@
-//! The filter over loaded items, and keeping every cursor on screen.
+//! Derived view data: the collections and items matching the filter, the items pane's
+//! columns, and the cursors kept on screen. Update code only asks for a refresh
+//! ([`refilter`], [`refilter_items`], [`refresh_columns`], [`follow_collection`],
+//! [`keep_cursors_visible`]); `update` refreshes once after each message ([`refresh`]), so
+//! a message that changes the store, the filter and the cursor filters once.
 
 use super::{area, layout};
 use crate::app::columns;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
-use crate::app::state::{OpenTable, State};
+use crate::app::state::{OpenTable, Stale, State};
 use crate::model::collection::ItemStore;
 use crate::model::value::AttrValue;
 
+/// The store, the filter or the order changed: every derived list, then the columns.
 pub(super) fn refilter(state: &mut State) {
+    state.refresh.ask(Stale::All);
+}
+
+/// Another collection is selected: its matching items, then the columns.
+pub(super) fn refilter_items(state: &mut State) {
+    state.refresh.ask(Stale::Items);
+}
+
+/// The items pane's columns: after a page, another collection, a new filter.
+pub(super) fn refresh_columns(state: &mut State) {
+    state.refresh.ask(Stale::Columns);
+}
+
+/// Puts the cursor back on collection `selected` after the order changed (`o`, or a page that
+/// made a collection bigger): the list moves, the selection stays.
+pub(super) fn follow_collection(state: &mut State, selected: Option<usize>) {
+    if selected.is_some() {
+        state.refresh.follow = selected;
+    }
+}
+
+/// Every list's cursor back on screen (after a resize, a page, a taller log).
+pub(super) fn keep_cursors_visible(state: &mut State) {
+    state.refresh.keep_visible = true;
+}
+
+/// What the message asked for, once, in order: the filtered lists, the columns, the followed
+/// collection, the cursors on screen.
+pub(super) fn refresh(state: &mut State) {
+    let asked = std::mem::take(&mut state.refresh);
+    if asked.stale == Stale::All {
+        filter_collections(state);
+    }
+    if asked.stale >= Stale::Items {
+        if let Some(table) = state.table.as_mut() {
+            filter_items(table);
+        }
+    }
+    if asked.stale >= Stale::Columns {
+        choose_columns(state);
+    }
+    let mut keep_visible = asked.keep_visible;
+    if let Some(selected) = asked.follow {
+        keep_visible |= follow(state, selected);
+    }
+    if keep_visible {
+        cursors_on_screen(state);
+    }
+}
+
+fn filter_collections(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
@@ -35,12 +91,9 @@ pub(super) fn refilter(state: &mut State) {
         view.view.items = Default::default();
         view.view.column_offset = 0;
     }
-    refilter_items(view);
-    refresh_columns(state);
 }
 
-/// Chooses the items pane's columns again: after a page, another collection, a new filter.
-pub(super) fn refresh_columns(state: &mut State) {
+fn choose_columns(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
@@ -54,7 +107,7 @@ pub(super) fn refresh_columns(state: &mut State) {
         .min(columns::max_column_offset(view));
 }
 
-pub(super) fn refilter_items(view: &mut OpenTable) {
+fn filter_items(view: &mut OpenTable) {
     view.view.filtered_items = None;
     if view.view.filter.is_empty() {
         return;
@@ -89,17 +142,14 @@ fn item_matches(store: &ItemStore, id: u32, needle: &str) -> bool {
     })
 }
 
-/// Puts the cursor back on collection `selected` after the order changed (`o`, or a page that
-/// made a collection bigger): the list moves, the selection stays.
-pub(super) fn follow_collection(state: &mut State, selected: Option<usize>) {
+/// The cursor on collection `selected` again; `true` when the cursors are to be kept on
+/// screen (the selection had moved).
+fn follow(state: &mut State, selected: usize) -> bool {
     let Some(view) = state.table.as_mut() else {
-        return;
-    };
-    let Some(selected) = selected else {
-        return;
+        return false;
     };
     if view.view.selected_collection() == Some(selected) {
-        return;
+        return false;
     }
     let position = match &view.view.filtered_collections {
         Some(f) => f.iter().position(|&c| c == selected),
@@ -107,13 +157,13 @@ pub(super) fn follow_collection(state: &mut State, selected: Option<usize>) {
     };
     if let Some(n) = position {
         view.view.collections.cursor = n;
-        refilter_items(view);
-        refresh_columns(state);
+        filter_items(view);
+        choose_columns(state);
     }
-    keep_cursors_visible(state);
+    true
 }
 
-pub(super) fn keep_cursors_visible(state: &mut State) {
+fn cursors_on_screen(state: &mut State) {
     let l = layout(state);
     let picker_len = state.picker.visible().len();
     state

@@ -1,6 +1,6 @@
 //! An export once it starts: the request the terminal loop performs, its progress and end,
-//! and a streaming export's hold on the read (every page of the reads that continue it also
-//! goes to the file, until the read reaches its end).
+//! and what a streaming export does when the read it holds ends (the read owner, `reads`,
+//! tees every page of the reads that continue it into the file, until the read's end).
 
 use super::reads::continue_read;
 use crate::app::msg::{Effect, ExportSummary};
@@ -142,13 +142,6 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
     effects
 }
 
-/// A streaming export holds the read: the reads that continue it are tee'd into its file.
-pub(super) fn holds_read(view: &OpenTable) -> bool {
-    view.export_job
-        .as_ref()
-        .is_some_and(|j| j.stream && !j.waiting_for_read)
-}
-
 /// `x`, `y`: the export is cancelled, and so is the read a streaming export started (or is
 /// waiting for). An export still waiting for the read to stop has no file yet: it just ends.
 pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
@@ -182,22 +175,6 @@ pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
         error: false,
     });
     effects
-}
-
-/// How a read the explorer starts is sent: tee'd into a streaming export that holds the
-/// read, else as a plain read.
-pub(super) fn start_read_effect(view: &OpenTable, id: u64, spec: crate::aws::ReadSpec) -> Effect {
-    match view.export_job.as_ref().filter(|_| holds_read(view)) {
-        Some(job) => Effect::TeeRead {
-            job: job.id,
-            id,
-            spec: Box::new(spec),
-        },
-        None => Effect::StartRead {
-            id,
-            spec: Box::new(spec),
-        },
-    }
 }
 
 /// The current read ended (done or failed). A streaming export waiting for it takes over;
@@ -234,15 +211,6 @@ pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
         error: false,
     });
     Vec::new()
-}
-
-/// A new read replaces the one a streaming export holds: that export is cancelled.
-pub(super) fn abandon_stream(view: &mut OpenTable) -> Option<Effect> {
-    if !view.export_job.as_ref().is_some_and(|j| j.stream) {
-        return None;
-    }
-    let job = view.export_job.take()?;
-    Some(Effect::CancelExport(job.id))
 }
 
 pub(super) fn progress(state: &mut State, job: u64, items: u64, bytes: u64) {

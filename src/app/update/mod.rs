@@ -6,12 +6,11 @@
 mod builder;
 mod chord;
 mod completion;
+mod derived;
 mod detail;
 mod distribution;
-mod events;
 mod export;
 mod export_run;
-mod filter;
 mod help;
 mod index_chooser;
 mod live;
@@ -22,6 +21,7 @@ mod open;
 mod palette;
 mod picker;
 mod prompts;
+mod read_events;
 mod reads;
 mod scan;
 mod scroll;
@@ -36,28 +36,31 @@ use ratatui::layout::Rect;
 
 use self::builder::builder_key;
 use self::completion::debounced;
+use self::derived::keep_cursors_visible;
 use self::distribution::distribution_key;
-use self::events::engine_event;
-use self::filter::keep_cursors_visible;
 use self::navigation::{move_cursor, table_action};
 use self::open::{described, open_table};
 use self::palette::palette_key;
 use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
+use self::read_events::read_event;
 use self::scan::launcher_key;
 use crate::app::keymap::Action;
 use crate::app::layout::{explorer_layout, TableLayout};
 use crate::app::msg::{Effect, Msg, Timer};
 use crate::app::state::{Loadable, Modal, Screen, State};
 
+pub use crate::app::state::EXPLORER_PAGE_SIZE;
 pub use builder::DEBOUNCE;
-pub use reads::EXPLORER_PAGE_SIZE;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
     let mut effects = route(state, msg);
     // Any way the live pane closes stops its stream.
     live::stop_if_closed(state, streaming, &mut effects);
+    // Derived view data, once, from what the message asked; the related links last, as they
+    // follow the selected item.
+    derived::refresh(state);
     walk::refresh_related(state);
     effects
 }
@@ -83,7 +86,7 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             effects
         }
         Msg::Stream { id, event } => live::stream_msg(state, id, event),
-        Msg::Engine(event) => engine_event(state, event),
+        Msg::Engine(event) => read_event(state, event),
         Msg::Debounced(generation) => debounced(state, generation),
         Msg::Tick(ms) => {
             state.clock_ms = ms;
@@ -135,13 +138,15 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
 
 /// The first effects: open `table` directly, or list tables for the picker.
 pub fn start(state: &mut State, table: Option<String>) -> Vec<Effect> {
-    match table {
+    let effects = match table {
         Some(name) => open_table(state, name),
         None => {
             state.picker.tables = Some(Loadable::Loading);
             vec![Effect::ListTables]
         }
-    }
+    };
+    derived::refresh(state);
+    effects
 }
 
 fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {

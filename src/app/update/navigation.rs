@@ -1,9 +1,9 @@
 //! Moving around a table: panes, cursors, scrolling, the detail view, copying an item.
 
 use super::builder::open_builder;
+use super::derived::{refilter, refresh_columns};
 use super::detail::{detail_areas, scroll_detail};
 use super::distribution::open_distribution;
-use super::filter::{refilter, refilter_items, refresh_columns};
 use super::open::new_scan;
 use super::palette::open_palette;
 use super::picker::picker_moved;
@@ -15,7 +15,7 @@ use super::{quit, running_read};
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::msg::Effect;
-use crate::app::state::{JsonMode, Modal, Notice, Pane, Prompt, Screen, State};
+use crate::app::state::{JsonMode, Modal, Notice, Pane, Prompt, Screen, Stale, State};
 use crate::model::json::write_plain;
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
@@ -130,7 +130,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::LogTaller | Action::LogShorter => {
             super::log_pane::resize_log(state, action == Action::LogTaller);
-            super::filter::keep_cursors_visible(state);
+            super::derived::keep_cursors_visible(state);
         }
         Action::Mark | Action::MarkAll | Action::InvertMarks | Action::ClearMarks => {
             return super::marks::mark_action(state, action)
@@ -211,7 +211,7 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
             if view.view.collections.cursor != before {
                 view.view.items = Default::default();
                 view.view.column_offset = 0;
-                refilter_items(view);
+                state.refresh.ask(Stale::Items);
                 moved_collection = true;
             }
             at_end = len > 0 && view.view.collections.cursor + 1 == len;

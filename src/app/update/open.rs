@@ -1,8 +1,8 @@
 //! What to read: a table opened, its description arriving, a rescan, a partition-key query.
 
-use super::reads::start_fresh;
+use super::reads::start;
 use crate::app::msg::Effect;
-use crate::app::state::{Loadable, Modal, OpenTable, Screen, State};
+use crate::app::state::{Loadable, Modal, OpenTable, ReadOrigin, Screen, State};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 
@@ -63,7 +63,7 @@ pub(super) fn new_scan(state: &mut State) -> Vec<Effect> {
     };
     let mut spec = ReadSpec::new(Operation::Scan, view.name.clone());
     spec.index = view.view.index.clone();
-    start_fresh(state, spec)
+    start(state, spec, ReadOrigin::Plain)
 }
 
 pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
@@ -89,5 +89,5 @@ pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
     spec.key_condition = Some(parts.key_condition);
     spec.names = parts.names;
     spec.values = parts.values;
-    start_fresh(state, spec)
+    start(state, spec, ReadOrigin::Plain)
 }

@@ -7,9 +7,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::builder::info;
 use super::completion::MAX_COMPLETIONS;
-use super::reads::start_fresh;
+use super::reads::start;
 use crate::app::msg::Effect;
-use crate::app::state::{Modal, Notice, Palette, ParamForm, State};
+use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::access_pattern::shard_keys;
 use crate::model::completion::complete_key;
@@ -220,18 +220,7 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
         spec.limit_per_segment = true;
     }
     let sharded = !spec.shards.is_empty();
-    let mut effects = start_fresh(state, spec);
-    if sharded {
-        for e in effects.iter_mut() {
-            if let Effect::StartRead { spec, .. } = e {
-                spec.max_pages = None;
-            }
-        }
-        if let Some(read) = state.table.as_mut().and_then(|v| v.view.read.as_mut()) {
-            read.spec.max_pages = None;
-        }
-    }
-    effects
+    start(state, spec, ReadOrigin::Pattern { sharded })
 }
 
 /// The Query (one per shard) a pattern with these parameters stands for, checked by the same

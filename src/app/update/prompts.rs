@@ -4,7 +4,7 @@
 
 use crossterm::event::KeyEvent;
 
-use super::filter::refilter;
+use super::derived::refilter;
 use super::open::submit_pk;
 use super::reads::continue_read;
 use crate::app::msg::Effect;

@@ -2,11 +2,11 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::reads::start_fresh;
+use super::reads::start;
 use crate::app::msg::Effect;
 use crate::app::state::{
-    LaunchPlan, LauncherField, Modal, Notice, ScanLauncher, ScanProgress, SegmentProgress, State,
-    TRIAGE_PAGE_ITEMS,
+    LaunchPlan, LauncherField, Modal, Notice, ReadOrigin, ScanLauncher, ScanProgress,
+    SegmentProgress, State,
 };
 
 // ---------------------------------------------------------------- update
@@ -108,23 +108,10 @@ fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
         v.modal = None;
         v.view.index = plan.spec.index.clone();
     }
-    let mut effects = start_fresh(state, plan.spec.clone());
-    // A triage scan streams to its end (or its budget). Pages are capped so that applying one
-    // takes a few milliseconds, and a keypress never waits behind a 15,000-item 1 MB page;
-    // capacity is charged per 4 KB read either way.
-    let mut id = 0;
-    for e in effects.iter_mut() {
-        if let Effect::StartRead { id: rid, spec } = e {
-            spec.max_pages = None;
-            spec.page_size = Some(TRIAGE_PAGE_ITEMS);
-            id = *rid;
-        }
-    }
+    // A triage scan streams to its end (or its budget): its paging is the launcher's.
+    let effects = start(state, plan.spec.clone(), ReadOrigin::Launcher);
     if let Some(v) = state.table.as_mut() {
-        if let Some(read) = v.view.read.as_mut() {
-            read.spec.max_pages = None;
-            read.spec.page_size = Some(TRIAGE_PAGE_ITEMS);
-        }
+        let id = v.view.read.as_ref().map_or(0, |r| r.id);
         v.view.progress = Some(ScanProgress {
             request_id: id,
             segments: vec![SegmentProgress::default(); segments as usize],

@@ -1,11 +1,11 @@
 //! Walking the single-table design: the selected item's related collections, opening one
 //! with a Query, and going back through the views left on the way, as they were.
 
-use super::filter::{follow_collection, refilter};
-use super::reads::start_fresh;
+use super::derived::{follow_collection, refilter};
+use super::reads::start;
 use super::running_read;
 use crate::app::msg::Effect;
-use crate::app::state::{Notice, Pane, ReadOutcome, State, MAX_VISITED};
+use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 use crate::model::relations::{related_collections, KeyKnowledge, RelationInputs};
@@ -126,7 +126,7 @@ pub(super) fn open_collection(
     spec.names = parts.names;
     spec.values = parts.values;
     view.view.index = index;
-    let effects = start_fresh(state, spec);
+    let effects = start(state, spec, ReadOrigin::Walk);
     if let Some(view) = state.table.as_mut() {
         // The collection is what was asked for: its items, not the list of one collection.
         view.view.focus = Pane::Items;
@@ -199,7 +199,9 @@ pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     // The read a streaming export follows is cancelled below: so is the export.
-    let mut effects: Vec<Effect> = super::export_run::abandon_stream(table)
+    let mut effects: Vec<Effect> = table
+        .end_streaming_export()
+        .map(Effect::CancelExport)
         .into_iter()
         .collect();
     // Recomputed with what was learnt since, keeping the selected link.

@@ -4,7 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::filter::{keep_cursors_visible, refilter};
+use super::derived::{keep_cursors_visible, refilter};
 use super::write_request::request_lines;
 use crate::app::msg::Effect;
 use crate::app::request_log::RequestRow;
