@@ -2,6 +2,7 @@
 //! through the runner to the in-memory writer (which evaluates every condition), under paused
 //! time: an edit saved, a concurrent change reported and re-applied, undo.
 
+use crate::app::msg::{WriteEffect, WriteMsg};
 use std::time::Duration;
 
 use crossterm::event::KeyCode;
@@ -22,7 +23,7 @@ struct Harness {
     runner: EffectRunner<MemoryEngine, MemoryWriter>,
     engine_rx: mpsc::Receiver<EngineEvent>,
     msg_rx: mpsc::UnboundedReceiver<Msg>,
-    /// The text the last `Effect::Edit` handed to the "editor".
+    /// The text the last `Effect::Write(WriteEffect::Edit)` handed to the "editor".
     editing: Option<(u64, String)>,
 }
 
@@ -52,7 +53,7 @@ impl Harness {
         for msg in msgs {
             let effects = update(&mut self.state, msg);
             for effect in self.runner.apply(effects) {
-                if let Effect::Edit { edit, text } = effect {
+                if let Effect::Write(WriteEffect::Edit { edit, text }) = effect {
                     self.editing = Some((edit, text));
                 }
             }
@@ -62,10 +63,10 @@ impl Harness {
     /// The "editor" saves `change(text)`.
     fn save(&mut self, change: impl Fn(&str) -> String) {
         let (edit, text) = self.editing.take().expect("the editor was opened");
-        self.send([Msg::Edited {
+        self.send([Msg::Write(WriteMsg::Edited {
             edit,
             result: Ok(change(&text)),
-        }]);
+        })]);
     }
 
     async fn settle(&mut self) {
@@ -195,16 +196,16 @@ async fn without_a_writer_the_keys_refuse_and_nothing_is_sent() {
     let plan = crate::model::write::plan_delete("app", &demo_info().keys, &[h.selected()], None)
         .unwrap()
         .remove(0);
-    let left = h.runner.apply(vec![Effect::Write {
+    let left = h.runner.apply(vec![Effect::Write(WriteEffect::Send {
         write: 1,
         plan: Box::new(plan),
-    }]);
+    })]);
     assert!(left.is_empty());
     match h.msg_rx.recv().await {
-        Some(Msg::Written {
+        Some(Msg::Write(WriteMsg::Written {
             result: Err(crate::aws::write::WriteFailure::Failed(e)),
             ..
-        }) => assert!(e.message.contains("--allow-writes")),
+        })) => assert!(e.message.contains("--allow-writes")),
         other => panic!("{other:?}"),
     }
 }

@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::flow_harness::{engine, Harness};
 use crate::app::fixtures::{char, press};
-use crate::app::msg::Msg;
+use crate::app::msg::{Effect, FileEffect, InputMsg, Msg, ReadEffect};
 use crate::app::state::{OpenTable, Pane, State, MAX_VISITED};
 use crate::app::update::start;
 use crate::model::value::AttrValue;
@@ -110,7 +110,10 @@ async fn user_to_order_to_lines_and_back_twice_lands_on_the_same_rows() {
     // Forward again and back with Alt-←.
     h.send([char('g'), char('r')]);
     h.settle().await;
-    h.send([Msg::Key(KeyEvent::new(KeyCode::Left, KeyModifiers::ALT))]);
+    h.send([Msg::Input(InputMsg::Key(KeyEvent::new(
+        KeyCode::Left,
+        KeyModifiers::ALT,
+    )))]);
     assert_eq!(selected_sk(&h.state), order_sk);
     h.send([press(KeyCode::Backspace)]);
     // Back at the opening scan, which had the user's collection selected nowhere special.
@@ -311,12 +314,12 @@ async fn history_off_in_the_config_saves_nothing() {
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, crate::app::msg::Effect::SaveHistory { .. })),
+            .any(|e| matches!(e, Effect::Files(FileEffect::SaveHistory { .. }))),
         "{effects:?}"
     );
     assert!(effects
         .iter()
-        .any(|e| matches!(e, crate::app::msg::Effect::StartRead { .. })));
+        .any(|e| matches!(e, Effect::Read(ReadEffect::Start { .. }))));
     h.apply(effects);
     h.settle().await;
 }

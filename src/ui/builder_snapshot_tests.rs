@@ -4,6 +4,7 @@ use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;
+use crate::app::msg::Msg;
 use crate::app::state::{Field, State};
 use crate::model::value::{AttrValue, Item};
 
@@ -27,7 +28,7 @@ fn long_keys_loaded() -> State {
         &mut s,
         [
             page(id, 1, items, false),
-            crate::app::msg::Msg::Engine(crate::aws::EngineEvent::Done {
+            Msg::Engine(crate::aws::EngineEvent::Done {
                 request_id: id,
                 outcome: crate::aws::DoneOutcome::Complete,
                 elapsed: std::time::Duration::ZERO,

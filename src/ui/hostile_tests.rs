@@ -5,7 +5,7 @@ use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{Msg, TableMsg};
 use crate::app::state::State;
 use crate::app::update::start;
 use crate::model::value::{AttrValue, Item};
@@ -37,11 +37,11 @@ fn picker_table_names_and_description() {
     start(&mut s, None);
     send(
         &mut s,
-        [Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "evil\u{1b}]0;pwned\u{7}".into(),
             "rlo\u{202e}gpj.exe".into(),
             "c1\u{9b}31m\u{7f}".into(),
-        ]))],
+        ])))],
     );
     let mut info = demo_info();
     info.name = "evil\u{1b}]0;pwned\u{7}".into();
@@ -50,10 +50,10 @@ fn picker_table_names_and_description() {
     info.stream = Some("NEW\u{9b}IMAGE".into());
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "evil\u{1b}]0;pwned\u{7}".into(),
             result: Ok(info),
-        }],
+        })],
     );
     let text = screen(&s);
     assert_inert(&text);

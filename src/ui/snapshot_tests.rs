@@ -7,7 +7,7 @@ use ratatui::style::Color;
 use ratatui::Terminal;
 
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{Msg, TableMsg, TimeMsg};
 use crate::app::state::State;
 use crate::app::update::start;
 use crate::aws::attempts::AttemptStats;
@@ -44,32 +44,32 @@ fn picker_states() {
     snapshot!("picker_loading", s);
     send(
         &mut s,
-        [Msg::Tables(Err(
+        [Msg::Tables(TableMsg::Listed(Err(
             "cannot reach DynamoDB at http://127.0.0.1:8000: connection refused".into(),
-        ))],
+        )))],
     );
     snapshot!("picker_error", s);
     let mut s = state();
     start(&mut s, None);
-    send(&mut s, [Msg::Tables(Ok(vec![]))]);
+    send(&mut s, [Msg::Tables(TableMsg::Listed(Ok(vec![])))]);
     snapshot!("picker_empty", s);
     let mut s = state();
     start(&mut s, None);
     send(
         &mut s,
-        [Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "app".into(),
             "audit-log".into(),
             "orders".into(),
-        ]))],
+        ])))],
     );
     snapshot!("picker_describing", s);
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(demo_info()),
-        }],
+        })],
     );
     snapshot!("picker_loaded", s);
     send(&mut s, [char('o'), char('r')]);
@@ -81,10 +81,10 @@ fn table_states() {
     let mut s = state();
     start(&mut s, Some("app".into()));
     snapshot!("table_describing", s);
-    send(&mut s, [Msg::Described {
+    send(&mut s, [Msg::Tables(TableMsg::Described {
         table: "app".into(),
         result: Err("table 'app' not found at http://127.0.0.1:8000; run 'dynoscope tables' to list the tables there".into()),
-    }]);
+    })]);
     snapshot!("table_not_found", s);
     let (s, _) = opened();
     snapshot!("table_loading", s);
@@ -205,10 +205,10 @@ fn configured_part_names_and_provisioned_capacity() {
     });
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(info),
-        }],
+        })],
     );
     let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     send(&mut s, [page(id, 1, demo_items(), false)]);
@@ -332,7 +332,10 @@ fn scan_launcher_progress_and_distribution() {
     p.sent_at = std::time::Duration::from_millis(1_988);
     send(
         &mut s,
-        [Msg::Tick(2_000), Msg::Engine(EngineEvent::Page(p))],
+        [
+            Msg::Time(TimeMsg::Tick(2_000)),
+            Msg::Engine(EngineEvent::Page(p)),
+        ],
     );
     snapshot!("scan_progress_running", s);
     let mut s = loaded(false);

@@ -2,6 +2,7 @@
 //! data, unique headers, collection order, the picker's return, completions, the detail's wrap,
 //! help, the request log, region and profile.
 
+use crate::app::msg::{InputMsg, Msg, ReadEffect, TableMsg};
 use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
@@ -111,11 +112,11 @@ fn the_picker_after_t_has_its_filter_selected() {
     crate::app::update::start(&mut st, None);
     send(
         &mut st,
-        [crate::app::msg::Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "app".into(),
             "audit-log".into(),
             "orders".into(),
-        ]))],
+        ])))],
     );
     send(
         &mut st,
@@ -170,10 +171,10 @@ fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
     snapshot!("builder_sk_completions_key_order", st);
     send(
         &mut st,
-        [crate::app::msg::Msg::Key(crossterm::event::KeyEvent::new(
+        [Msg::Input(InputMsg::Key(crossterm::event::KeyEvent::new(
             KeyCode::Char('o'),
             crossterm::event::KeyModifiers::CONTROL,
-        ))],
+        )))],
     );
     let (_, counts) = completion(&st);
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
@@ -301,9 +302,9 @@ fn g_r_on_an_order_shows_the_order_with_its_lines() {
     send(&mut st, [press(KeyCode::Tab), press(KeyCode::Enter)]);
     snapshot!("related_of_an_order", st);
     let effects = send(&mut st, [char('g'), char('r')]);
-    let Some(Effect::StartRead { id, spec }) = effects
+    let Some(Effect::Read(ReadEffect::Start { id, spec })) = effects
         .iter()
-        .find(|e| matches!(e, Effect::StartRead { .. }))
+        .find(|e| matches!(e, Effect::Read(ReadEffect::Start { .. })))
     else {
         panic!("a Query: {effects:?}")
     };

@@ -135,7 +135,7 @@ pub struct State {
     pub width: u16,
     pub height: u16,
     pub next_request_id: u64,
-    /// Milliseconds since the explorer started, from `Msg::Tick` (sent while a read runs). Scan
+    /// Milliseconds since the explorer started, from `TimeMsg::Tick` (sent while a read runs). Scan
     /// rates do not use it: they come from the engine's own clock.
     pub clock_ms: u64,
     /// Items the explorer keeps at most (`--max-items`, the config's `max_items`, or sized to
@@ -164,6 +164,15 @@ pub struct State {
 }
 
 impl State {
+    /// The open table's current view.
+    pub fn view(&self) -> Option<&View> {
+        self.table.as_ref().map(|t| &t.view)
+    }
+
+    pub fn view_mut(&mut self) -> Option<&mut View> {
+        self.table.as_mut().map(|t| &mut t.view)
+    }
+
     pub fn new(config: Config, keymap: Keymap, endpoint: String, width: u16, height: u16) -> Self {
         State {
             screen: Screen::Picker,

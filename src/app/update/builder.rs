@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::completion::{debounced, refresh, sample_partition_keys};
 use super::reads::start;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, FileEffect, TerminalEffect, TimerEffect};
 use crate::app::state::{
     Builder, Field, Modal, Notice, OpenTable, ReadOrigin, State, HISTORY_PER_TABLE, SORT_OPS,
 };
@@ -130,7 +130,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                         text: "copied the aws-cli command to the clipboard".into(),
                         error: false,
                     });
-                    vec![Effect::Copy(cli)]
+                    vec![Effect::Terminal(TerminalEffect::Copy(cli))]
                 }
                 Err(e) => {
                     state.notice = Some(Notice {
@@ -198,10 +198,10 @@ fn edited(b: &mut Builder, field: Field, effects: &mut Vec<Effect>) {
     b.completion_dismissed = false;
     if matches!(field, Field::Pk) {
         b.generation += 1;
-        effects.push(Effect::Debounce {
+        effects.push(Effect::Timer(TimerEffect::Debounce {
             generation: b.generation,
             delay: DEBOUNCE,
-        });
+        }));
     }
 }
 
@@ -248,10 +248,12 @@ fn run_builder(state: &mut State) -> Vec<Effect> {
         history.remove(0);
     }
     // Saved per table and endpoint, unless the config says `history = false`.
-    let save = state.config.history.then(|| Effect::SaveHistory {
-        endpoint: state.endpoint.clone(),
-        table,
-        entries: history.clone(),
+    let save = state.config.history.then(|| {
+        Effect::Files(FileEffect::SaveHistory {
+            endpoint: state.endpoint.clone(),
+            table,
+            entries: history.clone(),
+        })
     });
     v.view.index = prepared.spec.index.clone();
     v.modal = None;

@@ -3,7 +3,9 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{
+    Effect, InputMsg, Msg, ReadEffect, TableMsg, TerminalEffect, TimeMsg, TimerEffect,
+};
 use crate::app::state::Field;
 use crate::app::state::State;
 use crate::app::update::start;
@@ -28,10 +30,10 @@ pub(super) fn builder_open_with(
     start(&mut s, Some("app".into()));
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(info),
-        }],
+        })],
     );
     let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     send(&mut s, [page(id, 1, items, false)]);
@@ -45,7 +47,7 @@ pub(super) fn builder_open_with(
     );
     let effects = send(&mut s, [char(':')]);
     let sample = match effects.as_slice() {
-        [Effect::StartRead { id, spec }] => {
+        [Effect::Read(ReadEffect::Start { id, spec })] => {
             assert_eq!(spec.operation, Operation::Scan);
             assert_eq!(spec.max_pages, Some(1));
             assert!(spec.projection.is_some(), "the key sample reads keys only");
@@ -106,7 +108,7 @@ fn completion_accepts_a_key_segment_as_far_as_its_keys_agree_then_runs() {
     let spec = effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec.clone()),
             _ => None,
         })
         .expect("Enter runs the query");
@@ -152,7 +154,7 @@ fn invalid_queries_cannot_be_sent() {
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, Effect::StartRead { .. })),
+            .any(|e| matches!(e, Effect::Read(ReadEffect::Start { .. }))),
         "{effects:?}"
     );
     assert!(s.notice.as_ref().unwrap().error);
@@ -185,19 +187,19 @@ fn typing_debounces_and_stale_timers_do_nothing() {
     let generations: Vec<u64> = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Debounce { generation, .. } => Some(*generation),
+            Effect::Timer(TimerEffect::Debounce { generation, .. }) => Some(*generation),
             _ => None,
         })
         .collect();
     assert_eq!(generations.len(), "USER#zed".len());
     let last = *generations.last().unwrap();
     assert!(
-        send(&mut s, [Msg::Debounced(last - 1)]).is_empty(),
+        send(&mut s, [Msg::Time(TimeMsg::Debounced(last - 1))]).is_empty(),
         "a stale timer is ignored"
     );
-    let effects = send(&mut s, [Msg::Debounced(last)]);
+    let effects = send(&mut s, [Msg::Time(TimeMsg::Debounced(last))]);
     assert!(
-        matches!(effects.as_slice(), [Effect::StartRead { spec, .. }] if spec.operation == Operation::Query),
+        matches!(effects.as_slice(), [Effect::Read(ReadEffect::Start { spec, .. })] if spec.operation == Operation::Query),
         "a sort-key sample for the complete key: {effects:?}"
     );
 }
@@ -207,10 +209,10 @@ fn raw_mode_and_copying_the_cli_command() {
     let (mut s, _) = builder_open();
     send(
         &mut s,
-        [Msg::Key(KeyEvent::new(
+        [Msg::Input(InputMsg::Key(KeyEvent::new(
             KeyCode::Char('r'),
             KeyModifiers::CONTROL,
-        ))],
+        )))],
     );
     assert!(builder(&s).raw);
     send(&mut s, typed("PK = :p"));
@@ -223,13 +225,13 @@ fn raw_mode_and_copying_the_cli_command() {
     );
     let effects = send(
         &mut s,
-        [Msg::Key(KeyEvent::new(
+        [Msg::Input(InputMsg::Key(KeyEvent::new(
             KeyCode::Char('y'),
             KeyModifiers::CONTROL,
-        ))],
+        )))],
     );
     assert!(
-        matches!(effects.as_slice(), [Effect::Copy(cli)] if cli.starts_with("aws dynamodb query --table-name 'app'"))
+        matches!(effects.as_slice(), [Effect::Terminal(TerminalEffect::Copy(cli))] if cli.starts_with("aws dynamodb query --table-name 'app'"))
     );
 }
 
@@ -261,10 +263,10 @@ fn palette_runs_patterns_and_fans_out_shards() {
     let order = s.completion_order;
     send(
         &mut s,
-        [Msg::Key(crossterm::event::KeyEvent::new(
+        [Msg::Input(InputMsg::Key(crossterm::event::KeyEvent::new(
             KeyCode::Char('o'),
             crossterm::event::KeyModifiers::CONTROL,
-        ))],
+        )))],
     );
     assert_ne!(s.completion_order, order);
     let form = s.table.as_ref().unwrap().palette().unwrap().form.as_ref();
@@ -274,7 +276,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
     let spec = effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec.clone()),
             _ => None,
         })
         .unwrap();
@@ -291,7 +293,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
     let specs: Vec<_> = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec.clone()),
             _ => None,
         })
         .collect();

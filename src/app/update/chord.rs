@@ -10,7 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::derived::refilter_items;
 use super::navigation::move_cursor;
 use super::walk::{follow_related, refresh_related};
-use crate::app::msg::{Effect, Timer};
+use crate::app::msg::{Effect, Timer, TimerEffect};
 use crate::app::state::{CursorsBefore, PendingChord, State, CHORD_TIMEOUT};
 
 /// `g`: to the top, and the chord armed.
@@ -28,10 +28,10 @@ pub(super) fn top_and_arm(state: &mut State) -> Vec<Effect> {
     state.chord.generation += 1;
     let generation = state.chord.generation;
     state.chord.pending = Some(PendingChord { generation, before });
-    effects.push(Effect::Timer {
+    effects.push(Effect::Timer(TimerEffect::After {
         timer: Timer::Chord(generation),
         delay: CHORD_TIMEOUT,
-    });
+    }));
     effects
 }
 

@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use super::builder::info;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Completion, Field, Modal, State};
 use crate::aws::{EngineEvent, Operation, ReadSpec};
@@ -39,10 +39,10 @@ pub(super) fn sample_partition_keys(state: &mut State) -> Vec<Effect> {
     b.sample.for_pk = None;
     b.sample.pk_values.clear();
     state.next_request_id += 1;
-    vec![Effect::StartRead {
+    vec![Effect::Read(ReadEffect::Start {
         id,
         spec: Box::new(spec),
-    }]
+    })]
 }
 
 fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
@@ -104,10 +104,10 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
     b.sample.for_pk = Some(pk);
     b.sample.sk_values.clear();
     state.next_request_id += 1;
-    vec![Effect::StartRead {
+    vec![Effect::Read(ReadEffect::Start {
         id,
         spec: Box::new(spec),
-    }]
+    })]
 }
 
 /// Pages of a completion sample go to the builder, not the item store. Their capacity is

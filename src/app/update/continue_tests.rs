@@ -5,14 +5,14 @@ use crossterm::event::KeyCode;
 
 use super::scan_tests::{done, launch_budgeted, segment_page};
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, ExportEffect, FileEffect, FileMsg, Msg, ReadEffect, TimeMsg};
 use crate::app::state::{ExportScope, State};
 use crate::aws::DoneOutcome;
 
 /// `x`, the scope moved to "the read, streamed to its end", Enter, and the path is free.
 fn export_the_stream(s: &mut State) -> Vec<Effect> {
     send(s, [char('x')]);
-    send(s, [Msg::Clock(1_796_154_600)]);
+    send(s, [Msg::Time(TimeMsg::Clock(1_796_154_600))]);
     for _ in 0..4 {
         if s.table.as_ref().unwrap().export().unwrap().scope == ExportScope::Stream {
             break;
@@ -22,15 +22,15 @@ fn export_the_stream(s: &mut State) -> Vec<Effect> {
     let view = s.table.as_ref().unwrap();
     assert_eq!(view.export().unwrap().scope, ExportScope::Stream);
     let job = match send(s, [press(KeyCode::Enter)]).as_slice() {
-        [Effect::CheckExportPath { job, .. }] => *job,
+        [Effect::Files(FileEffect::CheckExportPath { job, .. })] => *job,
         other => panic!("{other:?}"),
     };
     send(
         s,
-        [Msg::ExportPathChecked {
+        [Msg::Files(FileMsg::ExportPathChecked {
             job,
             result: Ok(false),
-        }],
+        })],
     )
 }
 
@@ -58,7 +58,7 @@ fn a_streaming_export_of_a_budget_stopped_read_asks_for_a_new_budget_first() {
     let mut s = budget_stopped();
     let effects = export_the_stream(&mut s);
     assert!(
-        matches!(effects.as_slice(), [Effect::StartExport(_)]),
+        matches!(effects.as_slice(), [Effect::Export(ExportEffect::Start(_))]),
         "the export starts with what is loaded, and reads nothing yet: {effects:?}"
     );
     let view = s.table.as_ref().unwrap();
@@ -73,7 +73,7 @@ fn a_streaming_export_of_a_budget_stopped_read_asks_for_a_new_budget_first() {
     send(&mut s, "5".chars().map(char));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     match effects.as_slice() {
-        [Effect::TeeRead { spec, .. }] => {
+        [Effect::Read(ReadEffect::Tee { spec, .. })] => {
             assert_eq!(spec.max_rcu, Some(5.0));
             assert!(spec.max_pages.is_none(), "streams to the end");
         }
@@ -112,7 +112,7 @@ fn n_resumes_a_paused_streaming_export_and_cancelling_it_stops_its_read() {
     send(&mut s, [done(id, DoneOutcome::Complete)]);
     let effects = export_the_stream(&mut s);
     let next = match effects.as_slice() {
-        [Effect::StartExport(_), Effect::TeeRead { id, .. }] => *id,
+        [Effect::Export(ExportEffect::Start(_)), Effect::Read(ReadEffect::Tee { id, .. })] => *id,
         other => panic!("{other:?}"),
     };
     // Esc pauses the export with its read.
@@ -122,7 +122,7 @@ fn n_resumes_a_paused_streaming_export_and_cancelling_it_stops_its_read() {
     let notice = &s.notice.as_ref().unwrap().text;
     assert!(notice.contains("n resumes it"), "{notice}");
     let resumed = match send(&mut s, [char('n')]).as_slice() {
-        [Effect::TeeRead { id, spec, .. }] => {
+        [Effect::Read(ReadEffect::Tee { id, spec, .. })] => {
             assert!(spec.max_pages.is_none(), "resumes the export to the end");
             assert_eq!(spec.page_size, None);
             *id
@@ -135,11 +135,13 @@ fn n_resumes_a_paused_streaming_export_and_cancelling_it_stops_its_read() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::Cancel(c) if *c == resumed)),
+            .any(|e| matches!(e, Effect::Read(ReadEffect::Cancel(c)) if *c == resumed)),
         "{effects:?}"
     );
     assert!(
-        effects.iter().any(|e| matches!(e, Effect::CancelExport(_))),
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Export(ExportEffect::Cancel(_)))),
         "{effects:?}"
     );
     // The read's end no longer speaks of resuming the export.

@@ -4,7 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::export_run::launch;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ExportEffect, FileEffect};
 use crate::app::state::{
     CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Modal, OpenTable, Pane, State,
 };
@@ -47,7 +47,7 @@ pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
         job: job_id,
     }));
     // The default name carries the time: asked of the loop, as `update` has no clock.
-    vec![Effect::ReadClock]
+    vec![Effect::Export(ExportEffect::ReadClock)]
 }
 
 /// Items each scope would write; `None` when a scope has nothing to write.
@@ -162,7 +162,7 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Up | KeyCode::BackTab => d.field = cycle(&fields, d.field, false),
         KeyCode::Down => d.field = cycle(&fields, d.field, true),
         KeyCode::Tab if d.field != ExportField::Path => d.field = cycle(&fields, d.field, true),
-        KeyCode::Tab => return vec![Effect::CompletePath(d.path.clone())],
+        KeyCode::Tab => return vec![Effect::Files(FileEffect::CompletePath(d.path.clone()))],
         // Ctrl-U clears the path, as in a shell.
         KeyCode::Char('u')
             if d.field == ExportField::Path
@@ -249,10 +249,10 @@ fn submit(state: &mut State) -> Vec<Effect> {
     }
     d.stage = ExportStage::Checking;
     d.error = None;
-    vec![Effect::CheckExportPath {
+    vec![Effect::Files(FileEffect::CheckExportPath {
         job: d.job,
         path: d.path.clone(),
-    }]
+    })]
 }
 
 pub(super) fn path_checked(

@@ -3,7 +3,7 @@
 //! tees every page of the reads that continue it into the file, until the read's end).
 
 use super::reads::continue_read;
-use crate::app::msg::{Effect, ExportSummary};
+use crate::app::msg::{Effect, ExportEffect, ExportSummary, ReadEffect};
 use crate::app::state::{
     CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Modal, Notice,
     OpenTable, State,
@@ -56,13 +56,13 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
             job.waiting_for_read = true;
             job.pending = Some(Box::new(request));
             view.export_job = Some(job);
-            return vec![Effect::Cancel(id)];
+            return vec![Effect::Read(ReadEffect::Cancel(id))];
         }
     }
     request.items = selection(view, d.scope);
     view.export_job = Some(job);
     let stream = request.stream;
-    let mut effects = vec![Effect::StartExport(Box::new(request))];
+    let mut effects = vec![Effect::Export(ExportEffect::Start(Box::new(request)))];
     if stream {
         effects.extend(take_over_read(state));
     }
@@ -123,7 +123,7 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
     let (id, path) = (job.id, job.path.clone());
     let more = view.view.read.as_ref().is_some_and(|r| r.has_more());
     if !more {
-        return vec![Effect::FinishExport(id)];
+        return vec![Effect::Export(ExportEffect::Finish(id))];
     }
     let effects = continue_read(state, true, None);
     if state
@@ -154,7 +154,7 @@ pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
     };
     let mut effects = Vec::new();
     if job.stream {
-        effects.extend(reading.map(Effect::Cancel));
+        effects.extend(reading.map(|x| Effect::Read(ReadEffect::Cancel(x))));
         if let Some(read) = view.view.read.as_mut() {
             read.continuous = false;
         }
@@ -169,7 +169,7 @@ pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
     }
     // It no longer holds the read: the read's end does not pause or finish it.
     job.stream = false;
-    effects.push(Effect::CancelExport(job.id));
+    effects.push(Effect::Export(ExportEffect::Cancel(job.id)));
     state.notice = Some(Notice {
         text: "cancelling the export…".into(),
         error: false,
@@ -195,12 +195,12 @@ pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
             return Vec::new();
         };
         request.items = selection(view, ExportScope::Stream);
-        let mut effects = vec![Effect::StartExport(request)];
+        let mut effects = vec![Effect::Export(ExportEffect::Start(request))];
         effects.extend(take_over_read(state));
         return effects;
     }
     if !read.has_more() {
-        return vec![Effect::FinishExport(job.id)];
+        return vec![Effect::Export(ExportEffect::Finish(job.id))];
     }
     // Cancelled, failed or out of budget: the file waits, `n` resumes the read into it.
     state.notice = Some(Notice {

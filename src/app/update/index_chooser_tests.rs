@@ -4,7 +4,7 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ReadEffect};
 use crate::app::state::{IndexChooser, State};
 use crate::app::update::EXPLORER_PAGE_SIZE;
 
@@ -31,7 +31,7 @@ fn i_lists_the_targets_and_reads_nothing_until_enter() {
     assert_eq!(chooser(&s).unwrap().cursor, 5, "stops at the last index");
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     match effects.as_slice() {
-        [Effect::StartRead { spec, .. }] => {
+        [Effect::Read(ReadEffect::Start { spec, .. })] => {
             assert_eq!(spec.index.as_deref(), Some("ByEmail"));
             assert_eq!(spec.max_pages, Some(1));
         }

@@ -47,7 +47,10 @@ use self::read_events::read_event;
 use self::scan::launcher_key;
 use crate::app::keymap::Action;
 use crate::app::layout::{explorer_layout, TableLayout};
-use crate::app::msg::{Effect, Msg, Timer};
+use crate::app::msg::{
+    Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
+    TerminalEffect, TimeMsg, Timer, WriteMsg,
+};
 use crate::app::state::{Loadable, Modal, Screen, State};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
@@ -65,64 +68,58 @@ pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     effects
 }
 
+/// Each concern's messages go to the file that owns it.
 fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::Resize(w, h) => {
-            state.width = w;
-            state.height = h;
-            keep_cursors_visible(state);
-            Vec::new()
-        }
-        Msg::Tables(result) => {
+        Msg::Input(input) => input_msg(state, input),
+        Msg::Engine(event) => read_event(state, event),
+        Msg::Tables(TableMsg::Listed(result)) => {
             state.picker.tables = Some(match result {
                 Ok(names) => Loadable::Loaded(names),
                 Err(e) => Loadable::Failed(e),
             });
             picker_moved(state)
         }
-        Msg::Described { table, result } => {
+        Msg::Tables(TableMsg::Described { table, result }) => {
             let mut effects = described(state, table, result);
             effects.extend(live::after_described(state));
             effects
         }
         Msg::Stream { id, event } => live::stream_msg(state, id, event),
-        Msg::Engine(event) => read_event(state, event),
-        Msg::Debounced(generation) => debounced(state, generation),
-        Msg::Tick(ms) => {
-            state.clock_ms = ms;
-            live::tick(state);
-            Vec::new()
-        }
-        Msg::Timer(Timer::Chord(generation)) => {
-            chord::chord_expired(state, generation);
-            Vec::new()
-        }
-        Msg::Connected { generation, result } => session::connected(state, generation, result),
-        Msg::Clock(secs) => {
-            export::clock(state, secs);
-            Vec::new()
-        }
-        Msg::PathCompletions { path, dirs } => {
-            export::completions(state, path, dirs);
-            Vec::new()
-        }
-        Msg::ExportPathChecked { job, result } => export::path_checked(state, job, result),
-        Msg::ExportProgress { job, items, bytes } => {
+        Msg::Export(ExportMsg::Progress { job, items, bytes }) => {
             export_run::progress(state, job, items, bytes);
             Vec::new()
         }
-        Msg::ExportDone { job, result } => {
+        Msg::Export(ExportMsg::Done { job, result }) => {
             export_run::done(state, job, result);
             Vec::new()
         }
-        Msg::Edited { edit, result } => writes::edited(state, edit, result),
-        Msg::Written { write, result } => write_send::written(state, write, result),
-        Msg::Key(key) => key_event(state, key),
-        Msg::Paste(text) => {
+        Msg::Write(WriteMsg::Edited { edit, result }) => writes::edited(state, edit, result),
+        Msg::Write(WriteMsg::Written { write, result }) => {
+            write_send::written(state, write, result)
+        }
+        Msg::Session(SessionMsg::Connected { generation, result }) => {
+            session::connected(state, generation, result)
+        }
+        Msg::Files(FileMsg::PathCompletions { path, dirs }) => {
+            export::completions(state, path, dirs);
+            Vec::new()
+        }
+        Msg::Files(FileMsg::ExportPathChecked { job, result }) => {
+            export::path_checked(state, job, result)
+        }
+        Msg::Time(time) => time_msg(state, time),
+    }
+}
+
+fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
+    match input {
+        InputMsg::Key(key) => key_event(state, key),
+        InputMsg::Paste(text) => {
             prompts::paste(state, &text);
             Vec::new()
         }
-        Msg::Mouse(mouse) => {
+        InputMsg::Mouse(mouse) => {
             let delta = match mouse.kind {
                 MouseEventKind::ScrollDown => 3,
                 MouseEventKind::ScrollUp => -3,
@@ -133,7 +130,26 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             }
             move_cursor(state, delta)
         }
+        InputMsg::Resize(w, h) => {
+            state.width = w;
+            state.height = h;
+            keep_cursors_visible(state);
+            Vec::new()
+        }
     }
+}
+
+fn time_msg(state: &mut State, time: TimeMsg) -> Vec<Effect> {
+    match time {
+        TimeMsg::Debounced(generation) => return debounced(state, generation),
+        TimeMsg::Tick(ms) => {
+            state.clock_ms = ms;
+            live::tick(state);
+        }
+        TimeMsg::Timer(Timer::Chord(generation)) => chord::chord_expired(state, generation),
+        TimeMsg::Clock(secs) => export::clock(state, secs),
+    }
+    Vec::new()
 }
 
 /// The first effects: open `table` directly, or list tables for the picker.
@@ -142,7 +158,7 @@ pub fn start(state: &mut State, table: Option<String>) -> Vec<Effect> {
         Some(name) => open_table(state, name),
         None => {
             state.picker.tables = Some(Loadable::Loading);
-            vec![Effect::ListTables]
+            vec![Effect::Tables(TableEffect::List)]
         }
     };
     derived::refresh(state);
@@ -155,7 +171,7 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return quit(state);
     }
     if ctrl && key.code == KeyCode::Char('z') {
-        return vec![Effect::Suspend];
+        return vec![Effect::Terminal(TerminalEffect::Suspend)];
     }
     if state.show_help {
         return help::help_key(state, key);
@@ -195,10 +211,10 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 pub(super) fn quit(state: &mut State) -> Vec<Effect> {
     state.quit = true;
     let mut effects: Vec<Effect> = running_read(state)
-        .map(Effect::Cancel)
+        .map(|x| Effect::Read(ReadEffect::Cancel(x)))
         .into_iter()
         .collect();
-    effects.push(Effect::Quit);
+    effects.push(Effect::Terminal(TerminalEffect::Quit));
     effects
 }
 

@@ -14,7 +14,7 @@ use super::{area, layout};
 use super::{quit, running_read};
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ReadEffect, TerminalEffect};
 use crate::app::state::{JsonMode, Modal, Notice, Pane, Prompt, Screen, Stale, State};
 use crate::model::json::write_plain;
 
@@ -141,7 +141,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
-                .map(Effect::Cancel)
+                .map(|x| Effect::Read(ReadEffect::Cancel(x)))
                 .into_iter()
                 .collect();
             let left = state.table.take().map(|v| v.name);
@@ -168,7 +168,7 @@ fn back(state: &mut State) -> Vec<Effect> {
         view.view.filter.clear();
         refilter(state);
     } else if let Some(id) = running {
-        return vec![Effect::Cancel(id)];
+        return vec![Effect::Read(ReadEffect::Cancel(id))];
     } else if view.view.focus == Pane::Items {
         view.view.focus = Pane::Collections;
     }
@@ -268,7 +268,7 @@ fn copy(state: &mut State) -> Vec<Effect> {
             ),
             error: false,
         });
-        return vec![Effect::Copy(json)];
+        return vec![Effect::Terminal(TerminalEffect::Copy(json))];
     }
     let (Some(store), Some(id)) = (view.view.store.as_ref(), view.view.selected_item()) else {
         return Vec::new();
@@ -282,5 +282,5 @@ fn copy(state: &mut State) -> Vec<Effect> {
         ),
         error: false,
     });
-    vec![Effect::Copy(json)]
+    vec![Effect::Terminal(TerminalEffect::Copy(json))]
 }

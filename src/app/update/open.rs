@@ -1,7 +1,7 @@
 //! What to read: a table opened, its description arriving, a rescan, a partition-key query.
 
 use super::reads::start;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, TableEffect};
 use crate::app::state::{Loadable, Modal, OpenTable, ReadOrigin, Screen, State};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
@@ -18,7 +18,7 @@ pub(super) fn open_table(state: &mut State, name: String) -> Vec<Effect> {
     let info = match cached {
         Some(info) => Loadable::Loaded(info),
         None => {
-            effects.push(Effect::Describe(name.clone()));
+            effects.push(Effect::Tables(TableEffect::Describe(name.clone())));
             Loadable::Loading
         }
     };

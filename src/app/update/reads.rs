@@ -6,7 +6,7 @@
 use super::derived::{follow_collection, keep_cursors_visible, refilter};
 use super::running_read;
 use super::walk::leave_view;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Modal, Notice, Prompt, ReadOrigin, ReadOutcome, ReadState, State};
 use crate::aws::{DoneOutcome, EngineError, Page, ReadSpec};
 use crate::model::capacity::format_units;
@@ -18,7 +18,7 @@ const RESUME_HINT: &str = " — loaded items kept; n resumes";
 /// Replaces the loaded items with a new read, paged as `origin` reads.
 pub(super) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -> Vec<Effect> {
     let mut effects: Vec<Effect> = running_read(state)
-        .map(Effect::Cancel)
+        .map(|x| Effect::Read(ReadEffect::Cancel(x)))
         .into_iter()
         .collect();
     let id = state.next_request_id;
@@ -28,7 +28,11 @@ pub(super) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -
         return effects;
     };
     // A new read replaces the one a streaming export holds.
-    effects.extend(table.end_streaming_export().map(Effect::CancelExport));
+    effects.extend(
+        table
+            .end_streaming_export()
+            .map(|x| Effect::Export(ExportEffect::Cancel(x))),
+    );
     let Some(info) = table.info.loaded() else {
         return effects;
     };
@@ -52,10 +56,10 @@ pub(super) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -
     (spec.max_pages, spec.page_size) = origin.first_paging();
     table.view.read = Some(ReadState::new(id, spec.clone(), 0.0, origin));
     refilter(state);
-    effects.push(Effect::StartRead {
+    effects.push(Effect::Read(ReadEffect::Start {
         id,
         spec: Box::new(spec),
-    });
+    }));
     effects
 }
 
@@ -137,12 +141,12 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
         .as_ref()
         .filter(|_| table.export_holds_read())
     {
-        Some(job) => vec![Effect::TeeRead {
+        Some(job) => vec![Effect::Read(ReadEffect::Tee {
             job: job.id,
             id,
             spec,
-        }],
-        None => vec![Effect::StartRead { id, spec }],
+        })],
+        None => vec![Effect::Read(ReadEffect::Start { id, spec })],
     }
 }
 

@@ -3,7 +3,7 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, Msg, ReadEffect, TimeMsg};
 use crate::app::state::ReadOutcome;
 use crate::aws::attempts::AttemptStats;
 use crate::aws::{EngineEvent, Operation, Page, SegmentStart};
@@ -61,11 +61,14 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
     // Over the threshold: the first Enter only asks.
     assert!(send(&mut s, [press(KeyCode::Enter)]).is_empty());
     assert!(s.table.as_ref().unwrap().launcher().unwrap().confirming);
-    let effects = send(&mut s, [Msg::Tick(1_000), press(KeyCode::Enter)]);
+    let effects = send(
+        &mut s,
+        [Msg::Time(TimeMsg::Tick(1_000)), press(KeyCode::Enter)],
+    );
     let (id, spec) = effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { id, spec } => Some((*id, spec.clone())),
+            Effect::Read(ReadEffect::Start { id, spec }) => Some((*id, spec.clone())),
             _ => None,
         })
         .expect("the second Enter launches");
@@ -86,7 +89,7 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
         ],
     );
     // The explorer's clock is not the scan's: a tick long after changes no rate.
-    send(&mut s, [Msg::Tick(300_000)]);
+    send(&mut s, [Msg::Time(TimeMsg::Tick(300_000))]);
     let p = s.table.as_ref().unwrap().view.progress.clone().unwrap();
     assert_eq!(p.segments.len(), 4);
     assert_eq!((p.segments[2].items, p.segments[2].done), (100, false));
@@ -97,7 +100,7 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
     assert!(items_rate > 0.0);
     // Esc cancels everything at once.
     let effects = send(&mut s, [press(KeyCode::Esc)]);
-    assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
+    assert!(matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c))] if *c == id));
 }
 
 #[test]
@@ -165,7 +168,7 @@ pub(super) fn launch_budgeted(s: &mut crate::app::state::State, budget: &str) ->
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { id, spec } => {
+            Effect::Read(ReadEffect::Start { id, spec }) => {
                 assert_eq!(spec.max_rcu, Some(budget.parse().unwrap()));
                 Some(*id)
             }
@@ -236,7 +239,7 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
     send(&mut s, "50".chars().map(char));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let spec = match effects.as_slice() {
-        [Effect::StartRead { spec, .. }] => spec.clone(),
+        [Effect::Read(ReadEffect::Start { spec, .. })] => spec.clone(),
         other => panic!("{other:?}"),
     };
     assert_eq!(spec.max_rcu, Some(50.0));
@@ -261,7 +264,7 @@ fn a_read_cancelled_before_its_first_page_resumes_from_the_start() {
     assert!(read.has_more(), "nothing was read: everything is left");
     let effects = send(&mut s, [char('n')]);
     match effects.as_slice() {
-        [Effect::StartRead { spec, .. }] => {
+        [Effect::Read(ReadEffect::Start { spec, .. })] => {
             assert_eq!(spec.starts, vec![SegmentStart::Beginning])
         }
         other => panic!("{other:?}"),
@@ -280,7 +283,7 @@ fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_poi
     send(&mut s, (0..5).map(|_| press(KeyCode::Down)));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let id = match effects.as_slice() {
-        [Effect::StartRead { id, spec }] => {
+        [Effect::Read(ReadEffect::Start { id, spec })] => {
             assert_eq!(spec.segment_count(), 10);
             *id
         }
@@ -303,7 +306,7 @@ fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_poi
     assert_eq!(read.progress.starts[7], SegmentStart::Finished);
     assert_eq!(read.progress.starts[0], SegmentStart::Beginning);
     let effects = send(&mut s, [press(KeyCode::Esc)]);
-    assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
+    assert!(matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c))] if *c == id));
 }
 
 /// A triage scan launched with its defaults; returns the read's id.
@@ -313,7 +316,7 @@ fn launched(s: &mut crate::app::state::State, segments: char) -> u64 {
     send(s, [press(KeyCode::Enter)])
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { id, .. } => Some(*id),
+            Effect::Read(ReadEffect::Start { id, .. }) => Some(*id),
             _ => None,
         })
         .expect("Enter launches")
@@ -342,7 +345,7 @@ fn a_finished_scan_reports_its_rates_over_its_own_time_and_no_eta() {
                 outcome: crate::aws::DoneOutcome::Complete,
                 elapsed: std::time::Duration::from_secs(4),
             }),
-            Msg::Tick(600_000),
+            Msg::Time(TimeMsg::Tick(600_000)),
         ],
     );
     let p = s.table.as_ref().unwrap().view.progress.clone().unwrap();
@@ -367,7 +370,7 @@ fn a_new_read_or_t_cancels_a_running_scan_of_every_segment() {
             .chain([press(KeyCode::Enter)]),
     );
     assert!(
-        matches!(effects.first(), Some(Effect::Cancel(c)) if *c == id),
+        matches!(effects.first(), Some(Effect::Read(ReadEffect::Cancel(c))) if *c == id),
         "{effects:?}"
     );
     // `T`, back to the table list, cancels a running scan too.
@@ -377,7 +380,7 @@ fn a_new_read_or_t_cancels_a_running_scan_of_every_segment() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::Cancel(c) if *c == id)),
+            .any(|e| matches!(e, Effect::Read(ReadEffect::Cancel(c)) if *c == id)),
         "{effects:?}"
     );
 }
@@ -394,7 +397,7 @@ fn the_launcher_s_rate_goes_to_the_read_and_to_its_continuation() {
         effects
             .into_iter()
             .find_map(|e| match e {
-                Effect::StartRead { id, spec } => Some((id, spec)),
+                Effect::Read(ReadEffect::Start { id, spec }) => Some((id, spec)),
                 _ => None,
             })
             .expect("a read starts")

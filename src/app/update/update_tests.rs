@@ -3,7 +3,7 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TableEffect, TableMsg, TerminalEffect};
 use crate::app::state::{JsonMode, Pane, ReadOutcome, Screen};
 use crate::app::update::start;
 use crate::aws::{DoneOutcome, EngineEvent, Operation, SegmentStart};
@@ -29,7 +29,7 @@ fn pages_group_into_collections_and_log_their_capacity() {
     // Load more continues from the last key with a new request id.
     let effects = send(&mut s, [char('n')]);
     let id2 = match effects.as_slice() {
-        [Effect::StartRead { id, spec }] => {
+        [Effect::Read(ReadEffect::Start { id, spec })] => {
             assert!(matches!(spec.starts.as_slice(), [SegmentStart::After(_)]));
             *id
         }
@@ -85,7 +85,9 @@ fn navigation_opens_detail_and_toggles_json() {
     send(&mut s, [char('t')]);
     assert_eq!(s.table.as_ref().unwrap().view.json_mode, JsonMode::Dynamo);
     let effects = send(&mut s, [char('y')]);
-    assert!(matches!(effects.as_slice(), [Effect::Copy(json)] if json.starts_with('{')));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Terminal(TerminalEffect::Copy(json))] if json.starts_with('{'))
+    );
     send(&mut s, [press(KeyCode::Esc)]);
     assert!(!s.table.as_ref().unwrap().view.detail_open);
 }
@@ -94,7 +96,7 @@ fn navigation_opens_detail_and_toggles_json() {
 fn esc_cancels_a_running_read_and_quit_cancels_too() {
     let (mut s, id) = opened();
     let effects = send(&mut s, [press(KeyCode::Esc)]);
-    assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
+    assert!(matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c))] if *c == id));
     send(
         &mut s,
         [Msg::Engine(EngineEvent::Done {
@@ -108,7 +110,9 @@ fn esc_cancels_a_running_read_and_quit_cancels_too() {
     assert_eq!(read.outcome, Some(ReadOutcome::Cancelled));
     let (mut s, id) = opened();
     let effects = send(&mut s, [char('q')]);
-    assert!(matches!(effects.as_slice(), [Effect::Cancel(c), Effect::Quit] if *c == id));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c)), Effect::Terminal(TerminalEffect::Quit)] if *c == id)
+    );
 }
 
 #[test]
@@ -133,7 +137,7 @@ fn failures_keep_what_was_loaded_and_offer_resume() {
     ));
     assert!(s.notice.as_ref().unwrap().text.contains("resume"));
     let effects = send(&mut s, [char('n')]);
-    let [Effect::StartRead { id: resumed, .. }] = effects.as_slice() else {
+    let [Effect::Read(ReadEffect::Start { id: resumed, .. })] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     // The resumed read delivers: the failure it recovered from is no longer news.
@@ -164,13 +168,13 @@ fn partition_key_prompt_validates_then_queries() {
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let cancel_and_start = effects
         .iter()
-        .filter(|e| matches!(e, Effect::StartRead { .. }))
+        .filter(|e| matches!(e, Effect::Read(ReadEffect::Start { .. })))
         .count();
     assert_eq!(cancel_and_start, 1);
     let spec = effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { spec, .. } => Some(spec),
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec),
             _ => None,
         })
         .unwrap();
@@ -252,25 +256,27 @@ fn picker_filters_as_you_type_and_describes_the_highlight() {
     let mut s = state();
     assert!(matches!(
         start(&mut s, None).as_slice(),
-        [Effect::ListTables]
+        [Effect::Tables(TableEffect::List)]
     ));
     let effects = send(
         &mut s,
-        [Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "app".into(),
             "orders".into(),
             "users".into(),
-        ]))],
+        ])))],
     );
-    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "app"));
+    assert!(matches!(effects.as_slice(), [Effect::Tables(TableEffect::Describe(t))] if t == "app"));
     let effects = send(&mut s, [char('u'), char('s')]);
     assert_eq!(s.picker.visible(), ["users"]);
     assert!(effects
         .iter()
-        .any(|e| matches!(e, Effect::Describe(t) if t == "users")));
+        .any(|e| matches!(e, Effect::Tables(TableEffect::Describe(t)) if t == "users")));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     assert_eq!(s.screen, Screen::Table);
-    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "users"));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Tables(TableEffect::Describe(t))] if t == "users")
+    );
 }
 
 #[test]
@@ -287,7 +293,7 @@ fn scrolling_onto_the_last_collection_loads_the_next_page() {
     );
     let effects = send(&mut s, [char('G')]);
     assert!(
-        matches!(effects.as_slice(), [Effect::StartRead { .. }]),
+        matches!(effects.as_slice(), [Effect::Read(ReadEffect::Start { .. })]),
         "{effects:?}"
     );
 }
@@ -367,17 +373,22 @@ fn column_scrolling_stops_at_the_last_attribute_column() {
 #[test]
 fn ctrl_z_asks_to_suspend_from_anywhere() {
     use crossterm::event::{KeyEvent, KeyModifiers};
-    let ctrl_z = || Msg::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    let ctrl_z = || {
+        Msg::Input(InputMsg::Key(KeyEvent::new(
+            KeyCode::Char('z'),
+            KeyModifiers::CONTROL,
+        )))
+    };
     let mut s = loaded(false);
     assert!(matches!(
         send(&mut s, [ctrl_z()]).as_slice(),
-        [Effect::Suspend]
+        [Effect::Terminal(TerminalEffect::Suspend)]
     ));
     // Also while typing in the builder, where a plain `z` is text.
     send(&mut s, [char(':')]);
     assert!(matches!(
         send(&mut s, [ctrl_z()]).as_slice(),
-        [Effect::Suspend]
+        [Effect::Terminal(TerminalEffect::Suspend)]
     ));
     assert!(
         s.table.as_ref().unwrap().builder().is_some(),

@@ -4,7 +4,7 @@
 use super::derived::{follow_collection, refilter};
 use super::reads::start;
 use super::running_read;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
@@ -201,7 +201,7 @@ pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
     // The read a streaming export follows is cancelled below: so is the export.
     let mut effects: Vec<Effect> = table
         .end_streaming_export()
-        .map(Effect::CancelExport)
+        .map(|x| Effect::Export(ExportEffect::Cancel(x)))
         .into_iter()
         .collect();
     // Recomputed with what was learnt since, keeping the selected link.
@@ -214,6 +214,6 @@ pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
         ),
         error: false,
     });
-    effects.extend(running.map(Effect::Cancel));
+    effects.extend(running.map(|x| Effect::Read(ReadEffect::Cancel(x))));
     effects
 }

@@ -4,7 +4,7 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{Msg, TableMsg};
 use crate::app::state::State;
 use crate::aws::{DoneOutcome, EngineEvent};
 use crate::model::collection::CollectionOrder;
@@ -90,12 +90,12 @@ fn back_from_orders(filter: &str) -> State {
     crate::app::update::start(&mut s, None);
     send(
         &mut s,
-        [Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "app".into(),
             "audit-log".into(),
             "orders".into(),
             "orders-archive".into(),
-        ]))],
+        ])))],
     );
     send(&mut s, filter.chars().map(char));
     let at = s

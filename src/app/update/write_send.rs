@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::derived::{keep_cursors_visible, refilter};
 use super::write_request::request_lines;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, WriteEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Modal, Notice, OpenTable, State, UndoEntry, WriteStage};
 use crate::aws::write::{WriteFailure, WriteResult};
@@ -70,10 +70,10 @@ fn send_next(view: &mut OpenTable) -> Vec<Effect> {
         .expect("a write flow");
     flow.stage = WriteStage::Sending;
     flow.retry = false;
-    vec![Effect::Write {
+    vec![Effect::Write(WriteEffect::Send {
         write: flow.id,
         plan: Box::new(flow.plans[flow.sent].clone()),
-    }]
+    })]
 }
 
 /// Keys while a write is shown: preview, delete confirmation, conflict.
@@ -119,10 +119,10 @@ pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
             flow.stage = WriteStage::Editing;
             flow.problems.clear();
-            return vec![Effect::Edit {
+            return vec![Effect::Write(WriteEffect::Edit {
                 edit: flow.id,
                 text: flow.text.clone(),
-            }];
+            })];
         }
         (WriteStage::Conflict, KeyCode::Char('r')) => {
             reapply(view, version.as_deref());

@@ -5,7 +5,7 @@
 use super::write_request::request_lines;
 use super::write_send::preview;
 use crate::app::keymap::Action;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, WriteEffect};
 use crate::app::state::{Modal, Notice, OpenTable, Pane, State, WriteFlow, WriteStage};
 use crate::model::json::JsonSpelling;
 use crate::model::value::{AttrValue, Item};
@@ -69,7 +69,7 @@ fn start_edit(
     flow.loaded = Some(loaded);
     let text = flow.text.clone();
     view.modal = Some(Modal::Write(flow));
-    Ok(vec![Effect::Edit { edit: id, text }])
+    Ok(vec![Effect::Write(WriteEffect::Edit { edit: id, text })])
 }
 
 /// `N`: an item of the collection's most common kind, keys filled in, the rest blank.
@@ -120,7 +120,7 @@ fn start_create(view: &mut OpenTable, id: u64) -> Result<Vec<Effect>, String> {
     flow.text = render_for_editor(&template, JsonSpelling::Plain);
     let text = flow.text.clone();
     view.modal = Some(Modal::Write(flow));
-    Ok(vec![Effect::Edit { edit: id, text }])
+    Ok(vec![Effect::Write(WriteEffect::Edit { edit: id, text })])
 }
 
 /// `D`: the marked items, or the item under the cursor, after a confirmation.
