@@ -299,7 +299,7 @@ async fn query_history_survives_a_restart_through_the_state_directory() {
     h.apply(effects);
     h.settle().await;
     h.send([char(':'), press(KeyCode::Up)]);
-    let b = view(&h.state).builder().unwrap();
+    let b = view(&h.state).query_form().unwrap();
     assert_eq!(b.text(crate::app::state::Field::Pk), "USER#celebrity");
 }
 

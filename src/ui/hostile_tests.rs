@@ -98,10 +98,10 @@ fn an_accepted_completion_is_drawn_sanitised_in_the_builder_field() {
     send(&mut s, [page(id, 1, vec![item], false)]);
     send(&mut s, [char(':'), char('E')]);
     // One key behind `EVIL#`: one Tab completes all of it.
-    let b = s.table.as_ref().unwrap().builder().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert!(b.completion.is_some(), "a completion to accept");
     send(&mut s, [press(KeyCode::Tab)]);
-    let b = s.table.as_ref().unwrap().builder().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert_eq!(b.text(crate::app::state::Field::Pk), evil);
     if b.completion.is_some() {
         send(&mut s, [press(KeyCode::Esc)]);

@@ -271,7 +271,7 @@ fn query_builder_states() {
         ],
     );
     snapshot!("builder_invalid", s);
-    let b = s.table.as_ref().unwrap().builder().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert!(b
         .check
         .as_ref()

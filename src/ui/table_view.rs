@@ -94,7 +94,9 @@ fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
     match (modal, info) {
         (Modal::Write(w), _) => super::write::draw_write(frame, area, w),
         (Modal::Export(d), _) => super::export::draw_export(frame, area, d),
-        (Modal::Builder(b), Some(info)) => super::builder::draw_builder(frame, area, b, info),
+        (Modal::QueryForm(b), Some(info)) => {
+            super::query_form::draw_query_form(frame, area, b, info)
+        }
         (Modal::Launcher(l), Some(info)) => super::scan::draw_launcher(frame, area, l, info),
         (Modal::Distribution(d), _) => super::scan::draw_distribution(frame, area, d),
         (Modal::IndexChooser(c), Some(info)) => super::index_chooser::draw_index_chooser(
@@ -104,7 +106,7 @@ fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
             info,
             state.config.price_per_million_reads,
         ),
-        (Modal::Palette(p), _) => super::builder::draw_palette(frame, area, p, state),
+        (Modal::Palette(p), _) => super::query_form::draw_palette(frame, area, p, state),
         (Modal::BudgetPrompt(prompt), _) => draw_prompt(
             frame,
             area,
@@ -128,7 +130,7 @@ fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
             draw_prompt(frame, area, " Filter loaded items ", prompt)
         }
         // The builder, launcher and index chooser need the table's description.
-        (Modal::Builder(_) | Modal::Launcher(_) | Modal::IndexChooser(_), None) => {}
+        (Modal::QueryForm(_) | Modal::Launcher(_) | Modal::IndexChooser(_), None) => {}
     }
 }
 

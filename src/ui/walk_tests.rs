@@ -156,7 +156,7 @@ fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
             .table
             .as_ref()
             .unwrap()
-            .builder()
+            .query_form()
             .unwrap()
             .completion
             .clone()

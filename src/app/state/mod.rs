@@ -1,7 +1,5 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
-mod builder;
-mod builder_field;
 mod chord;
 mod cursor;
 mod distribution;
@@ -16,6 +14,8 @@ mod marks;
 mod modal;
 mod palette;
 mod picker;
+mod query_form;
+mod query_form_field;
 mod read;
 mod related;
 mod scan;
@@ -29,7 +29,6 @@ mod write;
 
 use std::collections::HashMap;
 
-pub use builder::*;
 pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
@@ -44,6 +43,7 @@ pub use marks::Marks;
 pub use modal::Modal;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
+pub use query_form::*;
 pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
 pub use related::Related;
 pub use scan::*;
@@ -149,7 +149,7 @@ pub struct State {
     pub quit: bool,
     /// `g` waiting for its second key (`g r` follows a relation).
     pub chord: Chords,
-    /// Key completions in key order or by count (Ctrl-O in the builder and the palette).
+    /// Key completions in key order or by count (Ctrl-O in the query form and the palette).
     pub completion_order: CompletionOrder,
     /// Help rows scrolled off the top.
     pub help_scroll: usize,

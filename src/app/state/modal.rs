@@ -4,7 +4,7 @@
 //! open, except the budget prompt a read asks for by itself (see [`Modal::yields_to_budget`]).
 
 use super::{
-    Builder, DistributionView, ExportDialog, IndexChooser, OpenTable, Palette, Prompt,
+    DistributionView, ExportDialog, IndexChooser, OpenTable, Palette, Prompt, QueryForm,
     ScanLauncher, WriteFlow,
 };
 
@@ -16,8 +16,8 @@ pub enum Modal {
     Write(WriteFlow),
     /// The export dialog (`x`).
     Export(ExportDialog),
-    /// The query form (`/` … `b`).
-    Builder(Builder),
+    /// The query form (`:` or `Q`).
+    QueryForm(QueryForm),
     /// The access-pattern palette.
     Palette(Palette),
     /// The scan launcher.
@@ -46,8 +46,8 @@ impl Modal {
     }
 }
 
-/// Typed access to the open dialog: `modal.builder_mut()` borrows only the `modal` field, so
-/// update code can keep using the view's other fields; `view.builder()` is for readers.
+/// Typed access to the open dialog: `modal.query_form_mut()` borrows only the `modal` field, so
+/// update code can keep using the view's other fields; `view.query_form()` is for readers.
 macro_rules! modal_access {
     ($($variant:ident($ty:ty) => $get:ident, $get_mut:ident;)*) => {
         impl Modal {
@@ -81,7 +81,7 @@ macro_rules! modal_access {
 modal_access! {
     Write(WriteFlow) => write, write_mut;
     Export(ExportDialog) => export, export_mut;
-    Builder(Builder) => builder, builder_mut;
+    QueryForm(QueryForm) => query_form, query_form_mut;
     Palette(Palette) => palette, palette_mut;
     Launcher(ScanLauncher) => launcher, launcher_mut;
     Distribution(DistributionView) => distribution, distribution_mut;

@@ -1,4 +1,4 @@
-//! The builder's keys around completions: what Enter, Tab, → and Ctrl-U do, what one Tab
+//! The query form's keys around completions: what Enter, Tab, → and Ctrl-U do, what one Tab
 //! completes to, and where index keys complete from.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

@@ -1,4 +1,4 @@
-//! The builder and the palette driven through `update` with scripted messages.
+//! The query form and the palette driven through `update` with scripted messages.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -65,8 +65,8 @@ pub(super) fn dismiss(s: &mut State) {
     }
 }
 
-pub(super) fn builder(s: &State) -> &crate::app::state::Builder {
-    s.table.as_ref().unwrap().builder().unwrap()
+pub(super) fn builder(s: &State) -> &crate::app::state::QueryForm {
+    s.table.as_ref().unwrap().query_form().unwrap()
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn completion_accepts_a_key_segment_as_far_as_its_keys_agree_then_runs() {
         spec.key_condition.as_deref(),
         Some("#pk = :pk AND begins_with(#sk, :sk)")
     );
-    assert!(s.table.as_ref().unwrap().builder().is_none());
+    assert!(s.table.as_ref().unwrap().query_form().is_none());
     // History: reopening and pressing Up recalls it.
     send(&mut s, [char(':'), press(KeyCode::Up)]);
     assert_eq!(builder(&s).text(Field::Pk), "USER#celebrity");
@@ -238,7 +238,7 @@ fn raw_mode_and_copying_the_cli_command() {
 #[test]
 fn palette_runs_patterns_and_fans_out_shards() {
     let (mut s, _) = builder_open();
-    while s.table.as_ref().unwrap().builder().is_some() {
+    while s.table.as_ref().unwrap().query_form().is_some() {
         send(&mut s, [press(KeyCode::Esc)]);
     }
     s.patterns =

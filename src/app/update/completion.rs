@@ -1,9 +1,9 @@
-//! Completions for the builder: partition and sort keys from loaded items and small keys-only
+//! Completions for the query form: partition and sort keys from loaded items and small keys-only
 //! samples (logged with their capacity like any request), attributes for filters.
 
 use std::collections::BTreeSet;
 
-use super::builder::info;
+use super::query_form::info;
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Completion, Field, Modal, State};
@@ -27,7 +27,7 @@ pub(super) fn sample_partition_keys(state: &mut State) -> Vec<Effect> {
     let Some(b) = state
         .table
         .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::builder_mut))
+        .and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))
     else {
         return Vec::new();
     };
@@ -68,7 +68,7 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
         return Vec::new();
     };
     let loaded = v.view.store.as_ref().map(|s| (s.group_keys().clone(), s));
-    let Some(b) = v.modal.as_mut().and_then(Modal::builder_mut) else {
+    let Some(b) = v.modal.as_mut().and_then(Modal::query_form_mut) else {
         return Vec::new();
     };
     if b.generation != generation || b.raw {
@@ -119,7 +119,7 @@ pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec
         .as_mut()?
         .modal
         .as_mut()
-        .and_then(Modal::builder_mut)?;
+        .and_then(Modal::query_form_mut)?;
     if b.sample.request_id != Some(event.request_id()) {
         return None;
     }
@@ -130,7 +130,7 @@ pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec
             .as_mut()?
             .modal
             .as_mut()
-            .and_then(Modal::builder_mut)?;
+            .and_then(Modal::query_form_mut)?;
         let keys = b.keys(&info).clone();
         let attr = match &b.sample.for_pk {
             None => Some(keys.partition_key.name.clone()),
@@ -161,7 +161,7 @@ pub(super) fn refresh(state: &mut State) {
         return;
     };
     let store = v.view.store.as_ref();
-    let Some(b) = v.modal.as_mut().and_then(Modal::builder_mut) else {
+    let Some(b) = v.modal.as_mut().and_then(Modal::query_form_mut) else {
         return;
     };
     b.check = b.prepare(&info);

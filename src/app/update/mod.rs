@@ -3,7 +3,6 @@
 //!
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
-mod builder;
 mod chord;
 mod completion;
 mod derived;
@@ -21,6 +20,7 @@ mod open;
 mod palette;
 mod picker;
 mod prompts;
+mod query_form;
 mod read_events;
 mod reads;
 mod scan;
@@ -34,7 +34,6 @@ mod writes;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
 
-use self::builder::builder_key;
 use self::completion::debounced;
 use self::derived::keep_cursors_visible;
 use self::distribution::distribution_key;
@@ -43,6 +42,7 @@ use self::open::{described, open_table};
 use self::palette::palette_key;
 use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
+use self::query_form::query_form_key;
 use self::read_events::read_event;
 use self::scan::launcher_key;
 use crate::app::keymap::Action;
@@ -54,7 +54,7 @@ use crate::app::msg::{
 use crate::app::state::{Loadable, Modal, Screen, State};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
-pub use builder::DEBOUNCE;
+pub use query_form::DEBOUNCE;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -231,7 +231,7 @@ fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     Some(match v.modal.as_ref()? {
         Modal::Write(_) => write_send::write_key(state, key),
         Modal::Export(_) => export::export_key(state, key),
-        Modal::Builder(_) => builder_key(state, key),
+        Modal::QueryForm(_) => query_form_key(state, key),
         Modal::Palette(_) => palette_key(state, key),
         Modal::Launcher(_) => launcher_key(state, key),
         Modal::Distribution(_) => distribution_key(state, key),

@@ -1,12 +1,12 @@
 //! Moving around a table: panes, cursors, scrolling, the detail view, copying an item.
 
-use super::builder::open_builder;
 use super::derived::{refilter, refresh_columns};
 use super::detail::{detail_areas, scroll_detail};
 use super::distribution::open_distribution;
 use super::open::new_scan;
 use super::palette::open_palette;
 use super::picker::picker_moved;
+use super::query_form::open_query_form;
 use super::reads::load_more;
 use super::scan::open_launcher;
 use super::walk::{follow_related, go_back};
@@ -113,7 +113,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
             }
         }
         Action::ChooseIndex => return super::index_chooser::open_chooser(state),
-        Action::QueryBuilder => return open_builder(state),
+        Action::QueryBuilder => return open_query_form(state),
         Action::Patterns => return open_palette(state),
         Action::ScanLauncher => return open_launcher(state),
         Action::KeyDistribution => return open_distribution(state),

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::builder::info;
 use super::completion::MAX_COMPLETIONS;
+use super::query_form::info;
 use super::reads::start;
 use crate::app::msg::Effect;
 use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};

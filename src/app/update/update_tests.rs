@@ -391,7 +391,7 @@ fn ctrl_z_asks_to_suspend_from_anywhere() {
         [Effect::Terminal(TerminalEffect::Suspend)]
     ));
     assert!(
-        s.table.as_ref().unwrap().builder().is_some(),
+        s.table.as_ref().unwrap().query_form().is_some(),
         "nothing else changes"
     );
     assert!(!s.quit);

@@ -1,4 +1,4 @@
-//! The query builder: typing, accepting completions, history, and running the query.
+//! The query form (`:`): typing, accepting completions, history, and running the query.
 
 use std::time::Duration;
 
@@ -8,7 +8,7 @@ use super::completion::{debounced, refresh, sample_partition_keys};
 use super::reads::start;
 use crate::app::msg::{Effect, FileEffect, TerminalEffect, TimerEffect};
 use crate::app::state::{
-    Builder, Field, Modal, Notice, OpenTable, ReadOrigin, State, HISTORY_PER_TABLE, SORT_OPS,
+    Field, Modal, Notice, OpenTable, QueryForm, ReadOrigin, State, HISTORY_PER_TABLE, SORT_OPS,
 };
 use crate::model::schema::TableInfo;
 
@@ -23,7 +23,7 @@ pub(super) fn info(state: &State) -> Option<TableInfo> {
     state.table.as_ref()?.info.loaded().cloned()
 }
 
-pub(super) fn open_builder(state: &mut State) -> Vec<Effect> {
+pub(super) fn open_query_form(state: &mut State) -> Vec<Effect> {
     let Some(info) = info(state) else {
         return Vec::new();
     };
@@ -31,7 +31,7 @@ pub(super) fn open_builder(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let index = info.target_position(v.view.index.as_deref());
-    v.modal = Some(Modal::Builder(Builder::new(index)));
+    v.modal = Some(Modal::QueryForm(QueryForm::new(index)));
     refresh(state);
     sample_partition_keys(state)
 }
@@ -40,7 +40,7 @@ fn ctrl(key: &KeyEvent, c: char) -> bool {
     key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
 }
 
-pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn query_form_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let table = state
         .table
         .as_ref()
@@ -52,7 +52,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(b) = state
         .table
         .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::builder_mut))
+        .and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))
     else {
         return Vec::new();
     };
@@ -81,7 +81,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             b.focus = fields[(at + fields.len() - 1) % fields.len()];
             b.completion_dismissed = false;
         }
-        KeyCode::Enter => return run_builder(state),
+        KeyCode::Enter => return run_query_form(state),
         KeyCode::Up | KeyCode::Down if completing => {
             let c = b.completion.as_mut().expect("completing");
             let n = c.items.len();
@@ -107,7 +107,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             b.history_cursor = next;
             match next {
                 Some(i) => b.restore(&history[i]),
-                None => *b = Builder::new(b.index),
+                None => *b = QueryForm::new(b.index),
             }
         }
         _ if ctrl(&key, 'o') => {
@@ -176,7 +176,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     if let Some(b) = state
         .table
         .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::builder_mut))
+        .and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))
     {
         // Moving onto the sort key is when its completions are wanted: sample now.
         if matches!(b.focus, Field::Sk | Field::SkHigh) && key.code == KeyCode::Tab {
@@ -193,7 +193,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// After a change to `field`'s text: completions show again, and a partition key waits for a
 /// pause in typing before its sort keys are sampled.
-fn edited(b: &mut Builder, field: Field, effects: &mut Vec<Effect>) {
+fn edited(b: &mut QueryForm, field: Field, effects: &mut Vec<Effect>) {
     b.history_cursor = None;
     b.completion_dismissed = false;
     if matches!(field, Field::Pk) {
@@ -205,7 +205,7 @@ fn edited(b: &mut Builder, field: Field, effects: &mut Vec<Effect>) {
     }
 }
 
-fn cursor_at_end(b: &Builder) -> bool {
+fn cursor_at_end(b: &QueryForm) -> bool {
     b.input(b.focus).is_some_and(|input| {
         let ratatui_textarea::DataCursor(row, col) = input.cursor();
         let lines = input.lines();
@@ -213,7 +213,7 @@ fn cursor_at_end(b: &Builder) -> bool {
     })
 }
 
-fn accept(b: &mut Builder) {
+fn accept(b: &mut QueryForm) {
     let Some(c) = b.completion.take() else {
         return;
     };
@@ -221,11 +221,11 @@ fn accept(b: &mut Builder) {
     b.set_text(c.field, &value);
 }
 
-fn run_builder(state: &mut State) -> Vec<Effect> {
+fn run_query_form(state: &mut State) -> Vec<Effect> {
     let Some(v) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(b) = v.modal.as_ref().and_then(Modal::builder) else {
+    let Some(b) = v.modal.as_ref().and_then(Modal::query_form) else {
         return Vec::new();
     };
     let prepared = match &b.check {
