@@ -20,7 +20,9 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use dynoscope::app::config::Config;
 use dynoscope::app::keymap::Keymap;
-use dynoscope::app::msg::{Effect, Msg, StreamMsg};
+use dynoscope::app::msg::{
+    Effect, InputMsg, LiveEffect, Msg, ReadEffect, StreamMsg, TableMsg, TimeMsg,
+};
 use dynoscope::app::state::State;
 use dynoscope::app::update::{start, update};
 use dynoscope::aws::attempts::AttemptStats;
@@ -126,7 +128,7 @@ fn change(n: u64, at_ms: i64) -> Change {
 }
 
 fn key(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    Msg::Input(InputMsg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
 }
 
 fn char_key(c: char) -> Msg {
@@ -135,7 +137,7 @@ fn char_key(c: char) -> Msg {
     } else {
         KeyModifiers::NONE
     };
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), modifiers))
+    Msg::Input(InputMsg::Key(KeyEvent::new(KeyCode::Char(c), modifiers)))
 }
 
 /// The table described and 1,000 demo items loaded, the items pane focused.
@@ -150,13 +152,13 @@ fn explorer() -> State {
     start(&mut state, Some("app".into()));
     let effects = update(
         &mut state,
-        Msg::Described {
+        Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(info()),
-        },
+        }),
     );
     let id = match effects.as_slice() {
-        [Effect::StartRead { id, .. }] => *id,
+        [Effect::Read(ReadEffect::Start { id, .. })] => *id,
         other => panic!("expected a read, got {other:?}"),
     };
     let items: Vec<Item> = DemoItems::new(60).take(1000).collect();
@@ -242,7 +244,7 @@ fn main() {
     state.clock_ms = 1_000;
     let effects = update(&mut state, char_key('W'));
     let id = match effects.as_slice() {
-        [Effect::StartStream { id, .. }] => *id,
+        [Effect::Live(LiveEffect::Start { id, .. })] => *id,
         other => panic!("expected a stream, got {other:?}"),
     };
     for event in [
@@ -274,7 +276,7 @@ fn main() {
         update(&mut state, msg);
         feeding += cpu_time() - started;
         let started = cpu_time();
-        update(&mut state, Msg::Tick(now));
+        update(&mut state, Msg::Time(TimeMsg::Tick(now)));
         tick_times.push(cpu_time() - started);
     }
     let live = state.table.as_ref().unwrap().live.as_ref().unwrap();
@@ -306,7 +308,7 @@ fn main() {
     for _ in 0..40 {
         now += TICK_MS;
         let started = cpu_time();
-        update(&mut state, Msg::Tick(now));
+        update(&mut state, Msg::Time(TimeMsg::Tick(now)));
         five.push(cpu_time() - started);
     }
     println!(

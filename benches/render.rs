@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use dynoscope::app::config::Config;
 use dynoscope::app::keymap::Keymap;
-use dynoscope::app::msg::Msg;
+use dynoscope::app::msg::{InputMsg, Msg, TableMsg};
 use dynoscope::app::state::State;
 use dynoscope::app::update::{start, update};
 use dynoscope::aws::attempts::AttemptStats;
@@ -110,17 +110,17 @@ fn described() -> (State, u64) {
     start(&mut state, Some("app".into()));
     update(
         &mut state,
-        Msg::Described {
+        Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(info()),
-        },
+        }),
     );
-    let id = state.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = state.view().unwrap().read.as_ref().unwrap().id;
     (state, id)
 }
 
 fn key(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    Msg::Input(InputMsg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
 }
 
 /// Loads `items` page by page through `update`, as pages arrive from DynamoDB: only one page
@@ -176,9 +176,9 @@ fn median_frame(state: &State, terminal: &mut Terminal<TestBackend>) -> Duration
 fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     let mut out = Vec::new();
-    let collections = state.table.as_ref().unwrap().collection_count();
+    let collections = state.view().unwrap().collection_count();
     let biggest = {
-        let store = state.table.as_ref().unwrap().store.as_ref().unwrap();
+        let store = state.view().unwrap().store.as_ref().unwrap();
         (0..store.collections().len())
             .max_by_key(|&c| store.collections()[c].items.len())
             .unwrap()
@@ -186,7 +186,7 @@ fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
     let goto = |state: &mut State, target: usize| {
         let view = state.table.as_mut().unwrap();
         let rows = 30;
-        view.collections.jump(target, collections, rows);
+        view.view.collections.jump(target, collections, rows);
     };
     for (name, target) in [
         ("collections, top", 0),
@@ -198,21 +198,18 @@ fn cases(state: &mut State) -> Vec<(&'static str, Duration)> {
     }
     goto(state, biggest);
     update(state, key(KeyCode::Tab));
-    let len = state.table.as_ref().unwrap().item_count();
+    let len = state.view().unwrap().item_count();
     for (name, target) in [
         ("items, top", 0),
         ("items, middle", len / 2),
         ("items, end", len.saturating_sub(1)),
     ] {
-        state.table.as_mut().unwrap().items.jump(target, len, 30);
+        state.view_mut().unwrap().items.jump(target, len, 30);
         out.push((name, median_frame(state, &mut terminal)));
     }
     // The last item's detail (its JSON) open beside the list.
     update(state, key(KeyCode::Enter));
-    assert!(
-        state.table.as_ref().unwrap().detail_open,
-        "Enter opens the item"
-    );
+    assert!(state.view().unwrap().detail_open, "Enter opens the item");
     out.push(("item detail, end", median_frame(state, &mut terminal)));
     out
 }
@@ -347,7 +344,7 @@ fn main() {
     let rss_after = rss_kb("VmRSS");
     let peak = rss_kb("VmHWM");
     let measured = cases(&mut big);
-    let held = big.table.as_ref().unwrap().store.as_ref().unwrap().len();
+    let held = big.view().unwrap().store.as_ref().unwrap().len();
     println!("explorer with {n} items, {WIDTH}x{HEIGHT} TestBackend, median of {FRAMES} frames");
     println!(
         "ingest through update(): {:.0} items/s ({:.2} s of update for {n} items)",

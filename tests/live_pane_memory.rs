@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use dynoscope::app::config::Config;
 use dynoscope::app::keymap::Keymap;
-use dynoscope::app::msg::{Effect, Msg, StreamMsg};
+use dynoscope::app::msg::{Effect, InputMsg, LiveEffect, Msg, StreamMsg, TableMsg, TimeMsg};
 use dynoscope::app::state::State;
 use dynoscope::app::update::{start, update};
 use dynoscope::aws::stream::StreamEvent;
@@ -83,7 +83,10 @@ fn change(n: u64) -> Change {
 }
 
 fn key(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
+    Msg::Input(InputMsg::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::NONE,
+    )))
 }
 
 fn mb(bytes: usize) -> f64 {
@@ -102,7 +105,7 @@ fn phase(state: &mut State, id: u64, first: u64) {
             }),
         };
         update(state, msg);
-        update(state, Msg::Tick((page + 1) * PAGE_MS));
+        update(state, Msg::Time(TimeMsg::Tick((page + 1) * PAGE_MS)));
     }
 }
 
@@ -118,20 +121,23 @@ fn two_hours_of_the_live_pane_stay_flat_in_memory() {
     start(&mut state, Some("app".into()));
     update(
         &mut state,
-        Msg::Described {
+        Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(info()),
-        },
+        }),
     );
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let id = match update(
         &mut state,
-        Msg::Key(KeyEvent::new(KeyCode::Char('W'), KeyModifiers::SHIFT)),
+        Msg::Input(InputMsg::Key(KeyEvent::new(
+            KeyCode::Char('W'),
+            KeyModifiers::SHIFT,
+        ))),
     )
     .as_slice()
     {
-        [Effect::StartStream { id, .. }] => *id,
+        [Effect::Live(LiveEffect::Start { id, .. })] => *id,
         other => panic!("expected a stream, got {other:?}"),
     };
     update(

@@ -37,7 +37,6 @@ fn the_package_holds_what_the_build_needs_and_no_test_data() {
         "src/main.rs",
         "src/lib.rs",
         // Read with include_str! by the build.
-        "assets/keymap.toml",
         "assets/reserved-words.txt",
         "assets/demo-patterns.toml",
     ] {

@@ -21,7 +21,7 @@ fn char_key(c: char) -> dynoscope::app::msg::Msg {
 pub fn order_presses(state: &mut State) -> Vec<(&'static str, f64, f64)> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     // The collections pane has the focus for `o` to act on what is shown.
-    state.table.as_mut().unwrap().focus = dynoscope::app::state::Pane::Collections;
+    state.view_mut().unwrap().focus = dynoscope::app::state::Pane::Collections;
     let mut out = Vec::new();
     for _ in 0..4 {
         let started = Instant::now();
@@ -30,7 +30,7 @@ pub fn order_presses(state: &mut State) -> Vec<(&'static str, f64, f64)> {
         let started = Instant::now();
         terminal.draw(|f| dynoscope::ui::draw(f, state)).unwrap();
         let frame = started.elapsed();
-        let order = state.table.as_ref().unwrap().ordering.order().label();
+        let order = state.view().unwrap().ordering.order().label();
         out.push((order, sorted.as_secs_f64() * 1e3, frame.as_secs_f64() * 1e3));
     }
     out
@@ -42,7 +42,7 @@ pub fn ordered_frames(state: &mut State) -> Vec<(&'static str, Duration)> {
     // First seen → key → items.
     update(state, char_key('o'));
     update(state, char_key('o'));
-    let collections = state.table.as_ref().unwrap().collection_count();
+    let collections = state.view().unwrap().collection_count();
     let mut out = Vec::new();
     for (name, target) in [
         ("collections by items, top", 0),
@@ -50,7 +50,7 @@ pub fn ordered_frames(state: &mut State) -> Vec<(&'static str, Duration)> {
         ("collections by items, end", collections.saturating_sub(1)),
     ] {
         let view = state.table.as_mut().unwrap();
-        view.collections.jump(target, collections, 30);
+        view.view.collections.jump(target, collections, 30);
         out.push((name, median_frame(state, &mut terminal)));
     }
     out
@@ -97,7 +97,7 @@ pub fn report(
     println!(
         "page arrival to its first visible frame, collections ordered by items: p50 {o50:.2} ms, p99 {o99:.2} ms, max {omax:.2} ms"
     );
-    let collections = big.table.as_ref().unwrap().collection_count();
+    let collections = big.view().unwrap().collection_count();
     for (order, sorted, frame) in order_presses(big) {
         println!(
             "o to '{order}' with {collections} collections: update {sorted:.2} ms, then a frame {frame:.3} ms"

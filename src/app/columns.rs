@@ -11,7 +11,7 @@
 //! Every header is unique: an attribute a part column is named after is not shown again, and
 //! the decoded kind's column takes a header no attribute has.
 
-use super::state::TableView;
+use super::state::OpenTable;
 use crate::model::attribute_rank::rank_attributes;
 use crate::model::collection::{ItemStore, KindId};
 use crate::model::entity::{decode_key_as, EntityPattern, KeyRole};
@@ -49,17 +49,17 @@ impl Default for ItemColumns {
 /// The columns for `view`'s selected collection; `patterns` are the configured entity
 /// templates for its table.
 pub fn choose(
-    view: &TableView,
+    view: &OpenTable,
     patterns: &[&EntityPattern],
     memory: &mut KindPartNames,
 ) -> ItemColumns {
-    let Some(store) = view.store.as_ref() else {
+    let Some(store) = view.view.store.as_ref() else {
         return ItemColumns::default();
     };
     let keys = store.group_keys();
     let sk_name = keys.sort_key.as_ref().map(|k| k.name.as_str());
-    let sample: Vec<u32> = (0..view.item_count().min(COLUMN_SAMPLE))
-        .map_while(|n| view.item_at(n))
+    let sample: Vec<u32> = (0..view.view.item_count().min(COLUMN_SAMPLE))
+        .map_while(|n| view.view.item_at(n))
         .collect();
     let items: Vec<_> = sample.iter().map(|&id| store.item(id)).collect();
     let sks: Vec<Option<&str>> = items
@@ -122,8 +122,8 @@ pub fn choose(
         per_group.push(named);
     }
     let (part_names, from_data) = merge_part_names(&per_group, part_count);
-    let more: Vec<Item> = (COLUMN_SAMPLE..view.item_count().min(ATTRIBUTE_SAMPLE))
-        .map_while(|n| view.item_at(n))
+    let more: Vec<Item> = (COLUMN_SAMPLE..view.view.item_count().min(ATTRIBUTE_SAMPLE))
+        .map_while(|n| view.view.item_at(n))
         .map(|id| store.item(id))
         .collect();
     let mut attrs = rank_attributes(items.iter().chain(&more), &skip, usize::MAX);
@@ -270,6 +270,6 @@ fn merge_part_names(per_kind: &[Vec<Option<String>>], count: usize) -> (Vec<Stri
 }
 
 /// The largest useful `column_offset`: the last attribute column alone after the key columns.
-pub fn max_column_offset(view: &TableView) -> usize {
-    view.columns.attrs.len().saturating_sub(1)
+pub fn max_column_offset(view: &OpenTable) -> usize {
+    view.view.columns.attrs.len().saturating_sub(1)
 }

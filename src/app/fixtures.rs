@@ -1,6 +1,7 @@
 //! Test fixtures shared by `update` tests and UI snapshots: a demo-shaped table, its pages, and
 //! a state at a fixed terminal size.
 
+use crate::app::msg::{InputMsg, ReadEffect, TableEffect, TableMsg};
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -79,7 +80,7 @@ pub fn state() -> State {
 }
 
 pub fn press(code: KeyCode) -> Msg {
-    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    Msg::Input(InputMsg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
 }
 
 pub fn char(c: char) -> Msg {
@@ -88,7 +89,7 @@ pub fn char(c: char) -> Msg {
     } else {
         KeyModifiers::NONE
     };
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), modifiers))
+    Msg::Input(InputMsg::Key(KeyEvent::new(KeyCode::Char(c), modifiers)))
 }
 
 /// Applies messages in order and collects the effects `update` asked for.
@@ -108,16 +109,16 @@ pub fn opened_with(info: crate::model::schema::TableInfo) -> (State, u64) {
     use super::msg::Effect;
     let mut s = state();
     let effects = super::update::start(&mut s, Some("app".into()));
-    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "app"));
+    assert!(matches!(effects.as_slice(), [Effect::Tables(TableEffect::Describe(t))] if t == "app"));
     let effects = send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(info),
-        }],
+        })],
     );
     let id = match effects.as_slice() {
-        [Effect::StartRead { id, spec }] => {
+        [Effect::Read(ReadEffect::Start { id, spec })] => {
             assert_eq!(spec.operation, Operation::Scan);
             assert_eq!(spec.max_pages, Some(1));
             *id

@@ -1,6 +1,7 @@
 //! Test fixtures for the live pane: demo-shaped stream changes, a mix with a hot collection
 //! and a hot GSI key, and the explorer with the pane open on a stream that is being read.
 
+use crate::app::msg::{LiveEffect, TimeMsg};
 use std::sync::Arc;
 
 use crossterm::event::KeyCode;
@@ -114,10 +115,10 @@ pub fn changes_msg(id: u64, changes: Vec<Change>) -> Msg {
 /// and read from one shard. Returns the stream's id.
 pub fn live_opened(view: ViewType) -> (State, u64) {
     let mut s = loaded(false);
-    send(&mut s, [Msg::Tick(1_000)]);
+    send(&mut s, [Msg::Time(TimeMsg::Tick(1_000))]);
     let effects = send(&mut s, [char('W')]);
     let id = match effects.as_slice() {
-        [Effect::StartStream { id, table, .. }] if table == "app" => *id,
+        [Effect::Live(LiveEffect::Start { id, table, .. })] if table == "app" => *id,
         other => panic!("expected one StartStream, got {other:?}"),
     };
     send(
@@ -153,7 +154,7 @@ pub fn feed_mix(s: &mut State, id: u64, per_second: u64, seconds: u64) {
         let first = (start / 1000 + second) * per_second;
         let batch = (first..first + per_second).map(mix).collect();
         send(s, [changes_msg(id, batch)]);
-        send(s, [Msg::Tick(start + (second + 1) * 1000)]);
+        send(s, [Msg::Time(TimeMsg::Tick(start + (second + 1) * 1000))]);
     }
 }
 

@@ -2,6 +2,7 @@
 
 pub mod columns;
 pub mod config;
+pub mod effect;
 pub mod help;
 pub mod history_file;
 pub mod keymap;

@@ -1,67 +1,73 @@
-//! What `update` consumes (`Msg`) and what it asks the terminal loop to do (`Effect`).
+//! What `update` consumes (`Msg`) and what it asks the terminal loop to do (`Effect`,
+//! grouped by concern in `app::effect`).
 
 use crossterm::event::{KeyEvent, MouseEvent};
 
-use crate::app::state::ExportRequest;
-use crate::aws::stream::{StreamEvent, StreamStart};
+use crate::aws::stream::StreamEvent;
 use crate::aws::write::WriteResult;
-use crate::aws::{EngineEvent, ReadSpec};
+use crate::aws::EngineEvent;
 use crate::model::schema::TableInfo;
 use crate::model::stream::ViewType;
-use crate::model::write::WritePlan;
 
+/// What `update` consumes, grouped by concern (the terminal's input, the engine's read
+/// events, the table list, the live stream, the exports, the writes, the session, the files,
+/// the clock and timers).
 #[derive(Debug, Clone)]
 pub enum Msg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
-    Paste(String),
-    Resize(u16, u16),
+    Input(InputMsg),
+    /// A read's pages and end, from the engine.
     Engine(EngineEvent),
-    Tables(Result<Vec<String>, String>),
-    Described {
-        table: String,
-        result: Result<TableInfo, String>,
-    },
-    /// A debounce timer for this builder generation ran out without a newer edit.
-    Debounced(u64),
-    /// Milliseconds since start, sent while a read runs so rates and ETAs move.
-    Tick(u64),
-    /// A timer `update` asked for ran out.
-    Timer(Timer),
-    /// A connection asked for with `Effect::Connect` is ready (its engine waits in the
-    /// runner until `Effect::UseConnection`), or failed.
-    Connected {
-        generation: u64,
-        result: Result<crate::app::state::ConnectionInfo, String>,
-    },
-    /// What the stream `Effect::StartStream { id, .. }` started sends back.
+    Tables(TableMsg),
+    /// What the stream `LiveEffect::Start { id, .. }` started sends back.
     Stream {
         id: u64,
         event: StreamMsg,
     },
-    // Export (issue 13).
-    /// Seconds since the Unix epoch, asked for with `Effect::ReadClock`.
-    Clock(u64),
-    /// Directories that complete `path` (each ending in `/`).
-    PathCompletions {
-        path: String,
-        dirs: Vec<String>,
+    Export(ExportMsg),
+    Write(WriteMsg),
+    Session(SessionMsg),
+    Files(FileMsg),
+    Time(TimeMsg),
+}
+
+/// The terminal's events.
+#[derive(Debug, Clone)]
+pub enum InputMsg {
+    Key(KeyEvent),
+    Mouse(MouseEvent),
+    Paste(String),
+    Resize(u16, u16),
+}
+
+/// The table list and descriptions.
+// A description comes once per table opened: boxing it would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone)]
+pub enum TableMsg {
+    Listed(Result<Vec<String>, String>),
+    Described {
+        table: String,
+        result: Result<TableInfo, String>,
     },
-    /// Whether the export's file exists already (`Ok(true)`), or why it cannot be written.
-    ExportPathChecked {
-        job: u64,
-        result: Result<bool, String>,
-    },
-    ExportProgress {
+}
+
+/// Exports under way (issue 13).
+#[derive(Debug, Clone)]
+pub enum ExportMsg {
+    Progress {
         job: u64,
         items: u64,
         bytes: u64,
     },
-    ExportDone {
+    Done {
         job: u64,
         result: Result<ExportSummary, String>,
     },
-    // Writes (issue 13).
+}
+
+/// Writes (issue 13).
+#[derive(Debug, Clone)]
+pub enum WriteMsg {
     /// The editor closed: the file's text, or why there is none.
     Edited {
         edit: u64,
@@ -71,6 +77,42 @@ pub enum Msg {
         write: u64,
         result: WriteResult,
     },
+}
+
+/// The connection.
+#[derive(Debug, Clone)]
+pub enum SessionMsg {
+    /// A connection asked for with `SessionEffect::Connect` is ready (its engine waits in the
+    /// runner until `SessionEffect::UseConnection`), or failed.
+    Connected {
+        generation: u64,
+        result: Result<crate::app::state::ConnectionInfo, String>,
+    },
+}
+
+/// Answers from the local file system.
+#[derive(Debug, Clone)]
+pub enum FileMsg {
+    /// Directories that complete `path` (each ending in `/`).
+    PathCompletions { path: String, dirs: Vec<String> },
+    /// Whether the export's file exists already (`Ok(true)`), or why it cannot be written.
+    ExportPathChecked {
+        job: u64,
+        result: Result<bool, String>,
+    },
+}
+
+/// The clock and the timers `update` asked for.
+#[derive(Debug, Clone)]
+pub enum TimeMsg {
+    /// A debounce timer for this builder generation ran out without a newer edit.
+    Debounced(u64),
+    /// Milliseconds since start, sent while a read runs so rates and ETAs move.
+    Tick(u64),
+    /// A timer `update` asked for ran out.
+    Timer(Timer),
+    /// Seconds since the Unix epoch, asked for with `ExportEffect::ReadClock`.
+    Clock(u64),
 }
 
 /// A finished export: the file is in place under its final name.
@@ -83,7 +125,7 @@ pub struct ExportSummary {
     pub left_out: Vec<String>,
 }
 
-/// Timers `update` sets with `Effect::Timer`.
+/// Timers `update` sets with `TimerEffect::After`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Timer {
     /// The `g` chord of this generation waited long enough for its second key.
@@ -104,86 +146,4 @@ pub enum StreamMsg {
     Event(StreamEvent),
 }
 
-#[derive(Debug, Clone)]
-pub enum Effect {
-    ListTables,
-    Describe(String),
-    /// `id` is chosen by `update`, so pages can be matched to the read they belong to.
-    StartRead {
-        id: u64,
-        spec: Box<ReadSpec>,
-    },
-    Cancel(u64),
-    /// Follow `table`'s stream from `from`; its news comes back as `Msg::Stream { id, .. }`.
-    StartStream {
-        id: u64,
-        table: String,
-        from: StreamStart,
-    },
-    /// Stop the stream `id` (its remaining news is dropped as stale).
-    StopStream(u64),
-    /// Put text on the clipboard with OSC 52 (works over SSH).
-    Copy(String),
-    /// Send `Msg::Debounced(generation)` after `delay` unless another debounce replaces it.
-    Debounce {
-        generation: u64,
-        delay: std::time::Duration,
-    },
-    /// Make a new connection (another region or profile) in the background.
-    Connect {
-        generation: u64,
-        target: crate::app::state::ConnectTarget,
-    },
-    /// Use the connection `Msg::Connected` announced from now on; reads of the old one are
-    /// cancelled.
-    UseConnection(u64),
-    /// Write one table's query history (at this endpoint) to the history file.
-    SaveHistory {
-        endpoint: String,
-        table: String,
-        entries: Vec<crate::app::state::HistoryEntry>,
-    },
-    /// Send `Msg::Timer(timer)` after `delay`.
-    Timer {
-        timer: Timer,
-        delay: std::time::Duration,
-    },
-    /// Leave the terminal and stop the process until it is continued (Ctrl-Z, as a shell
-    /// would have it: in raw mode the key reaches the explorer instead of the terminal driver).
-    Suspend,
-    Quit,
-    // Export (issue 13).
-    ReadClock,
-    /// Complete a path to the directories it may name; answered by `Msg::PathCompletions`.
-    CompletePath(String),
-    /// Answered by `Msg::ExportPathChecked`.
-    CheckExportPath {
-        job: u64,
-        path: String,
-    },
-    /// Write items to a temporary file beside `path`, renamed to `path` once complete.
-    StartExport(Box<ExportRequest>),
-    /// A read whose pages also go to the file of export `job` (a streaming export).
-    TeeRead {
-        job: u64,
-        id: u64,
-        spec: Box<ReadSpec>,
-    },
-    /// No more items for a streaming export: close the file and put it in place.
-    FinishExport(u64),
-    /// Stop an export and delete its temporary file.
-    CancelExport(u64),
-    // Writes (issue 13).
-    /// Hand the terminal to `$VISUAL`/`$EDITOR` on a private temporary file holding `text`;
-    /// answered by `Msg::Edited`.
-    Edit {
-        edit: u64,
-        text: String,
-    },
-    /// Send one plan through the writer (refused when writes are off); answered by
-    /// `Msg::Written`.
-    Write {
-        write: u64,
-        plan: Box<WritePlan>,
-    },
-}
+pub use super::effect::*;

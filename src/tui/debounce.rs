@@ -6,7 +6,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
-use crate::app::msg::Msg;
+use crate::app::msg::{Msg, TimeMsg};
 
 pub struct Debouncer {
     tx: UnboundedSender<Msg>,
@@ -27,7 +27,7 @@ impl Debouncer {
         let deadline = tokio::time::Instant::now() + delay;
         self.pending = Some(tokio::spawn(async move {
             tokio::time::sleep_until(deadline).await;
-            let _ = tx.send(Msg::Debounced(generation));
+            let _ = tx.send(Msg::Time(TimeMsg::Debounced(generation)));
         }));
     }
 }
@@ -69,7 +69,10 @@ mod tests {
         );
         tokio::time::advance(Duration::from_millis(1)).await;
         settle().await;
-        assert!(matches!(rx.try_recv(), Ok(Msg::Debounced(2))));
+        assert!(matches!(
+            rx.try_recv(),
+            Ok(Msg::Time(TimeMsg::Debounced(2)))
+        ));
         tokio::time::advance(Duration::from_secs(5)).await;
         settle().await;
         assert!(rx.try_recv().is_err(), "the replaced timer never fires");

@@ -1,20 +1,22 @@
-//! Performs what `update` asks for that needs the engine: list and describe tables, start and
-//! cancel reads. Generic over the [`Backend`], so it is tested with the in-memory engine under
-//! paused time; the terminal's own effects (copy, suspend, quit) go back to the loop.
+//! Performs what `update` asks for, each concern by its own service: the engine's (tables,
+//! reads, live streams: `engine_effects.rs`), the local ones (exports, writes, files, timers:
+//! `local_effects.rs`) and the connection (here). Generic over the [`Backend`], so it is
+//! tested with the in-memory engine under paused time; the terminal's own effects (copy,
+//! suspend, quit, the editor) go back to the loop.
 
 use std::collections::HashMap;
 
 use tokio::sync::mpsc;
 
 use super::debounce::Debouncer;
-use super::export::{check_path, complete_dirs, Exports};
+use super::export::Exports;
 use super::history_store::HistoryWriter;
 use super::services::Connector;
 use super::streams::{StreamNews, StreamTasks};
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, Msg, SessionEffect, SessionMsg, WriteEffect};
 use crate::aws::read::ReadHandle;
-use crate::aws::write::{WriteBackend, WriteFailure, Writer};
-use crate::aws::{Backend, EngineError, EngineEvent};
+use crate::aws::write::{WriteBackend, Writer};
+use crate::aws::{Backend, EngineEvent};
 
 pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     engine: B,
@@ -27,7 +29,7 @@ pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     /// Writes query history to disk; `None` when history is off or there is nowhere to keep it.
     history: Option<HistoryWriter>,
     connector: Option<Connector<B>>,
-    /// A new connection's engine, waiting for `Effect::UseConnection` of its generation.
+    /// A new connection's engine, waiting for `|x| Effect::Session(SessionEffect::UseConnection(x))` of its generation.
     connected: std::sync::Arc<std::sync::Mutex<Option<(u64, B)>>>,
     /// The streams the live pane follows.
     streams: StreamTasks,
@@ -56,7 +58,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
         }
     }
 
-    /// Makes new connections with `connector` (`Effect::Connect`).
+    /// Makes new connections with `connector` (`Effect::Session(SessionEffect::Connect)`).
     pub fn with_connector(mut self, connector: Option<Connector<B>>) -> Self {
         self.connector = connector;
         self
@@ -80,112 +82,26 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
         self
     }
 
-    /// Performs the engine's effects; returns the ones only the terminal loop can perform.
+    /// Performs each effect with the service that owns its concern; returns the ones only the
+    /// terminal loop can perform (the clipboard, suspending, quitting, the editor).
     pub fn apply(&mut self, effects: Vec<Effect>) -> Vec<Effect> {
         let mut for_terminal = Vec::new();
         for effect in effects {
             match effect {
-                Effect::ListTables => {
-                    let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
-                    tokio::spawn(async move {
-                        let result = engine.list_tables().await.map_err(|e| e.message);
-                        let _ = tx.send(Msg::Tables(result));
-                    });
+                Effect::Tables(e) => self.tables(e),
+                Effect::Read(e) => self.read(e),
+                Effect::Live(e) => self.live(e),
+                Effect::Export(e) => self.export(e),
+                Effect::Write(WriteEffect::Send { write, plan }) => self.write(write, *plan),
+                Effect::Session(SessionEffect::Connect { generation, target }) => {
+                    self.connect(generation, target)
                 }
-                Effect::Describe(table) => {
-                    let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
-                    tokio::spawn(async move {
-                        let result = engine.describe_table(&table).await.map_err(|e| e.message);
-                        let _ = tx.send(Msg::Described { table, result });
-                    });
+                Effect::Session(SessionEffect::UseConnection(generation)) => {
+                    self.use_connection(generation)
                 }
-                Effect::StartRead { id, spec } => {
-                    self.reads.retain(|_, h| !h.is_finished());
-                    let handle = self
-                        .engine
-                        .start_read_with_id(id, *spec, self.engine_tx.clone());
-                    self.reads.insert(id, handle);
-                }
-                Effect::Cancel(id) => {
-                    if let Some(handle) = self.reads.get(&id) {
-                        handle.cancel();
-                    }
-                }
-                Effect::Debounce { generation, delay } => self.debouncer.poke(generation, delay),
-                Effect::SaveHistory {
-                    endpoint,
-                    table,
-                    entries,
-                } => {
-                    if let Some(writer) = &self.history {
-                        writer.save(endpoint, table, entries);
-                    }
-                }
-                Effect::Connect { generation, target } => self.connect(generation, target),
-                Effect::UseConnection(generation) => self.use_connection(generation),
-                Effect::Timer { timer, delay } => {
-                    let tx = self.msg_tx.clone();
-                    // Not cancelled: `update` ignores a timer whose generation has passed.
-                    tokio::spawn(async move {
-                        tokio::time::sleep(delay).await;
-                        let _ = tx.send(Msg::Timer(timer));
-                    });
-                }
-                Effect::StartStream { id, table, from } => {
-                    self.streams.start(&self.engine, id, table, from)
-                }
-                Effect::StopStream(id) => self.streams.stop(id),
-                Effect::ReadClock => {
-                    let now = std::time::SystemTime::now()
-                        .duration_since(std::time::UNIX_EPOCH)
-                        .map_or(0, |d| d.as_secs());
-                    let _ = self.msg_tx.send(Msg::Clock(now));
-                }
-                Effect::CompletePath(path) => {
-                    let tx = self.msg_tx.clone();
-                    tokio::task::spawn_blocking(move || {
-                        let dirs = complete_dirs(&path);
-                        let _ = tx.send(Msg::PathCompletions { path, dirs });
-                    });
-                }
-                Effect::CheckExportPath { job, path } => {
-                    let tx = self.msg_tx.clone();
-                    tokio::task::spawn_blocking(move || {
-                        let result = check_path(&path);
-                        let _ = tx.send(Msg::ExportPathChecked { job, result });
-                    });
-                }
-                Effect::StartExport(request) => self.exports.start(*request),
-                Effect::TeeRead { job, id, spec } => {
-                    self.reads.retain(|_, h| !h.is_finished());
-                    let handle =
-                        self.exports
-                            .tee_read(&self.engine, job, id, *spec, self.engine_tx.clone());
-                    self.reads.insert(id, handle);
-                }
-                Effect::FinishExport(job) => self.exports.finish(job),
-                Effect::Write { write, plan } => {
-                    let tx = self.msg_tx.clone();
-                    match self.writer.clone() {
-                        Some(writer) => {
-                            tokio::spawn(async move {
-                                let result = writer.write(*plan).await;
-                                let _ = tx.send(Msg::Written { write, result });
-                            });
-                        }
-                        None => {
-                            let refused = EngineError::bad_input(
-                                "writes are off: start dynoscope with --allow-writes",
-                            );
-                            let _ = tx.send(Msg::Written {
-                                write,
-                                result: Err(WriteFailure::Failed(refused)),
-                            });
-                        }
-                    }
-                }
-                Effect::CancelExport(job) => self.exports.cancel(job),
-                Effect::Copy(_) | Effect::Suspend | Effect::Quit | Effect::Edit { .. } => {
+                Effect::Files(e) => self.files(e),
+                Effect::Timer(e) => self.timer(e),
+                Effect::Terminal(_) | Effect::Write(WriteEffect::Edit { .. }) => {
                     for_terminal.push(effect)
                 }
             }
@@ -196,10 +112,10 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     fn connect(&mut self, generation: u64, target: crate::app::state::ConnectTarget) {
         let tx = self.msg_tx.clone();
         let Some(connector) = self.connector.clone() else {
-            let _ = tx.send(Msg::Connected {
+            let _ = tx.send(Msg::Session(SessionMsg::Connected {
                 generation,
                 result: Err("switching needs a connection made by dynoscope itself".into()),
-            });
+            }));
             return;
         };
         let slot = self.connected.clone();
@@ -213,7 +129,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                 }
                 Err(e) => Err(e),
             };
-            let _ = tx.send(Msg::Connected { generation, result });
+            let _ = tx.send(Msg::Session(SessionMsg::Connected { generation, result }));
         });
     }
 
@@ -271,6 +187,11 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
         self.exports.shutdown().await;
     }
 }
+
+#[path = "engine_effects.rs"]
+mod engine_effects;
+#[path = "local_effects.rs"]
+mod local_effects;
 
 #[cfg(test)]
 #[path = "effects_tests.rs"]

@@ -26,9 +26,9 @@ async fn the_picker_lists_tables_and_opening_one_loads_its_first_page() {
     h.settle().await;
     assert_eq!(h.state.screen, Screen::Table);
     let view = h.state.table.as_ref().unwrap();
-    assert_eq!(view.store.as_ref().unwrap().len(), demo_items().len());
+    assert_eq!(view.view.store.as_ref().unwrap().len(), demo_items().len());
     assert_eq!(
-        view.read.as_ref().unwrap().outcome,
+        view.view.read.as_ref().unwrap().outcome,
         Some(ReadOutcome::Complete)
     );
 }
@@ -49,13 +49,13 @@ async fn a_budgeted_triage_scan_stops_resumes_with_a_new_budget_and_loads_each_i
     h.send([char('2'), press(KeyCode::Enter)]);
     h.settle().await;
     let view = h.state.table.as_ref().unwrap();
-    let read = view.read.as_ref().unwrap();
+    let read = view.view.read.as_ref().unwrap();
     let Some(ReadOutcome::BudgetReached { spent, budget }) = read.outcome else {
         panic!("{:?}", read.outcome);
     };
     assert_eq!(budget, 2.0);
     assert!((2.0..4.0).contains(&spent), "spent {spent}");
-    let loaded = view.store.as_ref().unwrap().len();
+    let loaded = view.view.store.as_ref().unwrap().len();
     assert!(loaded < all, "stopped early: {loaded} of {all}");
     let sent = source.requests();
     // Nothing more is read until a new budget is given; then the scan reads on to its end.
@@ -71,10 +71,14 @@ async fn a_budgeted_triage_scan_stops_resumes_with_a_new_budget_and_loads_each_i
     h.settle().await;
     let view = h.state.table.as_ref().unwrap();
     assert_eq!(
-        view.read.as_ref().unwrap().outcome,
+        view.view.read.as_ref().unwrap().outcome,
         Some(ReadOutcome::Complete)
     );
-    assert_eq!(view.store.as_ref().unwrap().len(), all, "every item once");
+    assert_eq!(
+        view.view.store.as_ref().unwrap().len(),
+        all,
+        "every item once"
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -94,7 +98,7 @@ async fn esc_cancels_a_slow_read_and_shutdown_leaves_nothing_running() {
     assert_eq!(h.runner.running_reads(), 1);
     h.send([press(KeyCode::Esc)]);
     h.settle().await;
-    let read = h.state.table.as_ref().unwrap().read.as_ref().unwrap();
+    let read = h.state.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert_eq!(read.outcome, Some(ReadOutcome::Cancelled));
     assert!(read.has_more(), "nothing was read: all of it is left");
     h.runner.shutdown().await;

@@ -2,6 +2,7 @@
 //! through the runner to the in-memory writer (which evaluates every condition), under paused
 //! time: an edit saved, a concurrent change reported and re-applied, undo.
 
+use crate::app::msg::{WriteEffect, WriteMsg};
 use std::time::Duration;
 
 use crossterm::event::KeyCode;
@@ -22,7 +23,7 @@ struct Harness {
     runner: EffectRunner<MemoryEngine, MemoryWriter>,
     engine_rx: mpsc::Receiver<EngineEvent>,
     msg_rx: mpsc::UnboundedReceiver<Msg>,
-    /// The text the last `Effect::Edit` handed to the "editor".
+    /// The text the last `Effect::Write(WriteEffect::Edit)` handed to the "editor".
     editing: Option<(u64, String)>,
 }
 
@@ -52,7 +53,7 @@ impl Harness {
         for msg in msgs {
             let effects = update(&mut self.state, msg);
             for effect in self.runner.apply(effects) {
-                if let Effect::Edit { edit, text } = effect {
+                if let Effect::Write(WriteEffect::Edit { edit, text }) = effect {
                     self.editing = Some((edit, text));
                 }
             }
@@ -62,10 +63,10 @@ impl Harness {
     /// The "editor" saves `change(text)`.
     fn save(&mut self, change: impl Fn(&str) -> String) {
         let (edit, text) = self.editing.take().expect("the editor was opened");
-        self.send([Msg::Edited {
+        self.send([Msg::Write(WriteMsg::Edited {
             edit,
             result: Ok(change(&text)),
-        }]);
+        })]);
     }
 
     async fn settle(&mut self) {
@@ -79,15 +80,16 @@ impl Harness {
     }
 
     fn stage(&self) -> Option<WriteStage> {
-        self.state.table.as_ref()?.write.as_ref().map(|w| w.stage)
+        self.state.table.as_ref()?.write().map(|w| w.stage)
     }
 
     fn selected(&self) -> Item {
         let view = self.state.table.as_ref().unwrap();
-        view.store
+        view.view
+            .store
             .as_ref()
             .unwrap()
-            .item(view.selected_item().unwrap())
+            .item(view.view.selected_item().unwrap())
     }
 }
 
@@ -104,7 +106,7 @@ async fn opened(writer: Option<MemoryWriter>) -> Harness {
         }
     }
     // The first user's collection, its first item.
-    let store = h.state.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = h.state.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let c = store.collection_of("USER#u00000").unwrap();
     h.send((0..c).map(|_| press(KeyCode::Down)));
     h.send([press(KeyCode::Tab)]);
@@ -139,7 +141,7 @@ async fn a_concurrent_change_is_reported_then_reapplied_and_undone() {
         Some(theirs.clone()),
         "nothing was overwritten"
     );
-    let flow = h.state.table.as_ref().unwrap().write.as_ref().unwrap();
+    let flow = h.state.table.as_ref().unwrap().write().unwrap();
     let names: Vec<&str> = flow.conflict.iter().map(|r| r.name.as_str()).collect();
     assert_eq!(names, ["status", "total"]);
     assert_eq!(
@@ -194,16 +196,16 @@ async fn without_a_writer_the_keys_refuse_and_nothing_is_sent() {
     let plan = crate::model::write::plan_delete("app", &demo_info().keys, &[h.selected()], None)
         .unwrap()
         .remove(0);
-    let left = h.runner.apply(vec![Effect::Write {
+    let left = h.runner.apply(vec![Effect::Write(WriteEffect::Send {
         write: 1,
         plan: Box::new(plan),
-    }]);
+    })]);
     assert!(left.is_empty());
     match h.msg_rx.recv().await {
-        Some(Msg::Written {
+        Some(Msg::Write(WriteMsg::Written {
             result: Err(crate::aws::write::WriteFailure::Failed(e)),
             ..
-        }) => assert!(e.message.contains("--allow-writes")),
+        })) => assert!(e.message.contains("--allow-writes")),
         other => panic!("{other:?}"),
     }
 }
@@ -213,15 +215,19 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
     let writer = MemoryWriter::new();
     let mut h = opened(Some(writer.clone())).await;
     let view = h.state.table.as_ref().unwrap();
-    let listed = view.item_count();
+    let listed = view.view.item_count();
     h.send([char('a'), char('D')]);
     assert_eq!(h.stage(), Some(WriteStage::ConfirmDelete));
     h.send([char('y')]);
     h.settle().await;
     assert_eq!(h.stage(), None, "{:?}", h.state.notice);
     let view = h.state.table.as_ref().unwrap();
-    assert_eq!(view.item_count(), 0, "deleted items leave the collection");
-    assert!(view.marks.is_empty());
+    assert_eq!(
+        view.view.item_count(),
+        0,
+        "deleted items leave the collection"
+    );
+    assert!(view.view.marks.is_empty());
     assert_eq!(writer.sent().len(), 1);
     assert_eq!(writer.sent()[0].ops.len(), listed);
 
@@ -229,7 +235,7 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
     h.send([char('U'), char('y')]);
     h.settle().await;
     assert_eq!(
-        h.state.table.as_ref().unwrap().item_count(),
+        h.state.table.as_ref().unwrap().view.item_count(),
         listed,
         "undo restored them"
     );
@@ -240,7 +246,7 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
         v.to_string()
     });
     assert_eq!(h.stage(), Some(WriteStage::Preview));
-    let flow = h.state.table.as_ref().unwrap().write.as_ref().unwrap();
+    let flow = h.state.table.as_ref().unwrap().write().unwrap();
     assert!(
         flow.request
             .iter()
@@ -250,5 +256,8 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
     );
     h.send([press(KeyCode::Enter)]);
     h.settle().await;
-    assert_eq!(h.state.table.as_ref().unwrap().item_count(), listed + 1);
+    assert_eq!(
+        h.state.table.as_ref().unwrap().view.item_count(),
+        listed + 1
+    );
 }

@@ -19,7 +19,7 @@ use super::effects::EffectRunner;
 use super::services::Services;
 use super::signals::{EndedBy, ExplorerSignals, SignalEvent};
 use super::terminal::{self, Term};
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, InputMsg, Msg, TerminalEffect, TimeMsg, WriteEffect, WriteMsg};
 use crate::app::state::State;
 use crate::app::update::{start, update};
 use crate::aws::write::WriteBackend;
@@ -40,7 +40,7 @@ pub const FRAME_INTERVAL: std::time::Duration = std::time::Duration::from_micros
 /// What the terminal's own effects need besides the terminal.
 struct TerminalSide {
     clipboard: SystemClipboard,
-    /// Where the editor's result goes (`Msg::Edited`).
+    /// Where the editor's result goes (`Msg::Write(WriteMsg::Edited)`).
     edited_tx: mpsc::UnboundedSender<Msg>,
 }
 
@@ -55,18 +55,20 @@ fn terminal_effects(
     let mut quit = false;
     for effect in effects {
         match effect {
-            Effect::Edit { edit, text } => {
+            Effect::Write(WriteEffect::Edit { edit, text }) => {
                 let result = super::editor::edit(terminal, edit, &text);
                 // Keys typed in the editor (Ctrl-C, Ctrl-Z) were the editor's, not ours.
                 signals.discard_terminal_signals();
-                let _ = side.edited_tx.send(Msg::Edited { edit, result });
+                let _ = side
+                    .edited_tx
+                    .send(Msg::Write(WriteMsg::Edited { edit, result }));
             }
-            Effect::Copy(text) => {
+            Effect::Terminal(TerminalEffect::Copy(text)) => {
                 terminal::copy_to_clipboard(terminal, &text)?;
                 clipboard.copy(&text);
             }
-            Effect::Suspend => terminal::suspend(terminal)?,
-            Effect::Quit => quit = true,
+            Effect::Terminal(TerminalEffect::Suspend) => terminal::suspend(terminal)?,
+            Effect::Terminal(TerminalEffect::Quit) => quit = true,
             _ => {}
         }
     }
@@ -83,10 +85,10 @@ async fn next_event(events: &mut Option<EventStream>) -> Option<io::Result<Event
 
 fn to_msg(event: Event) -> Option<Msg> {
     match event {
-        Event::Key(key) if key.kind == KeyEventKind::Press => Some(Msg::Key(key)),
-        Event::Mouse(mouse) => Some(Msg::Mouse(mouse)),
-        Event::Paste(text) => Some(Msg::Paste(text)),
-        Event::Resize(w, h) => Some(Msg::Resize(w, h)),
+        Event::Key(key) if key.kind == KeyEventKind::Press => Some(Msg::Input(InputMsg::Key(key))),
+        Event::Mouse(mouse) => Some(Msg::Input(InputMsg::Mouse(mouse))),
+        Event::Paste(text) => Some(Msg::Input(InputMsg::Paste(text))),
+        Event::Resize(w, h) => Some(Msg::Input(InputMsg::Resize(w, h))),
         _ => None,
     }
 }
@@ -174,14 +176,17 @@ pub async fn run<B: Backend, W: WriteBackend>(
             // Only while something runs (a read, the live pane): rates and ETAs move; an idle
             // explorer stays idle.
             _ = ticker.tick() => {
-                let running = state.table.as_ref().and_then(|v| v.read.as_ref()).is_some_and(|r| r.running);
+                let running = state.table.as_ref().and_then(|v| v.view.read.as_ref()).is_some_and(|r| r.running);
                 if !running && !state.live_open() {
                     continue;
                 }
-                Msg::Tick(started.elapsed().as_millis() as u64)
+                Msg::Time(TimeMsg::Tick(started.elapsed().as_millis() as u64))
             }
         };
-        urgent |= !matches!(msg, Msg::Engine(_) | Msg::Tick(_) | Msg::Stream { .. });
+        urgent |= !matches!(
+            msg,
+            Msg::Engine(_) | Msg::Time(TimeMsg::Tick(_)) | Msg::Stream { .. }
+        );
         dirty = true;
         let mut effects = update(&mut state, msg);
         let batch_started = std::time::Instant::now();
@@ -199,13 +204,16 @@ pub async fn run<B: Backend, W: WriteBackend>(
                     },
                 },
             };
-            urgent |= !matches!(next, Msg::Engine(_) | Msg::Tick(_) | Msg::Stream { .. });
+            urgent |= !matches!(
+                next,
+                Msg::Engine(_) | Msg::Time(TimeMsg::Tick(_)) | Msg::Stream { .. }
+            );
             effects.extend(update(&mut state, next));
         }
         let for_terminal = runner.apply(effects);
         let editing = for_terminal
             .iter()
-            .any(|e| matches!(e, Effect::Edit { .. }));
+            .any(|e| matches!(e, Effect::Write(WriteEffect::Edit { .. })));
         if editing {
             // crossterm's input thread reads the terminal whenever its stream is waiting:
             // left running, it would take the editor's keystrokes (and its terminal's

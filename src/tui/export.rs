@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::app::msg::{ExportSummary, Msg};
+use crate::app::msg::{ExportMsg, ExportSummary, Msg};
 use crate::app::state::{CsvColumns, ExportItems, ExportRequest};
 use crate::aws::read::ReadHandle;
 use crate::aws::{Backend, EngineEvent, ReadSpec};
@@ -63,7 +63,7 @@ impl Exports {
         let flag = cancelled.clone();
         let task = tokio::task::spawn_blocking(move || {
             let result = write_export(request, rx, &flag, &msg_tx);
-            let _ = msg_tx.send(Msg::ExportDone { job, result });
+            let _ = msg_tx.send(Msg::Export(ExportMsg::Done { job, result }));
         });
         self.sinks.insert(
             job,
@@ -250,11 +250,11 @@ impl Progress<'_> {
         self.bytes += bytes as u64;
         if self.last.elapsed() >= PROGRESS_EVERY {
             self.last = Instant::now();
-            let _ = self.msg_tx.send(Msg::ExportProgress {
+            let _ = self.msg_tx.send(Msg::Export(ExportMsg::Progress {
                 job: self.job,
                 items: self.items,
                 bytes: self.bytes,
-            });
+            }));
         }
     }
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::app::msg::ExportMsg;
 use crate::app::state::{CsvColumns, ExportItems, ExportRequest};
 use crate::model::export::ExportFormat;
 use crate::model::value::AttrValue;
@@ -38,7 +39,7 @@ fn files(dir: &Path) -> Vec<String> {
 async fn done(rx: &mut mpsc::UnboundedReceiver<Msg>) -> Result<ExportSummary, String> {
     loop {
         match rx.recv().await.expect("a message") {
-            Msg::ExportDone { result, .. } => return result,
+            Msg::Export(ExportMsg::Done { result, .. }) => return result,
             _ => continue,
         }
     }

@@ -8,7 +8,7 @@ use tokio::sync::mpsc;
 
 use super::effects::EffectRunner;
 use crate::app::fixtures::{demo_info, demo_items, state};
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, Msg, TerminalEffect};
 use crate::app::state::State;
 use crate::app::update::update;
 use crate::aws::read::memory::{MemorySource, Step};
@@ -50,7 +50,8 @@ impl Harness {
     pub fn apply(&mut self, effects: Vec<Effect>) {
         let left = self.runner.apply(effects);
         assert!(
-            left.iter().all(|e| matches!(e, Effect::Copy(_))),
+            left.iter()
+                .all(|e| matches!(e, Effect::Terminal(TerminalEffect::Copy(_)))),
             "terminal effects: {left:?}"
         );
     }

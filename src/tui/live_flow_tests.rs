@@ -13,7 +13,7 @@ use super::effects::EffectRunner;
 use super::streams::StreamNews;
 use crate::app::fixtures::{char, demo_info, demo_items, press, state};
 use crate::app::live_fixtures::{live, mix};
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, Msg, TerminalEffect, TimeMsg};
 use crate::app::state::{LiveStatus, State};
 use crate::app::update::{start, update};
 use crate::aws::read::memory::{MemorySource, Step};
@@ -70,7 +70,8 @@ impl Harness {
     fn apply(&mut self, effects: Vec<Effect>) {
         let left = self.runner.apply(effects);
         assert!(
-            left.iter().all(|e| matches!(e, Effect::Quit)),
+            left.iter()
+                .all(|e| matches!(e, Effect::Terminal(TerminalEffect::Quit))),
             "terminal effects: {left:?}"
         );
     }
@@ -98,7 +99,7 @@ impl Harness {
                     if !self.state.live_open() {
                         continue;
                     }
-                    Msg::Tick(self.started.elapsed().as_millis() as u64)
+                    Msg::Time(TimeMsg::Tick(self.started.elapsed().as_millis() as u64))
                 }
             };
             self.send([msg]);
@@ -111,7 +112,7 @@ impl Harness {
         let effects = start(&mut h.state, Some("app".into()));
         h.apply(effects);
         h.run_for(Duration::from_secs(1)).await;
-        assert!(h.state.table.as_ref().unwrap().store.is_some());
+        assert!(h.state.table.as_ref().unwrap().view.store.is_some());
         h
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::app::state::{ConnectTarget, ConnectionInfo};
 
-/// Makes a new engine for a region and profile, in the background (`Effect::Connect`).
+/// Makes a new engine for a region and profile, in the background (`Effect::Session(SessionEffect::Connect)`).
 pub type Connector<B> = Arc<
     dyn Fn(
             ConnectTarget,

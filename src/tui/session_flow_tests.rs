@@ -109,7 +109,7 @@ async fn r_switches_region_reopens_the_table_there_and_cancels_the_old_reads() {
     assert_eq!(h.state.endpoint, "https://dynamodb.eu-west-1.amazonaws.com");
     assert_eq!(h.state.screen, Screen::Table);
     let view = h.state.table.as_ref().unwrap();
-    let store = view.store.as_ref().unwrap();
+    let store = view.view.store.as_ref().unwrap();
     assert!(
         store
             .collections()
@@ -154,7 +154,7 @@ async fn a_switches_profile_keeping_a_chosen_region_and_a_failure_keeps_the_conn
     h.send([press(KeyCode::Enter)]);
     h.settle().await;
     assert_eq!(h.state.screen, Screen::Table);
-    let store = h.state.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = h.state.table.as_ref().unwrap().view.store.as_ref().unwrap();
     assert!(!store.is_empty());
 }
 
@@ -181,5 +181,5 @@ async fn writes_enabled_for_one_region_are_off_after_switching_to_another() {
         notice.error && notice.text.contains("--allow-writes"),
         "{notice:?}"
     );
-    assert!(h.state.table.as_ref().unwrap().write.is_none());
+    assert!(h.state.table.as_ref().unwrap().write().is_none());
 }

@@ -8,26 +8,31 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::flow_harness::{engine, Harness};
 use crate::app::fixtures::{char, press};
-use crate::app::msg::Msg;
-use crate::app::state::{Pane, State, TableView, MAX_VISITED};
+use crate::app::msg::{Effect, FileEffect, InputMsg, Msg, ReadEffect};
+use crate::app::state::{OpenTable, Pane, State, MAX_VISITED};
 use crate::app::update::start;
 use crate::model::value::AttrValue;
 
-fn view(state: &State) -> &TableView {
+fn view(state: &State) -> &OpenTable {
     state.table.as_ref().expect("a table is open")
 }
 
 fn collection_key(state: &State) -> String {
     let v = view(state);
-    let store = v.store.as_ref().unwrap();
-    store.collections()[v.selected_collection().unwrap()]
+    let store = v.view.store.as_ref().unwrap();
+    store.collections()[v.view.selected_collection().unwrap()]
         .key
         .clone()
 }
 
 fn selected_sk(state: &State) -> String {
     let v = view(state);
-    let item = v.store.as_ref().unwrap().item(v.selected_item().unwrap());
+    let item = v
+        .view
+        .store
+        .as_ref()
+        .unwrap()
+        .item(v.view.selected_item().unwrap());
     item.get("SK")
         .and_then(AttrValue::as_s)
         .unwrap_or_default()
@@ -58,7 +63,7 @@ async fn user_to_order_to_lines_and_back_twice_lands_on_the_same_rows() {
     at_user(&mut h).await;
     // The second order of the user.
     h.send([press(KeyCode::Tab), press(KeyCode::Down)]);
-    let user_rows = (view(&h.state).collections, view(&h.state).items);
+    let user_rows = (view(&h.state).view.collections, view(&h.state).view.items);
     let order_sk = selected_sk(&h.state);
     assert!(order_sk.starts_with("ORDER#"), "{order_sk}");
     let order_id = order_sk.rsplit('#').next().unwrap().to_string();
@@ -70,13 +75,18 @@ async fn user_to_order_to_lines_and_back_twice_lands_on_the_same_rows() {
     assert_eq!(source.requests(), before + 1, "one Query");
     assert_eq!(collection_key(&h.state), format!("ORDER#{order_id}"));
     let v = view(&h.state);
-    assert_eq!(v.focus, Pane::Items);
-    assert_eq!(v.index, None);
-    let read = v.read.as_ref().unwrap();
+    assert_eq!(v.view.focus, Pane::Items);
+    assert_eq!(v.view.index, None);
+    let read = v.view.read.as_ref().unwrap();
     assert_eq!(read.spec.operation, crate::aws::Operation::Query);
-    let sks: Vec<String> = (0..v.item_count())
+    let sks: Vec<String> = (0..v.view.item_count())
         .map(|n| {
-            let item = v.store.as_ref().unwrap().item(v.item_at(n).unwrap());
+            let item = v
+                .view
+                .store
+                .as_ref()
+                .unwrap()
+                .item(v.view.item_at(n).unwrap());
             item.get("SK")
                 .and_then(AttrValue::as_s)
                 .unwrap()
@@ -92,24 +102,27 @@ async fn user_to_order_to_lines_and_back_twice_lands_on_the_same_rows() {
     h.send([press(KeyCode::Backspace)]);
     assert_eq!(collection_key(&h.state), "USER#u00003");
     assert_eq!(
-        (view(&h.state).collections, view(&h.state).items),
+        (view(&h.state).view.collections, view(&h.state).view.items),
         user_rows
     );
     assert_eq!(selected_sk(&h.state), order_sk);
-    assert_eq!(view(&h.state).focus, Pane::Items);
+    assert_eq!(view(&h.state).view.focus, Pane::Items);
     // Forward again and back with Alt-←.
     h.send([char('g'), char('r')]);
     h.settle().await;
-    h.send([Msg::Key(KeyEvent::new(KeyCode::Left, KeyModifiers::ALT))]);
+    h.send([Msg::Input(InputMsg::Key(KeyEvent::new(
+        KeyCode::Left,
+        KeyModifiers::ALT,
+    )))]);
     assert_eq!(selected_sk(&h.state), order_sk);
     h.send([press(KeyCode::Backspace)]);
     // Back at the opening scan, which had the user's collection selected nowhere special.
     assert_eq!(
-        view(&h.state).read.as_ref().unwrap().spec.operation,
+        view(&h.state).view.read.as_ref().unwrap().spec.operation,
         crate::aws::Operation::Scan
     );
     assert_eq!(
-        view(&h.state).store.as_ref().unwrap().len(),
+        view(&h.state).view.store.as_ref().unwrap().len(),
         crate::app::fixtures::demo_items().len()
     );
     h.settle().await;
@@ -124,11 +137,16 @@ async fn the_done_when_walk_reaches_the_status_gsi_and_comes_back_to_the_user() 
     at_user(&mut h).await;
     h.send([press(KeyCode::Tab)]);
     // An order whose status is not the sharded PENDING.
-    let count = view(&h.state).item_count();
+    let count = view(&h.state).view.item_count();
     let row = (0..count)
         .find(|&n| {
             let v = view(&h.state);
-            let item = v.store.as_ref().unwrap().item(v.item_at(n).unwrap());
+            let item = v
+                .view
+                .store
+                .as_ref()
+                .unwrap()
+                .item(v.view.item_at(n).unwrap());
             item.get("status")
                 .and_then(AttrValue::as_s)
                 .is_some_and(|s| s != "PENDING")
@@ -140,7 +158,7 @@ async fn the_done_when_walk_reaches_the_status_gsi_and_comes_back_to_the_user() 
     h.settle().await;
     // The order's header: open it, and its related list names the status's GSI collection.
     h.send([press(KeyCode::Enter)]);
-    let links = view(&h.state).related.links.clone();
+    let links = view(&h.state).view.related.links.clone();
     let status = links
         .iter()
         .position(|l| l.index.as_deref() == Some("GSI1") && l.key.starts_with("STATUS#"))
@@ -150,19 +168,19 @@ async fn the_done_when_walk_reaches_the_status_gsi_and_comes_back_to_the_user() 
         "and the user: {links:?}"
     );
     h.send([press(KeyCode::BackTab)]);
-    assert_eq!(view(&h.state).focus, Pane::Related);
+    assert_eq!(view(&h.state).view.focus, Pane::Related);
     h.send((0..status).map(|_| press(KeyCode::Down)));
     h.send([press(KeyCode::Enter)]);
     h.settle().await;
     let v = view(&h.state);
-    assert_eq!(v.index.as_deref(), Some("GSI1"));
+    assert_eq!(v.view.index.as_deref(), Some("GSI1"));
     assert_eq!(collection_key(&h.state), links[status].key);
-    assert!(view(&h.state).item_count() > 0);
+    assert!(view(&h.state).view.item_count() > 0);
     // Back to the order (detail open on its header), back to the user on the same order.
     h.send([press(KeyCode::Backspace)]);
-    assert!(view(&h.state).detail_open);
+    assert!(view(&h.state).view.detail_open);
     assert_eq!(selected_sk(&h.state), "#META");
-    assert_eq!(view(&h.state).index, None);
+    assert_eq!(view(&h.state).view.index, None);
     h.send([press(KeyCode::Backspace)]);
     assert_eq!(collection_key(&h.state), "USER#u00003");
     assert_eq!(selected_sk(&h.state), order_sk);
@@ -180,9 +198,13 @@ async fn g_alone_goes_to_the_top_and_r_after_the_timeout_rescans() {
         press(KeyCode::Down),
     ]);
     h.send([char('g')]);
-    assert_eq!(view(&h.state).items.cursor, 0, "g is at the top at once");
+    assert_eq!(
+        view(&h.state).view.items.cursor,
+        0,
+        "g is at the top at once"
+    );
     h.send([char('g')]);
-    assert_eq!(view(&h.state).items.cursor, 0, "g g too");
+    assert_eq!(view(&h.state).view.items.cursor, 0, "g g too");
     assert!(h.state.chord.pending.is_none());
     h.send([char('g')]);
     // The chord's second passes; `r` is then a rescan.
@@ -196,12 +218,12 @@ async fn g_alone_goes_to_the_top_and_r_after_the_timeout_rescans() {
     h.settle().await;
     assert_eq!(source.requests(), before + 1);
     assert_eq!(
-        view(&h.state).read.as_ref().unwrap().spec.operation,
+        view(&h.state).view.read.as_ref().unwrap().spec.operation,
         crate::aws::Operation::Scan
     );
     // `g` then `j`: the `j` moves down from the top.
     h.send([press(KeyCode::Tab), char('g'), char('j')]);
-    assert_eq!(view(&h.state).items.cursor, 1);
+    assert_eq!(view(&h.state).view.items.cursor, 1);
 }
 
 #[tokio::test(start_paused = true)]
@@ -219,7 +241,7 @@ async fn history_is_bounded_by_count_and_by_max_items() {
     h.send([char('r')]);
     h.settle().await;
     let v = view(&h.state);
-    assert!(v.visited.items_held() + v.store.as_ref().unwrap().len() <= all * 2);
+    assert!(v.visited.items_held() + v.view.store.as_ref().unwrap().len() <= all * 2);
     assert!(!v.visited.is_empty());
 }
 
@@ -277,7 +299,7 @@ async fn query_history_survives_a_restart_through_the_state_directory() {
     h.apply(effects);
     h.settle().await;
     h.send([char(':'), press(KeyCode::Up)]);
-    let b = view(&h.state).builder.as_ref().unwrap();
+    let b = view(&h.state).query_form().unwrap();
     assert_eq!(b.text(crate::app::state::Field::Pk), "USER#celebrity");
 }
 
@@ -292,12 +314,12 @@ async fn history_off_in_the_config_saves_nothing() {
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, crate::app::msg::Effect::SaveHistory { .. })),
+            .any(|e| matches!(e, Effect::Files(FileEffect::SaveHistory { .. }))),
         "{effects:?}"
     );
     assert!(effects
         .iter()
-        .any(|e| matches!(e, crate::app::msg::Effect::StartRead { .. })));
+        .any(|e| matches!(e, Effect::Read(ReadEffect::Start { .. }))));
     h.apply(effects);
     h.settle().await;
 }

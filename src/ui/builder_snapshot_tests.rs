@@ -1,9 +1,10 @@
-//! The query builder with keys as long as real single-table designs make them.
+//! The query form with keys as long as real single-table designs make them.
 
 use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;
+use crate::app::msg::Msg;
 use crate::app::state::{Field, State};
 use crate::model::value::{AttrValue, Item};
 
@@ -27,7 +28,7 @@ fn long_keys_loaded() -> State {
         &mut s,
         [
             page(id, 1, items, false),
-            crate::app::msg::Msg::Engine(crate::aws::EngineEvent::Done {
+            Msg::Engine(crate::aws::EngineEvent::Done {
                 request_id: id,
                 outcome: crate::aws::DoneOutcome::Complete,
                 elapsed: std::time::Duration::ZERO,
@@ -56,7 +57,7 @@ fn a_60_character_key_wraps_and_the_field_being_edited_has_its_own_row() {
     send(&mut s, [char(':'), char('$')]);
     // One key behind `$`: one Tab writes all 60 characters.
     send(&mut s, [press(KeyCode::Tab)]);
-    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert_eq!(b.text(Field::Pk), LONG_PK);
     // The operator `=`, then the sort key: `$`, one Tab to what the five tasks share.
     send(
@@ -69,7 +70,7 @@ fn a_60_character_key_wraps_and_the_field_being_edited_has_its_own_row() {
             press(KeyCode::Tab),
         ],
     );
-    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert_eq!(b.focus, Field::Sk);
     assert_eq!(b.text(Field::Sk), TASKS);
     assert_eq!(b.completion.as_ref().map(|c| c.items.len()), Some(5));
@@ -117,10 +118,10 @@ fn a_name_holding_a_hash_is_written_in_backticks_and_explained_as_a_placeholder(
     send(&mut s, "USER#celebrity".chars().map(char));
     // Past the operator (none) and the order and limit, to the filter.
     send(&mut s, (0..4).map(|_| press(KeyCode::Tab)));
-    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert_eq!(b.focus, Field::Filter);
     send(&mut s, "`State#Date` = \"x\"".chars().map(char));
-    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     let spec = &b.check.as_ref().expect("a sendable query").spec;
     assert_eq!(spec.filter.as_deref(), Some("#State_Date = :f1"));
     assert!(spec

@@ -8,13 +8,14 @@ use ratatui::Frame;
 use super::format::{bytes, thousands};
 use super::theme;
 use crate::app::layout::list_rows;
-use crate::app::state::{Pane, TableView};
+use crate::app::state::{OpenTable, Pane};
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
 
-pub(super) fn draw_collections(frame: &mut Frame, area: Rect, view: &TableView) {
-    let focused = view.focus == Pane::Collections;
-    let total = view.collection_count();
+pub(super) fn draw_collections(frame: &mut Frame, area: Rect, view: &OpenTable) {
+    let focused = view.view.focus == Pane::Collections;
+    let total = view.view.collection_count();
     let key_name = view
+        .view
         .store
         .as_ref()
         .map(|s| s.group_keys().partition_key.name.clone())
@@ -26,24 +27,24 @@ pub(super) fn draw_collections(frame: &mut Frame, area: Rect, view: &TableView) 
             sanitize(&key_name),
             thousands(total as u64)
         ))
-        .title_bottom(format!(" {} · o ", view.ordering.order().label()))
+        .title_bottom(format!(" {} · o ", view.view.ordering.order().label()))
         .border_style(theme::border(focused));
-    let Some(store) = view.store.as_ref() else {
+    let Some(store) = view.view.store.as_ref() else {
         frame.render_widget(Paragraph::new("").block(block), area);
         return;
     };
     let width = area.width.saturating_sub(2) as usize;
     let mut lines = Vec::new();
     if total == 0 {
-        let text = match (&view.read, view.filter.is_empty()) {
+        let text = match (&view.view.read, view.view.filter.is_empty()) {
             (Some(r), _) if r.running => "loading…",
             (_, false) => "nothing matches the filter",
             _ => "no items",
         };
         lines.push(Line::styled(text, theme::dim()));
     }
-    for n in (view.collections.offset..total).take(list_rows(area)) {
-        let Some(c) = view.collection_at(n) else {
+    for n in (view.view.collections.offset..total).take(list_rows(area)) {
+        let Some(c) = view.view.collection_at(n) else {
             break;
         };
         let collection = &store.collections()[c];
@@ -67,7 +68,7 @@ pub(super) fn draw_collections(frame: &mut Frame, area: Rect, view: &TableView) 
             ));
         }
         let mut line = Line::from(spans);
-        if n == view.collections.cursor {
+        if n == view.view.collections.cursor {
             line = line.style(if focused {
                 theme::selected()
             } else {

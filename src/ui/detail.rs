@@ -9,21 +9,21 @@ use super::format::bytes;
 use super::json_view::item_lines;
 use super::theme;
 use crate::app::layout::{list_rows, split_related};
-use crate::app::state::{JsonMode, Pane, TableView};
+use crate::app::state::{JsonMode, OpenTable, Pane};
 use crate::model::item_size::share_of_limit;
 use crate::model::sanitize::{display_width, sanitize};
 use crate::model::wrap::row_starts;
 
 /// The related collections above the item's JSON.
-pub(super) fn draw_detail(frame: &mut Frame, area: Rect, view: &TableView) {
-    let [related, json] = split_related(area, view.related.links.len());
+pub(super) fn draw_detail(frame: &mut Frame, area: Rect, view: &OpenTable) {
+    let [related, json] = split_related(area, view.view.related.links.len());
     super::related::draw_related(frame, related, view);
     draw_json(frame, json, view);
 }
 
-fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
-    let focused = view.focus == Pane::Detail;
-    let (Some(store), Some(id)) = (view.store.as_ref(), view.selected_item()) else {
+fn draw_json(frame: &mut Frame, area: Rect, view: &OpenTable) {
+    let focused = view.view.focus == Pane::Detail;
+    let (Some(store), Some(id)) = (view.view.store.as_ref(), view.view.selected_item()) else {
         frame.render_widget(
             Block::bordered()
                 .title(" Item ")
@@ -33,7 +33,7 @@ fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
         return;
     };
     let size = store.item_size(id);
-    let mode = match view.json_mode {
+    let mode = match view.view.json_mode {
         JsonMode::Plain => "plain JSON · t: DynamoDB JSON",
         JsonMode::Dynamo => "DynamoDB JSON · t: plain JSON",
     };
@@ -44,10 +44,10 @@ fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
         mode
     );
     let item = store.item(id);
-    let lines = item_lines(&item, view.json_mode);
+    let lines = item_lines(&item, view.view.json_mode);
     let rows = list_rows(area);
     let width = area.width.saturating_sub(2) as usize;
-    let bottom = if view.detail_wrap {
+    let bottom = if view.view.detail_wrap {
         " long lines wrap · w "
     } else {
         " ←/→ scroll sideways · w "
@@ -69,12 +69,15 @@ fn draw_json(frame: &mut Frame, area: Rect, view: &TableView) {
             block = block.title_bottom(Line::from(text).right_aligned());
         }
     }
-    let paragraph = if view.detail_wrap {
-        Paragraph::new(wrapped_rows(lines, width, view.detail_scroll, rows))
+    let paragraph = if view.view.detail_wrap {
+        Paragraph::new(wrapped_rows(lines, width, view.view.detail_scroll, rows))
     } else {
-        let scroll = view.detail_scroll.min(lines.len().saturating_sub(rows));
+        let scroll = view
+            .view
+            .detail_scroll
+            .min(lines.len().saturating_sub(rows));
         let visible: Vec<Line> = lines.into_iter().skip(scroll).take(rows).collect();
-        Paragraph::new(visible).scroll((0, view.detail_hscroll.min(u16::MAX as usize) as u16))
+        Paragraph::new(visible).scroll((0, view.view.detail_hscroll.min(u16::MAX as usize) as u16))
     };
     frame.render_widget(paragraph.block(block), area);
 }

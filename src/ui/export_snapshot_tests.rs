@@ -4,7 +4,9 @@ use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{
+    Effect, ExportMsg, FileEffect, FileMsg, Msg, TimeMsg, WriteEffect, WriteMsg,
+};
 
 macro_rules! snapshot {
     ($name:expr, $state:expr) => {
@@ -15,7 +17,7 @@ macro_rules! snapshot {
 #[test]
 fn marks_and_the_export_dialog() {
     let mut s = loaded(false);
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let user = store.collection_of("USER#u00000").unwrap();
     send(&mut s, (0..user).map(|_| press(KeyCode::Down)));
     send(
@@ -28,7 +30,10 @@ fn marks_and_the_export_dialog() {
         ],
     );
     snapshot!("items_marked", s);
-    send(&mut s, [char('x'), Msg::Clock(1_796_154_600)]);
+    send(
+        &mut s,
+        [char('x'), Msg::Time(TimeMsg::Clock(1_796_154_600))],
+    );
     snapshot!("export_dialog", s);
     send(
         &mut s,
@@ -41,26 +46,26 @@ fn marks_and_the_export_dialog() {
     snapshot!("export_dialog_csv", s);
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let job = match effects.as_slice() {
-        [crate::app::msg::Effect::CheckExportPath { job, .. }] => *job,
+        [Effect::Files(FileEffect::CheckExportPath { job, .. })] => *job,
         other => panic!("{other:?}"),
     };
     send(
         &mut s,
-        [Msg::ExportPathChecked {
+        [Msg::Files(FileMsg::ExportPathChecked {
             job,
             result: Ok(true),
-        }],
+        })],
     );
     snapshot!("export_dialog_overwrite", s);
     send(
         &mut s,
         [
             char('y'),
-            Msg::ExportProgress {
+            Msg::Export(ExportMsg::Progress {
                 job,
                 items: 1,
                 bytes: 180,
-            },
+            }),
         ],
     );
     snapshot!("export_running", s);
@@ -68,7 +73,7 @@ fn marks_and_the_export_dialog() {
 
 fn edit_id(effects: &[crate::app::msg::Effect]) -> (u64, String) {
     match effects {
-        [crate::app::msg::Effect::Edit { edit, text }] => (*edit, text.clone()),
+        [Effect::Write(WriteEffect::Edit { edit, text })] => (*edit, text.clone()),
         other => panic!("{other:?}"),
     }
 }
@@ -79,7 +84,7 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
     use crate::model::value::AttrValue;
     let mut s = loaded(false);
     s.writes_enabled = true;
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let user = store.collection_of("USER#u00000").unwrap();
     send(&mut s, (0..user).map(|_| press(KeyCode::Down)));
     let effects = send(&mut s, [press(KeyCode::Tab), char('e')]);
@@ -91,21 +96,21 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
     v["total"] = v["total"].to_string().into();
     send(
         &mut s,
-        [Msg::Edited {
+        [Msg::Write(WriteMsg::Edited {
             edit,
             result: Ok(v.to_string()),
-        }],
+        })],
     );
     snapshot!("write_diff_preview", s);
     let effects = send(&mut s, [press(KeyCode::Enter)]);
-    let crate::app::msg::Effect::Write { write, plan } = &effects[0] else {
+    let Effect::Write(WriteEffect::Send { write, plan }) = &effects[0] else {
         panic!("{effects:?}")
     };
     let mut current = plan.ops[0].before.clone().unwrap();
     current.insert("status", AttrValue::S("CANCELLED".into()));
     send(
         &mut s,
-        [Msg::Written {
+        [Msg::Write(WriteMsg::Written {
             write: *write,
             result: Err(WriteFailure::Conflict {
                 index: 0,
@@ -115,7 +120,7 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
                 attempts: Default::default(),
                 sent: None,
             }),
-        }],
+        })],
     );
     snapshot!("write_conflict", s);
     send(
@@ -126,14 +131,14 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
 
     // A delete that meets a changed item: `e` has nothing to edit, so it is not offered.
     let effects = send(&mut s, [char('y')]);
-    let crate::app::msg::Effect::Write { write, plan } = &effects[0] else {
+    let Effect::Write(WriteEffect::Send { write, plan }) = &effects[0] else {
         panic!("{effects:?}")
     };
     let mut current = plan.ops[0].before.clone().unwrap();
     current.insert("status", AttrValue::S("CHANGED".into()));
     send(
         &mut s,
-        [Msg::Written {
+        [Msg::Write(WriteMsg::Written {
             write: *write,
             result: Err(WriteFailure::Conflict {
                 index: 0,
@@ -143,7 +148,7 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
                 attempts: Default::default(),
                 sent: None,
             }),
-        }],
+        })],
     );
     snapshot!("write_delete_conflict", s);
     assert!(send(&mut s, [char('e')]).is_empty());

@@ -5,7 +5,7 @@ use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{Msg, TableMsg};
 use crate::app::state::State;
 use crate::app::update::start;
 use crate::model::value::{AttrValue, Item};
@@ -37,11 +37,11 @@ fn picker_table_names_and_description() {
     start(&mut s, None);
     send(
         &mut s,
-        [Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "evil\u{1b}]0;pwned\u{7}".into(),
             "rlo\u{202e}gpj.exe".into(),
             "c1\u{9b}31m\u{7f}".into(),
-        ]))],
+        ])))],
     );
     let mut info = demo_info();
     info.name = "evil\u{1b}]0;pwned\u{7}".into();
@@ -50,10 +50,10 @@ fn picker_table_names_and_description() {
     info.stream = Some("NEW\u{9b}IMAGE".into());
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "evil\u{1b}]0;pwned\u{7}".into(),
             result: Ok(info),
-        }],
+        })],
     );
     let text = screen(&s);
     assert_inert(&text);
@@ -98,10 +98,10 @@ fn an_accepted_completion_is_drawn_sanitised_in_the_builder_field() {
     send(&mut s, [page(id, 1, vec![item], false)]);
     send(&mut s, [char(':'), char('E')]);
     // One key behind `EVIL#`: one Tab completes all of it.
-    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert!(b.completion.is_some(), "a completion to accept");
     send(&mut s, [press(KeyCode::Tab)]);
-    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert_eq!(b.text(crate::app::state::Field::Pk), evil);
     if b.completion.is_some() {
         send(&mut s, [press(KeyCode::Esc)]);

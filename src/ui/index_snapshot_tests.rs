@@ -5,7 +5,7 @@ use crossterm::event::KeyCode;
 
 use super::snapshot_tests::{buffer_text, render};
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{Msg, TableMsg};
 use crate::app::state::State;
 use crate::app::update::start;
 
@@ -22,13 +22,16 @@ macro_rules! snapshot {
 fn picker_with_long_index_names() {
     let mut s = state();
     start(&mut s, None);
-    send(&mut s, [Msg::Tables(Ok(vec!["app".into()]))]);
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Listed(Ok(vec!["app".into()])))],
+    );
+    send(
+        &mut s,
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(five_index_info()),
-        }],
+        })],
     );
     let text = buffer_text(&render(&s));
     assert!(
@@ -69,7 +72,7 @@ fn the_title_names_the_index_once_and_its_capacity_when_it_differs() {
         text.chars().take(WIDTH as usize).collect::<String>()
     };
     let (mut s, _) = opened();
-    s.table.as_mut().unwrap().index = Some("GSI1".into());
+    s.table.as_mut().unwrap().view.index = Some("GSI1".into());
     let on_demand = title(&s);
     assert!(
         on_demand.starts_with(" dynoscope · app · index GSI1 · on demand · 420 items"),

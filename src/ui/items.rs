@@ -10,23 +10,23 @@ use super::format::thousands;
 use super::theme;
 use crate::app::columns::sort_key_parts;
 use crate::app::layout::table_rows;
-use crate::app::state::{Pane, TableView};
+use crate::app::state::{OpenTable, Pane};
 use crate::model::cell::cell_text;
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
 
 const MAX_CELL_WIDTH: usize = 36;
 const COLUMN_SPACING: usize = 2;
 
-pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
-    let focused = view.focus == Pane::Items;
-    let Some(store) = view.store.as_ref() else {
+pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
+    let focused = view.view.focus == Pane::Items;
+    let Some(store) = view.view.store.as_ref() else {
         frame.render_widget(Block::bordered().border_style(theme::border(focused)), area);
         return;
     };
-    let title = match view.selected_collection() {
+    let title = match view.view.selected_collection() {
         Some(c) => {
             let collection = &store.collections()[c];
-            let marked = view.marks.count_in(&collection.items);
+            let marked = view.view.marks.count_in(&collection.items);
             let marked = if marked > 0 {
                 format!(" · {} marked", thousands(marked as u64))
             } else {
@@ -35,7 +35,7 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
             format!(
                 " Items in {} ({}){marked} ",
                 sanitize(&truncate_display(&collection.key, 40)),
-                thousands(view.item_count() as u64)
+                thousands(view.view.item_count() as u64)
             )
         }
         None => " Items ".to_string(),
@@ -43,11 +43,12 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
     let block = Block::bordered()
         .title(title)
         .border_style(theme::border(focused));
-    let columns = &view.columns;
+    let columns = &view.view.columns;
     // Narrower than this, a cut column shows too little to read.
     const MIN_CUT_WIDTH: usize = 6;
     let sk_name = store.group_keys().sort_key.as_ref().map(|k| k.name.clone());
     let offset = view
+        .view
         .column_offset
         .min(columns.attrs.len().saturating_sub(1));
     let attrs: Vec<&String> = columns.attrs.iter().skip(offset).collect();
@@ -62,15 +63,19 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
         .map(|h| truncate_display(&sanitize(h), MAX_CELL_WIDTH).into_owned())
         .collect();
 
-    let visible: Vec<u32> = (view.items.offset..view.item_count())
+    let visible: Vec<u32> = (view.view.items.offset..view.view.item_count())
         .take(table_rows(area))
-        .filter_map(|n| view.item_at(n))
+        .filter_map(|n| view.view.item_at(n))
         .collect();
     let mut cells: Vec<Vec<String>> = Vec::with_capacity(visible.len());
     for &id in &visible {
         let item = store.item(id);
         // A marked item's kind cell starts with a mark.
-        let mark = if view.marks.contains(id) { "● " } else { "" };
+        let mark = if view.view.marks.contains(id) {
+            "● "
+        } else {
+            ""
+        };
         let mut row = vec![format!("{mark}{}", store.kind_of(id).unwrap_or(""))];
         let sk = sk_name.as_ref().and_then(|k| item.get(k));
         if sk_name.is_some() {
@@ -155,7 +160,7 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
             let kind = store.kind_of(id).unwrap_or("");
             let mut spans: Vec<ratatui::text::Text> = Vec::new();
             for (c, cell) in row.into_iter().enumerate() {
-                spans.push(if c == 0 && view.marks.contains(id) {
+                spans.push(if c == 0 && view.view.marks.contains(id) {
                     Span::styled(cell, theme::marked()).into()
                 } else if c == 0 {
                     Span::styled(cell, theme::kind_style(kind)).into()
@@ -164,7 +169,7 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &TableView) {
                 });
             }
             let r = Row::new(spans);
-            if view.items.offset + i == view.items.cursor && focused {
+            if view.view.items.offset + i == view.view.items.cursor && focused {
                 r.style(theme::selected())
             } else {
                 r

@@ -8,7 +8,7 @@ use ratatui::Terminal;
 
 use crate::app::fixtures::{char, press, send};
 use crate::app::live_fixtures::*;
-use crate::app::msg::{Msg, StreamMsg};
+use crate::app::msg::{InputMsg, Msg, StreamMsg};
 use crate::app::state::State;
 use crate::app::update::update;
 use crate::aws::stream::StreamEvent;
@@ -81,7 +81,7 @@ fn every_live_state_draws_at_every_small_size() {
         let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
         for (name, state) in &states {
             let mut s = state.clone();
-            update(&mut s, Msg::Resize(w, h));
+            update(&mut s, Msg::Input(InputMsg::Resize(w, h)));
             // Keys while tiny: the cursor and a change's scroll stay in range.
             update(&mut s, press(KeyCode::Down));
             update(&mut s, press(KeyCode::PageDown));

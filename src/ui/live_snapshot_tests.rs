@@ -9,7 +9,7 @@ use ratatui::style::Color;
 use super::snapshot_tests::render;
 use crate::app::fixtures::{char, press, send};
 use crate::app::live_fixtures::*;
-use crate::app::msg::{Effect, Msg, StreamMsg};
+use crate::app::msg::{Effect, LiveEffect, Msg, StreamMsg, TimeMsg};
 use crate::aws::stream::describe::no_stream_message;
 use crate::model::stream::ViewType;
 
@@ -81,7 +81,7 @@ fn keys_only_shows_what_it_cannot_tell() {
         &mut s,
         [changes_msg(id, (0..6).map(|n| keys_only(mix(n))).collect())],
     );
-    send(&mut s, [Msg::Tick(2_000)]);
+    send(&mut s, [Msg::Time(TimeMsg::Tick(2_000))]);
     snapshot!("live_keys_only", s);
     send(&mut s, [press(KeyCode::Enter)]);
     snapshot!("live_keys_only_change", s);
@@ -91,7 +91,7 @@ fn keys_only_shows_what_it_cannot_tell() {
 fn a_table_without_a_stream_is_one_line_naming_the_update_table() {
     let mut s = crate::app::fixtures::loaded(false);
     let effects = send(&mut s, [char('W')]);
-    let [Effect::StartStream { id, .. }] = effects.as_slice() else {
+    let [Effect::Live(LiveEffect::Start { id, .. })] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     let id = *id;

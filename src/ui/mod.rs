@@ -1,7 +1,5 @@
 //! Draw functions: each reads `State` and renders only what is visible.
 
-mod builder;
-mod builder_popup;
 mod collections;
 mod detail;
 mod export;
@@ -14,6 +12,8 @@ mod live;
 mod live_tail;
 mod picker;
 mod prompt;
+mod query_form;
+mod query_form_popup;
 mod related;
 mod request_log;
 mod scan;

@@ -7,15 +7,15 @@ use ratatui::Frame;
 
 use super::theme;
 use crate::app::layout::list_rows;
-use crate::app::state::{Pane, TableView};
+use crate::app::state::{OpenTable, Pane};
 use crate::model::sanitize::{display_width, sanitize, truncate_display};
 
-pub(super) fn draw_related(frame: &mut Frame, area: Rect, view: &TableView) {
+pub(super) fn draw_related(frame: &mut Frame, area: Rect, view: &OpenTable) {
     if area.height == 0 {
         return;
     }
-    let focused = view.focus == Pane::Related;
-    let related = &view.related;
+    let focused = view.view.focus == Pane::Related;
+    let related = &view.view.related;
     let title = format!(
         " Related ({}) · g r or Enter opens · Backspace back{} ",
         related.links.len(),

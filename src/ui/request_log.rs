@@ -16,7 +16,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let focused = state
         .table
         .as_ref()
-        .is_some_and(|v| v.focus == crate::app::state::Pane::Log);
+        .is_some_and(|v| v.view.focus == crate::app::state::Pane::Log);
     // The newest rows, or while the log has the focus the window holding its cursor.
     let tail_from = log.len().saturating_sub(visible);
     let cursor = state

@@ -6,7 +6,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{InputMsg, Msg, TableMsg};
 use crate::app::state::State;
 use crate::app::update::{start, update};
 use crate::aws::attempts::AttemptStats;
@@ -16,7 +16,7 @@ use crate::model::value::{AttrValue, Item};
 /// The celebrity's items, focused (the widest items pane of the demo data).
 fn celebrity_items() -> State {
     let mut s = loaded(false);
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let celebrity = store.collection_of("USER#celebrity").unwrap();
     send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
     send(&mut s, [press(KeyCode::Tab)]);
@@ -53,23 +53,28 @@ fn all_states() -> Vec<(&'static str, State)> {
     let mut s = state();
     start(&mut s, None);
     states.push(("picker loading", s.clone()));
-    send(&mut s, [Msg::Tables(Err("connection refused".into()))]);
+    send(
+        &mut s,
+        [Msg::Tables(TableMsg::Listed(Err(
+            "connection refused".into()
+        )))],
+    );
     states.push(("picker error", s));
     let mut s = state();
     start(&mut s, None);
-    send(&mut s, [Msg::Tables(Ok(vec![]))]);
+    send(&mut s, [Msg::Tables(TableMsg::Listed(Ok(vec![])))]);
     states.push(("picker empty", s));
     let mut s = state();
     start(&mut s, None);
     let names = (0..200).map(|i| format!("table-{i:03}")).collect();
-    send(&mut s, [Msg::Tables(Ok(names))]);
+    send(&mut s, [Msg::Tables(TableMsg::Listed(Ok(names)))]);
     states.push(("picker describing", s.clone()));
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "table-000".into(),
             result: Ok(demo_info()),
-        }],
+        })],
     );
     states.push(("picker loaded", s.clone()));
     send(&mut s, [press(KeyCode::End)]);
@@ -84,10 +89,10 @@ fn all_states() -> Vec<(&'static str, State)> {
     states.push(("table describing", s.clone()));
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Err("table 'app' not found".into()),
-        }],
+        })],
     );
     states.push(("table not found", s));
     states.push(("table loading", opened().0));
@@ -205,7 +210,7 @@ fn draw_every_state(widths: std::ops::RangeInclusive<u16>, extra: &[(u16, u16)])
         for (name, state) in &states {
             // As the event loop does it: `update` learns the size, then the frame is drawn.
             let mut s = state.clone();
-            update(&mut s, Msg::Resize(w, h));
+            update(&mut s, Msg::Input(InputMsg::Resize(w, h)));
             draw_at(&mut terminal, &s, name);
             // The frame drawn before `update` has seen the resize (the state still believes
             // it is 100x30), as happens between a resize and its event; a sample of sizes.
@@ -232,16 +237,19 @@ fn every_state_draws_at_wider_small_sizes() {
 fn table_view_at_20x6() {
     let s = celebrity_items();
     let mut s20 = s.clone();
-    update(&mut s20, Msg::Resize(20, 6));
+    update(&mut s20, Msg::Input(InputMsg::Resize(20, 6)));
     let mut terminal = Terminal::new(TestBackend::new(20, 6)).unwrap();
     terminal.draw(|f| super::draw(f, &s20)).unwrap();
     insta::assert_snapshot!("table_20x6", terminal.backend());
     // Shrinking moves scroll offsets, never the selection.
-    update(&mut s20, Msg::Resize(WIDTH, HEIGHT));
+    update(&mut s20, Msg::Input(InputMsg::Resize(WIDTH, HEIGHT)));
     let (before, after) = (s.table.as_ref().unwrap(), s20.table.as_ref().unwrap());
-    assert_eq!(before.collections.cursor, after.collections.cursor);
-    assert_eq!(before.items.cursor, after.items.cursor);
-    assert_eq!(before.focus, after.focus);
+    assert_eq!(
+        before.view.collections.cursor,
+        after.view.collections.cursor
+    );
+    assert_eq!(before.view.items.cursor, after.view.items.cursor);
+    assert_eq!(before.view.focus, after.view.focus);
 }
 
 #[test]
@@ -266,12 +274,12 @@ fn rapid_resizes_keep_the_cursor_visible() {
                 if (round + i) % 3 == 0 {
                     update(&mut s, press(KeyCode::Down));
                 }
-                update(&mut s, Msg::Resize(w, h));
+                update(&mut s, Msg::Input(InputMsg::Resize(w, h)));
                 terminal.backend_mut().resize(w, h);
                 draw_at(&mut terminal, &s, name);
             }
         }
-        update(&mut s, Msg::Resize(WIDTH, HEIGHT));
+        update(&mut s, Msg::Input(InputMsg::Resize(WIDTH, HEIGHT)));
         terminal.backend_mut().resize(WIDTH, HEIGHT);
         draw_at(&mut terminal, &s, name);
         if let Some(view) = s.table.as_ref() {
@@ -279,7 +287,7 @@ fn rapid_resizes_keep_the_cursor_visible() {
                 &s,
                 ratatui::layout::Rect::new(0, 0, WIDTH, HEIGHT),
             );
-            let c = &view.collections;
+            let c = &view.view.collections;
             assert!(
                 c.cursor >= c.offset
                     && c.cursor < c.offset + crate::app::layout::list_rows(l.collections),
@@ -287,8 +295,8 @@ fn rapid_resizes_keep_the_cursor_visible() {
                 c.cursor,
                 c.offset
             );
-            let i = &view.items;
-            if view.item_count() > 0 {
+            let i = &view.view.items;
+            if view.view.item_count() > 0 {
                 assert!(
                     i.cursor >= i.offset
                         && i.cursor < i.offset + crate::app::layout::table_rows(l.main),

@@ -7,7 +7,7 @@ use ratatui::style::Color;
 use ratatui::Terminal;
 
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{Msg, TableMsg, TimeMsg};
 use crate::app::state::State;
 use crate::app::update::start;
 use crate::aws::attempts::AttemptStats;
@@ -44,32 +44,32 @@ fn picker_states() {
     snapshot!("picker_loading", s);
     send(
         &mut s,
-        [Msg::Tables(Err(
+        [Msg::Tables(TableMsg::Listed(Err(
             "cannot reach DynamoDB at http://127.0.0.1:8000: connection refused".into(),
-        ))],
+        )))],
     );
     snapshot!("picker_error", s);
     let mut s = state();
     start(&mut s, None);
-    send(&mut s, [Msg::Tables(Ok(vec![]))]);
+    send(&mut s, [Msg::Tables(TableMsg::Listed(Ok(vec![])))]);
     snapshot!("picker_empty", s);
     let mut s = state();
     start(&mut s, None);
     send(
         &mut s,
-        [Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "app".into(),
             "audit-log".into(),
             "orders".into(),
-        ]))],
+        ])))],
     );
     snapshot!("picker_describing", s);
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(demo_info()),
-        }],
+        })],
     );
     snapshot!("picker_loaded", s);
     send(&mut s, [char('o'), char('r')]);
@@ -81,10 +81,10 @@ fn table_states() {
     let mut s = state();
     start(&mut s, Some("app".into()));
     snapshot!("table_describing", s);
-    send(&mut s, [Msg::Described {
+    send(&mut s, [Msg::Tables(TableMsg::Described {
         table: "app".into(),
         result: Err("table 'app' not found at http://127.0.0.1:8000; run 'dynoscope tables' to list the tables there".into()),
-    }]);
+    })]);
     snapshot!("table_not_found", s);
     let (s, _) = opened();
     snapshot!("table_loading", s);
@@ -95,7 +95,7 @@ fn table_states() {
 #[test]
 fn items_detail_help_and_prompt() {
     let mut s = loaded(false);
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let celebrity = store.collection_of("USER#celebrity").unwrap();
     send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
     send(&mut s, [press(KeyCode::Tab)]);
@@ -205,14 +205,14 @@ fn configured_part_names_and_provisioned_capacity() {
     });
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(info),
-        }],
+        })],
     );
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     send(&mut s, [page(id, 1, demo_items(), false)]);
-    let store = s.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let celebrity = store.collection_of("USER#celebrity").unwrap();
     send(&mut s, (0..celebrity).map(|_| press(KeyCode::Down)));
     send(&mut s, [press(KeyCode::Tab)]);
@@ -271,7 +271,7 @@ fn query_builder_states() {
         ],
     );
     snapshot!("builder_invalid", s);
-    let b = s.table.as_ref().unwrap().builder.as_ref().unwrap();
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
     assert!(b
         .check
         .as_ref()
@@ -295,8 +295,7 @@ fn pattern_palette() {
         .table
         .as_ref()
         .unwrap()
-        .palette
-        .as_ref()
+        .palette()
         .unwrap()
         .form
         .clone()
@@ -322,7 +321,7 @@ fn scan_launcher_progress_and_distribution() {
     send(&mut s, [press(KeyCode::Enter)]);
     snapshot!("scan_launcher_confirm_with_hint", s);
     send(&mut s, [press(KeyCode::Enter)]);
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items()[..40].to_vec(), true)
     else {
         unreachable!()
@@ -333,7 +332,10 @@ fn scan_launcher_progress_and_distribution() {
     p.sent_at = std::time::Duration::from_millis(1_988);
     send(
         &mut s,
-        [Msg::Tick(2_000), Msg::Engine(EngineEvent::Page(p))],
+        [
+            Msg::Time(TimeMsg::Tick(2_000)),
+            Msg::Engine(EngineEvent::Page(p)),
+        ],
     );
     snapshot!("scan_progress_running", s);
     let mut s = loaded(false);
@@ -365,7 +367,7 @@ fn a_scan_stopped_at_its_budget_and_the_prompt_for_a_new_one() {
     send(&mut s, (0..5).map(|_| press(KeyCode::Tab)));
     send(&mut s, "5".chars().map(char));
     send(&mut s, [press(KeyCode::Enter)]);
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     let Msg::Engine(EngineEvent::Page(mut p)) = page(id, 1, demo_items()[..40].to_vec(), true)
     else {
         unreachable!()

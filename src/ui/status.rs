@@ -7,12 +7,12 @@ use ratatui::Frame;
 
 use super::format::{count, dollars, thousands, units};
 use super::theme;
-use crate::app::state::{ReadOutcome, State, TableView};
+use crate::app::state::{OpenTable, ReadOutcome, State};
 use crate::model::capacity::on_demand_cost;
 use crate::model::sanitize::sanitize;
 use crate::model::shorten::fit_middle;
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
+pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
     let mut spans = Vec::new();
     if let Some(notice) = &state.notice {
         let style = if notice.error {
@@ -44,8 +44,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
             theme::error(),
         ));
     }
-    if let Some(read) = &view.read {
-        let loaded = view.store.as_ref().map_or(0, |s| s.len());
+    if let Some(read) = &view.view.read {
+        let loaded = view.view.store.as_ref().map_or(0, |s| s.len());
         let what = format!(
             " {} · {} · {}",
             read.operation().as_str(),
@@ -75,9 +75,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         spans.push(Span::styled(text, style));
         spans.push(Span::raw(" │"));
     }
-    if !view.marks.is_empty() {
+    if !view.view.marks.is_empty() {
         spans.push(Span::styled(
-            format!(" {} marked │", thousands(view.marks.len() as u64)),
+            format!(" {} marked │", thousands(view.view.marks.len() as u64)),
             theme::marked(),
         ));
     }
@@ -96,11 +96,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         };
         spans.push(Span::styled(text, theme::warning()));
     }
-    if view.dropped_items > 0 {
+    if view.view.dropped_items > 0 {
         spans.push(Span::styled(
             format!(
                 " {} not kept: over --max-items {} │",
-                count(view.dropped_items, "item"),
+                count(view.view.dropped_items, "item"),
                 thousands(state.max_items as u64)
             ),
             theme::error(),

@@ -13,7 +13,7 @@ use ratatui::Frame;
 use super::format::{bytes, thousands};
 use super::{request_log, status, theme};
 use crate::app::layout::{explorer_layout, split_progress};
-use crate::app::state::{Loadable, ReadOutcome, State, TableView};
+use crate::app::state::{Loadable, Modal, OpenTable, ReadOutcome, State};
 use crate::model::sanitize::sanitize;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
@@ -57,8 +57,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         Loadable::Loaded(_) => {
             draw_collections(frame, layout.collections, view);
             let mut main = layout.main;
-            if let Some(progress) = &view.progress {
-                let status = match view.read.as_ref() {
+            if let Some(progress) = &view.view.progress {
+                let status = match view.view.read.as_ref() {
                     Some(r) if r.running => "running",
                     Some(r) => match &r.outcome {
                         Some(ReadOutcome::Cancelled) => "cancelled",
@@ -73,7 +73,7 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
                 super::scan::draw_progress(frame, top, progress, status);
                 main = rest;
             }
-            if view.detail_open {
+            if view.view.detail_open {
                 draw_detail(frame, main, view);
             } else {
                 draw_items(frame, main, view);
@@ -82,52 +82,60 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     }
     request_log::draw(frame, layout.log, state);
     status::draw(frame, layout.status, state, view);
-    if let Some(w) = &view.write {
-        super::write::draw_write(frame, area, w);
-    } else if let Some(d) = &view.export {
-        super::export::draw_export(frame, area, d);
-    } else if let (Some(b), Some(info)) = (&view.builder, view.info.loaded()) {
-        super::builder::draw_builder(frame, area, b, info);
-    } else if let (Some(l), Some(info)) = (&view.launcher, view.info.loaded()) {
-        super::scan::draw_launcher(frame, area, l, info);
-    } else if let Some(d) = &view.distribution {
-        super::scan::draw_distribution(frame, area, d);
-    } else if let (Some(c), Some(info)) = (&view.index_chooser, view.info.loaded()) {
-        super::index_chooser::draw_index_chooser(
+    draw_modal(frame, area, state, view);
+}
+
+/// The one dialog open over the table: the same [`Modal`] `update` routes the keys to.
+fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
+    let Some(modal) = &view.modal else {
+        return;
+    };
+    let info = view.info.loaded();
+    match (modal, info) {
+        (Modal::Write(w), _) => super::write::draw_write(frame, area, w),
+        (Modal::Export(d), _) => super::export::draw_export(frame, area, d),
+        (Modal::QueryForm(b), Some(info)) => {
+            super::query_form::draw_query_form(frame, area, b, info)
+        }
+        (Modal::Launcher(l), Some(info)) => super::scan::draw_launcher(frame, area, l, info),
+        (Modal::Distribution(d), _) => super::scan::draw_distribution(frame, area, d),
+        (Modal::IndexChooser(c), Some(info)) => super::index_chooser::draw_index_chooser(
             frame,
             area,
             c,
             info,
             state.config.price_per_million_reads,
-        );
-    } else if let Some(p) = &view.palette {
-        super::builder::draw_palette(frame, area, p, state);
-    } else if let Some(prompt) = &view.budget_prompt {
-        draw_prompt(
+        ),
+        (Modal::Palette(p), _) => super::query_form::draw_palette(frame, area, p, state),
+        (Modal::BudgetPrompt(prompt), _) => draw_prompt(
             frame,
             area,
             " Resume the scan: max RCU for the rest ",
             prompt,
-        );
-    } else if let Some(prompt) = &view.pk_prompt {
-        let key = view
-            .read_keys()
-            .map(|k| {
-                format!(
-                    "{} ({})",
-                    k.partition_key.name,
-                    k.partition_key.key_type.as_str()
-                )
-            })
-            .unwrap_or_default();
-        draw_prompt(frame, area, &format!(" Query partition key {key} "), prompt);
-    } else if let Some(prompt) = &view.filter_prompt {
-        draw_prompt(frame, area, " Filter loaded items ", prompt);
+        ),
+        (Modal::PkPrompt(prompt), _) => {
+            let key = view
+                .read_keys()
+                .map(|k| {
+                    format!(
+                        "{} ({})",
+                        k.partition_key.name,
+                        k.partition_key.key_type.as_str()
+                    )
+                })
+                .unwrap_or_default();
+            draw_prompt(frame, area, &format!(" Query partition key {key} "), prompt);
+        }
+        (Modal::FilterPrompt(prompt), _) => {
+            draw_prompt(frame, area, " Filter loaded items ", prompt)
+        }
+        // The builder, launcher and index chooser need the table's description.
+        (Modal::QueryForm(_) | Modal::Launcher(_) | Modal::IndexChooser(_), None) => {}
     }
 }
 
-fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
-    let target = match &view.index {
+fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
+    let target = match &view.view.index {
         Some(i) => format!("{} · index {}", view.name, i),
         None => view.name.clone(),
     };
@@ -144,6 +152,7 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
         // The index is named once, in the target: a GSI's own capacity follows the table's
         // only when it differs (an on-demand table's GSIs are on demand too).
         let gsi = view
+            .view
             .index
             .as_deref()
             .and_then(|n| info.index(n))
@@ -173,9 +182,9 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &TableView) {
     );
 }
 
-fn draw_kinds(frame: &mut Frame, area: Rect, view: &TableView) {
+fn draw_kinds(frame: &mut Frame, area: Rect, view: &OpenTable) {
     let mut spans = vec![Span::styled(" kinds: ", theme::dim())];
-    match &view.store {
+    match &view.view.store {
         Some(store) if !store.is_empty() => {
             for (i, (kind, count)) in store.kinds_summary().into_iter().enumerate() {
                 if i > 0 {

@@ -2,6 +2,7 @@
 //! data, unique headers, collection order, the picker's return, completions, the detail's wrap,
 //! help, the request log, region and profile.
 
+use crate::app::msg::{InputMsg, Msg, ReadEffect, TableMsg};
 use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
@@ -62,11 +63,11 @@ fn an_attribute_named_kind_keeps_its_header_and_the_decoded_kind_takes_another()
 #[test]
 fn demo_orders_name_their_parts_from_the_data() {
     let mut st = loaded(false);
-    let store = st.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = st.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let celebrity = store.collection_of("USER#celebrity").unwrap();
     send(&mut st, (0..celebrity).map(|_| press(KeyCode::Down)));
     send(&mut st, [press(KeyCode::Tab)]);
-    let columns = &st.table.as_ref().unwrap().columns;
+    let columns = &st.table.as_ref().unwrap().view.columns;
     assert_eq!(columns.part_names, ["date", "orderId"]);
     assert!(
         !columns.attrs.iter().any(|a| a == "date" || a == "orderId"),
@@ -74,18 +75,21 @@ fn demo_orders_name_their_parts_from_the_data() {
         columns.attrs
     );
     // Parts that match no attribute stay numbered: order lines `ITEM#n`.
-    let order = (0..st.table.as_ref().unwrap().collection_count())
+    let order = (0..st.table.as_ref().unwrap().view.collection_count())
         .find(|&n| {
             let v = st.table.as_ref().unwrap();
-            let store = v.store.as_ref().unwrap();
-            store.collections()[v.collection_at(n).unwrap()]
+            let store = v.view.store.as_ref().unwrap();
+            store.collections()[v.view.collection_at(n).unwrap()]
                 .key
                 .starts_with("ORDER#")
         })
         .unwrap();
     let mut st = loaded(false);
     send(&mut st, (0..order).map(|_| press(KeyCode::Down)));
-    assert_eq!(st.table.as_ref().unwrap().columns.part_names, ["part1"]);
+    assert_eq!(
+        st.table.as_ref().unwrap().view.columns.part_names,
+        ["part1"]
+    );
 }
 
 #[test]
@@ -93,9 +97,9 @@ fn collections_ordered_by_items_put_the_hot_collection_first() {
     let mut st = loaded(false);
     send(&mut st, [char('o'), char('o')]);
     let v = st.table.as_ref().unwrap();
-    let store = v.store.as_ref().unwrap();
+    let store = v.view.store.as_ref().unwrap();
     assert_eq!(
-        store.collections()[v.collection_at(0).unwrap()].key,
+        store.collections()[v.view.collection_at(0).unwrap()].key,
         "USER#celebrity"
     );
     assert!(screen_text(&st).contains("items · o"));
@@ -108,11 +112,11 @@ fn the_picker_after_t_has_its_filter_selected() {
     crate::app::update::start(&mut st, None);
     send(
         &mut st,
-        [crate::app::msg::Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "app".into(),
             "audit-log".into(),
             "orders".into(),
-        ]))],
+        ])))],
     );
     send(
         &mut st,
@@ -152,8 +156,7 @@ fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
             .table
             .as_ref()
             .unwrap()
-            .builder
-            .as_ref()
+            .query_form()
             .unwrap()
             .completion
             .clone()
@@ -168,10 +171,10 @@ fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
     snapshot!("builder_sk_completions_key_order", st);
     send(
         &mut st,
-        [crate::app::msg::Msg::Key(crossterm::event::KeyEvent::new(
+        [Msg::Input(InputMsg::Key(crossterm::event::KeyEvent::new(
             KeyCode::Char('o'),
             crossterm::event::KeyModifiers::CONTROL,
-        ))],
+        )))],
     );
     let (_, counts) = completion(&st);
     assert!(counts.windows(2).all(|w| w[0] >= w[1]), "{counts:?}");
@@ -293,15 +296,15 @@ fn region_and_profile_in_the_title_and_the_region_switcher() {
 fn g_r_on_an_order_shows_the_order_with_its_lines() {
     use crate::app::msg::Effect;
     let mut st = loaded(false);
-    let store = st.table.as_ref().unwrap().store.as_ref().unwrap();
+    let store = st.table.as_ref().unwrap().view.store.as_ref().unwrap();
     let user = store.collection_of("USER#u00003").unwrap();
     send(&mut st, (0..user).map(|_| press(KeyCode::Down)));
     send(&mut st, [press(KeyCode::Tab), press(KeyCode::Enter)]);
     snapshot!("related_of_an_order", st);
     let effects = send(&mut st, [char('g'), char('r')]);
-    let Some(Effect::StartRead { id, spec }) = effects
+    let Some(Effect::Read(ReadEffect::Start { id, spec })) = effects
         .iter()
-        .find(|e| matches!(e, Effect::StartRead { .. }))
+        .find(|e| matches!(e, Effect::Read(ReadEffect::Start { .. })))
     else {
         panic!("a Query: {effects:?}")
     };

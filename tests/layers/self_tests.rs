@@ -172,7 +172,7 @@ fn clean_sources_are_not_reported() {
     );
     assert_clean(
         "app/keymap/mod.rs",
-        "const K: &str = include_str!(\"../../../assets/keymap.toml\");\n",
+        "const K: &str = include_str!(\"../../../assets/reserved-words.txt\");\n",
     );
     assert_clean(
         "app/x.rs",

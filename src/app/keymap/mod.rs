@@ -1,7 +1,7 @@
 //! Key bindings: which key triggers which [`Action`].
 //!
-//! The defaults live in `assets/keymap.toml` as data (one entry per action, with its help text),
-//! so the help screen, the status-bar hints and the lookup all come from one table. The user's
+//! The defaults are data: one table in [`action`] gives every action its name, keys and help
+//! text, so the help screen, the status-bar hints and the lookup all come from it. The user's
 //! config file can replace the keys of any action (see [`Keymap::with_overrides`]).
 
 mod action;
@@ -10,14 +10,10 @@ mod combo;
 use std::collections::BTreeMap;
 
 use crossterm::event::KeyEvent;
-use serde::Deserialize;
 use thiserror::Error;
 
 pub use action::Action;
 pub use combo::{KeyCombo, KeyParseError};
-
-/// The default keymap, as shipped.
-pub const DEFAULT_KEYMAP_TOML: &str = include_str!("../../../assets/keymap.toml");
 
 /// How to write a key, for error messages.
 pub const KEY_SYNTAX_HINT: &str = "write keys like 'q', 'ctrl-c', 'pagedown'";
@@ -65,30 +61,17 @@ struct Binding {
     help: String,
 }
 
-/// Which keys trigger which action, in the order of `assets/keymap.toml`.
+/// Which keys trigger which action, in the order of the action table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keymap {
     bindings: Vec<Binding>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AssetFile {
-    binding: Vec<AssetBinding>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AssetBinding {
-    action: String,
-    keys: Vec<String>,
-    help: String,
-}
-
 impl Default for Keymap {
-    /// The shipped keymap. A unit test proves the asset parses, so this cannot fail.
+    /// The shipped keymap. A unit test proves the table is valid, so this cannot fail.
     fn default() -> Keymap {
-        match Keymap::from_toml(DEFAULT_KEYMAP_TOML) {
+        let rows = Action::ALL.map(|a| (a, a.default_keys(), a.help()));
+        match Keymap::from_rows(&rows) {
             Ok(keymap) => keymap,
             Err(err) => panic!("{err}"),
         }
@@ -96,22 +79,18 @@ impl Default for Keymap {
 }
 
 impl Keymap {
-    /// Reads a keymap in the format of `assets/keymap.toml`.
-    pub fn from_toml(text: &str) -> Result<Keymap, KeymapError> {
-        let asset: AssetFile = toml::from_str(text)
-            .map_err(|err| KeymapError::Asset(err.message().replace('\n', " ")))?;
+    /// A keymap from rows of (action, keys, help), in help order: each action once, each
+    /// key to one action.
+    pub fn from_rows(rows: &[(Action, &[&str], &str)]) -> Result<Keymap, KeymapError> {
         let mut bindings: Vec<Binding> = Vec::new();
-        for entry in asset.binding {
-            let action =
-                Action::from_name(&entry.action).ok_or_else(|| KeymapError::UnknownAction {
-                    name: entry.action.clone(),
-                })?;
+        for &(action, keys, help) in rows {
             if bindings.iter().any(|b| b.action == action) {
                 return Err(KeymapError::Asset(format!(
                     "action '{action}' is listed twice"
                 )));
             }
-            let keys = parse_keys(action, &entry.keys)?;
+            let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+            let keys = parse_keys(action, &keys)?;
             for key in &keys {
                 if let Some(other) = bindings.iter().find(|b| b.keys.contains(key)) {
                     return Err(KeymapError::Conflict {
@@ -124,7 +103,7 @@ impl Keymap {
             bindings.push(Binding {
                 action,
                 keys,
-                help: entry.help,
+                help: help.to_string(),
             });
         }
         Ok(Keymap { bindings })
@@ -210,7 +189,7 @@ impl Keymap {
         join_keys(self.keys(action), "/")
     }
 
-    /// The help screen's rows, in the order of `assets/keymap.toml`.
+    /// The help screen's rows, in the order of the action table.
     pub fn help_rows(&self) -> Vec<HelpRow> {
         self.bindings
             .iter()

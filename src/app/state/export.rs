@@ -128,7 +128,7 @@ pub struct ExportRequest {
     /// The user agreed to replace an existing file.
     pub overwrite: bool,
     pub items: ExportItems,
-    /// More items come from reads tee'd into it, until `Effect::FinishExport`.
+    /// More items come from reads tee'd into it, until `|x| Effect::Export(ExportEffect::Finish(x))`.
     pub stream: bool,
 }
 

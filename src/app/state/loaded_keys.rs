@@ -1,4 +1,4 @@
-//! Key values of the builder's chosen table or index, read off the loaded items' attributes
+//! Key values of the query form's chosen table or index, read off the loaded items' attributes
 //! when the store groups them by other keys (items scanned from the table carry their GSI
 //! keys): completions then come from them as well as from the keys-only sample.
 

@@ -1,7 +1,5 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
-mod builder;
-mod builder_field;
 mod chord;
 mod cursor;
 mod distribution;
@@ -13,20 +11,24 @@ mod live_summary;
 mod loaded_keys;
 mod log_pane;
 mod marks;
+mod modal;
 mod palette;
 mod picker;
+mod query_form;
+mod query_form_field;
 mod read;
 mod related;
 mod scan;
 mod scan_progress;
 mod session;
 mod table;
+mod table_read;
+mod view;
 mod visited;
 mod write;
 
 use std::collections::HashMap;
 
-pub use builder::*;
 pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
@@ -38,14 +40,17 @@ pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary
 pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;
+pub use modal::Modal;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
-pub use read::{ReadOutcome, ReadState};
+pub use query_form::*;
+pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
 pub use related::Related;
 pub use scan::*;
 pub use scan_progress::{ScanProgress, SegmentProgress};
 pub use session::{ConnectTarget, ConnectionInfo, Session, SwitchKind, Switcher, SWITCHER_ROWS};
-pub use table::{JsonMode, Pane, Prompt, TableView};
+pub use table::{JsonMode, OpenTable, Pane, Prompt};
+pub use view::View;
 pub use visited::{Visited, MAX_VISITED};
 pub use write::{UndoEntry, WriteFlow, WriteStage};
 
@@ -78,6 +83,36 @@ pub enum Screen {
     Table,
 }
 
+/// How much derived view data a message made stale, least first.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stale {
+    #[default]
+    Fresh,
+    /// The items pane's columns.
+    Columns,
+    /// The selected collection's matching items, then the columns.
+    Items,
+    /// The matching collections, then the items and the columns.
+    All,
+}
+
+/// Derived view data a message asked to refresh; `update` refreshes it once, after the
+/// message.
+#[derive(Debug, Clone, Default)]
+pub struct Refresh {
+    pub stale: Stale,
+    /// Put the cursor back on this collection (by position in the store).
+    pub follow: Option<usize>,
+    /// Keep every cursor on screen.
+    pub keep_visible: bool,
+}
+
+impl Refresh {
+    pub fn ask(&mut self, stale: Stale) {
+        self.stale = self.stale.max(stale);
+    }
+}
+
 /// A transient line in the status bar.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Notice {
@@ -89,7 +124,7 @@ pub struct Notice {
 pub struct State {
     pub screen: Screen,
     pub picker: Picker,
-    pub table: Option<TableView>,
+    pub table: Option<OpenTable>,
     pub log: RequestLog,
     pub keymap: Keymap,
     pub config: Config,
@@ -100,7 +135,7 @@ pub struct State {
     pub width: u16,
     pub height: u16,
     pub next_request_id: u64,
-    /// Milliseconds since the explorer started, from `Msg::Tick` (sent while a read runs). Scan
+    /// Milliseconds since the explorer started, from `TimeMsg::Tick` (sent while a read runs). Scan
     /// rates do not use it: they come from the engine's own clock.
     pub clock_ms: u64,
     /// Items the explorer keeps at most (`--max-items`, the config's `max_items`, or sized to
@@ -114,7 +149,7 @@ pub struct State {
     pub quit: bool,
     /// `g` waiting for its second key (`g r` follows a relation).
     pub chord: Chords,
-    /// Key completions in key order or by count (Ctrl-O in the builder and the palette).
+    /// Key completions in key order or by count (Ctrl-O in the query form and the palette).
     pub completion_order: CompletionOrder,
     /// Help rows scrolled off the top.
     pub help_scroll: usize,
@@ -124,9 +159,20 @@ pub struct State {
     pub session: Session,
     /// A writer exists (`--allow-writes` or the config): the write keys work.
     pub writes_enabled: bool,
+    /// Derived view data this message made stale (see `update::derived`).
+    pub refresh: Refresh,
 }
 
 impl State {
+    /// The open table's current view.
+    pub fn view(&self) -> Option<&View> {
+        self.table.as_ref().map(|t| &t.view)
+    }
+
+    pub fn view_mut(&mut self) -> Option<&mut View> {
+        self.table.as_mut().map(|t| &mut t.view)
+    }
+
     pub fn new(config: Config, keymap: Keymap, endpoint: String, width: u16, height: u16) -> Self {
         State {
             screen: Screen::Picker,
@@ -153,6 +199,7 @@ impl State {
             log_pane: LogPane::default(),
             session: Session::default(),
             writes_enabled: false,
+            refresh: Refresh::default(),
         }
     }
 }

@@ -1,11 +1,11 @@
-//! One open table: its description, the loaded items and every view and dialog over them.
+//! One open table: what belongs to the table whichever view shows it (its description, the
+//! live stream, a running export, the undo history, what reads taught about its kinds and
+//! keys, the views kept for going back), the current [`View`] and the one dialog open.
+//!
+//! A new read, a walk to another collection and Backspace replace the `View` and keep the
+//! rest, so nothing is carried between views by hand.
 
-use super::{
-    Builder, DistributionView, ExportDialog, ExportJob, ListCursor, LiveView, Loadable, Marks,
-    Palette, ReadState, Related, ScanLauncher, ScanProgress, Visited,
-};
-use crate::app::columns::ItemColumns;
-use crate::model::collection::{DisplayOrder, ItemId, ItemStore};
+use super::{ExportJob, LiveView, Loadable, Modal, UndoEntry, View, Visited};
 use crate::model::part_names::KindPartNames;
 use crate::model::relations::KeyKnowledge;
 use crate::model::schema::{KeySchema, TableInfo};
@@ -36,169 +36,45 @@ pub struct Prompt {
 }
 
 #[derive(Debug, Clone)]
-pub struct TableView {
+pub struct OpenTable {
     pub name: String,
     pub info: Loadable<TableInfo>,
-    /// Reads go to this index (`None`: the table itself).
-    pub index: Option<String>,
-    pub store: Option<ItemStore>,
-    pub read: Option<ReadState>,
-    pub focus: Pane,
-    pub collections: ListCursor,
-    pub items: ListCursor,
-    /// The items pane's part and attribute columns for the selected collection.
-    pub columns: ItemColumns,
-    /// Non-key columns scrolled off to the left in the items pane.
-    pub column_offset: usize,
-    pub detail_open: bool,
-    /// Rows scrolled off the top of the item detail (wrapped rows when `detail_wrap`).
-    pub detail_scroll: usize,
-    /// Long lines wrap (`w` switches to scrolling them sideways).
-    pub detail_wrap: bool,
-    /// Columns scrolled off the left of the item detail when it does not wrap.
-    pub detail_hscroll: usize,
-    pub json_mode: JsonMode,
-    /// Applied filter over loaded items (case-insensitive substring of keys, strings and the
-    /// text of numbers).
-    pub filter: String,
-    /// Collections (by position) that match `filter`; `None` when there is no filter.
-    pub filtered_collections: Option<Vec<usize>>,
-    /// Items of the selected collection that match `filter`; `None` when there is no filter.
-    pub filtered_items: Option<Vec<ItemId>>,
-    pub filter_prompt: Option<Prompt>,
-    pub pk_prompt: Option<Prompt>,
-    /// Asks for a new capacity budget before a budgeted read resumes.
-    pub budget_prompt: Option<Prompt>,
-    pub builder: Option<Builder>,
-    pub palette: Option<Palette>,
-    pub launcher: Option<ScanLauncher>,
-    /// Per-segment progress of the scan started from the launcher.
-    pub progress: Option<ScanProgress>,
-    pub distribution: Option<DistributionView>,
-    /// The index chooser (`i`): nothing is read until Enter.
-    pub index_chooser: Option<super::IndexChooser>,
+    /// The loaded items and how they are shown: replaced by each new read.
+    pub view: View,
+    /// The one dialog open over the table, if any.
+    pub modal: Option<Modal>,
     /// The live pane (`W`): the table's writes from its stream.
     pub live: Option<LiveView>,
-    /// Items read but not kept because the store reached `State::max_items`.
-    pub dropped_items: u64,
-    /// The selected item's related collections (`g r` opens the selected one).
-    pub related: Related,
+    /// The export under way (the dialog is `Modal::Export`).
+    pub export_job: Option<ExportJob>,
+    /// What `U` can undo (the write under way is `Modal::Write`).
+    pub undo: Vec<UndoEntry>,
     /// What every page read in this table taught about its collections, for `related`.
     pub knowledge: KeyKnowledge,
     /// Each kind's key-part names, learnt from the most items of it any read held.
     pub part_names: KindPartNames,
     /// Views left for another collection, newest last (Backspace returns).
     pub visited: Visited,
-    /// The collections' order (`o`: first seen, key, items, bytes).
-    pub ordering: DisplayOrder,
-    /// Issue 13: marked items, the export dialog and the export under way.
-    pub marks: Marks,
-    pub export: Option<ExportDialog>,
-    pub export_job: Option<ExportJob>,
-    /// The write under way (edit, new item, delete, undo), and what `U` can undo.
-    pub write: Option<super::WriteFlow>,
-    pub undo: Vec<super::UndoEntry>,
 }
 
-impl TableView {
+impl OpenTable {
     pub fn new(name: String, info: Loadable<TableInfo>) -> Self {
-        TableView {
+        OpenTable {
             name,
             info,
-            index: None,
-            store: None,
-            read: None,
-            focus: Pane::Collections,
-            collections: ListCursor::default(),
-            items: ListCursor::default(),
-            columns: ItemColumns::default(),
-            column_offset: 0,
-            detail_open: false,
-            detail_scroll: 0,
-            detail_wrap: true,
-            detail_hscroll: 0,
-            json_mode: JsonMode::Plain,
-            filter: String::new(),
-            filtered_collections: None,
-            filtered_items: None,
-            filter_prompt: None,
-            pk_prompt: None,
-            budget_prompt: None,
-            builder: None,
-            palette: None,
-            launcher: None,
-            progress: None,
-            distribution: None,
-            index_chooser: None,
+            view: View::default(),
+            modal: None,
             live: None,
-            dropped_items: 0,
-            related: Related::default(),
+            export_job: None,
+            undo: Vec::new(),
             knowledge: KeyKnowledge::default(),
             part_names: KindPartNames::default(),
             visited: Visited::default(),
-            ordering: DisplayOrder::default(),
-            marks: Marks::default(),
-            export: None,
-            export_job: None,
-            write: None,
-            undo: Vec::new(),
         }
     }
 
-    /// Keys of whatever reads go to: the table or the chosen index.
+    /// Keys of whatever reads go to: the table or the view's index.
     pub fn read_keys(&self) -> Option<&KeySchema> {
-        self.info.loaded()?.keys_for(self.index.as_deref())
-    }
-
-    pub fn collection_count(&self) -> usize {
-        match (&self.filtered_collections, &self.store) {
-            (Some(f), _) => f.len(),
-            (None, Some(store)) => store.collections().len(),
-            (None, None) => 0,
-        }
-    }
-
-    /// Position in the store's collections of the n-th visible collection.
-    pub fn collection_at(&self, n: usize) -> Option<usize> {
-        match &self.filtered_collections {
-            Some(f) => f.get(n).copied(),
-            None => self.ordering.at(n, self.collection_count()),
-        }
-    }
-
-    pub fn selected_collection(&self) -> Option<usize> {
-        self.collection_at(self.collections.cursor)
-    }
-
-    pub fn item_count(&self) -> usize {
-        if let Some(f) = &self.filtered_items {
-            return f.len();
-        }
-        match (self.selected_collection(), &self.store) {
-            (Some(c), Some(store)) => store.collections()[c].items.len(),
-            _ => 0,
-        }
-    }
-
-    pub fn item_at(&self, n: usize) -> Option<ItemId> {
-        if let Some(f) = &self.filtered_items {
-            return f.get(n).copied();
-        }
-        let store = self.store.as_ref()?;
-        store.collections()[self.selected_collection()?]
-            .items
-            .get(n)
-            .copied()
-    }
-
-    pub fn selected_item(&self) -> Option<ItemId> {
-        self.item_at(self.items.cursor)
-    }
-
-    /// Every item the items pane lists: the selected collection's, or its filtered ones.
-    pub fn listed_items(&self) -> Vec<ItemId> {
-        (0..self.item_count())
-            .filter_map(|n| self.item_at(n))
-            .collect()
+        self.info.loaded()?.keys_for(self.view.index.as_deref())
     }
 }

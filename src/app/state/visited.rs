@@ -5,7 +5,7 @@
 //! `--max-items` together with the current view: the oldest views are dropped first when the
 //! current one needs the room, so walking never raises the memory ceiling the user set.
 
-use super::TableView;
+use super::View;
 use crate::model::collection::ItemStore;
 
 /// Views kept at most.
@@ -14,18 +14,18 @@ pub const MAX_VISITED: usize = 20;
 #[derive(Debug, Clone, Default)]
 pub struct Visited {
     /// Oldest first.
-    views: Vec<TableView>,
+    views: Vec<View>,
 }
 
 impl Visited {
-    pub fn push(&mut self, view: TableView) {
+    pub fn push(&mut self, view: View) {
         if self.views.len() == MAX_VISITED {
             self.views.remove(0);
         }
         self.views.push(view);
     }
 
-    pub fn pop(&mut self) -> Option<TableView> {
+    pub fn pop(&mut self) -> Option<View> {
         self.views.pop()
     }
 

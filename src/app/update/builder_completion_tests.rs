@@ -1,24 +1,27 @@
-//! The builder's keys around completions: what Enter, Tab, → and Ctrl-U do, what one Tab
+//! The query form's keys around completions: what Enter, Tab, → and Ctrl-U do, what one Tab
 //! completes to, and where index keys complete from.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::builder_tests::{builder, builder_open, builder_open_with, dismiss, typed};
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TimeMsg, TimerEffect};
 use crate::app::state::{Field, State};
 use crate::aws::ReadSpec;
 use crate::model::value::{AttrValue, Item};
 
 fn started(effects: &[Effect]) -> Option<ReadSpec> {
     effects.iter().find_map(|e| match e {
-        Effect::StartRead { spec, .. } => Some((**spec).clone()),
+        Effect::Read(ReadEffect::Start { spec, .. }) => Some((**spec).clone()),
         _ => None,
     })
 }
 
 fn ctrl(c: char) -> Msg {
-    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL))
+    Msg::Input(InputMsg::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::CONTROL,
+    )))
 }
 
 /// The request the EXPLAIN pane shows right now.
@@ -180,7 +183,7 @@ fn a_hash_only_index_has_no_sort_key_operator() {
     send(&mut s, [press(KeyCode::BackTab), press(KeyCode::Right)]);
     let effects = send(&mut s, [press(KeyCode::Right)]);
     let sample = match effects.as_slice() {
-        [Effect::StartRead { id, .. }] => *id,
+        [Effect::Read(ReadEffect::Start { id, .. })] => *id,
         other => panic!("a key sample of the index: {other:?}"),
     };
     let keys = vec![Item::from_attrs(vec![(
@@ -204,13 +207,13 @@ fn a_hash_only_index_has_no_sort_key_operator() {
     let last = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Debounce { generation, .. } => Some(*generation),
+            Effect::Timer(TimerEffect::Debounce { generation, .. }) => Some(*generation),
             _ => None,
         })
         .next_back()
         .unwrap();
     assert!(
-        send(&mut s, [Msg::Debounced(last)]).is_empty(),
+        send(&mut s, [Msg::Time(TimeMsg::Debounced(last))]).is_empty(),
         "no sort keys to sample"
     );
     dismiss(&mut s);

@@ -1,9 +1,11 @@
-//! The builder and the palette driven through `update` with scripted messages.
+//! The query form and the palette driven through `update` with scripted messages.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{
+    Effect, InputMsg, Msg, ReadEffect, TableMsg, TerminalEffect, TimeMsg, TimerEffect,
+};
 use crate::app::state::Field;
 use crate::app::state::State;
 use crate::app::update::start;
@@ -28,12 +30,12 @@ pub(super) fn builder_open_with(
     start(&mut s, Some("app".into()));
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(info),
-        }],
+        })],
     );
-    let id = s.table.as_ref().unwrap().read.as_ref().unwrap().id;
+    let id = s.table.as_ref().unwrap().view.read.as_ref().unwrap().id;
     send(&mut s, [page(id, 1, items, false)]);
     send(
         &mut s,
@@ -45,7 +47,7 @@ pub(super) fn builder_open_with(
     );
     let effects = send(&mut s, [char(':')]);
     let sample = match effects.as_slice() {
-        [Effect::StartRead { id, spec }] => {
+        [Effect::Read(ReadEffect::Start { id, spec })] => {
             assert_eq!(spec.operation, Operation::Scan);
             assert_eq!(spec.max_pages, Some(1));
             assert!(spec.projection.is_some(), "the key sample reads keys only");
@@ -63,8 +65,8 @@ pub(super) fn dismiss(s: &mut State) {
     }
 }
 
-pub(super) fn builder(s: &State) -> &crate::app::state::Builder {
-    s.table.as_ref().unwrap().builder.as_ref().unwrap()
+pub(super) fn builder(s: &State) -> &crate::app::state::QueryForm {
+    s.table.as_ref().unwrap().query_form().unwrap()
 }
 
 #[test]
@@ -106,7 +108,7 @@ fn completion_accepts_a_key_segment_as_far_as_its_keys_agree_then_runs() {
     let spec = effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec.clone()),
             _ => None,
         })
         .expect("Enter runs the query");
@@ -114,7 +116,7 @@ fn completion_accepts_a_key_segment_as_far_as_its_keys_agree_then_runs() {
         spec.key_condition.as_deref(),
         Some("#pk = :pk AND begins_with(#sk, :sk)")
     );
-    assert!(s.table.as_ref().unwrap().builder.is_none());
+    assert!(s.table.as_ref().unwrap().query_form().is_none());
     // History: reopening and pressing Up recalls it.
     send(&mut s, [char(':'), press(KeyCode::Up)]);
     assert_eq!(builder(&s).text(Field::Pk), "USER#celebrity");
@@ -152,7 +154,7 @@ fn invalid_queries_cannot_be_sent() {
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, Effect::StartRead { .. })),
+            .any(|e| matches!(e, Effect::Read(ReadEffect::Start { .. }))),
         "{effects:?}"
     );
     assert!(s.notice.as_ref().unwrap().error);
@@ -173,6 +175,7 @@ fn typing_debounces_and_stale_timers_do_nothing() {
         s.table
             .as_ref()
             .unwrap()
+            .view
             .store
             .as_ref()
             .unwrap()
@@ -184,19 +187,19 @@ fn typing_debounces_and_stale_timers_do_nothing() {
     let generations: Vec<u64> = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Debounce { generation, .. } => Some(*generation),
+            Effect::Timer(TimerEffect::Debounce { generation, .. }) => Some(*generation),
             _ => None,
         })
         .collect();
     assert_eq!(generations.len(), "USER#zed".len());
     let last = *generations.last().unwrap();
     assert!(
-        send(&mut s, [Msg::Debounced(last - 1)]).is_empty(),
+        send(&mut s, [Msg::Time(TimeMsg::Debounced(last - 1))]).is_empty(),
         "a stale timer is ignored"
     );
-    let effects = send(&mut s, [Msg::Debounced(last)]);
+    let effects = send(&mut s, [Msg::Time(TimeMsg::Debounced(last))]);
     assert!(
-        matches!(effects.as_slice(), [Effect::StartRead { spec, .. }] if spec.operation == Operation::Query),
+        matches!(effects.as_slice(), [Effect::Read(ReadEffect::Start { spec, .. })] if spec.operation == Operation::Query),
         "a sort-key sample for the complete key: {effects:?}"
     );
 }
@@ -206,10 +209,10 @@ fn raw_mode_and_copying_the_cli_command() {
     let (mut s, _) = builder_open();
     send(
         &mut s,
-        [Msg::Key(KeyEvent::new(
+        [Msg::Input(InputMsg::Key(KeyEvent::new(
             KeyCode::Char('r'),
             KeyModifiers::CONTROL,
-        ))],
+        )))],
     );
     assert!(builder(&s).raw);
     send(&mut s, typed("PK = :p"));
@@ -222,34 +225,26 @@ fn raw_mode_and_copying_the_cli_command() {
     );
     let effects = send(
         &mut s,
-        [Msg::Key(KeyEvent::new(
+        [Msg::Input(InputMsg::Key(KeyEvent::new(
             KeyCode::Char('y'),
             KeyModifiers::CONTROL,
-        ))],
+        )))],
     );
     assert!(
-        matches!(effects.as_slice(), [Effect::Copy(cli)] if cli.starts_with("aws dynamodb query --table-name 'app'"))
+        matches!(effects.as_slice(), [Effect::Terminal(TerminalEffect::Copy(cli))] if cli.starts_with("aws dynamodb query --table-name 'app'"))
     );
 }
 
 #[test]
 fn palette_runs_patterns_and_fans_out_shards() {
     let (mut s, _) = builder_open();
-    while s.table.as_ref().unwrap().builder.is_some() {
+    while s.table.as_ref().unwrap().query_form().is_some() {
         send(&mut s, [press(KeyCode::Esc)]);
     }
     s.patterns =
         parse_patterns_file(include_str!("../../../assets/demo-patterns.toml"), "demo").unwrap();
     send(&mut s, [char('P')]);
-    let entries = s
-        .table
-        .as_ref()
-        .unwrap()
-        .palette
-        .as_ref()
-        .unwrap()
-        .entries
-        .len();
+    let entries = s.table.as_ref().unwrap().palette().unwrap().entries.len();
     assert_eq!(entries, 6);
     // user-orders: one parameter, completed from loaded keys.
     send(&mut s, [press(KeyCode::Down), press(KeyCode::Enter)]);
@@ -258,8 +253,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
         .table
         .as_ref()
         .unwrap()
-        .palette
-        .as_ref()
+        .palette()
         .unwrap()
         .form
         .clone()
@@ -269,28 +263,20 @@ fn palette_runs_patterns_and_fans_out_shards() {
     let order = s.completion_order;
     send(
         &mut s,
-        [Msg::Key(crossterm::event::KeyEvent::new(
+        [Msg::Input(InputMsg::Key(crossterm::event::KeyEvent::new(
             KeyCode::Char('o'),
             crossterm::event::KeyModifiers::CONTROL,
-        ))],
+        )))],
     );
     assert_ne!(s.completion_order, order);
-    let form = s
-        .table
-        .as_ref()
-        .unwrap()
-        .palette
-        .as_ref()
-        .unwrap()
-        .form
-        .as_ref();
+    let form = s.table.as_ref().unwrap().palette().unwrap().form.as_ref();
     assert_eq!(form.unwrap().completion, ["celebrity"]);
     send(&mut s, [press(KeyCode::Tab)]);
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let spec = effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec.clone()),
             _ => None,
         })
         .unwrap();
@@ -307,7 +293,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
     let specs: Vec<_> = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::StartRead { spec, .. } => Some(spec.clone()),
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec.clone()),
             _ => None,
         })
         .collect();
@@ -323,6 +309,18 @@ fn palette_runs_patterns_and_fans_out_shards() {
             "shard {shard}"
         );
     }
-    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    // Each shard reads to its end (or the limit), in explorer-sized pages: the read owner
+    // pages it as the palette asked, the effect is not patched afterwards.
+    assert_eq!(specs[0].max_pages, None);
+    assert_eq!(
+        specs[0].page_size,
+        Some(crate::app::state::EXPLORER_PAGE_SIZE)
+    );
+    let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert_eq!(read.progress.starts.len(), 10, "a resume point per shard");
+    assert_eq!(read.spec.max_pages, None, "the read is what was sent");
+    assert_eq!(
+        read.origin,
+        crate::app::state::ReadOrigin::Pattern { sharded: true }
+    );
 }

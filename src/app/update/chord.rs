@@ -7,10 +7,10 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::filter::{refilter_items, refresh_columns};
+use super::derived::refilter_items;
 use super::navigation::move_cursor;
 use super::walk::{follow_related, refresh_related};
-use crate::app::msg::{Effect, Timer};
+use crate::app::msg::{Effect, Timer, TimerEffect};
 use crate::app::state::{CursorsBefore, PendingChord, State, CHORD_TIMEOUT};
 
 /// `g`: to the top, and the chord armed.
@@ -19,19 +19,19 @@ pub(super) fn top_and_arm(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let before = CursorsBefore {
-        collections: view.collections,
-        items: view.items,
-        detail_scroll: view.detail_scroll,
-        related: view.related.list,
+        collections: view.view.collections,
+        items: view.view.items,
+        detail_scroll: view.view.detail_scroll,
+        related: view.view.related.list,
     };
     let mut effects = move_cursor(state, isize::MIN / 2);
     state.chord.generation += 1;
     let generation = state.chord.generation;
     state.chord.pending = Some(PendingChord { generation, before });
-    effects.push(Effect::Timer {
+    effects.push(Effect::Timer(TimerEffect::After {
         timer: Timer::Chord(generation),
         delay: CHORD_TIMEOUT,
-    });
+    }));
     effects
 }
 
@@ -64,21 +64,20 @@ fn restore(state: &mut State, before: CursorsBefore) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
-    let moved_collection = view.collections != before.collections;
-    view.collections = before.collections;
+    let moved_collection = view.view.collections != before.collections;
+    view.view.collections = before.collections;
+    view.view.items = before.items;
+    view.view.detail_scroll = before.detail_scroll;
     if moved_collection {
-        refilter_items(view);
+        refilter_items(state);
     }
-    view.items = before.items;
-    view.detail_scroll = before.detail_scroll;
-    if moved_collection {
-        refresh_columns(state);
-    }
-    // The links of the item selected before `g`, with the link selected then.
+    // The links of the item selected before `g`, with the link selected then: they need the
+    // restored collection's items now, not after the message.
+    super::derived::refresh(state);
     refresh_related(state);
     if let Some(view) = state.table.as_mut() {
-        if before.related.cursor < view.related.links.len() {
-            view.related.list = before.related;
+        if before.related.cursor < view.view.related.links.len() {
+            view.view.related.list = before.related;
         }
     }
 }

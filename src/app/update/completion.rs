@@ -1,12 +1,12 @@
-//! Completions for the builder: partition and sort keys from loaded items and small keys-only
+//! Completions for the query form: partition and sort keys from loaded items and small keys-only
 //! samples (logged with their capacity like any request), attributes for filters.
 
 use std::collections::BTreeSet;
 
-use super::builder::info;
-use crate::app::msg::Effect;
+use super::query_form::info;
+use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
-use crate::app::state::{Completion, Field, State};
+use crate::app::state::{Completion, Field, Modal, State};
 use crate::aws::{EngineEvent, Operation, ReadSpec};
 use crate::model::cell::cell_text;
 use crate::model::completion::{complete_key, complete_last_word, KeyCompletion};
@@ -24,7 +24,11 @@ pub(super) fn sample_partition_keys(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let id = state.next_request_id;
-    let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) else {
+    let Some(b) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))
+    else {
         return Vec::new();
     };
     let keys = b.keys(&info).clone();
@@ -35,10 +39,10 @@ pub(super) fn sample_partition_keys(state: &mut State) -> Vec<Effect> {
     b.sample.for_pk = None;
     b.sample.pk_values.clear();
     state.next_request_id += 1;
-    vec![Effect::StartRead {
+    vec![Effect::Read(ReadEffect::Start {
         id,
         spec: Box::new(spec),
-    }]
+    })]
 }
 
 fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
@@ -63,8 +67,8 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
     let Some(v) = state.table.as_mut() else {
         return Vec::new();
     };
-    let loaded = v.store.as_ref().map(|s| (s.group_keys().clone(), s));
-    let Some(b) = v.builder.as_mut() else {
+    let loaded = v.view.store.as_ref().map(|s| (s.group_keys().clone(), s));
+    let Some(b) = v.modal.as_mut().and_then(Modal::query_form_mut) else {
         return Vec::new();
     };
     if b.generation != generation || b.raw {
@@ -100,23 +104,33 @@ pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
     b.sample.for_pk = Some(pk);
     b.sample.sk_values.clear();
     state.next_request_id += 1;
-    vec![Effect::StartRead {
+    vec![Effect::Read(ReadEffect::Start {
         id,
         spec: Box::new(spec),
-    }]
+    })]
 }
 
 /// Pages of a completion sample go to the builder, not the item store. Their capacity is
 /// logged like any other request's.
 pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec<Effect>> {
     let info = info(state)?;
-    let b = state.table.as_mut()?.builder.as_mut()?;
+    let b = state
+        .table
+        .as_mut()?
+        .modal
+        .as_mut()
+        .and_then(Modal::query_form_mut)?;
     if b.sample.request_id != Some(event.request_id()) {
         return None;
     }
     if let EngineEvent::Page(page) = event {
         state.log.push(RequestRow::from_page(page, 1));
-        let b = state.table.as_mut()?.builder.as_mut()?;
+        let b = state
+            .table
+            .as_mut()?
+            .modal
+            .as_mut()
+            .and_then(Modal::query_form_mut)?;
         let keys = b.keys(&info).clone();
         let attr = match &b.sample.for_pk {
             None => Some(keys.partition_key.name.clone()),
@@ -146,8 +160,8 @@ pub(super) fn refresh(state: &mut State) {
     let Some(v) = state.table.as_mut() else {
         return;
     };
-    let store = v.store.as_ref();
-    let Some(b) = v.builder.as_mut() else {
+    let store = v.view.store.as_ref();
+    let Some(b) = v.modal.as_mut().and_then(Modal::query_form_mut) else {
         return;
     };
     b.check = b.prepare(&info);

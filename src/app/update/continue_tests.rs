@@ -5,32 +5,32 @@ use crossterm::event::KeyCode;
 
 use super::scan_tests::{done, launch_budgeted, segment_page};
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, ExportEffect, FileEffect, FileMsg, Msg, ReadEffect, TimeMsg};
 use crate::app::state::{ExportScope, State};
 use crate::aws::DoneOutcome;
 
 /// `x`, the scope moved to "the read, streamed to its end", Enter, and the path is free.
 fn export_the_stream(s: &mut State) -> Vec<Effect> {
     send(s, [char('x')]);
-    send(s, [Msg::Clock(1_796_154_600)]);
+    send(s, [Msg::Time(TimeMsg::Clock(1_796_154_600))]);
     for _ in 0..4 {
-        if s.table.as_ref().unwrap().export.as_ref().unwrap().scope == ExportScope::Stream {
+        if s.table.as_ref().unwrap().export().unwrap().scope == ExportScope::Stream {
             break;
         }
         send(s, [press(KeyCode::Right)]);
     }
     let view = s.table.as_ref().unwrap();
-    assert_eq!(view.export.as_ref().unwrap().scope, ExportScope::Stream);
+    assert_eq!(view.export().unwrap().scope, ExportScope::Stream);
     let job = match send(s, [press(KeyCode::Enter)]).as_slice() {
-        [Effect::CheckExportPath { job, .. }] => *job,
+        [Effect::Files(FileEffect::CheckExportPath { job, .. })] => *job,
         other => panic!("{other:?}"),
     };
     send(
         s,
-        [Msg::ExportPathChecked {
+        [Msg::Files(FileMsg::ExportPathChecked {
             job,
             result: Ok(false),
-        }],
+        })],
     )
 }
 
@@ -58,11 +58,11 @@ fn a_streaming_export_of_a_budget_stopped_read_asks_for_a_new_budget_first() {
     let mut s = budget_stopped();
     let effects = export_the_stream(&mut s);
     assert!(
-        matches!(effects.as_slice(), [Effect::StartExport(_)]),
+        matches!(effects.as_slice(), [Effect::Export(ExportEffect::Start(_))]),
         "the export starts with what is loaded, and reads nothing yet: {effects:?}"
     );
     let view = s.table.as_ref().unwrap();
-    assert_eq!(view.budget_prompt.as_ref().unwrap().text, "10");
+    assert_eq!(view.budget_prompt().unwrap().text, "10");
     let notice = &s.notice.as_ref().unwrap().text;
     assert!(
         notice.contains("give a new one to stream the rest"),
@@ -73,7 +73,7 @@ fn a_streaming_export_of_a_budget_stopped_read_asks_for_a_new_budget_first() {
     send(&mut s, "5".chars().map(char));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     match effects.as_slice() {
-        [Effect::TeeRead { spec, .. }] => {
+        [Effect::Read(ReadEffect::Tee { spec, .. })] => {
             assert_eq!(spec.max_rcu, Some(5.0));
             assert!(spec.max_pages.is_none(), "streams to the end");
         }
@@ -88,7 +88,7 @@ fn loading_everything_past_a_budgeted_page_asks_for_a_budget() {
     s.config.confirm_scan_rcu = 1e9;
     let id = launch_budgeted(&mut s, "10");
     let view = s.table.as_mut().unwrap();
-    let read = view.read.as_mut().unwrap();
+    let read = view.view.read.as_mut().unwrap();
     read.continuous = true;
     let items = demo_items();
     let effects = send(
@@ -99,7 +99,7 @@ fn loading_everything_past_a_budgeted_page_asks_for_a_budget() {
         ],
     );
     assert!(effects.is_empty(), "{effects:?}");
-    assert!(s.table.as_ref().unwrap().budget_prompt.is_some());
+    assert!(s.table.as_ref().unwrap().budget_prompt().is_some());
 }
 
 /// Issue 21.7: paused with Esc, `n` loaded one page and left the export paused although the
@@ -112,7 +112,7 @@ fn n_resumes_a_paused_streaming_export_and_cancelling_it_stops_its_read() {
     send(&mut s, [done(id, DoneOutcome::Complete)]);
     let effects = export_the_stream(&mut s);
     let next = match effects.as_slice() {
-        [Effect::StartExport(_), Effect::TeeRead { id, .. }] => *id,
+        [Effect::Export(ExportEffect::Start(_)), Effect::Read(ReadEffect::Tee { id, .. })] => *id,
         other => panic!("{other:?}"),
     };
     // Esc pauses the export with its read.
@@ -122,7 +122,7 @@ fn n_resumes_a_paused_streaming_export_and_cancelling_it_stops_its_read() {
     let notice = &s.notice.as_ref().unwrap().text;
     assert!(notice.contains("n resumes it"), "{notice}");
     let resumed = match send(&mut s, [char('n')]).as_slice() {
-        [Effect::TeeRead { id, spec, .. }] => {
+        [Effect::Read(ReadEffect::Tee { id, spec, .. })] => {
             assert!(spec.max_pages.is_none(), "resumes the export to the end");
             assert_eq!(spec.page_size, None);
             *id
@@ -135,11 +135,13 @@ fn n_resumes_a_paused_streaming_export_and_cancelling_it_stops_its_read() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::Cancel(c) if *c == resumed)),
+            .any(|e| matches!(e, Effect::Read(ReadEffect::Cancel(c)) if *c == resumed)),
         "{effects:?}"
     );
     assert!(
-        effects.iter().any(|e| matches!(e, Effect::CancelExport(_))),
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Export(ExportEffect::Cancel(_)))),
         "{effects:?}"
     );
     // The read's end no longer speaks of resuming the export.

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use super::layout;
 use crate::app::layout::{list_rows, split_progress, split_related};
 use crate::app::msg::Effect;
-use crate::app::state::{JsonMode, Notice, Pane, State, TableView};
+use crate::app::state::{JsonMode, Notice, OpenTable, Pane, State};
 use crate::model::json::{line_text, pretty_lines, JsonSpelling};
 use crate::model::sanitize::display_width;
 use crate::model::wrap::row_count;
@@ -20,11 +20,11 @@ pub(super) fn detail_areas(state: &State) -> [Rect; 2] {
     let Some(view) = state.table.as_ref() else {
         return [main, main];
     };
-    let area = match view.progress.as_ref() {
+    let area = match view.view.progress.as_ref() {
         Some(progress) => split_progress(main, progress.segments.len())[1],
         None => main,
     };
-    split_related(area, view.related.links.len())
+    split_related(area, view.view.related.links.len())
 }
 
 fn spelling(mode: JsonMode) -> JsonSpelling {
@@ -35,14 +35,14 @@ fn spelling(mode: JsonMode) -> JsonSpelling {
 }
 
 /// Rows the selected item's JSON takes at `width` columns, and its widest line.
-pub(super) fn detail_extent(view: &TableView, width: usize) -> (usize, usize) {
-    let (Some(store), Some(id)) = (view.store.as_ref(), view.selected_item()) else {
+pub(super) fn detail_extent(view: &OpenTable, width: usize) -> (usize, usize) {
+    let (Some(store), Some(id)) = (view.view.store.as_ref(), view.view.selected_item()) else {
         return (0, 0);
     };
-    let lines = pretty_lines(&store.item(id), spelling(view.json_mode));
+    let lines = pretty_lines(&store.item(id), spelling(view.view.json_mode));
     let texts: Vec<String> = lines.iter().map(line_text).collect();
     let widest = texts.iter().map(|t| display_width(t)).max().unwrap_or(0);
-    let rows = if view.detail_wrap {
+    let rows = if view.view.detail_wrap {
         texts.iter().map(|t| row_count(t, width)).sum()
     } else {
         texts.len()
@@ -61,8 +61,8 @@ pub(super) fn scroll_detail(state: &mut State, delta: isize) {
     // sat far past the end, so `↑` changed nothing visible.
     let (total, _) = detail_extent(view, width);
     let max = total.saturating_sub(rows) as isize;
-    let from = view.detail_scroll.min(max as usize) as isize;
-    view.detail_scroll = from.saturating_add(delta).clamp(0, max) as usize;
+    let from = view.view.detail_scroll.min(max as usize) as isize;
+    view.view.detail_scroll = from.saturating_add(delta).clamp(0, max) as usize;
 }
 
 /// `←`/`→` in an unwrapped detail: sideways, up to where the widest line ends.
@@ -73,10 +73,10 @@ pub(super) fn scroll_sideways(state: &mut State, right: bool) {
     };
     let (_, widest) = detail_extent(view, width);
     let max = widest.saturating_sub(width);
-    view.detail_hscroll = if right {
-        (view.detail_hscroll + SIDEWAYS_STEP).min(max)
+    view.view.detail_hscroll = if right {
+        (view.view.detail_hscroll + SIDEWAYS_STEP).min(max)
     } else {
-        view.detail_hscroll.saturating_sub(SIDEWAYS_STEP)
+        view.view.detail_hscroll.saturating_sub(SIDEWAYS_STEP)
     };
 }
 
@@ -85,10 +85,10 @@ pub(super) fn toggle_wrap(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    view.detail_wrap = !view.detail_wrap;
-    view.detail_hscroll = 0;
-    let wrap = view.detail_wrap;
-    if view.focus != Pane::Detail && view.focus != Pane::Related {
+    view.view.detail_wrap = !view.view.detail_wrap;
+    view.view.detail_hscroll = 0;
+    let wrap = view.view.detail_wrap;
+    if view.view.focus != Pane::Detail && view.view.focus != Pane::Related {
         state.notice = Some(Notice {
             text: format!(
                 "item detail: {}",

@@ -7,7 +7,7 @@ use ratatui::layout::Margin;
 use super::area;
 use crate::app::layout::distribution_popup;
 use crate::app::msg::Effect;
-use crate::app::state::{DistributionView, State};
+use crate::app::state::{DistributionView, Modal, State};
 use crate::model::distribution::{KeyDistribution, Source, WarningContext};
 use crate::model::schema::IndexKind;
 
@@ -15,7 +15,7 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
     let Some(v) = state.table.as_mut() else {
         return Vec::new();
     };
-    let (Some(store), Some(info)) = (v.store.as_ref(), v.info.loaded()) else {
+    let (Some(store), Some(info)) = (v.view.store.as_ref(), v.info.loaded()) else {
         return Vec::new();
     };
     let mut distribution = KeyDistribution::new();
@@ -25,7 +25,7 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
         }
     }
     let partition_key = store.group_keys().partition_key.name.clone();
-    let source = match v.index.as_deref().and_then(|n| info.index(n)) {
+    let source = match v.view.index.as_deref().and_then(|n| info.index(n)) {
         Some(index) => Source::Index {
             name: &index.name,
             kind: index.kind,
@@ -38,12 +38,12 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
         partition_key: &partition_key,
         table_has_lsi: info.indexes.iter().any(|i| i.kind == IndexKind::Lsi),
     });
-    v.distribution = Some(DistributionView {
+    v.modal = Some(Modal::Distribution(DistributionView {
         line_count: DistributionView::count_lines(&distribution),
         distribution,
         warnings,
         scroll: 0,
-    });
+    }));
     Vec::new()
 }
 
@@ -55,7 +55,7 @@ pub(super) fn distribution_key(state: &mut State, key: KeyEvent) -> Vec<Effect> 
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(d) = view.distribution.as_mut() else {
+    let Some(d) = view.modal.as_mut().and_then(Modal::distribution_mut) else {
         return Vec::new();
     };
     let max = d.max_scroll(width, height);
@@ -69,7 +69,7 @@ pub(super) fn distribution_key(state: &mut State, key: KeyEvent) -> Vec<Effect> 
         KeyCode::End => max,
         KeyCode::Home => 0,
         _ => {
-            view.distribution = None;
+            view.modal = None;
             return Vec::new();
         }
     };

@@ -4,9 +4,9 @@
 use crossterm::event::{KeyCode, KeyEvent};
 
 use super::export_run::launch;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ExportEffect, FileEffect};
 use crate::app::state::{
-    CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Pane, State, TableView,
+    CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Modal, OpenTable, Pane, State,
 };
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::export::{utc_stamp, ExportFormat};
@@ -21,19 +21,19 @@ pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
         job.confirm_cancel = true;
         return Vec::new();
     }
-    if view.store.is_none() {
+    if view.view.store.is_none() {
         return Vec::new();
     }
     state.next_request_id += 1;
     let counts = scope_counts(view);
-    let scope = if !view.marks.is_empty() {
+    let scope = if !view.view.marks.is_empty() {
         ExportScope::Marked
-    } else if view.focus != Pane::Collections && counts[0].is_some() {
+    } else if view.view.focus != Pane::Collections && counts[0].is_some() {
         ExportScope::Item
     } else {
         ExportScope::Collection
     };
-    view.export = Some(ExportDialog {
+    view.modal = Some(Modal::Export(ExportDialog {
         scope,
         format: ExportFormat::Jsonl,
         columns: CsvChoice::Shown,
@@ -45,25 +45,26 @@ pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
         error: None,
         counts,
         job: job_id,
-    });
+    }));
     // The default name carries the time: asked of the loop, as `update` has no clock.
-    vec![Effect::ReadClock]
+    vec![Effect::Export(ExportEffect::ReadClock)]
 }
 
 /// Items each scope would write; `None` when a scope has nothing to write.
-fn scope_counts(view: &TableView) -> [Option<usize>; 5] {
-    let store_len = view.store.as_ref().map_or(0, |s| s.len());
-    let collection = match (view.selected_collection(), view.store.as_ref()) {
+fn scope_counts(view: &OpenTable) -> [Option<usize>; 5] {
+    let store_len = view.view.store.as_ref().map_or(0, |s| s.len());
+    let collection = match (view.view.selected_collection(), view.view.store.as_ref()) {
         (Some(c), Some(store)) => Some(store.collections()[c].items.len()),
         _ => None,
     };
     let stream = view
+        .view
         .read
         .as_ref()
         .is_some_and(|r| r.running || r.has_more());
     [
-        view.selected_item().map(|_| 1),
-        (!view.marks.is_empty()).then(|| view.marks.len()),
+        view.view.selected_item().map(|_| 1),
+        (!view.view.marks.is_empty()).then(|| view.view.marks.len()),
         collection,
         (store_len > 0).then_some(store_len),
         stream.then_some(store_len),
@@ -94,7 +95,12 @@ pub(super) fn clock(state: &mut State, unix_seconds: u64) {
         return;
     };
     let name = view.name.clone();
-    if let Some(d) = view.export.as_mut().filter(|d| !d.path_edited) {
+    if let Some(d) = view
+        .modal
+        .as_mut()
+        .and_then(Modal::export_mut)
+        .filter(|d| !d.path_edited)
+    {
         d.path = default_path(&name, unix_seconds, d.format);
     }
 }
@@ -120,7 +126,7 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(d) = view.export.as_mut() else {
+    let Some(d) = view.modal.as_mut().and_then(Modal::export_mut) else {
         return Vec::new();
     };
     match d.stage {
@@ -149,14 +155,14 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     };
     match key.code {
         KeyCode::Esc => {
-            view.export = None;
+            view.modal = None;
             return Vec::new();
         }
         KeyCode::Enter => return submit(state),
         KeyCode::Up | KeyCode::BackTab => d.field = cycle(&fields, d.field, false),
         KeyCode::Down => d.field = cycle(&fields, d.field, true),
         KeyCode::Tab if d.field != ExportField::Path => d.field = cycle(&fields, d.field, true),
-        KeyCode::Tab => return vec![Effect::CompletePath(d.path.clone())],
+        KeyCode::Tab => return vec![Effect::Files(FileEffect::CompletePath(d.path.clone()))],
         // Ctrl-U clears the path, as in a shell.
         KeyCode::Char('u')
             if d.field == ExportField::Path
@@ -202,8 +208,8 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn paste(view: &mut TableView, text: &str) -> bool {
-    match view.export.as_mut() {
+pub(super) fn paste(view: &mut OpenTable, text: &str) -> bool {
+    match view.modal.as_mut().and_then(Modal::export_mut) {
         Some(d) if d.field == ExportField::Path => {
             paste_line(&mut d.path, text);
             d.path_edited = true;
@@ -219,7 +225,7 @@ fn submit(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(d) = view.export.as_mut() else {
+    let Some(d) = view.modal.as_mut().and_then(Modal::export_mut) else {
         return Vec::new();
     };
     let index = ExportScope::ALL
@@ -234,19 +240,19 @@ fn submit(state: &mut State) -> Vec<Effect> {
         d.error = Some("name the file to write".into());
         return Vec::new();
     }
-    if d.scope == ExportScope::Stream && view.dropped_items > 0 {
+    if d.scope == ExportScope::Stream && view.view.dropped_items > 0 {
         d.error = Some(format!(
             "{} read earlier were not kept (--max-items); rescan (r) and stream from the start",
-            crate::model::wording::count(view.dropped_items, "item")
+            crate::model::wording::count(view.view.dropped_items, "item")
         ));
         return Vec::new();
     }
     d.stage = ExportStage::Checking;
     d.error = None;
-    vec![Effect::CheckExportPath {
+    vec![Effect::Files(FileEffect::CheckExportPath {
         job: d.job,
         path: d.path.clone(),
-    }]
+    })]
 }
 
 pub(super) fn path_checked(
@@ -257,7 +263,7 @@ pub(super) fn path_checked(
     let Some(d) = state
         .table
         .as_mut()
-        .and_then(|v| v.export.as_mut())
+        .and_then(|v| v.modal.as_mut().and_then(Modal::export_mut))
         .filter(|d| d.job == job && d.stage == ExportStage::Checking)
     else {
         return Vec::new();
@@ -277,7 +283,11 @@ pub(super) fn path_checked(
 }
 
 pub(super) fn completions(state: &mut State, path: String, dirs: Vec<String>) {
-    let Some(d) = state.table.as_mut().and_then(|v| v.export.as_mut()) else {
+    let Some(d) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::export_mut))
+    else {
         return;
     };
     if d.path != path {

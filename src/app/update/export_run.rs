@@ -1,12 +1,12 @@
 //! An export once it starts: the request the terminal loop performs, its progress and end,
-//! and a streaming export's hold on the read (every page of the reads that continue it also
-//! goes to the file, until the read reaches its end).
+//! and what a streaming export does when the read it holds ends (the read owner, `reads`,
+//! tees every page of the reads that continue it into the file, until the read's end).
 
 use super::reads::continue_read;
-use crate::app::msg::{Effect, ExportSummary};
+use crate::app::msg::{Effect, ExportEffect, ExportSummary, ReadEffect};
 use crate::app::state::{
-    CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Notice, State,
-    TableView,
+    CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Modal, Notice,
+    OpenTable, State,
 };
 use crate::model::collection::ItemId;
 use crate::model::export::csv_columns;
@@ -21,7 +21,7 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(d) = view.export.take() else {
+    let Some(Modal::Export(d)) = view.modal.take_if(|m| matches!(m, Modal::Export(_))) else {
         return Vec::new();
     };
     let mut job = ExportJob {
@@ -36,7 +36,7 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
     };
     let keys = key_names(view);
     let columns = match d.columns {
-        CsvChoice::Shown => CsvColumns::Fixed(csv_columns(&keys, &view.columns.attrs)),
+        CsvChoice::Shown => CsvColumns::Fixed(csv_columns(&keys, &view.view.columns.attrs)),
         CsvChoice::All => CsvColumns::AllOf { keys },
     };
     let mut request = ExportRequest {
@@ -49,20 +49,20 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
         stream: job.stream,
     };
     if job.stream {
-        let running = view.read.as_ref().filter(|r| r.running).map(|r| r.id);
+        let running = view.view.read.as_ref().filter(|r| r.running).map(|r| r.id);
         if let Some(id) = running {
             // The read is stopped first, so that what is loaded when the export takes over
             // is exactly what the continuation does not read again.
             job.waiting_for_read = true;
             job.pending = Some(Box::new(request));
             view.export_job = Some(job);
-            return vec![Effect::Cancel(id)];
+            return vec![Effect::Read(ReadEffect::Cancel(id))];
         }
     }
     request.items = selection(view, d.scope);
     view.export_job = Some(job);
     let stream = request.stream;
-    let mut effects = vec![Effect::StartExport(Box::new(request))];
+    let mut effects = vec![Effect::Export(ExportEffect::Start(Box::new(request)))];
     if stream {
         effects.extend(take_over_read(state));
     }
@@ -70,8 +70,8 @@ pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
 }
 
 /// The table's key attributes, then the index's: a CSV's first columns.
-fn key_names(view: &TableView) -> Vec<String> {
-    let Some(store) = view.store.as_ref() else {
+fn key_names(view: &OpenTable) -> Vec<String> {
+    let Some(store) = view.view.store.as_ref() else {
         return Vec::new();
     };
     let mut keys = store.table_keys().names();
@@ -83,14 +83,15 @@ fn key_names(view: &TableView) -> Vec<String> {
     keys
 }
 
-fn selection(view: &TableView, scope: ExportScope) -> ExportItems {
-    let Some(store) = view.store.as_ref() else {
+fn selection(view: &OpenTable, scope: ExportScope) -> ExportItems {
+    let Some(store) = view.view.store.as_ref() else {
         return ExportItems::List(Vec::new());
     };
     let ids: Vec<ItemId> = match scope {
-        ExportScope::Item => view.selected_item().into_iter().collect(),
-        ExportScope::Marked => view.marks.in_view_order(store),
+        ExportScope::Item => view.view.selected_item().into_iter().collect(),
+        ExportScope::Marked => view.view.marks.in_view_order(store),
         ExportScope::Collection => view
+            .view
             .selected_collection()
             .map(|c| store.collections()[c].items.clone())
             .unwrap_or_default(),
@@ -120,15 +121,15 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let (id, path) = (job.id, job.path.clone());
-    let more = view.read.as_ref().is_some_and(|r| r.has_more());
+    let more = view.view.read.as_ref().is_some_and(|r| r.has_more());
     if !more {
-        return vec![Effect::FinishExport(id)];
+        return vec![Effect::Export(ExportEffect::Finish(id))];
     }
     let effects = continue_read(state, true, None);
     if state
         .table
         .as_ref()
-        .is_some_and(|v| v.budget_prompt.is_some())
+        .is_some_and(|v| v.budget_prompt().is_some())
     {
         // A budgeted read reads on only with a new budget, asked for first.
         state.notice = Some(Notice {
@@ -139,13 +140,6 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
         });
     }
     effects
-}
-
-/// A streaming export holds the read: the reads that continue it are tee'd into its file.
-pub(super) fn holds_read(view: &TableView) -> bool {
-    view.export_job
-        .as_ref()
-        .is_some_and(|j| j.stream && !j.waiting_for_read)
 }
 
 /// `x`, `y`: the export is cancelled, and so is the read a streaming export started (or is
@@ -160,8 +154,8 @@ pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
     };
     let mut effects = Vec::new();
     if job.stream {
-        effects.extend(reading.map(Effect::Cancel));
-        if let Some(read) = view.read.as_mut() {
+        effects.extend(reading.map(|x| Effect::Read(ReadEffect::Cancel(x))));
+        if let Some(read) = view.view.read.as_mut() {
             read.continuous = false;
         }
     }
@@ -175,28 +169,12 @@ pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
     }
     // It no longer holds the read: the read's end does not pause or finish it.
     job.stream = false;
-    effects.push(Effect::CancelExport(job.id));
+    effects.push(Effect::Export(ExportEffect::Cancel(job.id)));
     state.notice = Some(Notice {
         text: "cancelling the export…".into(),
         error: false,
     });
     effects
-}
-
-/// How a read the explorer starts is sent: tee'd into a streaming export that holds the
-/// read, else as a plain read.
-pub(super) fn start_read_effect(view: &TableView, id: u64, spec: crate::aws::ReadSpec) -> Effect {
-    match view.export_job.as_ref().filter(|_| holds_read(view)) {
-        Some(job) => Effect::TeeRead {
-            job: job.id,
-            id,
-            spec: Box::new(spec),
-        },
-        None => Effect::StartRead {
-            id,
-            spec: Box::new(spec),
-        },
-    }
 }
 
 /// The current read ended (done or failed). A streaming export waiting for it takes over;
@@ -205,7 +183,7 @@ pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let (Some(job), Some(read)) = (view.export_job.as_mut(), view.read.as_ref()) else {
+    let (Some(job), Some(read)) = (view.export_job.as_mut(), view.view.read.as_ref()) else {
         return Vec::new();
     };
     if !job.stream || read.running {
@@ -217,12 +195,12 @@ pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
             return Vec::new();
         };
         request.items = selection(view, ExportScope::Stream);
-        let mut effects = vec![Effect::StartExport(request)];
+        let mut effects = vec![Effect::Export(ExportEffect::Start(request))];
         effects.extend(take_over_read(state));
         return effects;
     }
     if !read.has_more() {
-        return vec![Effect::FinishExport(job.id)];
+        return vec![Effect::Export(ExportEffect::Finish(job.id))];
     }
     // Cancelled, failed or out of budget: the file waits, `n` resumes the read into it.
     state.notice = Some(Notice {
@@ -233,15 +211,6 @@ pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
         error: false,
     });
     Vec::new()
-}
-
-/// A new read replaces the one a streaming export holds: that export is cancelled.
-pub(super) fn abandon_stream(view: &mut TableView) -> Option<Effect> {
-    if !view.export_job.as_ref().is_some_and(|j| j.stream) {
-        return None;
-    }
-    let job = view.export_job.take()?;
-    Some(Effect::CancelExport(job.id))
 }
 
 pub(super) fn progress(state: &mut State, job: u64, items: u64, bytes: u64) {

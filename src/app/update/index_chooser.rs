@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::open::new_scan;
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
-use crate::app::state::{IndexChooser, State};
+use crate::app::state::{IndexChooser, Modal, State};
 
 pub(super) fn open_chooser(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
@@ -15,8 +15,8 @@ pub(super) fn open_chooser(state: &mut State) -> Vec<Effect> {
     let Some(info) = view.info.loaded() else {
         return Vec::new();
     };
-    let cursor = info.target_position(view.index.as_deref());
-    view.index_chooser = Some(IndexChooser { cursor });
+    let cursor = info.target_position(view.view.index.as_deref());
+    view.modal = Some(Modal::IndexChooser(IndexChooser { cursor }));
     Vec::new()
 }
 
@@ -26,22 +26,25 @@ pub(super) fn chooser_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let (Some(chooser), Some(info)) = (view.index_chooser.as_mut(), view.info.loaded()) else {
+    let (Some(chooser), Some(info)) = (
+        view.modal.as_mut().and_then(Modal::index_chooser_mut),
+        view.info.loaded(),
+    ) else {
         return Vec::new();
     };
     let last = info.indexes.len();
     match (key.code, action) {
-        (KeyCode::Esc, _) | (_, Some(Action::Back)) => view.index_chooser = None,
+        (KeyCode::Esc, _) | (_, Some(Action::Back)) => view.modal = None,
         (KeyCode::Enter, _) | (_, Some(Action::Open)) => {
             let chosen = chooser
                 .cursor
                 .checked_sub(1)
                 .and_then(|i| info.indexes.get(i))
                 .map(|i| i.name.clone());
-            view.index_chooser = None;
+            view.modal = None;
             // The target already shown is not read again: Enter on it costs nothing.
-            if chosen != view.index {
-                view.index = chosen;
+            if chosen != view.view.index {
+                view.view.index = chosen;
                 return new_scan(state);
             }
         }

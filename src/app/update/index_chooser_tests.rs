@@ -4,7 +4,7 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ReadEffect};
 use crate::app::state::{IndexChooser, State};
 use crate::app::update::EXPLORER_PAGE_SIZE;
 
@@ -14,7 +14,7 @@ fn five_indexes() -> State {
 }
 
 fn chooser(s: &State) -> Option<IndexChooser> {
-    s.table.as_ref().unwrap().index_chooser.clone()
+    s.table.as_ref().unwrap().index_chooser().cloned()
 }
 
 #[test]
@@ -31,15 +31,15 @@ fn i_lists_the_targets_and_reads_nothing_until_enter() {
     assert_eq!(chooser(&s).unwrap().cursor, 5, "stops at the last index");
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     match effects.as_slice() {
-        [Effect::StartRead { spec, .. }] => {
+        [Effect::Read(ReadEffect::Start { spec, .. })] => {
             assert_eq!(spec.index.as_deref(), Some("ByEmail"));
             assert_eq!(spec.max_pages, Some(1));
         }
         other => panic!("expected one scan of ByEmail, got {other:?}"),
     }
     let view = s.table.as_ref().unwrap();
-    assert!(view.index_chooser.is_none());
-    assert_eq!(view.index.as_deref(), Some("ByEmail"));
+    assert!(view.index_chooser().is_none());
+    assert_eq!(view.view.index.as_deref(), Some("ByEmail"));
     // Opened again, the chooser starts on what is being read.
     send(&mut s, [char('i')]);
     assert_eq!(chooser(&s).unwrap().cursor, 5);
@@ -55,8 +55,8 @@ fn esc_closes_without_reading_and_enter_on_the_current_target_reads_nothing() {
     let effects = send(&mut s, [press(KeyCode::Esc)]);
     assert!(effects.is_empty(), "{effects:?}");
     let view = s.table.as_ref().unwrap();
-    assert!(view.index_chooser.is_none());
-    assert_eq!(view.index, None, "still the table");
+    assert!(view.index_chooser().is_none());
+    assert_eq!(view.view.index, None, "still the table");
     send(
         &mut s,
         [char('i'), press(KeyCode::End), press(KeyCode::Home)],
@@ -66,7 +66,7 @@ fn esc_closes_without_reading_and_enter_on_the_current_target_reads_nothing() {
         effects.is_empty(),
         "the table is already shown: {effects:?}"
     );
-    assert!(s.table.as_ref().unwrap().index_chooser.is_none());
+    assert!(s.table.as_ref().unwrap().index_chooser().is_none());
 }
 
 #[test]

@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::{area, quit};
 use crate::app::keymap::Action;
 use crate::app::live_layout::{detail_rows, live_layout, tail_rows};
-use crate::app::msg::{Effect, StreamMsg};
+use crate::app::msg::{Effect, LiveEffect, StreamMsg};
 use crate::app::state::{
     detail_line_count, ChangeDetail, LiveStatus, LiveView, Loadable, Notice, State,
 };
@@ -29,7 +29,7 @@ fn live_mut(state: &mut State) -> Option<&mut LiveView> {
 pub(super) fn stop_if_closed(state: &State, before: Option<u64>, effects: &mut Vec<Effect>) {
     if let Some(id) = before {
         if stream_id(state) != Some(id) {
-            effects.push(Effect::StopStream(id));
+            effects.push(Effect::Live(LiveEffect::Stop(id)));
         }
     }
 }
@@ -55,17 +55,18 @@ pub(super) fn open_live(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let separator = view
+        .view
         .store
         .as_ref()
         .map_or(SEPARATORS[0], |store| store.separator());
     view.live = Some(LiveView::new(id, info, config, now, separator));
     state.next_request_id += 1;
     state.open_live = false;
-    vec![Effect::StartStream {
+    vec![Effect::Live(LiveEffect::Start {
         id,
         table: view.name.clone(),
         from: StreamStart::Latest,
-    }]
+    })]
 }
 
 /// The table's description arrived: open the pane if `--live` (or an early `W`) asked for it.

@@ -5,7 +5,9 @@ use crossterm::event::KeyCode;
 
 use crate::app::fixtures::{char, demo_info, press, send, state};
 use crate::app::live_fixtures::*;
-use crate::app::msg::{Effect, Msg, StreamMsg};
+use crate::app::msg::{
+    Effect, LiveEffect, Msg, ReadEffect, StreamMsg, TableEffect, TableMsg, TerminalEffect, TimeMsg,
+};
 use crate::app::state::{LiveStatus, Screen};
 use crate::aws::stream::describe::no_stream_message;
 use crate::model::stream::warnings::WriteRule;
@@ -21,7 +23,9 @@ fn w_follows_the_stream_from_now_and_esc_stops_it() {
     // `W` again changes nothing: one pane, one stream.
     assert!(send(&mut s, [char('W')]).is_empty());
     let effects = send(&mut s, [press(KeyCode::Esc)]);
-    assert!(matches!(effects.as_slice(), [Effect::StopStream(stopped)] if *stopped == id));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Live(LiveEffect::Stop(stopped))] if *stopped == id)
+    );
     assert!(!s.live_open());
     // The table view is back, with its keys.
     assert_eq!(s.screen, Screen::Table);
@@ -39,7 +43,9 @@ fn q_quits_from_the_pane_and_help_opens_over_it() {
     );
     let effects = send(&mut s, [char('q')]);
     // Quitting shuts the effect runner down, which stops every stream.
-    assert!(effects.iter().any(|e| matches!(e, Effect::Quit)));
+    assert!(effects
+        .iter()
+        .any(|e| matches!(e, Effect::Terminal(TerminalEffect::Quit))));
     assert!(s.quit);
 }
 
@@ -82,7 +88,7 @@ fn windows_switch_and_the_five_minute_one_remembers_longer() {
     let (mut s, id) = live_opened(ViewType::NewAndOldImages);
     feed_mix(&mut s, id, 20, 3);
     let later = s.clock_ms + 120_000;
-    send(&mut s, [Msg::Tick(later)]);
+    send(&mut s, [Msg::Time(TimeMsg::Tick(later))]);
     assert!(live(&s).summary.by_events.is_empty(), "a quiet minute");
     send(&mut s, [char('5')]);
     let live5 = live(&s);
@@ -98,7 +104,7 @@ fn windows_switch_and_the_five_minute_one_remembers_longer() {
 fn stale_news_is_dropped() {
     let (mut s, id) = live_opened(ViewType::NewAndOldImages);
     send(&mut s, [changes_msg(id + 100, (0..10).map(mix).collect())]);
-    send(&mut s, [Msg::Tick(3_000)]);
+    send(&mut s, [Msg::Time(TimeMsg::Tick(3_000))]);
     assert_eq!(live(&s).stats.totals().events, 0);
     // A closed pane's stream sending on is harmless.
     send(&mut s, [press(KeyCode::Esc)]);
@@ -187,7 +193,7 @@ fn the_tail_keeps_the_configured_number_of_changes() {
     let mut s = crate::app::fixtures::loaded(false);
     s.config.live_tail_changes = 25;
     let effects = send(&mut s, [char('W')]);
-    let [Effect::StartStream { id, .. }] = effects.as_slice() else {
+    let [Effect::Live(LiveEffect::Start { id, .. })] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     let id = *id;
@@ -241,7 +247,7 @@ fn a_table_without_a_stream_says_how_to_enable_one() {
     let (mut s, id) = {
         let mut s = crate::app::fixtures::loaded(false);
         let effects = send(&mut s, [char('W')]);
-        let [Effect::StartStream { id, .. }] = effects.as_slice() else {
+        let [Effect::Live(LiveEffect::Start { id, .. })] = effects.as_slice() else {
             panic!("{effects:?}")
         };
         let id = *id;
@@ -266,19 +272,22 @@ fn live_opens_the_pane_once_the_table_is_described() {
     let mut s = state();
     s.open_live = true;
     let effects = crate::app::update::start(&mut s, Some("app".into()));
-    assert!(matches!(effects.as_slice(), [Effect::Describe(_)]));
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::Tables(TableEffect::Describe(_))]
+    ));
     // A `W` before the description changes nothing more.
     send(&mut s, [char('W')]);
     let effects = send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "app".into(),
             result: Ok(demo_info()),
-        }],
+        })],
     );
     assert!(matches!(
         effects.as_slice(),
-        [Effect::StartRead { .. }, Effect::StartStream { table, .. }] if table == "app"
+        [Effect::Read(ReadEffect::Start { .. }), Effect::Live(LiveEffect::Start { table, .. })] if table == "app"
     ));
     assert!(s.live_open());
     assert!(!s.open_live);
@@ -288,10 +297,10 @@ fn live_opens_the_pane_once_the_table_is_described() {
     crate::app::update::start(&mut s, Some("nope".into()));
     send(
         &mut s,
-        [Msg::Described {
+        [Msg::Tables(TableMsg::Described {
             table: "nope".into(),
             result: Err("table 'nope' not found".into()),
-        }],
+        })],
     );
     assert!(!s.open_live && !s.live_open());
 }

@@ -12,26 +12,26 @@ pub(super) fn mark_action(state: &mut State, action: Action) -> Vec<Effect> {
     };
     match action {
         Action::Mark => {
-            match view.focus {
+            match view.view.focus {
                 // In the collections pane, space marks (or unmarks) the whole collection.
                 Pane::Collections => {
-                    let Some(c) = view.selected_collection() else {
+                    let Some(c) = view.view.selected_collection() else {
                         return Vec::new();
                     };
-                    let Some(store) = view.store.as_ref() else {
+                    let Some(store) = view.view.store.as_ref() else {
                         return Vec::new();
                     };
                     let ids = store.collections()[c].items.clone();
-                    view.marks.toggle_all(&ids);
+                    view.view.marks.toggle_all(&ids);
                 }
                 // The related list and the request log hold no items to mark.
                 Pane::Related | Pane::Log => return Vec::new(),
                 Pane::Items | Pane::Detail => {
-                    let Some(id) = view.selected_item() else {
+                    let Some(id) = view.view.selected_item() else {
                         return Vec::new();
                     };
-                    view.marks.toggle(id);
-                    if view.focus == Pane::Detail {
+                    view.view.marks.toggle(id);
+                    if view.view.focus == Pane::Detail {
                         return Vec::new();
                     }
                 }
@@ -39,14 +39,14 @@ pub(super) fn mark_action(state: &mut State, action: Action) -> Vec<Effect> {
             return move_cursor(state, 1);
         }
         Action::MarkAll => {
-            let ids = view.listed_items();
-            view.marks.toggle_all(&ids);
+            let ids = view.view.listed_items();
+            view.view.marks.toggle_all(&ids);
         }
         Action::InvertMarks => {
-            let ids = view.listed_items();
-            view.marks.invert(&ids);
+            let ids = view.view.listed_items();
+            view.view.marks.invert(&ids);
         }
-        Action::ClearMarks => view.marks.clear(),
+        Action::ClearMarks => view.view.marks.clear(),
         _ => {}
     }
     Vec::new()

@@ -3,15 +3,13 @@
 //!
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
-mod builder;
 mod chord;
 mod completion;
+mod derived;
 mod detail;
 mod distribution;
-mod events;
 mod export;
 mod export_run;
-mod filter;
 mod help;
 mod index_chooser;
 mod live;
@@ -22,6 +20,8 @@ mod open;
 mod palette;
 mod picker;
 mod prompts;
+mod query_form;
+mod read_events;
 mod reads;
 mod scan;
 mod scroll;
@@ -34,92 +34,92 @@ mod writes;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
 use ratatui::layout::Rect;
 
-use self::builder::builder_key;
 use self::completion::debounced;
+use self::derived::keep_cursors_visible;
 use self::distribution::distribution_key;
-use self::events::engine_event;
-use self::filter::keep_cursors_visible;
 use self::navigation::{move_cursor, table_action};
 use self::open::{described, open_table};
 use self::palette::palette_key;
 use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
+use self::query_form::query_form_key;
+use self::read_events::read_event;
 use self::scan::launcher_key;
 use crate::app::keymap::Action;
 use crate::app::layout::{explorer_layout, TableLayout};
-use crate::app::msg::{Effect, Msg, Timer};
-use crate::app::state::{Loadable, Screen, State};
+use crate::app::msg::{
+    Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
+    TerminalEffect, TimeMsg, Timer, WriteMsg,
+};
+use crate::app::state::{Loadable, Modal, Screen, State};
 
-pub use builder::DEBOUNCE;
-pub use reads::EXPLORER_PAGE_SIZE;
+pub use crate::app::state::EXPLORER_PAGE_SIZE;
+pub use query_form::DEBOUNCE;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
     let mut effects = route(state, msg);
     // Any way the live pane closes stops its stream.
     live::stop_if_closed(state, streaming, &mut effects);
+    // Derived view data, once, from what the message asked; the related links last, as they
+    // follow the selected item.
+    derived::refresh(state);
     walk::refresh_related(state);
     effects
 }
 
+/// Each concern's messages go to the file that owns it.
 fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
     match msg {
-        Msg::Resize(w, h) => {
-            state.width = w;
-            state.height = h;
-            keep_cursors_visible(state);
-            Vec::new()
-        }
-        Msg::Tables(result) => {
+        Msg::Input(input) => input_msg(state, input),
+        Msg::Engine(event) => read_event(state, event),
+        Msg::Tables(TableMsg::Listed(result)) => {
             state.picker.tables = Some(match result {
                 Ok(names) => Loadable::Loaded(names),
                 Err(e) => Loadable::Failed(e),
             });
             picker_moved(state)
         }
-        Msg::Described { table, result } => {
+        Msg::Tables(TableMsg::Described { table, result }) => {
             let mut effects = described(state, table, result);
             effects.extend(live::after_described(state));
             effects
         }
         Msg::Stream { id, event } => live::stream_msg(state, id, event),
-        Msg::Engine(event) => engine_event(state, event),
-        Msg::Debounced(generation) => debounced(state, generation),
-        Msg::Tick(ms) => {
-            state.clock_ms = ms;
-            live::tick(state);
-            Vec::new()
-        }
-        Msg::Timer(Timer::Chord(generation)) => {
-            chord::chord_expired(state, generation);
-            Vec::new()
-        }
-        Msg::Connected { generation, result } => session::connected(state, generation, result),
-        Msg::Clock(secs) => {
-            export::clock(state, secs);
-            Vec::new()
-        }
-        Msg::PathCompletions { path, dirs } => {
-            export::completions(state, path, dirs);
-            Vec::new()
-        }
-        Msg::ExportPathChecked { job, result } => export::path_checked(state, job, result),
-        Msg::ExportProgress { job, items, bytes } => {
+        Msg::Export(ExportMsg::Progress { job, items, bytes }) => {
             export_run::progress(state, job, items, bytes);
             Vec::new()
         }
-        Msg::ExportDone { job, result } => {
+        Msg::Export(ExportMsg::Done { job, result }) => {
             export_run::done(state, job, result);
             Vec::new()
         }
-        Msg::Edited { edit, result } => writes::edited(state, edit, result),
-        Msg::Written { write, result } => write_send::written(state, write, result),
-        Msg::Key(key) => key_event(state, key),
-        Msg::Paste(text) => {
+        Msg::Write(WriteMsg::Edited { edit, result }) => writes::edited(state, edit, result),
+        Msg::Write(WriteMsg::Written { write, result }) => {
+            write_send::written(state, write, result)
+        }
+        Msg::Session(SessionMsg::Connected { generation, result }) => {
+            session::connected(state, generation, result)
+        }
+        Msg::Files(FileMsg::PathCompletions { path, dirs }) => {
+            export::completions(state, path, dirs);
+            Vec::new()
+        }
+        Msg::Files(FileMsg::ExportPathChecked { job, result }) => {
+            export::path_checked(state, job, result)
+        }
+        Msg::Time(time) => time_msg(state, time),
+    }
+}
+
+fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
+    match input {
+        InputMsg::Key(key) => key_event(state, key),
+        InputMsg::Paste(text) => {
             prompts::paste(state, &text);
             Vec::new()
         }
-        Msg::Mouse(mouse) => {
+        InputMsg::Mouse(mouse) => {
             let delta = match mouse.kind {
                 MouseEventKind::ScrollDown => 3,
                 MouseEventKind::ScrollUp => -3,
@@ -130,18 +130,39 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             }
             move_cursor(state, delta)
         }
+        InputMsg::Resize(w, h) => {
+            state.width = w;
+            state.height = h;
+            keep_cursors_visible(state);
+            Vec::new()
+        }
     }
+}
+
+fn time_msg(state: &mut State, time: TimeMsg) -> Vec<Effect> {
+    match time {
+        TimeMsg::Debounced(generation) => return debounced(state, generation),
+        TimeMsg::Tick(ms) => {
+            state.clock_ms = ms;
+            live::tick(state);
+        }
+        TimeMsg::Timer(Timer::Chord(generation)) => chord::chord_expired(state, generation),
+        TimeMsg::Clock(secs) => export::clock(state, secs),
+    }
+    Vec::new()
 }
 
 /// The first effects: open `table` directly, or list tables for the picker.
 pub fn start(state: &mut State, table: Option<String>) -> Vec<Effect> {
-    match table {
+    let effects = match table {
         Some(name) => open_table(state, name),
         None => {
             state.picker.tables = Some(Loadable::Loading);
-            vec![Effect::ListTables]
+            vec![Effect::Tables(TableEffect::List)]
         }
-    }
+    };
+    derived::refresh(state);
+    effects
 }
 
 fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
@@ -150,7 +171,7 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return quit(state);
     }
     if ctrl && key.code == KeyCode::Char('z') {
-        return vec![Effect::Suspend];
+        return vec![Effect::Terminal(TerminalEffect::Suspend)];
     }
     if state.show_help {
         return help::help_key(state, key);
@@ -162,12 +183,6 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         return effects;
     }
     if let Some(effects) = modal_key(state, key) {
-        return effects;
-    }
-    if let Some(effects) = budget_prompt_key(state, key) {
-        return effects;
-    }
-    if let Some(effects) = prompt_key(state, key) {
         return effects;
     }
     if state.screen == Screen::Picker {
@@ -196,15 +211,15 @@ fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 pub(super) fn quit(state: &mut State) -> Vec<Effect> {
     state.quit = true;
     let mut effects: Vec<Effect> = running_read(state)
-        .map(Effect::Cancel)
+        .map(|x| Effect::Read(ReadEffect::Cancel(x)))
         .into_iter()
         .collect();
-    effects.push(Effect::Quit);
+    effects.push(Effect::Terminal(TerminalEffect::Quit));
     effects
 }
 
-/// Keys for the dialog that is open (builder, palette, launcher, key distribution); `None`
-/// when none is.
+/// Keys for what is open over the table: the export's cancel question, the live pane, else
+/// the one dialog ([`Modal`]; `ui::table_view` draws the same one). `None` when nothing is.
 fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     if let Some(effects) = export::cancel_prompt_key(state, key) {
         return Some(effects);
@@ -213,35 +228,21 @@ fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     if v.live.is_some() {
         return Some(live::live_key(state, key));
     }
-    if v.write
-        .as_ref()
-        .is_some_and(|w| w.stage != crate::app::state::WriteStage::Editing)
-    {
-        return Some(write_send::write_key(state, key));
-    }
-    if v.export.is_some() {
-        return Some(export::export_key(state, key));
-    }
-    if v.builder.is_some() {
-        return Some(builder_key(state, key));
-    }
-    if v.palette.is_some() {
-        return Some(palette_key(state, key));
-    }
-    if v.launcher.is_some() {
-        return Some(launcher_key(state, key));
-    }
-    if v.distribution.is_some() {
-        return Some(distribution_key(state, key));
-    }
-    if v.index_chooser.is_some() {
-        return Some(index_chooser::chooser_key(state, key));
-    }
-    None
+    Some(match v.modal.as_ref()? {
+        Modal::Write(_) => write_send::write_key(state, key),
+        Modal::Export(_) => export::export_key(state, key),
+        Modal::QueryForm(_) => query_form_key(state, key),
+        Modal::Palette(_) => palette_key(state, key),
+        Modal::Launcher(_) => launcher_key(state, key),
+        Modal::Distribution(_) => distribution_key(state, key),
+        Modal::IndexChooser(_) => index_chooser::chooser_key(state, key),
+        Modal::BudgetPrompt(_) => return budget_prompt_key(state, key),
+        Modal::PkPrompt(_) | Modal::FilterPrompt(_) => return prompt_key(state, key),
+    })
 }
 
 pub(super) fn running_read(state: &State) -> Option<u64> {
-    let read = state.table.as_ref()?.read.as_ref()?;
+    let read = state.table.as_ref()?.view.read.as_ref()?;
     read.running.then_some(read.id)
 }
 
@@ -253,6 +254,8 @@ mod builder_tests;
 mod continue_tests;
 #[cfg(test)]
 mod live_tests;
+#[cfg(test)]
+mod modal_tests;
 #[cfg(test)]
 mod scan_tests;
 #[cfg(test)]

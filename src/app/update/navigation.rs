@@ -1,12 +1,12 @@
 //! Moving around a table: panes, cursors, scrolling, the detail view, copying an item.
 
-use super::builder::open_builder;
+use super::derived::{refilter, refresh_columns};
 use super::detail::{detail_areas, scroll_detail};
 use super::distribution::open_distribution;
-use super::filter::{refilter, refilter_items, refresh_columns};
 use super::open::new_scan;
 use super::palette::open_palette;
 use super::picker::picker_moved;
+use super::query_form::open_query_form;
 use super::reads::load_more;
 use super::scan::open_launcher;
 use super::walk::{follow_related, go_back};
@@ -14,8 +14,8 @@ use super::{area, layout};
 use super::{quit, running_read};
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
-use crate::app::msg::Effect;
-use crate::app::state::{JsonMode, Notice, Pane, Prompt, Screen, State};
+use crate::app::msg::{Effect, ReadEffect, TerminalEffect};
+use crate::app::state::{JsonMode, Modal, Notice, Pane, Prompt, Screen, Stale, State};
 use crate::model::json::append_plain_json;
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
@@ -34,15 +34,19 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
             if let Some(view) = state.table.as_mut() {
                 // Stops at the last attribute column, so `←` answers at once after many `→`.
                 let max = crate::app::columns::max_column_offset(view);
-                view.column_offset = view.column_offset.min(max);
-                match (view.focus, right) {
-                    (Pane::Detail, _) if !view.detail_wrap => {
+                view.view.column_offset = view.view.column_offset.min(max);
+                match (view.view.focus, right) {
+                    (Pane::Detail, _) if !view.view.detail_wrap => {
                         super::detail::scroll_sideways(state, right)
                     }
-                    (Pane::Items, true) => view.column_offset = (view.column_offset + 1).min(max),
-                    (Pane::Items, false) if view.column_offset > 0 => view.column_offset -= 1,
-                    (Pane::Items, false) => view.focus = Pane::Collections,
-                    (Pane::Collections, true) => view.focus = Pane::Items,
+                    (Pane::Items, true) => {
+                        view.view.column_offset = (view.view.column_offset + 1).min(max)
+                    }
+                    (Pane::Items, false) if view.view.column_offset > 0 => {
+                        view.view.column_offset -= 1
+                    }
+                    (Pane::Items, false) => view.view.focus = Pane::Collections,
+                    (Pane::Collections, true) => view.view.focus = Pane::Items,
                     _ => {}
                 }
             }
@@ -50,30 +54,34 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::NextPane | Action::PrevPane => {
             if let Some(view) = state.table.as_mut() {
                 use Pane::*;
-                let panes: &[Pane] = match (view.detail_open, view.related.links.is_empty()) {
-                    (true, false) => &[Collections, Items, Related, Detail, Log],
-                    (true, true) => &[Collections, Items, Detail, Log],
-                    (false, _) => &[Collections, Items, Log],
-                };
-                let at = panes.iter().position(|p| *p == view.focus).unwrap_or(0);
+                let panes: &[Pane] =
+                    match (view.view.detail_open, view.view.related.links.is_empty()) {
+                        (true, false) => &[Collections, Items, Related, Detail, Log],
+                        (true, true) => &[Collections, Items, Detail, Log],
+                        (false, _) => &[Collections, Items, Log],
+                    };
+                let at = panes
+                    .iter()
+                    .position(|p| *p == view.view.focus)
+                    .unwrap_or(0);
                 let step = if action == Action::NextPane {
                     1
                 } else {
                     panes.len() - 1
                 };
-                view.focus = panes[(at + step) % panes.len()];
+                view.view.focus = panes[(at + step) % panes.len()];
             }
         }
         Action::Open => {
             if let Some(view) = state.table.as_mut() {
-                match view.focus {
+                match view.view.focus {
                     Pane::Related => return follow_related(state),
                     Pane::Log => super::log_pane::show_sent(state),
-                    Pane::Collections => view.focus = Pane::Items,
-                    Pane::Items if view.selected_item().is_some() => {
-                        view.detail_open = true;
-                        view.detail_scroll = 0;
-                        view.focus = Pane::Detail;
+                    Pane::Collections => view.view.focus = Pane::Items,
+                    Pane::Items if view.view.selected_item().is_some() => {
+                        view.view.detail_open = true;
+                        view.view.detail_scroll = 0;
+                        view.view.focus = Pane::Detail;
                     }
                     _ => {}
                 }
@@ -82,16 +90,16 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::Back => return back(state),
         Action::Filter => {
             if let Some(view) = state.table.as_mut() {
-                view.filter_prompt = Some(Prompt {
-                    text: view.filter.clone(),
+                view.modal = Some(Modal::FilterPrompt(Prompt {
+                    text: view.view.filter.clone(),
                     error: None,
-                });
+                }));
             }
         }
         Action::Copy => return copy(state),
         Action::ToggleJson => {
             if let Some(view) = state.table.as_mut() {
-                view.json_mode = match view.json_mode {
+                view.view.json_mode = match view.view.json_mode {
                     JsonMode::Plain => JsonMode::Dynamo,
                     JsonMode::Dynamo => JsonMode::Plain,
                 };
@@ -101,11 +109,11 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::LoadAll => return load_more(state, true),
         Action::QueryPk => {
             if let Some(view) = state.table.as_mut() {
-                view.pk_prompt = Some(Prompt::default());
+                view.modal = Some(Modal::PkPrompt(Prompt::default()));
             }
         }
         Action::ChooseIndex => return super::index_chooser::open_chooser(state),
-        Action::QueryBuilder => return open_builder(state),
+        Action::QueryBuilder => return open_query_form(state),
         Action::Patterns => return open_palette(state),
         Action::ScanLauncher => return open_launcher(state),
         Action::KeyDistribution => return open_distribution(state),
@@ -122,7 +130,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::LogTaller | Action::LogShorter => {
             super::log_pane::resize_log(state, action == Action::LogTaller);
-            super::filter::keep_cursors_visible(state);
+            super::derived::keep_cursors_visible(state);
         }
         Action::Mark | Action::MarkAll | Action::InvertMarks | Action::ClearMarks => {
             return super::marks::mark_action(state, action)
@@ -133,7 +141,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         }
         Action::Tables => {
             let mut effects: Vec<Effect> = running_read(state)
-                .map(Effect::Cancel)
+                .map(|x| Effect::Read(ReadEffect::Cancel(x)))
                 .into_iter()
                 .collect();
             let left = state.table.take().map(|v| v.name);
@@ -150,19 +158,19 @@ fn back(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    if view.focus == Pane::Log {
-        view.focus = Pane::Collections;
+    if view.view.focus == Pane::Log {
+        view.view.focus = Pane::Collections;
         state.log_pane.cursor = None;
-    } else if view.detail_open {
-        view.detail_open = false;
-        view.focus = Pane::Items;
-    } else if !view.filter.is_empty() {
-        view.filter.clear();
+    } else if view.view.detail_open {
+        view.view.detail_open = false;
+        view.view.focus = Pane::Items;
+    } else if !view.view.filter.is_empty() {
+        view.view.filter.clear();
         refilter(state);
     } else if let Some(id) = running {
-        return vec![Effect::Cancel(id)];
-    } else if view.focus == Pane::Items {
-        view.focus = Pane::Collections;
+        return vec![Effect::Read(ReadEffect::Cancel(id))];
+    } else if view.view.focus == Pane::Items {
+        view.view.focus = Pane::Collections;
     }
     Vec::new()
 }
@@ -170,7 +178,7 @@ fn back(state: &mut State) -> Vec<Effect> {
 /// Rows a page moves in the focused pane: its own visible rows.
 fn pane_rows(state: &State) -> usize {
     let l = layout(state);
-    match state.table.as_ref().map(|v| v.focus) {
+    match state.table.as_ref().map(|v| v.view.focus) {
         Some(Pane::Items) => table_rows(l.main),
         Some(Pane::Detail) => list_rows(detail_areas(state)[1]),
         Some(Pane::Related) => list_rows(detail_areas(state)[0]),
@@ -193,28 +201,29 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
     };
     let at_end;
     let mut moved_collection = false;
-    match view.focus {
+    match view.view.focus {
         Pane::Collections => {
-            let before = view.collections.cursor;
-            let len = view.collection_count();
-            view.collections
+            let before = view.view.collections.cursor;
+            let len = view.view.collection_count();
+            view.view
+                .collections
                 .move_by(delta, len, list_rows(l.collections));
-            if view.collections.cursor != before {
-                view.items = Default::default();
-                view.column_offset = 0;
-                refilter_items(view);
+            if view.view.collections.cursor != before {
+                view.view.items = Default::default();
+                view.view.column_offset = 0;
+                state.refresh.ask(Stale::Items);
                 moved_collection = true;
             }
-            at_end = len > 0 && view.collections.cursor + 1 == len;
+            at_end = len > 0 && view.view.collections.cursor + 1 == len;
         }
         Pane::Items => {
-            let len = view.item_count();
-            view.items.move_by(delta, len, table_rows(l.main));
-            at_end = len > 0 && view.items.cursor + 1 == len;
+            let len = view.view.item_count();
+            view.view.items.move_by(delta, len, table_rows(l.main));
+            at_end = len > 0 && view.view.items.cursor + 1 == len;
         }
         Pane::Related => {
-            let len = view.related.links.len();
-            view.related.list.move_by(delta, len, related_rows);
+            let len = view.view.related.links.len();
+            view.view.related.list.move_by(delta, len, related_rows);
             at_end = false;
         }
         Pane::Detail => {
@@ -240,10 +249,10 @@ fn copy(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_ref() else {
         return Vec::new();
     };
-    if let (Some(store), false) = (view.store.as_ref(), view.marks.is_empty()) {
+    if let (Some(store), false) = (view.view.store.as_ref(), view.view.marks.is_empty()) {
         // Marked items go out as one JSON array, in the order the views list them.
         let mut json = String::from("[");
-        let ids = view.marks.in_view_order(store);
+        let ids = view.view.marks.in_view_order(store);
         for (i, &id) in ids.iter().enumerate() {
             if i > 0 {
                 json.push(',');
@@ -259,9 +268,9 @@ fn copy(state: &mut State) -> Vec<Effect> {
             ),
             error: false,
         });
-        return vec![Effect::Copy(json)];
+        return vec![Effect::Terminal(TerminalEffect::Copy(json))];
     }
-    let (Some(store), Some(id)) = (view.store.as_ref(), view.selected_item()) else {
+    let (Some(store), Some(id)) = (view.view.store.as_ref(), view.view.selected_item()) else {
         return Vec::new();
     };
     let mut json = String::new();
@@ -273,5 +282,5 @@ fn copy(state: &mut State) -> Vec<Effect> {
         ),
         error: false,
     });
-    vec![Effect::Copy(json)]
+    vec![Effect::Terminal(TerminalEffect::Copy(json))]
 }

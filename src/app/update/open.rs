@@ -1,8 +1,8 @@
 //! What to read: a table opened, its description arriving, a rescan, a partition-key query.
 
-use super::reads::start_fresh;
-use crate::app::msg::Effect;
-use crate::app::state::{Loadable, Screen, State, TableView};
+use super::reads::start;
+use crate::app::msg::{Effect, TableEffect};
+use crate::app::state::{Loadable, Modal, OpenTable, ReadOrigin, Screen, State};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 
@@ -18,12 +18,12 @@ pub(super) fn open_table(state: &mut State, name: String) -> Vec<Effect> {
     let info = match cached {
         Some(info) => Loadable::Loaded(info),
         None => {
-            effects.push(Effect::Describe(name.clone()));
+            effects.push(Effect::Tables(TableEffect::Describe(name.clone())));
             Loadable::Loading
         }
     };
     let ready = matches!(info, Loadable::Loaded(_));
-    state.table = Some(TableView::new(name, info));
+    state.table = Some(OpenTable::new(name, info));
     if ready {
         effects.extend(new_scan(state));
     }
@@ -62,8 +62,8 @@ pub(super) fn new_scan(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let mut spec = ReadSpec::new(Operation::Scan, view.name.clone());
-    spec.index = view.index.clone();
-    start_fresh(state, spec)
+    spec.index = view.view.index.clone();
+    start(state, spec, ReadOrigin::Plain)
 }
 
 pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
@@ -76,18 +76,18 @@ pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
     let condition = match KeyCondition::build(&keys, &pk, None) {
         Ok(c) => c,
         Err(e) => {
-            if let Some(p) = view.pk_prompt.as_mut() {
+            if let Some(p) = view.modal.as_mut().and_then(Modal::pk_prompt_mut) {
                 p.error = Some(e.to_string());
             }
             return Vec::new();
         }
     };
-    view.pk_prompt = None;
+    view.modal = None;
     let parts = condition.to_expression();
     let mut spec = ReadSpec::new(Operation::Query, view.name.clone());
-    spec.index = view.index.clone();
+    spec.index = view.view.index.clone();
     spec.key_condition = Some(parts.key_condition);
     spec.names = parts.names;
     spec.values = parts.values;
-    start_fresh(state, spec)
+    start(state, spec, ReadOrigin::Plain)
 }

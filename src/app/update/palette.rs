@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::builder::info;
 use super::completion::MAX_COMPLETIONS;
-use super::reads::start_fresh;
+use super::query_form::info;
+use super::reads::start;
 use crate::app::msg::Effect;
-use crate::app::state::{Notice, Palette, ParamForm, State};
+use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::access_pattern::shard_keys;
 use crate::model::completion::complete_key;
@@ -37,21 +37,25 @@ pub(super) fn open_palette(state: &mut State) -> Vec<Effect> {
         });
         return Vec::new();
     }
-    state.table.as_mut().expect("checked").palette = Some(Palette {
+    state.table.as_mut().expect("checked").modal = Some(Modal::Palette(Palette {
         entries,
         ..Default::default()
-    });
+    }));
     Vec::new()
 }
 
 pub(super) fn palette_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let patterns = state.patterns.clone();
-    let Some(p) = state.table.as_mut().and_then(|v| v.palette.as_mut()) else {
+    let Some(p) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
+    else {
         return Vec::new();
     };
     let Some(form) = p.form.as_mut() else {
         match key.code {
-            KeyCode::Esc => state.table.as_mut().expect("open").palette = None,
+            KeyCode::Esc => state.table.as_mut().expect("open").modal = None,
             KeyCode::Up => p.list.move_by(-1, p.entries.len(), 20),
             KeyCode::Down => p.list.move_by(1, p.entries.len(), 20),
             KeyCode::Enter => {
@@ -75,7 +79,7 @@ pub(super) fn palette_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 let no_params = state
                     .table
                     .as_ref()
-                    .and_then(|v| v.palette.as_ref())
+                    .and_then(|v| v.modal.as_ref().and_then(Modal::palette))
                     .and_then(|p| p.form.as_ref())
                     .is_some_and(|f| f.params.is_empty());
                 if no_params {
@@ -134,11 +138,17 @@ fn refresh_form(state: &mut State) {
         return;
     };
     let values: Vec<String> = v
+        .view
         .store
         .as_ref()
         .map(|s| s.collections().iter().map(|c| c.key.clone()).collect())
         .unwrap_or_default();
-    let Some(form) = v.palette.as_mut().and_then(|p| p.form.as_mut()) else {
+    let Some(form) = v
+        .modal
+        .as_mut()
+        .and_then(Modal::palette_mut)
+        .and_then(|p| p.form.as_mut())
+    else {
         return;
     };
     let pattern = &patterns[form.pattern];
@@ -169,7 +179,7 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
     let Some(form) = state
         .table
         .as_ref()
-        .and_then(|v| v.palette.as_ref())
+        .and_then(|v| v.modal.as_ref().and_then(Modal::palette))
         .and_then(|p| p.form.as_ref())
     else {
         return Vec::new();
@@ -187,7 +197,7 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
             if let Some(f) = state
                 .table
                 .as_mut()
-                .and_then(|v| v.palette.as_mut())
+                .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
                 .and_then(|p| p.form.as_mut())
             {
                 f.error = Some(message);
@@ -196,8 +206,8 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
         }
     };
     let v = state.table.as_mut().expect("open");
-    v.palette = None;
-    v.index = specs[0].index.clone();
+    v.modal = None;
+    v.view.index = specs[0].index.clone();
     // A write-sharded pattern is one read with a segment per shard: one cancel, one resume
     // point per shard, one capacity guard. Each shard reads to its end (or the limit).
     let mut specs = specs.into_iter();
@@ -210,18 +220,7 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
         spec.limit_per_segment = true;
     }
     let sharded = !spec.shards.is_empty();
-    let mut effects = start_fresh(state, spec);
-    if sharded {
-        for e in effects.iter_mut() {
-            if let Effect::StartRead { spec, .. } = e {
-                spec.max_pages = None;
-            }
-        }
-        if let Some(read) = state.table.as_mut().and_then(|v| v.read.as_mut()) {
-            read.spec.max_pages = None;
-        }
-    }
-    effects
+    start(state, spec, ReadOrigin::Pattern { sharded })
 }
 
 /// The Query (one per shard) a pattern with these parameters stands for, checked by the same

@@ -6,7 +6,7 @@ use super::area;
 use super::open::open_table;
 use super::quit;
 use crate::app::layout::{picker_layout, picker_rows};
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, TableEffect};
 use crate::app::state::{Loadable, State};
 use crate::app::text_input::{edit_line, LineEdit};
 
@@ -66,7 +66,7 @@ pub(super) fn return_to_picker(state: &mut State, left: Option<String>) -> Vec<E
     let mut effects = Vec::new();
     if state.picker.tables.is_none() {
         state.picker.tables = Some(Loadable::Loading);
-        effects.push(Effect::ListTables);
+        effects.push(Effect::Tables(TableEffect::List));
     }
     let rows = picker_rows(picker_layout(area(state)).list);
     let visible = state.picker.visible();
@@ -89,5 +89,5 @@ pub(super) fn picker_moved(state: &mut State) -> Vec<Effect> {
         .picker
         .describes
         .insert(table.clone(), Loadable::Loading);
-    vec![Effect::Describe(table)]
+    vec![Effect::Tables(TableEffect::Describe(table))]
 }

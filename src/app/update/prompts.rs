@@ -4,42 +4,42 @@
 
 use crossterm::event::KeyEvent;
 
-use super::filter::refilter;
+use super::derived::refilter;
 use super::open::submit_pk;
 use super::reads::continue_read;
 use crate::app::msg::Effect;
-use crate::app::state::{Screen, State};
+use crate::app::state::{Modal, Screen, State};
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::limits;
 
-/// The filter or partition-key prompt takes every key while it is open; `None` when neither is.
+/// Keys for the filter or partition-key prompt (the open [`Modal`]); `None` when neither is.
 pub(super) fn prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     let view = state
         .table
         .as_mut()
         .filter(|_| state.screen == Screen::Table)?;
-    if let Some(prompt) = view.filter_prompt.as_mut() {
+    if let Some(Modal::FilterPrompt(prompt)) = view.modal.as_mut() {
         // The filter applies as it is typed; Esc also clears it, Enter keeps it.
         match edit_line(&mut prompt.text, &key) {
-            LineEdit::Edited => view.filter = prompt.text.clone(),
-            LineEdit::Submitted => view.filter_prompt = None,
+            LineEdit::Edited => view.view.filter = prompt.text.clone(),
+            LineEdit::Submitted => view.modal = None,
             LineEdit::Cancelled => {
-                view.filter_prompt = None;
-                view.filter.clear();
+                view.modal = None;
+                view.view.filter.clear();
             }
             LineEdit::Other => return Some(Vec::new()),
         }
         refilter(state);
         return Some(Vec::new());
     }
-    let prompt = view.pk_prompt.as_mut()?;
+    let prompt = view.modal.as_mut()?.pk_prompt_mut()?;
     match edit_line(&mut prompt.text, &key) {
         LineEdit::Edited => prompt.error = None,
         LineEdit::Submitted => {
             let pk = prompt.text.clone();
             return Some(submit_pk(state, pk));
         }
-        LineEdit::Cancelled => view.pk_prompt = None,
+        LineEdit::Cancelled => view.modal = None,
         LineEdit::Other => {}
     }
     Some(Vec::new())
@@ -61,16 +61,17 @@ pub(super) fn paste(state: &mut State, text: &str) {
     if super::export::paste(view, text) {
         return;
     }
-    if let Some(p) = view.filter_prompt.as_mut() {
-        paste_line(&mut p.text, text);
-        view.filter = p.text.clone();
-        refilter(state);
-    } else if let Some(p) = view.pk_prompt.as_mut() {
-        paste_line(&mut p.text, text);
-        p.error = None;
-    } else if let Some(p) = view.budget_prompt.as_mut() {
-        paste_line(&mut p.text, text);
-        p.error = None;
+    match view.modal.as_mut() {
+        Some(Modal::FilterPrompt(p)) => {
+            paste_line(&mut p.text, text);
+            view.view.filter = p.text.clone();
+            refilter(state);
+        }
+        Some(Modal::PkPrompt(p) | Modal::BudgetPrompt(p)) => {
+            paste_line(&mut p.text, text);
+            p.error = None;
+        }
+        _ => {}
     }
 }
 
@@ -78,15 +79,15 @@ pub(super) fn paste(state: &mut State, text: &str) {
 /// stopped. `None` when the prompt is not open.
 pub(super) fn budget_prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
     let view = state.table.as_mut()?;
-    let prompt = view.budget_prompt.as_mut()?;
+    let prompt = view.modal.as_mut()?.budget_prompt_mut()?;
     match edit_line(&mut prompt.text, &key) {
         LineEdit::Edited => prompt.error = None,
-        LineEdit::Cancelled => view.budget_prompt = None,
+        LineEdit::Cancelled => view.modal = None,
         LineEdit::Submitted => {
             let text = prompt.text.trim().to_string();
             match limits::MAX_RCU.parse(&text) {
                 Ok(budget) => {
-                    view.budget_prompt = None;
+                    view.modal = None;
                     return Some(continue_read(state, true, Some(budget)));
                 }
                 Err(why) => prompt.error = Some(format!("max RCU '{text}': {why}")),

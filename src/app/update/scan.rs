@@ -2,11 +2,11 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::reads::start_fresh;
+use super::reads::start;
 use crate::app::msg::Effect;
 use crate::app::state::{
-    LaunchPlan, LauncherField, Notice, ScanLauncher, ScanProgress, SegmentProgress, State,
-    TRIAGE_PAGE_ITEMS,
+    LaunchPlan, LauncherField, Modal, Notice, ReadOrigin, ScanLauncher, ScanProgress,
+    SegmentProgress, State,
 };
 
 // ---------------------------------------------------------------- update
@@ -18,14 +18,14 @@ pub(super) fn open_launcher(state: &mut State) -> Vec<Effect> {
     let Some(info) = v.info.loaded().cloned() else {
         return Vec::new();
     };
-    let index = info.target_position(v.index.as_deref());
+    let index = info.target_position(v.view.index.as_deref());
     let mut launcher = ScanLauncher::new(&info, index);
     launcher.plan = launcher.plan(
         &info,
         state.config.price_per_million_reads,
         state.config.confirm_scan_rcu,
     );
-    v.launcher = Some(launcher);
+    v.modal = Some(Modal::Launcher(launcher));
     Vec::new()
 }
 
@@ -38,7 +38,7 @@ pub(super) fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(info) = v.info.loaded().cloned() else {
         return Vec::new();
     };
-    let Some(l) = v.launcher.as_mut() else {
+    let Some(l) = v.modal.as_mut().and_then(Modal::launcher_mut) else {
         return Vec::new();
     };
     let at = LauncherField::ALL
@@ -47,7 +47,7 @@ pub(super) fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         .unwrap_or(0);
     match key.code {
         KeyCode::Esc => {
-            v.launcher = None;
+            v.modal = None;
             return Vec::new();
         }
         KeyCode::Tab | KeyCode::Down => {
@@ -105,27 +105,14 @@ pub(super) fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     let segments = plan.spec.segments;
     if let Some(v) = state.table.as_mut() {
-        v.launcher = None;
-        v.index = plan.spec.index.clone();
+        v.modal = None;
+        v.view.index = plan.spec.index.clone();
     }
-    let mut effects = start_fresh(state, plan.spec.clone());
-    // A triage scan streams to its end (or its budget). Pages are capped so that applying one
-    // takes a few milliseconds, and a keypress never waits behind a 15,000-item 1 MB page;
-    // capacity is charged per 4 KB read either way.
-    let mut id = 0;
-    for e in effects.iter_mut() {
-        if let Effect::StartRead { id: rid, spec } = e {
-            spec.max_pages = None;
-            spec.page_size = Some(TRIAGE_PAGE_ITEMS);
-            id = *rid;
-        }
-    }
+    // A triage scan streams to its end (or its budget): its paging is the launcher's.
+    let effects = start(state, plan.spec.clone(), ReadOrigin::Launcher);
     if let Some(v) = state.table.as_mut() {
-        if let Some(read) = v.read.as_mut() {
-            read.spec.max_pages = None;
-            read.spec.page_size = Some(TRIAGE_PAGE_ITEMS);
-        }
-        v.progress = Some(ScanProgress {
+        let id = v.view.read.as_ref().map_or(0, |r| r.id);
+        v.view.progress = Some(ScanProgress {
             request_id: id,
             segments: vec![SegmentProgress::default(); segments as usize],
             estimate_rcu: plan.estimate_rcu,

@@ -3,7 +3,7 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, Msg, ReadEffect, TimeMsg};
 use crate::app::state::ReadOutcome;
 use crate::aws::attempts::AttemptStats;
 use crate::aws::{EngineEvent, Operation, Page, SegmentStart};
@@ -54,26 +54,21 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
     let mut s = loaded(false);
     s.config.confirm_scan_rcu = 1.0; // the fixture table (63 KB ≈ 8 RCU) is over it
     send(&mut s, [char('S')]);
-    let l = s.table.as_ref().unwrap().launcher.as_ref().unwrap();
+    let l = s.table.as_ref().unwrap().launcher().unwrap();
     let plan = l.plan.as_ref().unwrap();
     assert_eq!(plan.estimate_rcu, 8.0, "65,000 B / 4 KB, halved");
     send(&mut s, [press(KeyCode::Backspace), char('4')]);
     // Over the threshold: the first Enter only asks.
     assert!(send(&mut s, [press(KeyCode::Enter)]).is_empty());
-    assert!(
-        s.table
-            .as_ref()
-            .unwrap()
-            .launcher
-            .as_ref()
-            .unwrap()
-            .confirming
+    assert!(s.table.as_ref().unwrap().launcher().unwrap().confirming);
+    let effects = send(
+        &mut s,
+        [Msg::Time(TimeMsg::Tick(1_000)), press(KeyCode::Enter)],
     );
-    let effects = send(&mut s, [Msg::Tick(1_000), press(KeyCode::Enter)]);
     let (id, spec) = effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { id, spec } => Some((*id, spec.clone())),
+            Effect::Read(ReadEffect::Start { id, spec }) => Some((*id, spec.clone())),
             _ => None,
         })
         .expect("the second Enter launches");
@@ -94,8 +89,8 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
         ],
     );
     // The explorer's clock is not the scan's: a tick long after changes no rate.
-    send(&mut s, [Msg::Tick(300_000)]);
-    let p = s.table.as_ref().unwrap().progress.clone().unwrap();
+    send(&mut s, [Msg::Time(TimeMsg::Tick(300_000))]);
+    let p = s.table.as_ref().unwrap().view.progress.clone().unwrap();
     assert_eq!(p.segments.len(), 4);
     assert_eq!((p.segments[2].items, p.segments[2].done), (100, false));
     assert!(p.segments[0].done);
@@ -105,7 +100,7 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
     assert!(items_rate > 0.0);
     // Esc cancels everything at once.
     let effects = send(&mut s, [press(KeyCode::Esc)]);
-    assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
+    assert!(matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c))] if *c == id));
 }
 
 #[test]
@@ -116,8 +111,8 @@ fn key_distribution_ranks_the_celebrity_first() {
         .table
         .as_ref()
         .unwrap()
-        .distribution
-        .clone()
+        .distribution()
+        .cloned()
         .expect("the view opens");
     let top = d.distribution.top(3);
     assert_eq!(top[0].key, "USER#celebrity");
@@ -129,25 +124,9 @@ fn key_distribution_ranks_the_celebrity_first() {
         d.warnings
     );
     send(&mut s, [press(KeyCode::Down)]);
-    assert_eq!(
-        s.table
-            .as_ref()
-            .unwrap()
-            .distribution
-            .as_ref()
-            .unwrap()
-            .scroll,
-        1
-    );
-    let scroll = |s: &crate::app::state::State| {
-        s.table
-            .as_ref()
-            .unwrap()
-            .distribution
-            .as_ref()
-            .unwrap()
-            .scroll
-    };
+    assert_eq!(s.table.as_ref().unwrap().distribution().unwrap().scroll, 1);
+    let scroll =
+        |s: &crate::app::state::State| s.table.as_ref().unwrap().distribution().unwrap().scroll;
     // Issue 20: scrolling stops with the last row at the bottom of the overlay (at 100x30 it
     // has 26 rows inside its borders), not with that row on top over blank space.
     let inner =
@@ -175,9 +154,9 @@ fn key_distribution_ranks_the_celebrity_first() {
     assert_eq!(scroll(&s), max);
     send(&mut s, [press(KeyCode::PageDown)]);
     assert_eq!(scroll(&s), max);
-    assert!(s.table.as_ref().unwrap().distribution.is_some());
+    assert!(s.table.as_ref().unwrap().distribution().is_some());
     send(&mut s, [press(KeyCode::Esc)]);
-    assert!(s.table.as_ref().unwrap().distribution.is_none());
+    assert!(s.table.as_ref().unwrap().distribution().is_none());
 }
 
 /// Launches a 4-segment triage scan with `max RCU` set to `budget`; returns its read id.
@@ -189,7 +168,7 @@ pub(super) fn launch_budgeted(s: &mut crate::app::state::State, budget: &str) ->
     effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { id, spec } => {
+            Effect::Read(ReadEffect::Start { id, spec }) => {
                 assert_eq!(spec.max_rcu, Some(budget.parse().unwrap()));
                 Some(*id)
             }
@@ -226,7 +205,7 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
         "a spent budget must not start another read: {effects:?}"
     );
     let view = s.table.as_ref().unwrap();
-    let read = view.read.as_ref().unwrap();
+    let read = view.view.read.as_ref().unwrap();
     assert!(!read.running);
     assert_eq!(
         read.outcome,
@@ -238,10 +217,10 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
     assert!(s.notice.as_ref().unwrap().text.contains("20 of 100 RCU"));
     // `n` and `L` ask for a new budget instead of reading on.
     assert!(send(&mut s, [char('L')]).is_empty());
-    let prompt = s.table.as_ref().unwrap().budget_prompt.clone().unwrap();
+    let prompt = s.table.as_ref().unwrap().budget_prompt().cloned().unwrap();
     assert_eq!(prompt.text, "100");
     send(&mut s, [press(KeyCode::Esc)]);
-    assert!(s.table.as_ref().unwrap().budget_prompt.is_none());
+    assert!(s.table.as_ref().unwrap().budget_prompt().is_none());
     assert!(send(&mut s, [char('n')]).is_empty());
     // A bad budget is refused with the value named; a good one resumes each segment.
     send(&mut s, (0..3).map(|_| press(KeyCode::Backspace)));
@@ -251,8 +230,8 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
         .table
         .as_ref()
         .unwrap()
-        .budget_prompt
-        .clone()
+        .budget_prompt()
+        .cloned()
         .unwrap()
         .error;
     assert!(error.unwrap().contains("'abc'"));
@@ -260,7 +239,7 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
     send(&mut s, "50".chars().map(char));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let spec = match effects.as_slice() {
-        [Effect::StartRead { spec, .. }] => spec.clone(),
+        [Effect::Read(ReadEffect::Start { spec, .. })] => spec.clone(),
         other => panic!("{other:?}"),
     };
     assert_eq!(spec.max_rcu, Some(50.0));
@@ -272,7 +251,7 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
         "never read: from its start"
     );
     assert!(matches!(spec.starts[2], SegmentStart::After(_)));
-    let p = s.table.as_ref().unwrap().progress.clone().unwrap();
+    let p = s.table.as_ref().unwrap().view.progress.clone().unwrap();
     assert_eq!(p.budget_rcu, Some(70.0), "20 spent plus the new 50");
 }
 
@@ -281,11 +260,11 @@ fn a_read_cancelled_before_its_first_page_resumes_from_the_start() {
     let (mut s, id) = opened();
     send(&mut s, [press(KeyCode::Esc)]);
     send(&mut s, [done(id, crate::aws::DoneOutcome::Cancelled)]);
-    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert!(read.has_more(), "nothing was read: everything is left");
     let effects = send(&mut s, [char('n')]);
     match effects.as_slice() {
-        [Effect::StartRead { spec, .. }] => {
+        [Effect::Read(ReadEffect::Start { spec, .. })] => {
             assert_eq!(spec.starts, vec![SegmentStart::Beginning])
         }
         other => panic!("{other:?}"),
@@ -304,7 +283,7 @@ fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_poi
     send(&mut s, (0..5).map(|_| press(KeyCode::Down)));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let id = match effects.as_slice() {
-        [Effect::StartRead { id, spec }] => {
+        [Effect::Read(ReadEffect::Start { id, spec })] => {
             assert_eq!(spec.segment_count(), 10);
             *id
         }
@@ -322,12 +301,12 @@ fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_poi
             segment_page(id, 7, items[5..9].to_vec(), false, 120),
         ],
     );
-    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert!(matches!(read.progress.starts[3], SegmentStart::After(_)));
     assert_eq!(read.progress.starts[7], SegmentStart::Finished);
     assert_eq!(read.progress.starts[0], SegmentStart::Beginning);
     let effects = send(&mut s, [press(KeyCode::Esc)]);
-    assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
+    assert!(matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c))] if *c == id));
 }
 
 /// A triage scan launched with its defaults; returns the read's id.
@@ -337,7 +316,7 @@ fn launched(s: &mut crate::app::state::State, segments: char) -> u64 {
     send(s, [press(KeyCode::Enter)])
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { id, .. } => Some(*id),
+            Effect::Read(ReadEffect::Start { id, .. }) => Some(*id),
             _ => None,
         })
         .expect("Enter launches")
@@ -366,10 +345,10 @@ fn a_finished_scan_reports_its_rates_over_its_own_time_and_no_eta() {
                 outcome: crate::aws::DoneOutcome::Complete,
                 elapsed: std::time::Duration::from_secs(4),
             }),
-            Msg::Tick(600_000),
+            Msg::Time(TimeMsg::Tick(600_000)),
         ],
     );
-    let p = s.table.as_ref().unwrap().progress.clone().unwrap();
+    let p = s.table.as_ref().unwrap().view.progress.clone().unwrap();
     let (items_rate, rcu_rate, eta) = p.rates();
     let scanned = (items.len() * 4) as f64;
     assert!((items_rate - scanned / 4.0).abs() < 1e-6, "{items_rate}");
@@ -391,7 +370,7 @@ fn a_new_read_or_t_cancels_a_running_scan_of_every_segment() {
             .chain([press(KeyCode::Enter)]),
     );
     assert!(
-        matches!(effects.first(), Some(Effect::Cancel(c)) if *c == id),
+        matches!(effects.first(), Some(Effect::Read(ReadEffect::Cancel(c))) if *c == id),
         "{effects:?}"
     );
     // `T`, back to the table list, cancels a running scan too.
@@ -401,7 +380,7 @@ fn a_new_read_or_t_cancels_a_running_scan_of_every_segment() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::Cancel(c) if *c == id)),
+            .any(|e| matches!(e, Effect::Read(ReadEffect::Cancel(c)) if *c == id)),
         "{effects:?}"
     );
 }
@@ -418,7 +397,7 @@ fn the_launcher_s_rate_goes_to_the_read_and_to_its_continuation() {
         effects
             .into_iter()
             .find_map(|e| match e {
-                Effect::StartRead { id, spec } => Some((id, spec)),
+                Effect::Read(ReadEffect::Start { id, spec }) => Some((id, spec)),
                 _ => None,
             })
             .expect("a read starts")

@@ -6,7 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::open::open_table;
 use super::running_read;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, ReadEffect, SessionEffect, TableEffect};
 use crate::app::state::{
     ConnectTarget, ConnectionInfo, Loadable, Notice, Screen, State, SwitchKind, Switcher,
     SWITCHER_ROWS,
@@ -102,7 +102,10 @@ fn connect(state: &mut State, kind: SwitchKind, chosen: String) -> Vec<Effect> {
         text: format!("connecting with {label}…"),
         error: false,
     });
-    vec![Effect::Connect { generation, target }]
+    vec![Effect::Session(SessionEffect::Connect {
+        generation,
+        target,
+    })]
 }
 
 pub(super) fn connected(
@@ -128,10 +131,10 @@ pub(super) fn connected(
         }
     };
     let mut effects: Vec<Effect> = running_read(state)
-        .map(Effect::Cancel)
+        .map(|x| Effect::Read(ReadEffect::Cancel(x)))
         .into_iter()
         .collect();
-    effects.push(Effect::UseConnection(generation));
+    effects.push(Effect::Session(SessionEffect::UseConnection(generation)));
     let session = &mut state.session;
     if label.starts_with("region") {
         session.region_chosen = true;
@@ -158,7 +161,7 @@ pub(super) fn connected(
         (Screen::Table, Some(view)) => effects.extend(open_table(state, view.name)),
         _ => {
             state.picker.tables = Some(Loadable::Loading);
-            effects.push(Effect::ListTables);
+            effects.push(Effect::Tables(TableEffect::List));
         }
     }
     effects

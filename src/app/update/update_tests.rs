@@ -3,7 +3,7 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TableEffect, TableMsg, TerminalEffect};
 use crate::app::state::{JsonMode, Pane, ReadOutcome, Screen};
 use crate::app::update::start;
 use crate::aws::{DoneOutcome, EngineEvent, Operation, SegmentStart};
@@ -16,8 +16,8 @@ fn pages_group_into_collections_and_log_their_capacity() {
     let (first, second) = items.split_at(total / 2);
     send(&mut s, [page(id, 1, first.to_vec(), true)]);
     let view = s.table.as_ref().unwrap();
-    assert_eq!(view.store.as_ref().unwrap().len(), first.len());
-    assert!(view.read.as_ref().unwrap().has_more());
+    assert_eq!(view.view.store.as_ref().unwrap().len(), first.len());
+    assert!(view.view.read.as_ref().unwrap().has_more());
     send(
         &mut s,
         [Msg::Engine(EngineEvent::Done {
@@ -29,7 +29,7 @@ fn pages_group_into_collections_and_log_their_capacity() {
     // Load more continues from the last key with a new request id.
     let effects = send(&mut s, [char('n')]);
     let id2 = match effects.as_slice() {
-        [Effect::StartRead { id, spec }] => {
+        [Effect::Read(ReadEffect::Start { id, spec })] => {
             assert!(matches!(spec.starts.as_slice(), [SegmentStart::After(_)]));
             *id
         }
@@ -38,9 +38,9 @@ fn pages_group_into_collections_and_log_their_capacity() {
     assert_ne!(id, id2);
     send(&mut s, [page(id2, 1, second.to_vec(), false)]);
     let view = s.table.as_ref().unwrap();
-    let store = view.store.as_ref().unwrap();
+    let store = view.view.store.as_ref().unwrap();
     assert_eq!(store.len(), total, "no item lost or duplicated");
-    assert!(!view.read.as_ref().unwrap().has_more());
+    assert!(!view.view.read.as_ref().unwrap().has_more());
     assert_eq!(s.log.len(), 2);
     assert_eq!(s.log.total.total, 5.0);
     let celebrity = store
@@ -54,7 +54,10 @@ fn stale_pages_are_logged_but_not_shown() {
     let (mut s, id) = opened();
     send(&mut s, [char('r')]); // rescan: a new read replaces the first
     send(&mut s, [page(id, 1, demo_items(), false)]);
-    assert_eq!(s.table.as_ref().unwrap().store.as_ref().unwrap().len(), 0);
+    assert_eq!(
+        s.table.as_ref().unwrap().view.store.as_ref().unwrap().len(),
+        0
+    );
     assert_eq!(s.log.len(), 1, "its capacity was still spent");
 }
 
@@ -64,34 +67,36 @@ fn navigation_opens_detail_and_toggles_json() {
     send(&mut s, [page(id, 1, demo_items(), false)]);
     // Move to the first collection with more than one item.
     let view = s.table.as_ref().unwrap();
-    let store = view.store.as_ref().unwrap();
+    let store = view.view.store.as_ref().unwrap();
     let target = store
         .collections()
         .iter()
         .position(|c| c.items.len() > 1)
         .unwrap();
     send(&mut s, (0..target).map(|_| press(KeyCode::Down)));
-    assert_eq!(s.table.as_ref().unwrap().collections.cursor, target);
+    assert_eq!(s.table.as_ref().unwrap().view.collections.cursor, target);
     send(&mut s, [press(KeyCode::Tab)]);
-    assert_eq!(s.table.as_ref().unwrap().focus, Pane::Items);
+    assert_eq!(s.table.as_ref().unwrap().view.focus, Pane::Items);
     send(&mut s, [press(KeyCode::Down), press(KeyCode::Enter)]);
     let view = s.table.as_ref().unwrap();
-    assert!(view.detail_open);
-    assert_eq!(view.focus, Pane::Detail);
-    assert_eq!(view.items.cursor, 1);
+    assert!(view.view.detail_open);
+    assert_eq!(view.view.focus, Pane::Detail);
+    assert_eq!(view.view.items.cursor, 1);
     send(&mut s, [char('t')]);
-    assert_eq!(s.table.as_ref().unwrap().json_mode, JsonMode::Dynamo);
+    assert_eq!(s.table.as_ref().unwrap().view.json_mode, JsonMode::Dynamo);
     let effects = send(&mut s, [char('y')]);
-    assert!(matches!(effects.as_slice(), [Effect::Copy(json)] if json.starts_with('{')));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Terminal(TerminalEffect::Copy(json))] if json.starts_with('{'))
+    );
     send(&mut s, [press(KeyCode::Esc)]);
-    assert!(!s.table.as_ref().unwrap().detail_open);
+    assert!(!s.table.as_ref().unwrap().view.detail_open);
 }
 
 #[test]
 fn esc_cancels_a_running_read_and_quit_cancels_too() {
     let (mut s, id) = opened();
     let effects = send(&mut s, [press(KeyCode::Esc)]);
-    assert!(matches!(effects.as_slice(), [Effect::Cancel(c)] if *c == id));
+    assert!(matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c))] if *c == id));
     send(
         &mut s,
         [Msg::Engine(EngineEvent::Done {
@@ -100,12 +105,14 @@ fn esc_cancels_a_running_read_and_quit_cancels_too() {
             elapsed: std::time::Duration::ZERO,
         })],
     );
-    let read = s.table.as_ref().unwrap().read.as_ref().unwrap();
+    let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert!(!read.running);
     assert_eq!(read.outcome, Some(ReadOutcome::Cancelled));
     let (mut s, id) = opened();
     let effects = send(&mut s, [char('q')]);
-    assert!(matches!(effects.as_slice(), [Effect::Cancel(c), Effect::Quit] if *c == id));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c)), Effect::Terminal(TerminalEffect::Quit)] if *c == id)
+    );
 }
 
 #[test]
@@ -123,14 +130,14 @@ fn failures_keep_what_was_loaded_and_offer_resume() {
         })],
     );
     let view = s.table.as_ref().unwrap();
-    assert!(!view.store.as_ref().unwrap().is_empty());
+    assert!(!view.view.store.as_ref().unwrap().is_empty());
     assert!(matches!(
-        view.read.as_ref().unwrap().outcome,
+        view.view.read.as_ref().unwrap().outcome,
         Some(ReadOutcome::Failed(_))
     ));
     assert!(s.notice.as_ref().unwrap().text.contains("resume"));
     let effects = send(&mut s, [char('n')]);
-    let [Effect::StartRead { id: resumed, .. }] = effects.as_slice() else {
+    let [Effect::Read(ReadEffect::Start { id: resumed, .. })] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     // The resumed read delivers: the failure it recovered from is no longer news.
@@ -152,8 +159,7 @@ fn partition_key_prompt_validates_then_queries() {
         .table
         .as_ref()
         .unwrap()
-        .pk_prompt
-        .as_ref()
+        .pk_prompt()
         .unwrap()
         .error
         .is_some());
@@ -162,13 +168,13 @@ fn partition_key_prompt_validates_then_queries() {
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let cancel_and_start = effects
         .iter()
-        .filter(|e| matches!(e, Effect::StartRead { .. }))
+        .filter(|e| matches!(e, Effect::Read(ReadEffect::Start { .. })))
         .count();
     assert_eq!(cancel_and_start, 1);
     let spec = effects
         .iter()
         .find_map(|e| match e {
-            Effect::StartRead { spec, .. } => Some(spec),
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec),
             _ => None,
         })
         .unwrap();
@@ -183,17 +189,17 @@ fn partition_key_prompt_validates_then_queries() {
 fn filter_narrows_collections_and_items() {
     let (mut s, id) = opened();
     send(&mut s, [page(id, 1, demo_items(), false)]);
-    let all = s.table.as_ref().unwrap().collection_count();
+    let all = s.table.as_ref().unwrap().view.collection_count();
     let typed: Vec<Msg> = "/celebrity".chars().map(char).collect();
     send(&mut s, typed);
     send(&mut s, [press(KeyCode::Enter)]);
     let view = s.table.as_ref().unwrap();
-    assert!(view.collection_count() >= 1 && view.collection_count() < all);
-    let store = view.store.as_ref().unwrap();
-    let first = view.collection_at(0).unwrap();
-    assert!(store.collections()[first].key.contains("celebrity") || view.item_count() > 0);
+    assert!(view.view.collection_count() >= 1 && view.view.collection_count() < all);
+    let store = view.view.store.as_ref().unwrap();
+    let first = view.view.collection_at(0).unwrap();
+    assert!(store.collections()[first].key.contains("celebrity") || view.view.item_count() > 0);
     send(&mut s, [press(KeyCode::Esc)]);
-    assert_eq!(s.table.as_ref().unwrap().collection_count(), all);
+    assert_eq!(s.table.as_ref().unwrap().view.collection_count(), all);
 }
 
 /// Issue 20: `/404` found nothing where `responsecode` is the number 404.
@@ -225,13 +231,14 @@ fn filter_matches_numbers_by_their_text() {
     send(&mut s, "/404".chars().map(char).collect::<Vec<_>>());
     send(&mut s, [press(KeyCode::Enter)]);
     let view = s.table.as_ref().unwrap();
-    assert_eq!(view.collection_count(), 1, "only SITE#a holds a 404");
-    let store = view.store.as_ref().unwrap();
+    assert_eq!(view.view.collection_count(), 1, "only SITE#a holds a 404");
+    let store = view.view.store.as_ref().unwrap();
     assert_eq!(
-        store.collections()[view.collection_at(0).unwrap()].key,
+        store.collections()[view.view.collection_at(0).unwrap()].key,
         "SITE#a"
     );
     let listed: Vec<_> = view
+        .view
         .listed_items()
         .into_iter()
         .map(|id| {
@@ -249,25 +256,27 @@ fn picker_filters_as_you_type_and_describes_the_highlight() {
     let mut s = state();
     assert!(matches!(
         start(&mut s, None).as_slice(),
-        [Effect::ListTables]
+        [Effect::Tables(TableEffect::List)]
     ));
     let effects = send(
         &mut s,
-        [Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "app".into(),
             "orders".into(),
             "users".into(),
-        ]))],
+        ])))],
     );
-    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "app"));
+    assert!(matches!(effects.as_slice(), [Effect::Tables(TableEffect::Describe(t))] if t == "app"));
     let effects = send(&mut s, [char('u'), char('s')]);
     assert_eq!(s.picker.visible(), ["users"]);
     assert!(effects
         .iter()
-        .any(|e| matches!(e, Effect::Describe(t) if t == "users")));
+        .any(|e| matches!(e, Effect::Tables(TableEffect::Describe(t)) if t == "users")));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     assert_eq!(s.screen, Screen::Table);
-    assert!(matches!(effects.as_slice(), [Effect::Describe(t)] if t == "users"));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Tables(TableEffect::Describe(t))] if t == "users")
+    );
 }
 
 #[test]
@@ -284,7 +293,7 @@ fn scrolling_onto_the_last_collection_loads_the_next_page() {
     );
     let effects = send(&mut s, [char('G')]);
     assert!(
-        matches!(effects.as_slice(), [Effect::StartRead { .. }]),
+        matches!(effects.as_slice(), [Effect::Read(ReadEffect::Start { .. })]),
         "{effects:?}"
     );
 }
@@ -297,8 +306,8 @@ fn past_max_items_the_log_keeps_counting_but_items_are_not_kept() {
     let total = items.len() as u64;
     send(&mut s, [page(id, 1, items, false)]);
     let view = s.table.as_ref().unwrap();
-    assert_eq!(view.store.as_ref().unwrap().len(), 50);
-    assert_eq!(view.dropped_items, total - 50);
+    assert_eq!(view.view.store.as_ref().unwrap().len(), 50);
+    assert_eq!(view.view.dropped_items, total - 50);
     assert_eq!(
         s.log.tail(1).next().unwrap().count,
         total,
@@ -322,7 +331,7 @@ fn detail_scrolling_stops_at_the_last_line_and_up_moves_at_once() {
     let (mut s, id) = opened();
     send(&mut s, [page(id, 1, vec![tall_item()], false)]);
     send(&mut s, [press(KeyCode::Tab), press(KeyCode::Enter)]);
-    assert_eq!(s.table.as_ref().unwrap().focus, Pane::Detail);
+    assert_eq!(s.table.as_ref().unwrap().view.focus, Pane::Detail);
     // Three `G`s overflowed the scroll offset (a panic in debug builds).
     send(&mut s, [char('G'), char('G'), char('G')]);
     // The JSON's rows: the detail pane below the item's (empty) related list.
@@ -331,13 +340,13 @@ fn detail_scrolling_stops_at_the_last_line_and_up_moves_at_once() {
             .main;
     let rows = crate::app::layout::list_rows(crate::app::layout::split_related(main, 0)[1]);
     let bottom = 62 - rows;
-    assert_eq!(s.table.as_ref().unwrap().detail_scroll, bottom);
+    assert_eq!(s.table.as_ref().unwrap().view.detail_scroll, bottom);
     send(&mut s, [press(KeyCode::Up)]);
-    assert_eq!(s.table.as_ref().unwrap().detail_scroll, bottom - 1);
+    assert_eq!(s.table.as_ref().unwrap().view.detail_scroll, bottom - 1);
     send(&mut s, [press(KeyCode::PageDown), press(KeyCode::PageDown)]);
-    assert_eq!(s.table.as_ref().unwrap().detail_scroll, bottom);
+    assert_eq!(s.table.as_ref().unwrap().view.detail_scroll, bottom);
     send(&mut s, [char('g'), press(KeyCode::Up)]);
-    assert_eq!(s.table.as_ref().unwrap().detail_scroll, 0);
+    assert_eq!(s.table.as_ref().unwrap().view.detail_scroll, 0);
 }
 
 #[test]
@@ -345,7 +354,7 @@ fn detail_of_a_short_item_does_not_scroll() {
     let mut s = loaded(false);
     send(&mut s, [press(KeyCode::Tab), press(KeyCode::Enter)]);
     send(&mut s, [char('G'), press(KeyCode::Down)]);
-    assert_eq!(s.table.as_ref().unwrap().detail_scroll, 0);
+    assert_eq!(s.table.as_ref().unwrap().view.detail_scroll, 0);
 }
 
 #[test]
@@ -355,29 +364,34 @@ fn column_scrolling_stops_at_the_last_attribute_column() {
     let max = crate::app::columns::max_column_offset(s.table.as_ref().unwrap());
     assert!(max > 0, "the fixture has several attribute columns");
     send(&mut s, (0..100).map(|_| press(KeyCode::Right)));
-    assert_eq!(s.table.as_ref().unwrap().column_offset, max);
+    assert_eq!(s.table.as_ref().unwrap().view.column_offset, max);
     send(&mut s, [press(KeyCode::Left)]);
-    assert_eq!(s.table.as_ref().unwrap().column_offset, max - 1);
-    assert_eq!(s.table.as_ref().unwrap().focus, Pane::Items);
+    assert_eq!(s.table.as_ref().unwrap().view.column_offset, max - 1);
+    assert_eq!(s.table.as_ref().unwrap().view.focus, Pane::Items);
 }
 
 #[test]
 fn ctrl_z_asks_to_suspend_from_anywhere() {
     use crossterm::event::{KeyEvent, KeyModifiers};
-    let ctrl_z = || Msg::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    let ctrl_z = || {
+        Msg::Input(InputMsg::Key(KeyEvent::new(
+            KeyCode::Char('z'),
+            KeyModifiers::CONTROL,
+        )))
+    };
     let mut s = loaded(false);
     assert!(matches!(
         send(&mut s, [ctrl_z()]).as_slice(),
-        [Effect::Suspend]
+        [Effect::Terminal(TerminalEffect::Suspend)]
     ));
     // Also while typing in the builder, where a plain `z` is text.
     send(&mut s, [char(':')]);
     assert!(matches!(
         send(&mut s, [ctrl_z()]).as_slice(),
-        [Effect::Suspend]
+        [Effect::Terminal(TerminalEffect::Suspend)]
     ));
     assert!(
-        s.table.as_ref().unwrap().builder.is_some(),
+        s.table.as_ref().unwrap().query_form().is_some(),
         "nothing else changes"
     );
     assert!(!s.quit);

@@ -1,11 +1,11 @@
 //! Walking the single-table design: the selected item's related collections, opening one
 //! with a Query, and going back through the views left on the way, as they were.
 
-use super::filter::{follow_collection, refilter};
-use super::reads::start_fresh;
+use super::derived::{follow_collection, refilter};
+use super::reads::start;
 use super::running_read;
-use crate::app::msg::Effect;
-use crate::app::state::{Notice, Pane, ReadOutcome, State, TableView, MAX_VISITED};
+use crate::app::msg::{Effect, ExportEffect, ReadEffect};
+use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 use crate::model::relations::{related_collections, KeyKnowledge, RelationInputs};
@@ -16,12 +16,12 @@ pub(super) fn refresh_related(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
-    let selected = view.selected_item();
-    if selected.is_some() && selected == view.related.for_item && !view.related.stale {
+    let selected = view.view.selected_item();
+    if selected.is_some() && selected == view.view.related.for_item && !view.view.related.stale {
         return;
     }
-    let (Some(id), Some(store)) = (selected, view.store.as_ref()) else {
-        view.related = Default::default();
+    let (Some(id), Some(store)) = (selected, view.view.store.as_ref()) else {
+        view.view.related = Default::default();
         return;
     };
     if view.knowledge.targets().is_empty() {
@@ -31,6 +31,7 @@ pub(super) fn refresh_related(state: &mut State) {
     }
     let item = store.item(id);
     let current_key = view
+        .view
         .selected_collection()
         .map(|c| store.collections()[c].key.as_str());
     let group_key = store.group_keys().partition_key.name.as_str();
@@ -63,15 +64,15 @@ pub(super) fn refresh_related(state: &mut State) {
     };
     let links = related_collections(&item, &inputs);
     // The same item again (after a page or going back): keep the selected link.
-    let keep = (view.related.for_item == Some(id))
-        .then(|| view.related.selected().cloned())
+    let keep = (view.view.related.for_item == Some(id))
+        .then(|| view.view.related.selected().cloned())
         .flatten()
         .and_then(|old| links.iter().position(|l| *l == old));
-    view.related.list.cursor = keep.unwrap_or(0);
-    view.related.list.offset = 0;
-    view.related.links = links;
-    view.related.for_item = Some(id);
-    view.related.stale = false;
+    view.view.related.list.cursor = keep.unwrap_or(0);
+    view.view.related.list.offset = 0;
+    view.view.related.links = links;
+    view.view.related.for_item = Some(id);
+    view.view.related.stale = false;
 }
 
 /// `g r`, or Enter on the list: opens the selected related collection.
@@ -80,7 +81,7 @@ pub(super) fn follow_related(state: &mut State) -> Vec<Effect> {
     let Some(link) = state
         .table
         .as_ref()
-        .and_then(|v| v.related.selected().cloned())
+        .and_then(|v| v.view.related.selected().cloned())
     else {
         state.notice = Some(Notice {
             text: "no related collection for this item".into(),
@@ -124,11 +125,11 @@ pub(super) fn open_collection(
     spec.key_condition = Some(parts.key_condition);
     spec.names = parts.names;
     spec.values = parts.values;
-    view.index = index;
-    let effects = start_fresh(state, spec);
+    view.view.index = index;
+    let effects = start(state, spec, ReadOrigin::Walk);
     if let Some(view) = state.table.as_mut() {
         // The collection is what was asked for: its items, not the list of one collection.
-        view.focus = Pane::Items;
+        view.view.focus = Pane::Items;
     }
     state.notice = Some(Notice {
         text: "Backspace goes back".into(),
@@ -137,24 +138,20 @@ pub(super) fn open_collection(
     effects
 }
 
-/// Before a new read replaces the loaded items: keeps the view as it is for going back, and
-/// leaves a fresh view (same table, same knowledge and history) for the new read. A view with
-/// nothing loaded is not worth keeping.
+/// Before a new read replaces the loaded items: the table gets the next view (same index,
+/// JSON spelling, wrapping and order, nothing loaded) and keeps the one it leaves for going
+/// back; what belongs to the table (knowledge, live stream, export, undo, dialog) stays. A
+/// view with nothing loaded is not worth keeping.
 pub(super) fn leave_view(state: &mut State) {
     let cap = state.max_items;
-    let Some(view) = state.table.as_mut() else {
+    let Some(table) = state.table.as_mut() else {
         return;
     };
-    if view.store.as_ref().is_none_or(|s| s.is_empty()) {
+    let next = table.view.next();
+    let mut old = std::mem::replace(&mut table.view, next);
+    if old.store.as_ref().is_none_or(|s| s.is_empty()) {
         return;
     }
-    let mut fresh = TableView::new(view.name.clone(), view.info.clone());
-    fresh.index = view.index.clone();
-    fresh.json_mode = view.json_mode;
-    fresh.detail_wrap = view.detail_wrap;
-    fresh.ordering = crate::model::collection::DisplayOrder::new(view.ordering.order());
-    carry_table_state(view, &mut fresh);
-    let mut old = std::mem::replace(view, fresh);
     // Callers set the new read's index before starting it; the kept view shows its own.
     if let Some(read) = old.read.as_mut() {
         old.index = read.spec.index.clone();
@@ -165,17 +162,8 @@ pub(super) fn leave_view(state: &mut State) {
             read.outcome = Some(ReadOutcome::Cancelled);
         }
     }
-    old.builder = None;
-    old.palette = None;
-    old.launcher = None;
-    old.distribution = None;
-    old.filter_prompt = None;
-    old.pk_prompt = None;
-    old.budget_prompt = None;
-    old.export = None;
-    old.write = None;
-    view.visited.push(old);
-    view.visited.fit(cap);
+    table.visited.push(old);
+    table.visited.fit(cap);
 }
 
 /// `o`: the next collection order; the selected collection stays selected.
@@ -183,11 +171,11 @@ pub(super) fn cycle_order(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
-    let selected = view.selected_collection();
-    let next = view.ordering.order().next();
-    match view.store.as_ref() {
-        Some(store) => view.ordering.set(next, store),
-        None => view.ordering = crate::model::collection::DisplayOrder::new(next),
+    let selected = view.view.selected_collection();
+    let next = view.view.ordering.order().next();
+    match view.view.store.as_ref() {
+        Some(store) => view.view.ordering.set(next, store),
+        None => view.view.ordering = crate::model::collection::DisplayOrder::new(next),
     }
     state.notice = Some(Notice {
         text: format!("collections by {}", next.label()),
@@ -200,40 +188,32 @@ pub(super) fn cycle_order(state: &mut State) {
 /// Backspace / Alt-←: the previous view, as it was; nothing is read again.
 pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
     let running = running_read(state);
-    let Some(view) = state.table.as_mut() else {
+    let Some(table) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(mut back) = view.visited.pop() else {
+    let Some(mut back) = table.visited.pop() else {
         state.notice = Some(Notice {
             text: "nothing to go back to: g r on an item opens a related collection".into(),
             error: false,
         });
         return Vec::new();
     };
-    carry_table_state(view, &mut back);
     // The read a streaming export follows is cancelled below: so is the export.
-    let mut effects: Vec<Effect> = super::export_run::abandon_stream(&mut back)
+    let mut effects: Vec<Effect> = table
+        .end_streaming_export()
+        .map(|x| Effect::Export(ExportEffect::Cancel(x)))
         .into_iter()
         .collect();
     // Recomputed with what was learnt since, keeping the selected link.
     back.related.stale = true;
-    let left = back.visited.len();
-    *view = back;
+    table.view = back;
     state.notice = Some(Notice {
-        text: format!("back: {left} more of {MAX_VISITED} views kept"),
+        text: format!(
+            "back: {} more of {MAX_VISITED} views kept",
+            table.visited.len()
+        ),
         error: false,
     });
-    effects.extend(running.map(Effect::Cancel));
+    effects.extend(running.map(|x| Effect::Read(ReadEffect::Cancel(x))));
     effects
-}
-
-/// What belongs to the table rather than to one view of it moves with the user: what the walk
-/// has learnt, the views kept, the live pane's stream, a running export and the undo history.
-fn carry_table_state(from: &mut TableView, to: &mut TableView) {
-    to.knowledge = std::mem::take(&mut from.knowledge);
-    to.part_names = std::mem::take(&mut from.part_names);
-    to.visited = std::mem::take(&mut from.visited);
-    to.live = from.live.take();
-    to.export_job = from.export_job.take();
-    to.undo = std::mem::take(&mut from.undo);
 }

@@ -4,24 +4,28 @@
 use crossterm::event::KeyCode;
 
 use crate::app::fixtures::*;
-use crate::app::msg::Msg;
+use crate::app::msg::{Msg, TableMsg};
 use crate::app::state::State;
 use crate::aws::{DoneOutcome, EngineEvent};
 use crate::model::collection::CollectionOrder;
 
 fn selected_key(s: &State) -> String {
     let v = s.table.as_ref().unwrap();
-    let store = v.store.as_ref().unwrap();
-    store.collections()[v.selected_collection().unwrap()]
+    let store = v.view.store.as_ref().unwrap();
+    store.collections()[v.view.selected_collection().unwrap()]
         .key
         .clone()
 }
 
 fn keys_shown(s: &State) -> Vec<String> {
     let v = s.table.as_ref().unwrap();
-    let store = v.store.as_ref().unwrap();
-    (0..v.collection_count())
-        .map(|n| store.collections()[v.collection_at(n).unwrap()].key.clone())
+    let store = v.view.store.as_ref().unwrap();
+    (0..v.view.collection_count())
+        .map(|n| {
+            store.collections()[v.view.collection_at(n).unwrap()]
+                .key
+                .clone()
+        })
         .collect()
 }
 
@@ -30,7 +34,7 @@ fn o_cycles_the_collection_order_and_the_selection_stays() {
     let mut s = loaded(false);
     send(&mut s, (0..3).map(|_| press(KeyCode::Down)));
     let chosen = selected_key(&s);
-    let order = |s: &State| s.table.as_ref().unwrap().ordering.order();
+    let order = |s: &State| s.table.as_ref().unwrap().view.ordering.order();
     for want in [
         CollectionOrder::Key,
         CollectionOrder::Items,
@@ -62,7 +66,7 @@ fn a_page_that_reorders_the_list_keeps_the_cursor_on_its_collection() {
     send(&mut s, [page(id, 1, first.to_vec(), true)]);
     send(&mut s, [char('o'), char('o')]);
     assert_eq!(
-        s.table.as_ref().unwrap().ordering.order(),
+        s.table.as_ref().unwrap().view.ordering.order(),
         CollectionOrder::Items
     );
     send(&mut s, [press(KeyCode::Down), press(KeyCode::Down)]);
@@ -86,12 +90,12 @@ fn back_from_orders(filter: &str) -> State {
     crate::app::update::start(&mut s, None);
     send(
         &mut s,
-        [Msg::Tables(Ok(vec![
+        [Msg::Tables(TableMsg::Listed(Ok(vec![
             "app".into(),
             "audit-log".into(),
             "orders".into(),
             "orders-archive".into(),
-        ]))],
+        ])))],
     );
     send(&mut s, filter.chars().map(char));
     let at = s
@@ -155,31 +159,31 @@ fn long_string_detail() -> State {
 fn the_detail_wraps_long_lines_and_w_scrolls_them_sideways_instead() {
     let mut s = long_string_detail();
     let view = |s: &State| s.table.as_ref().unwrap().clone();
-    assert!(view(&s).detail_wrap, "wrapping is the default");
+    assert!(view(&s).view.detail_wrap, "wrapping is the default");
     // Wrapped, the string takes many rows: G scrolls to the last of them.
     send(&mut s, [char('G')]);
-    let wrapped_bottom = view(&s).detail_scroll;
+    let wrapped_bottom = view(&s).view.detail_scroll;
     assert!(
         wrapped_bottom > 0,
         "five lines of JSON, one of 1,500 characters"
     );
     send(&mut s, [press(KeyCode::Right)]);
     assert_eq!(
-        view(&s).detail_hscroll,
+        view(&s).view.detail_hscroll,
         0,
         "nothing to scroll sideways when wrapped"
     );
     // Unwrapped: five lines fit, and → scrolls sideways up to the end of the longest.
     send(&mut s, [char('w')]);
-    assert!(!view(&s).detail_wrap);
-    assert_eq!(view(&s).detail_scroll, 0);
+    assert!(!view(&s).view.detail_wrap);
+    assert_eq!(view(&s).view.detail_scroll, 0);
     send(&mut s, (0..200).map(|_| press(KeyCode::Right)));
-    let hscroll = view(&s).detail_hscroll;
+    let hscroll = view(&s).view.detail_hscroll;
     assert!((1400..1520).contains(&hscroll), "{hscroll}");
     send(&mut s, [press(KeyCode::Left)]);
-    assert_eq!(view(&s).detail_hscroll, hscroll - 8);
+    assert_eq!(view(&s).view.detail_hscroll, hscroll - 8);
     send(&mut s, [char('w')]);
-    assert_eq!(view(&s).detail_hscroll, 0);
+    assert_eq!(view(&s).view.detail_hscroll, 0);
 }
 
 #[test]
@@ -219,7 +223,7 @@ fn enter_on_a_log_row_shows_that_request_as_sent_and_any_other_key_closes_it() {
     // Tab to the log (collections, items, log), up to the first row, Enter.
     send(&mut s, [press(KeyCode::Tab), press(KeyCode::Tab)]);
     assert_eq!(
-        s.table.as_ref().unwrap().focus,
+        s.table.as_ref().unwrap().view.focus,
         crate::app::state::Pane::Log
     );
     send(&mut s, [press(KeyCode::Up), press(KeyCode::Enter)]);
@@ -238,7 +242,7 @@ fn enter_on_a_log_row_shows_that_request_as_sent_and_any_other_key_closes_it() {
     assert_eq!(s.log_pane.cursor, Some(0), "the key only closed it");
     send(&mut s, [press(KeyCode::Esc)]);
     assert_eq!(
-        s.table.as_ref().unwrap().focus,
+        s.table.as_ref().unwrap().view.focus,
         crate::app::state::Pane::Collections
     );
 }
@@ -287,5 +291,5 @@ fn page_down_in_the_detail_moves_one_detail_page() {
             .main;
     let rows = crate::app::layout::list_rows(crate::app::layout::split_related(main, 0)[1]);
     send(&mut s, [press(KeyCode::PageDown)]);
-    assert_eq!(s.table.as_ref().unwrap().detail_scroll, rows);
+    assert_eq!(s.table.as_ref().unwrap().view.detail_scroll, rows);
 }

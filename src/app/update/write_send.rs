@@ -4,11 +4,11 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::filter::{keep_cursors_visible, refilter};
+use super::derived::{keep_cursors_visible, refilter};
 use super::write_request::request_lines;
-use crate::app::msg::Effect;
+use crate::app::msg::{Effect, WriteEffect};
 use crate::app::request_log::RequestRow;
-use crate::app::state::{Notice, State, TableView, UndoEntry, WriteStage};
+use crate::app::state::{Modal, Notice, OpenTable, State, UndoEntry, WriteStage};
 use crate::aws::write::{WriteFailure, WriteResult};
 use crate::model::capacity::{format_units, Consumed};
 use crate::model::json::append_plain_json;
@@ -21,12 +21,16 @@ use crate::model::write::{
 
 /// Plans the user's item against the loaded one (or as a new item) and fills the preview.
 /// `Err`: nothing to send (no change), to say in the status bar.
-pub(super) fn preview(view: &mut TableView, version: Option<&str>) -> Result<(), String> {
+pub(super) fn preview(view: &mut OpenTable, version: Option<&str>) -> Result<(), String> {
     let info = view
         .info
         .loaded()
         .expect("a write needs the table's description");
-    let flow = view.write.as_mut().expect("a write flow");
+    let flow = view
+        .modal
+        .as_mut()
+        .and_then(Modal::write_mut)
+        .expect("a write flow");
     let yours = flow.yours.clone().expect("parsed");
     let plan = match &flow.loaded {
         Some(loaded) => plan_edit(&view.name, &info.keys, loaded, &yours, version),
@@ -58,14 +62,18 @@ pub(super) fn preview(view: &mut TableView, version: Option<&str>) -> Result<(),
     }
 }
 
-fn send_next(view: &mut TableView) -> Vec<Effect> {
-    let flow = view.write.as_mut().expect("a write flow");
+fn send_next(view: &mut OpenTable) -> Vec<Effect> {
+    let flow = view
+        .modal
+        .as_mut()
+        .and_then(Modal::write_mut)
+        .expect("a write flow");
     flow.stage = WriteStage::Sending;
     flow.retry = false;
-    vec![Effect::Write {
+    vec![Effect::Write(WriteEffect::Send {
         write: flow.id,
         plan: Box::new(flow.plans[flow.sent].clone()),
-    }]
+    })]
 }
 
 /// Keys while a write is shown: preview, delete confirmation, conflict.
@@ -78,7 +86,7 @@ pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(flow) = view.write.as_mut() else {
+    let Some(flow) = view.modal.as_mut().and_then(Modal::write_mut) else {
         return Vec::new();
     };
     let ready = (flow.problems.is_empty() || flow.retry) && flow.sent < flow.plans.len();
@@ -111,10 +119,10 @@ pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
             flow.stage = WriteStage::Editing;
             flow.problems.clear();
-            return vec![Effect::Edit {
+            return vec![Effect::Write(WriteEffect::Edit {
                 edit: flow.id,
                 text: flow.text.clone(),
-            }];
+            })];
         }
         (WriteStage::Conflict, KeyCode::Char('r')) => {
             reapply(view, version.as_deref());
@@ -127,7 +135,7 @@ pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                 }
                 _ => "dropped: nothing was written",
             };
-            view.write = None;
+            view.modal = None;
             state.notice = Some(Notice {
                 text: text.into(),
                 error: false,
@@ -140,12 +148,16 @@ pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// Re-applies the remaining ops over the items as they are now: the conflicting op expects
 /// the current item instead of the one loaded.
-fn reapply(view: &mut TableView, version: Option<&str>) {
+fn reapply(view: &mut OpenTable, version: Option<&str>) {
     let info = view
         .info
         .loaded()
         .expect("a write needs the table's description");
-    let flow = view.write.as_mut().expect("a write flow");
+    let flow = view
+        .modal
+        .as_mut()
+        .and_then(Modal::write_mut)
+        .expect("a write flow");
     let Some(current) = flow.current.take() else {
         return;
     };
@@ -200,8 +212,8 @@ fn reapply(view: &mut TableView, version: Option<&str>) {
 }
 
 /// A written item replaces its loaded image in the collections; a deleted one leaves them.
-fn apply_to_store(view: &mut TableView, before: Option<&Item>, after: Option<&Item>) {
-    let Some(store) = view.store.as_mut() else {
+fn apply_to_store(view: &mut OpenTable, before: Option<&Item>, after: Option<&Item>) {
+    let Some(store) = view.view.store.as_mut() else {
         return;
     };
     let old = before.and_then(|b| store.find(b));
@@ -212,10 +224,10 @@ fn apply_to_store(view: &mut TableView, before: Option<&Item>, after: Option<&It
         (Some(a), old) => {
             let new = store.insert_written(a.clone());
             if let Some(old) = old {
-                view.marks.replace(old, new);
+                view.view.marks.replace(old, new);
             }
         }
-        (None, Some(old)) => view.marks.remove(old),
+        (None, Some(old)) => view.view.marks.remove(old),
         (None, None) => {}
     }
 }
@@ -233,8 +245,9 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
         return Vec::new();
     };
     let Some(flow) = view
-        .write
+        .modal
         .as_mut()
+        .and_then(Modal::write_mut)
         .filter(|f| f.id == write && f.stage == WriteStage::Sending)
     else {
         return Vec::new();
@@ -271,14 +284,18 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
             keep_cursors_visible(state);
             let view = state.table.as_mut().expect("checked");
             if more {
-                let flow = view.write.as_mut().expect("checked");
+                let flow = view
+                    .modal
+                    .as_mut()
+                    .and_then(Modal::write_mut)
+                    .expect("checked");
                 state.notice = Some(Notice {
                     text: format!("written {} of {} batches…", flow.sent, total),
                     error: false,
                 });
                 return send_next(view);
             }
-            view.write = None;
+            view.modal = None;
             let label = match (kind, images.len()) {
                 (WriteKind::Delete, n) => format!("deleted {}", count(n as u64, "item")),
                 (WriteKind::Undo, n) => format!("undone: {} restored", count(n as u64, "item")),

@@ -5,8 +5,8 @@
 use super::write_request::request_lines;
 use super::write_send::preview;
 use crate::app::keymap::Action;
-use crate::app::msg::Effect;
-use crate::app::state::{Notice, Pane, State, TableView, WriteFlow, WriteStage};
+use crate::app::msg::{Effect, WriteEffect};
+use crate::app::state::{Modal, Notice, OpenTable, Pane, State, WriteFlow, WriteStage};
 use crate::model::json::JsonSpelling;
 use crate::model::value::{AttrValue, Item};
 use crate::model::write::{
@@ -32,7 +32,7 @@ pub(super) fn write_action(state: &mut State, action: Action) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    if view.write.is_some() || view.store.is_none() || view.info.loaded().is_none() {
+    if view.write().is_some() || view.view.store.is_none() || view.info.loaded().is_none() {
         return Vec::new();
     }
     state.next_request_id += 1;
@@ -53,29 +53,31 @@ pub(super) fn write_action(state: &mut State, action: Action) -> Vec<Effect> {
 }
 
 fn start_edit(
-    view: &mut TableView,
+    view: &mut OpenTable,
     id: u64,
     spelling: JsonSpelling,
 ) -> Result<Vec<Effect>, String> {
     let item_id = view
+        .view
         .selected_item()
-        .filter(|_| view.focus != Pane::Collections)
+        .filter(|_| view.view.focus != Pane::Collections)
         .ok_or("select an item to edit (Tab to the items pane)")?;
-    let store = view.store.as_ref().expect("checked");
+    let store = view.view.store.as_ref().expect("checked");
     let loaded = store.item(item_id);
     let mut flow = WriteFlow::new(id, WriteKind::Edit, spelling);
     flow.text = render_for_editor(&loaded, spelling);
     flow.loaded = Some(loaded);
     let text = flow.text.clone();
-    view.write = Some(flow);
-    Ok(vec![Effect::Edit { edit: id, text }])
+    view.modal = Some(Modal::Write(flow));
+    Ok(vec![Effect::Write(WriteEffect::Edit { edit: id, text })])
 }
 
 /// `N`: an item of the collection's most common kind, keys filled in, the rest blank.
-fn start_create(view: &mut TableView, id: u64) -> Result<Vec<Effect>, String> {
-    let store = view.store.as_ref().expect("checked");
+fn start_create(view: &mut OpenTable, id: u64) -> Result<Vec<Effect>, String> {
+    let store = view.view.store.as_ref().expect("checked");
     let info = view.info.loaded().expect("checked");
     let c = view
+        .view
         .selected_collection()
         .ok_or("select a collection to add an item to")?;
     let items = &store.collections()[c].items;
@@ -117,26 +119,28 @@ fn start_create(view: &mut TableView, id: u64) -> Result<Vec<Effect>, String> {
     flow.types_from = Some(Item::from_attrs(types));
     flow.text = render_for_editor(&template, JsonSpelling::Plain);
     let text = flow.text.clone();
-    view.write = Some(flow);
-    Ok(vec![Effect::Edit { edit: id, text }])
+    view.modal = Some(Modal::Write(flow));
+    Ok(vec![Effect::Write(WriteEffect::Edit { edit: id, text })])
 }
 
 /// `D`: the marked items, or the item under the cursor, after a confirmation.
 fn confirm_delete(
-    view: &mut TableView,
+    view: &mut OpenTable,
     id: u64,
     version: Option<&str>,
 ) -> Result<Vec<Effect>, String> {
-    let store = view.store.as_ref().expect("checked");
+    let store = view.view.store.as_ref().expect("checked");
     let info = view.info.loaded().expect("checked");
-    let targets: Vec<Item> = if view.marks.is_empty() {
+    let targets: Vec<Item> = if view.view.marks.is_empty() {
         let item = view
+            .view
             .selected_item()
-            .filter(|_| view.focus != Pane::Collections)
+            .filter(|_| view.view.focus != Pane::Collections)
             .ok_or("select an item, or mark items, to delete")?;
         vec![store.item(item)]
     } else {
-        view.marks
+        view.view
+            .marks
             .in_view_order(store)
             .into_iter()
             .map(|i| store.item(i))
@@ -149,12 +153,12 @@ fn confirm_delete(
     }
     flow.targets = targets;
     flow.stage = WriteStage::ConfirmDelete;
-    view.write = Some(flow);
+    view.modal = Some(Modal::Write(flow));
     Ok(Vec::new())
 }
 
 /// `U`: the last write undone, shown first like any write.
-fn start_undo(view: &mut TableView, id: u64, version: Option<&str>) -> Result<Vec<Effect>, String> {
+fn start_undo(view: &mut OpenTable, id: u64, version: Option<&str>) -> Result<Vec<Effect>, String> {
     let entry = view
         .undo
         .last()
@@ -176,7 +180,7 @@ fn start_undo(view: &mut TableView, id: u64, version: Option<&str>) -> Result<Ve
         );
     }
     flow.stage = WriteStage::Preview;
-    view.write = Some(flow);
+    view.modal = Some(Modal::Write(flow));
     Ok(Vec::new())
 }
 
@@ -191,20 +195,21 @@ pub(super) fn edited(state: &mut State, edit: u64, result: Result<String, String
         return Vec::new();
     };
     let Some(flow) = view
-        .write
+        .modal
         .as_mut()
+        .and_then(Modal::write_mut)
         .filter(|f| f.id == edit && f.stage == WriteStage::Editing)
     else {
         return Vec::new();
     };
     let text = match result {
         Err(why) => {
-            view.write = None;
+            view.modal = None;
             notice(state, why, true);
             return Vec::new();
         }
         Ok(text) if text == flow.text && flow.kind != WriteKind::Create => {
-            view.write = None;
+            view.modal = None;
             notice(state, "no changes: nothing was written", false);
             return Vec::new();
         }
@@ -230,7 +235,7 @@ pub(super) fn edited(state: &mut State, edit: u64, result: Result<String, String
     flow.yours = Some(yours);
     if flow.problems.is_empty() {
         if let Err(e) = preview(view, version.as_deref()) {
-            view.write = None;
+            view.modal = None;
             notice(state, e, false);
         }
     }

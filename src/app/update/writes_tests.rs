@@ -1,7 +1,7 @@
 //! Writes through `update`: the new item `N` starts from.
 
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, Msg};
+use crate::app::msg::{Effect, Msg, WriteEffect, WriteMsg};
 use crate::model::value::{AttrValue, Item};
 
 fn tagged(sk: &str, extra: Vec<(&str, AttrValue)>) -> Item {
@@ -34,7 +34,7 @@ fn a_new_item_keeps_the_types_of_its_kinds_items() {
     send(&mut s, [page(id, 1, items, false)]);
     let effects = send(&mut s, [char('N')]);
     let (edit, text) = match effects.as_slice() {
-        [Effect::Edit { edit, text }] => (*edit, text.clone()),
+        [Effect::Write(WriteEffect::Edit { edit, text })] => (*edit, text.clone()),
         other => panic!("{other:?}"),
     };
     // The user fills in the sort key, and adds `tags`, which another item of the kind holds.
@@ -43,12 +43,12 @@ fn a_new_item_keeps_the_types_of_its_kinds_items() {
     v["tags"] = serde_json::json!([5]);
     send(
         &mut s,
-        [Msg::Edited {
+        [Msg::Write(WriteMsg::Edited {
             edit,
             result: Ok(v.to_string()),
-        }],
+        })],
     );
-    let flow = s.table.as_ref().unwrap().write.as_ref().unwrap();
+    let flow = s.table.as_ref().unwrap().write().unwrap();
     assert!(flow.problems.is_empty(), "{:?}", flow.problems);
     let yours = flow.yours.as_ref().unwrap();
     assert_eq!(yours.get("ss"), Some(&AttrValue::Ss(vec!["p".into()])));

@@ -1,19 +1,21 @@
-//! The query builder: typing, accepting completions, history, and running the query.
+//! The query form (`:`): typing, accepting completions, history, and running the query.
 
 use std::time::Duration;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::completion::{debounced, refresh, sample_partition_keys};
-use super::reads::start_fresh;
-use crate::app::msg::Effect;
-use crate::app::state::{Builder, Field, Notice, State, TableView, HISTORY_PER_TABLE, SORT_OPS};
+use super::reads::start;
+use crate::app::msg::{Effect, FileEffect, TerminalEffect, TimerEffect};
+use crate::app::state::{
+    Field, Modal, Notice, OpenTable, QueryForm, ReadOrigin, State, HISTORY_PER_TABLE, SORT_OPS,
+};
 use crate::model::schema::TableInfo;
 
 /// Pause in typing before a sort-key sample is fetched for the typed partition key.
 pub const DEBOUNCE: Duration = Duration::from_millis(250);
 
-fn view(state: &mut State) -> Option<&mut TableView> {
+fn view(state: &mut State) -> Option<&mut OpenTable> {
     state.table.as_mut()
 }
 
@@ -21,15 +23,15 @@ pub(super) fn info(state: &State) -> Option<TableInfo> {
     state.table.as_ref()?.info.loaded().cloned()
 }
 
-pub(super) fn open_builder(state: &mut State) -> Vec<Effect> {
+pub(super) fn open_query_form(state: &mut State) -> Vec<Effect> {
     let Some(info) = info(state) else {
         return Vec::new();
     };
     let Some(v) = view(state) else {
         return Vec::new();
     };
-    let index = info.target_position(v.index.as_deref());
-    v.builder = Some(Builder::new(index));
+    let index = info.target_position(v.view.index.as_deref());
+    v.modal = Some(Modal::QueryForm(QueryForm::new(index)));
     refresh(state);
     sample_partition_keys(state)
 }
@@ -38,7 +40,7 @@ fn ctrl(key: &KeyEvent, c: char) -> bool {
     key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
 }
 
-pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn query_form_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let table = state
         .table
         .as_ref()
@@ -47,7 +49,11 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let history_key = crate::app::history_file::history_key(&state.endpoint, &table);
     let history = state.history.get(&history_key).cloned().unwrap_or_default();
     let info = info(state);
-    let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) else {
+    let Some(b) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))
+    else {
         return Vec::new();
     };
     let fields = match &info {
@@ -60,7 +66,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     match key.code {
         KeyCode::Esc if completing => b.completion_dismissed = true,
         KeyCode::Esc => {
-            state.table.as_mut().expect("open").builder = None;
+            state.table.as_mut().expect("open").modal = None;
             return Vec::new();
         }
         // Enter always runs what EXPLAIN shows; only Tab, or → at the end of the text, takes a
@@ -75,7 +81,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             b.focus = fields[(at + fields.len() - 1) % fields.len()];
             b.completion_dismissed = false;
         }
-        KeyCode::Enter => return run_builder(state),
+        KeyCode::Enter => return run_query_form(state),
         KeyCode::Up | KeyCode::Down if completing => {
             let c = b.completion.as_mut().expect("completing");
             let n = c.items.len();
@@ -101,7 +107,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             b.history_cursor = next;
             match next {
                 Some(i) => b.restore(&history[i]),
-                None => *b = Builder::new(b.index),
+                None => *b = QueryForm::new(b.index),
             }
         }
         _ if ctrl(&key, 'o') => {
@@ -124,7 +130,7 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
                         text: "copied the aws-cli command to the clipboard".into(),
                         error: false,
                     });
-                    vec![Effect::Copy(cli)]
+                    vec![Effect::Terminal(TerminalEffect::Copy(cli))]
                 }
                 Err(e) => {
                     state.notice = Some(Notice {
@@ -167,7 +173,11 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             }
         }
     }
-    if let Some(b) = state.table.as_mut().and_then(|v| v.builder.as_mut()) {
+    if let Some(b) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))
+    {
         // Moving onto the sort key is when its completions are wanted: sample now.
         if matches!(b.focus, Field::Sk | Field::SkHigh) && key.code == KeyCode::Tab {
             b.generation += 1;
@@ -183,19 +193,19 @@ pub(super) fn builder_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 
 /// After a change to `field`'s text: completions show again, and a partition key waits for a
 /// pause in typing before its sort keys are sampled.
-fn edited(b: &mut Builder, field: Field, effects: &mut Vec<Effect>) {
+fn edited(b: &mut QueryForm, field: Field, effects: &mut Vec<Effect>) {
     b.history_cursor = None;
     b.completion_dismissed = false;
     if matches!(field, Field::Pk) {
         b.generation += 1;
-        effects.push(Effect::Debounce {
+        effects.push(Effect::Timer(TimerEffect::Debounce {
             generation: b.generation,
             delay: DEBOUNCE,
-        });
+        }));
     }
 }
 
-fn cursor_at_end(b: &Builder) -> bool {
+fn cursor_at_end(b: &QueryForm) -> bool {
     b.input(b.focus).is_some_and(|input| {
         let ratatui_textarea::DataCursor(row, col) = input.cursor();
         let lines = input.lines();
@@ -203,7 +213,7 @@ fn cursor_at_end(b: &Builder) -> bool {
     })
 }
 
-fn accept(b: &mut Builder) {
+fn accept(b: &mut QueryForm) {
     let Some(c) = b.completion.take() else {
         return;
     };
@@ -211,11 +221,11 @@ fn accept(b: &mut Builder) {
     b.set_text(c.field, &value);
 }
 
-fn run_builder(state: &mut State) -> Vec<Effect> {
+fn run_query_form(state: &mut State) -> Vec<Effect> {
     let Some(v) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(b) = v.builder.as_ref() else {
+    let Some(b) = v.modal.as_ref().and_then(Modal::query_form) else {
         return Vec::new();
     };
     let prepared = match &b.check {
@@ -238,15 +248,17 @@ fn run_builder(state: &mut State) -> Vec<Effect> {
         history.remove(0);
     }
     // Saved per table and endpoint, unless the config says `history = false`.
-    let save = state.config.history.then(|| Effect::SaveHistory {
-        endpoint: state.endpoint.clone(),
-        table,
-        entries: history.clone(),
+    let save = state.config.history.then(|| {
+        Effect::Files(FileEffect::SaveHistory {
+            endpoint: state.endpoint.clone(),
+            table,
+            entries: history.clone(),
+        })
     });
-    v.index = prepared.spec.index.clone();
-    v.builder = None;
+    v.view.index = prepared.spec.index.clone();
+    v.modal = None;
     state.notice = None;
     let mut effects: Vec<Effect> = save.into_iter().collect();
-    effects.extend(start_fresh(state, prepared.spec));
+    effects.extend(start(state, prepared.spec, ReadOrigin::Plain));
     effects
 }

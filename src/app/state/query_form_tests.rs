@@ -1,4 +1,4 @@
-//! The query builder through its own methods: validation, EXPLAIN and the aws-cli command.
+//! The query form through its own methods: validation, EXPLAIN and the aws-cli command.
 
 use super::*;
 use crate::app::fixtures::demo_info;
@@ -6,7 +6,7 @@ use crate::app::fixtures::demo_info;
 #[test]
 fn prepare_names_the_field_at_fault() {
     let info = demo_info();
-    let mut b = Builder::new(0);
+    let mut b = QueryForm::new(0);
     assert_eq!(b.prepare(&info).unwrap_err().field, Field::Pk);
     b.set_text(Field::Pk, "USER#1");
     b.op = SORT_OPS.iter().position(|o| *o == "between").unwrap();
@@ -42,7 +42,7 @@ fn prepare_names_the_field_at_fault() {
 #[test]
 fn raw_mode_parses_the_aws_cli_spelling() {
     let info = demo_info();
-    let mut b = Builder::new(1);
+    let mut b = QueryForm::new(1);
     b.raw = true;
     b.set_text(Field::RawKey, "GSI1PK = :s AND begins_with(GSI1SK, :m)");
     b.set_text(
@@ -60,7 +60,7 @@ fn raw_mode_parses_the_aws_cli_spelling() {
 #[test]
 fn cli_command_is_pasteable() {
     let info = demo_info();
-    let mut b = Builder::new(0);
+    let mut b = QueryForm::new(0);
     b.set_text(Field::Pk, "USER#o'brien");
     b.op = SORT_OPS.iter().position(|o| *o == "begins_with").unwrap();
     b.set_text(Field::Sk, "ORDER#");
@@ -74,13 +74,13 @@ fn cli_command_is_pasteable() {
 
 #[test]
 fn history_round_trips_the_fields() {
-    let mut b = Builder::new(1);
+    let mut b = QueryForm::new(1);
     b.set_text(Field::Pk, "STATUS#SHIPPED");
     b.op = 7;
     b.set_text(Field::Sk, "2026-");
     b.descending = true;
     let entry = b.history_entry();
-    let mut other = Builder::new(0);
+    let mut other = QueryForm::new(0);
     other.restore(&entry);
     assert_eq!(other.history_entry(), entry);
     assert_eq!(other.text(Field::Sk), "2026-");
@@ -89,7 +89,7 @@ fn history_round_trips_the_fields() {
 #[test]
 fn a_filter_on_an_attribute_named_pk_keeps_its_own_placeholder() {
     let info = demo_info();
-    let mut b = Builder::new(0);
+    let mut b = QueryForm::new(0);
     b.set_text(Field::Pk, "USER#1");
     b.set_text(Field::Filter, "pk = \"a\" and `State#Date` = \"b\"");
     b.set_text(Field::Projection, "pk, `State#Date`, PK");

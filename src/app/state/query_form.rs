@@ -1,4 +1,4 @@
-//! The query builder: fields, live validation with DynamoDB's rules, the EXPLAIN of the exact
+//! The query form (`:`): fields, live validation with DynamoDB's rules, the EXPLAIN of the exact
 //! request, and the equivalent aws-cli command. Pure: `prepare` turns fields into a request or
 //! names the field at fault.
 
@@ -14,7 +14,7 @@ use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
 use crate::model::schema::{KeySchema, TableInfo};
 use crate::model::value::AttrValue;
 
-pub use super::builder_field::{Field, SORT_OPS};
+pub use super::query_form_field::{Field, SORT_OPS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
@@ -65,7 +65,7 @@ pub struct HistoryEntry {
 pub const HISTORY_PER_TABLE: usize = 100;
 
 #[derive(Debug, Clone)]
-pub struct Builder {
+pub struct QueryForm {
     pub raw: bool,
     pub focus: Field,
     /// 0 = the table, n = the table's n-th index.
@@ -103,9 +103,9 @@ fn area_with(value: &str) -> TextArea<'static> {
     a
 }
 
-impl Builder {
-    pub fn new(index: usize) -> Builder {
-        Builder {
+impl QueryForm {
+    pub fn new(index: usize) -> QueryForm {
+        QueryForm {
             raw: false,
             focus: Field::Pk,
             index,
@@ -238,7 +238,7 @@ impl Builder {
         let cursor = self.history_cursor;
         let sample = std::mem::take(&mut self.sample);
         let loaded_keys = std::mem::take(&mut self.loaded_keys);
-        *self = Builder::new(entry.index);
+        *self = QueryForm::new(entry.index);
         self.sample = sample;
         self.loaded_keys = loaded_keys;
         self.history_cursor = cursor;
@@ -342,5 +342,5 @@ impl Builder {
 }
 
 #[cfg(test)]
-#[path = "builder_tests.rs"]
+#[path = "query_form_tests.rs"]
 mod tests;

@@ -1,4 +1,4 @@
-//! The builder's completion popup: under the field being typed (above it when there is more
+//! The query form's completion popup: under the field being typed (above it when there is more
 //! room there), each completion with the loaded keys behind it.
 
 use ratatui::layout::Rect;

@@ -1,4 +1,4 @@
-//! The query builder overlay (fields, validation, completion popup, EXPLAIN) and the
+//! The query form overlay (fields, validation, completion popup, EXPLAIN) and the
 //! access-pattern palette.
 
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -8,9 +8,9 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 
-use super::builder_popup::draw_completions;
+use super::query_form_popup::draw_completions;
 use super::theme;
-use crate::app::state::{Builder, Field, SORT_OPS};
+use crate::app::state::{Field, QueryForm, SORT_OPS};
 use crate::app::state::{Palette, State};
 use crate::model::json::append_plain_json;
 use crate::model::sanitize::sanitize;
@@ -28,7 +28,7 @@ fn popup(area: Rect) -> Rect {
     )
 }
 
-pub fn draw_builder(frame: &mut Frame, area: Rect, b: &Builder, info: &TableInfo) {
+pub fn draw_query_form(frame: &mut Frame, area: Rect, b: &QueryForm, info: &TableInfo) {
     let outer = popup(area);
     frame.render_widget(Clear, outer);
     let block = Block::bordered()
@@ -91,7 +91,7 @@ struct FieldRows {
 /// Each field on its own rows: a value too long for the column continues on the rows below it
 /// (under the value, not the label), as does an error, so the rows after a 60-character key
 /// are where they are drawn. The field being edited takes one row: its widget scrolls.
-fn field_rows(b: &Builder, info: &TableInfo, width: usize) -> FieldRows {
+fn field_rows(b: &QueryForm, info: &TableInfo, width: usize) -> FieldRows {
     let room = width.saturating_sub(LABEL).max(1);
     let indent = " ".repeat(LABEL);
     let mut lines: Vec<Line<'static>> = Vec::new();
@@ -145,7 +145,7 @@ fn field_rows(b: &Builder, info: &TableInfo, width: usize) -> FieldRows {
 }
 
 /// A field's value as shown when it is not being edited, sanitised.
-fn field_value(b: &Builder, info: &TableInfo, field: Field) -> String {
+fn field_value(b: &QueryForm, info: &TableInfo, field: Field) -> String {
     match field {
         Field::Index => {
             let name = b.index_name(info).unwrap_or_else(|| "(table)".into());
@@ -195,7 +195,7 @@ fn sanitized_copy(input: &TextArea<'static>) -> TextArea<'static> {
     copy
 }
 
-fn explain_lines(b: &Builder) -> Vec<Line<'static>> {
+fn explain_lines(b: &QueryForm) -> Vec<Line<'static>> {
     let q = match &b.check {
         Err(e) => {
             return vec![

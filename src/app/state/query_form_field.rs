@@ -1,4 +1,4 @@
-//! The query builder's fields and the sort-key operators it offers.
+//! The query form's fields and the sort-key operators it offers.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Field {

@@ -1,0 +1,60 @@
+//! The engine's services: the table list and descriptions, reads (plain and tee'd into a
+//! streaming export), and the live pane's streams.
+
+use super::EffectRunner;
+use crate::app::msg::{LiveEffect, Msg, ReadEffect, TableEffect, TableMsg};
+use crate::aws::write::WriteBackend;
+use crate::aws::Backend;
+
+impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
+    pub(super) fn tables(&mut self, effect: TableEffect) {
+        let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
+        match effect {
+            TableEffect::List => {
+                tokio::spawn(async move {
+                    let result = engine.list_tables().await.map_err(|e| e.message);
+                    let _ = tx.send(Msg::Tables(TableMsg::Listed(result)));
+                });
+            }
+            TableEffect::Describe(table) => {
+                tokio::spawn(async move {
+                    let result = engine.describe_table(&table).await.map_err(|e| e.message);
+                    let _ = tx.send(Msg::Tables(TableMsg::Described { table, result }));
+                });
+            }
+        }
+    }
+
+    pub(super) fn read(&mut self, effect: ReadEffect) {
+        match effect {
+            ReadEffect::Start { id, spec } => {
+                self.reads.retain(|_, h| !h.is_finished());
+                let handle = self
+                    .engine
+                    .start_read_with_id(id, *spec, self.engine_tx.clone());
+                self.reads.insert(id, handle);
+            }
+            ReadEffect::Cancel(id) => {
+                if let Some(handle) = self.reads.get(&id) {
+                    handle.cancel();
+                }
+            }
+            ReadEffect::Tee { job, id, spec } => {
+                self.reads.retain(|_, h| !h.is_finished());
+                let handle =
+                    self.exports
+                        .tee_read(&self.engine, job, id, *spec, self.engine_tx.clone());
+                self.reads.insert(id, handle);
+            }
+        }
+    }
+
+    pub(super) fn live(&mut self, effect: LiveEffect) {
+        match effect {
+            LiveEffect::Start { id, table, from } => {
+                self.streams.start(&self.engine, id, table, from)
+            }
+            LiveEffect::Stop(id) => self.streams.stop(id),
+        }
+    }
+}
