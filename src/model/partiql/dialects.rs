@@ -16,7 +16,8 @@ fn dynamo_json(value: &AttrValue) -> serde_json::Value {
         &mut text,
         &Item::from_attrs(vec![("v".into(), value.clone())]),
     );
-    let parsed: serde_json::Value = serde_json::from_str(&text).expect("append_dynamo_json writes JSON");
+    let parsed: serde_json::Value =
+        serde_json::from_str(&text).expect("append_dynamo_json writes JSON");
     parsed["v"].clone()
 }
 
