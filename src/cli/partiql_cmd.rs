@@ -15,8 +15,8 @@ use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Engine, Operation, ReadSpec};
 use crate::model::partiql::{
-    advise, dialects, explain, parse, parse_parameters, refusal, translate, Advice, ErrorKind,
-    Explained, PartiqlError, Plan, ReadKind, Select, Statement,
+    advise, dialects, explain, parse, parse_parameters, refusal, translate, untranslated_reason,
+    write_refusal, Advice, ErrorKind, Explained, PartiqlError, Plan, ReadKind, Select, Statement,
 };
 use crate::model::sanitize::sanitize;
 use crate::model::value::{AttrValue, Item};
@@ -102,11 +102,7 @@ pub async fn run(engine: &Engine, args: PartiqlArgs) -> Result<(), CliError> {
         None => Vec::new(),
     };
     let select = match parse(&args.statement) {
-        Ok(Statement::Write(verb)) => {
-            return Err(CliError::bad_input(format!(
-                "refused: '{verb}' writes, and dynoscope sends no PartiQL writes; writes go through the explorer's conditional edits (dynoscope TABLE --allow-writes)"
-            )))
-        }
+        Ok(Statement::Write(verb)) => return Err(CliError::bad_input(write_refusal(&verb))),
         Ok(Statement::Select(select)) => select,
         Err(e) if e.kind == ErrorKind::Unsupported => {
             return untranslated(engine, &args, &parameters, &e.message).await
@@ -211,9 +207,7 @@ async fn untranslated(
     parameters: &[AttrValue],
     reason: &str,
 ) -> Result<(), CliError> {
-    let why = format!(
-        "not translated: {reason}; as ExecuteStatement its capacity cannot be guarded or shown beforehand"
-    );
+    let why = untranslated_reason(reason);
     if args.explain {
         let text = format!(
             "{why}\n\n── aws-cli (PartiQL) ──\n{}\n",

@@ -13,6 +13,7 @@ mod live_tail;
 mod picker;
 mod prompt;
 mod query_form;
+mod query_form_partiql;
 mod query_form_popup;
 mod related;
 mod request_log;
@@ -36,6 +37,8 @@ mod index_snapshot_tests;
 mod live_size_tests;
 #[cfg(test)]
 mod live_snapshot_tests;
+#[cfg(test)]
+mod query_form_partiql_snapshot_tests;
 #[cfg(test)]
 mod size_tests;
 #[cfg(test)]

@@ -29,14 +29,31 @@ fn popup(area: Rect) -> Rect {
 }
 
 pub fn draw_query_form(frame: &mut Frame, area: Rect, b: &QueryForm, info: &TableInfo) {
-    let outer = popup(area);
+    // EXPLAIN of a statement (its requests and a dialect) takes all the rows there are.
+    let outer = if b.partiql {
+        area.centered(
+            Constraint::Length(area.width.saturating_sub(4).min(120)),
+            Constraint::Length(area.height.saturating_sub(2)),
+        )
+    } else {
+        popup(area)
+    };
     frame.render_widget(Clear, outer);
-    let block = Block::bordered()
-        .title(if b.raw { " Query · raw KeyConditionExpression " } else { " Query " })
-        .title_bottom(" Enter run · Tab accept/next · ←→ choose · ↑↓ history · Ctrl-R raw · Ctrl-Y CLI · Esc close ")
-        .border_style(theme::border(true));
+    let block = if b.partiql {
+        Block::bordered()
+            .title(" Query · PartiQL ")
+            .title_bottom(" Enter run · Tab accept · Ctrl-T dialect · Ctrl-Y copy · Ctrl-R form · Esc close ")
+    } else {
+        Block::bordered()
+            .title(if b.raw { " Query · raw KeyConditionExpression " } else { " Query " })
+            .title_bottom(" Enter run · Tab accept/next · ←→ choose · ↑↓ history · Ctrl-R mode · Ctrl-Y CLI · Esc close ")
+    }
+    .border_style(theme::border(true));
     let inner = block.inner(outer);
     frame.render_widget(block, outer);
+    if b.partiql {
+        return super::query_form_partiql::draw_partiql(frame, inner, b);
+    }
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(48), Constraint::Percentage(52)]).areas(inner);
 
@@ -174,7 +191,7 @@ fn field_value(b: &QueryForm, info: &TableInfo, field: Field) -> String {
 /// The field as drawn: the widget draws its text as it is, and that text can be an accepted
 /// completion or a recalled query, both made of key values from the data. Escapable
 /// characters become their visible escapes, with the cursor kept after the same character.
-fn sanitized_copy(input: &TextArea<'static>) -> TextArea<'static> {
+pub(super) fn sanitized_copy(input: &TextArea<'static>) -> TextArea<'static> {
     let lines = input.lines();
     if lines
         .iter()

@@ -67,6 +67,14 @@ pub const HISTORY_PER_TABLE: usize = 100;
 #[derive(Debug, Clone)]
 pub struct QueryForm {
     pub raw: bool,
+    /// PartiQL mode (Ctrl-R cycles form → raw → PartiQL): one statement instead of the fields.
+    pub partiql: bool,
+    pub statement: TextArea<'static>,
+    pub pql: super::PartiqlCheck,
+    /// The dialect EXPLAIN shows and Ctrl-Y copies (Ctrl-T cycles them).
+    pub dialect: usize,
+    /// A scan-shaped statement's estimate was shown; the next Enter runs the Scan.
+    pub confirming: bool,
     pub focus: Field,
     /// 0 = the table, n = the table's n-th index.
     pub index: usize,
@@ -107,6 +115,11 @@ impl QueryForm {
     pub fn new(index: usize) -> QueryForm {
         QueryForm {
             raw: false,
+            partiql: false,
+            statement: TextArea::default(),
+            pql: super::PartiqlCheck::Invalid(String::new()),
+            dialect: 0,
+            confirming: false,
             focus: Field::Pk,
             index,
             op: 0,
@@ -136,6 +149,9 @@ impl QueryForm {
     /// The fields in Tab order. A key schema without a sort key (a hash-only table or index)
     /// has no sort-key operator or value to fill.
     pub fn fields(&self, info: &TableInfo) -> Vec<Field> {
+        if self.partiql {
+            return vec![Field::Statement];
+        }
         let mut f = vec![Field::Index];
         if self.raw {
             f.extend([Field::RawKey, Field::RawNames, Field::RawValues]);
@@ -166,6 +182,7 @@ impl QueryForm {
             Field::RawKey => &self.raw_key,
             Field::RawNames => &self.raw_names,
             Field::RawValues => &self.raw_values,
+            Field::Statement => &self.statement,
             Field::Index | Field::Op | Field::Order => return None,
         })
     }
@@ -181,6 +198,7 @@ impl QueryForm {
             Field::RawKey => &mut self.raw_key,
             Field::RawNames => &mut self.raw_names,
             Field::RawValues => &mut self.raw_values,
+            Field::Statement => &mut self.statement,
             Field::Index | Field::Op | Field::Order => return None,
         })
     }

@@ -14,6 +14,8 @@ pub enum Field {
     RawKey,
     RawNames,
     RawValues,
+    /// The PartiQL statement (PartiQL mode).
+    Statement,
 }
 
 impl Field {
@@ -31,6 +33,7 @@ impl Field {
             Field::RawKey => "key condition",
             Field::RawNames => "names (JSON)",
             Field::RawValues => "values (DDB JSON)",
+            Field::Statement => "statement",
         }
     }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use super::query_form::info;
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
-use crate::app::state::{Completion, Field, Modal, State};
+use crate::app::state::{check_partiql, Completion, Field, Modal, State};
 use crate::aws::{EngineEvent, Operation, ReadSpec};
 use crate::model::cell::cell_text;
 use crate::model::completion::{complete_key, complete_last_word, KeyCompletion};
@@ -17,6 +17,8 @@ use crate::model::schema::KeyType;
 /// Keys in one completion sample: one small keys-only page.
 const SAMPLE_SIZE: i32 = 200;
 pub(super) const MAX_COMPLETIONS: usize = 8;
+/// Loaded items a scan-shaped statement's index advice is drawn from.
+const ADVICE_SAMPLE: usize = 200;
 
 /// A keys-only page of the chosen table/index: partition keys to complete from.
 pub(super) fn sample_partition_keys(state: &mut State) -> Vec<Effect> {
@@ -165,6 +167,17 @@ pub(super) fn refresh(state: &mut State) {
         return;
     };
     b.check = b.prepare(&info);
+    if b.partiql {
+        // A scan-shaped statement's advice is drawn from the loaded items.
+        let sample: Vec<_> = store
+            .map(|s| {
+                (0..s.stored().min(ADVICE_SAMPLE) as u32)
+                    .map(|id| s.item(id))
+                    .collect()
+            })
+            .unwrap_or_default();
+        b.pql = check_partiql(&b.text(Field::Statement), &info, &sample);
+    }
     // Keys as completions, with how many loaded keys are behind each.
     let split = |c: Vec<KeyCompletion>| -> (Vec<String>, Vec<usize>) {
         c.into_iter().map(|c| (c.text, c.count)).unzip()
@@ -232,19 +245,19 @@ pub(super) fn refresh(state: &mut State) {
                 numeric,
             ))
         }
+        Field::Statement => {
+            // The table's and its indexes' names, and the loaded items' attributes, where the
+            // statement can spell them bare.
+            let mut names = loaded_attributes(store);
+            names.insert(info.name.clone());
+            names.extend(info.indexes.iter().map(|i| i.name.clone()));
+            names.retain(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'));
+            let words =
+                complete_last_word(&typed, names.iter().map(String::as_str), MAX_COMPLETIONS);
+            (words, Vec::new())
+        }
         Field::Filter | Field::Projection => {
-            let names: BTreeSet<String> = store
-                .map(|s| {
-                    (0..s.len().min(1000) as u32)
-                        .flat_map(|id| {
-                            s.item(id)
-                                .iter()
-                                .map(|(n, _)| n.to_string())
-                                .collect::<Vec<_>>()
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+            let names = loaded_attributes(store);
             let words =
                 complete_last_word(&typed, names.iter().map(String::as_str), MAX_COMPLETIONS);
             (words, Vec::new())
@@ -263,4 +276,20 @@ pub(super) fn refresh(state: &mut State) {
         counts,
         order,
     });
+}
+
+/// The attribute names of the first thousand loaded items.
+fn loaded_attributes(store: Option<&crate::model::collection::ItemStore>) -> BTreeSet<String> {
+    store
+        .map(|s| {
+            (0..s.len().min(1000) as u32)
+                .flat_map(|id| {
+                    s.item(id)
+                        .iter()
+                        .map(|(n, _)| n.to_string())
+                        .collect::<Vec<_>>()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }

@@ -21,6 +21,7 @@ mod palette;
 mod picker;
 mod prompts;
 mod query_form;
+mod query_form_partiql;
 mod read_events;
 mod reads;
 mod scan;
@@ -256,6 +257,8 @@ mod continue_tests;
 mod live_tests;
 #[cfg(test)]
 mod modal_tests;
+#[cfg(test)]
+mod query_form_partiql_tests;
 #[cfg(test)]
 mod scan_tests;
 #[cfg(test)]

@@ -5,6 +5,7 @@ use std::time::Duration;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::completion::{debounced, refresh, sample_partition_keys};
+use super::query_form_partiql::{copy_dialect, next_dialect, next_mode, run_partiql};
 use super::reads::start;
 use crate::app::msg::{Effect, FileEffect, TerminalEffect, TimerEffect};
 use crate::app::state::{
@@ -81,6 +82,7 @@ pub(super) fn query_form_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             b.focus = fields[(at + fields.len() - 1) % fields.len()];
             b.completion_dismissed = false;
         }
+        KeyCode::Enter if b.partiql => return run_partiql(state),
         KeyCode::Enter => return run_query_form(state),
         KeyCode::Up | KeyCode::Down if completing => {
             let c = b.completion.as_mut().expect("completing");
@@ -92,6 +94,8 @@ pub(super) fn query_form_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             };
             return effects;
         }
+        // History recalls form queries; a statement keeps its lines to itself.
+        KeyCode::Up | KeyCode::Down if b.partiql => return effects,
         KeyCode::Up | KeyCode::Down => {
             if history.is_empty() {
                 return effects;
@@ -118,10 +122,9 @@ pub(super) fn query_form_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             b.set_text(field, "");
             edited(b, field, &mut effects);
         }
-        _ if ctrl(&key, 'r') => {
-            b.raw = !b.raw;
-            b.focus = if b.raw { Field::RawKey } else { Field::Pk };
-        }
+        _ if ctrl(&key, 'r') => next_mode(b, info.as_ref()),
+        _ if b.partiql && ctrl(&key, 't') => next_dialect(b),
+        _ if b.partiql && ctrl(&key, 'y') => return copy_dialect(state),
         _ if ctrl(&key, 'y') || (b.focus.is_selector() && key.code == KeyCode::Char('y')) => {
             return match &b.check {
                 Ok(q) => {
@@ -196,6 +199,7 @@ pub(super) fn query_form_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
 fn edited(b: &mut QueryForm, field: Field, effects: &mut Vec<Effect>) {
     b.history_cursor = None;
     b.completion_dismissed = false;
+    b.confirming = false;
     if matches!(field, Field::Pk) {
         b.generation += 1;
         effects.push(Effect::Timer(TimerEffect::Debounce {

@@ -102,7 +102,7 @@ pub(super) fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     Vec::new()
 }
 
-fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
+pub(super) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     let segments = plan.spec.segments;
     if let Some(v) = state.table.as_mut() {
         v.modal = None;

@@ -141,7 +141,9 @@ fn advice_lines(advice: &Advice, out: &mut Vec<String>) {
     }
 }
 
-pub fn explain(e: &Explained) -> String {
+/// EXPLAIN's head: the headline, the note, the filter, the projection, the advice and the
+/// requests exactly as sent.
+pub fn explain_head(e: &Explained) -> Vec<String> {
     let mut out = vec![headline(e.plan, e.info)];
     out.extend(e.plan.note.clone());
     if let Some(filter) = &e.plan.filter {
@@ -158,8 +160,13 @@ pub fn explain(e: &Explained) -> String {
     for r in dialects::requests(e.plan) {
         out.push(format!("  {r}"));
     }
+    out
+}
+
+/// The statement in every dialect a user may paste elsewhere: (name, text).
+pub fn explain_dialects(e: &Explained) -> Vec<(&'static str, String)> {
     let statement = render::statement(e.select);
-    let sections = [
+    vec![
         ("aws-cli", dialects::aws_cli(e.plan, e.limit)),
         (
             "aws-cli (PartiQL)",
@@ -169,8 +176,12 @@ pub fn explain(e: &Explained) -> String {
         ("boto3", dialects::boto3(e.plan)),
         ("AWS SDK for JavaScript v3", dialects::javascript(e.plan)),
         ("aws-sdk-rust", dialects::rust(e.plan)),
-    ];
-    for (name, text) in sections {
+    ]
+}
+
+pub fn explain(e: &Explained) -> String {
+    let mut out = explain_head(e);
+    for (name, text) in explain_dialects(e) {
         out.push(String::new());
         out.push(format!("── {name} ──"));
         out.extend(text.trim_end().lines().map(str::to_string));
@@ -178,6 +189,20 @@ pub fn explain(e: &Explained) -> String {
     let mut text = out.join("\n");
     text.push('\n');
     text
+}
+
+/// The line a PartiQL write is refused with.
+pub fn write_refusal(verb: &str) -> String {
+    format!(
+        "refused: '{verb}' writes, and dynoscope sends no PartiQL writes; writes go through the explorer's conditional edits (dynoscope TABLE --allow-writes)"
+    )
+}
+
+/// Why a SELECT dynoscope does not translate is not sent unasked.
+pub fn untranslated_reason(reason: &str) -> String {
+    format!(
+        "not translated: {reason}; as ExecuteStatement its capacity cannot be guarded or shown beforehand"
+    )
 }
 
 #[cfg(test)]

@@ -23,7 +23,10 @@ mod translate;
 pub use advice::{advise, Advice, NewIndex, ServingIndex};
 pub use ast::{CmpOp, Direction, Expr, Func, Operand, Path, Select, Statement, Step};
 pub use error::{ErrorKind, PartiqlError};
-pub use explain::{advice_clause, explain, headline, refusal, scan_estimate, Explained};
+pub use explain::{
+    advice_clause, explain, explain_dialects, explain_head, headline, refusal, scan_estimate,
+    untranslated_reason, write_refusal, Explained,
+};
 pub use params::parse_parameters;
 pub use parser::{is_select, parse};
 pub use plan::{Plan, ReadKind};

@@ -1,0 +1,202 @@
+//! The query form's PartiQL mode driven through `update`: the mode switch, live validation,
+//! Enter → the read EXPLAIN shows, the scan's confirmation, refusals and copying a dialect.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::builder_tests::{builder, builder_open, typed};
+use crate::app::fixtures::*;
+use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TerminalEffect};
+use crate::app::state::{Field, PartiqlCheck, State};
+use crate::aws::Operation;
+
+fn ctrl(c: char) -> Msg {
+    Msg::Input(InputMsg::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::CONTROL,
+    )))
+}
+
+/// The builder open in PartiQL mode with its prefilled `SELECT * FROM "app" WHERE `.
+fn partiql_open() -> State {
+    let (mut s, _) = builder_open();
+    send(&mut s, [ctrl('r'), ctrl('r')]);
+    s
+}
+
+fn problem(s: &State) -> String {
+    builder(s).pql.problem().unwrap_or_default().to_string()
+}
+
+#[test]
+fn ctrl_r_cycles_form_raw_partiql_and_prefills_the_table() {
+    let (mut s, _) = builder_open();
+    send(&mut s, [ctrl('r')]);
+    assert!(builder(&s).raw && !builder(&s).partiql);
+    send(&mut s, [ctrl('r')]);
+    let b = builder(&s);
+    assert!(b.partiql);
+    assert_eq!(b.focus, Field::Statement);
+    assert_eq!(b.fields(&demo_info()), vec![Field::Statement]);
+    assert_eq!(b.text(Field::Statement), "SELECT * FROM \"app\" WHERE ");
+    // Nothing after WHERE yet: the parser's one line, not a request.
+    assert!(matches!(b.pql, PartiqlCheck::Invalid(_)), "{:?}", b.pql);
+    send(&mut s, [ctrl('r')]);
+    let b = builder(&s);
+    assert!(!b.partiql && !b.raw);
+    assert_eq!(b.focus, Field::Pk);
+    // Back in PartiQL mode, the statement typed is kept.
+    send(&mut s, [ctrl('r'), ctrl('r')]);
+    assert_eq!(
+        builder(&s).text(Field::Statement),
+        "SELECT * FROM \"app\" WHERE "
+    );
+}
+
+#[test]
+fn validation_is_live_and_names_the_bad_token() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = 'USER#u00001' AND"));
+    let line = problem(&s);
+    assert!(!line.is_empty(), "an unfinished condition is refused");
+    send(&mut s, typed(" SK > 'ORDER#'"));
+    let ready = builder(&s).pql.ready().expect("valid").clone();
+    assert!(
+        ready.head[0].starts_with("Query on table 'app'"),
+        "{:?}",
+        ready.head
+    );
+    assert!(ready.head.iter().any(|l| l == "Requests as sent:"));
+    assert_eq!(ready.scan_rcu, None);
+    // Another table than the one open is refused with both names.
+    send(&mut s, [ctrl('u')]);
+    send(&mut s, typed("SELECT * FROM \"other\" WHERE PK = 'a'"));
+    let line = problem(&s);
+    assert!(line.contains("'other'") && line.contains("'app'"), "{line}");
+}
+
+#[test]
+fn enter_runs_a_query_exactly_as_explained() {
+    let mut s = partiql_open();
+    send(
+        &mut s,
+        typed("PK = 'USER#u00001' AND begins_with(SK, 'ORDER#')"),
+    );
+    let planned = builder(&s).pql.ready().expect("valid").spec.clone();
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let spec = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec.clone()),
+            _ => None,
+        })
+        .expect("a read starts");
+    assert_eq!(spec.operation, Operation::Query);
+    assert_eq!(spec.key_condition, planned.key_condition);
+    assert_eq!(spec.names, planned.names);
+    assert_eq!(spec.values, planned.values);
+    assert!(s.table.as_ref().unwrap().modal.is_none(), "the form closes");
+}
+
+#[test]
+fn an_in_of_partition_keys_runs_as_the_shards_of_one_read() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK IN ['USER#u00001', 'USER#u00002']"));
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    match effects.as_slice() {
+        [.., Effect::Read(ReadEffect::Start { spec, .. })] => {
+            assert_eq!(spec.operation, Operation::Query);
+            assert_eq!(spec.shards.len(), 2);
+            assert_eq!(spec.max_pages, None, "each shard reads to its end");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_scan_shaped_statement_asks_first_then_runs_as_a_guarded_scan() {
+    let mut s = partiql_open();
+    send(&mut s, typed("status = 'SHIPPED'"));
+    let ready = builder(&s).pql.ready().expect("valid").clone();
+    assert!(ready.scan_rcu.is_some());
+    assert!(
+        ready.head[0].starts_with("Scan of the whole table — estimated"),
+        "{:?}",
+        ready.head
+    );
+    let first = send(&mut s, [press(KeyCode::Enter)]);
+    assert!(first.is_empty(), "the first Enter only asks: {first:?}");
+    assert!(builder(&s).confirming);
+    // An edit withdraws the question.
+    send(&mut s, [press(KeyCode::Char(' '))]);
+    assert!(!builder(&s).confirming);
+    send(&mut s, [press(KeyCode::Enter)]);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    match effects.as_slice() {
+        [.., Effect::Read(ReadEffect::Start { spec, .. })] => {
+            assert_eq!(spec.operation, Operation::Scan);
+            assert_eq!(spec.filter, ready.spec.filter);
+        }
+        other => panic!("{other:?}"),
+    }
+    let v = s.table.as_ref().unwrap();
+    assert!(v.modal.is_none());
+    assert!(
+        v.view.progress.is_some(),
+        "scan progress as the launcher shows it"
+    );
+}
+
+#[test]
+fn writes_and_untranslated_selects_are_refused_with_the_headless_line() {
+    let mut s = partiql_open();
+    send(&mut s, [ctrl('u')]);
+    send(
+        &mut s,
+        typed("DELETE FROM \"app\" WHERE PK = 'a' AND SK = 'b'"),
+    );
+    let line = problem(&s);
+    assert_eq!(
+        line,
+        crate::model::partiql::write_refusal("DELETE"),
+        "the same line as `dynoscope partiql`"
+    );
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    assert!(effects.is_empty(), "{effects:?}");
+    let notice = s.notice.clone().expect("refused on screen");
+    assert!(notice.error && notice.text == line);
+    assert!(
+        s.table.as_ref().unwrap().query_form().is_some(),
+        "kept open to fix"
+    );
+}
+
+#[test]
+fn ctrl_t_chooses_the_dialect_ctrl_y_copies() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = 'USER#u00001'"));
+    let copy = |s: &mut State| match send(s, [ctrl('y')]).as_slice() {
+        [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name 'app'"));
+    send(&mut s, [ctrl('t'), ctrl('t')]);
+    assert_eq!(
+        copy(&mut s),
+        "SELECT * FROM \"app\" WHERE \"PK\" = 'USER#u00001'"
+    );
+    send(&mut s, [ctrl('t')]);
+    assert!(copy(&mut s).contains("boto3"));
+}
+
+#[test]
+fn the_statement_completes_attribute_and_index_names() {
+    let mut s = partiql_open();
+    send(&mut s, typed("stat"));
+    let c = builder(&s).completion.clone().expect("completions");
+    assert!(c.items.iter().any(|i| i.ends_with("WHERE status")), "{c:?}");
+    send(&mut s, [press(KeyCode::Tab)]);
+    assert_eq!(
+        builder(&s).text(Field::Statement),
+        "SELECT * FROM \"app\" WHERE status"
+    );
+}

@@ -1,0 +1,74 @@
+//! The query form's PartiQL mode at 120×40: a Query's EXPLAIN, a scan-shaped statement asking
+//! for confirmation, the dialects, and the parser's one-line error.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+use crate::app::fixtures::*;
+use crate::app::msg::{InputMsg, Msg};
+use crate::app::state::State;
+use crate::aws::{DoneOutcome, EngineEvent};
+
+fn ctrl(c: char) -> Msg {
+    Msg::Input(InputMsg::Key(KeyEvent::new(
+        KeyCode::Char(c),
+        KeyModifiers::CONTROL,
+    )))
+}
+
+fn render(s: &State) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| super::draw(f, s)).unwrap();
+    terminal
+}
+
+/// Table `app` loaded, the builder in PartiQL mode, `where` typed after its prefilled SELECT.
+fn statement(where_: &str) -> State {
+    let (mut s, id) = opened();
+    send(
+        &mut s,
+        [
+            page(id, 1, demo_items(), false),
+            Msg::Engine(EngineEvent::Done {
+                request_id: id,
+                outcome: DoneOutcome::Complete,
+                elapsed: std::time::Duration::ZERO,
+            }),
+            char(':'),
+            ctrl('r'),
+            ctrl('r'),
+        ],
+    );
+    send(&mut s, where_.chars().map(char));
+    assert!(s.table.as_ref().unwrap().query_form().unwrap().partiql);
+    s
+}
+
+#[test]
+fn a_query_statement_and_its_explain() {
+    let s = statement("PK = 'USER#u00001' AND begins_with(SK, 'ORDER#')");
+    insta::assert_snapshot!("partiql_query", render(&s).backend());
+}
+
+#[test]
+fn explain_shows_each_dialect_in_turn() {
+    let mut s = statement("PK IN ['USER#u00001', 'USER#u00002'] AND SK > 'ORDER#'");
+    send(&mut s, [ctrl('t'), ctrl('t'), ctrl('t')]);
+    insta::assert_snapshot!("partiql_dialect_boto3", render(&s).backend());
+    send(&mut s, [ctrl('t')]);
+    insta::assert_snapshot!("partiql_dialect_javascript", render(&s).backend());
+}
+
+#[test]
+fn a_scan_shaped_statement_asks_with_its_estimate() {
+    let mut s = statement("status = 'SHIPPED'");
+    send(&mut s, [press(KeyCode::Enter)]);
+    insta::assert_snapshot!("partiql_scan_confirming", render(&s).backend());
+}
+
+#[test]
+fn the_parsers_error_is_under_the_statement() {
+    let s = statement("PK = 'a' AND AND");
+    insta::assert_snapshot!("partiql_invalid", render(&s).backend());
+}
