@@ -245,6 +245,27 @@ pub(super) fn refresh(state: &mut State) {
                 numeric,
             ))
         }
+        Field::Statement if open_key_value(&typed, &keys.partition_key.name).is_some() => {
+            let (head, partial) =
+                open_key_value(&typed, &keys.partition_key.name).expect("matched");
+            let mut values: BTreeSet<&str> =
+                b.sample.pk_values.iter().map(String::as_str).collect();
+            if let Some(s) = same_keys {
+                values.extend(s.collections().iter().map(|c| c.key.as_str()));
+            }
+            let (texts, counts) = split(complete_key(
+                &partial,
+                values,
+                MAX_COMPLETIONS,
+                order,
+                keys.partition_key.key_type == KeyType::N,
+            ));
+            let items = texts
+                .iter()
+                .map(|t| format!("{head}'{}", t.replace('\'', "''")))
+                .collect();
+            (items, counts)
+        }
         Field::Statement => {
             // The table's and its indexes' names, and the loaded items' attributes, where the
             // statement can spell them bare.
@@ -292,4 +313,27 @@ fn loaded_attributes(store: Option<&crate::model::collection::ItemStore>) -> BTr
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A statement ending in `PK = 'partial` (the partition key, bare or double-quoted, then an
+/// open string): the text before the quote and the value typed so far.
+fn open_key_value<'a>(text: &'a str, pk: &str) -> Option<(&'a str, String)> {
+    let quote = text.rfind('\'')?;
+    // An odd number of quotes before the end: the last one opens a string ('' is a quote).
+    if text.matches('\'').count().is_multiple_of(2) {
+        return None;
+    }
+    let head = &text[..quote];
+    let before = head.trim_end().strip_suffix('=')?.trim_end();
+    let name = before
+        .strip_suffix(&format!("\"{pk}\""))
+        .or_else(|| before.strip_suffix(pk))?;
+    if name
+        .chars()
+        .last()
+        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    {
+        return None;
+    }
+    Some((head, text[quote + 1..].to_string()))
 }

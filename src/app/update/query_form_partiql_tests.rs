@@ -200,3 +200,24 @@ fn the_statement_completes_attribute_and_index_names() {
         "SELECT * FROM \"app\" WHERE status"
     );
 }
+
+#[test]
+fn a_partition_key_value_completes_from_the_loaded_keys() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = 'USER#u0000"));
+    let c = builder(&s).completion.clone().expect("completions");
+    assert!(
+        c.items
+            .iter()
+            .all(|i| i.starts_with("SELECT * FROM \"app\" WHERE PK = 'USER#u0000")),
+        "{c:?}"
+    );
+    assert!(c.items.len() > 1, "{c:?}");
+    // Another attribute's value is not a partition key.
+    send(&mut s, [ctrl('u')]);
+    send(
+        &mut s,
+        typed("SELECT * FROM \"app\" WHERE XPK = 'USER#u0000"),
+    );
+    assert!(builder(&s).completion.is_none());
+}
