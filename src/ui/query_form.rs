@@ -264,8 +264,19 @@ fn explain_lines(b: &QueryForm) -> Vec<Line<'static>> {
         lines.push(Line::styled(format!("⚠ {w}"), theme::warning()));
     }
     lines.push(Line::raw(""));
-    lines.push(Line::styled("aws-cli (Ctrl-Y copies):", theme::dim()));
-    lines.push(Line::raw(sanitize(&q.cli).into_owned()));
+    let chosen = b.dialect.min(q.dialects.len().saturating_sub(1));
+    let names: Vec<&str> = q.dialects.iter().map(|(n, _)| *n).collect();
+    lines.push(Line::styled(
+        format!(
+            "{} (Ctrl-T next of {}, Ctrl-Y copies):",
+            names[chosen],
+            names.len()
+        ),
+        theme::dim(),
+    ));
+    for l in q.dialects[chosen].1.trim_end().lines() {
+        lines.push(Line::raw(sanitize(l).into_owned()));
+    }
     lines
 }
 

@@ -29,6 +29,8 @@ pub struct PreparedQuery {
     /// The equivalent `aws dynamodb query …` command line.
     pub cli: String,
     pub warning: Option<String>,
+    /// The request in every dialect the form can spell (Ctrl-T chooses, Ctrl-Y copies).
+    pub dialects: Vec<(&'static str, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -351,12 +353,45 @@ impl QueryForm {
              then the filter drops the rest. Prefer a sort-key condition or an index."
                 .to_string()
         });
+        let cli = aws_cli(&spec);
         Ok(PreparedQuery {
-            cli: aws_cli(&spec),
+            dialects: form_dialects(&spec, keys, cli.clone()),
+            cli,
             spec,
             warning,
         })
     }
+}
+
+/// A form query as aws-cli, boto3, JavaScript v3 and aws-sdk-rust: the PartiQL dialects'
+/// snippets, fed the same request.
+fn form_dialects(spec: &ReadSpec, keys: &KeySchema, cli: String) -> Vec<(&'static str, String)> {
+    use crate::model::partiql::{dialects, Plan, ReadKind};
+    let plan = Plan {
+        kind: ReadKind::Query,
+        table: spec.table.clone(),
+        index: spec.index.clone(),
+        keys: keys.clone(),
+        key_condition: spec.key_condition.clone(),
+        filter: spec.filter.clone(),
+        projection: spec.projection.clone(),
+        names: spec.names.clone(),
+        values: spec.values.clone(),
+        queries: Vec::new(),
+        descending: spec.descending,
+        ordered: false,
+        equalities: Vec::new(),
+        ranges: Vec::new(),
+        attributes: Vec::new(),
+        all_attributes: spec.projection.is_none(),
+        note: None,
+    };
+    vec![
+        ("aws-cli", cli),
+        ("boto3", dialects::boto3(&plan)),
+        ("AWS SDK for JavaScript v3", dialects::javascript(&plan)),
+        ("aws-sdk-rust", dialects::rust(&plan)),
+    ]
 }
 
 #[cfg(test)]

@@ -123,17 +123,25 @@ pub(super) fn query_form_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             edited(b, field, &mut effects);
         }
         _ if ctrl(&key, 'r') => next_mode(b, info.as_ref()),
-        _ if b.partiql && ctrl(&key, 't') => next_dialect(b),
+        _ if ctrl(&key, 't') => next_dialect(b),
         _ if b.partiql && ctrl(&key, 'y') => return copy_dialect(state),
         _ if ctrl(&key, 'y') || (b.focus.is_selector() && key.code == KeyCode::Char('y')) => {
             return match &b.check {
                 Ok(q) => {
-                    let cli = q.cli.clone();
+                    let (name, text) = q
+                        .dialects
+                        .get(b.dialect)
+                        .cloned()
+                        .unwrap_or(("aws-cli", q.cli.clone()));
                     state.notice = Some(Notice {
-                        text: "copied the aws-cli command to the clipboard".into(),
+                        text: if name == "aws-cli" {
+                            "copied the aws-cli command to the clipboard".into()
+                        } else {
+                            format!("copied the {name} version to the clipboard")
+                        },
                         error: false,
                     });
-                    vec![Effect::Terminal(TerminalEffect::Copy(cli))]
+                    vec![Effect::Terminal(TerminalEffect::Copy(text))]
                 }
                 Err(e) => {
                     state.notice = Some(Notice {

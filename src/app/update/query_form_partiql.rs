@@ -40,9 +40,14 @@ pub(super) fn next_mode(b: &mut QueryForm, info: Option<&TableInfo>) {
     }
 }
 
-/// Ctrl-T: the next dialect in EXPLAIN (the one Ctrl-Y copies).
+/// Ctrl-T: the next dialect in EXPLAIN (the one Ctrl-Y copies), in either mode.
 pub(super) fn next_dialect(b: &mut QueryForm) {
-    let n = b.pql.ready().map_or(1, |r| r.dialects.len().max(1));
+    let n = if b.partiql {
+        b.pql.ready().map_or(1, |r| r.dialects.len())
+    } else {
+        b.check.as_ref().map_or(1, |q| q.dialects.len())
+    }
+    .max(1);
     b.dialect = (b.dialect + 1) % n;
 }
 

@@ -221,3 +221,27 @@ fn a_partition_key_value_completes_from_the_loaded_keys() {
     );
     assert!(builder(&s).completion.is_none());
 }
+
+#[test]
+fn form_queries_offer_the_same_dialects() {
+    let (mut s, _) = builder_open();
+    send(&mut s, typed("USER#u00001"));
+    let copy = |s: &mut State| match send(s, [ctrl('y')]).as_slice() {
+        [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name 'app'"));
+    send(&mut s, [ctrl('t')]);
+    let boto3 = copy(&mut s);
+    assert!(
+        boto3.contains("import boto3") && boto3.contains("USER#u00001"),
+        "{boto3}"
+    );
+    send(&mut s, [ctrl('t')]);
+    assert!(copy(&mut s).contains("@aws-sdk/client-dynamodb"));
+    send(&mut s, [ctrl('t'), ctrl('t')]);
+    assert!(
+        copy(&mut s).starts_with("aws dynamodb query"),
+        "four dialects, then round again"
+    );
+}
