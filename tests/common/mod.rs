@@ -4,6 +4,7 @@
 
 pub mod corpus;
 pub mod pty;
+pub mod tables;
 
 use std::net::TcpListener;
 use std::path::PathBuf;
