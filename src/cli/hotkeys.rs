@@ -17,7 +17,7 @@ use super::read_spec::{check_guard_flags, index_keys};
 use super::text_table::{write_table, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{DoneOutcome, Engine, Operation, ReadSpec};
+use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
 use crate::model::distribution::{
     KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
@@ -47,7 +47,11 @@ struct Report<'a> {
     warnings: Vec<Warning>,
 }
 
-pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
+pub async fn run<B: Backend>(
+    engine: &B,
+    args: HotkeysArgs,
+    check: impl FnOnce(Option<DoneOutcome>) -> Result<(), CliError>,
+) -> Result<(), CliError> {
     if !(1..=MAX_SEGMENTS).contains(&args.segments) {
         return Err(CliError::bad_input(format!(
             "--segments '{}' is out of range; use 1 to {MAX_SEGMENTS}",
@@ -60,16 +64,20 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
         ));
     }
     check_guard_flags(args.max_rcu, args.rcu_per_second)?;
-    let info = engine.describe_table(&args.table).await?;
+    let info = engine
+        .describe_table(args.table.as_deref().unwrap_or_default())
+        .await?;
     let keys = index_keys(&info, args.index.as_deref())?;
     let partition_key = keys.partition_key.name.clone();
-    let mut spec = ReadSpec::new(Operation::Scan, &args.table);
+    let mut spec = ReadSpec::new(Operation::Scan, &info.name);
     spec.index = args.index.clone();
     spec.segments = args.segments;
     spec.max_rcu = args.max_rcu;
     spec.rcu_per_second = args.rcu_per_second;
 
-    let (distribution, stats_line) = count(engine, spec, &partition_key, args.stats).await?;
+    // An export with a damaged file is still reported; its shortfall is the error after it.
+    let (distribution, stats_line, shortfall) =
+        count(engine, spec, &partition_key, args.stats, check).await?;
 
     let source = match args.index.as_deref().and_then(|name| info.index(name)) {
         Some(index) => Source::Index {
@@ -118,10 +126,54 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
             })
         }
     }
+    if let Some(e) = shortfall {
+        return Err(CliError {
+            trailer: stats_line,
+            ..e
+        });
+    }
     if let Some(line) = stats_line {
         super::say::say(&line);
     }
     Ok(())
+}
+
+/// `hotkeys --export PATH`: the same report over an export's items.
+pub async fn run_export(
+    global: &super::args::GlobalArgs,
+    args: HotkeysArgs,
+) -> Result<(), CliError> {
+    for (flag, given) in [
+        ("--max-rcu", args.max_rcu.is_some()),
+        ("--rcu-per-second", args.rcu_per_second.is_some()),
+        ("--writes", args.writes),
+        ("--for", args.for_duration.is_some()),
+    ] {
+        if given {
+            return Err(CliError::bad_input(format!(
+                "{flag} has no meaning with --export: an export's files are read without read capacity; drop it"
+            )));
+        }
+    }
+    let mut backend =
+        super::export_source::open(global, &args.export, args.table.as_deref()).await?;
+    let summary = &backend.export().summary;
+    if summary.export_type == crate::model::table_export::ExportType::Incremental {
+        return Err(CliError::bad_input(format!(
+            "export '{}' is incremental: it holds changes, not items; read them with tail --export",
+            summary.export_id
+        )));
+    }
+    if let Some(index) = args.index.as_deref() {
+        let mut info = backend.describe_table("").await?;
+        super::export_source::index_from_keys(&mut info, index)?;
+        backend = backend.with_info(info);
+    }
+    let checked = backend.clone();
+    run(&backend, args, move |outcome| {
+        super::export_source::check_integrity(&checked, outcome)
+    })
+    .await
 }
 
 /// The partition key as text: S as is, N as its exact text, B as base64.
@@ -137,12 +189,13 @@ fn key_text<'a>(item: &'a Item, name: &str) -> Cow<'a, str> {
 
 /// Scans to the end, counting every item. Returns the `--stats` line when asked for; on
 /// failure it rides on the error so it stays the last line of stderr.
-async fn count(
-    engine: &Engine,
+async fn count<B: Backend>(
+    engine: &B,
     spec: ReadSpec,
     partition_key: &str,
     want_stats: bool,
-) -> Result<(KeyDistribution, Option<String>), CliError> {
+    check: impl FnOnce(Option<DoneOutcome>) -> Result<(), CliError>,
+) -> Result<(KeyDistribution, Option<String>, Option<CliError>), CliError> {
     let mut distribution = KeyDistribution::new();
     let budget = spec.max_rcu.unwrap_or_default();
     let drained = drain(engine, spec, |page| {
@@ -190,7 +243,7 @@ async fn count(
                     noun(distribution.total_items(), "item")
                 );
             }
-            return Ok((distribution, stats_line));
+            return Ok((distribution, stats_line, check(drained.outcome).err()));
         }
     };
     Err(CliError {

@@ -6,12 +6,14 @@
 //! (Not to be confused with [`super::export`], the explorer's export of shown items to a file.)
 
 mod dynamo_json;
+mod integrity;
 mod ion;
 mod ion_write;
 mod keys;
 mod manifest;
 
 pub use dynamo_json::{parse_dynamo_line, write_dynamo_change, write_dynamo_line};
+pub use integrity::{FileProblem, FileReport, IntegrityReport};
 pub use ion::parse_ion_line;
 pub use ion_write::{ion_number, write_ion_change, write_ion_line};
 pub use keys::KeyInference;
