@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
-use super::args::{ExportArgs, GlobalArgs};
+use super::args::{ExportArgs, GlobalArgs, HotkeysArgs};
 use super::CliError;
 use crate::aws::table_export::{open_export, read_data_file, ExportBackend, Flow};
-use crate::aws::{DoneOutcome, Engine};
+use crate::aws::{Backend, DoneOutcome, Engine};
 use crate::model::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, TableInfo};
-use crate::model::table_export::{KeyInference, Record};
+use crate::model::table_export::{ExportType, KeyInference, Record};
 use crate::model::wording::{noun, thousands};
 
 /// Items the key inference looks at, from the first data files.
@@ -173,4 +173,38 @@ pub(super) fn check_integrity(
         Some(line) => Err(CliError::service(line)),
         None => Ok(()),
     }
+}
+
+/// `hotkeys --export PATH`: the same report over an export's items.
+pub(super) async fn hotkeys(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError> {
+    for (flag, given) in [
+        ("--max-rcu", args.max_rcu.is_some()),
+        ("--rcu-per-second", args.rcu_per_second.is_some()),
+        ("--writes", args.writes),
+        ("--for", args.for_duration.is_some()),
+    ] {
+        if given {
+            return Err(CliError::bad_input(format!(
+                "{flag} has no meaning with --export: an export's files are read without read capacity; drop it"
+            )));
+        }
+    }
+    let mut backend = open(global, &args.export, args.table.as_deref()).await?;
+    let summary = &backend.export().summary;
+    if summary.export_type == ExportType::Incremental {
+        return Err(CliError::bad_input(format!(
+            "export '{}' is incremental: it holds changes, not items; read them with tail --export",
+            summary.export_id
+        )));
+    }
+    if let Some(index) = args.index.as_deref() {
+        let mut info = backend.describe_table("").await?;
+        index_from_keys(&mut info, index)?;
+        backend = backend.with_info(info);
+    }
+    let checked = backend.clone();
+    super::hotkeys::run(&backend, args, move |outcome| {
+        check_integrity(&checked, outcome)
+    })
+    .await
 }

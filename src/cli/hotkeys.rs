@@ -138,44 +138,6 @@ pub async fn run<B: Backend>(
     Ok(())
 }
 
-/// `hotkeys --export PATH`: the same report over an export's items.
-pub async fn run_export(
-    global: &super::args::GlobalArgs,
-    args: HotkeysArgs,
-) -> Result<(), CliError> {
-    for (flag, given) in [
-        ("--max-rcu", args.max_rcu.is_some()),
-        ("--rcu-per-second", args.rcu_per_second.is_some()),
-        ("--writes", args.writes),
-        ("--for", args.for_duration.is_some()),
-    ] {
-        if given {
-            return Err(CliError::bad_input(format!(
-                "{flag} has no meaning with --export: an export's files are read without read capacity; drop it"
-            )));
-        }
-    }
-    let mut backend =
-        super::export_source::open(global, &args.export, args.table.as_deref()).await?;
-    let summary = &backend.export().summary;
-    if summary.export_type == crate::model::table_export::ExportType::Incremental {
-        return Err(CliError::bad_input(format!(
-            "export '{}' is incremental: it holds changes, not items; read them with tail --export",
-            summary.export_id
-        )));
-    }
-    if let Some(index) = args.index.as_deref() {
-        let mut info = backend.describe_table("").await?;
-        super::export_source::index_from_keys(&mut info, index)?;
-        backend = backend.with_info(info);
-    }
-    let checked = backend.clone();
-    run(&backend, args, move |outcome| {
-        super::export_source::check_integrity(&checked, outcome)
-    })
-    .await
-}
-
 /// The partition key as text: S as is, N as its exact text, B as base64.
 fn key_text<'a>(item: &'a Item, name: &str) -> Cow<'a, str> {
     match item.get(name) {
@@ -397,51 +359,5 @@ pub(super) fn write_warnings<'m>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_warnings_section_says_none_or_lists_them_sanitised() {
-        let mut out = String::new();
-        write_warnings(&mut out, std::iter::empty());
-        assert_eq!(out, "\nwarnings: none\n");
-        let mut out = String::new();
-        write_warnings(
-            &mut out,
-            ["USER#1\u{1b}[2J takes 40% of writes"].into_iter(),
-        );
-        assert_eq!(out, "\nwarnings:\n! USER#1\\x1b[2J takes 40% of writes\n");
-    }
-
-    #[test]
-    fn key_text_by_type() {
-        let item = Item::from_attrs(vec![
-            ("s".into(), AttrValue::S("USER#1".into())),
-            ("n".into(), AttrValue::N("-1.50".into())),
-            ("b".into(), AttrValue::B(vec![0, 1, 255])),
-            ("l".into(), AttrValue::L(vec![])),
-        ]);
-        let cases = [
-            ("s", "USER#1"),
-            ("n", "-1.50"),
-            ("b", "AAH/"),
-            ("l", "(L l)"),
-            ("PK", "(no PK)"),
-        ];
-        for (name, want) in cases {
-            assert_eq!(key_text(&item, name), want, "{name}");
-        }
-    }
-
-    #[test]
-    fn human_bytes_units() {
-        for (n, want) in [
-            (0, "0 B"),
-            (1023, "1023 B"),
-            (1536, "1.5 KB"),
-            (3 << 30, "3.0 GB"),
-        ] {
-            assert_eq!(bytes(n), want);
-        }
-    }
-}
+#[path = "hotkeys_tests.rs"]
+mod tests;

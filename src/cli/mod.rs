@@ -193,7 +193,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
         }
         Command::Hotkeys(args) if args.export.export.is_some() => {
-            hotkeys::run_export(&cli.global, args).await
+            export_source::hotkeys(&cli.global, args).await
         }
         Command::Hotkeys(args) if args.writes || args.for_duration.is_some() => {
             hotkeys_writes::run(&cli.global, args).await

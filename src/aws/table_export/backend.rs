@@ -357,11 +357,10 @@ impl Backend for ExportBackend {
         &self,
         _table: &str,
     ) -> impl Future<Output = Result<StreamTable, EngineError>> + Send {
-        async move {
-            Err(EngineError::bad_input(
-                "an export has no stream; an incremental export's changes are read with tail --export",
-            ))
-        }
+        let refused = Err(EngineError::bad_input(
+            "an export has no stream; an incremental export's changes are read with tail --export",
+        ));
+        std::future::ready(refused)
     }
 
     fn start_stream(

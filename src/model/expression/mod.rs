@@ -11,6 +11,7 @@ mod check;
 mod condition_grammar;
 mod error;
 mod evaluate;
+mod evaluate_parse;
 mod key_expression;
 mod key_parser;
 mod tokenizer;

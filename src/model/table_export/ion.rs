@@ -5,11 +5,8 @@
 //! `$dynamodb_NS` or `$dynamodb_BS` for sets. Anything else is refused by name rather than
 //! guessed at.
 
-use base64::engine::general_purpose::STANDARD as BASE64;
-use base64::Engine as _;
-
 use super::{line_excerpt, Change, ExportType, Record, TableExportError};
-use crate::model::number::{parse as parse_number, Decimal};
+use crate::model::number::Decimal;
 use crate::model::value::{AttrValue, Item};
 
 /// DynamoDB nests at most 32 levels; this bound only keeps a hostile line off the stack.
@@ -99,48 +96,10 @@ pub(crate) fn plain_number(d: &Decimal) -> String {
     out
 }
 
-struct Parser<'a> {
-    s: &'a [u8],
-    at: usize,
-    depth: usize,
-}
-
-type Step<T> = Result<T, String>;
-
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b'$'
-}
-
-fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
-}
+use super::ion_text::{is_ident, is_ident_start, Parser, Step};
 
 impl Parser<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.at).copied()
-    }
-
-    fn rest_starts(&self, with: &[u8]) -> bool {
-        self.s[self.at..].starts_with(with)
-    }
-
-    fn ws(&mut self) {
-        while self.peek().is_some_and(|b| b.is_ascii_whitespace()) {
-            self.at += 1;
-        }
-    }
-
-    fn expect(&mut self, b: u8, what: &str) -> Step<()> {
-        self.ws();
-        if self.peek() == Some(b) {
-            self.at += 1;
-            Ok(())
-        } else {
-            Err(format!("expected {what} at byte {}", self.at + 1))
-        }
-    }
-
-    fn value(&mut self) -> Step<AttrValue> {
+    pub(super) fn value(&mut self) -> Step<AttrValue> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             return Err(format!("nested deeper than {MAX_DEPTH} levels"));
@@ -189,7 +148,7 @@ impl Parser<'_> {
     }
 
     /// `true`, `false`, `null` and typed nulls (`null.string`): the symbols a value may be.
-    fn keyword(&mut self, symbol: &str, start: usize) -> Step<AttrValue> {
+    pub(super) fn keyword(&mut self, symbol: &str, start: usize) -> Step<AttrValue> {
         match symbol {
             "true" => Ok(AttrValue::Bool(true)),
             "false" => Ok(AttrValue::Bool(false)),
@@ -209,154 +168,7 @@ impl Parser<'_> {
         }
     }
 
-    /// An identifier or a `'quoted symbol'`.
-    fn symbol(&mut self) -> Step<String> {
-        if self.peek() == Some(b'\'') {
-            return self.quoted(b'\'');
-        }
-        let start = self.at;
-        while self.peek().is_some_and(is_ident) {
-            self.at += 1;
-        }
-        Ok(String::from_utf8_lossy(&self.s[start..self.at]).into_owned())
-    }
-
-    /// `"short"`, or one or more `'''long'''` pieces joined.
-    fn string(&mut self) -> Step<String> {
-        if self.peek() == Some(b'"') {
-            return self.quoted(b'"');
-        }
-        let mut out = String::new();
-        while self.rest_starts(b"'''") {
-            self.at += 3;
-            loop {
-                if self.rest_starts(b"'''") {
-                    self.at += 3;
-                    break;
-                }
-                match self.peek() {
-                    None => return Err("a ''' string is not closed".into()),
-                    Some(b'\\') => self.escape(&mut out)?,
-                    Some(_) => self.plain_char(&mut out),
-                }
-            }
-            let after = self.at;
-            self.ws();
-            if !self.rest_starts(b"'''") {
-                self.at = after;
-            }
-        }
-        Ok(out)
-    }
-
-    fn quoted(&mut self, quote: u8) -> Step<String> {
-        self.at += 1;
-        let mut out = String::new();
-        loop {
-            match self.peek() {
-                None => return Err("a quoted string is not closed".into()),
-                Some(b) if b == quote => {
-                    self.at += 1;
-                    return Ok(out);
-                }
-                Some(b'\\') => self.escape(&mut out)?,
-                Some(_) => self.plain_char(&mut out),
-            }
-        }
-    }
-
-    fn plain_char(&mut self, out: &mut String) {
-        // The line is a &str, so a char starts here: copy its bytes whole.
-        let rest = &self.s[self.at..];
-        let len = match rest[0] {
-            b if b < 0x80 => 1,
-            b if b >= 0xf0 => 4,
-            b if b >= 0xe0 => 3,
-            _ => 2,
-        };
-        out.push_str(std::str::from_utf8(&rest[..len.min(rest.len())]).unwrap_or("\u{fffd}"));
-        self.at += len;
-    }
-
-    fn escape(&mut self, out: &mut String) -> Step<()> {
-        self.at += 1;
-        let Some(b) = self.peek() else {
-            return Err("the line ends inside an escape".into());
-        };
-        self.at += 1;
-        let simple = match b {
-            b'a' => '\u{7}',
-            b'b' => '\u{8}',
-            b't' => '\t',
-            b'n' => '\n',
-            b'f' => '\u{c}',
-            b'r' => '\r',
-            b'v' => '\u{b}',
-            b'0' => '\0',
-            b'?' | b'\'' | b'"' | b'/' | b'\\' => b as char,
-            b'\n' => return Ok(()),
-            b'x' => self.hex_char(2)?,
-            b'u' => {
-                let high = self.hex(4)?;
-                if (0xd800..0xdc00).contains(&high) && self.rest_starts(b"\\u") {
-                    self.at += 2;
-                    let low = self.hex(4)?;
-                    let code = 0x10000 + ((high - 0xd800) << 10) + (low.wrapping_sub(0xdc00));
-                    char::from_u32(code).ok_or("a \\u surrogate pair that is not a character")?
-                } else {
-                    char::from_u32(high).ok_or("a \\u escape that is not a character")?
-                }
-            }
-            b'U' => self.hex_char(8)?,
-            other => return Err(format!("unknown escape '\\{}'", other as char)),
-        };
-        out.push(simple);
-        Ok(())
-    }
-
-    fn hex(&mut self, n: usize) -> Step<u32> {
-        let digits = self
-            .s
-            .get(self.at..self.at + n)
-            .and_then(|d| std::str::from_utf8(d).ok())
-            .and_then(|d| u32::from_str_radix(d, 16).ok())
-            .ok_or_else(|| format!("expected {n} hex digits at byte {}", self.at + 1))?;
-        self.at += n;
-        Ok(digits)
-    }
-
-    fn hex_char(&mut self, n: usize) -> Step<char> {
-        let code = self.hex(n)?;
-        char::from_u32(code).ok_or_else(|| format!("escape {code:#x} is not a character"))
-    }
-
-    fn blob(&mut self) -> Step<Vec<u8>> {
-        self.at += 2;
-        self.ws();
-        if self.peek() == Some(b'"') || self.rest_starts(b"'''") {
-            return Err("a clob is not a DynamoDB value".into());
-        }
-        let mut text = Vec::new();
-        loop {
-            match self.peek() {
-                None => return Err("a blob is not closed with }}".into()),
-                Some(b'}') if self.rest_starts(b"}}") => {
-                    self.at += 2;
-                    break;
-                }
-                Some(b) if b.is_ascii_whitespace() => self.at += 1,
-                Some(b) => {
-                    text.push(b);
-                    self.at += 1;
-                }
-            }
-        }
-        BASE64
-            .decode(&text)
-            .map_err(|_| format!("blob '{}' is not base64", String::from_utf8_lossy(&text)))
-    }
-
-    fn structure(&mut self) -> Step<Item> {
+    pub(super) fn structure(&mut self) -> Step<Item> {
         self.at += 1;
         let mut attrs = Vec::new();
         loop {
@@ -390,12 +202,12 @@ impl Parser<'_> {
         Ok(Item::from_attrs(attrs))
     }
 
-    fn field_value(&mut self) -> Step<AttrValue> {
+    pub(super) fn field_value(&mut self) -> Step<AttrValue> {
         self.expect(b':', "':' after a field name")?;
         self.value()
     }
 
-    fn list(&mut self, annotations: &[String]) -> Step<AttrValue> {
+    pub(super) fn list(&mut self, annotations: &[String]) -> Step<AttrValue> {
         self.at += 1;
         let mut values = Vec::new();
         loop {
@@ -448,28 +260,5 @@ impl Parser<'_> {
             ),
             Some(other) => return Err(format!("annotation '{other}' is not a DynamoDB set")),
         })
-    }
-
-    /// An Ion int or decimal as DynamoDB number text. Floats (`1.5e0`) are exact decimal text
-    /// too and read the same way; hex and binary ints, `nan` and `inf` are refused.
-    fn number(&mut self) -> Step<String> {
-        let start = self.at;
-        while self
-            .peek()
-            .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'.' | b'_'))
-        {
-            self.at += 1;
-        }
-        let text = std::str::from_utf8(&self.s[start..self.at]).expect("ASCII");
-        let spelled: String = text
-            .chars()
-            .filter(|&c| c != '_')
-            .map(|c| if c == 'd' || c == 'D' { 'e' } else { c })
-            .collect();
-        let decimal = (!spelled.contains(['x', 'X', 'b', 'B']))
-            .then(|| parse_number(&spelled))
-            .flatten()
-            .ok_or_else(|| format!("'{text}' is not an Ion decimal or int"))?;
-        Ok(plain_number(&decimal))
     }
 }

@@ -8,6 +8,7 @@
 mod dynamo_json;
 mod integrity;
 mod ion;
+mod ion_text;
 mod ion_write;
 mod keys;
 mod manifest;
