@@ -460,3 +460,85 @@ fn paths_that_are_not_one_export_are_refused_with_the_fix() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--max-rcu has no meaning with --export"));
 }
+
+#[test]
+fn tail_export_prints_an_incremental_exports_changes_in_write_time_order() {
+    use dynoscope::model::table_export::Change;
+    use dynoscope::model::value::{AttrValue, Item};
+    let key = |pk: &str| {
+        Item::from_attrs(vec![
+            ("PK".into(), AttrValue::S(pk.into())),
+            ("SK".into(), AttrValue::S("A".into())),
+        ])
+    };
+    let image = |pk: &str, v: &str| {
+        let mut item = key(pk);
+        item.insert("v", AttrValue::N(v.into()));
+        item.insert("evil", AttrValue::S("\x1b]0;pwned\x07".into()));
+        item
+    };
+    // Written out of time order, and spread over files round-robin.
+    let changes: Vec<Change> = [
+        (5u64, "HOT", "3"),
+        (1, "HOT", "1"),
+        (4, "COLD", ""),
+        (2, "COLD", "1"),
+        (3, "HOT", "2"),
+    ]
+    .iter()
+    .map(|&(t, pk, v)| Change {
+        write_micros: 1_764_000_000_000_000 + t,
+        keys: key(pk),
+        new_image: (!v.is_empty()).then(|| image(pk, v)),
+        old_image: (t > 2).then(|| image(pk, "0")),
+    })
+    .collect();
+    let dir = tempfile::tempdir().unwrap();
+    for format in [Format::DynamoJson, Format::Ion] {
+        let layout = write_incremental_export(dir.path(), "orders-table", format, &changes, 3);
+        let folder = path(&layout.folder);
+        let out = ok(run(&["tail", "--export", &folder, "--key", "PK,SK"]));
+        let lines = lines(&out);
+        let seq: Vec<&str> = lines
+            .iter()
+            .map(|l| l["sequence_number"].as_str().unwrap())
+            .collect();
+        let want: Vec<String> = (1..=5)
+            .map(|t| (1_764_000_000_000_000u64 + t).to_string())
+            .collect();
+        assert_eq!(seq, want, "{format:?}");
+        let events: Vec<&str> = lines.iter().map(|l| l["event"].as_str().unwrap()).collect();
+        assert_eq!(events, ["INSERT", "INSERT", "MODIFY", "REMOVE", "MODIFY"]);
+        assert_eq!(lines[4]["new_image"]["v"], 3);
+        assert!(out.contains("\\u001b]0;pwned\\u0007"), "escaped: {out}");
+        let hot = ok(run(&[
+            "tail",
+            "--export",
+            &folder,
+            "--key",
+            "PK,SK",
+            "--follow-key",
+            "HOT",
+            "--count",
+            "2",
+            "--output",
+            "ddb-jsonl",
+        ]));
+        let hot = common::lines(&hot);
+        assert_eq!(hot.len(), 2);
+        assert_eq!(hot[1]["new_image"]["v"]["N"], "2");
+        // The other commands say what an incremental export is for.
+        let scan = run(&["scan", "--export", &folder, "--key", "PK,SK"]);
+        assert!(stderr(&scan)
+            .contains("is incremental: it holds changes, not items; read them with tail --export"));
+        let removed = remove(&layout, 1);
+        let out = run(&["tail", "--export", &folder, "--key", "PK,SK"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            stderr(&out).contains(&format!("'{removed}' is missing")),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(stdout(&out).lines().count(), 3);
+    }
+}

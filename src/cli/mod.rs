@@ -13,6 +13,7 @@ mod docs;
 mod drain;
 mod explore;
 mod export_source;
+mod export_tail;
 mod hotkeys;
 mod hotkeys_writes;
 mod model_cmd;
@@ -197,6 +198,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Hotkeys(args) if args.writes || args.for_duration.is_some() => {
             hotkeys_writes::run(&cli.global, args).await
+        }
+        Command::Tail(args) if args.export.export.is_some() => {
+            export_tail::run(&cli.global, args).await
         }
         Command::Tail(args) => tail::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
