@@ -542,3 +542,33 @@ fn tail_export_prints_an_incremental_exports_changes_in_write_time_order() {
         assert_eq!(stdout(&out).lines().count(), 3);
     }
 }
+
+#[test]
+fn hotkeys_athena_prints_the_ddl_and_sql_without_reading_the_files() {
+    let f = fixture();
+    let dir = tempfile::tempdir().unwrap();
+    let layout = write_full_export(dir.path(), &f.table, Format::DynamoJson, &f.scanned, 2, 0);
+    // The data files are not needed: only the manifests and DescribeTable.
+    remove(&layout, 0);
+    remove(&layout, 1);
+    let out = ok(run(&[
+        "hotkeys",
+        "--export",
+        &path(&layout.folder),
+        "--athena",
+        "--top",
+        "5",
+    ]));
+    assert!(
+        out.contains(&format!(
+            "LOCATION 's3://test-bucket/exports/AWSDynamoDB/{}/data/';",
+            layout.id
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(r#"json_extract_scalar(line, '$["Item"]["GSI1PK"]["S"]')"#),
+        "{out}"
+    );
+    assert_eq!(out.matches("LIMIT 5;").count(), 2, "{out}");
+}

@@ -230,6 +230,10 @@ pub struct HotkeysArgs {
     pub index: Option<String>,
     #[command(flatten)]
     pub export: ExportArgs,
+    /// With --export: print the Athena DDL over the export's S3 data/ prefix and the SQL of
+    /// this report (top keys of the table and each GSI) instead of reading the files.
+    #[arg(long, requires = "export")]
+    pub athena: bool,
     /// Parallel scan segments (1-1000).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = ranges::segments)]
     pub segments: u32,

@@ -197,6 +197,17 @@ pub(super) async fn hotkeys(global: &GlobalArgs, args: HotkeysArgs) -> Result<()
             summary.export_id
         )));
     }
+    if args.athena {
+        let info = backend.describe_table("").await?;
+        let sql = crate::model::table_export::athena_sql(&info, summary, args.top);
+        let mut stdout = std::io::stdout().lock();
+        return match std::io::Write::write_all(&mut stdout, sql.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(CliError::service(format!("cannot write output: {e}")))
+            }
+            _ => Ok(()),
+        };
+    }
     if let Some(index) = args.index.as_deref() {
         let mut info = backend.describe_table("").await?;
         index_from_keys(&mut info, index)?;

@@ -5,6 +5,7 @@
 //!
 //! (Not to be confused with [`super::export`], the explorer's export of shown items to a file.)
 
+mod athena;
 mod dynamo_json;
 mod integrity;
 mod ion;
@@ -13,6 +14,7 @@ mod ion_write;
 mod keys;
 mod manifest;
 
+pub use athena::athena_sql;
 pub use dynamo_json::{parse_dynamo_line, write_dynamo_change, write_dynamo_line};
 pub use integrity::{FileProblem, FileReport, IntegrityReport};
 pub use ion::parse_ion_line;

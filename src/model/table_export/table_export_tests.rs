@@ -319,3 +319,20 @@ proptest! {
         prop_assert_eq!(parse_ion_line(&line, ExportType::Incremental).unwrap(), Record::Change(change));
     }
 }
+
+#[test]
+fn athena_ddl_and_sql_for_both_formats() {
+    let mut info = crate::model::fixtures::demo_info();
+    info.name = "app".into();
+    let summary = |format: &str| {
+        ManifestSummary::parse(&format!(
+            r#"{{"exportArn":"arn:aws:dynamodb:us-east-1:1:table/app/export/01700000000000-abcdef12","exportTime":"2026-12-01T11:00:00.000Z","s3Bucket":"triage-bucket","s3Prefix":"exports/","outputFormat":"{format}"}}"#
+        ))
+        .unwrap()
+    };
+    insta::assert_snapshot!(
+        "athena_dynamodb_json",
+        athena_sql(&info, &summary("DYNAMODB_JSON"), 10)
+    );
+    insta::assert_snapshot!("athena_ion", athena_sql(&info, &summary("ION"), 10));
+}
