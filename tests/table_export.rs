@@ -572,3 +572,46 @@ fn hotkeys_athena_prints_the_ddl_and_sql_without_reading_the_files() {
     );
     assert_eq!(out.matches("LIMIT 5;").count(), 2, "{out}");
 }
+
+#[test]
+fn hotkeys_export_holds_fixed_memory_past_max_exact_keys_and_states_the_bound() {
+    let f = fixture();
+    let folder = path(&f.json.folder);
+    let out = ok(run(&[
+        "hotkeys",
+        "--export",
+        &folder,
+        "--max-exact-keys",
+        "8",
+        "--top",
+        "1",
+    ]));
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let a = &report["approximation"];
+    assert_eq!(a["max_keys"], 8, "{out}");
+    let error = a["max_items_error"].as_u64().unwrap();
+    let hot = &report["top"][0];
+    assert_eq!(hot["key"], "TENANT#hot");
+    let items = hot["items"].as_u64().unwrap();
+    assert!((100..=100 + error).contains(&items), "{out}");
+    assert_eq!(report["total_items"], 402);
+    // Exact when the keys fit: no approximation in the report.
+    let exact: serde_json::Value =
+        serde_json::from_str(&ok(run(&["hotkeys", "--export", &folder]))).unwrap();
+    assert!(exact.get("approximation").is_none());
+    let table = ok(run(&[
+        "hotkeys",
+        "--export",
+        &folder,
+        "--max-exact-keys",
+        "8",
+        "--output",
+        "table",
+    ]));
+    assert!(
+        table.contains(
+            "approximate: more than 8 distinct keys; each key's items over-count by at most"
+        ),
+        "{table}"
+    );
+}

@@ -240,6 +240,10 @@ pub struct HotkeysArgs {
     /// Number of keys to list, most items first.
     #[arg(long, default_value_t = 10, value_name = "K", value_parser = ranges::top)]
     pub top: usize,
+    /// Distinct partition keys counted exactly; past them memory stays fixed and the report
+    /// states its error bounds.
+    #[arg(long, default_value_t = 1_000_000, value_name = "N", value_parser = ranges::top)]
+    pub max_exact_keys: usize,
     #[arg(long, value_enum, default_value = "json")]
     pub output: HotkeysOutput,
     /// Print request statistics as one JSON object on the last line of stderr.

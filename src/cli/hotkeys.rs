@@ -19,7 +19,7 @@ use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
 use crate::model::distribution::{
-    KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
+    Approximation, KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
 use crate::model::item_size::item_size;
 use crate::model::json::to_safe_json;
@@ -45,6 +45,9 @@ struct Report<'a> {
     top: Vec<KeyEntry>,
     shard_families: Vec<ShardFamily>,
     warnings: Vec<Warning>,
+    /// Present when more distinct keys were seen than `--max-exact-keys`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    approximation: Option<Approximation>,
 }
 
 pub async fn run<B: Backend>(
@@ -76,8 +79,15 @@ pub async fn run<B: Backend>(
     spec.rcu_per_second = args.rcu_per_second;
 
     // An export with a damaged file is still reported; its shortfall is the error after it.
-    let (distribution, stats_line, shortfall) =
-        count(engine, spec, &partition_key, args.stats, check).await?;
+    let (distribution, stats_line, shortfall) = count(
+        engine,
+        spec,
+        &partition_key,
+        args.stats,
+        KeyDistribution::bounded(args.max_exact_keys),
+        check,
+    )
+    .await?;
 
     let source = match args.index.as_deref().and_then(|name| info.index(name)) {
         Some(index) => Source::Index {
@@ -102,6 +112,7 @@ pub async fn run<B: Backend>(
         top: distribution.top(args.top),
         shard_families: distribution.shard_families(),
         warnings: distribution.warnings(&context),
+        approximation: distribution.approximation(),
     };
     let text = match args.output {
         HotkeysOutput::Json => {
@@ -156,9 +167,9 @@ async fn count<B: Backend>(
     spec: ReadSpec,
     partition_key: &str,
     want_stats: bool,
+    mut distribution: KeyDistribution,
     check: impl FnOnce(Option<DoneOutcome>) -> Result<(), CliError>,
 ) -> Result<(KeyDistribution, Option<String>, Option<CliError>), CliError> {
-    let mut distribution = KeyDistribution::new();
     let budget = spec.max_rcu.unwrap_or_default();
     let drained = drain(engine, spec, |page| {
         for item in &page.items {
@@ -249,6 +260,15 @@ fn render_table(
         bytes(report.total_bytes),
         percent(report.top_one_percent_share),
     );
+    if let Some(a) = &report.approximation {
+        let _ = writeln!(
+            out,
+            "approximate: more than {} distinct keys; each key's items over-count by at most {}, distinct keys within {}",
+            a.max_keys,
+            a.max_items_error,
+            percent(a.distinct_keys_relative_error)
+        );
+    }
 
     out.push('\n');
     let rows: Vec<Vec<String>> = report
