@@ -20,6 +20,7 @@ pub mod seed;
 pub mod seed_model;
 pub mod stats;
 pub mod stream;
+pub mod table_export;
 pub mod trace;
 pub mod write;
 

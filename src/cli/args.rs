@@ -209,11 +209,15 @@ pub struct SortArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct ScanArgs {
-    #[arg(value_parser = ranges::table_name)]
-    pub table: String,
-    /// Parallel scan segments (1-1000); each runs in its own task.
+    /// Table to scan (with --export: the export's table, for DescribeTable).
+    #[arg(value_parser = ranges::table_name, required_unless_present = "export")]
+    pub table: Option<String>,
+    /// Parallel scan segments (1-1000); each runs in its own task. With --export: data files
+    /// read in parallel.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = ranges::segments)]
     pub segments: u32,
+    #[command(flatten)]
+    pub export: ExportArgs,
     #[command(flatten)]
     pub read: ReadArgs,
 }
@@ -221,17 +225,28 @@ pub struct ScanArgs {
 #[derive(Debug, Clone, Args)]
 pub struct HotkeysArgs {
     /// Table to scan (all of it, or the index given with --index).
-    #[arg(value_parser = ranges::table_name)]
-    pub table: String,
-    /// Count the partition key of this GSI or LSI instead of the table's.
+    #[arg(value_parser = ranges::table_name, required_unless_present = "export")]
+    pub table: Option<String>,
+    /// Count the partition key of this GSI or LSI instead of the table's. With --export and
+    /// no DescribeTable: the index's key attributes, PK[,SK].
     #[arg(long, visible_alias = "index-name", value_name = "NAME")]
     pub index: Option<String>,
+    #[command(flatten)]
+    pub export: ExportArgs,
+    /// With --export: print the Athena DDL over the export's S3 data/ prefix and the SQL of
+    /// this report (top keys of the table and each GSI) instead of reading the files.
+    #[arg(long, requires = "export")]
+    pub athena: bool,
     /// Parallel scan segments (1-1000).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = ranges::segments)]
     pub segments: u32,
     /// Number of keys to list, most items first.
     #[arg(long, default_value_t = 10, value_name = "K", value_parser = ranges::top)]
     pub top: usize,
+    /// Distinct partition keys counted exactly; past them memory stays fixed and the report
+    /// states its error bounds.
+    #[arg(long, default_value_t = 1_000_000, value_name = "N", value_parser = ranges::top)]
+    pub max_exact_keys: usize,
     #[arg(long, value_enum, default_value = "json")]
     pub output: HotkeysOutput,
     /// Print request statistics as one JSON object on the last line of stderr.
@@ -250,6 +265,19 @@ pub struct HotkeysArgs {
     /// With --writes: how long to count, e.g. 60s or 5m (default 60s).
     #[arg(long = "for", value_name = "DURATION")]
     pub for_duration: Option<String>,
+}
+
+/// Reading a DynamoDB S3 export's files instead of the table: no read capacity spent.
+#[derive(Debug, Clone, Args, Default)]
+pub struct ExportArgs {
+    /// Read this S3 export instead of the table: its folder (holding manifest-summary.json),
+    /// or a folder above one AWSDynamoDB/<export id>/.
+    #[arg(long, value_name = "PATH")]
+    pub export: Option<String>,
+    /// With --export: the table's key attributes, PK[,SK], when DescribeTable cannot be read
+    /// (otherwise they are inferred from the items, and said so).
+    #[arg(long, value_name = "PK[,SK]", requires = "export")]
+    pub key: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

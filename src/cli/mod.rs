@@ -12,6 +12,8 @@ mod demo;
 mod docs;
 mod drain;
 mod explore;
+mod export_source;
+mod export_tail;
 mod hotkeys;
 mod hotkeys_writes;
 mod model_cmd;
@@ -186,18 +188,27 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             let engine = Engine::new(&connect(&cli.global).await?);
             read_cmd::run_pattern(&engine, &patterns, args).await
         }
+        Command::Scan(args) if args.export.export.is_some() => {
+            read_cmd::run_scan_export(&cli.global, args).await
+        }
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
         }
         Command::Partiql(args) => {
             partiql_cmd::run(&Engine::new(&connect(&cli.global).await?), *args).await
         }
+        Command::Hotkeys(args) if args.export.export.is_some() => {
+            export_source::hotkeys(&cli.global, args).await
+        }
         Command::Hotkeys(args) if args.writes || args.for_duration.is_some() => {
             hotkeys_writes::run(&cli.global, args).await
         }
+        Command::Tail(args) if args.export.export.is_some() => {
+            export_tail::run(&cli.global, args).await
+        }
         Command::Tail(args) => tail::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
-            hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
+            hotkeys::run(&Engine::new(&connect(&cli.global).await?), args, |_| Ok(())).await
         }
         Command::Model(args::ModelCommand::Import { file, write }) => {
             model_cmd::import(&file, write)

@@ -36,6 +36,7 @@ pub mod sanitize;
 pub mod schema;
 pub mod shorten;
 pub mod stream;
+pub mod table_export;
 pub mod value;
 pub mod wording;
 pub mod workbench;
