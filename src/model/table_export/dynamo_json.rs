@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{line_excerpt, Change, ExportType, Record, TableExportError};
-use crate::model::json::{dynamo_to_attr, write_dynamo};
+use crate::model::json::{dynamo_to_attr, append_dynamo_json};
 use crate::model::value::Item;
 
 pub fn parse_dynamo_line(line: &str, export_type: ExportType) -> Result<Record, TableExportError> {
@@ -71,7 +71,7 @@ fn item_from(map: &Map<String, Value>) -> Result<Item, String> {
 /// Appends a full export's line for `item` (no newline).
 pub fn write_dynamo_line(out: &mut String, item: &Item) {
     out.push_str("{\"Item\":");
-    write_dynamo(out, item);
+    append_dynamo_json(out, item);
     out.push('}');
 }
 
@@ -80,14 +80,14 @@ pub fn write_dynamo_change(out: &mut String, change: &Change) {
     out.push_str("{\"Metadata\":{\"WriteTimestampMicros\":{\"N\":\"");
     out.push_str(&change.write_micros.to_string());
     out.push_str("\"}},\"Keys\":");
-    write_dynamo(out, &change.keys);
+    append_dynamo_json(out, &change.keys);
     if let Some(new) = &change.new_image {
         out.push_str(",\"NewImage\":");
-        write_dynamo(out, new);
+        append_dynamo_json(out, new);
     }
     if let Some(old) = &change.old_image {
         out.push_str(",\"OldImage\":");
-        write_dynamo(out, old);
+        append_dynamo_json(out, old);
     }
     out.push('}');
 }
