@@ -153,6 +153,9 @@ async fn count(
     })
     .await;
     let stats = drained.stats;
+    if let Some(note) = stats.throttle_note() {
+        super::say::say(&note);
+    }
     let failure = drained.failure.map(|failure| {
         let mut e = CliError::from(failure.error);
         e.message = format!(

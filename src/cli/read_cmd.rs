@@ -214,6 +214,9 @@ async fn fan_out(
         Next::Continue
     })
     .await;
+    if let Some(note) = drained.stats.throttle_note() {
+        super::say::say(&note);
+    }
     let stats_line = read.stats.then(|| to_safe_json(&drained.stats, false));
     if let Some(Failure {
         error,

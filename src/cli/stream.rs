@@ -88,6 +88,9 @@ pub(super) async fn stream(
         }
     }
     let stats = drained.stats;
+    if let Some(note) = stats.throttle_note() {
+        super::say::say(&note);
+    }
     let failure = match drained.failure {
         Some(Failure {
             error,

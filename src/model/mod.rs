@@ -35,6 +35,7 @@ pub mod sanitize;
 pub mod schema;
 pub mod shorten;
 pub mod stream;
+pub mod throttle;
 pub mod value;
 pub mod wording;
 pub mod workbench;

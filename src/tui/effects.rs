@@ -179,7 +179,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                             );
                             let _ = tx.send(Msg::Written {
                                 write,
-                                result: Err(WriteFailure::Failed(refused)),
+                                result: Err(WriteFailure::refused(refused)),
                             });
                         }
                     }
