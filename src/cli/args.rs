@@ -81,6 +81,8 @@ pub enum Command {
     Scan(ScanArgs),
     /// Hot-partition triage: scan a table or index and rank its partition keys by items.
     Hotkeys(HotkeysArgs),
+    /// CloudWatch metrics of a table and each GSI: capacity, throttles by reason, latency.
+    Metrics(MetricsArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
@@ -247,6 +249,28 @@ pub struct HotkeysArgs {
     /// With --writes: how long to count, e.g. 60s or 5m (default 60s).
     #[arg(long = "for", value_name = "DURATION")]
     pub for_duration: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MetricsArgs {
+    #[arg(value_parser = ranges::table_name)]
+    pub table: String,
+    /// How far back to look, e.g. 30m, 3h or 2d (at most 15d).
+    #[arg(long, default_value = "3h", value_name = "DURATION")]
+    pub since: String,
+    /// Seconds per datapoint: a whole number of minutes (60, 300, 3600…).
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    pub period: u32,
+    #[arg(long, value_enum, default_value = "table")]
+    pub output: ReportOutput,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportOutput {
+    /// One JSON object.
+    Json,
+    /// Lines for people.
+    Table,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -14,6 +14,7 @@ mod drain;
 mod explore;
 mod hotkeys;
 mod hotkeys_writes;
+mod metrics;
 mod model_cmd;
 pub mod output;
 mod profiles;
@@ -192,6 +193,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             hotkeys_writes::run(&cli.global, args).await
         }
         Command::Tail(args) => tail::run(&cli.global, args).await,
+        Command::Metrics(args) => metrics::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
         }

@@ -20,14 +20,17 @@ pub mod expression;
 pub mod filter_compile;
 #[cfg(test)]
 pub mod fixtures;
+pub mod insights;
 pub mod item_size;
 pub mod json;
 pub mod key_condition;
 pub mod limits;
+pub mod metrics;
 pub mod names;
 pub mod number;
 pub mod part_names;
 mod pattern_file;
+pub mod permission;
 pub mod redact;
 pub mod relations;
 pub mod reserved;
