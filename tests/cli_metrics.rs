@@ -107,3 +107,169 @@ fn a_denied_get_metric_data_names_its_permission() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+const GSI_RULE: &str = "DynamoDBContributorInsights-PKT-GSI1-1700000000000";
+
+/// DynamoDB Local behind the proxy, which answers DescribeContributorInsights: on for GSI1
+/// (its most-throttled-keys rule), off for the table.
+fn insights_proxy() -> fault_proxy::FaultProxy {
+    let gsi = format!(
+        r#"{{"TableName":"t","IndexName":"GSI1","ContributorInsightsRuleList":["{GSI_RULE}"],"ContributorInsightsStatus":"ENABLED","ContributorInsightsMode":"THROTTLED_KEYS"}}"#
+    );
+    fault_proxy::FaultProxy::start(
+        &local().endpoint,
+        fault_proxy::FaultConfig::none()
+            .answer_when("DescribeContributorInsights", "\"IndexName\"", 200, &gsi)
+            .answer(
+                "DescribeContributorInsights",
+                200,
+                r#"{"TableName":"t","ContributorInsightsStatus":"DISABLED"}"#,
+            ),
+    )
+}
+
+/// A table with spare capacity whose GSI1 throttles its writes on a hot key, now.
+fn hot_gsi_script(t: &str) -> Script {
+    let gsi = [("TableName", t), ("GlobalSecondaryIndexName", "GSI1")];
+    let table = [("TableName", t)];
+    Script::default()
+        .series("ConsumedWriteCapacityUnits", &table, "Sum", &[600.0; 11])
+        .series(
+            "ProvisionedWriteCapacityUnits",
+            &table,
+            "Average",
+            &[100.0; 11],
+        )
+        .series("ConsumedWriteCapacityUnits", &gsi, "Sum", &[1200.0; 11])
+        .series(
+            "ProvisionedWriteCapacityUnits",
+            &gsi,
+            "Average",
+            &[100.0; 11],
+        )
+        .series("WriteThrottleEvents", &gsi, "Sum", &[50.0; 11])
+        .series(
+            "WriteKeyRangeThroughputThrottleEvents",
+            &gsi,
+            "Sum",
+            &[50.0; 11],
+        )
+        .rule(
+            GSI_RULE,
+            550.0,
+            &[(&["STATUS#PENDING"], 500.0), (&["STATUS#DONE"], 50.0)],
+        )
+}
+
+#[test]
+fn diagnose_names_the_hot_gsi_and_its_key_and_exits_3() {
+    let table = seeded_demo(1);
+    let proxy = insights_proxy();
+    let cw = CloudWatch::start(hot_gsi_script(&table));
+    let out = run_with(&proxy.url, &cw, &["diagnose", &table, "--since", "10m"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("- now: index GSI1 throttles but the base table does not"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "the hot key is 'STATUS#PENDING' (90.9% of the most throttled partition keys"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("consumed peaked at 20.0 WCU/s of 100.0 provisioned (20.0%)"),
+        "{text}"
+    );
+    assert!(
+        stderr(&out).contains("is throttling now"),
+        "{}",
+        stderr(&out)
+    );
+    let json = run_with(
+        &proxy.url,
+        &cw,
+        &["diagnose", &table, "--since", "10m", "--output", "json"],
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout(&json)).unwrap();
+    assert_eq!(report["throttling_now"], true);
+    assert_eq!(report["verdicts"][0]["kind"], "hot_gsi");
+    assert_eq!(report["verdicts"][0]["target"]["index"], "GSI1");
+}
+
+#[test]
+fn insights_lists_the_top_keys_or_the_command_that_enables_it() {
+    let table = seeded_demo(1);
+    let proxy = insights_proxy();
+    let cw = CloudWatch::start(hot_gsi_script(&table));
+    let text = ok(run_with(
+        &proxy.url,
+        &cw,
+        &["insights", &table, "--since", "10m"],
+    ));
+    assert!(
+        text.contains(&format!("table: Contributor Insights DISABLED; enable it (billed) with: aws dynamodb update-contributor-insights --table-name {table} --contributor-insights-action ENABLE — without it, 'dynoscope hotkeys TABLE'")),
+        "{text}"
+    );
+    assert!(
+        text.contains("index GSI1: Contributor Insights ENABLED (THROTTLED_KEYS)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("most throttled partition keys (of 550):"),
+        "{text}"
+    );
+    assert!(text.contains("STATUS#PENDING  500  90.9%"), "{text}");
+    // Never enabled: only the description went to DynamoDB.
+    assert_eq!(proxy.requests("UpdateContributorInsights"), 0);
+    assert!(cw
+        .received()
+        .iter()
+        .all(|r| r.operation == "GetInsightRuleReport"));
+}
+
+#[test]
+fn a_denied_insights_call_costs_only_its_feature() {
+    let table = seeded_demo(1);
+    let proxy = fault_proxy::FaultProxy::start(
+        &local().endpoint,
+        fault_proxy::FaultConfig::none().deny(
+            "DescribeContributorInsights",
+            "dynamodb:DescribeContributorInsights",
+        ),
+    );
+    let cw = CloudWatch::start(hot_gsi_script(&table));
+    let out = run_with(&proxy.url, &cw, &["diagnose", &table, "--since", "10m"]);
+    // The metrics still speak: the hot GSI, without its key.
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(
+        err.matches("not allowed 'dynamodb:DescribeContributorInsights'")
+            .count(),
+        1,
+        "{err}"
+    );
+    assert!(
+        stdout(&out).contains("index GSI1 throttles"),
+        "{}",
+        stdout(&out)
+    );
+
+    // The rule report denied: the status still shows, with one line naming the permission.
+    let proxy = insights_proxy();
+    let cw = CloudWatch::start(hot_gsi_script(&table).deny("GetInsightRuleReport"));
+    let out = run_with(&proxy.url, &cw, &["insights", &table, "--since", "10m"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not allowed 'cloudwatch:GetInsightRuleReport'"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        stdout(&out).contains("index GSI1: Contributor Insights ENABLED"),
+        "{}",
+        stdout(&out)
+    );
+}

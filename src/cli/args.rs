@@ -83,6 +83,10 @@ pub enum Command {
     Hotkeys(HotkeysArgs),
     /// CloudWatch metrics of a table and each GSI: capacity, throttles by reason, latency.
     Metrics(MetricsArgs),
+    /// Contributor Insights of a table and each GSI: its mode and the top keys (never enables it).
+    Insights(MetricsArgs),
+    /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
+    Diagnose(MetricsArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.

@@ -9,11 +9,13 @@ macro_rules! say {
 
 pub mod args;
 mod demo;
+mod diagnose;
 mod docs;
 mod drain;
 mod explore;
 mod hotkeys;
 mod hotkeys_writes;
+mod insights;
 mod metrics;
 mod model_cmd;
 pub mod output;
@@ -194,6 +196,8 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Tail(args) => tail::run(&cli.global, args).await,
         Command::Metrics(args) => metrics::run(&cli.global, args).await,
+        Command::Insights(args) => insights::run(&cli.global, args).await,
+        Command::Diagnose(args) => diagnose::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
         }

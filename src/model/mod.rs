@@ -12,6 +12,7 @@ pub mod columns;
 pub mod compact;
 pub mod completion;
 pub mod demo_data;
+pub mod diagnose;
 pub mod distribution;
 pub mod duration;
 pub mod entity;

@@ -132,7 +132,8 @@ pub struct FaultConfig {
     pub reasons: Vec<(String, String)>,
     /// Operations the proxy answers itself, always: status and awsJson1.0 body (what DynamoDB
     /// Local cannot say, e.g. Contributor Insights, or an AccessDeniedException).
-    pub answers: BTreeMap<String, (u16, String)>,
+    /// Each: operation, a text the request body must hold (if any), status and body.
+    pub answers: Vec<(String, Option<String>, u16, String)>,
 }
 
 impl FaultConfig {
@@ -147,7 +148,7 @@ impl FaultConfig {
             at_most: None,
             delay: Duration::from_millis(2500),
             reasons: Vec::new(),
-            answers: BTreeMap::new(),
+            answers: Vec::new(),
         }
     }
 
@@ -160,7 +161,19 @@ impl FaultConfig {
     /// `operation` is answered with `status` and `body` instead of being forwarded.
     pub fn answer(mut self, operation: &str, status: u16, body: &str) -> Self {
         self.answers
-            .insert(operation.to_string(), (status, body.to_string()));
+            .push((operation.to_string(), None, status, body.to_string()));
+        self
+    }
+
+    /// [`answer`](Self::answer) for the `operation` requests whose body holds `holding`
+    /// (the first matching answer is given).
+    pub fn answer_when(mut self, operation: &str, holding: &str, status: u16, body: &str) -> Self {
+        self.answers.push((
+            operation.to_string(),
+            Some(holding.to_string()),
+            status,
+            body.to_string(),
+        ));
         self
     }
 
@@ -654,7 +667,15 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
             .to_string();
         let (fault, delay, reasons, answer) = {
             let mut s = state.lock().unwrap();
-            let answer = s.config.answers.get(&operation).cloned();
+            let body = String::from_utf8_lossy(&req.body);
+            let answer = s
+                .config
+                .answers
+                .iter()
+                .find(|(op, holding, _, _)| {
+                    op == &operation && holding.as_ref().is_none_or(|h| body.contains(h.as_str()))
+                })
+                .map(|(_, _, status, body)| (*status, body.clone()));
             let fault = if answer.is_some() {
                 s.log.push(Record {
                     operation: operation.clone(),

@@ -61,7 +61,12 @@ pub struct ThrottleEvents {
     pub max_on_demand: f64,
     /// `ReadThrottleEvents`/`WriteThrottleEvents`: all of them, whatever the reason.
     pub all: f64,
+    /// Events of any kind in the window's last [`RECENT_PERIODS`] periods: throttling now.
+    pub recent: f64,
 }
+
+/// The periods at the end of the window that count as "now".
+pub const RECENT_PERIODS: i64 = 5;
 
 impl ThrottleEvents {
     pub fn any(&self) -> bool {
@@ -144,18 +149,32 @@ impl MetricsReport {
         };
         let total =
             |target: &Target, metric: &str| -> f64 { add(get(target, metric, None, Stat::Sum)) };
-        let throttles = |target: &Target, side: &str| ThrottleEvents {
-            key_range: total(target, &format!("{side}KeyRangeThroughputThrottleEvents")),
-            provisioned: total(
-                target,
-                &format!("{side}ProvisionedThroughputThrottleEvents"),
-            ),
-            account_limit: total(target, &format!("{side}AccountLimitThrottleEvents")),
-            max_on_demand: total(
-                target,
-                &format!("{side}MaxOnDemandThroughputThrottleEvents"),
-            ),
-            all: total(target, &format!("{side}ThrottleEvents")),
+        let recent_from = plan.window.end - RECENT_PERIODS * i64::from(plan.window.period);
+        let throttles = |target: &Target, side: &str| {
+            let names = [
+                format!("{side}ThrottleEvents"),
+                format!("{side}KeyRangeThroughputThrottleEvents"),
+                format!("{side}ProvisionedThroughputThrottleEvents"),
+                format!("{side}AccountLimitThrottleEvents"),
+                format!("{side}MaxOnDemandThroughputThrottleEvents"),
+            ];
+            let recent = names
+                .iter()
+                .map(|n| {
+                    get(target, n, None, Stat::Sum)
+                        .iter()
+                        .filter(|p| p.0 >= recent_from)
+                        .fold(0.0, |sum, p| sum + p.1)
+                })
+                .fold(0.0, f64::max);
+            ThrottleEvents {
+                all: total(target, &names[0]),
+                key_range: total(target, &names[1]),
+                provisioned: total(target, &names[2]),
+                account_limit: total(target, &names[3]),
+                max_on_demand: total(target, &names[4]),
+                recent,
+            }
         };
         let mut targets: Vec<Target> = Vec::new();
         for q in &plan.queries {
