@@ -273,3 +273,53 @@ fn a_denied_insights_call_costs_only_its_feature() {
         stdout(&out)
     );
 }
+
+/// ListTables, DescribeTimeToLive and DescribeStream refused as an IAM policy refuses them:
+/// each costs only its feature, with one line naming the permission.
+#[test]
+fn denied_dynamodb_permissions_each_name_themselves() {
+    let table = seeded_demo(1);
+    let proxy = fault_proxy::FaultProxy::start(
+        &local().endpoint,
+        fault_proxy::FaultConfig::none()
+            .deny("ListTables", "dynamodb:ListTables")
+            .deny("DescribeTimeToLive", "dynamodb:DescribeTimeToLive")
+            .deny("DescribeStream", "dynamodb:DescribeStream"),
+    );
+    let tables = run_raw(&["--endpoint-url", &proxy.url, "tables"], &[]);
+    assert_eq!(tables.status.code(), Some(1));
+    assert!(
+        stderr(&tables).contains("not allowed 'dynamodb:ListTables'"),
+        "{}",
+        stderr(&tables)
+    );
+
+    let describe = run_raw(&["--endpoint-url", &proxy.url, "describe", &table], &[]);
+    assert!(describe.status.success(), "{}", stderr(&describe));
+    let err = stderr(&describe);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("not allowed 'dynamodb:DescribeTimeToLive', so the TTL attribute is skipped"),
+        "{err}"
+    );
+    let info: serde_json::Value = serde_json::from_str(&stdout(&describe)).unwrap();
+    assert_eq!(info["name"], table.as_str(), "the table is still described");
+
+    let tail = run_raw(
+        &[
+            "--endpoint-url",
+            &proxy.url,
+            "tail",
+            &table,
+            "--until",
+            "1s",
+        ],
+        &[],
+    );
+    assert!(!tail.status.success());
+    assert!(
+        stderr(&tail).contains("not allowed 'dynamodb:DescribeStream'"),
+        "{}",
+        stderr(&tail)
+    );
+}

@@ -175,7 +175,10 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Describe { table } => {
             let engine = Engine::new(&connect(&cli.global).await?);
-            let info = engine.describe_table(&table).await?;
+            let (info, denied) = engine.describe_table_noting(&table).await?;
+            if let Some(d) = denied {
+                say::say(&d.line());
+            }
             // Names come from the service: escaped like everything else that does.
             println!("{}", to_safe_json(&info, true));
             Ok(())

@@ -54,7 +54,12 @@ pub struct Evidence<'a> {
 }
 
 /// One side of a target's capacity: its name, throttle events, consumed and provisioned.
-type Side<'a> = (&'static str, &'a ThrottleEvents, &'a Series, Option<&'a Series>);
+type Side<'a> = (
+    &'static str,
+    &'a ThrottleEvents,
+    &'a Series,
+    Option<&'a Series>,
+);
 
 fn side_of(t: &TargetReport) -> Option<Side<'_>> {
     let read = (
