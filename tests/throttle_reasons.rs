@@ -55,9 +55,11 @@ fn a_throttled_scan_counts_its_reasons_in_stats_and_says_them() {
         proxy.summary()
     );
     let err = stderr(&out);
+    // The failure's one line says why; the statistics line follows it.
+    assert_eq!(err.lines().count(), 2, "{err}");
     assert!(
         err.contains(&format!(
-            "note: DynamoDB throttled {throttles} attempts (the SDK retried them): hot key range · index GSI1 ×{throttles}"
+            "were written before the failure); DynamoDB throttled {throttles} attempts: hot key range · index GSI1 ×{throttles}"
         )),
         "{err}"
     );

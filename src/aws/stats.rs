@@ -48,7 +48,22 @@ impl ReadStats {
         self.throttle_reasons.add_all(&attempts.reasons);
     }
 
-    /// The note a headless read ends with when it was throttled: how often, and why.
+    /// Why a failed read was throttled, for its error line (nothing when the service gave no
+    /// reason): `; DynamoDB throttled 3 attempts: hot key range · index GSI1 ×3`.
+    pub fn throttle_clause(&self) -> String {
+        if self.throttle_reasons.is_empty() {
+            return String::new();
+        }
+        format!(
+            "; DynamoDB throttled {} {}: {}",
+            self.throttles,
+            crate::model::wording::noun(self.throttles, "attempt"),
+            self.throttle_reasons
+        )
+    }
+
+    /// The note a headless read that did not fail ends with when it was throttled: how often,
+    /// and why (a failed read says it in its error line).
     pub fn throttle_note(&self) -> Option<String> {
         (self.throttles > 0).then(|| {
             let attempts = crate::model::wording::noun(self.throttles, "attempt");

@@ -214,7 +214,11 @@ async fn fan_out(
         Next::Continue
     })
     .await;
-    if let Some(note) = drained.stats.throttle_note() {
+    if let Some(note) = drained
+        .stats
+        .throttle_note()
+        .filter(|_| drained.failure.is_none())
+    {
         super::say::say(&note);
     }
     let stats_line = read.stats.then(|| to_safe_json(&drained.stats, false));
@@ -226,10 +230,11 @@ async fn fan_out(
     {
         let mut e = CliError::from(error);
         e.message = format!(
-            "{} (shard {segment}, {} {})",
+            "{} (shard {segment}, {} {}){}",
             e.message,
             attempts.attempts,
-            noun(attempts.attempts as u64, "attempt")
+            noun(attempts.attempts as u64, "attempt"),
+            drained.stats.throttle_clause()
         );
         e.trailer = stats_line;
         return Err(e);
