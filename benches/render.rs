@@ -87,6 +87,7 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
             attempts: 1,
             throttles: 0,
             throttle_reason: None,
+            reasons: Vec::new(),
         },
         last_evaluated_key: more.then(Item::new),
         resume: Some(if more {

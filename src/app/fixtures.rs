@@ -55,6 +55,7 @@ pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
             attempts: 1,
             throttles: 0,
             throttle_reason: None,
+            reasons: Vec::new(),
         },
         resume: Some(match &last {
             Some(key) => crate::aws::SegmentStart::After(key.clone()),

@@ -4,12 +4,14 @@
 pub mod attempts;
 mod backend;
 pub mod churn;
+pub mod cloudwatch;
 pub mod connect;
 pub mod convert;
 mod describe;
 pub mod endpoint;
 mod engine_streams;
 pub mod error;
+pub mod insights;
 pub mod json_lines;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory_engine;

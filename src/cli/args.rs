@@ -84,6 +84,12 @@ pub enum Command {
     Partiql(Box<super::partiql_cmd::PartiqlArgs>),
     /// Hot-partition triage: scan a table or index and rank its partition keys by items.
     Hotkeys(HotkeysArgs),
+    /// CloudWatch metrics of a table and each GSI: capacity, throttles by reason, latency.
+    Metrics(MetricsArgs),
+    /// Contributor Insights of a table and each GSI: its mode and the top keys (never enables it).
+    Insights(MetricsArgs),
+    /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
+    Diagnose(MetricsArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
@@ -278,6 +284,28 @@ pub struct ExportArgs {
     /// (otherwise they are inferred from the items, and said so).
     #[arg(long, value_name = "PK[,SK]", requires = "export")]
     pub key: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MetricsArgs {
+    #[arg(value_parser = ranges::table_name)]
+    pub table: String,
+    /// How far back to look, e.g. 30m, 3h or 2d (at most 15d).
+    #[arg(long, default_value = "3h", value_name = "DURATION")]
+    pub since: String,
+    /// Seconds per datapoint: a whole number of minutes (60, 300, 3600…).
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    pub period: u32,
+    #[arg(long, value_enum, default_value = "table")]
+    pub output: ReportOutput,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportOutput {
+    /// One JSON object.
+    Json,
+    /// Lines for people.
+    Table,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -179,10 +179,13 @@ async fn count<B: Backend>(
     })
     .await;
     let stats = drained.stats;
+    if let Some(note) = stats.throttle_note().filter(|_| drained.failure.is_none()) {
+        super::say::say(&note);
+    }
     let failure = drained.failure.map(|failure| {
         let mut e = CliError::from(failure.error);
         e.message = format!(
-            "{} (segment {}, {} {}; {} {} in {} {} were counted before the failure; no report)",
+            "{} (segment {}, {} {}; {} {} in {} {} were counted before the failure; no report){}",
             e.message,
             failure.segment,
             failure.attempts.attempts,
@@ -190,7 +193,8 @@ async fn count<B: Backend>(
             distribution.total_items(),
             noun(distribution.total_items(), "item"),
             stats.pages,
-            noun(stats.pages as u64, "page")
+            noun(stats.pages as u64, "page"),
+            stats.throttle_clause()
         );
         e
     });

@@ -9,6 +9,7 @@ macro_rules! say {
 
 pub mod args;
 mod demo;
+mod diagnose;
 mod docs;
 mod drain;
 mod explore;
@@ -16,6 +17,8 @@ mod export_source;
 mod export_tail;
 mod hotkeys;
 mod hotkeys_writes;
+mod insights;
+mod metrics;
 mod model_cmd;
 pub mod output;
 mod partiql_cmd;
@@ -175,7 +178,10 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Describe { table } => {
             let engine = Engine::new(&connect(&cli.global).await?);
-            let info = engine.describe_table(&table).await?;
+            let (info, denied) = engine.describe_table_noting(&table).await?;
+            if let Some(d) = denied {
+                say::say(&d.line());
+            }
             // Names come from the service: escaped like everything else that does.
             println!("{}", to_safe_json(&info, true));
             Ok(())
@@ -207,6 +213,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             export_tail::run(&cli.global, args).await
         }
         Command::Tail(args) => tail::run(&cli.global, args).await,
+        Command::Metrics(args) => metrics::run(&cli.global, args).await,
+        Command::Insights(args) => insights::run(&cli.global, args).await,
+        Command::Diagnose(args) => diagnose::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args, |_| Ok(())).await
         }

@@ -274,6 +274,13 @@ pub(super) async fn fan_out(
         Next::Continue
     })
     .await;
+    if let Some(note) = drained
+        .stats
+        .throttle_note()
+        .filter(|_| drained.failure.is_none())
+    {
+        super::say::say(&note);
+    }
     let stats_line = read.stats.then(|| to_safe_json(&drained.stats, false));
     if let Some(Failure {
         error,
@@ -283,10 +290,11 @@ pub(super) async fn fan_out(
     {
         let mut e = CliError::from(error);
         e.message = format!(
-            "{} (shard {segment}, {} {})",
+            "{} (shard {segment}, {} {}){}",
             e.message,
             attempts.attempts,
-            noun(attempts.attempts as u64, "attempt")
+            noun(attempts.attempts as u64, "attempt"),
+            drained.stats.throttle_clause()
         );
         e.trailer = stats_line;
         return Err(e);

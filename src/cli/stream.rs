@@ -91,6 +91,9 @@ pub(super) async fn stream<B: Backend>(
         }
     }
     let stats = drained.stats;
+    if let Some(note) = stats.throttle_note().filter(|_| drained.failure.is_none()) {
+        super::say::say(&note);
+    }
     let failure = match drained.failure {
         Some(Failure {
             error,
@@ -103,13 +106,14 @@ pub(super) async fn stream<B: Backend>(
             let mut e = CliError::from(error);
             if !refused {
                 e.message = format!(
-                    "{} (segment {segment}, {} {}; {items_written} {} in {} {} were written before the failure)",
+                    "{} (segment {segment}, {} {}; {items_written} {} in {} {} were written before the failure){}",
                     e.message,
                     attempts.attempts,
                     noun(attempts.attempts as u64, "attempt"),
                     noun(items_written, "item"),
                     stats.pages,
-                    noun(stats.pages as u64, "page")
+                    noun(stats.pages as u64, "page"),
+                    stats.throttle_clause()
                 );
             }
             Some(e)

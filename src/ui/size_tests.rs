@@ -171,6 +171,7 @@ fn all_states() -> Vec<(&'static str, State)> {
         attempts: 6,
         throttles: 5,
         throttle_reason: Some("ProvisionedThroughputExceededException".into()),
+        reasons: Vec::new(),
     };
     send(&mut s, [Msg::Engine(EngineEvent::Page(p))]);
     states.push(("hostile collections", s.clone()));

@@ -103,6 +103,7 @@ pub fn aws_env(cmd: &mut Command) -> &mut Command {
         .env_remove("AWS_PROFILE")
         .env_remove("AWS_ENDPOINT_URL")
         .env_remove("AWS_ENDPOINT_URL_DYNAMODB")
+        .env_remove("AWS_ENDPOINT_URL_CLOUDWATCH")
         .env_remove("AWS_SESSION_TOKEN")
         // Tests never write to the user's log file; tests/e2e_logs.rs sets its own.
         .env("DYNOSCOPE_LOG", "off")

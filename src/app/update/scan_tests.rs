@@ -44,6 +44,7 @@ pub(super) fn segment_page(
             attempts: 1,
             throttles: 0,
             throttle_reason: None,
+            reasons: Vec::new(),
         },
         sent: None,
     }))

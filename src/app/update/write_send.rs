@@ -357,8 +357,10 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
                 });
             }
         }
-        Err(WriteFailure::Failed(e)) => {
-            state.log.record_failure(1, 0);
+        Err(WriteFailure::Failed { error: e, attempts }) => {
+            state
+                .log
+                .record_failure(attempts.attempts, attempts.throttles);
             flow.stage = WriteStage::Preview;
             flow.problems = vec![format!("{} — Enter tries again, Esc drops it", e.message)];
             // A failed request (not a failed condition) may be sent again as it is.
