@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::effects::EffectRunner;
 use super::flow_harness::{engine, Harness};

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::flow_harness::{engine, Harness};
 use crate::app::fixtures::{char, press};
@@ -110,9 +110,9 @@ async fn user_to_order_to_lines_and_back_twice_lands_on_the_same_rows() {
     // Forward again and back with Alt-←.
     h.send([char('g'), char('r')]);
     h.settle().await;
-    h.send([Msg::Input(InputMsg::Key(KeyEvent::new(
+    h.send([Msg::Input(InputMsg::Key(Key::new(
         KeyCode::Left,
-        KeyModifiers::ALT,
+        Modifiers::ALT,
     )))]);
     assert_eq!(selected_sk(&h.state), order_sk);
     h.send([press(KeyCode::Backspace)]);

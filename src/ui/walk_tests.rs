@@ -2,8 +2,8 @@
 //! data, unique headers, collection order, the picker's return, completions, the detail's wrap,
 //! help, the request log, region and profile.
 
+use crate::app::input::KeyCode;
 use crate::app::msg::{InputMsg, Msg, ReadEffect, TableMsg};
-use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;
@@ -171,9 +171,9 @@ fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
     snapshot!("builder_sk_completions_key_order", st);
     send(
         &mut st,
-        [Msg::Input(InputMsg::Key(crossterm::event::KeyEvent::new(
+        [Msg::Input(InputMsg::Key(crate::app::input::Key::new(
             KeyCode::Char('o'),
-            crossterm::event::KeyModifiers::CONTROL,
+            crate::app::input::Modifiers::CONTROL,
         )))],
     );
     let (_, counts) = completion(&st);

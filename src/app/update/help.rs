@@ -1,6 +1,6 @@
 //! Keys while the help is shown: the scrolling ones scroll it, any other closes it.
 
-use crossterm::event::KeyEvent;
+use crate::app::input::Key;
 
 use super::area;
 use crate::app::help::help_lines;
@@ -8,7 +8,7 @@ use crate::app::layout::{help_popup, list_rows};
 use crate::app::msg::Effect;
 use crate::app::state::State;
 
-pub(super) fn help_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn help_key(state: &mut State, key: Key) -> Vec<Effect> {
     let popup = help_popup(area(state));
     let rows = list_rows(popup);
     let lines = help_lines(&state.keymap, popup.width.saturating_sub(2) as usize).len();

@@ -1,7 +1,7 @@
 //! The live pane through `update`: opening, the stream's news, rankings, pause, follow, the
 //! cursor, a change's detail, and every way of closing it stopping the stream.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::{char, demo_info, press, send, state};
 use crate::app::live_fixtures::*;

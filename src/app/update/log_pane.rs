@@ -1,7 +1,7 @@
 //! The request log pane: `+`/`-` resize it, a cursor over its rows when it has the focus, and
 //! Enter shows the selected request exactly as it was sent.
 
-use crossterm::event::KeyEvent;
+use crate::app::input::Key;
 
 use super::area;
 use crate::app::layout::log_height;
@@ -54,7 +54,7 @@ pub(super) fn show_sent(state: &mut State) {
 }
 
 /// In the "as sent" view the scrolling keys scroll it; any other key closes it.
-pub(super) fn sent_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Effect>> {
+pub(super) fn sent_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
     let row = state.log_pane.shown.as_ref()?;
     let popup = sent_popup(area(state));
     let rows = sent_rows(popup);

@@ -31,7 +31,7 @@ mod write_request;
 mod write_send;
 mod writes;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
+use crate::app::input::{Key, KeyCode, Modifiers, MouseKind};
 use ratatui::layout::Rect;
 
 use self::completion::debounced;
@@ -121,8 +121,8 @@ fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
         }
         InputMsg::Mouse(mouse) => {
             let delta = match mouse.kind {
-                MouseEventKind::ScrollDown => 3,
-                MouseEventKind::ScrollUp => -3,
+                MouseKind::ScrollDown => 3,
+                MouseKind::ScrollUp => -3,
                 _ => return Vec::new(),
             };
             if live::stream_id(state).is_some() {
@@ -165,8 +165,8 @@ pub fn start(state: &mut State, table: Option<String>) -> Vec<Effect> {
     effects
 }
 
-fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+fn key_event(state: &mut State, key: Key) -> Vec<Effect> {
+    let ctrl = key.modifiers.contains(Modifiers::CONTROL);
     if ctrl && key.code == KeyCode::Char('c') {
         return quit(state);
     }
@@ -220,7 +220,7 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
 
 /// Keys for what is open over the table: the export's cancel question, the live pane, else
 /// the one dialog ([`Modal`]; `ui::table_view` draws the same one). `None` when nothing is.
-fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     if let Some(effects) = export::cancel_prompt_key(state, key) {
         return Some(effects);
     }

@@ -1,7 +1,7 @@
 //! The one dialog over a table (`Modal`): the keys go to the dialog that is drawn, and the
 //! budget prompt a read asks for by itself replaces only a one-line prompt.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::scan_tests::{launch_budgeted, segment_page};
 use crate::app::fixtures::*;

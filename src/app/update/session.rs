@@ -2,7 +2,7 @@
 //! connection made in the background, then the same table opened again there (or the table
 //! list, from the picker). The request log and its totals carry on.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::app::input::{Key, KeyCode};
 
 use super::open::open_table;
 use super::running_read;
@@ -43,7 +43,7 @@ pub(super) fn open_switcher(state: &mut State, kind: SwitchKind) -> Vec<Effect> 
 }
 
 /// Keys while the switcher is open; `None` when it is not.
-pub(super) fn switcher_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+pub(super) fn switcher_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     let choices: Vec<String> = state
         .session
         .choices()

@@ -1,7 +1,7 @@
 //! Issue 14's details through `update`: collection order, the picker's return, completions,
 //! the detail's wrap, help, the request log.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::*;
 use crate::app::msg::{Msg, TableMsg};
