@@ -255,7 +255,7 @@ async fn each_log_row_keeps_its_request_as_sent() {
         press(KeyCode::Tab),
         press(KeyCode::Enter),
     ]);
-    let shown = h.state.log_pane.shown.clone().expect("shown");
+    let shown = h.state.sent().map(|(row, _)| row.clone()).expect("shown");
     let body: serde_json::Value = serde_json::from_str(shown.sent.as_deref().unwrap()).unwrap();
     assert_eq!(body["TableName"], "app");
     assert_eq!(body["KeyConditionExpression"], "#pk = :pk");

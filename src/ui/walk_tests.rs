@@ -217,7 +217,7 @@ fn help_takes_the_terminal_s_width_wraps_and_scrolls() {
     );
     snapshot!("help_top", st);
     send(&mut st, [press(KeyCode::End)]);
-    assert!(st.show_help && st.help_scroll > 0);
+    assert!(st.help_scroll().is_some_and(|rows| rows > 0));
     let text = screen_text(&st);
     assert!(
         text.contains("g r: open the selected related collection"),
@@ -225,8 +225,9 @@ fn help_takes_the_terminal_s_width_wraps_and_scrolls() {
     );
     snapshot!("help_end", st);
     send(&mut st, [char('x')]);
-    assert!(!st.show_help, "any other key closes it");
-    assert_eq!(st.help_scroll, 0);
+    assert!(st.help_scroll().is_none(), "any other key closes it");
+    send(&mut st, [char('?')]);
+    assert_eq!(st.help_scroll(), Some(0), "it opens at the top again");
 }
 
 #[test]

@@ -195,7 +195,7 @@ pub(super) fn live_key(state: &mut State, key: Key) -> Vec<Effect> {
     match action {
         Some(Action::Quit) => return quit(state),
         Some(Action::Help) => {
-            state.show_help = true;
+            state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 });
             return Vec::new();
         }
         _ => {}

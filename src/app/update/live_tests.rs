@@ -35,10 +35,10 @@ fn w_follows_the_stream_from_now_and_esc_stops_it() {
 fn q_quits_from_the_pane_and_help_opens_over_it() {
     let (mut s, _) = live_opened(ViewType::NewAndOldImages);
     send(&mut s, [char('?')]);
-    assert!(s.show_help);
+    assert!(s.help_scroll().is_some());
     send(&mut s, [char('x')]);
     assert!(
-        !s.show_help && s.live_open(),
+        s.help_scroll().is_none() && s.live_open(),
         "any key closes the help, not the pane"
     );
     let effects = send(&mut s, [char('q')]);

@@ -51,7 +51,7 @@ use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
     TerminalEffect, TimeMsg, Timer, WriteMsg,
 };
-use crate::app::state::{Loadable, Modal, Screen, State};
+use crate::app::state::{Loadable, Modal, Overlay, Screen, State};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
 pub use query_form::DEBOUNCE;
@@ -173,13 +173,7 @@ fn key_event(state: &mut State, key: Key) -> Vec<Effect> {
     if ctrl && key.code == KeyCode::Char('z') {
         return vec![Effect::Terminal(TerminalEffect::Suspend)];
     }
-    if state.show_help {
-        return help::help_key(state, key);
-    }
-    if let Some(effects) = log_pane::sent_key(state, &key) {
-        return effects;
-    }
-    if let Some(effects) = session::switcher_key(state, key) {
+    if let Some(effects) = overlay_key(state, key) {
         return effects;
     }
     if let Some(effects) = modal_key(state, key) {
@@ -216,6 +210,15 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
         .collect();
     effects.push(Effect::Terminal(TerminalEffect::Quit));
     effects
+}
+
+/// Keys for what is open over everything ([`Overlay`]; `ui::draw` draws the same one).
+fn overlay_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
+    match state.overlay.as_ref()? {
+        Overlay::Help { .. } => Some(help::help_key(state, key)),
+        Overlay::Sent { .. } => log_pane::sent_key(state, &key),
+        Overlay::Switcher(_) => session::switcher_key(state, key),
+    }
 }
 
 /// Keys for what is open over the table: the export's cancel question, the live pane, else

@@ -40,7 +40,7 @@ pub(super) fn picker_key(state: &mut State, key: Key) -> Vec<Effect> {
         }
         KeyCode::Esc if state.picker.filter.is_empty() => return quit(state),
         KeyCode::Char('?') => {
-            state.show_help = true;
+            state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 });
             return Vec::new();
         }
         _ => {
