@@ -4,7 +4,7 @@
 use crate::app::msg::{InputMsg, ReadEffect, TableEffect, TableMsg};
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::config::Config;
 use super::keymap::Keymap;
@@ -81,16 +81,16 @@ pub fn state() -> State {
 }
 
 pub fn press(code: KeyCode) -> Msg {
-    Msg::Input(InputMsg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    Msg::Input(InputMsg::Key(Key::new(code, Modifiers::NONE)))
 }
 
 pub fn char(c: char) -> Msg {
     let modifiers = if c.is_ascii_uppercase() {
-        KeyModifiers::SHIFT
+        Modifiers::SHIFT
     } else {
-        KeyModifiers::NONE
+        Modifiers::NONE
     };
-    Msg::Input(InputMsg::Key(KeyEvent::new(KeyCode::Char(c), modifiers)))
+    Msg::Input(InputMsg::Key(Key::new(KeyCode::Char(c), modifiers)))
 }
 
 /// Applies messages in order and collects the effects `update` asked for.

@@ -1,7 +1,7 @@
 //! Every screen state drawn at every small terminal size (and a few degenerate ones) without a
 //! panic, a snapshot of the table view at 20x6, and rapid resizes through `update`.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 

@@ -1,7 +1,7 @@
 //! Every screen in every state, drawn on a fixed 100x30 `TestBackend` and compared with insta
 //! snapshots; colours that carry meaning are asserted on the buffer.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 use ratatui::Terminal;

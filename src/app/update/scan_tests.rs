@@ -1,6 +1,6 @@
 //! The scan launcher, per-segment progress and the key-distribution view through `update`.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, Msg, ReadEffect, TimeMsg};
