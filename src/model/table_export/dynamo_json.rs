@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{line_excerpt, Change, ExportType, Record, TableExportError};
-use crate::model::json::{dynamo_to_attr, append_dynamo_json};
+use crate::model::json::{append_dynamo_json, dynamo_to_attr};
 use crate::model::value::Item;
 
 pub fn parse_dynamo_line(line: &str, export_type: ExportType) -> Result<Record, TableExportError> {
