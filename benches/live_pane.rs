@@ -17,8 +17,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use dynoscope::app::config::Config;
+use dynoscope::app::input::{Key, KeyCode, Modifiers};
 use dynoscope::app::keymap::Keymap;
 use dynoscope::app::msg::{
     Effect, InputMsg, LiveEffect, Msg, ReadEffect, StreamMsg, TableMsg, TimeMsg,
@@ -128,16 +128,16 @@ fn change(n: u64, at_ms: i64) -> Change {
 }
 
 fn key(code: KeyCode) -> Msg {
-    Msg::Input(InputMsg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    Msg::Input(InputMsg::Key(Key::new(code, Modifiers::NONE)))
 }
 
 fn char_key(c: char) -> Msg {
     let modifiers = if c.is_ascii_uppercase() {
-        KeyModifiers::SHIFT
+        Modifiers::SHIFT
     } else {
-        KeyModifiers::NONE
+        Modifiers::NONE
     };
-    Msg::Input(InputMsg::Key(KeyEvent::new(KeyCode::Char(c), modifiers)))
+    Msg::Input(InputMsg::Key(Key::new(KeyCode::Char(c), modifiers)))
 }
 
 /// The table described and 1,000 demo items loaded, the items pane focused.

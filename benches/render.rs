@@ -12,8 +12,8 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use dynoscope::app::config::Config;
+use dynoscope::app::input::{Key, KeyCode, Modifiers};
 use dynoscope::app::keymap::Keymap;
 use dynoscope::app::msg::{InputMsg, Msg, TableMsg};
 use dynoscope::app::state::State;
@@ -87,6 +87,7 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
             attempts: 1,
             throttles: 0,
             throttle_reason: None,
+            reasons: Vec::new(),
         },
         last_evaluated_key: more.then(Item::new),
         resume: Some(if more {
@@ -120,7 +121,7 @@ fn described() -> (State, u64) {
 }
 
 fn key(code: KeyCode) -> Msg {
-    Msg::Input(InputMsg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    Msg::Input(InputMsg::Key(Key::new(code, Modifiers::NONE)))
 }
 
 /// Loads `items` page by page through `update`, as pages arrive from DynamoDB: only one page

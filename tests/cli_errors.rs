@@ -5,6 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::tables::{self, TableSpec};
 use common::*;
 
 fn fails(out: std::process::Output, code: i32, needles: &[&str]) {
@@ -246,30 +247,10 @@ fn every_numeric_flag_out_of_range_is_one_line_and_exit_2() {
 
 #[tokio::test]
 async fn sort_condition_on_a_table_without_sort_key_is_refused() {
-    use aws_sdk_dynamodb::types::*;
     let table = table_name("hashonly");
-    client()
-        .await
-        .create_table()
-        .table_name(&table)
-        .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(
-            AttributeDefinition::builder()
-                .attribute_name("id")
-                .attribute_type(ScalarAttributeType::N)
-                .build()
-                .unwrap(),
-        )
-        .key_schema(
-            KeySchemaElement::builder()
-                .attribute_name("id")
-                .key_type(KeyType::Hash)
-                .build()
-                .unwrap(),
-        )
-        .send()
-        .await
-        .unwrap();
+    TableSpec::new(&table, tables::n("id"))
+        .create(&client().await)
+        .await;
     fails(
         run(&["query", &table, "--pk", "1", "--sk-eq", "x"]),
         2,

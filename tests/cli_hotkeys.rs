@@ -8,10 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use aws_sdk_dynamodb::primitives::Blob;
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-    ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, ScalarAttributeType};
+use common::tables::{self, TableSpec};
 use common::*;
 use serde_json::Value;
 
@@ -272,40 +270,10 @@ async fn numeric_binary_and_hostile_keys_are_counted_as_text() {
     ];
     for (key_type, keys, want_key, want_items) in cases {
         let table = table_name("hotkeys-types");
-        c.create_table()
-            .table_name(&table)
-            .billing_mode(BillingMode::PayPerRequest)
-            .attribute_definitions(
-                AttributeDefinition::builder()
-                    .attribute_name("id")
-                    .attribute_type(key_type.clone())
-                    .build()
-                    .unwrap(),
-            )
-            .attribute_definitions(
-                AttributeDefinition::builder()
-                    .attribute_name("n")
-                    .attribute_type(ScalarAttributeType::N)
-                    .build()
-                    .unwrap(),
-            )
-            .key_schema(
-                KeySchemaElement::builder()
-                    .attribute_name("id")
-                    .key_type(KeyType::Hash)
-                    .build()
-                    .unwrap(),
-            )
-            .key_schema(
-                KeySchemaElement::builder()
-                    .attribute_name("n")
-                    .key_type(KeyType::Range)
-                    .build()
-                    .unwrap(),
-            )
-            .send()
-            .await
-            .unwrap();
+        TableSpec::new(&table, ("id", key_type.clone()))
+            .range(tables::n("n"))
+            .create(&c)
+            .await;
         for (key, count) in &keys {
             for n in 0..*count {
                 c.put_item()

@@ -6,58 +6,24 @@ mod common;
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
-    KeyType, Projection, ProjectionType, PutRequest, ScalarAttributeType, WriteRequest,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use aws_sdk_dynamodb::Client;
+use common::tables::{self, TableSpec};
 use common::*;
 use serde_json::Value;
 
-fn key(name: &str, key_type: KeyType) -> KeySchemaElement {
-    KeySchemaElement::builder()
-        .attribute_name(name)
-        .key_type(key_type)
-        .build()
-        .unwrap()
-}
-
-fn string_attr(name: &str) -> AttributeDefinition {
-    AttributeDefinition::builder()
-        .attribute_name(name)
-        .attribute_type(ScalarAttributeType::S)
-        .build()
-        .unwrap()
-}
-
 /// A `PK`/`SK` table, with a KEYS_ONLY GSI `GSI1` on `GSI1PK`/`SK` when `gsi`.
 async fn create(c: &Client, table: &str, gsi: bool) {
-    let mut create = c
-        .create_table()
-        .table_name(table)
-        .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(string_attr("PK"))
-        .attribute_definitions(string_attr("SK"))
-        .key_schema(key("PK", KeyType::Hash))
-        .key_schema(key("SK", KeyType::Range));
+    let mut spec = TableSpec::pk_sk(table);
     if gsi {
-        create = create
-            .attribute_definitions(string_attr("GSI1PK"))
-            .global_secondary_indexes(
-                GlobalSecondaryIndex::builder()
-                    .index_name("GSI1")
-                    .key_schema(key("GSI1PK", KeyType::Hash))
-                    .key_schema(key("SK", KeyType::Range))
-                    .projection(
-                        Projection::builder()
-                            .projection_type(ProjectionType::KeysOnly)
-                            .build(),
-                    )
-                    .build()
-                    .unwrap(),
-            );
+        spec = spec.gsi(
+            "GSI1",
+            tables::s("GSI1PK"),
+            Some(tables::s("SK")),
+            aws_sdk_dynamodb::types::ProjectionType::KeysOnly,
+        );
     }
-    create.send().await.unwrap();
+    spec.create(c).await;
 }
 
 /// Writes `items` (attribute name → string value) 25 at a time, retrying what DynamoDB

@@ -3,10 +3,8 @@
 
 mod common;
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-    ReturnConsumedCapacity, ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, ScalarAttributeType};
+use common::tables::{self, TableSpec};
 use common::*;
 use std::sync::OnceLock;
 
@@ -44,42 +42,10 @@ async fn string_table() -> String {
 }
 
 async fn create(table: &str, sk_type: ScalarAttributeType) {
-    client()
-        .await
-        .create_table()
-        .table_name(table)
-        .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(
-            AttributeDefinition::builder()
-                .attribute_name("PK")
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-                .unwrap(),
-        )
-        .attribute_definitions(
-            AttributeDefinition::builder()
-                .attribute_name("SK")
-                .attribute_type(sk_type)
-                .build()
-                .unwrap(),
-        )
-        .key_schema(
-            KeySchemaElement::builder()
-                .attribute_name("PK")
-                .key_type(KeyType::Hash)
-                .build()
-                .unwrap(),
-        )
-        .key_schema(
-            KeySchemaElement::builder()
-                .attribute_name("SK")
-                .key_type(KeyType::Range)
-                .build()
-                .unwrap(),
-        )
-        .send()
-        .await
-        .unwrap();
+    TableSpec::new(table, tables::s("PK"))
+        .range(("SK", sk_type))
+        .create(&client().await)
+        .await;
 }
 
 fn sks(out: &str) -> Vec<String> {

@@ -9,11 +9,9 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-    ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::AttributeValue;
 use common::pty::Session;
+use common::tables::TableSpec;
 use common::*;
 use dynoscope::aws::convert::{item_from_sdk, item_to_sdk};
 use dynoscope::model::cell::cell_text;
@@ -84,32 +82,7 @@ fn export(s: &mut Session, scope_right: usize, format_right: usize, path: &Path)
 }
 
 async fn create_like_demo(name: &str) {
-    let attr = |n: &str| {
-        AttributeDefinition::builder()
-            .attribute_name(n)
-            .attribute_type(ScalarAttributeType::S)
-            .build()
-            .unwrap()
-    };
-    let key = |n: &str, k| {
-        KeySchemaElement::builder()
-            .attribute_name(n)
-            .key_type(k)
-            .build()
-            .unwrap()
-    };
-    client()
-        .await
-        .create_table()
-        .table_name(name)
-        .attribute_definitions(attr("PK"))
-        .attribute_definitions(attr("SK"))
-        .key_schema(key("PK", KeyType::Hash))
-        .key_schema(key("SK", KeyType::Range))
-        .billing_mode(BillingMode::PayPerRequest)
-        .send()
-        .await
-        .unwrap();
+    TableSpec::pk_sk(name).create(&client().await).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -10,11 +10,9 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::primitives::Blob;
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, KeySchemaElement, KeyType,
-    ScalarAttributeType,
-};
+use aws_sdk_dynamodb::types::AttributeValue;
 use common::pty::*;
+use common::tables::{self, TableSpec};
 use common::*;
 
 type Ddb = HashMap<String, AttributeValue>;
@@ -154,30 +152,7 @@ fn clean_items() -> Vec<Ddb> {
 async fn create_table(items: Vec<Ddb>) -> String {
     let c = client().await;
     let table = table_name("hostile");
-    let attr = |name: &str| {
-        AttributeDefinition::builder()
-            .attribute_name(name)
-            .attribute_type(ScalarAttributeType::S)
-            .build()
-            .unwrap()
-    };
-    let key = |name: &str, kind| {
-        KeySchemaElement::builder()
-            .attribute_name(name)
-            .key_type(kind)
-            .build()
-            .unwrap()
-    };
-    c.create_table()
-        .table_name(&table)
-        .attribute_definitions(attr("PK"))
-        .attribute_definitions(attr("SK"))
-        .key_schema(key("PK", KeyType::Hash))
-        .key_schema(key("SK", KeyType::Range))
-        .billing_mode(BillingMode::PayPerRequest)
-        .send()
-        .await
-        .unwrap();
+    TableSpec::pk_sk(&table).create(&c).await;
     for item in items {
         c.put_item()
             .table_name(&table)
@@ -545,26 +520,9 @@ fn ddb_jsonl_is_exact_for_the_350kb_string_and_the_deep_map() {
 async fn create_hostile_keys_table() -> String {
     let c = client().await;
     let table = table_name("hostilekeys");
-    c.create_table()
-        .table_name(&table)
-        .attribute_definitions(
-            AttributeDefinition::builder()
-                .attribute_name(HOSTILE_KEY_NAME)
-                .attribute_type(ScalarAttributeType::S)
-                .build()
-                .unwrap(),
-        )
-        .key_schema(
-            KeySchemaElement::builder()
-                .attribute_name(HOSTILE_KEY_NAME)
-                .key_type(KeyType::Hash)
-                .build()
-                .unwrap(),
-        )
-        .billing_mode(BillingMode::PayPerRequest)
-        .send()
-        .await
-        .unwrap();
+    TableSpec::new(&table, tables::s(HOSTILE_KEY_NAME))
+        .create(&c)
+        .await;
     for value in HOSTILE_KEY_VALUES {
         c.put_item()
             .table_name(&table)

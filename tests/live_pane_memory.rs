@@ -8,8 +8,8 @@
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use dynoscope::app::config::Config;
+use dynoscope::app::input::{Key, KeyCode, Modifiers};
 use dynoscope::app::keymap::Keymap;
 use dynoscope::app::msg::{Effect, InputMsg, LiveEffect, Msg, StreamMsg, TableMsg, TimeMsg};
 use dynoscope::app::state::State;
@@ -83,10 +83,7 @@ fn change(n: u64) -> Change {
 }
 
 fn key(c: char) -> Msg {
-    Msg::Input(InputMsg::Key(KeyEvent::new(
-        KeyCode::Char(c),
-        KeyModifiers::NONE,
-    )))
+    Msg::Input(InputMsg::Key(Key::new(KeyCode::Char(c), Modifiers::NONE)))
 }
 
 fn mb(bytes: usize) -> f64 {
@@ -130,9 +127,9 @@ fn two_hours_of_the_live_pane_stay_flat_in_memory() {
     PEAK.store(before, Ordering::Relaxed);
     let id = match update(
         &mut state,
-        Msg::Input(InputMsg::Key(KeyEvent::new(
+        Msg::Input(InputMsg::Key(Key::new(
             KeyCode::Char('W'),
-            KeyModifiers::SHIFT,
+            Modifiers::SHIFT,
         ))),
     )
     .as_slice()

@@ -8,11 +8,9 @@
 
 mod common;
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
-    KeyType, Projection, ProjectionType, PutRequest, ScalarAttributeType, WriteRequest,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use aws_sdk_dynamodb::Client;
+use common::tables::{self, TableSpec};
 use common::*;
 use dynoscope::aws::convert::{item_from_sdk, value_to_sdk};
 use dynoscope::model::json::append_dynamo_json;
@@ -155,45 +153,15 @@ fn info(table: &str) -> TableInfo {
 
 async fn load(c: &Client) -> String {
     let table = table_name("oracle");
-    let def = |name: &str, t| {
-        AttributeDefinition::builder()
-            .attribute_name(name)
-            .attribute_type(t)
-            .build()
-            .unwrap()
-    };
-    let key = |name: &str, t| {
-        KeySchemaElement::builder()
-            .attribute_name(name)
-            .key_type(t)
-            .build()
-            .unwrap()
-    };
-    c.create_table()
-        .table_name(&table)
-        .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(def("PK", ScalarAttributeType::S))
-        .attribute_definitions(def("SK", ScalarAttributeType::S))
-        .attribute_definitions(def("GPK", ScalarAttributeType::S))
-        .attribute_definitions(def("GSK", ScalarAttributeType::N))
-        .key_schema(key("PK", KeyType::Hash))
-        .key_schema(key("SK", KeyType::Range))
-        .global_secondary_indexes(
-            GlobalSecondaryIndex::builder()
-                .index_name("GIX")
-                .key_schema(key("GPK", KeyType::Hash))
-                .key_schema(key("GSK", KeyType::Range))
-                .projection(
-                    Projection::builder()
-                        .projection_type(ProjectionType::All)
-                        .build(),
-                )
-                .build()
-                .unwrap(),
+    TableSpec::pk_sk(&table)
+        .gsi(
+            "GIX",
+            tables::s("GPK"),
+            Some(tables::n("GSK")),
+            aws_sdk_dynamodb::types::ProjectionType::All,
         )
-        .send()
-        .await
-        .unwrap();
+        .create(c)
+        .await;
     let all: Vec<_> = (0..PKS)
         .flat_map(|i| (0..SKS).map(move |j| item(i, j)))
         .collect();

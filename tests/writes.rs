@@ -308,7 +308,7 @@ async fn a_conflict_whose_re_read_fails_is_a_failure_not_a_deletion() {
     mine.insert("status", AttrValue::S("MINE".into()));
     let plan = plan_edit(&table, &keys, &loaded, &mine, None).unwrap();
     match w.write(plan).await {
-        Err(WriteFailure::Failed(e)) => assert!(
+        Err(WriteFailure::Failed { error: e, .. }) => assert!(
             e.message.contains("nothing was written")
                 && e.message.contains("reading it again failed"),
             "{}",

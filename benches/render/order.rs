@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use crossterm::event::KeyCode;
+use dynoscope::app::input::KeyCode;
 use dynoscope::app::state::State;
 use dynoscope::app::update::update;
 use ratatui::backend::TestBackend;

@@ -4,7 +4,7 @@
 use crate::app::msg::{InputMsg, ReadEffect, TableEffect, TableMsg};
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::config::Config;
 use super::keymap::Keymap;
@@ -55,6 +55,7 @@ pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
             attempts: 1,
             throttles: 0,
             throttle_reason: None,
+            reasons: Vec::new(),
         },
         resume: Some(match &last {
             Some(key) => crate::aws::SegmentStart::After(key.clone()),
@@ -80,16 +81,16 @@ pub fn state() -> State {
 }
 
 pub fn press(code: KeyCode) -> Msg {
-    Msg::Input(InputMsg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    Msg::Input(InputMsg::Key(Key::new(code, Modifiers::NONE)))
 }
 
 pub fn char(c: char) -> Msg {
     let modifiers = if c.is_ascii_uppercase() {
-        KeyModifiers::SHIFT
+        Modifiers::SHIFT
     } else {
-        KeyModifiers::NONE
+        Modifiers::NONE
     };
-    Msg::Input(InputMsg::Key(KeyEvent::new(KeyCode::Char(c), modifiers)))
+    Msg::Input(InputMsg::Key(Key::new(KeyCode::Char(c), modifiers)))
 }
 
 /// Applies messages in order and collects the effects `update` asked for.

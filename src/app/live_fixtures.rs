@@ -4,7 +4,7 @@
 use crate::app::msg::{LiveEffect, TimeMsg};
 use std::sync::Arc;
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::fixtures::{char, loaded, press, send};
 use super::msg::{Effect, Msg, StreamMsg};

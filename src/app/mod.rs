@@ -5,6 +5,7 @@ pub mod config;
 pub mod effect;
 pub mod help;
 pub mod history_file;
+pub mod input;
 pub mod keymap;
 pub mod layout;
 pub mod live_layout;

@@ -1,7 +1,7 @@
 //! What `update` consumes (`Msg`) and what it asks the terminal loop to do (`Effect`,
 //! grouped by concern in `app::effect`).
 
-use crossterm::event::{KeyEvent, MouseEvent};
+use crate::app::input::{Key, Mouse};
 
 use crate::aws::stream::StreamEvent;
 use crate::aws::write::WriteResult;
@@ -33,8 +33,8 @@ pub enum Msg {
 /// The terminal's events.
 #[derive(Debug, Clone)]
 pub enum InputMsg {
-    Key(KeyEvent),
-    Mouse(MouseEvent),
+    Key(Key),
+    Mouse(Mouse),
     Paste(String),
     Resize(u16, u16),
 }

@@ -25,6 +25,8 @@ pub struct RequestRow {
     pub attempts: u32,
     pub throttles: u32,
     pub throttle_reason: Option<String>,
+    /// The `ThrottlingReasons` of every throttled attempt.
+    pub reasons: Vec<crate::model::throttle::ThrottleReason>,
     /// The request body exactly as it was sent (its last attempt's), when recorded.
     pub sent: Option<std::sync::Arc<str>>,
     /// A write (`PutItem`…): `consumed` is then write units, and `count` the items written.
@@ -57,6 +59,7 @@ impl RequestRow {
             attempts: attempts.attempts,
             throttles: attempts.throttles,
             throttle_reason: attempts.throttle_reason.clone(),
+            reasons: attempts.reasons.clone(),
             sent,
             write: Some(operation),
         }
@@ -78,9 +81,24 @@ impl RequestRow {
             attempts: page.attempts.attempts,
             throttles: page.attempts.throttles,
             throttle_reason: page.attempts.throttle_reason.clone(),
+            reasons: page.attempts.reasons.clone(),
             sent: page.sent.clone(),
             write: None,
         }
+    }
+
+    /// Its most frequent throttling reason, short (`hot key range · GSI1`), and `+N` more kinds.
+    pub fn reasons_short(&self) -> Option<String> {
+        let rows = crate::model::throttle::ReasonCounts::of(&self.reasons).rows();
+        let first = rows.first()?;
+        let reason = crate::model::throttle::ThrottleReason::new(
+            first.reason.clone(),
+            first.resource.clone(),
+        );
+        Some(match rows.len() {
+            1 => reason.short(),
+            n => format!("{} +{}", reason.short(), n - 1),
+        })
     }
 
     /// The SDK retried this request (throttling or a transient failure).
@@ -202,6 +220,7 @@ mod tests {
             attempts,
             throttles,
             throttle_reason: (throttles > 0).then(|| "ThrottlingException: slow down".to_string()),
+            reasons: Vec::new(),
             sent: None,
             write: None,
         }

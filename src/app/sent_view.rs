@@ -35,6 +35,37 @@ pub fn sent_lines(row: &RequestRow, width: usize) -> Vec<(String, bool)> {
         ),
     };
     let mut lines = vec![(target, true), (String::new(), false)];
+    if row.throttles > 0 {
+        lines.push((
+            format!(
+                "throttled {} of {} attempts{}",
+                row.throttles,
+                row.attempts,
+                if row.reasons.is_empty() {
+                    "; the service gave no reason"
+                } else {
+                    ":"
+                }
+            ),
+            false,
+        ));
+        for r in crate::model::throttle::ReasonCounts::of(&row.reasons).rows() {
+            let reason =
+                crate::model::throttle::ThrottleReason::new(r.reason.clone(), r.resource.clone());
+            lines.push((
+                sanitize(&format!(
+                    "  {} ×{} ({}{})",
+                    reason.wording(),
+                    r.count,
+                    r.reason,
+                    r.resource.map(|a| format!(" on {a}")).unwrap_or_default()
+                ))
+                .into_owned(),
+                false,
+            ));
+        }
+        lines.push((String::new(), false));
+    }
     match row.sent.as_deref() {
         Some(body) => {
             let text = serde_json::from_str::<serde_json::Value>(body)
@@ -57,4 +88,44 @@ pub fn sent_lines(row: &RequestRow, width: usize) -> Vec<(String, bool)> {
         }
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::throttle::ThrottleReason;
+
+    #[test]
+    fn a_throttled_request_says_why_above_its_body() {
+        let arn = "arn:aws:dynamodb:us-east-1:1:table/T/index/GSI1";
+        let attempts = crate::aws::attempts::AttemptStats {
+            attempts: 3,
+            throttles: 2,
+            throttle_reason: None,
+            reasons: vec![
+                ThrottleReason::new(
+                    "IndexWriteKeyRangeThroughputExceeded",
+                    Some(arn.into())
+                );
+                2
+            ],
+        };
+        let row = RequestRow::from_write(
+            1,
+            "PutItem",
+            1,
+            Default::default(),
+            std::time::Duration::ZERO,
+            &attempts,
+            Some("{}".into()),
+        );
+        let text: Vec<String> = sent_lines(&row, 200).into_iter().map(|(l, _)| l).collect();
+        assert_eq!(text[2], "throttled 2 of 3 attempts:");
+        assert_eq!(
+            text[3],
+            format!(
+                "  hot key range · index GSI1 ×2 (IndexWriteKeyRangeThroughputExceeded on {arn})"
+            )
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! One-line text fields (the filter, the partition-key and budget prompts, the picker's
 //! filter): the keys they take, in one place.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 /// What a key did to a one-line field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub enum LineEdit {
 }
 
 /// Applies `key` to `text`: printable characters append, Backspace deletes the last one.
-pub fn edit_line(text: &mut String, key: &KeyEvent) -> LineEdit {
+pub fn edit_line(text: &mut String, key: &Key) -> LineEdit {
     match key.code {
         KeyCode::Enter => LineEdit::Submitted,
         KeyCode::Esc => LineEdit::Cancelled,
@@ -25,7 +25,7 @@ pub fn edit_line(text: &mut String, key: &KeyEvent) -> LineEdit {
             text.pop();
             LineEdit::Edited
         }
-        KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+        KeyCode::Char(c) if !key.modifiers.contains(Modifiers::CONTROL) => {
             text.push(c);
             LineEdit::Edited
         }
@@ -42,8 +42,8 @@ pub fn paste_line(text: &mut String, pasted: &str) {
 mod tests {
     use super::*;
 
-    fn key(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
+    fn key(code: KeyCode) -> Key {
+        Key::new(code, Modifiers::NONE)
     }
 
     #[test]
@@ -62,7 +62,7 @@ mod tests {
             LineEdit::Edited
         );
         assert_eq!(text, "a");
-        let ctrl_u = KeyEvent::new(KeyCode::Char('u'), KeyModifiers::CONTROL);
+        let ctrl_u = Key::new(KeyCode::Char('u'), Modifiers::CONTROL);
         assert_eq!(edit_line(&mut text, &ctrl_u), LineEdit::Other);
         assert_eq!(edit_line(&mut text, &key(KeyCode::Up)), LineEdit::Other);
         assert_eq!(

@@ -19,6 +19,8 @@ use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::config_bag::ConfigBag;
 
+use crate::model::throttle::{ReasonCounts, ThrottleReason};
+
 /// Error codes DynamoDB (and the SDK's retry classifier) treat as throttling.
 pub const THROTTLING_CODES: &[&str] = &[
     "ProvisionedThroughputExceededException",
@@ -34,6 +36,16 @@ pub struct AttemptStats {
     pub throttles: u32,
     /// The service's own words for the last throttle, e.g. which index or key was hot.
     pub throttle_reason: Option<String>,
+    /// Every `ThrottlingReason` of every throttled attempt, in order.
+    pub reasons: Vec<ThrottleReason>,
+}
+
+/// What a failed attempt's error said: its code, message and throttling reasons.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AttemptError {
+    pub code: String,
+    pub message: Option<String>,
+    pub reasons: Vec<ThrottleReason>,
 }
 
 /// Where [`Attempts`] reports what it sees of one operation's HTTP attempts.
@@ -44,8 +56,8 @@ pub trait AttemptSink: std::fmt::Debug + Send + Sync + 'static {
     fn attempt(&self);
     /// The request body an attempt sends, exactly as it goes on the wire.
     fn sent(&self, _body: &[u8]) {}
-    /// An attempt failed with this service error code and message.
-    fn failed(&self, code: String, message: Option<String>);
+    /// An attempt failed with this service error.
+    fn failed(&self, error: AttemptError);
 }
 
 /// The attempt interceptor: put `Attempts(sink)` on an operation's `customize()`.
@@ -100,14 +112,28 @@ impl AttemptSink for AttemptRecorder {
         }
     }
 
-    fn failed(&self, code: String, message: Option<String>) {
-        if THROTTLING_CODES.contains(&code.as_str()) {
+    fn failed(&self, error: AttemptError) {
+        if THROTTLING_CODES.contains(&error.code.as_str()) {
+            let why = ReasonCounts::of(&error.reasons);
+            // The log file keeps every throttled attempt, the write's as the read's.
+            tracing::warn!(
+                target: "dynoscope::aws",
+                code = %error.code,
+                reasons = %why,
+                message = error.message.as_deref().unwrap_or(""),
+                "throttled attempt"
+            );
             if let Ok(mut stats) = self.stats.lock() {
                 stats.throttles += 1;
-                stats.throttle_reason = Some(match message {
-                    Some(m) => format!("{code}: {m}"),
-                    None => code,
-                });
+                let named: Vec<String> =
+                    error.reasons.iter().map(ThrottleReason::wording).collect();
+                let words = match (why.is_empty(), error.message) {
+                    (false, _) => format!("{}: {}", error.code, named.join(", ")),
+                    (true, Some(m)) => format!("{}: {m}", error.code),
+                    (true, None) => error.code,
+                };
+                stats.throttle_reason = Some(words);
+                stats.reasons.extend(error.reasons);
             }
         }
     }
@@ -148,47 +174,95 @@ impl<S: AttemptSink> Intercept for Attempts<S> {
         _cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         if let Some(Err(err)) = context.output_or_error() {
-            if let Some((code, message)) = err.as_operation_error().and_then(error_code) {
-                self.0.failed(code, message);
+            if let Some(error) = err.as_operation_error().and_then(error_code) {
+                self.0.failed(error);
             }
         }
         Ok(())
     }
 }
 
-/// The service error code and message of a type-erased operation error, for the operations
-/// whose attempts are counted (DynamoDB's reads and DynamoDB Streams').
-pub fn error_code(err: &ErasedError) -> Option<(String, Option<String>)> {
+/// The service error of a type-erased operation error, with its throttling reasons, for the
+/// operations whose attempts are counted: DynamoDB's reads, writes and descriptions, and
+/// DynamoDB Streams'.
+pub fn error_code(err: &ErasedError) -> Option<AttemptError> {
     use aws_sdk_dynamodb::operation::{
-        describe_table::DescribeTableError, list_tables::ListTablesError, query::QueryError,
-        scan::ScanError,
+        batch_get_item::BatchGetItemError, batch_write_item::BatchWriteItemError,
+        delete_item::DeleteItemError,
+        describe_contributor_insights::DescribeContributorInsightsError,
+        describe_table::DescribeTableError, describe_time_to_live::DescribeTimeToLiveError,
+        get_item::GetItemError, list_tables::ListTablesError, put_item::PutItemError,
+        query::QueryError, scan::ScanError, transact_write_items::TransactWriteItemsError,
+        update_item::UpdateItemError,
     };
     use aws_sdk_dynamodbstreams::operation::{
         describe_stream::DescribeStreamError, get_records::GetRecordsError,
         get_shard_iterator::GetShardIteratorError,
     };
-    fn meta(e: &dyn ProvideErrorMetadata) -> Option<(String, Option<String>)> {
-        e.code()
-            .map(|c| (c.to_string(), e.message().map(str::to_string)))
+    fn meta(e: &dyn ProvideErrorMetadata, reasons: Vec<ThrottleReason>) -> Option<AttemptError> {
+        e.code().map(|c| AttemptError {
+            code: c.to_string(),
+            message: e.message().map(str::to_string),
+            reasons,
+        })
     }
     fn streams_meta(
         e: &dyn aws_sdk_dynamodbstreams::error::ProvideErrorMetadata,
-    ) -> Option<(String, Option<String>)> {
-        e.code()
-            .map(|c| (c.to_string(), e.message().map(str::to_string)))
+    ) -> Option<AttemptError> {
+        e.code().map(|c| AttemptError {
+            code: c.to_string(),
+            message: e.message().map(str::to_string),
+            reasons: Vec::new(),
+        })
     }
-    if let Some(e) = err.downcast_ref::<QueryError>() {
-        return meta(e);
+    fn reasons(list: &[aws_sdk_dynamodb::types::ThrottlingReason]) -> Vec<ThrottleReason> {
+        list.iter()
+            .map(|r| {
+                ThrottleReason::new(
+                    r.reason().unwrap_or_default(),
+                    r.resource().map(str::to_string),
+                )
+            })
+            .collect()
     }
-    if let Some(e) = err.downcast_ref::<ScanError>() {
-        return meta(e);
+    // The operations whose errors carry `ThrottlingReasons` (their three throttling errors).
+    macro_rules! throttled {
+        ($($ty:ident),*) => {$(
+            if let Some(e) = err.downcast_ref::<$ty>() {
+                let list = match e {
+                    $ty::ProvisionedThroughputExceededException(t) => reasons(t.throttling_reasons()),
+                    $ty::ThrottlingException(t) => reasons(t.throttling_reasons()),
+                    $ty::RequestLimitExceeded(t) => reasons(t.throttling_reasons()),
+                    _ => Vec::new(),
+                };
+                return meta(e, list);
+            }
+        )*};
     }
-    if let Some(e) = err.downcast_ref::<DescribeTableError>() {
-        return meta(e);
+    throttled!(
+        QueryError,
+        ScanError,
+        GetItemError,
+        BatchGetItemError,
+        PutItemError,
+        UpdateItemError,
+        DeleteItemError,
+        TransactWriteItemsError,
+        BatchWriteItemError
+    );
+    macro_rules! plain {
+        ($($ty:ident),*) => {$(
+            if let Some(e) = err.downcast_ref::<$ty>() {
+                return meta(e, Vec::new());
+            }
+        )*};
     }
-    if let Some(e) = err.downcast_ref::<ListTablesError>() {
-        return meta(e);
-    }
+    plain!(
+        DescribeTableError,
+        ListTablesError,
+        DescribeTimeToLiveError,
+        DescribeContributorInsightsError
+    );
     if let Some(e) = err.downcast_ref::<GetRecordsError>() {
         return streams_meta(e);
     }
@@ -218,26 +292,74 @@ mod tests {
         use aws_sdk_dynamodb::operation::query::QueryError;
         use aws_sdk_dynamodbstreams::operation::get_records::GetRecordsError;
         let query = ErasedError::erase(QueryError::generic(meta("ThrottlingException")));
+        let code = |e: &ErasedError| error_code(e).map(|e| (e.code, e.message));
         assert_eq!(
-            error_code(&query),
+            code(&query),
             Some(("ThrottlingException".into(), Some("hot key".into())))
         );
         let records = ErasedError::erase(GetRecordsError::generic(meta("LimitExceededException")));
         assert_eq!(
-            error_code(&records),
+            code(&records),
             Some(("LimitExceededException".into(), Some("hot key".into())))
         );
         let other = ErasedError::erase(std::io::Error::other("not an operation error"));
         assert_eq!(error_code(&other), None);
     }
 
+    /// A write's throttle is read like a read's, with the reasons it carries.
+    #[test]
+    fn a_throttled_write_gives_its_reasons() {
+        use aws_sdk_dynamodb::operation::put_item::PutItemError;
+        use aws_sdk_dynamodb::types::error::ProvisionedThroughputExceededException;
+        use aws_sdk_dynamodb::types::ThrottlingReason;
+        let arn = "arn:aws:dynamodb:us-east-1:1:table/T/index/GSI1";
+        let e = PutItemError::ProvisionedThroughputExceededException(
+            ProvisionedThroughputExceededException::builder()
+                .message("slow down")
+                .throttling_reasons(
+                    ThrottlingReason::builder()
+                        .reason("IndexWriteKeyRangeThroughputExceeded")
+                        .resource(arn)
+                        .build(),
+                )
+                .meta(meta("ProvisionedThroughputExceededException"))
+                .build(),
+        );
+        let error = error_code(&ErasedError::erase(e)).unwrap();
+        assert_eq!(error.code, "ProvisionedThroughputExceededException");
+        assert_eq!(
+            error.reasons,
+            [ThrottleReason::new(
+                "IndexWriteKeyRangeThroughputExceeded",
+                Some(arn.into())
+            )]
+        );
+        let recorder = AttemptRecorder::default();
+        recorder.attempt();
+        recorder.failed(error);
+        let stats = recorder.snapshot();
+        assert_eq!(stats.throttles, 1);
+        assert_eq!(
+            stats.throttle_reason.as_deref(),
+            Some("ProvisionedThroughputExceededException: hot key range · index GSI1")
+        );
+        assert_eq!(stats.reasons.len(), 1);
+    }
+
     #[test]
     fn the_recorder_counts_only_dynamodb_throttling_codes() {
         let recorder = AttemptRecorder::default();
         recorder.attempt();
-        recorder.failed("ThrottlingException".into(), Some("hot key".into()));
+        recorder.failed(AttemptError {
+            code: "ThrottlingException".into(),
+            message: Some("hot key".into()),
+            reasons: Vec::new(),
+        });
         recorder.attempt();
-        recorder.failed("ValidationException".into(), None);
+        recorder.failed(AttemptError {
+            code: "ValidationException".into(),
+            ..AttemptError::default()
+        });
         recorder.sent(b"{}");
         let stats = recorder.snapshot();
         assert_eq!((stats.attempts, stats.throttles), (2, 1));

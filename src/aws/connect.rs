@@ -66,6 +66,8 @@ pub struct Connection {
     pub client: Client,
     /// DynamoDB Streams, configured like `client` (see [`super::stream::client`]).
     pub streams: aws_sdk_dynamodbstreams::Client,
+    /// CloudWatch (metrics, Contributor Insights reports), at its own endpoint.
+    pub cloudwatch: aws_sdk_cloudwatch::Client,
     /// The endpoint as shown in messages: the one the SDK sends to.
     pub endpoint: String,
     pub region: String,
@@ -204,7 +206,22 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
         ));
     }
     let config = builder.build();
+    let cloudwatch = super::cloudwatch::client(
+        &sdk_config,
+        &region,
+        opts.endpoint_url.is_some(),
+        local_fallback.then(|| {
+            Credentials::new(
+                "dynoscopelocal",
+                "dynoscopelocal",
+                None,
+                None,
+                "dynoscope-local-fallback",
+            )
+        }),
+    );
     Ok(Connection {
+        cloudwatch,
         // DynamoDB Local (or any endpoint not AWS's own) serves Streams at the same URL.
         streams: super::stream::client::streams_client(
             &sdk_config,

@@ -8,8 +8,11 @@ use aws_sdk_dynamodb::types::{
 use std::collections::HashSet;
 use std::future::Future;
 
+use aws_sdk_dynamodb::error::ProvideErrorMetadata;
+
 use super::error::EngineError;
 use super::Engine;
+use crate::model::permission::{is_access_denied, Denied};
 use crate::model::sanitize::sanitize;
 use crate::model::schema::{
     IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo, Throughput,
@@ -35,6 +38,18 @@ impl Engine {
     }
 
     pub async fn describe_table(&self, table: &str) -> Result<TableInfo, EngineError> {
+        self.describe_table_noting(table)
+            .await
+            .map(|(info, _)| info)
+    }
+
+    /// [`describe_table`](Self::describe_table), and the permission whose denial cost the
+    /// TTL attribute, if one did (TTL lives behind its own API; a missing permission for it
+    /// must not hide the table).
+    pub async fn describe_table_noting(
+        &self,
+        table: &str,
+    ) -> Result<(TableInfo, Option<Denied>), EngineError> {
         let out = self
             .client
             .describe_table()
@@ -45,18 +60,32 @@ impl Engine {
         let desc = out.table.ok_or_else(|| {
             EngineError::service(format!("DescribeTable for '{table}' returned no table"))
         })?;
-        // TTL lives behind its own API; a missing permission for it must not hide the table.
-        let ttl = self
+        let mut denied = None;
+        let ttl = match self
             .client
             .describe_time_to_live()
             .table_name(table)
             .send()
             .await
-            .ok()
-            .and_then(|o| o.time_to_live_description)
-            .filter(|d| d.time_to_live_status.as_ref().map(|s| s.as_str()) == Some("ENABLED"))
-            .and_then(|d| d.attribute_name);
-        table_info(desc, ttl).map_err(EngineError::service)
+        {
+            Ok(o) => o.time_to_live_description,
+            Err(e) => {
+                if e.as_service_error()
+                    .and_then(|s| s.code())
+                    .is_some_and(is_access_denied)
+                {
+                    denied = Some(Denied::new(
+                        "dynamodb:DescribeTimeToLive",
+                        "the TTL attribute",
+                    ));
+                }
+                None
+            }
+        }
+        .filter(|d| d.time_to_live_status.as_ref().map(|s| s.as_str()) == Some("ENABLED"))
+        .and_then(|d| d.attribute_name);
+        let info = table_info(desc, ttl).map_err(EngineError::service)?;
+        Ok((info, denied))
     }
 }
 

@@ -72,6 +72,11 @@ impl EngineError {
                 let code = sanitize(e.code().unwrap_or("UnknownError"));
                 let msg = sanitize(e.message().unwrap_or("").trim());
                 match (code.as_ref(), table) {
+                    (code, _) if crate::model::permission::is_access_denied(code) => {
+                        EngineError::service(format!(
+                            "these credentials are not allowed 'dynamodb:{operation}' at {endpoint} ({code}: {msg}); add it to the IAM policy (the README lists the read-only policy, feature by feature)"
+                        ))
+                    }
                     ("ResourceNotFoundException", Some(t)) => EngineError::bad_input(format!(
                         "table '{t}' not found at {endpoint}; run 'dynoscope tables' to list the tables there (check --region/--profile)"
                     )),

@@ -4,12 +4,14 @@
 pub mod attempts;
 mod backend;
 pub mod churn;
+pub mod cloudwatch;
 pub mod connect;
 pub mod convert;
 mod describe;
 pub mod endpoint;
 mod engine_streams;
 pub mod error;
+pub mod insights;
 pub mod json_lines;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory_engine;
@@ -20,6 +22,7 @@ pub mod seed;
 pub mod seed_model;
 pub mod stats;
 pub mod stream;
+pub mod table_export;
 pub mod trace;
 pub mod write;
 

@@ -229,6 +229,7 @@ mod tests {
         Connection {
             client,
             streams: crate::aws::stream::client::unused_client(),
+            cloudwatch: crate::aws::cloudwatch::unused_client(),
             endpoint: "as shown".into(),
             region: "eu-west-1".into(),
             is_local,

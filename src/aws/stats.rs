@@ -4,6 +4,7 @@ use serde::Serialize;
 
 use super::read::Page;
 use crate::model::capacity::Consumed;
+use crate::model::throttle::ReasonCounts;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ReadStats {
@@ -18,6 +19,9 @@ pub struct ReadStats {
     pub attempts: u64,
     /// Attempts the service throttled.
     pub throttles: u64,
+    /// Why: each throttled attempt's `ThrottlingReasons`, counted by reason and resource.
+    #[serde(serialize_with = "crate::model::throttle::serialize_rows")]
+    pub throttle_reasons: ReasonCounts,
     /// The read units of the dearest page: what a capacity guard may overshoot by.
     pub largest_page_rcu: f64,
     pub elapsed_ms: u64,
@@ -33,6 +37,7 @@ impl ReadStats {
         self.largest_page_rcu = self.largest_page_rcu.max(page.consumed.total);
         self.attempts += u64::from(page.attempts.attempts);
         self.throttles += u64::from(page.attempts.throttles);
+        self.throttle_reasons.add_all(&page.attempts.reasons);
     }
 
     /// A request that failed after its retries still cost attempts.
@@ -40,5 +45,39 @@ impl ReadStats {
         self.requests += 1;
         self.attempts += u64::from(attempts.attempts);
         self.throttles += u64::from(attempts.throttles);
+        self.throttle_reasons.add_all(&attempts.reasons);
+    }
+
+    /// Why a failed read was throttled, for its error line (nothing when the service gave no
+    /// reason): `; DynamoDB throttled 3 attempts: hot key range · index GSI1 ×3`.
+    pub fn throttle_clause(&self) -> String {
+        if self.throttle_reasons.is_empty() {
+            return String::new();
+        }
+        format!(
+            "; DynamoDB throttled {} {}: {}",
+            self.throttles,
+            crate::model::wording::noun(self.throttles, "attempt"),
+            self.throttle_reasons
+        )
+    }
+
+    /// The note a headless read that did not fail ends with when it was throttled: how often,
+    /// and why (a failed read says it in its error line).
+    pub fn throttle_note(&self) -> Option<String> {
+        (self.throttles > 0).then(|| {
+            let attempts = crate::model::wording::noun(self.throttles, "attempt");
+            if self.throttle_reasons.is_empty() {
+                format!(
+                    "note: DynamoDB throttled {} {attempts} (the SDK retried them); it gave no reason",
+                    self.throttles
+                )
+            } else {
+                format!(
+                    "note: DynamoDB throttled {} {attempts} (the SDK retried them): {}",
+                    self.throttles, self.throttle_reasons
+                )
+            }
+        })
     }
 }

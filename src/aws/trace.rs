@@ -29,6 +29,7 @@ pub fn log_page(page: &Page, table: &str, total_segments: u32) {
         latency_ms = page.latency.as_millis() as u64,
         attempts = page.attempts.attempts,
         throttles = page.attempts.throttles,
+        throttle_reasons = %crate::model::throttle::ReasonCounts::of(&page.attempts.reasons),
         more = page.last_evaluated_key.is_some(),
         "page"
     );

@@ -84,6 +84,12 @@ pub enum Command {
     Partiql(Box<super::partiql_cmd::PartiqlArgs>),
     /// Hot-partition triage: scan a table or index and rank its partition keys by items.
     Hotkeys(HotkeysArgs),
+    /// CloudWatch metrics of a table and each GSI: capacity, throttles by reason, latency.
+    Metrics(MetricsArgs),
+    /// Contributor Insights of a table and each GSI: its mode and the top keys (never enables it).
+    Insights(MetricsArgs),
+    /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
+    Diagnose(MetricsArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
@@ -209,11 +215,15 @@ pub struct SortArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct ScanArgs {
-    #[arg(value_parser = ranges::table_name)]
-    pub table: String,
-    /// Parallel scan segments (1-1000); each runs in its own task.
+    /// Table to scan (with --export: the export's table, for DescribeTable).
+    #[arg(value_parser = ranges::table_name, required_unless_present = "export")]
+    pub table: Option<String>,
+    /// Parallel scan segments (1-1000); each runs in its own task. With --export: data files
+    /// read in parallel.
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = ranges::segments)]
     pub segments: u32,
+    #[command(flatten)]
+    pub export: ExportArgs,
     #[command(flatten)]
     pub read: ReadArgs,
 }
@@ -221,17 +231,28 @@ pub struct ScanArgs {
 #[derive(Debug, Clone, Args)]
 pub struct HotkeysArgs {
     /// Table to scan (all of it, or the index given with --index).
-    #[arg(value_parser = ranges::table_name)]
-    pub table: String,
-    /// Count the partition key of this GSI or LSI instead of the table's.
+    #[arg(value_parser = ranges::table_name, required_unless_present = "export")]
+    pub table: Option<String>,
+    /// Count the partition key of this GSI or LSI instead of the table's. With --export and
+    /// no DescribeTable: the index's key attributes, PK[,SK].
     #[arg(long, visible_alias = "index-name", value_name = "NAME")]
     pub index: Option<String>,
+    #[command(flatten)]
+    pub export: ExportArgs,
+    /// With --export: print the Athena DDL over the export's S3 data/ prefix and the SQL of
+    /// this report (top keys of the table and each GSI) instead of reading the files.
+    #[arg(long, requires = "export")]
+    pub athena: bool,
     /// Parallel scan segments (1-1000).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = ranges::segments)]
     pub segments: u32,
     /// Number of keys to list, most items first.
     #[arg(long, default_value_t = 10, value_name = "K", value_parser = ranges::top)]
     pub top: usize,
+    /// Distinct partition keys counted exactly; past them memory stays fixed and the report
+    /// states its error bounds.
+    #[arg(long, default_value_t = 1_000_000, value_name = "N", value_parser = ranges::top)]
+    pub max_exact_keys: usize,
     #[arg(long, value_enum, default_value = "json")]
     pub output: HotkeysOutput,
     /// Print request statistics as one JSON object on the last line of stderr.
@@ -250,6 +271,41 @@ pub struct HotkeysArgs {
     /// With --writes: how long to count, e.g. 60s or 5m (default 60s).
     #[arg(long = "for", value_name = "DURATION")]
     pub for_duration: Option<String>,
+}
+
+/// Reading a DynamoDB S3 export's files instead of the table: no read capacity spent.
+#[derive(Debug, Clone, Args, Default)]
+pub struct ExportArgs {
+    /// Read this S3 export instead of the table: its folder (holding manifest-summary.json),
+    /// or a folder above one AWSDynamoDB/<export id>/.
+    #[arg(long, value_name = "PATH")]
+    pub export: Option<String>,
+    /// With --export: the table's key attributes, PK[,SK], when DescribeTable cannot be read
+    /// (otherwise they are inferred from the items, and said so).
+    #[arg(long, value_name = "PK[,SK]", requires = "export")]
+    pub key: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct MetricsArgs {
+    #[arg(value_parser = ranges::table_name)]
+    pub table: String,
+    /// How far back to look, e.g. 30m, 3h or 2d (at most 15d).
+    #[arg(long, default_value = "3h", value_name = "DURATION")]
+    pub since: String,
+    /// Seconds per datapoint: a whole number of minutes (60, 300, 3600…).
+    #[arg(long, default_value_t = 60, value_name = "SECS")]
+    pub period: u32,
+    #[arg(long, value_enum, default_value = "table")]
+    pub output: ReportOutput,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportOutput {
+    /// One JSON object.
+    Json,
+    /// Lines for people.
+    Table,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -17,9 +17,9 @@ use super::read_spec::{check_guard_flags, index_keys};
 use super::text_table::{write_table, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{DoneOutcome, Engine, Operation, ReadSpec};
+use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
 use crate::model::distribution::{
-    KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
+    Approximation, KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
 use crate::model::item_size::item_size;
 use crate::model::json::to_safe_json;
@@ -45,9 +45,16 @@ struct Report<'a> {
     top: Vec<KeyEntry>,
     shard_families: Vec<ShardFamily>,
     warnings: Vec<Warning>,
+    /// Present when more distinct keys were seen than `--max-exact-keys`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    approximation: Option<Approximation>,
 }
 
-pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
+pub async fn run<B: Backend>(
+    engine: &B,
+    args: HotkeysArgs,
+    check: impl FnOnce(Option<DoneOutcome>) -> Result<(), CliError>,
+) -> Result<(), CliError> {
     if !(1..=MAX_SEGMENTS).contains(&args.segments) {
         return Err(CliError::bad_input(format!(
             "--segments '{}' is out of range; use 1 to {MAX_SEGMENTS}",
@@ -60,16 +67,27 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
         ));
     }
     check_guard_flags(args.max_rcu, args.rcu_per_second)?;
-    let info = engine.describe_table(&args.table).await?;
+    let info = engine
+        .describe_table(args.table.as_deref().unwrap_or_default())
+        .await?;
     let keys = index_keys(&info, args.index.as_deref())?;
     let partition_key = keys.partition_key.name.clone();
-    let mut spec = ReadSpec::new(Operation::Scan, &args.table);
+    let mut spec = ReadSpec::new(Operation::Scan, &info.name);
     spec.index = args.index.clone();
     spec.segments = args.segments;
     spec.max_rcu = args.max_rcu;
     spec.rcu_per_second = args.rcu_per_second;
 
-    let (distribution, stats_line) = count(engine, spec, &partition_key, args.stats).await?;
+    // An export with a damaged file is still reported; its shortfall is the error after it.
+    let (distribution, stats_line, shortfall) = count(
+        engine,
+        spec,
+        &partition_key,
+        args.stats,
+        KeyDistribution::bounded(args.max_exact_keys),
+        check,
+    )
+    .await?;
 
     let source = match args.index.as_deref().and_then(|name| info.index(name)) {
         Some(index) => Source::Index {
@@ -94,6 +112,7 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
         top: distribution.top(args.top),
         shard_families: distribution.shard_families(),
         warnings: distribution.warnings(&context),
+        approximation: distribution.approximation(),
     };
     let text = match args.output {
         HotkeysOutput::Json => {
@@ -118,6 +137,12 @@ pub async fn run(engine: &Engine, args: HotkeysArgs) -> Result<(), CliError> {
             })
         }
     }
+    if let Some(e) = shortfall {
+        return Err(CliError {
+            trailer: stats_line,
+            ..e
+        });
+    }
     if let Some(line) = stats_line {
         super::say::say(&line);
     }
@@ -137,13 +162,14 @@ fn key_text<'a>(item: &'a Item, name: &str) -> Cow<'a, str> {
 
 /// Scans to the end, counting every item. Returns the `--stats` line when asked for; on
 /// failure it rides on the error so it stays the last line of stderr.
-async fn count(
-    engine: &Engine,
+async fn count<B: Backend>(
+    engine: &B,
     spec: ReadSpec,
     partition_key: &str,
     want_stats: bool,
-) -> Result<(KeyDistribution, Option<String>), CliError> {
-    let mut distribution = KeyDistribution::new();
+    mut distribution: KeyDistribution,
+    check: impl FnOnce(Option<DoneOutcome>) -> Result<(), CliError>,
+) -> Result<(KeyDistribution, Option<String>, Option<CliError>), CliError> {
     let budget = spec.max_rcu.unwrap_or_default();
     let drained = drain(engine, spec, |page| {
         for item in &page.items {
@@ -153,10 +179,13 @@ async fn count(
     })
     .await;
     let stats = drained.stats;
+    if let Some(note) = stats.throttle_note().filter(|_| drained.failure.is_none()) {
+        super::say::say(&note);
+    }
     let failure = drained.failure.map(|failure| {
         let mut e = CliError::from(failure.error);
         e.message = format!(
-            "{} (segment {}, {} {}; {} {} in {} {} were counted before the failure; no report)",
+            "{} (segment {}, {} {}; {} {} in {} {} were counted before the failure; no report){}",
             e.message,
             failure.segment,
             failure.attempts.attempts,
@@ -164,7 +193,8 @@ async fn count(
             distribution.total_items(),
             noun(distribution.total_items(), "item"),
             stats.pages,
-            noun(stats.pages as u64, "page")
+            noun(stats.pages as u64, "page"),
+            stats.throttle_clause()
         );
         e
     });
@@ -190,7 +220,7 @@ async fn count(
                     noun(distribution.total_items(), "item")
                 );
             }
-            return Ok((distribution, stats_line));
+            return Ok((distribution, stats_line, check(drained.outcome).err()));
         }
     };
     Err(CliError {
@@ -234,6 +264,15 @@ fn render_table(
         bytes(report.total_bytes),
         percent(report.top_one_percent_share),
     );
+    if let Some(a) = &report.approximation {
+        let _ = writeln!(
+            out,
+            "approximate: more than {} distinct keys; each key's items over-count by at most {}, distinct keys within {}",
+            a.max_keys,
+            a.max_items_error,
+            percent(a.distinct_keys_relative_error)
+        );
+    }
 
     out.push('\n');
     let rows: Vec<Vec<String>> = report
@@ -344,51 +383,5 @@ pub(super) fn write_warnings<'m>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_warnings_section_says_none_or_lists_them_sanitised() {
-        let mut out = String::new();
-        write_warnings(&mut out, std::iter::empty());
-        assert_eq!(out, "\nwarnings: none\n");
-        let mut out = String::new();
-        write_warnings(
-            &mut out,
-            ["USER#1\u{1b}[2J takes 40% of writes"].into_iter(),
-        );
-        assert_eq!(out, "\nwarnings:\n! USER#1\\x1b[2J takes 40% of writes\n");
-    }
-
-    #[test]
-    fn key_text_by_type() {
-        let item = Item::from_attrs(vec![
-            ("s".into(), AttrValue::S("USER#1".into())),
-            ("n".into(), AttrValue::N("-1.50".into())),
-            ("b".into(), AttrValue::B(vec![0, 1, 255])),
-            ("l".into(), AttrValue::L(vec![])),
-        ]);
-        let cases = [
-            ("s", "USER#1"),
-            ("n", "-1.50"),
-            ("b", "AAH/"),
-            ("l", "(L l)"),
-            ("PK", "(no PK)"),
-        ];
-        for (name, want) in cases {
-            assert_eq!(key_text(&item, name), want, "{name}");
-        }
-    }
-
-    #[test]
-    fn human_bytes_units() {
-        for (n, want) in [
-            (0, "0 B"),
-            (1023, "1023 B"),
-            (1536, "1.5 KB"),
-            (3 << 30, "3.0 GB"),
-        ] {
-            assert_eq!(bytes(n), want);
-        }
-    }
-}
+#[path = "hotkeys_tests.rs"]
+mod tests;

@@ -82,7 +82,7 @@ fn check(args: &HotkeysArgs) -> Result<Duration, CliError> {
 pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError> {
     let duration = check(&args)?;
     let conn = super::connect(global).await?;
-    let target = stream_table(&conn, &args.table).await?;
+    let target = stream_table(&conn, super::read_cmd::required_table(&args.table)?).await?;
     let targets = WriteTargets::from_table(&target.info);
     // Which partition key is ranked: the table's, or one GSI's.
     let gsi = match args.index.as_deref() {

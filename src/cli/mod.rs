@@ -9,11 +9,16 @@ macro_rules! say {
 
 pub mod args;
 mod demo;
+mod diagnose;
 mod docs;
 mod drain;
 mod explore;
+mod export_source;
+mod export_tail;
 mod hotkeys;
 mod hotkeys_writes;
+mod insights;
+mod metrics;
 mod model_cmd;
 pub mod output;
 mod partiql_cmd;
@@ -173,7 +178,10 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Describe { table } => {
             let engine = Engine::new(&connect(&cli.global).await?);
-            let info = engine.describe_table(&table).await?;
+            let (info, denied) = engine.describe_table_noting(&table).await?;
+            if let Some(d) = denied {
+                say::say(&d.line());
+            }
             // Names come from the service: escaped like everything else that does.
             println!("{}", to_safe_json(&info, true));
             Ok(())
@@ -186,18 +194,30 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             let engine = Engine::new(&connect(&cli.global).await?);
             read_cmd::run_pattern(&engine, &patterns, args).await
         }
+        Command::Scan(args) if args.export.export.is_some() => {
+            read_cmd::run_scan_export(&cli.global, args).await
+        }
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
         }
         Command::Partiql(args) => {
             partiql_cmd::run(&Engine::new(&connect(&cli.global).await?), *args).await
         }
+        Command::Hotkeys(args) if args.export.export.is_some() => {
+            export_source::hotkeys(&cli.global, args).await
+        }
         Command::Hotkeys(args) if args.writes || args.for_duration.is_some() => {
             hotkeys_writes::run(&cli.global, args).await
         }
+        Command::Tail(args) if args.export.export.is_some() => {
+            export_tail::run(&cli.global, args).await
+        }
         Command::Tail(args) => tail::run(&cli.global, args).await,
+        Command::Metrics(args) => metrics::run(&cli.global, args).await,
+        Command::Insights(args) => insights::run(&cli.global, args).await,
+        Command::Diagnose(args) => diagnose::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
-            hotkeys::run(&Engine::new(&connect(&cli.global).await?), args).await
+            hotkeys::run(&Engine::new(&connect(&cli.global).await?), args, |_| Ok(())).await
         }
         Command::Model(args::ModelCommand::Import { file, write }) => {
             model_cmd::import(&file, write)

@@ -189,7 +189,7 @@ async fn run_plan(
     }
     let key_names = key_columns(info, select.index.as_deref());
     if plan.queries.is_empty() {
-        return stream(engine, spec, key_names, &read).await;
+        return stream(engine, spec, key_names, &read, |_| Ok(())).await;
     }
     spec.shards = plan.request_values();
     spec.limit_per_segment = true;

@@ -1,8 +1,9 @@
 //! `query`, `run` and `scan`: validate everything before the first request, then stream pages
 //! to stdout and statistics to stderr.
 
-use super::args::{QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
+use super::args::{GlobalArgs, QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
 use super::drain::{drain, Failure, Next};
+use super::export_source;
 use super::output::{ItemWriter, OutputFormat};
 use super::read_spec::{
     check_all_used, index_keys, key_columns, merge, read_spec, user_names_values,
@@ -10,12 +11,13 @@ use super::read_spec::{
 use super::stream::stream;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{DoneOutcome, Engine, Operation, ReadSpec};
+use crate::aws::{Backend, DoneOutcome, Engine, Operation, ReadSpec};
 use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
 use crate::model::collection::merge_sorted;
 use crate::model::expression::parse_key_condition;
 use crate::model::json::to_safe_json;
 use crate::model::key_condition::{KeyCondition, SortInput};
+use crate::model::table_export::ExportType;
 use crate::model::value::Item;
 use crate::model::wording::noun;
 use std::collections::BTreeMap;
@@ -61,7 +63,7 @@ pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError>
     let key_names = key_columns(&info, specs[0].index.as_deref());
     if specs.len() == 1 {
         let spec = specs.pop().expect("one spec");
-        return stream(engine, spec, key_names, &args.read).await;
+        return stream(engine, spec, key_names, &args.read, |_| Ok(())).await;
     }
     // Every shard is a segment of one read: one --max-rcu budget and one --rcu-per-second
     // bucket for all of them, and each shard returns up to --limit before the merge cuts.
@@ -148,15 +150,27 @@ fn sort_args(sort: Option<SortInput>) -> SortArgs {
     args
 }
 
-pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
-    if !(1..=MAX_SEGMENTS).contains(&args.segments) {
+fn check_segments(segments: u32) -> Result<(), CliError> {
+    if !(1..=MAX_SEGMENTS).contains(&segments) {
         return Err(CliError::bad_input(format!(
-            "--segments '{}' is out of range; use 1 to {MAX_SEGMENTS}",
-            args.segments
+            "--segments '{segments}' is out of range; use 1 to {MAX_SEGMENTS}"
         )));
     }
+    Ok(())
+}
+
+/// The command's TABLE, which clap requires unless `--export` is given.
+pub(super) fn required_table(table: &Option<String>) -> Result<&str, CliError> {
+    table
+        .as_deref()
+        .ok_or_else(|| CliError::bad_input("give a TABLE (or --export PATH)"))
+}
+
+pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
+    check_segments(args.segments)?;
+    let table = required_table(&args.table)?;
     let (names, values) = user_names_values(&args.read)?;
-    let mut spec = read_spec(Operation::Scan, &args.table, &args.read, names, values)?;
+    let mut spec = read_spec(Operation::Scan, table, &args.read, names, values)?;
     spec.segments = args.segments;
     check_all_used(&spec)?;
     // A Scan needs the table's description only to check --index by name (listing the real
@@ -166,13 +180,56 @@ pub async fn run_scan(engine: &Engine, args: ScanArgs) -> Result<(), CliError> {
     // line, from the Scan itself.
     let keyed_output = matches!(args.read.output, OutputFormat::Table | OutputFormat::Csv);
     let key_names = if args.read.index.is_some() || keyed_output {
-        let info = engine.describe_table(&args.table).await?;
+        let info = engine.describe_table(table).await?;
         index_keys(&info, args.read.index.as_deref())?;
         key_columns(&info, args.read.index.as_deref())
     } else {
         Vec::new()
     };
-    stream(engine, spec, key_names, &args.read).await
+    stream(engine, spec, key_names, &args.read, |_| Ok(())).await
+}
+
+/// `scan --export PATH`: the export's items, filtered and projected here as a Scan would be
+/// on the server, through the same output.
+pub async fn run_scan_export(global: &GlobalArgs, args: ScanArgs) -> Result<(), CliError> {
+    check_segments(args.segments)?;
+    let read = &args.read;
+    for (flag, given) in [
+        ("--consistent", read.consistent),
+        ("--page-size", read.page_size.is_some()),
+        ("--max-rcu", read.max_rcu.is_some()),
+        ("--rcu-per-second", read.rcu_per_second.is_some()),
+    ] {
+        if given {
+            return Err(CliError::bad_input(format!(
+                "{flag} has no meaning with --export: an export's files are read without read capacity; drop it"
+            )));
+        }
+    }
+    let mut backend = export_source::open(global, &args.export, args.table.as_deref()).await?;
+    let summary = &backend.export().summary;
+    if summary.export_type == ExportType::Incremental {
+        return Err(CliError::bad_input(format!(
+            "export '{}' is incremental: it holds changes, not items; read them with tail --export",
+            summary.export_id
+        )));
+    }
+    let mut info = backend.describe_table("").await?;
+    if let Some(index) = read.index.as_deref() {
+        export_source::index_from_keys(&mut info, index)?;
+        index_keys(&info, Some(index))?;
+        backend = backend.with_info(info.clone());
+    }
+    let (names, values) = user_names_values(read)?;
+    let mut spec = read_spec(Operation::Scan, &info.name, read, names, values)?;
+    spec.segments = args.segments;
+    check_all_used(&spec)?;
+    let key_names = key_columns(&info, read.index.as_deref());
+    let checked = backend.clone();
+    stream(&backend, spec, key_names, read, move |outcome| {
+        export_source::check_integrity(&checked, outcome)
+    })
+    .await
 }
 
 fn sort_input(sort: &SortArgs) -> Option<SortInput> {
@@ -217,6 +274,13 @@ pub(super) async fn fan_out(
         Next::Continue
     })
     .await;
+    if let Some(note) = drained
+        .stats
+        .throttle_note()
+        .filter(|_| drained.failure.is_none())
+    {
+        super::say::say(&note);
+    }
     let stats_line = read.stats.then(|| to_safe_json(&drained.stats, false));
     if let Some(Failure {
         error,
@@ -226,10 +290,11 @@ pub(super) async fn fan_out(
     {
         let mut e = CliError::from(error);
         e.message = format!(
-            "{} (shard {segment}, {} {})",
+            "{} (shard {segment}, {} {}){}",
             e.message,
             attempts.attempts,
-            noun(attempts.attempts as u64, "attempt")
+            noun(attempts.attempts as u64, "attempt"),
+            drained.stats.throttle_clause()
         );
         e.trailer = stats_line;
         return Err(e);

@@ -5,7 +5,7 @@ use super::args::ReadArgs;
 use super::drain::{drain, Failure, Next};
 use super::output::{ItemWriter, OutputFormat};
 use super::CliError;
-use crate::aws::{DoneOutcome, Engine, ErrorClass, ReadSpec};
+use crate::aws::{Backend, DoneOutcome, ErrorClass, ReadSpec};
 use crate::model::json::{to_safe_json, JsonSpelling};
 use crate::model::wording::noun;
 use std::io::{self, IsTerminal};
@@ -23,11 +23,14 @@ pub(super) fn csv_columns(read: &ReadArgs) -> Option<Vec<String>> {
 
 /// Runs the read, writing each page as it arrives. Ctrl-C cancels the read cleanly; a closed
 /// stdout (`| head`) stops it quietly. `key_names`: the columns a `table` output shows first.
-pub(super) async fn stream(
-    engine: &Engine,
+/// `check` judges the source once the read has ended (an export's integrity), before the
+/// `--stats` line.
+pub(super) async fn stream<B: Backend>(
+    engine: &B,
     spec: ReadSpec,
     key_names: Vec<String>,
     read: &ReadArgs,
+    check: impl FnOnce(Option<DoneOutcome>) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let operation = spec.operation;
     // JSON lines are written by the engine's segment tasks straight from the SDK's items.
@@ -88,6 +91,9 @@ pub(super) async fn stream(
         }
     }
     let stats = drained.stats;
+    if let Some(note) = stats.throttle_note().filter(|_| drained.failure.is_none()) {
+        super::say::say(&note);
+    }
     let failure = match drained.failure {
         Some(Failure {
             error,
@@ -100,13 +106,14 @@ pub(super) async fn stream(
             let mut e = CliError::from(error);
             if !refused {
                 e.message = format!(
-                    "{} (segment {segment}, {} {}; {items_written} {} in {} {} were written before the failure)",
+                    "{} (segment {segment}, {} {}; {items_written} {} in {} {} were written before the failure){}",
                     e.message,
                     attempts.attempts,
                     noun(attempts.attempts as u64, "attempt"),
                     noun(items_written, "item"),
                     stats.pages,
-                    noun(stats.pages as u64, "page")
+                    noun(stats.pages as u64, "page"),
+                    stats.throttle_clause()
                 );
             }
             Some(e)
@@ -126,8 +133,14 @@ pub(super) async fn stream(
         );
     }
     let stats_line = read.stats.then(|| to_safe_json(&stats, false));
+    let checked = if failure.is_none() && !drained.interrupted && !stdout_closed {
+        check(drained.outcome)
+    } else {
+        Ok(())
+    };
     let outcome = match failure {
         Some(f) => Err(f),
+        None if checked.is_err() => checked,
         None if drained.interrupted => Err(CliError::new(
             130,
             format!(

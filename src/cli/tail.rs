@@ -45,9 +45,12 @@ pub enum ChangeOutput {
 
 #[derive(Debug, Clone, Args)]
 pub struct TailArgs {
-    /// Table whose stream to read.
-    #[arg(value_parser = super::ranges::table_name)]
-    pub table: String,
+    /// Table whose stream to read (with --export: the export's table, for DescribeTable).
+    #[arg(value_parser = super::ranges::table_name, required_unless_present = "export")]
+    pub table: Option<String>,
+    /// Print an incremental S3 export's changes (in write-time order) instead of a stream's.
+    #[command(flatten)]
+    pub export: super::args::ExportArgs,
     /// Start this long ago instead of now, e.g. 10m (at most 24h, the stream's retention).
     #[arg(long, value_name = "DURATION", conflicts_with = "trim_horizon")]
     pub since: Option<String>,
@@ -182,7 +185,7 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
     let started_ms = now_ms();
     let plan = plan(&args, started_ms)?;
     let conn = super::connect(global).await?;
-    let target = stream_table(&conn, &args.table).await?;
+    let target = stream_table(&conn, super::read_cmd::required_table(&args.table)?).await?;
     let targets = WriteTargets::from_table(&target.info);
     let key_names = target.info.keys.names();
     if let Some(note) = target.view_type.and_then(|v| v.blind_spot()) {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use tokio::sync::mpsc;
 
 use super::super::flow_harness::{engine, Harness};

@@ -5,7 +5,7 @@
 use crate::app::msg::{WriteEffect, WriteMsg};
 use std::time::Duration;
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use tokio::sync::mpsc;
 
 use super::*;
@@ -203,7 +203,7 @@ async fn without_a_writer_the_keys_refuse_and_nothing_is_sent() {
     assert!(left.is_empty());
     match h.msg_rx.recv().await {
         Some(Msg::Write(WriteMsg::Written {
-            result: Err(crate::aws::write::WriteFailure::Failed(e)),
+            result: Err(crate::aws::write::WriteFailure::Failed { error: e, .. }),
             ..
         })) => assert!(e.message.contains("--allow-writes")),
         other => panic!("{other:?}"),

@@ -10,16 +10,17 @@
 
 use std::io;
 
-use crossterm::event::{Event, EventStream, KeyEventKind};
+use crossterm::event::{Event, EventStream};
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
 use super::clipboard::SystemClipboard;
 use super::effects::EffectRunner;
+use super::input;
 use super::services::Services;
 use super::signals::{EndedBy, ExplorerSignals, SignalEvent};
 use super::terminal::{self, Term};
-use crate::app::msg::{Effect, InputMsg, Msg, TerminalEffect, TimeMsg, WriteEffect, WriteMsg};
+use crate::app::msg::{Effect, Msg, TerminalEffect, TimeMsg, WriteEffect, WriteMsg};
 use crate::app::state::State;
 use crate::app::update::{start, update};
 use crate::aws::write::WriteBackend;
@@ -83,16 +84,6 @@ async fn next_event(events: &mut Option<EventStream>) -> Option<io::Result<Event
     }
 }
 
-fn to_msg(event: Event) -> Option<Msg> {
-    match event {
-        Event::Key(key) if key.kind == KeyEventKind::Press => Some(Msg::Input(InputMsg::Key(key))),
-        Event::Mouse(mouse) => Some(Msg::Input(InputMsg::Mouse(mouse))),
-        Event::Paste(text) => Some(Msg::Input(InputMsg::Paste(text))),
-        Event::Resize(w, h) => Some(Msg::Input(InputMsg::Resize(w, h))),
-        _ => None,
-    }
-}
-
 /// Runs the explorer until it quits (`None`) or a signal ends it.
 pub async fn run<B: Backend, W: WriteBackend>(
     engine: B,
@@ -148,7 +139,7 @@ pub async fn run<B: Backend, W: WriteBackend>(
         let msg = tokio::select! {
             biased;
             event = next_event(&mut events) => match event {
-                Some(Ok(event)) => match to_msg(event) {
+                Some(Ok(event)) => match input::to_msg(event) {
                     Some(msg) => msg,
                     None => continue,
                 },

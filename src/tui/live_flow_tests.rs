@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 

@@ -39,7 +39,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                     EngineError::bad_input("writes are off: start dynoscope with --allow-writes");
                 let _ = tx.send(Msg::Write(WriteMsg::Written {
                     write,
-                    result: Err(WriteFailure::Failed(refused)),
+                    result: Err(WriteFailure::refused(refused)),
                 }));
             }
         }

@@ -10,6 +10,7 @@ pub mod export;
 #[cfg(test)]
 mod flow_harness;
 pub mod history_store;
+mod input;
 pub mod services;
 #[cfg(test)]
 mod session_flow_tests;

@@ -4,7 +4,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::effects::EffectRunner;
 use super::flow_harness::{engine, Harness};
@@ -94,7 +94,7 @@ async fn r_switches_region_reopens_the_table_there_and_cancels_the_old_reads() {
     );
 
     h.send([char('R')]);
-    assert!(h.state.session.switcher.is_some());
+    assert!(h.state.switcher().is_some());
     h.send(typed("eu-west-1"));
     h.send([press(KeyCode::Enter)]);
     h.settle().await;

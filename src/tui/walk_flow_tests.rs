@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::flow_harness::{engine, Harness};
 use crate::app::fixtures::{char, press};
@@ -110,9 +110,9 @@ async fn user_to_order_to_lines_and_back_twice_lands_on_the_same_rows() {
     // Forward again and back with Alt-←.
     h.send([char('g'), char('r')]);
     h.settle().await;
-    h.send([Msg::Input(InputMsg::Key(KeyEvent::new(
+    h.send([Msg::Input(InputMsg::Key(Key::new(
         KeyCode::Left,
-        KeyModifiers::ALT,
+        Modifiers::ALT,
     )))]);
     assert_eq!(selected_sk(&h.state), order_sk);
     h.send([press(KeyCode::Backspace)]);
@@ -255,7 +255,7 @@ async fn each_log_row_keeps_its_request_as_sent() {
         press(KeyCode::Tab),
         press(KeyCode::Enter),
     ]);
-    let shown = h.state.log_pane.shown.clone().expect("shown");
+    let shown = h.state.sent().map(|(row, _)| row.clone()).expect("shown");
     let body: serde_json::Value = serde_json::from_str(shown.sent.as_deref().unwrap()).unwrap();
     assert_eq!(body["TableName"], "app");
     assert_eq!(body["KeyConditionExpression"], "#pk = :pk");

@@ -1,6 +1,6 @@
 //! The query form with keys as long as real single-table designs make them.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;

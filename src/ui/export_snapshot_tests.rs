@@ -1,6 +1,6 @@
 //! Snapshots of issue 13's screens: marks, the export dialog and its progress.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;

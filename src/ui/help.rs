@@ -15,7 +15,10 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let popup = help_popup(area);
     let lines = help_lines(&state.keymap, popup.width.saturating_sub(2) as usize);
     let rows = list_rows(popup);
-    let scroll = state.help_scroll.min(lines.len().saturating_sub(rows));
+    let scroll = state
+        .help_scroll()
+        .unwrap_or(0)
+        .min(lines.len().saturating_sub(rows));
     let keys = keys_width(&state.keymap);
     let shown: Vec<Line> = lines
         .iter()

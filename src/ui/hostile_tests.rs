@@ -1,7 +1,7 @@
 //! Text from the service and the data on every screen that shows it, drawn on a `TestBackend`:
 //! each string comes out as the sanitiser's visible escapes, never raw.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;

@@ -1,7 +1,7 @@
 //! The table's indexes on screen: the picker's index names, the index chooser (`i`), and the
 //! title of a view reading an index (issue 20).
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::snapshot_tests::{buffer_text, render};
 use crate::app::fixtures::*;

@@ -2,7 +2,7 @@
 //! hostile stream data (escape sequences, bidi overrides, control characters in keys and
 //! values) shown as visible escapes, never reaching the terminal.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 

@@ -2,7 +2,7 @@
 //! warnings and the tail; another ranking, paused and following; a MODIFY's diff; a KEYS_ONLY
 //! stream; a table without a stream. The diff's colours are asserted on the buffer.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use ratatui::buffer::Buffer;
 use ratatui::style::Color;
 

@@ -48,7 +48,7 @@ mod walk_tests;
 
 use ratatui::Frame;
 
-use crate::app::state::{Screen, State};
+use crate::app::state::{Overlay, Screen, State};
 
 pub fn draw(frame: &mut Frame, state: &State) {
     let area = frame.area();
@@ -56,11 +56,11 @@ pub fn draw(frame: &mut Frame, state: &State) {
         Screen::Picker => picker::draw(frame, area, state),
         Screen::Table => table_view::draw(frame, area, state),
     }
-    switcher::draw(frame, area, state);
-    if let Some(row) = &state.log_pane.shown {
-        sent_request::draw(frame, area, row, state.log_pane.shown_scroll);
-    }
-    if state.show_help {
-        help::draw(frame, area, state);
+    // The one overlay, as `update::overlay_key` routes the keys to it.
+    match &state.overlay {
+        Some(Overlay::Help { .. }) => help::draw(frame, area, state),
+        Some(Overlay::Sent { row, scroll }) => sent_request::draw(frame, area, row, *scroll),
+        Some(Overlay::Switcher(_)) => switcher::draw(frame, area, state),
+        None => {}
     }
 }

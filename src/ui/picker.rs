@@ -43,7 +43,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     match &picker.tables {
         None | Some(Loadable::Loading) => lines.push(Line::styled("loading tables…", theme::dim())),
         Some(Loadable::Failed(e)) => {
-            lines.push(Line::styled(sanitize(e).into_owned(), theme::error()))
+            lines.push(Line::styled(sanitize(e).into_owned(), theme::error()));
+            lines.push(Line::styled(
+                "type a table name; Enter opens it",
+                theme::dim(),
+            ));
         }
         Some(Loadable::Loaded(all)) => {
             let visible = picker.visible();

@@ -102,7 +102,9 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
 
 /// A write's row: its operation, the items written and its write units by table and index.
 fn write_row(r: &RequestRow, operation: &str) -> Row<'static> {
-    let mut split = format!("WCU table {}", units(r.consumed.table));
+    // Why it was throttled comes first: the cell is cut on a narrow terminal.
+    let mut split = throttled_by(r);
+    split.push_str(&format!("WCU table {}", units(r.consumed.table)));
     for (name, u) in &r.consumed.indexes {
         split.push_str(&format!(" {} {}", sanitize(name), units(*u)));
     }
@@ -130,11 +132,19 @@ fn write_row(r: &RequestRow, operation: &str) -> Row<'static> {
     .style(theme::warning())
 }
 
+/// `⚠ hot key range · GSI1 · ` for a row the service throttled and said why.
+fn throttled_by(r: &RequestRow) -> String {
+    r.reasons_short()
+        .map(|why| format!("⚠ {} · ", sanitize(&why)))
+        .unwrap_or_default()
+}
+
 fn row(r: &RequestRow) -> Row<'static> {
     if let Some(operation) = r.write {
         return write_row(r, operation);
     }
-    let mut split = format!("table {}", units(r.consumed.table));
+    let mut split = throttled_by(r);
+    split.push_str(&format!("table {}", units(r.consumed.table)));
     for (name, u) in &r.consumed.indexes {
         split.push_str(&format!(" {} {}", sanitize(name), units(*u)));
     }

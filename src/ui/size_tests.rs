@@ -1,7 +1,7 @@
 //! Every screen state drawn at every small terminal size (and a few degenerate ones) without a
 //! panic, a snapshot of the table view at 20x6, and rapid resizes through `update`.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
@@ -171,6 +171,7 @@ fn all_states() -> Vec<(&'static str, State)> {
         attempts: 6,
         throttles: 5,
         throttle_reason: Some("ProvisionedThroughputExceededException".into()),
+        reasons: Vec::new(),
     };
     send(&mut s, [Msg::Engine(EngineEvent::Page(p))]);
     states.push(("hostile collections", s.clone()));

@@ -1,7 +1,7 @@
 //! Every screen in every state, drawn on a fixed 100x30 `TestBackend` and compared with insta
 //! snapshots; colours that carry meaning are asserted on the buffer.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 use ratatui::Terminal;
@@ -121,6 +121,13 @@ fn kinds_have_their_colours_and_throttled_requests_are_red() {
         attempts: 3,
         throttles: 2,
         throttle_reason: Some("ProvisionedThroughputExceededException: hot".into()),
+        reasons: vec![
+            crate::model::throttle::ThrottleReason::new(
+                "IndexReadKeyRangeThroughputExceeded",
+                Some("arn:aws:dynamodb:us-east-1:1:table/T/index/GSI1".into()),
+            );
+            2
+        ],
     };
     send(&mut s, [Msg::Engine(EngineEvent::Page(p))]);
     let terminal = render(&s);
@@ -134,6 +141,18 @@ fn kinds_have_their_colours_and_throttled_requests_are_red() {
         buffer[(attempts, row_y)].fg,
         Color::Red,
         "throttled rows are red"
+    );
+    let row: String = (log.x..log.x + log.width)
+        .map(|x| buffer[(x, row_y)].symbol().to_string())
+        .collect();
+    assert!(row.contains("⚠ hot key range"), "the row says why: {row}");
+    // Where the terminal is wide enough, the index and the split follow.
+    let mut wide = Terminal::new(TestBackend::new(160, HEIGHT)).unwrap();
+    wide.draw(|f| super::draw(f, &s)).unwrap();
+    let text = buffer_text(&wide);
+    assert!(
+        text.contains("⚠ hot key range · GSI1 · table 2.5"),
+        "the row says why: {text}"
     );
     let status: String = (0..buffer.area.width)
         .map(|x| buffer[(x, buffer.area.height - 1)].symbol().to_string())

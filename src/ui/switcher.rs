@@ -12,10 +12,10 @@ use crate::model::sanitize::sanitize;
 const ROWS: u16 = SWITCHER_ROWS as u16;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
-    let Some(switcher) = &state.session.switcher else {
+    let Some(switcher) = state.switcher() else {
         return;
     };
-    let choices = state.session.choices();
+    let choices = state.session.choices(switcher);
     let popup = area.centered(
         Constraint::Length(48.min(area.width)),
         Constraint::Length((ROWS + 4).min(area.height)),

@@ -2,8 +2,8 @@
 //! data, unique headers, collection order, the picker's return, completions, the detail's wrap,
 //! help, the request log, region and profile.
 
+use crate::app::input::KeyCode;
 use crate::app::msg::{InputMsg, Msg, ReadEffect, TableMsg};
-use crossterm::event::KeyCode;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;
@@ -171,9 +171,9 @@ fn sort_key_completions_in_key_order_with_counts_and_by_count_with_ctrl_o() {
     snapshot!("builder_sk_completions_key_order", st);
     send(
         &mut st,
-        [Msg::Input(InputMsg::Key(crossterm::event::KeyEvent::new(
+        [Msg::Input(InputMsg::Key(crate::app::input::Key::new(
             KeyCode::Char('o'),
-            crossterm::event::KeyModifiers::CONTROL,
+            crate::app::input::Modifiers::CONTROL,
         )))],
     );
     let (_, counts) = completion(&st);
@@ -217,7 +217,7 @@ fn help_takes_the_terminal_s_width_wraps_and_scrolls() {
     );
     snapshot!("help_top", st);
     send(&mut st, [press(KeyCode::End)]);
-    assert!(st.show_help && st.help_scroll > 0);
+    assert!(st.help_scroll().is_some_and(|rows| rows > 0));
     let text = screen_text(&st);
     assert!(
         text.contains("g r: open the selected related collection"),
@@ -225,8 +225,9 @@ fn help_takes_the_terminal_s_width_wraps_and_scrolls() {
     );
     snapshot!("help_end", st);
     send(&mut st, [char('x')]);
-    assert!(!st.show_help, "any other key closes it");
-    assert_eq!(st.help_scroll, 0);
+    assert!(st.help_scroll().is_none(), "any other key closes it");
+    send(&mut st, [char('?')]);
+    assert_eq!(st.help_scroll(), Some(0), "it opens at the top again");
 }
 
 #[test]

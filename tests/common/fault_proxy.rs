@@ -124,8 +124,16 @@ pub struct FaultConfig {
     pub operations: Option<Vec<String>>,
     /// The first `after` eligible requests pass untouched.
     pub after: usize,
+    /// At most this many faults are injected; `None`: no limit.
+    pub at_most: Option<usize>,
     /// How long `Fault::Delay` waits before forwarding.
     pub delay: Duration,
+    /// `(reason, resource ARN)`s a throttle fault's body carries as its `ThrottlingReasons`.
+    pub reasons: Vec<(String, String)>,
+    /// Operations the proxy answers itself, always: status and awsJson1.0 body (what DynamoDB
+    /// Local cannot say, e.g. Contributor Insights, or an AccessDeniedException).
+    /// Each: operation, a text the request body must hold (if any), status and body.
+    pub answers: Vec<(String, Option<String>, u16, String)>,
 }
 
 impl FaultConfig {
@@ -137,8 +145,44 @@ impl FaultConfig {
             kinds: Vec::new(),
             operations: None,
             after: 0,
+            at_most: None,
             delay: Duration::from_millis(2500),
+            reasons: Vec::new(),
+            answers: Vec::new(),
         }
+    }
+
+    /// Throttle faults say why, as DynamoDB does: `reason` on the resource `arn`.
+    pub fn with_reason(mut self, reason: &str, arn: &str) -> Self {
+        self.reasons.push((reason.to_string(), arn.to_string()));
+        self
+    }
+
+    /// `operation` is answered with `status` and `body` instead of being forwarded.
+    pub fn answer(mut self, operation: &str, status: u16, body: &str) -> Self {
+        self.answers
+            .push((operation.to_string(), None, status, body.to_string()));
+        self
+    }
+
+    /// [`answer`](Self::answer) for the `operation` requests whose body holds `holding`
+    /// (the first matching answer is given).
+    pub fn answer_when(mut self, operation: &str, holding: &str, status: u16, body: &str) -> Self {
+        self.answers.push((
+            operation.to_string(),
+            Some(holding.to_string()),
+            status,
+            body.to_string(),
+        ));
+        self
+    }
+
+    /// `operation` is refused as an IAM policy without its permission refuses it.
+    pub fn deny(self, operation: &str, permission: &str) -> Self {
+        let body = format!(
+            r#"{{"__type":"com.amazon.coral.service#AccessDeniedException","Message":"User: arn:aws:iam::123456789012:user/reader is not authorized to perform: {permission} on resource: arn:aws:dynamodb:us-east-1:123456789012:table/x because no identity-based policy allows the {permission} action"}}"#
+        );
+        self.answer(operation, 400, &body)
     }
 
     pub fn new(rate: f64, seed: u64, kinds: &[Fault]) -> Self {
@@ -152,6 +196,11 @@ impl FaultConfig {
 
     pub fn only(mut self, operations: &[&str]) -> Self {
         self.operations = Some(operations.iter().map(|s| s.to_string()).collect());
+        self
+    }
+
+    pub fn at_most(mut self, n: usize) -> Self {
+        self.at_most = Some(n);
         self
     }
 
@@ -198,7 +247,9 @@ impl State {
             if self.eligible_seen > self.config.after {
                 let roll = (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
                 let pick = self.next_u64() as usize % self.config.kinds.len();
-                if roll < self.config.rate {
+                let injected = self.log.iter().filter(|r| r.fault.is_some()).count();
+                let spent = self.config.at_most.is_some_and(|n| injected >= n);
+                if roll < self.config.rate && !spent {
                     fault = Some(self.config.kinds[pick]);
                 }
             }
@@ -534,15 +585,42 @@ fn forward(upstream: &mut Option<Upstream>, addr: &str, req: &Request) -> io::Re
     Ok(response)
 }
 
-fn error_response(fault: Fault) -> Vec<u8> {
+fn error_response(fault: Fault, reasons: &[(String, String)]) -> Vec<u8> {
     let (status, reason, code, message) = fault.error_response().expect("an error fault");
-    let body =
-        format!(r#"{{"__type":"com.amazonaws.dynamodb.v20120810#{code}","message":"{message}"}}"#);
+    // The SDK's model spells the member `throttlingReasons` on ThrottlingException and
+    // `ThrottlingReasons` on the other two throttling errors.
+    let member = match fault {
+        Fault::Throttling => Some("throttlingReasons"),
+        Fault::ProvisionedThroughput => Some("ThrottlingReasons"),
+        _ => None,
+    };
+    let reasons = match member {
+        Some(member) if !reasons.is_empty() => {
+            let list: Vec<String> = reasons
+                .iter()
+                .map(|(r, arn)| format!(r#"{{"reason":"{r}","resource":"{arn}"}}"#))
+                .collect();
+            format!(r#","{member}":[{}]"#, list.join(","))
+        }
+        _ => String::new(),
+    };
+    let body = format!(
+        r#"{{"__type":"com.amazonaws.dynamodb.v20120810#{code}","message":"{message}"{reasons}}}"#
+    );
+    raw_response(status, reason, code, &body)
+}
+
+fn raw_response(status: u16, reason: &str, code: &str, body: &str) -> Vec<u8> {
+    let error_type = if code.is_empty() {
+        String::new()
+    } else {
+        format!("x-amzn-ErrorType: {code}\r\n")
+    };
     format!(
         "HTTP/1.1 {status} {reason}\r\n\
          Content-Type: application/x-amz-json-1.0\r\n\
          x-amzn-RequestId: FAULTPROXY{status}\r\n\
-         x-amzn-ErrorType: {code}\r\n\
+         {error_type}\
          Content-Length: {}\r\n\r\n{body}",
         body.len()
     )
@@ -587,13 +665,46 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
             .and_then(|t| t.rsplit('.').next())
             .unwrap_or("?")
             .to_string();
-        let (fault, delay) = {
+        let (fault, delay, reasons, answer) = {
             let mut s = state.lock().unwrap();
-            (s.decide(&operation), s.config.delay)
+            let body = String::from_utf8_lossy(&req.body);
+            let answer = s
+                .config
+                .answers
+                .iter()
+                .find(|(op, holding, _, _)| {
+                    op == &operation && holding.as_ref().is_none_or(|h| body.contains(h.as_str()))
+                })
+                .map(|(_, _, status, body)| (*status, body.clone()));
+            let fault = if answer.is_some() {
+                s.log.push(Record {
+                    operation: operation.clone(),
+                    fault: None,
+                });
+                None
+            } else {
+                s.decide(&operation)
+            };
+            (fault, s.config.delay, s.config.reasons.clone(), answer)
         };
+        if let Some((status, body)) = answer {
+            let code = body
+                .split("#")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .unwrap_or("");
+            let text = if status == 200 { "OK" } else { "Bad Request" };
+            if writer
+                .write_all(&raw_response(status, text, code, &body))
+                .is_err()
+            {
+                return;
+            }
+            continue;
+        }
         match fault {
             Some(f) if f.error_response().is_some() => {
-                if writer.write_all(&error_response(f)).is_err() {
+                if writer.write_all(&error_response(f, &reasons)).is_err() {
                     return;
                 }
                 continue;

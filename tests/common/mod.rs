@@ -4,6 +4,7 @@
 
 pub mod corpus;
 pub mod pty;
+pub mod tables;
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -102,6 +103,7 @@ pub fn aws_env(cmd: &mut Command) -> &mut Command {
         .env_remove("AWS_PROFILE")
         .env_remove("AWS_ENDPOINT_URL")
         .env_remove("AWS_ENDPOINT_URL_DYNAMODB")
+        .env_remove("AWS_ENDPOINT_URL_CLOUDWATCH")
         .env_remove("AWS_SESSION_TOKEN")
         // Tests never write to the user's log file; tests/e2e_logs.rs sets its own.
         .env("DYNOSCOPE_LOG", "off")

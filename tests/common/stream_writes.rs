@@ -11,10 +11,7 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use aws_sdk_dynamodb::types::{
-    AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
-    KeyType, Projection, ProjectionType, ScalarAttributeType, StreamSpecification, StreamViewType,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, StreamViewType};
 use aws_sdk_dynamodb::Client;
 
 pub const HOT_KEY: &str = "USER#hot";
@@ -222,54 +219,17 @@ pub async fn write(client: &Client, table: &str, ops: &[Op]) {
 
 /// A table with PK/SK, GSI1 on GSI1PK/GSI1SK, and a stream of `view` (none: no stream).
 pub async fn create_table(client: &Client, table: &str, view: Option<StreamViewType>) {
-    let def = |name: &str| {
-        AttributeDefinition::builder()
-            .attribute_name(name)
-            .attribute_type(ScalarAttributeType::S)
-            .build()
-            .unwrap()
-    };
-    let key = |name: &str, kt| {
-        KeySchemaElement::builder()
-            .attribute_name(name)
-            .key_type(kt)
-            .build()
-            .unwrap()
-    };
-    let stream = view.map(|v| {
-        StreamSpecification::builder()
-            .stream_enabled(true)
-            .stream_view_type(v)
-            .build()
-            .unwrap()
-    });
-    client
-        .create_table()
-        .table_name(table)
-        .billing_mode(BillingMode::PayPerRequest)
-        .attribute_definitions(def("PK"))
-        .attribute_definitions(def("SK"))
-        .attribute_definitions(def("GSI1PK"))
-        .attribute_definitions(def("GSI1SK"))
-        .key_schema(key("PK", KeyType::Hash))
-        .key_schema(key("SK", KeyType::Range))
-        .global_secondary_indexes(
-            GlobalSecondaryIndex::builder()
-                .index_name("GSI1")
-                .key_schema(key("GSI1PK", KeyType::Hash))
-                .key_schema(key("GSI1SK", KeyType::Range))
-                .projection(
-                    Projection::builder()
-                        .projection_type(ProjectionType::All)
-                        .build(),
-                )
-                .build()
-                .unwrap(),
+    use crate::common::tables::{s, TableSpec};
+    TableSpec::pk_sk(table)
+        .gsi(
+            "GSI1",
+            s("GSI1PK"),
+            Some(s("GSI1SK")),
+            aws_sdk_dynamodb::types::ProjectionType::All,
         )
-        .set_stream_specification(stream)
-        .send()
-        .await
-        .expect("create table");
+        .stream(view)
+        .create(client)
+        .await;
 }
 
 /// One `tail` output line as what the stream showed.

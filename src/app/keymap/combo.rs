@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 use thiserror::Error;
 
 use super::KEY_SYNTAX_HINT;
@@ -15,20 +15,20 @@ pub struct KeyParseError {
     pub key: String,
 }
 
-/// One key with its modifiers, normalised so it compares equal to what crossterm reports:
+/// One key with its modifiers, normalised so it compares equal to what terminals report:
 /// characters carry their case and never SHIFT (`G`, not `shift-g`), shift-tab is `BackTab`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct KeyCombo {
     code: KeyCode,
-    modifiers: KeyModifiers,
+    modifiers: Modifiers,
 }
 
-const MODIFIER_MASK: KeyModifiers = KeyModifiers::CONTROL
-    .union(KeyModifiers::ALT)
-    .union(KeyModifiers::SHIFT);
+const MODIFIER_MASK: Modifiers = Modifiers::CONTROL
+    .union(Modifiers::ALT)
+    .union(Modifiers::SHIFT);
 
 impl KeyCombo {
-    pub fn new(code: KeyCode, modifiers: KeyModifiers) -> KeyCombo {
+    pub fn new(code: KeyCode, modifiers: Modifiers) -> KeyCombo {
         normalise(code, modifiers)
     }
 
@@ -36,7 +36,7 @@ impl KeyCombo {
         self.code
     }
 
-    pub fn modifiers(&self) -> KeyModifiers {
+    pub fn modifiers(&self) -> Modifiers {
         self.modifiers
     }
 
@@ -47,7 +47,7 @@ impl KeyCombo {
             key: text.to_owned(),
         };
         let mut rest = text;
-        let mut modifiers = KeyModifiers::NONE;
+        let mut modifiers = Modifiers::NONE;
         while let Some((prefix, after)) = split_modifier(rest) {
             if after.is_empty() {
                 return Err(bad());
@@ -67,7 +67,7 @@ impl KeyCombo {
         } else {
             named_key(&rest.to_ascii_lowercase()).ok_or_else(bad)?
         };
-        if modifiers.contains(KeyModifiers::SHIFT) {
+        if modifiers.contains(Modifiers::SHIFT) {
             if let KeyCode::Char(c) = code {
                 // `shift-g` is `G`; for anything but a letter the shifted character depends on
                 // the keyboard layout, so it has to be written as itself.
@@ -81,19 +81,19 @@ impl KeyCombo {
         Ok(normalise(code, modifiers))
     }
 
-    /// Whether crossterm's `key` is this combo. Release events never match.
-    pub fn matches(&self, key: &KeyEvent) -> bool {
-        key.kind != KeyEventKind::Release && normalise(key.code, key.modifiers) == *self
+    /// Whether the pressed `key` is this combo (`tui/` passes presses only, never releases).
+    pub fn matches(&self, key: &Key) -> bool {
+        normalise(key.code, key.modifiers) == *self
     }
 }
 
 // Strips one `ctrl-`/`alt-`/`shift-` (or `+`) prefix, case-insensitively.
-fn split_modifier(text: &str) -> Option<(KeyModifiers, &str)> {
+fn split_modifier(text: &str) -> Option<(Modifiers, &str)> {
     let (head, tail) = text.split_once(['-', '+'])?;
     let modifier = match head.to_ascii_lowercase().as_str() {
-        "ctrl" | "control" => KeyModifiers::CONTROL,
-        "alt" | "meta" | "option" => KeyModifiers::ALT,
-        "shift" => KeyModifiers::SHIFT,
+        "ctrl" | "control" => Modifiers::CONTROL,
+        "alt" | "meta" | "option" => Modifiers::ALT,
+        "shift" => Modifiers::SHIFT,
         _ => return None,
     };
     Some((modifier, tail))
@@ -130,14 +130,14 @@ fn named_key(name: &str) -> Option<KeyCode> {
 
 // Terminals report shifted characters as the character itself, sometimes with SHIFT set and
 // sometimes not, and shift-tab as BackTab (with or without SHIFT, or as Tab with SHIFT).
-fn normalise(code: KeyCode, modifiers: KeyModifiers) -> KeyCombo {
+fn normalise(code: KeyCode, modifiers: Modifiers) -> KeyCombo {
     let mut modifiers = modifiers & MODIFIER_MASK;
     let code = match code {
-        KeyCode::Tab if modifiers.contains(KeyModifiers::SHIFT) => KeyCode::BackTab,
+        KeyCode::Tab if modifiers.contains(Modifiers::SHIFT) => KeyCode::BackTab,
         other => other,
     };
     if matches!(code, KeyCode::Char(_) | KeyCode::BackTab) {
-        modifiers.remove(KeyModifiers::SHIFT);
+        modifiers.remove(Modifiers::SHIFT);
     }
     KeyCombo { code, modifiers }
 }
@@ -152,13 +152,13 @@ impl FromStr for KeyCombo {
 
 impl fmt::Display for KeyCombo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.modifiers.contains(KeyModifiers::CONTROL) {
+        if self.modifiers.contains(Modifiers::CONTROL) {
             f.write_str("ctrl-")?;
         }
-        if self.modifiers.contains(KeyModifiers::ALT) {
+        if self.modifiers.contains(Modifiers::ALT) {
             f.write_str("alt-")?;
         }
-        if self.modifiers.contains(KeyModifiers::SHIFT) {
+        if self.modifiers.contains(Modifiers::SHIFT) {
             f.write_str("shift-")?;
         }
         match self.code {

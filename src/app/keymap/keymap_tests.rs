@@ -1,10 +1,10 @@
 //! Key parsing, the default keymap and overrides.
 
 use super::*;
-use crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+use crate::app::input::{KeyCode, Modifiers};
 
-fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
-    KeyEvent::new(code, modifiers)
+fn press(code: KeyCode, modifiers: Modifiers) -> Key {
+    Key::new(code, modifiers)
 }
 
 fn combo(text: &str) -> KeyCombo {
@@ -45,15 +45,15 @@ fn action_names_round_trip() {
 
 #[test]
 fn parses_key_strings() {
-    let none = KeyModifiers::NONE;
-    let ctrl = KeyModifiers::CONTROL;
-    let cases: &[(&str, KeyCode, KeyModifiers, &str)] = &[
+    let none = Modifiers::NONE;
+    let ctrl = Modifiers::CONTROL;
+    let cases: &[(&str, KeyCode, Modifiers, &str)] = &[
         ("q", KeyCode::Char('q'), none, "q"),
         ("G", KeyCode::Char('G'), none, "G"),
         ("shift-g", KeyCode::Char('G'), none, "G"),
         ("ctrl-c", KeyCode::Char('c'), ctrl, "ctrl-c"),
         ("Ctrl+C", KeyCode::Char('C'), ctrl, "ctrl-C"),
-        ("alt-x", KeyCode::Char('x'), KeyModifiers::ALT, "alt-x"),
+        ("alt-x", KeyCode::Char('x'), Modifiers::ALT, "alt-x"),
         ("shift-tab", KeyCode::BackTab, none, "shift-tab"),
         ("backtab", KeyCode::BackTab, none, "shift-tab"),
         ("enter", KeyCode::Enter, none, "enter"),
@@ -75,11 +75,11 @@ fn parses_key_strings() {
         ("?", KeyCode::Char('?'), none, "?"),
         ("-", KeyCode::Char('-'), none, "-"),
         ("ctrl--", KeyCode::Char('-'), ctrl, "ctrl--"),
-        ("shift-up", KeyCode::Up, KeyModifiers::SHIFT, "shift-up"),
+        ("shift-up", KeyCode::Up, Modifiers::SHIFT, "shift-up"),
         (
             "ctrl-alt-d",
             KeyCode::Char('d'),
-            ctrl.union(KeyModifiers::ALT),
+            ctrl.union(Modifiers::ALT),
             "ctrl-alt-d",
         ),
     ];
@@ -104,26 +104,26 @@ fn rejects_bad_key_strings() {
 }
 
 #[test]
-fn matches_what_crossterm_reports() {
+fn matches_what_terminals_report() {
     let keymap = Keymap::default();
-    let shift = KeyModifiers::SHIFT;
-    let cases: &[(KeyEvent, Option<Action>)] = &[
+    let shift = Modifiers::SHIFT;
+    let cases: &[(Key, Option<Action>)] = &[
         (
-            press(KeyCode::Char('q'), KeyModifiers::NONE),
+            press(KeyCode::Char('q'), Modifiers::NONE),
             Some(Action::Quit),
         ),
         (
-            press(KeyCode::Char('c'), KeyModifiers::CONTROL),
+            press(KeyCode::Char('c'), Modifiers::CONTROL),
             Some(Action::Quit),
         ),
-        (press(KeyCode::Char('c'), KeyModifiers::NONE), None),
+        (press(KeyCode::Char('c'), Modifiers::NONE), None),
         (press(KeyCode::Char('G'), shift), Some(Action::Bottom)),
         (
-            press(KeyCode::Char('G'), KeyModifiers::NONE),
+            press(KeyCode::Char('G'), Modifiers::NONE),
             Some(Action::Bottom),
         ),
         (
-            press(KeyCode::Char('g'), KeyModifiers::NONE),
+            press(KeyCode::Char('g'), Modifiers::NONE),
             Some(Action::Top),
         ),
         (press(KeyCode::Char('L'), shift), Some(Action::LoadAll)),
@@ -131,45 +131,36 @@ fn matches_what_crossterm_reports() {
         (press(KeyCode::Char('?'), shift), Some(Action::Help)),
         (press(KeyCode::BackTab, shift), Some(Action::PrevPane)),
         (
-            press(KeyCode::BackTab, KeyModifiers::NONE),
+            press(KeyCode::BackTab, Modifiers::NONE),
             Some(Action::PrevPane),
         ),
         (press(KeyCode::Tab, shift), Some(Action::PrevPane)),
-        (
-            press(KeyCode::Tab, KeyModifiers::NONE),
-            Some(Action::NextPane),
-        ),
-        (press(KeyCode::Up, KeyModifiers::NONE), Some(Action::Up)),
+        (press(KeyCode::Tab, Modifiers::NONE), Some(Action::NextPane)),
+        (press(KeyCode::Up, Modifiers::NONE), Some(Action::Up)),
         (press(KeyCode::Up, shift), None),
         (
-            press(KeyCode::PageDown, KeyModifiers::NONE),
+            press(KeyCode::PageDown, Modifiers::NONE),
             Some(Action::PageDown),
         ),
         (
-            press(KeyCode::Char('f'), KeyModifiers::CONTROL),
+            press(KeyCode::Char('f'), Modifiers::CONTROL),
             Some(Action::PageDown),
         ),
-        (press(KeyCode::Esc, KeyModifiers::NONE), Some(Action::Back)),
+        (press(KeyCode::Esc, Modifiers::NONE), Some(Action::Back)),
+        (press(KeyCode::Enter, Modifiers::NONE), Some(Action::Open)),
         (
-            press(KeyCode::Enter, KeyModifiers::NONE),
-            Some(Action::Open),
-        ),
-        (
-            press(KeyCode::Char('/'), KeyModifiers::NONE),
+            press(KeyCode::Char('/'), Modifiers::NONE),
             Some(Action::Filter),
         ),
-        (press(KeyCode::F(1), KeyModifiers::NONE), Some(Action::Help)),
+        (press(KeyCode::F(1), Modifiers::NONE), Some(Action::Help)),
         (
-            press(KeyCode::Char('q'), KeyModifiers::SUPER),
+            press(KeyCode::Char('q'), Modifiers::SUPER),
             Some(Action::Quit),
         ),
     ];
     for (event, want) in cases {
         assert_eq!(keymap.action(event), *want, "{event:?}");
     }
-    let mut release = press(KeyCode::Char('q'), KeyModifiers::NONE);
-    release.kind = KeyEventKind::Release;
-    assert_eq!(keymap.action(&release), None);
 }
 
 fn overrides(pairs: &[(&str, &[&str])]) -> BTreeMap<String, Vec<String>> {
@@ -190,9 +181,9 @@ fn override_replaces_an_actions_keys() {
         .with_overrides(&overrides(&[("quit", &["Q", "ctrl-q"])]))
         .unwrap();
     assert_eq!(keymap.keys_for(Action::Quit), "Q/ctrl-q");
-    let q = press(KeyCode::Char('q'), KeyModifiers::NONE);
+    let q = press(KeyCode::Char('q'), Modifiers::NONE);
     assert_eq!(keymap.action(&q), None);
-    let ctrl_q = press(KeyCode::Char('q'), KeyModifiers::CONTROL);
+    let ctrl_q = press(KeyCode::Char('q'), Modifiers::CONTROL);
     assert_eq!(keymap.action(&ctrl_q), Some(Action::Quit));
     assert_eq!(keymap.keys_for(Action::Down), "down/j");
 }
@@ -207,7 +198,7 @@ fn override_takes_a_key_from_its_default_action() {
         .with_overrides(&overrides(&[("load_more", &["space"]), ("mark", &[])]))
         .unwrap();
     assert_eq!(unbound.keys_for(Action::Mark), "");
-    let j = press(KeyCode::Char('j'), KeyModifiers::NONE);
+    let j = press(KeyCode::Char('j'), Modifiers::NONE);
     assert_eq!(keymap.action(&j), Some(Action::LoadMore));
     assert_eq!(keymap.keys_for(Action::Down), "down");
     assert_eq!(keymap.keys_for(Action::Tables), "");

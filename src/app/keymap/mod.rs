@@ -9,7 +9,7 @@ mod combo;
 
 use std::collections::BTreeMap;
 
-use crossterm::event::KeyEvent;
+use crate::app::input::Key;
 use thiserror::Error;
 
 pub use action::Action;
@@ -169,7 +169,7 @@ impl Keymap {
     }
 
     /// The action `key` triggers, if any.
-    pub fn action(&self, key: &KeyEvent) -> Option<Action> {
+    pub fn action(&self, key: &Key) -> Option<Action> {
         self.bindings
             .iter()
             .find(|b| b.keys.iter().any(|k| k.matches(key)))

@@ -1,6 +1,5 @@
-//! The request log pane: its height, its selected row, and the request shown as sent.
-
-use crate::app::request_log::RequestRow;
+//! The request log pane: its height and its selected row (the request shown as sent is an
+//! [`super::Overlay`]).
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct LogPane {
@@ -8,8 +7,4 @@ pub struct LogPane {
     pub height: Option<u16>,
     /// The selected row (oldest first) while the log has the focus.
     pub cursor: Option<usize>,
-    /// The row whose request is shown exactly as sent (Enter on it).
-    pub shown: Option<RequestRow>,
-    /// The first row of it in view (it scrolls when longer than the screen).
-    pub shown_scroll: usize,
 }

@@ -12,6 +12,7 @@ mod loaded_keys;
 mod log_pane;
 mod marks;
 mod modal;
+mod overlay;
 mod palette;
 mod picker;
 mod query_form;
@@ -42,6 +43,7 @@ pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;
 pub use modal::Modal;
+pub use overlay::Overlay;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use query_form::*;
@@ -131,7 +133,8 @@ pub struct State {
     pub keymap: Keymap,
     pub config: Config,
     pub endpoint: String,
-    pub show_help: bool,
+    /// The help, the request as sent or the switcher, over everything (at most one).
+    pub overlay: Option<Overlay>,
     pub notice: Option<Notice>,
     /// Terminal size, for the layout `update` needs (page sizes, keeping cursors visible).
     pub width: u16,
@@ -153,9 +156,7 @@ pub struct State {
     pub chord: Chords,
     /// Key completions in key order or by count (Ctrl-O in the query form and the palette).
     pub completion_order: CompletionOrder,
-    /// Help rows scrolled off the top.
-    pub help_scroll: usize,
-    /// The request log's height, selected row and "as sent" view.
+    /// The request log's height and selected row.
     pub log_pane: LogPane,
     /// Region and profile, and switching them (`R`, `A`).
     pub session: Session,
@@ -184,7 +185,7 @@ impl State {
             keymap,
             config,
             endpoint,
-            show_help: false,
+            overlay: None,
             notice: None,
             width,
             height,
@@ -197,7 +198,6 @@ impl State {
             quit: false,
             chord: Chords::default(),
             completion_order: CompletionOrder::default(),
-            help_scroll: 0,
             log_pane: LogPane::default(),
             session: Session::default(),
             writes_enabled: false,

@@ -30,6 +30,34 @@ impl Picker {
     }
 
     pub fn highlighted(&self) -> Option<String> {
+        // Without the list (ListTables denied or failed), the name typed is the table.
+        if let Some(Loadable::Failed(_)) = &self.tables {
+            let typed = self.filter.trim();
+            return (!typed.is_empty()).then(|| typed.to_string());
+        }
         self.visible().get(self.list.cursor).map(|s| s.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// ListTables denied: the picker opens the name typed instead of a listed one.
+    #[test]
+    fn without_the_list_the_typed_name_is_the_table() {
+        let mut picker = Picker {
+            tables: Some(Loadable::Failed("not allowed 'dynamodb:ListTables'".into())),
+            ..Default::default()
+        };
+        assert_eq!(picker.highlighted(), None);
+        picker.filter = " orders ".into();
+        assert_eq!(picker.highlighted().as_deref(), Some("orders"));
+        picker.tables = Some(Loadable::Loaded(vec!["other".into()]));
+        assert_eq!(
+            picker.highlighted(),
+            None,
+            "a listed table is picked from the list"
+        );
     }
 }

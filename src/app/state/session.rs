@@ -47,7 +47,6 @@ pub struct Session {
     pub profile_chosen: bool,
     /// Profiles in `~/.aws/config` (or `AWS_CONFIG_FILE`), read at start-up.
     pub profiles: Vec<String>,
-    pub switcher: Option<Switcher>,
     /// The connection being made: its generation and what it is to.
     pub connecting: Option<(u64, String)>,
     /// Numbers connections, so a late answer for an older one is ignored.
@@ -56,10 +55,7 @@ pub struct Session {
 
 impl Session {
     /// The switcher's choices matching its filter.
-    pub fn choices(&self) -> Vec<&str> {
-        let Some(s) = &self.switcher else {
-            return Vec::new();
-        };
+    pub fn choices(&self, s: &Switcher) -> Vec<&str> {
         let all: Vec<&str> = match s.kind {
             SwitchKind::Region => REGIONS.to_vec(),
             SwitchKind::Profile => self.profiles.iter().map(String::as_str).collect(),

@@ -1,7 +1,7 @@
 //! The query form's keys around completions: what Enter, Tab, → and Ctrl-U do, what one Tab
 //! completes to, and where index keys complete from.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::builder_tests::{builder, builder_open, builder_open_with, dismiss, typed};
 use crate::app::fixtures::*;
@@ -18,9 +18,9 @@ fn started(effects: &[Effect]) -> Option<ReadSpec> {
 }
 
 fn ctrl(c: char) -> Msg {
-    Msg::Input(InputMsg::Key(KeyEvent::new(
+    Msg::Input(InputMsg::Key(Key::new(
         KeyCode::Char(c),
-        KeyModifiers::CONTROL,
+        Modifiers::CONTROL,
     )))
 }
 

@@ -1,6 +1,6 @@
 //! The query form and the palette driven through `update` with scripted messages.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use crate::app::fixtures::*;
 use crate::app::msg::{
@@ -209,9 +209,9 @@ fn raw_mode_and_copying_the_cli_command() {
     let (mut s, _) = builder_open();
     send(
         &mut s,
-        [Msg::Input(InputMsg::Key(KeyEvent::new(
+        [Msg::Input(InputMsg::Key(Key::new(
             KeyCode::Char('r'),
-            KeyModifiers::CONTROL,
+            Modifiers::CONTROL,
         )))],
     );
     assert!(builder(&s).raw);
@@ -225,9 +225,9 @@ fn raw_mode_and_copying_the_cli_command() {
     );
     let effects = send(
         &mut s,
-        [Msg::Input(InputMsg::Key(KeyEvent::new(
+        [Msg::Input(InputMsg::Key(Key::new(
             KeyCode::Char('y'),
-            KeyModifiers::CONTROL,
+            Modifiers::CONTROL,
         )))],
     );
     assert!(
@@ -263,9 +263,9 @@ fn palette_runs_patterns_and_fans_out_shards() {
     let order = s.completion_order;
     send(
         &mut s,
-        [Msg::Input(InputMsg::Key(crossterm::event::KeyEvent::new(
+        [Msg::Input(InputMsg::Key(crate::app::input::Key::new(
             KeyCode::Char('o'),
-            crossterm::event::KeyModifiers::CONTROL,
+            crate::app::input::Modifiers::CONTROL,
         )))],
     );
     assert_ne!(s.completion_order, order);

@@ -5,7 +5,7 @@
 //! a `g` that only moves after a timeout feels broken; restoring the cursors on `r` costs one
 //! frame showing the top.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::derived::refilter_items;
 use super::navigation::move_cursor;
@@ -37,9 +37,9 @@ pub(super) fn top_and_arm(state: &mut State) -> Vec<Effect> {
 
 /// The key after `g`: `r` follows, `g` is `g g` (already at the top); `None` for any other
 /// key, which is then handled as itself.
-pub(super) fn chord_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Effect>> {
+pub(super) fn chord_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
     let pending = state.chord.pending.take()?;
-    let plain = key.modifiers.difference(KeyModifiers::SHIFT).is_empty();
+    let plain = key.modifiers.difference(Modifiers::SHIFT).is_empty();
     match key.code {
         KeyCode::Char('r') if plain => {
             restore(state, pending.before);

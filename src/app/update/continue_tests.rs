@@ -1,7 +1,7 @@
 //! Continuing a read through `update`: whoever continues a budget-stopped read asks for a new
 //! budget first, and a streaming export's read is resumed and stopped with the export.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::scan_tests::{done, launch_budgeted, segment_page};
 use crate::app::fixtures::*;

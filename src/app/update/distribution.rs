@@ -1,6 +1,6 @@
 //! The key-distribution view of what was loaded.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::app::input::{Key, KeyCode};
 
 use ratatui::layout::Margin;
 
@@ -49,7 +49,7 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
 
 /// `↑`/`↓`, `PgUp`/`PgDn` and `Home`/`End` scroll the view, down to its last row at the
 /// bottom; any other key closes it.
-pub(super) fn distribution_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn distribution_key(state: &mut State, key: Key) -> Vec<Effect> {
     let inner = distribution_popup(area(state)).inner(Margin::new(1, 1));
     let (width, height) = (inner.width as usize, inner.height as usize);
     let Some(view) = state.table.as_mut() else {

@@ -1,7 +1,7 @@
 //! The export dialog (`x`): scope, format, CSV columns and path, then the checks before an
 //! export starts (the path is free, or the user agreed to replace the file).
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::app::input::{Key, KeyCode};
 
 use super::export_run::launch;
 use crate::app::msg::{Effect, ExportEffect, FileEffect};
@@ -122,7 +122,7 @@ fn follow_format(d: &mut ExportDialog) {
     }
 }
 
-pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn export_key(state: &mut State, key: Key) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -168,7 +168,7 @@ pub(super) fn export_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
             if d.field == ExportField::Path
                 && key
                     .modifiers
-                    .contains(crossterm::event::KeyModifiers::CONTROL) =>
+                    .contains(crate::app::input::Modifiers::CONTROL) =>
         {
             d.path.clear();
             d.path_edited = true;
@@ -316,7 +316,7 @@ pub(super) fn completions(state: &mut State, path: String, dirs: Vec<String>) {
     }
 }
 
-pub(super) fn cancel_prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+pub(super) fn cancel_prompt_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     let view = state.table.as_mut()?;
     let job = view.export_job.as_mut().filter(|j| j.confirm_cancel)?;
     job.confirm_cancel = false;

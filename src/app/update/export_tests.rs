@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::*;
 use crate::app::msg::{

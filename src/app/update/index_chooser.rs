@@ -1,7 +1,7 @@
 //! The index chooser (`i`): pick the table or one of its indexes, seeing each one's keys,
 //! projection, size and first-page cost; only Enter reads.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::app::input::{Key, KeyCode};
 
 use super::open::new_scan;
 use crate::app::keymap::Action;
@@ -21,7 +21,7 @@ pub(super) fn open_chooser(state: &mut State) -> Vec<Effect> {
 }
 
 /// `↑`/`↓` (and the keymap's moves) choose, Enter opens the chosen target, Esc closes.
-pub(super) fn chooser_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn chooser_key(state: &mut State, key: Key) -> Vec<Effect> {
     let action = state.keymap.action(&key);
     let Some(view) = state.table.as_mut() else {
         return Vec::new();

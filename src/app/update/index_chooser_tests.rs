@@ -1,7 +1,7 @@
 //! Issue 20: `i` scanned the next index at once (128–173 RCU a press on a five-GSI table, no
 //! way to reach the fifth directly). It opens a chooser; only Enter reads.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, ReadEffect};

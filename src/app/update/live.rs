@@ -3,7 +3,7 @@
 //! and open a change. Whatever closes the pane (Esc, `T`, another table) stops the stream:
 //! [`stop_if_closed`] runs after every message.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::{area, quit};
 use crate::app::keymap::Action;
@@ -173,14 +173,14 @@ fn move_in(live: &mut LiveView, delta: isize, rows: usize, detail_lines: usize) 
 }
 
 /// Keys while the pane is open (it is modal): see the help's "Live pane" line.
-pub(super) fn live_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn live_key(state: &mut State, key: Key) -> Vec<Effect> {
     let now = state.clock_ms;
     let layout = live_layout(area(state));
     let (rows, lines) = (tail_rows(&layout), detail_rows(&layout));
     let action = state.keymap.action(&key);
     let plain = !key
         .modifiers
-        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        .intersects(Modifiers::CONTROL | Modifiers::ALT);
     let step = |action: Option<Action>| -> Option<isize> {
         Some(match action? {
             Action::Up => -1,
@@ -195,7 +195,7 @@ pub(super) fn live_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     match action {
         Some(Action::Quit) => return quit(state),
         Some(Action::Help) => {
-            state.show_help = true;
+            state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 });
             return Vec::new();
         }
         _ => {}

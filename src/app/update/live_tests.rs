@@ -1,7 +1,7 @@
 //! The live pane through `update`: opening, the stream's news, rankings, pause, follow, the
 //! cursor, a change's detail, and every way of closing it stopping the stream.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::{char, demo_info, press, send, state};
 use crate::app::live_fixtures::*;
@@ -35,10 +35,10 @@ fn w_follows_the_stream_from_now_and_esc_stops_it() {
 fn q_quits_from_the_pane_and_help_opens_over_it() {
     let (mut s, _) = live_opened(ViewType::NewAndOldImages);
     send(&mut s, [char('?')]);
-    assert!(s.show_help);
+    assert!(s.help_scroll().is_some());
     send(&mut s, [char('x')]);
     assert!(
-        !s.show_help && s.live_open(),
+        s.help_scroll().is_none() && s.live_open(),
         "any key closes the help, not the pane"
     );
     let effects = send(&mut s, [char('q')]);

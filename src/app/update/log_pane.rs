@@ -1,13 +1,13 @@
 //! The request log pane: `+`/`-` resize it, a cursor over its rows when it has the focus, and
 //! Enter shows the selected request exactly as it was sent.
 
-use crossterm::event::KeyEvent;
+use crate::app::input::Key;
 
 use super::area;
 use crate::app::layout::log_height;
 use crate::app::msg::Effect;
 use crate::app::sent_view::{sent_lines, sent_popup, sent_rows};
-use crate::app::state::{Notice, State};
+use crate::app::state::{Notice, Overlay, State};
 
 /// `+`/`-`: from whatever height the log has now, one row taller or shorter; it then keeps
 /// that height.
@@ -49,25 +49,25 @@ pub(super) fn show_sent(state: &mut State) {
         });
         return;
     };
-    state.log_pane.shown = Some(row);
-    state.log_pane.shown_scroll = 0;
+    state.overlay = Some(Overlay::Sent { row, scroll: 0 });
 }
 
 /// In the "as sent" view the scrolling keys scroll it; any other key closes it.
-pub(super) fn sent_key(state: &mut State, key: &KeyEvent) -> Option<Vec<Effect>> {
-    let row = state.log_pane.shown.as_ref()?;
+pub(super) fn sent_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
+    let (row, from) = state.sent()?;
     let popup = sent_popup(area(state));
     let rows = sent_rows(popup);
     let lines = sent_lines(row, popup.width.saturating_sub(2) as usize).len();
     let max = lines.saturating_sub(rows);
     let page = rows.max(1);
-    let from = state.log_pane.shown_scroll.min(max);
+    let from = from.min(max);
     let action = state.keymap.action(key);
     let Some(to) = super::scroll::scrolled(key.code, action, from, page, max) else {
-        state.log_pane.shown = None;
-        state.log_pane.shown_scroll = 0;
+        state.overlay = None;
         return Some(Vec::new());
     };
-    state.log_pane.shown_scroll = to;
+    if let Some(Overlay::Sent { scroll, .. }) = &mut state.overlay {
+        *scroll = to;
+    }
     Some(Vec::new())
 }

@@ -32,7 +32,7 @@ mod write_request;
 mod write_send;
 mod writes;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseEventKind};
+use crate::app::input::{Key, KeyCode, Modifiers, MouseKind};
 use ratatui::layout::Rect;
 
 use self::completion::debounced;
@@ -52,7 +52,7 @@ use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
     TerminalEffect, TimeMsg, Timer, WriteMsg,
 };
-use crate::app::state::{Loadable, Modal, Screen, State};
+use crate::app::state::{Loadable, Modal, Overlay, Screen, State};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
 pub use query_form::DEBOUNCE;
@@ -122,8 +122,8 @@ fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
         }
         InputMsg::Mouse(mouse) => {
             let delta = match mouse.kind {
-                MouseEventKind::ScrollDown => 3,
-                MouseEventKind::ScrollUp => -3,
+                MouseKind::ScrollDown => 3,
+                MouseKind::ScrollUp => -3,
                 _ => return Vec::new(),
             };
             if live::stream_id(state).is_some() {
@@ -166,21 +166,15 @@ pub fn start(state: &mut State, table: Option<String>) -> Vec<Effect> {
     effects
 }
 
-fn key_event(state: &mut State, key: KeyEvent) -> Vec<Effect> {
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+fn key_event(state: &mut State, key: Key) -> Vec<Effect> {
+    let ctrl = key.modifiers.contains(Modifiers::CONTROL);
     if ctrl && key.code == KeyCode::Char('c') {
         return quit(state);
     }
     if ctrl && key.code == KeyCode::Char('z') {
         return vec![Effect::Terminal(TerminalEffect::Suspend)];
     }
-    if state.show_help {
-        return help::help_key(state, key);
-    }
-    if let Some(effects) = log_pane::sent_key(state, &key) {
-        return effects;
-    }
-    if let Some(effects) = session::switcher_key(state, key) {
+    if let Some(effects) = overlay_key(state, key) {
         return effects;
     }
     if let Some(effects) = modal_key(state, key) {
@@ -219,9 +213,18 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
     effects
 }
 
+/// Keys for what is open over everything ([`Overlay`]; `ui::draw` draws the same one).
+fn overlay_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
+    match state.overlay.as_ref()? {
+        Overlay::Help { .. } => Some(help::help_key(state, key)),
+        Overlay::Sent { .. } => log_pane::sent_key(state, &key),
+        Overlay::Switcher(_) => session::switcher_key(state, key),
+    }
+}
+
 /// Keys for what is open over the table: the export's cancel question, the live pane, else
 /// the one dialog ([`Modal`]; `ui::table_view` draws the same one). `None` when nothing is.
-fn modal_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     if let Some(effects) = export::cancel_prompt_key(state, key) {
         return Some(effects);
     }

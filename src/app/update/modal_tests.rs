@@ -1,7 +1,8 @@
-//! The one dialog over a table (`Modal`): the keys go to the dialog that is drawn, and the
-//! budget prompt a read asks for by itself replaces only a one-line prompt.
+//! The one dialog over a table (`Modal`) and the one overlay over everything (`Overlay`): the
+//! keys go to the dialog that is drawn, and the budget prompt a read asks for by itself
+//! replaces only a one-line prompt.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use super::scan_tests::{launch_budgeted, segment_page};
 use crate::app::fixtures::*;
@@ -66,4 +67,20 @@ fn keys_go_to_the_open_dialog_only() {
     let view = s.table.as_ref().unwrap();
     assert_eq!(view.view.filter, "q", "q is text in the prompt, not quit");
     assert!(!s.quit);
+}
+
+/// Over everything sits at most one overlay, and it takes the keys: `?` in the region
+/// switcher is typed into its filter, not the help opened over it; Esc closes it and the
+/// table's keys work again.
+#[test]
+fn the_one_overlay_takes_the_keys_it_is_drawn_for() {
+    use crate::app::state::Overlay;
+    let mut s = loaded(false);
+    send(&mut s, [char('R')]);
+    assert!(matches!(s.overlay, Some(Overlay::Switcher(_))));
+    send(&mut s, [char('?')]);
+    assert_eq!(s.switcher().map(|w| w.filter.as_str()), Some("?"));
+    assert!(s.help_scroll().is_none());
+    send(&mut s, [press(KeyCode::Esc), char('?')]);
+    assert_eq!(s.overlay, Some(Overlay::Help { scroll: 0 }));
 }

@@ -22,7 +22,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
     let rows = pane_rows(state);
     match action {
         Action::Quit => return quit(state),
-        Action::Help => state.show_help = true,
+        Action::Help => state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 }),
         Action::Up => return move_cursor(state, -1),
         Action::Down => return move_cursor(state, 1),
         Action::PageUp => return move_cursor(state, -(rows as isize)),

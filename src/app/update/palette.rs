@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::app::input::{Key, KeyCode};
 
 use super::completion::MAX_COMPLETIONS;
 use super::query_form::info;
@@ -44,7 +44,7 @@ pub(super) fn open_palette(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn palette_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
     let patterns = state.patterns.clone();
     let Some(p) = state
         .table
@@ -93,7 +93,7 @@ pub(super) fn palette_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
     let ctrl_o = key.code == KeyCode::Char('o')
         && key
             .modifiers
-            .contains(crossterm::event::KeyModifiers::CONTROL);
+            .contains(crate::app::input::Modifiers::CONTROL);
     match key.code {
         _ if ctrl_o => state.completion_order = state.completion_order.toggled(),
         KeyCode::Esc if !form.completion.is_empty() => form.completion.clear(),

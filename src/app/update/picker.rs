@@ -1,6 +1,6 @@
 //! The table picker: filter as you type, describe the highlighted table, open one.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::area;
 use super::open::open_table;
@@ -10,11 +10,11 @@ use crate::app::msg::{Effect, TableEffect};
 use crate::app::state::{Loadable, State};
 use crate::app::text_input::{edit_line, LineEdit};
 
-pub(super) fn picker_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn picker_key(state: &mut State, key: Key) -> Vec<Effect> {
     // A selected filter is replaced by what is typed, and cleared by Backspace.
     if std::mem::take(&mut state.picker.filter_selected) {
         let typing =
-            matches!(key.code, KeyCode::Char(_)) && !key.modifiers.contains(KeyModifiers::CONTROL);
+            matches!(key.code, KeyCode::Char(_)) && !key.modifiers.contains(Modifiers::CONTROL);
         if typing || key.code == KeyCode::Backspace {
             state.picker.filter.clear();
             if key.code == KeyCode::Backspace {
@@ -40,7 +40,7 @@ pub(super) fn picker_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Esc if state.picker.filter.is_empty() => return quit(state),
         KeyCode::Char('?') => {
-            state.show_help = true;
+            state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 });
             return Vec::new();
         }
         _ => {

@@ -2,7 +2,7 @@
 //! a budget-stopped scan asks for before it resumes. All edit text through
 //! [`crate::app::text_input`].
 
-use crossterm::event::KeyEvent;
+use crate::app::input::Key;
 
 use super::derived::refilter;
 use super::open::submit_pk;
@@ -13,7 +13,7 @@ use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::limits;
 
 /// Keys for the filter or partition-key prompt (the open [`Modal`]); `None` when neither is.
-pub(super) fn prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+pub(super) fn prompt_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     let view = state
         .table
         .as_mut()
@@ -77,7 +77,7 @@ pub(super) fn paste(state: &mut State, text: &str) {
 
 /// The resume prompt of a budgeted read: Enter resumes with the typed budget, Esc keeps it
 /// stopped. `None` when the prompt is not open.
-pub(super) fn budget_prompt_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+pub(super) fn budget_prompt_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     let view = state.table.as_mut()?;
     let prompt = view.modal.as_mut()?.budget_prompt_mut()?;
     match edit_line(&mut prompt.text, &key) {

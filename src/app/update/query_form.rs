@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::completion::{debounced, refresh, sample_partition_keys};
 use super::query_form_partiql::{copy_dialect, next_dialect, next_mode, run_partiql};
@@ -37,11 +37,11 @@ pub(super) fn open_query_form(state: &mut State) -> Vec<Effect> {
     sample_partition_keys(state)
 }
 
-fn ctrl(key: &KeyEvent, c: char) -> bool {
-    key.modifiers.contains(KeyModifiers::CONTROL) && key.code == KeyCode::Char(c)
+fn ctrl(key: &Key, c: char) -> bool {
+    key.modifiers.contains(Modifiers::CONTROL) && key.code == KeyCode::Char(c)
 }
 
-pub(super) fn query_form_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
     let table = state
         .table
         .as_ref()

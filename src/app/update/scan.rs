@@ -1,6 +1,6 @@
 //! The triage scan launcher: editing its fields, confirming, and launching the scan.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::app::input::{Key, KeyCode};
 
 use super::reads::start;
 use crate::app::msg::Effect;
@@ -29,7 +29,7 @@ pub(super) fn open_launcher(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn launcher_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn launcher_key(state: &mut State, key: Key) -> Vec<Effect> {
     let price = state.config.price_per_million_reads;
     let confirm_over = state.config.confirm_scan_rcu;
     let Some(v) = state.table.as_mut() else {

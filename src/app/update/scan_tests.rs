@@ -1,6 +1,6 @@
 //! The scan launcher, per-segment progress and the key-distribution view through `update`.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, Msg, ReadEffect, TimeMsg};
@@ -44,6 +44,7 @@ pub(super) fn segment_page(
             attempts: 1,
             throttles: 0,
             throttle_reason: None,
+            reasons: Vec::new(),
         },
         sent: None,
     }))

@@ -1,7 +1,7 @@
 //! The keys that scroll a popup of text (help, the request as sent): one table, so every
 //! popup scrolls alike.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::keymap::Action;
 

@@ -2,13 +2,13 @@
 //! connection made in the background, then the same table opened again there (or the table
 //! list, from the picker). The request log and its totals carry on.
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::app::input::{Key, KeyCode};
 
 use super::open::open_table;
 use super::running_read;
 use crate::app::msg::{Effect, ReadEffect, SessionEffect, TableEffect};
 use crate::app::state::{
-    ConnectTarget, ConnectionInfo, Loadable, Notice, Screen, State, SwitchKind, Switcher,
+    ConnectTarget, ConnectionInfo, Loadable, Notice, Overlay, Screen, State, SwitchKind, Switcher,
     SWITCHER_ROWS,
 };
 use crate::app::text_input::{edit_line, LineEdit};
@@ -22,41 +22,42 @@ pub(super) fn open_switcher(state: &mut State, kind: SwitchKind) -> Vec<Effect> 
         });
         return Vec::new();
     }
-    state.session.switcher = Some(Switcher {
+    let mut switcher = Switcher {
         kind,
         filter: String::new(),
         list: Default::default(),
-    });
+    };
     // Start on the current one.
     let current = match kind {
         SwitchKind::Region => state.session.region.clone(),
         SwitchKind::Profile => state.session.profile.clone(),
     };
-    let choices = state.session.choices();
+    let choices = state.session.choices(&switcher);
     if let Some(at) = choices.iter().position(|c| *c == current) {
         let len = choices.len();
-        if let Some(s) = state.session.switcher.as_mut() {
-            s.list.jump(at, len, SWITCHER_ROWS);
-        }
+        switcher.list.jump(at, len, SWITCHER_ROWS);
     }
+    state.overlay = Some(Overlay::Switcher(switcher));
     Vec::new()
 }
 
 /// Keys while the switcher is open; `None` when it is not.
-pub(super) fn switcher_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effect>> {
+pub(super) fn switcher_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
+    let Some(Overlay::Switcher(s)) = state.overlay.as_mut() else {
+        return None;
+    };
     let choices: Vec<String> = state
         .session
-        .choices()
+        .choices(s)
         .into_iter()
         .map(String::from)
         .collect();
-    let s = state.session.switcher.as_mut()?;
     let len = choices.len();
     match key.code {
         KeyCode::Up => s.list.move_by(-1, len, SWITCHER_ROWS),
         KeyCode::Down => s.list.move_by(1, len, SWITCHER_ROWS),
         _ => match edit_line(&mut s.filter, &key) {
-            LineEdit::Cancelled => state.session.switcher = None,
+            LineEdit::Cancelled => state.overlay = None,
             LineEdit::Edited => s.list = Default::default(),
             LineEdit::Other => {}
             LineEdit::Submitted => {
@@ -69,7 +70,7 @@ pub(super) fn switcher_key(state: &mut State, key: KeyEvent) -> Option<Vec<Effec
                 let Some(chosen) = chosen else {
                     return Some(Vec::new());
                 };
-                state.session.switcher = None;
+                state.overlay = None;
                 return Some(connect(state, kind, chosen));
             }
         },

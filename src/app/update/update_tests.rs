@@ -1,6 +1,6 @@
 //! `update` driven by scripted messages: no terminal, no network.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TableEffect, TableMsg, TerminalEffect};
@@ -372,11 +372,11 @@ fn column_scrolling_stops_at_the_last_attribute_column() {
 
 #[test]
 fn ctrl_z_asks_to_suspend_from_anywhere() {
-    use crossterm::event::{KeyEvent, KeyModifiers};
+    use crate::app::input::{Key, Modifiers};
     let ctrl_z = || {
-        Msg::Input(InputMsg::Key(KeyEvent::new(
+        Msg::Input(InputMsg::Key(Key::new(
             KeyCode::Char('z'),
-            KeyModifiers::CONTROL,
+            Modifiers::CONTROL,
         )))
     };
     let mut s = loaded(false);

@@ -1,7 +1,7 @@
 //! Issue 14's details through `update`: collection order, the picker's return, completions,
 //! the detail's wrap, help, the request log.
 
-use crossterm::event::KeyCode;
+use crate::app::input::KeyCode;
 
 use crate::app::fixtures::*;
 use crate::app::msg::{Msg, TableMsg};
@@ -227,7 +227,10 @@ fn enter_on_a_log_row_shows_that_request_as_sent_and_any_other_key_closes_it() {
         crate::app::state::Pane::Log
     );
     send(&mut s, [press(KeyCode::Up), press(KeyCode::Enter)]);
-    let shown = s.log_pane.shown.clone().expect("the request as sent");
+    let shown = s
+        .sent()
+        .map(|(row, _)| row.clone())
+        .expect("the request as sent");
     assert_eq!(shown.page, 1);
     assert_eq!(
         shown.sent.as_deref(),
@@ -235,10 +238,9 @@ fn enter_on_a_log_row_shows_that_request_as_sent_and_any_other_key_closes_it() {
     );
     // The scrolling keys scroll it (a short body has nowhere to go); any other closes it.
     send(&mut s, [press(KeyCode::Down), press(KeyCode::PageDown)]);
-    assert!(s.log_pane.shown.is_some());
-    assert_eq!(s.log_pane.shown_scroll, 0);
+    assert_eq!(s.sent().map(|(_, scroll)| scroll), Some(0));
     send(&mut s, [char('x')]);
-    assert!(s.log_pane.shown.is_none());
+    assert!(s.sent().is_none());
     assert_eq!(s.log_pane.cursor, Some(0), "the key only closed it");
     send(&mut s, [press(KeyCode::Esc)]);
     assert_eq!(
@@ -265,17 +267,21 @@ fn a_long_request_as_sent_scrolls_to_its_last_row_and_no_further() {
             press(KeyCode::Enter),
         ],
     );
-    assert!(s.log_pane.shown.is_some());
+    assert!(s.sent().is_some());
     send(&mut s, [press(KeyCode::Down), press(KeyCode::Down)]);
-    assert_eq!(s.log_pane.shown_scroll, 2);
+    assert_eq!(s.sent().map(|(_, scroll)| scroll), Some(2));
     send(&mut s, [press(KeyCode::End)]);
-    let end = s.log_pane.shown_scroll;
+    let end = s.sent().map_or(0, |(_, scroll)| scroll);
     // 2 header rows, `{`, 200 members, `}`, less what fits in view.
     assert!(end > 150, "{end}");
     send(&mut s, [press(KeyCode::PageDown), press(KeyCode::Down)]);
-    assert_eq!(s.log_pane.shown_scroll, end, "no further than the last row");
+    assert_eq!(
+        s.sent().map(|(_, scroll)| scroll),
+        Some(end),
+        "no further than the last row"
+    );
     send(&mut s, [press(KeyCode::Home)]);
-    assert_eq!(s.log_pane.shown_scroll, 0);
+    assert_eq!(s.sent().map(|(_, scroll)| scroll), Some(0));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! delete), what a result does to the loaded items and the undo stack, and the conflict view's
 //! choices (re-apply yours over the item as it is now, edit again, or drop the edit).
 
-use crossterm::event::{KeyCode, KeyEvent};
+use crate::app::input::{Key, KeyCode};
 
 use super::derived::{keep_cursors_visible, refilter};
 use super::write_request::request_lines;
@@ -77,7 +77,7 @@ fn send_next(view: &mut OpenTable) -> Vec<Effect> {
 }
 
 /// Keys while a write is shown: preview, delete confirmation, conflict.
-pub(super) fn write_key(state: &mut State, key: KeyEvent) -> Vec<Effect> {
+pub(super) fn write_key(state: &mut State, key: Key) -> Vec<Effect> {
     let version = state
         .table
         .as_ref()
@@ -357,8 +357,10 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
                 });
             }
         }
-        Err(WriteFailure::Failed(e)) => {
-            state.log.record_failure(1, 0);
+        Err(WriteFailure::Failed { error: e, attempts }) => {
+            state
+                .log
+                .record_failure(attempts.attempts, attempts.throttles);
             flow.stage = WriteStage::Preview;
             flow.problems = vec![format!("{} — Enter tries again, Esc drops it", e.message)];
             // A failed request (not a failed condition) may be sent again as it is.

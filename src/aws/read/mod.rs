@@ -302,6 +302,15 @@ impl ReadHandle {
         }
     }
 
+    /// A read run by `task`, stopped through `cancel` (a backend with its own readers).
+    pub(crate) fn from_parts(
+        id: RequestId,
+        cancel: CancellationToken,
+        task: JoinHandle<()>,
+    ) -> ReadHandle {
+        ReadHandle { id, cancel, task }
+    }
+
     pub fn cancel(&self) {
         self.cancel.cancel();
     }

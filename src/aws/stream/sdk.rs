@@ -229,8 +229,8 @@ impl AttemptSink for StreamAttempts {
         StreamCounters::bump(&self.0.attempts);
     }
 
-    fn failed(&self, code: String, _message: Option<String>) {
-        if is_throttle(&code) {
+    fn failed(&self, error: crate::aws::attempts::AttemptError) {
+        if is_throttle(&error.code) {
             StreamCounters::bump(&self.0.throttled_attempts);
         }
     }

@@ -55,7 +55,22 @@ pub enum WriteFailure {
         attempts: AttemptStats,
         sent: Option<std::sync::Arc<str>>,
     },
-    Failed(EngineError),
+    /// The write failed (after the SDK's retries, or before anything was sent): `attempts`
+    /// are what it cost, its throttles and their reasons counted like a read's.
+    Failed {
+        error: EngineError,
+        attempts: AttemptStats,
+    },
+}
+
+impl WriteFailure {
+    /// A write refused before any attempt was made.
+    pub fn refused(error: EngineError) -> Self {
+        WriteFailure::Failed {
+            error,
+            attempts: AttemptStats::default(),
+        }
+    }
 }
 
 pub type WriteResult = Result<WriteDone, WriteFailure>;

@@ -14,6 +14,7 @@ pub const READ_OPERATIONS: &[&str] = &[
     "ListTables",
     "DescribeTable",
     "DescribeTimeToLive",
+    "DescribeContributorInsights",
     "Query",
     "Scan",
     "GetItem",
@@ -76,6 +77,7 @@ mod tests {
         let engine = Engine::new(&Connection {
             client,
             streams: crate::aws::stream::client::unused_client(),
+            cloudwatch: crate::aws::cloudwatch::unused_client(),
             endpoint: "http://127.0.0.1:9".into(),
             region: "us-east-1".into(),
             is_local: true,

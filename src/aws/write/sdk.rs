@@ -74,16 +74,15 @@ impl Writer {
         e: SdkError<E, aws_smithy_runtime_api::client::orchestrator::HttpResponse>,
         operation: &str,
         table: &str,
+        recorder: &AttemptRecorder,
     ) -> WriteFailure
     where
         E: ProvideErrorMetadata + std::error::Error + 'static,
     {
-        WriteFailure::Failed(EngineError::from_sdk(
-            e,
-            operation,
-            Some(table),
-            &self.endpoint,
-        ))
+        WriteFailure::Failed {
+            error: EngineError::from_sdk(e, operation, Some(table), &self.endpoint),
+            attempts: recorder.snapshot(),
+        }
     }
 
     /// The item under `key` now, read strongly consistently (`None`: it is gone). A failed
@@ -106,7 +105,7 @@ impl Writer {
                     "nothing was written: the item changed since it was loaded, and reading it again failed: {}",
                     error.message
                 );
-                Err(WriteFailure::Failed(error))
+                Err(WriteFailure::refused(error))
             }
         }
     }
@@ -114,7 +113,7 @@ impl Writer {
     async fn send(&self, plan: &WritePlan) -> WriteResult {
         let ops = plan
             .render()
-            .map_err(|e| WriteFailure::Failed(EngineError::bad_input(e.to_string())))?;
+            .map_err(|e| WriteFailure::refused(EngineError::bad_input(e.to_string())))?;
         let recorder = AttemptRecorder::default();
         let started = Instant::now();
         let operation = plan.operation();
@@ -148,7 +147,7 @@ impl Writer {
                         .map(|o| o.consumed_capacity)
                         .map_err(|e| match e.as_service_error() {
                             Some(s) if s.is_conditional_check_failed_exception() => None,
-                            _ => Some(self.failed(e, operation, table)),
+                            _ => Some(self.failed(e, operation, table, &recorder)),
                         }),
                     "UpdateItem" => self
                         .client
@@ -167,7 +166,7 @@ impl Writer {
                         .map(|o| o.consumed_capacity)
                         .map_err(|e| match e.as_service_error() {
                             Some(s) if s.is_conditional_check_failed_exception() => None,
-                            _ => Some(self.failed(e, operation, table)),
+                            _ => Some(self.failed(e, operation, table, &recorder)),
                         }),
                     _ => self
                         .client
@@ -185,7 +184,7 @@ impl Writer {
                         .map(|o| o.consumed_capacity)
                         .map_err(|e| match e.as_service_error() {
                             Some(s) if s.is_conditional_check_failed_exception() => None,
-                            _ => Some(self.failed(e, operation, table)),
+                            _ => Some(self.failed(e, operation, table, &recorder)),
                         }),
                 };
                 match result {
@@ -202,7 +201,7 @@ impl Writer {
                     .iter()
                     .map(transact_item)
                     .collect::<Result<Vec<_>, _>>()
-                    .map_err(|e| WriteFailure::Failed(EngineError::service(e.to_string())))?;
+                    .map_err(|e| WriteFailure::refused(EngineError::service(e.to_string())))?;
                 let result = self
                     .client
                     .transact_write_items()
@@ -231,7 +230,7 @@ impl Writer {
                                 let current = self.current(table, &ops[i].key).await?;
                                 return Err(conflict(i, current, &recorder));
                             }
-                            None => return Err(self.failed(e, operation, table)),
+                            None => return Err(self.failed(e, operation, table, &recorder)),
                         }
                     }
                 }
@@ -290,13 +289,13 @@ impl WriteBackend for Writer {
         let writer = self.clone();
         async move {
             if let Err(why) = writer.audit.check() {
-                return Err(WriteFailure::Failed(EngineError::bad_input(why)));
+                return Err(WriteFailure::refused(EngineError::bad_input(why)));
             }
             let result = writer.send(&plan).await;
             let outcome = match &result {
                 Ok(_) => "written",
                 Err(WriteFailure::Conflict { .. }) => "conflict",
-                Err(WriteFailure::Failed(_)) => "failed",
+                Err(WriteFailure::Failed { .. }) => "failed",
             };
             if let Err(e) = writer
                 .audit

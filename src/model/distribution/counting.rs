@@ -2,6 +2,8 @@
 
 use std::collections::HashMap;
 
+use super::bounded::{Approximation, Bound, DistinctSketch};
+
 /// Items at 75% of the 400 KB item limit: an update that grows them (appending to a list is
 /// the usual way) will soon fail, and each read of one costs 38+ RCU at eventual consistency.
 pub const LARGE_ITEM_BYTES: usize = 300 * 1024;
@@ -21,6 +23,8 @@ pub struct KeyDistribution {
     /// Size and key of the largest item; the first one seen wins a tie.
     pub(super) largest_item: Option<(usize, String)>,
     pub(super) large_items: u64,
+    /// Fixed memory past a number of distinct keys (see [`super::bounded`]).
+    pub(super) bound: Option<Bound>,
 }
 
 impl KeyDistribution {
@@ -28,11 +32,41 @@ impl KeyDistribution {
         Self::default()
     }
 
+    /// Exact up to `max_keys` distinct keys; past them, the `max_keys` heaviest are kept with
+    /// a stated error bound and distinct keys are estimated (see [`super::bounded`]).
+    pub fn bounded(max_keys: usize) -> Self {
+        KeyDistribution {
+            bound: Some(Bound::new(max_keys)),
+            ..Self::default()
+        }
+    }
+
     /// Counts one item with partition-key text `key` and DynamoDB size `bytes`.
     pub fn add(&mut self, key: &str, bytes: usize) {
+        if let Some(bound) = &mut self.bound {
+            if let Some(sketch) = &mut bound.sketch {
+                sketch.add(key);
+            }
+            if !self.keys.contains_key(key) && self.keys.len() >= bound.max_keys {
+                if bound.sketch.is_none() {
+                    let mut sketch = DistinctSketch::default();
+                    for k in self.keys.keys() {
+                        sketch.add(k);
+                    }
+                    sketch.add(key);
+                    bound.sketch = Some(sketch);
+                }
+                bound.prune(&mut self.keys);
+            }
+        }
+        let floor = self.bound.as_ref().map_or(0, |b| b.floor);
         let totals = match self.keys.get_mut(key) {
             Some(t) => t,
-            None => self.keys.entry(key.to_owned()).or_default(),
+            // A key that may have been dropped before starts at what it may have had.
+            None => self.keys.entry(key.to_owned()).or_insert(KeyTotals {
+                items: floor,
+                bytes: 0,
+            }),
         };
         totals.items += 1;
         totals.bytes += bytes as u64;
@@ -51,7 +85,15 @@ impl KeyDistribution {
     }
 
     pub fn distinct_keys(&self) -> usize {
-        self.keys.len()
+        match self.bound.as_ref().and_then(|b| b.sketch.as_ref()) {
+            Some(sketch) => sketch.estimate() as usize,
+            None => self.keys.len(),
+        }
+    }
+
+    /// `Some` once the counts are approximate: their error bounds.
+    pub fn approximation(&self) -> Option<Approximation> {
+        self.bound.as_ref().and_then(Bound::approximation)
     }
 
     pub fn total_items(&self) -> u64 {

@@ -12,11 +12,13 @@
 //! Pure: callers feed it the key text (S as is, N as its text, B as base64) and the DynamoDB
 //! item size of every item.
 
+mod bounded;
 mod counting;
 mod ranking;
 mod shards;
 mod warnings;
 
+pub use bounded::{Approximation, DISTINCT_RELATIVE_ERROR};
 pub use counting::{KeyDistribution, LARGE_ITEM_BYTES};
 pub use ranking::{HistogramBucket, KeyEntry};
 pub use shards::{

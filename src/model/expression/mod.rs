@@ -10,6 +10,8 @@ mod brackets;
 mod check;
 mod condition_grammar;
 mod error;
+mod evaluate;
+mod evaluate_parse;
 mod key_expression;
 mod key_parser;
 mod tokenizer;
@@ -18,6 +20,7 @@ pub(crate) use check::FUNCTIONS;
 pub use check::{check_expression, Placeholders};
 pub use condition_grammar::check_condition_grammar;
 pub use error::ExpressionError;
+pub use evaluate::{ItemFilter, ItemProjection};
 pub use key_expression::{parse_key_condition, parse_key_condition_with_usage};
 
 #[cfg(test)]

@@ -1,0 +1,377 @@
+//! An export as a [`Backend`]: a Scan of it reads the data files, `segments` at a time on
+//! blocking threads (decompression and parsing are CPU work), filters and projects each item
+//! here as DynamoDB would on the server, and sends pages into the read's bounded channel, so
+//! a slow consumer parks the readers and memory stays bounded by the channel, not the export.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use super::reader::{read_data_file, Flow};
+use super::OpenedExport;
+use crate::aws::backend::Backend;
+use crate::aws::error::EngineError;
+use crate::aws::json_lines::JsonLines;
+use crate::aws::read::{
+    DoneOutcome, EngineEvent, Operation, Page, ReadHandle, ReadSpec, RequestId, SegmentStart,
+};
+use crate::aws::stream::describe::StreamTable;
+use crate::aws::stream::{StreamEvent, StreamHandle, StreamStart};
+use crate::model::expression::{ItemFilter, ItemProjection};
+use crate::model::schema::TableInfo;
+use crate::model::table_export::{IntegrityReport, Record};
+use crate::model::value::Item;
+
+/// Items per page sent into the channel.
+const PAGE_ITEMS: usize = 1000;
+
+#[derive(Clone)]
+pub struct ExportBackend {
+    export: Arc<OpenedExport>,
+    info: Arc<TableInfo>,
+    endpoint: String,
+    next_id: Arc<AtomicU64>,
+    /// Every data file read so far, in the manifest's order (filled as reads end).
+    report: Arc<Mutex<IntegrityReport>>,
+}
+
+impl ExportBackend {
+    /// `info` is the table as DescribeTable gave it, or as the caller built it from `--key` or
+    /// the inferred keys.
+    pub fn new(export: OpenedExport, info: TableInfo) -> Self {
+        ExportBackend {
+            endpoint: format!("export {}", export.folder.display()),
+            export: Arc::new(export),
+            info: Arc::new(info),
+            next_id: Arc::default(),
+            report: Arc::default(),
+        }
+    }
+
+    /// The same export described by `info` (an index named by its keys added).
+    pub fn with_info(mut self, info: TableInfo) -> Self {
+        self.info = Arc::new(info);
+        self
+    }
+
+    pub fn export(&self) -> &OpenedExport {
+        &self.export
+    }
+
+    /// What the reads so far found in the data files.
+    pub fn report(&self) -> IntegrityReport {
+        self.report.lock().expect("report lock").clone()
+    }
+}
+
+/// A GSI or LSI read from the table's items: only items with its key attributes (indexes
+/// are sparse), each with the attributes its projection keeps.
+struct IndexView {
+    keys: Vec<String>,
+    /// `None` for an ALL projection.
+    keep: Option<Vec<String>>,
+}
+
+impl IndexView {
+    fn new(info: &TableInfo, name: &str) -> Option<IndexView> {
+        let index = info.index(name)?;
+        let keys = index.keys.names();
+        let keep = match index.projection.projection_type.as_str() {
+            "ALL" => None,
+            _ => {
+                let mut keep = info.keys.names();
+                keep.extend(keys.iter().cloned());
+                keep.extend(index.projection.non_key_attributes.iter().cloned());
+                Some(keep)
+            }
+        };
+        Some(IndexView { keys, keep })
+    }
+
+    fn view(&self, item: Item) -> Option<Item> {
+        if !self.keys.iter().all(|k| item.get(k).is_some()) {
+            return None;
+        }
+        Some(match &self.keep {
+            None => item,
+            Some(keep) => Item::from_attrs(
+                item.into_attrs()
+                    .into_iter()
+                    .filter(|(n, _)| keep.contains(n))
+                    .collect(),
+            ),
+        })
+    }
+}
+
+/// What each reader thread shares.
+struct Shared {
+    export: Arc<OpenedExport>,
+    spec: ReadSpec,
+    filter: Option<ItemFilter>,
+    projection: Option<ItemProjection>,
+    index: Option<IndexView>,
+    id: RequestId,
+    next_file: AtomicUsize,
+    delivered: AtomicUsize,
+    limit_reached: std::sync::atomic::AtomicBool,
+    cancel: CancellationToken,
+    started: Instant,
+    tx: mpsc::Sender<EngineEvent>,
+}
+
+impl Shared {
+    /// Sends a page; `false` when the consumer is gone.
+    fn send(&self, segment: u32, page_no: &mut u32, mut items: Vec<Item>, scanned: u64) -> bool {
+        *page_no += 1;
+        let json_lines = self.spec.json_lines.map(|spelling| {
+            let lines = JsonLines::from_items(&items, spelling);
+            items = Vec::new();
+            lines
+        });
+        let count = json_lines.as_ref().map_or(items.len(), |l| l.items) as u64;
+        let page = Page {
+            request_id: self.id,
+            operation: Operation::Scan,
+            index: None,
+            segment,
+            page: *page_no,
+            items,
+            json_lines,
+            count,
+            scanned_count: scanned,
+            consumed: Default::default(),
+            sent_at: self.started.elapsed(),
+            latency: Duration::ZERO,
+            attempts: Default::default(),
+            last_evaluated_key: None,
+            resume: Some(SegmentStart::Finished),
+            sent: None,
+        };
+        self.tx.blocking_send(EngineEvent::Page(page)).is_ok()
+    }
+
+    /// Takes `n` of the limit; how many of them may be delivered.
+    fn take(&self, n: usize) -> usize {
+        let Some(limit) = self.spec.limit else {
+            return n;
+        };
+        let before = self.delivered.fetch_add(n, Ordering::SeqCst);
+        let allowed = limit.saturating_sub(before).min(n);
+        if before + n >= limit {
+            self.limit_reached.store(true, Ordering::SeqCst);
+        }
+        allowed
+    }
+
+    fn stopped(&self) -> bool {
+        self.cancel.is_cancelled() || self.limit_reached.load(Ordering::SeqCst)
+    }
+
+    /// One reader: takes the next file until none is left, and returns its files' reports.
+    fn run(&self, segment: u32) -> Vec<(usize, crate::model::table_export::FileReport)> {
+        let mut reports = Vec::new();
+        let mut page_no = 0u32;
+        let (mut items, mut scanned) = (Vec::with_capacity(PAGE_ITEMS), 0u64);
+        let mut consumer_gone = false;
+        while !self.stopped() && !consumer_gone {
+            let index = self.next_file.fetch_add(1, Ordering::SeqCst);
+            let Some(file) = self.export.files.get(index) else {
+                break;
+            };
+            let summary = &self.export.summary;
+            let report = read_data_file(
+                &self.export.path_of(file),
+                file,
+                summary.format,
+                summary.export_type,
+                |record| {
+                    let item = match record {
+                        Record::Item(item) => item,
+                        Record::Change(change) => match change.new_image {
+                            Some(image) => image,
+                            None => return Flow::Continue,
+                        },
+                    };
+                    let item = match &self.index {
+                        Some(view) => match view.view(item) {
+                            Some(item) => item,
+                            None => return Flow::Continue,
+                        },
+                        None => item,
+                    };
+                    scanned += 1;
+                    if self.filter.as_ref().is_none_or(|f| f.matches(&item)) {
+                        items.push(match &self.projection {
+                            Some(p) => p.apply(&item),
+                            None => item,
+                        });
+                    }
+                    if items.len() >= PAGE_ITEMS || scanned as usize >= PAGE_ITEMS * 4 {
+                        let mut page = std::mem::take(&mut items);
+                        page.truncate(self.take(page.len()));
+                        if !self.send(segment, &mut page_no, page, std::mem::take(&mut scanned)) {
+                            consumer_gone = true;
+                        }
+                    }
+                    if consumer_gone || self.stopped() {
+                        Flow::Stop
+                    } else {
+                        Flow::Continue
+                    }
+                },
+            );
+            reports.push((index, report));
+        }
+        if !consumer_gone && (!items.is_empty() || scanned > 0) && !self.cancel.is_cancelled() {
+            let mut page = items;
+            page.truncate(self.take(page.len()));
+            self.send(segment, &mut page_no, page, scanned);
+        }
+        reports
+    }
+}
+
+fn compile(spec: &ReadSpec) -> Result<(Option<ItemFilter>, Option<ItemProjection>), EngineError> {
+    let filter = spec
+        .filter
+        .as_deref()
+        .map(|f| ItemFilter::compile(f, &spec.names, &spec.values))
+        .transpose()
+        .map_err(EngineError::bad_input)?;
+    let projection = spec
+        .projection
+        .as_deref()
+        .map(|p| ItemProjection::compile(p, &spec.names))
+        .transpose()
+        .map_err(EngineError::bad_input)?;
+    Ok((filter, projection))
+}
+
+impl Backend for ExportBackend {
+    fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    fn start_read_with_id(
+        &self,
+        id: RequestId,
+        spec: ReadSpec,
+        tx: mpsc::Sender<EngineEvent>,
+    ) -> ReadHandle {
+        if spec.operation == Operation::Query {
+            let e = EngineError::bad_input(
+                "an export is read whole: use scan --export with --filter instead of query",
+            );
+            return ReadHandle::failed(id, e, tx);
+        }
+        let (filter, projection) = match compile(&spec) {
+            Ok(compiled) => compiled,
+            Err(e) => return ReadHandle::failed(id, e, tx),
+        };
+        let index = match spec.index.as_deref() {
+            None => None,
+            Some(name) => match IndexView::new(&self.info, name) {
+                Some(view) => Some(view),
+                None => {
+                    let e = EngineError::bad_input(format!(
+                        "index '{name}' is not known for this export; name its key attributes with --index PK[,SK]"
+                    ));
+                    return ReadHandle::failed(id, e, tx);
+                }
+            },
+        };
+        let readers = spec
+            .segments
+            .clamp(1, self.export.files.len().max(1) as u32);
+        let cancel = CancellationToken::new();
+        let shared = Arc::new(Shared {
+            export: self.export.clone(),
+            spec,
+            filter,
+            projection,
+            index,
+            id,
+            next_file: AtomicUsize::new(0),
+            delivered: AtomicUsize::new(0),
+            limit_reached: Default::default(),
+            cancel: cancel.clone(),
+            started: Instant::now(),
+            tx: tx.clone(),
+        });
+        let report = self.report.clone();
+        let task = tokio::spawn(async move {
+            let handles: Vec<_> = (0..readers)
+                .map(|segment| {
+                    let shared = shared.clone();
+                    tokio::task::spawn_blocking(move || shared.run(segment))
+                })
+                .collect();
+            let mut reports = Vec::new();
+            for handle in handles {
+                reports.extend(handle.await.unwrap_or_default());
+            }
+            reports.sort_by_key(|(index, _)| *index);
+            report.lock().expect("report lock").files =
+                reports.into_iter().map(|(_, r)| r).collect();
+            let outcome = if shared.cancel.is_cancelled() {
+                DoneOutcome::Cancelled
+            } else if shared.limit_reached.load(Ordering::SeqCst) {
+                DoneOutcome::LimitReached
+            } else {
+                DoneOutcome::Complete
+            };
+            let _ = tx
+                .send(EngineEvent::Done {
+                    request_id: id,
+                    outcome,
+                    elapsed: shared.started.elapsed(),
+                })
+                .await;
+        });
+        ReadHandle::from_parts(id, cancel, task)
+    }
+
+    fn next_request_id(&self) -> RequestId {
+        self.next_id.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    fn list_tables(&self) -> impl Future<Output = Result<Vec<String>, EngineError>> + Send {
+        let names = vec![self.info.name.clone()];
+        async move { Ok(names) }
+    }
+
+    fn describe_table(
+        &self,
+        _table: &str,
+    ) -> impl Future<Output = Result<TableInfo, EngineError>> + Send {
+        let info = (*self.info).clone();
+        async move { Ok(info) }
+    }
+
+    fn stream_table(
+        &self,
+        _table: &str,
+    ) -> impl Future<Output = Result<StreamTable, EngineError>> + Send {
+        let refused = Err(EngineError::bad_input(
+            "an export has no stream; an incremental export's changes are read with tail --export",
+        ));
+        std::future::ready(refused)
+    }
+
+    fn start_stream(
+        &self,
+        _target: &StreamTable,
+        _start: StreamStart,
+        tx: mpsc::Sender<StreamEvent>,
+    ) -> StreamHandle {
+        StreamHandle::failed(
+            EngineError::bad_input("an export has no stream to follow"),
+            tx,
+        )
+    }
+}

@@ -1,0 +1,147 @@
+//! One data file, read once: its bytes hashed (MD5, for `md5Checksum`) as they are
+//! decompressed, each line parsed as it comes, and what went wrong kept for the report.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
+use flate2::read::MultiGzDecoder;
+use md5::{Digest, Md5};
+
+use crate::model::table_export::{
+    parse_dynamo_line, parse_ion_line, DataFile, ExportFormat, ExportType, FileProblem, FileReport,
+    Record,
+};
+
+/// What the caller wants after a record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    Continue,
+    Stop,
+}
+
+/// Hashes what passes through it.
+struct Hashing<R> {
+    inner: R,
+    md5: Md5,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.md5.update(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Reads `file` at `path`, handing each record to `on_record`. A stop by the caller ends the
+/// read early without a problem (and without the checks that need the whole file).
+pub fn read_data_file(
+    path: &Path,
+    file: &DataFile,
+    format: ExportFormat,
+    export_type: ExportType,
+    mut on_record: impl FnMut(Record) -> Flow,
+) -> FileReport {
+    let mut report = FileReport {
+        key: file.key.clone(),
+        listed: file.item_count,
+        read: 0,
+        problems: Vec::new(),
+    };
+    let raw = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            report.problems.push(FileProblem::Missing);
+            return report;
+        }
+        Err(e) => {
+            report.problems.push(FileProblem::Unreadable(e.to_string()));
+            return report;
+        }
+    };
+    let mut hashing = Hashing {
+        inner: BufReader::with_capacity(256 * 1024, raw),
+        md5: Md5::new(),
+    };
+    let mut stopped = false;
+    {
+        let mut lines = BufReader::with_capacity(256 * 1024, MultiGzDecoder::new(&mut hashing));
+        let mut line = Vec::with_capacity(4096);
+        let (mut line_no, mut bad, mut first_bad) = (0u64, 0u64, None);
+        loop {
+            line.clear();
+            match lines.read_until(b'\n', &mut line) {
+                Ok(0) => break,
+                Ok(_) => {}
+                Err(e) => {
+                    report.problems.push(FileProblem::Corrupt(e.to_string()));
+                    break;
+                }
+            }
+            line_no += 1;
+            let text = match std::str::from_utf8(&line) {
+                Ok(t) => t.trim_end_matches(['\n', '\r']),
+                Err(e) => {
+                    bad += 1;
+                    first_bad.get_or_insert((line_no, format!("not UTF-8 ({e})")));
+                    continue;
+                }
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            let parsed = match format {
+                ExportFormat::DynamoJson => parse_dynamo_line(text, export_type),
+                ExportFormat::Ion => parse_ion_line(text, export_type),
+            };
+            match parsed {
+                Ok(record) => {
+                    report.read += 1;
+                    if on_record(record) == Flow::Stop {
+                        stopped = true;
+                        break;
+                    }
+                }
+                Err(e) => {
+                    bad += 1;
+                    first_bad.get_or_insert((line_no, e.to_string()));
+                }
+            }
+        }
+        if let Some((first_line, why)) = first_bad {
+            report.problems.push(FileProblem::BadLines {
+                count: bad,
+                first_line,
+                why,
+            });
+        }
+    }
+    if stopped {
+        return report;
+    }
+    // The checksum covers the whole object, also bytes after a gzip stream that broke off.
+    let _ = std::io::copy(&mut hashing, &mut std::io::sink());
+    let actual = BASE64.encode(hashing.md5.finalize());
+    if let Some(listed) = &file.md5_checksum {
+        if *listed != actual {
+            report.problems.push(FileProblem::Checksum {
+                listed: listed.clone(),
+                actual,
+            });
+        }
+    }
+    let broken = report
+        .problems
+        .iter()
+        .any(|p| matches!(p, FileProblem::Corrupt(_) | FileProblem::BadLines { .. }));
+    if !broken && report.read != file.item_count {
+        report.problems.push(FileProblem::Count {
+            listed: file.item_count,
+            read: report.read,
+        });
+    }
+    report
+}

@@ -1,0 +1,99 @@
+//! `diagnose TABLE`: the metrics, Contributor Insights and the table's description turned
+//! into verdicts ([`crate::model::diagnose`]). Exit 0, or 3 when a verdict says the table is
+//! throttling now. A permission missing costs only its evidence, with one line naming it.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::args::{GlobalArgs, MetricsArgs, ReportOutput};
+use super::CliError;
+use crate::aws::cloudwatch::FeatureError;
+use crate::aws::Engine;
+use crate::model::diagnose::{diagnose, Evidence, IndexFacts, Verdict};
+use crate::model::json::to_safe_json;
+use crate::model::sanitize::sanitize;
+use crate::model::schema::IndexKind;
+
+#[derive(Debug, Serialize)]
+struct Report<'a> {
+    table: &'a str,
+    throttling_now: bool,
+    verdicts: &'a [Verdict],
+}
+
+/// The exit code of a table that is throttling now.
+pub const THROTTLING_NOW: u8 = 3;
+
+pub async fn run(global: &GlobalArgs, args: MetricsArgs) -> Result<(), CliError> {
+    let window = super::metrics::window(&args.since, args.period)?;
+    let conn = super::connect(global).await?;
+    let engine = Engine::new(&conn);
+    let (info, metrics) = super::metrics::gather(&conn, &engine, &args.table, window).await?;
+    let metrics = match metrics {
+        Ok(m) => Some(m),
+        Err(FeatureError::Denied(d)) => {
+            super::say::say(&d.line());
+            None
+        }
+        Err(FeatureError::Failed(why)) => {
+            super::say::say(&format!("note: {why}; the verdicts go without the metrics"));
+            None
+        }
+    };
+    let (insights, notes) = super::insights::collect(&conn, &engine, &info, window).await;
+    for n in &notes {
+        super::say::say(n);
+    }
+    let indexes: Vec<IndexFacts> = info
+        .indexes
+        .iter()
+        .filter(|i| i.kind == IndexKind::Gsi)
+        .map(|i| IndexFacts {
+            name: i.name.clone(),
+            projection_all: i.projection.projection_type == "ALL",
+            size_bytes: i.size_bytes,
+        })
+        .collect();
+    let verdicts = diagnose(&Evidence {
+        table_size_bytes: info.size_bytes,
+        indexes: &indexes,
+        metrics: metrics.as_ref(),
+        insights: &insights,
+    });
+    let now = verdicts.iter().any(|v| v.throttling_now);
+    match args.output {
+        ReportOutput::Json => println!(
+            "{}",
+            to_safe_json(
+                &Report {
+                    table: &args.table,
+                    throttling_now: now,
+                    verdicts: &verdicts,
+                },
+                false
+            )
+        ),
+        ReportOutput::Table => {
+            let mut out = String::new();
+            if verdicts.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "no verdict: nothing in the evidence points at a problem"
+                );
+            }
+            for v in &verdicts {
+                let mark = if v.throttling_now { "now: " } else { "" };
+                let _ = writeln!(out, "- {mark}{}", sanitize(&v.says));
+            }
+            print!("{out}");
+        }
+    }
+    if now {
+        return Err(CliError::new(
+            THROTTLING_NOW,
+            format!("'{}' is throttling now", args.table),
+        ));
+    }
+    Ok(())
+}

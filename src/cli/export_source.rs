@@ -1,0 +1,221 @@
+//! `--export PATH`: an S3 table export opened as the source of `scan` and `hotkeys`, its key
+//! schema from DescribeTable when the table can be described, else from `--key`, else
+//! inferred from the items (and said so); and its integrity report worded at the end.
+
+use std::path::Path;
+
+use super::args::{ExportArgs, GlobalArgs, HotkeysArgs};
+use super::CliError;
+use crate::aws::table_export::{open_export, read_data_file, ExportBackend, Flow};
+use crate::aws::{Backend, DoneOutcome, Engine};
+use crate::model::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, TableInfo};
+use crate::model::table_export::{ExportType, KeyInference, Record};
+use crate::model::wording::{noun, thousands};
+
+/// Items the key inference looks at, from the first data files.
+const INFERENCE_SAMPLE: u64 = 10_000;
+
+/// Opens the export named by `--export`; `table` (the command's TABLE) overrides the name
+/// the manifest gives, for DescribeTable.
+pub(super) async fn open(
+    global: &GlobalArgs,
+    args: &ExportArgs,
+    table: Option<&str>,
+) -> Result<ExportBackend, CliError> {
+    let path = args.export.as_deref().unwrap_or_default();
+    let export = open_export(Path::new(path)).map_err(|e| CliError::bad_input(e.0))?;
+    let name = table
+        .map(str::to_string)
+        .or_else(|| export.summary.table.clone())
+        .unwrap_or_else(|| export.summary.export_id.clone());
+    let mut info = TableInfo {
+        name: name.clone(),
+        status: "EXPORT".into(),
+        keys: KeySchema {
+            partition_key: KeyAttr {
+                name: String::new(),
+                key_type: KeyType::S,
+            },
+            sort_key: None,
+        },
+        indexes: Vec::new(),
+        billing_mode: String::new(),
+        provisioned: None,
+        item_count: export.summary.item_count.unwrap_or(0) as i64,
+        size_bytes: export.summary.billed_size_bytes.unwrap_or(0) as i64,
+        ttl_attribute: None,
+        stream: None,
+    };
+    if let Some(keys) = &args.key {
+        info.keys = parse_keys("--key", keys)?;
+        return Ok(ExportBackend::new(export, info));
+    }
+    let described = match super::connect(global).await {
+        Ok(conn) => Engine::new(&conn)
+            .describe_table(&name)
+            .await
+            .map_err(|e| e.message),
+        Err(e) => Err(e.message),
+    };
+    match described {
+        Ok(table_info) => {
+            info.keys = table_info.keys;
+            info.indexes = table_info.indexes;
+            info.status = table_info.status;
+        }
+        Err(why) => {
+            let mut inference = KeyInference::default();
+            let mut seen = 0u64;
+            for file in &export.files {
+                read_data_file(
+                    &export.path_of(file),
+                    file,
+                    export.summary.format,
+                    export.summary.export_type,
+                    |record| {
+                        let item = match record {
+                            Record::Item(item) => item,
+                            Record::Change(change) => change.keys,
+                        };
+                        inference.add(&item);
+                        seen += 1;
+                        if seen >= INFERENCE_SAMPLE {
+                            Flow::Stop
+                        } else {
+                            Flow::Continue
+                        }
+                    },
+                );
+                if seen >= INFERENCE_SAMPLE {
+                    break;
+                }
+            }
+            let keys = inference.schema().ok_or_else(|| {
+                CliError::bad_input(format!(
+                    "the key schema of export '{}' is unknown: table '{name}' cannot be described ({why}) and no attribute is on every item; give --key PK[,SK]",
+                    export.summary.export_id
+                ))
+            })?;
+            say!(
+                "note: key schema inferred as {} (attributes on every one of the first {} {}), since table '{name}' cannot be described ({why}); give --key PK[,SK] if it is wrong",
+                keys.names().join(", "),
+                thousands(seen),
+                noun(seen, "item")
+            );
+            info.keys = keys;
+        }
+    }
+    Ok(ExportBackend::new(export, info))
+}
+
+/// `PK[,SK]` as a key schema (types are not needed to read an export: S stands in).
+fn parse_keys(flag: &str, text: &str) -> Result<KeySchema, CliError> {
+    let names: Vec<&str> = text.split(',').map(str::trim).collect();
+    let key = |name: &str| KeyAttr {
+        name: name.to_string(),
+        key_type: KeyType::S,
+    };
+    match names.as_slice() {
+        [pk] if !pk.is_empty() => Ok(KeySchema {
+            partition_key: key(pk),
+            sort_key: None,
+        }),
+        [pk, sk] if !pk.is_empty() && !sk.is_empty() => Ok(KeySchema {
+            partition_key: key(pk),
+            sort_key: Some(key(sk)),
+        }),
+        _ => Err(CliError::bad_input(format!(
+            "{flag} '{text}' is not PK or PK,SK; write e.g. {flag} PK,SK"
+        ))),
+    }
+}
+
+/// `--index` on an export whose table could not be described: the value names the index's
+/// key attributes, and the index is taken as a GSI projecting every attribute.
+pub(super) fn index_from_keys(info: &mut TableInfo, index: &str) -> Result<(), CliError> {
+    // A described table's indexes are its own: `index_keys` names them if this is none.
+    if info.index(index).is_some() || info.status != "EXPORT" {
+        return Ok(());
+    }
+    let keys = parse_keys("--index", index)?;
+    info.indexes.push(IndexInfo {
+        name: index.to_string(),
+        kind: IndexKind::Gsi,
+        keys,
+        projection: crate::model::schema::Projection {
+            projection_type: "ALL".into(),
+            non_key_attributes: Vec::new(),
+        },
+        provisioned: None,
+        item_count: None,
+        size_bytes: None,
+    });
+    Ok(())
+}
+
+/// After a read of `backend` that ended `outcome`: one line per data file with a problem, and
+/// the shortfall as the command's error (exit 1), so a script cannot take a partial export
+/// for a whole one. A read cut short (by --limit, Ctrl-C or a closed pipe) is not judged.
+pub(super) fn check_integrity(
+    backend: &ExportBackend,
+    outcome: Option<DoneOutcome>,
+) -> Result<(), CliError> {
+    if outcome != Some(DoneOutcome::Complete) {
+        return Ok(());
+    }
+    let report = backend.report();
+    for file in report.troubled() {
+        if let Some(line) = file.message() {
+            super::say::say(&line);
+        }
+    }
+    match report.shortfall() {
+        Some(line) => Err(CliError::service(line)),
+        None => Ok(()),
+    }
+}
+
+/// `hotkeys --export PATH`: the same report over an export's items.
+pub(super) async fn hotkeys(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError> {
+    for (flag, given) in [
+        ("--max-rcu", args.max_rcu.is_some()),
+        ("--rcu-per-second", args.rcu_per_second.is_some()),
+        ("--writes", args.writes),
+        ("--for", args.for_duration.is_some()),
+    ] {
+        if given {
+            return Err(CliError::bad_input(format!(
+                "{flag} has no meaning with --export: an export's files are read without read capacity; drop it"
+            )));
+        }
+    }
+    let mut backend = open(global, &args.export, args.table.as_deref()).await?;
+    let summary = &backend.export().summary;
+    if summary.export_type == ExportType::Incremental {
+        return Err(CliError::bad_input(format!(
+            "export '{}' is incremental: it holds changes, not items; read them with tail --export",
+            summary.export_id
+        )));
+    }
+    if args.athena {
+        let info = backend.describe_table("").await?;
+        let sql = crate::model::table_export::athena_sql(&info, summary, args.top);
+        let mut stdout = std::io::stdout().lock();
+        return match std::io::Write::write_all(&mut stdout, sql.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(CliError::service(format!("cannot write output: {e}")))
+            }
+            _ => Ok(()),
+        };
+    }
+    if let Some(index) = args.index.as_deref() {
+        let mut info = backend.describe_table("").await?;
+        index_from_keys(&mut info, index)?;
+        backend = backend.with_info(info);
+    }
+    let checked = backend.clone();
+    super::hotkeys::run(&backend, args, move |outcome| {
+        check_integrity(&checked, outcome)
+    })
+    .await
+}

@@ -1,0 +1,133 @@
+//! `insights TABLE`: Contributor Insights of the table and each GSI — on or off, its mode,
+//! and when on its rules' top keys with count and share. Never enables it (it is billed):
+//! when off, the line says the command that does, and what works without it.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::args::{GlobalArgs, MetricsArgs, ReportOutput};
+use super::CliError;
+use crate::aws::cloudwatch::FeatureError;
+use crate::aws::{Connection, Engine};
+use crate::model::insights::{TargetInsights, WITHOUT_IT};
+use crate::model::json::to_safe_json;
+use crate::model::metrics::{Target, Window};
+use crate::model::sanitize::sanitize;
+use crate::model::schema::TableInfo;
+use crate::model::wording::percent;
+
+#[derive(Debug, Serialize)]
+struct Report<'a> {
+    table: &'a str,
+    targets: &'a [TargetInsights],
+}
+
+/// Contributor Insights of every target of `info`; a denied or failed call is a note.
+pub async fn collect(
+    conn: &Connection,
+    engine: &Engine,
+    info: &TableInfo,
+    window: Window,
+) -> (Vec<TargetInsights>, Vec<String>) {
+    let targets = std::iter::once(Target::Table)
+        .chain(super::metrics::gsis(info).into_iter().map(Target::Index));
+    let (mut found, mut notes) = (Vec::new(), Vec::new());
+    for target in targets {
+        let window = (window.start, window.end, window.period);
+        match engine
+            .contributor_insights(&conn.cloudwatch, &info.name, &target, window)
+            .await
+        {
+            Ok((insights, problem)) => {
+                found.push(insights);
+                if let Some(p) = problem {
+                    notes.push(note(p));
+                }
+            }
+            // Denied once, denied for every index: one line.
+            Err(FeatureError::Denied(d)) => {
+                notes.push(d.line());
+                break;
+            }
+            Err(FeatureError::Failed(why)) => notes.push(format!("note: {why}")),
+        }
+    }
+    notes.dedup();
+    (found, notes)
+}
+
+fn note(e: FeatureError) -> String {
+    match e {
+        FeatureError::Denied(d) => d.line(),
+        FeatureError::Failed(why) => format!("note: {why}"),
+    }
+}
+
+pub fn human(found: &[TargetInsights]) -> String {
+    let mut out = String::new();
+    for t in found {
+        let what = sanitize(&t.target.wording()).into_owned();
+        match &t.enable_with {
+            Some(cmd) => {
+                let _ = writeln!(
+                    out,
+                    "{what}: Contributor Insights {}; enable it (billed) with: {} — {WITHOUT_IT}",
+                    sanitize(&t.status),
+                    sanitize(cmd)
+                );
+            }
+            None => {
+                let mode = t
+                    .mode
+                    .as_deref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "{what}: Contributor Insights {}{}",
+                    sanitize(&t.status),
+                    sanitize(&mode)
+                );
+                for rule in &t.rules {
+                    let _ = writeln!(out, "  {} (of {}):", rule.kind.wording(), rule.total);
+                    for c in &rule.top {
+                        let _ = writeln!(
+                            out,
+                            "    {}  {}  {}",
+                            sanitize(&c.keys.join(" / ")),
+                            c.count,
+                            percent(c.share)
+                        );
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+pub async fn run(global: &GlobalArgs, args: MetricsArgs) -> Result<(), CliError> {
+    let window = super::metrics::window(&args.since, args.period)?;
+    let conn = super::connect(global).await?;
+    let engine = Engine::new(&conn);
+    let info = engine.describe_table(&args.table).await?;
+    let (found, notes) = collect(&conn, &engine, &info, window).await;
+    for n in &notes {
+        super::say::say(n);
+    }
+    match args.output {
+        ReportOutput::Json => println!(
+            "{}",
+            to_safe_json(
+                &Report {
+                    table: &args.table,
+                    targets: &found
+                },
+                false
+            )
+        ),
+        ReportOutput::Table => print!("{}", human(&found)),
+    }
+    Ok(())
+}
