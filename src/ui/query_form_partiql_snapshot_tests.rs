@@ -1,7 +1,7 @@
 //! The query form's PartiQL mode at 120×40: a Query's EXPLAIN, a scan-shaped statement asking
 //! for confirmation, the dialects, and the parser's one-line error.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
@@ -11,9 +11,9 @@ use crate::app::state::State;
 use crate::aws::{DoneOutcome, EngineEvent};
 
 fn ctrl(c: char) -> Msg {
-    Msg::Input(InputMsg::Key(KeyEvent::new(
+    Msg::Input(InputMsg::Key(Key::new(
         KeyCode::Char(c),
-        KeyModifiers::CONTROL,
+        Modifiers::CONTROL,
     )))
 }
 

@@ -1,7 +1,7 @@
 //! The query form's PartiQL mode driven through `update`: the mode switch, live validation,
 //! Enter → the read EXPLAIN shows, the scan's confirmation, refusals and copying a dialect.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::builder_tests::{builder, builder_open, typed};
 use crate::app::fixtures::*;
@@ -10,9 +10,9 @@ use crate::app::state::{Field, PartiqlCheck, State};
 use crate::aws::Operation;
 
 fn ctrl(c: char) -> Msg {
-    Msg::Input(InputMsg::Key(KeyEvent::new(
+    Msg::Input(InputMsg::Key(Key::new(
         KeyCode::Char(c),
-        KeyModifiers::CONTROL,
+        Modifiers::CONTROL,
     )))
 }
 
