@@ -2,7 +2,8 @@
 //! after being told that its capacity cannot be guarded or shown beforehand.
 
 use super::convert::{item_from_sdk, value_to_sdk};
-use super::{Engine, EngineError};
+use super::{Engine, EngineError, Operation, ReadSpec};
+use crate::model::partiql::{Plan, ReadKind};
 use crate::model::value::{AttrValue, Item};
 
 impl Engine {
@@ -48,4 +49,26 @@ impl Engine {
             }
         }
     }
+}
+
+/// The read a translated statement runs as, in the explorer and in `dynoscope partiql` alike:
+/// several Queries are the shards of one read, merged as sharded reads are.
+pub fn plan_read(plan: &Plan) -> ReadSpec {
+    let operation = match plan.kind {
+        ReadKind::Query => Operation::Query,
+        ReadKind::Scan => Operation::Scan,
+    };
+    let mut spec = ReadSpec::new(operation, &plan.table);
+    spec.index = plan.index.clone();
+    spec.key_condition = plan.key_condition.clone();
+    spec.filter = plan.filter.clone();
+    spec.projection = plan.projection.clone();
+    spec.names = plan.names.clone();
+    spec.values = plan.values.clone();
+    spec.descending = plan.descending;
+    if !plan.queries.is_empty() {
+        spec.shards = plan.request_values();
+        spec.limit_per_segment = true;
+    }
+    spec
 }

@@ -169,18 +169,7 @@ async fn run_plan(
     info: &crate::model::schema::TableInfo,
 ) -> Result<(), CliError> {
     let read = args.read_args();
-    let operation = match plan.kind {
-        ReadKind::Query => Operation::Query,
-        ReadKind::Scan => Operation::Scan,
-    };
-    let mut spec = ReadSpec::new(operation, &plan.table);
-    spec.index = plan.index.clone();
-    spec.key_condition = plan.key_condition.clone();
-    spec.filter = plan.filter.clone();
-    spec.projection = plan.projection.clone();
-    spec.names = plan.names.clone();
-    spec.values = plan.values.clone();
-    spec.descending = plan.descending;
+    let mut spec = crate::aws::plan_read(&plan);
     spec.limit = args.limit;
     spec.max_rcu = args.max_rcu;
     spec.rcu_per_second = args.rcu_per_second;
@@ -191,8 +180,6 @@ async fn run_plan(
     if plan.queries.is_empty() {
         return stream(engine, spec, key_names, &read, |_| Ok(())).await;
     }
-    spec.shards = plan.request_values();
-    spec.limit_per_segment = true;
     super::read_cmd::fan_out(engine, spec, key_names, &read, |per_query| {
         plan.merge(per_query)
     })

@@ -47,7 +47,7 @@ pub use overlay::Overlay;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use query_form::*;
-pub use query_form_partiql::{check_partiql, plan_spec, PartiqlCheck, PartiqlReady};
+pub use query_form_partiql::{check_partiql, PartiqlCheck, PartiqlReady};
 pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
 pub use related::Related;
 pub use scan::*;

@@ -2,7 +2,7 @@
 //! one-line error), translated to the Query or Scan `dynoscope partiql` would send, with its
 //! EXPLAIN (headline, filter, requests as sent) and the statement in every dialect.
 
-use crate::aws::{Operation, ReadSpec};
+use crate::aws::ReadSpec;
 use crate::model::partiql::{
     advise, explain_dialects, explain_head, parse, scan_estimate, translate, untranslated_reason,
     write_refusal, ErrorKind, Explained, Plan, ReadKind, Statement,
@@ -48,28 +48,6 @@ impl PartiqlCheck {
             PartiqlCheck::Ready(_) => None,
         }
     }
-}
-
-/// The read a plan runs as: the same request `dynoscope partiql` sends (several Queries are the
-/// shards of one read, merged as sharded reads are).
-pub fn plan_spec(plan: &Plan) -> ReadSpec {
-    let operation = match plan.kind {
-        ReadKind::Query => Operation::Query,
-        ReadKind::Scan => Operation::Scan,
-    };
-    let mut spec = ReadSpec::new(operation, &plan.table);
-    spec.index = plan.index.clone();
-    spec.key_condition = plan.key_condition.clone();
-    spec.filter = plan.filter.clone();
-    spec.projection = plan.projection.clone();
-    spec.names = plan.names.clone();
-    spec.values = plan.values.clone();
-    spec.descending = plan.descending;
-    if !plan.queries.is_empty() {
-        spec.shards = plan.request_values();
-        spec.limit_per_segment = true;
-    }
-    spec
 }
 
 fn untranslated(reason: &str) -> PartiqlCheck {
@@ -122,7 +100,7 @@ pub fn check_partiql(text: &str, info: &TableInfo, sample: &[Item]) -> PartiqlCh
     let head = explain_head(&explained);
     let dialects = explain_dialects(&explained);
     PartiqlCheck::Ready(Box::new(PartiqlReady {
-        spec: plan_spec(&plan),
+        spec: crate::aws::plan_read(&plan),
         scan_rcu: scan.then(|| scan_estimate(&plan, info).0),
         head,
         dialects,
