@@ -298,27 +298,21 @@ pub async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
         })
         .unwrap_or_default()
     });
+    // "1 change was" / "3 changes were", said the same way on every way out.
+    let changes = were(written, "change");
     let outcome = match (failure, stop) {
         (Some(mut e), _) => {
-            e.message = format!(
-                "{} ({written} {} written before it)",
-                e.message,
-                were(written, "change")
-            );
+            e.message = format!("{} ({written} {changes} written before it)", e.message);
             Err(e)
         }
         (None, Some(Stop::Interrupted)) => Err(CliError::new(
             130,
-            format!(
-                "tail interrupted; {written} {} written",
-                were(written, "change")
-            ),
+            format!("tail interrupted; {written} {changes} written"),
         )),
         (None, Some(Stop::Until)) => {
             say!(
-                "tail: stopped after --until {}; {written} {} written",
-                format_duration(plan.until.unwrap_or_default()),
-                were(written, "change")
+                "tail: stopped after --until {}; {written} {changes} written",
+                format_duration(plan.until.unwrap_or_default())
             );
             Ok(())
         }
