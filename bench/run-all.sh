@@ -3,7 +3,7 @@
 # SDK loop (and the aws cli / boto3 when installed), explorer ingest, page-to-frame, render and
 # memory at 1,000,000 items, and keypress latency in a pty while a scan streams. Run it on an
 # otherwise idle machine: DynamoDB Local shares the cores with what it serves. About 20 minutes
-# on 2 cores after the release build.
+# on 2 cores after the release build, plus about 10 minutes for the 2 GB export the first time.
 # usage: bash bench/run-all.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,3 +26,7 @@ echo "== live pane: frame time with the window and the tail full, against the it
 cargo bench --locked --bench live_pane
 echo "== the explorer's streaming export against scan --output jsonl > file (199,084 items)"
 python3 bench/export_stream.py --users 10500 --rounds 3 --segments 1,4
+echo "== reading an S3 export from disk: hotkeys --export against zcat and DuckDB (2 GB)"
+[ -x .cache/bench-venv/bin/python ] || python3 -m venv .cache/bench-venv
+.cache/bench-venv/bin/pip install -q duckdb==1.4.2
+python3 bench/export_read.py --gb 2 --small-gb 0.2 --rounds 3 --cores 1,2
