@@ -3,20 +3,33 @@
 # dynamodb-onetable and the AWS SDK v3 pieces they need, pinned in tests/corpus/package.json and
 # package-lock.json) into .cache/corpus-node, which git ignores. Idempotent: a stamp file holds
 # the lock's sha256, and a second run with the same lock does nothing.
-# Also installs boto3, pinned, into a Python venv in .cache/python-venv, for the test that runs
-# the boto3 snippets `partiql --explain` prints (tests/partiql_snippets.rs); idempotent too.
+# Also installs boto3 and duckdb, pinned, into a Python venv in .cache/python-venv, for the test
+# that runs the boto3 snippets `partiql --explain` prints (tests/partiql_snippets.rs) and the one
+# that runs the Athena SQL in DuckDB (tests/athena_duckdb.rs); idempotent too.
 # Needs: npm and Node.js 20+, python3 with venv.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${PYTHON_VENV_DIR:-$root/.cache/python-venv}"
-boto3_version="1.43.11"
-if "$venv/bin/python" -c "import boto3, sys; sys.exit(boto3.__version__ != '$boto3_version')" 2>/dev/null; then
-  echo "boto3 $boto3_version already installed in $venv"
+# boto3 runs the PartiQL snippets; duckdb checks the Athena SQL (tests/athena_duckdb.rs).
+python_packages="boto3==1.43.11 duckdb==1.4.2"
+installed() {
+  "$venv/bin/python" - "$@" <<'PY' 2>/dev/null
+import importlib, sys
+for pin in sys.argv[1:]:
+    name, version = pin.split("==")
+    if importlib.import_module(name).__version__ != version:
+        sys.exit(1)
+PY
+}
+# shellcheck disable=SC2086
+if installed $python_packages; then
+  echo "$python_packages already installed in $venv"
 else
-  command -v python3 >/dev/null || { echo "error: python3 is needed for the boto3 snippet test (install python3 and python3-venv)" >&2; exit 2; }
-  python3 -m venv "$venv" || { echo "error: cannot create a Python venv in $venv (install python3-venv)" >&2; exit 2; }
-  "$venv/bin/pip" install --quiet --disable-pip-version-check "boto3==$boto3_version"
-  echo "boto3 $boto3_version installed in $venv"
+  command -v python3 >/dev/null || { echo "error: python3 is needed for the boto3 and duckdb tests (install python3 and python3-venv)" >&2; exit 2; }
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || { echo "error: cannot create a Python venv in $venv (install python3-venv)" >&2; exit 2; }
+  # shellcheck disable=SC2086
+  "$venv/bin/pip" install --quiet --disable-pip-version-check $python_packages
+  echo "$python_packages installed in $venv"
 fi
 dest="${CORPUS_NODE_DIR:-$root/.cache/corpus-node}"
 lock="$root/tests/corpus/package-lock.json"
