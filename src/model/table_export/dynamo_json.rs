@@ -9,6 +9,20 @@ use crate::model::json::{append_dynamo_json, dynamo_to_attr};
 use crate::model::value::Item;
 
 pub fn parse_dynamo_line(line: &str, export_type: ExportType) -> Result<Record, TableExportError> {
+    // The common case, a well-formed full export line, without the JSON tree in between.
+    if export_type == ExportType::Full {
+        if let Some(item) = super::dynamo_json_direct::item_of_full_line(line) {
+            return Ok(Record::Item(item));
+        }
+    }
+    parse_general(line, export_type)
+}
+
+/// The definition of a line's meaning, and every error's wording.
+pub(super) fn parse_general(
+    line: &str,
+    export_type: ExportType,
+) -> Result<Record, TableExportError> {
     let bad = |why: &str| {
         TableExportError::Line(format!(
             "not a DynamoDB JSON export line ({why}): '{}'",

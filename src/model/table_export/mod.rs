@@ -7,6 +7,7 @@
 
 mod athena;
 mod dynamo_json;
+mod dynamo_json_direct;
 mod integrity;
 mod ion;
 mod ion_text;

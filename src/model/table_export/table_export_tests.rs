@@ -320,6 +320,70 @@ proptest! {
     }
 }
 
+/// Edits that keep a line JSON-like: cut a span, or put a JSON-significant text anywhere.
+fn mutated(line: String, at: usize, len: usize, insert: &str) -> Option<String> {
+    let bytes = line.as_bytes();
+    let at = at % (bytes.len() + 1);
+    let end = (at + len % 6).min(bytes.len());
+    let mut out = bytes[..at].to_vec();
+    out.extend_from_slice(insert.as_bytes());
+    out.extend_from_slice(&bytes[end..]);
+    String::from_utf8(out).ok()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(3000))]
+
+    /// The direct reader of full lines reads what the general reader reads, and no line it
+    /// accepts (however damaged) means anything else to the general reader.
+    #[test]
+    fn the_direct_reader_agrees_with_the_general_one(
+        item in items(), at in any::<usize>(), len in any::<usize>(),
+        insert in prop_oneof![Just(""), Just(","), Just("\"\""), Just("{"), Just("}"), Just(":"),
+            Just("\"S\":\"x\","), Just("\"NULL\":false,"), Just("\"Item\":{},"), Just("1"), Just("\\u0053")],
+    ) {
+        let mut line = String::new();
+        write_dynamo_line(&mut line, &item);
+        let general = dynamo_json::parse_general(&line, ExportType::Full).unwrap();
+        prop_assert_eq!(dynamo_json_direct::item_of_full_line(&line).map(Record::Item), Some(general));
+        if let Some(damaged) = mutated(line, at, len, insert) {
+            if let Some(direct) = dynamo_json_direct::item_of_full_line(&damaged) {
+                let general = dynamo_json::parse_general(&damaged, ExportType::Full);
+                prop_assert_eq!(general.ok(), Some(Record::Item(direct)), "{}", damaged);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_direct_reader_leaves_the_odd_lines_to_the_general_one() {
+    let both = |line: &str| {
+        let direct = dynamo_json_direct::item_of_full_line(line).map(Record::Item);
+        let general = parse_dynamo_line(line, ExportType::Full).ok();
+        (direct, general)
+    };
+    // Read alike: a repeated attribute keeps its last value, NULL takes any value, other
+    // fields are ignored, a descriptor may be spelled with escapes.
+    for line in [
+        r#"{"Item":{"a":{"S":"1"},"a":{"N":"2"}}}"#,
+        r#"{"Item":{"a":{"NULL":false}}}"#,
+        r#"{"Other":[1,{"x":2}],"Item":{"a":{"\u0053":"x"}}}"#,
+    ] {
+        let (direct, general) = both(line);
+        assert!(direct.is_some(), "{line}");
+        assert_eq!(direct, general, "{line}");
+    }
+    // Left to the general reader: a repeated descriptor or field, no Item, not an object.
+    for line in [
+        r#"{"Item":{"a":{"S":"1","S":"2"}}}"#,
+        r#"{"Item":{},"Item":{"a":{"S":"1"}}}"#,
+        r#"{"Item":null}"#,
+        "[1]",
+    ] {
+        assert_eq!(both(line).0, None, "{line}");
+    }
+}
+
 #[test]
 fn athena_ddl_and_sql_for_both_formats() {
     let mut info = crate::model::fixtures::demo_info();
