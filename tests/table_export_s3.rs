@@ -174,3 +174,85 @@ fn a_local_s3_endpoint_needs_no_credentials() {
         "the export without credentials"
     );
 }
+
+/// The same output from the export on disk and in S3 (what the disk read gives is checked
+/// against the table in tests/table_export.rs).
+fn same_from_disk_and_s3(args: &[&str], disk: &str, s3: &str) {
+    let with = |given: &str| {
+        let args: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "EXPORT" { given } else { a })
+            .collect();
+        ok(run_s3(&args))
+    };
+    let from_disk = with(disk);
+    assert!(!from_disk.is_empty(), "{args:?}");
+    assert_eq!(with(s3), from_disk, "{args:?}");
+}
+
+#[test]
+fn tail_and_athena_read_an_s3_export_as_they_read_it_on_disk() {
+    use dynoscope::model::table_export::Change;
+    use dynoscope::model::value::{AttrValue, Item};
+    let f = uploaded();
+    let key = |pk: &str| {
+        Item::from_attrs(vec![
+            ("PK".into(), AttrValue::S(pk.into())),
+            ("SK".into(), AttrValue::S("A".into())),
+        ])
+    };
+    let changes: Vec<Change> = (0..40u64)
+        .map(|t| Change {
+            write_micros: 1_764_000_000_000_000 + (t * 7919) % 40,
+            keys: key(if t % 3 == 0 { "HOT" } else { "COLD" }),
+            new_image: (t % 5 != 4).then(|| key("X")),
+            old_image: (t > 1).then(|| key("Y")),
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    for (format, bucket) in [
+        (Format::DynamoJson, "dyno-incr-json"),
+        (Format::Ion, "dyno-incr-ion"),
+    ] {
+        let layout = write_incremental_export(dir.path(), "orders", format, &changes, 3);
+        tokio::runtime::Runtime::new()
+            .unwrap()
+            .block_on(upload(bucket, &layout.root, "exports/"));
+        let (disk, s3) = (path(&layout.folder), url(bucket, &layout));
+        let tail = ["tail", "--export", "EXPORT", "--key", "PK,SK"];
+        same_from_disk_and_s3(&tail, &disk, &s3);
+        let out = ok(run_s3(&["tail", "--export", &s3, "--key", "PK,SK"]));
+        assert_eq!(out.lines().count(), 40, "{format:?}");
+    }
+    let athena = ["hotkeys", "--export", "EXPORT", "--athena", "--top", "5"];
+    same_from_disk_and_s3(&athena, &path(&f.json.folder), &url("dyno-json", &f.json));
+}
+
+#[test]
+fn the_s3_endpoint_may_come_from_a_profiles_services_section() {
+    let f = uploaded();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config");
+    std::fs::write(
+        &config,
+        format!(
+            "[profile exports]\nregion = us-east-1\nservices = local-s3\n\n[services local-s3]\ns3 =\n  endpoint_url = {}\n",
+            moto().endpoint
+        ),
+    )
+    .unwrap();
+    let mut cmd = Command::new(bin());
+    aws_env(&mut cmd)
+        .env("AWS_CONFIG_FILE", &config)
+        .env_remove("AWS_ENDPOINT_URL_S3")
+        .args(["--profile", "exports", "--endpoint-url", &local().endpoint])
+        .args([
+            "hotkeys",
+            "--export",
+            &url("dyno-json", &f.json),
+            "--top",
+            "50",
+        ]);
+    let out = cmd.stdin(Stdio::null()).output().unwrap();
+    assert_eq!(ok(out), ok(run(&["hotkeys", &f.table, "--top", "50"])));
+}
