@@ -3,21 +3,26 @@
 # dynamodb-onetable and the AWS SDK v3 pieces they need, pinned in tests/corpus/package.json and
 # package-lock.json) into .cache/corpus-node, which git ignores. Idempotent: a stamp file holds
 # the lock's sha256, and a second run with the same lock does nothing.
-# Also installs boto3 and duckdb, pinned, into a Python venv in .cache/python-venv, for the test
-# that runs the boto3 snippets `partiql --explain` prints (tests/partiql_snippets.rs) and the one
-# that runs the Athena SQL in DuckDB (tests/athena_duckdb.rs); idempotent too.
+# Also installs boto3, duckdb and moto[server], pinned, into a Python venv in .cache/python-venv,
+# for the test that runs the boto3 snippets `partiql --explain` prints (tests/partiql_snippets.rs),
+# the one that runs the Athena SQL in DuckDB (tests/athena_duckdb.rs), and the S3 export tests,
+# whose local S3 server is moto_server (tests/table_export_s3.rs); idempotent too.
 # Needs: npm and Node.js 20+, python3 with venv.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${PYTHON_VENV_DIR:-$root/.cache/python-venv}"
-# boto3 runs the PartiQL snippets; duckdb checks the Athena SQL (tests/athena_duckdb.rs).
-python_packages="boto3==1.43.11 duckdb==1.4.2"
+# boto3 runs the PartiQL snippets; duckdb checks the Athena SQL (tests/athena_duckdb.rs);
+# moto_server is the S3 export tests' local S3 server (tests/table_export_s3.rs).
+python_packages="boto3==1.43.11 duckdb==1.4.2 moto[server]==5.2.5"
+# The list is split on spaces below: no pin may be taken for a file pattern ("[server]").
+set -f
 installed() {
+  [ -x "$venv/bin/moto_server" ] || return 1
   "$venv/bin/python" - "$@" <<'PY' 2>/dev/null
 import importlib, sys
 for pin in sys.argv[1:]:
     name, version = pin.split("==")
-    if importlib.import_module(name).__version__ != version:
+    if importlib.import_module(name.split("[")[0]).__version__ != version:
         sys.exit(1)
 PY
 }
@@ -25,7 +30,7 @@ PY
 if installed $python_packages; then
   echo "$python_packages already installed in $venv"
 else
-  command -v python3 >/dev/null || { echo "error: python3 is needed for the boto3 and duckdb tests (install python3 and python3-venv)" >&2; exit 2; }
+  command -v python3 >/dev/null || { echo "error: python3 is needed for the boto3, duckdb and S3 export tests (install python3 and python3-venv)" >&2; exit 2; }
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || { echo "error: cannot create a Python venv in $venv (install python3-venv)" >&2; exit 2; }
   # shellcheck disable=SC2086
   "$venv/bin/pip" install --quiet --disable-pip-version-check $python_packages

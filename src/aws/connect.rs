@@ -37,7 +37,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(2);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// Region used against a local endpoint when none is configured: DynamoDB Local started with
 /// `-sharedDb` ignores it, and a demo should not need AWS configuration.
-const LOCAL_FALLBACK_REGION: &str = "us-east-1";
+pub(crate) const LOCAL_FALLBACK_REGION: &str = "us-east-1";
 const LOCAL_HINT: &str = "pass --endpoint-url http://localhost:8000 (DynamoDB Local)";
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -125,11 +125,9 @@ fn shown(url: &str) -> String {
     url.strip_suffix('/').unwrap_or(&url).to_string()
 }
 
-pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> {
-    // The flag is checked first: its mistakes are the user's to fix, whatever else is set.
-    if let Some(url) = &opts.endpoint_url {
-        parse_endpoint(url)?;
-    }
+/// aws-config's default chain with dynoscope's retry, timeouts and `--profile`, `--region`,
+/// `--endpoint-url`: shared by every client, so each uses the same credentials and region.
+pub async fn load_sdk_config(opts: &ConnectOptions) -> aws_types::SdkConfig {
     let mut loader = aws_config::defaults(BehaviorVersion::latest())
         .retry_config(
             RetryConfig::adaptive()
@@ -152,7 +150,15 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
     if let Some(url) = &opts.endpoint_url {
         loader = loader.endpoint_url(url);
     }
-    let sdk_config = loader.load().await;
+    loader.load().await
+}
+
+pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> {
+    // The flag is checked first: its mistakes are the user's to fix, whatever else is set.
+    if let Some(url) = &opts.endpoint_url {
+        parse_endpoint(url)?;
+    }
+    let sdk_config = load_sdk_config(opts).await;
 
     // Local or not is decided by the URL the client will use, whatever configured it.
     let configured_region = sdk_config.region().map(|r| r.to_string());

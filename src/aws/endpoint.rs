@@ -21,8 +21,16 @@ use aws_smithy_types::config_bag::ConfigBag;
 
 /// Records the request's URL when the endpoint is known, then stops the request.
 #[derive(Debug)]
-struct EndpointProbe {
+pub(crate) struct EndpointProbe {
     seen: Arc<Mutex<Option<String>>>,
+}
+
+impl EndpointProbe {
+    /// A probe for another service's client (S3's), and where it writes the URL it saw.
+    pub(crate) fn new() -> (Self, Arc<Mutex<Option<String>>>) {
+        let seen = Arc::new(Mutex::new(None));
+        (EndpointProbe { seen: seen.clone() }, seen)
+    }
 }
 
 const PROBE_STOP: &str = "dynoscope endpoint probe: stopped before signing, nothing sent";

@@ -277,7 +277,7 @@ pub struct HotkeysArgs {
 #[derive(Debug, Clone, Args, Default)]
 pub struct ExportArgs {
     /// Read this S3 export instead of the table: its folder (holding manifest-summary.json),
-    /// or a folder above one AWSDynamoDB/<export id>/.
+    /// or a folder above one AWSDynamoDB/<export id>/, on disk or as s3://BUCKET/PREFIX/….
     #[arg(long, value_name = "PATH")]
     pub export: Option<String>,
     /// With --export: the table's key attributes, PK[,SK], when DescribeTable cannot be read

@@ -6,7 +6,10 @@ use std::path::Path;
 
 use super::args::{ExportArgs, GlobalArgs, HotkeysArgs};
 use super::CliError;
-use crate::aws::table_export::{open_export, read_data_file, ExportBackend, Flow};
+use crate::aws::table_export::{
+    open_export, open_s3_export, parse_s3_url, read_data_file, s3_client, ExportBackend, Flow,
+    OpenedExport,
+};
 use crate::aws::{Backend, DoneOutcome, Engine};
 use crate::model::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, TableInfo};
 use crate::model::table_export::{ExportType, KeyInference, Record};
@@ -23,7 +26,17 @@ pub(super) async fn open(
     table: Option<&str>,
 ) -> Result<ExportBackend, CliError> {
     let path = args.export.as_deref().unwrap_or_default();
-    let export = open_export(Path::new(path)).map_err(|e| CliError::bad_input(e.0))?;
+    let export = match parse_s3_url(path) {
+        None => open_export(Path::new(path)).map_err(|e| CliError::bad_input(e.0))?,
+        Some(url) => {
+            let (bucket, prefix) = url.map_err(|e| CliError::bad_input(e.0))?;
+            let client = s3_client(&super::connect_options(global)?).await?;
+            // What S3 answered (missing, denied, unreachable) is the service's, not a typo.
+            open_s3_export(client, bucket, prefix)
+                .await
+                .map_err(|e| CliError::service(e.0))?
+        }
+    };
     let name = table
         .map(str::to_string)
         .or_else(|| export.summary.table.clone())
@@ -64,32 +77,10 @@ pub(super) async fn open(
             info.status = table_info.status;
         }
         Err(why) => {
-            let mut inference = KeyInference::default();
-            let mut seen = 0u64;
-            for file in &export.files {
-                read_data_file(
-                    &export.path_of(file),
-                    file,
-                    export.summary.format,
-                    export.summary.export_type,
-                    |record| {
-                        let item = match record {
-                            Record::Item(item) => item,
-                            Record::Change(change) => change.keys,
-                        };
-                        inference.add(&item);
-                        seen += 1;
-                        if seen >= INFERENCE_SAMPLE {
-                            Flow::Stop
-                        } else {
-                            Flow::Continue
-                        }
-                    },
-                );
-                if seen >= INFERENCE_SAMPLE {
-                    break;
-                }
-            }
+            let sample = export.clone();
+            let (inference, seen) = tokio::task::spawn_blocking(move || infer_keys(&sample))
+                .await
+                .map_err(|e| CliError::service(format!("key inference failed: {e}")))?;
             let keys = inference.schema().ok_or_else(|| {
                 CliError::bad_input(format!(
                     "the key schema of export '{}' is unknown: table '{name}' cannot be described ({why}) and no attribute is on every item; give --key PK[,SK]",
@@ -106,6 +97,32 @@ pub(super) async fn open(
         }
     }
     Ok(ExportBackend::new(export, info))
+}
+
+/// The key attributes seen on the first [`INFERENCE_SAMPLE`] items, and how many were seen.
+/// Blocks (S3 reads): runs on a blocking thread.
+fn infer_keys(export: &OpenedExport) -> (KeyInference, u64) {
+    let mut inference = KeyInference::default();
+    let mut seen = 0u64;
+    for file in &export.files {
+        read_data_file(export, file, |record| {
+            let item = match record {
+                Record::Item(item) => item,
+                Record::Change(change) => change.keys,
+            };
+            inference.add(&item);
+            seen += 1;
+            if seen >= INFERENCE_SAMPLE {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        });
+        if seen >= INFERENCE_SAMPLE {
+            break;
+        }
+    }
+    (inference, seen)
 }
 
 /// `PK[,SK]` as a key schema (types are not needed to read an export: S stands in).

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use super::args::GlobalArgs;
 use super::tail::{ChangeOutput, TailArgs};
 use super::CliError;
-use crate::aws::table_export::read_data_file;
+use crate::aws::table_export::{read_data_file, OpenedExport};
 use crate::aws::Backend;
 use crate::model::item_size::item_size;
 use crate::model::json::JsonSpelling;
@@ -37,6 +37,25 @@ fn as_stream_change(change: table_export::Change) -> Change {
         view: None,
         ttl_delete: false,
     }
+}
+
+/// Every change of `export`, with its write time and its place in the files' order, and the
+/// files' reports. Blocks (S3 reads): runs on a blocking thread.
+#[allow(clippy::type_complexity)]
+fn read_changes(export: &OpenedExport) -> (Vec<(u64, usize, Change)>, IntegrityReport) {
+    let mut changes: Vec<(u64, usize, Change)> = Vec::new();
+    let mut report = IntegrityReport::default();
+    for file in &export.files {
+        let file_report = read_data_file(export, file, |record| {
+            if let Record::Change(c) = record {
+                let at = changes.len();
+                changes.push((c.write_micros, at, as_stream_change(c)));
+            }
+            crate::aws::table_export::Flow::Continue
+        });
+        report.files.push(file_report);
+    }
+    (changes, report)
 }
 
 pub(super) async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
@@ -72,20 +91,10 @@ pub(super) async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliEr
     }
     let info = backend.describe_table("").await?;
     let targets = WriteTargets::from_table(&info);
-    let mut changes: Vec<(u64, usize, Change)> = Vec::new();
-    let mut report = IntegrityReport::default();
-    for file in &export.files {
-        let path = export.path_of(file);
-        let (format, kind) = (export.summary.format, export.summary.export_type);
-        let file_report = read_data_file(&path, file, format, kind, |record| {
-            if let Record::Change(c) = record {
-                let at = changes.len();
-                changes.push((c.write_micros, at, as_stream_change(c)));
-            }
-            crate::aws::table_export::Flow::Continue
-        });
-        report.files.push(file_report);
-    }
+    let reading = export.clone();
+    let (mut changes, report) = tokio::task::spawn_blocking(move || read_changes(&reading))
+        .await
+        .map_err(|e| CliError::service(format!("reading the export failed: {e}")))?;
     // Stable: changes of one microsecond keep the order the files list them in.
     changes.sort_by_key(|(micros, at, _)| (*micros, *at));
     let spelling = match args.output {

@@ -44,7 +44,7 @@ impl ExportBackend {
     /// the inferred keys.
     pub fn new(export: OpenedExport, info: TableInfo) -> Self {
         ExportBackend {
-            endpoint: format!("export {}", export.folder.display()),
+            endpoint: format!("export {}", export.location),
             export: Arc::new(export),
             info: Arc::new(info),
             next_id: Arc::default(),
@@ -183,48 +183,41 @@ impl Shared {
             let Some(file) = self.export.files.get(index) else {
                 break;
             };
-            let summary = &self.export.summary;
-            let report = read_data_file(
-                &self.export.path_of(file),
-                file,
-                summary.format,
-                summary.export_type,
-                |record| {
-                    let item = match record {
-                        Record::Item(item) => item,
-                        Record::Change(change) => match change.new_image {
-                            Some(image) => image,
-                            None => return Flow::Continue,
-                        },
-                    };
-                    let item = match &self.index {
-                        Some(view) => match view.view(item) {
-                            Some(item) => item,
-                            None => return Flow::Continue,
-                        },
+            let report = read_data_file(&self.export, file, |record| {
+                let item = match record {
+                    Record::Item(item) => item,
+                    Record::Change(change) => match change.new_image {
+                        Some(image) => image,
+                        None => return Flow::Continue,
+                    },
+                };
+                let item = match &self.index {
+                    Some(view) => match view.view(item) {
+                        Some(item) => item,
+                        None => return Flow::Continue,
+                    },
+                    None => item,
+                };
+                scanned += 1;
+                if self.filter.as_ref().is_none_or(|f| f.matches(&item)) {
+                    items.push(match &self.projection {
+                        Some(p) => p.apply(&item),
                         None => item,
-                    };
-                    scanned += 1;
-                    if self.filter.as_ref().is_none_or(|f| f.matches(&item)) {
-                        items.push(match &self.projection {
-                            Some(p) => p.apply(&item),
-                            None => item,
-                        });
+                    });
+                }
+                if items.len() >= PAGE_ITEMS || scanned as usize >= PAGE_ITEMS * 4 {
+                    let mut page = std::mem::take(&mut items);
+                    page.truncate(self.take(page.len()));
+                    if !self.send(segment, &mut page_no, page, std::mem::take(&mut scanned)) {
+                        consumer_gone = true;
                     }
-                    if items.len() >= PAGE_ITEMS || scanned as usize >= PAGE_ITEMS * 4 {
-                        let mut page = std::mem::take(&mut items);
-                        page.truncate(self.take(page.len()));
-                        if !self.send(segment, &mut page_no, page, std::mem::take(&mut scanned)) {
-                            consumer_gone = true;
-                        }
-                    }
-                    if consumer_gone || self.stopped() {
-                        Flow::Stop
-                    } else {
-                        Flow::Continue
-                    }
-                },
-            );
+                }
+                if consumer_gone || self.stopped() {
+                    Flow::Stop
+                } else {
+                    Flow::Continue
+                }
+            });
             reports.push((index, report));
         }
         if !consumer_gone && (!items.is_empty() || scanned > 0) && !self.cancel.is_cancelled() {

@@ -1,31 +1,63 @@
-//! Reading DynamoDB's S3 table exports from disk: finding the export's folder, its manifests,
-//! and its gzip data files, decompressed and parsed in parallel and delivered as a Scan's
-//! pages through the same bounded channel ([`ExportBackend`]). The formats themselves are
-//! [`crate::model::table_export`]'s.
+//! Reading DynamoDB's S3 table exports, on disk or in S3: finding the export's folder, its
+//! manifests, and its gzip data files, decompressed and parsed in parallel and delivered as a
+//! Scan's pages through the same bounded channel ([`ExportBackend`]). The formats themselves
+//! are [`crate::model::table_export`]'s.
 
 mod backend;
 mod reader;
+mod s3;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub use backend::ExportBackend;
 pub use reader::{read_data_file, Flow};
+pub use s3::{client as s3_client, parse_url as parse_s3_url, S3Export};
 
-use crate::model::table_export::{DataFile, ManifestSummary};
+use crate::model::table_export::{DataFile, FileProblem, ManifestSummary};
+
+/// Where an export's folder is.
+#[derive(Debug, Clone)]
+pub enum ExportLocation {
+    /// The folder holding `manifest-summary.json`.
+    Disk(PathBuf),
+    /// Its objects are fetched on the reader threads by blocking on `runtime`.
+    S3 {
+        export: S3Export,
+        runtime: tokio::runtime::Handle,
+    },
+}
+
+impl std::fmt::Display for ExportLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExportLocation::Disk(folder) => write!(f, "{}", folder.display()),
+            ExportLocation::S3 { export, .. } => f.write_str(&export.url_of(&export.folder)),
+        }
+    }
+}
 
 /// An export whose manifests were read.
 #[derive(Debug, Clone)]
 pub struct OpenedExport {
     pub summary: ManifestSummary,
     pub files: Vec<DataFile>,
-    /// The folder holding `manifest-summary.json`.
-    pub folder: PathBuf,
+    pub location: ExportLocation,
 }
 
 impl OpenedExport {
-    /// Where data file `file` is on disk.
-    pub fn path_of(&self, file: &DataFile) -> PathBuf {
-        self.folder.join(file.relative_key(&self.summary.export_id))
+    /// Data file `file`'s bytes (gzip), streamed. On S3 this blocks the calling thread: call
+    /// it from a blocking thread (`spawn_blocking`), never from the runtime's.
+    pub fn open_data(&self, file: &DataFile) -> Result<Box<dyn Read + Send>, FileProblem> {
+        let relative = file.relative_key(&self.summary.export_id);
+        match &self.location {
+            ExportLocation::Disk(folder) => match std::fs::File::open(folder.join(relative)) {
+                Ok(f) => Ok(Box::new(f)),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(FileProblem::Missing),
+                Err(e) => Err(FileProblem::Unreadable(e.to_string())),
+            },
+            ExportLocation::S3 { export, runtime } => export.open_blocking(relative, runtime),
+        }
     }
 }
 
@@ -55,7 +87,29 @@ pub fn open_export(path: &Path) -> Result<OpenedExport, ExportOpenError> {
     Ok(OpenedExport {
         summary,
         files,
-        folder,
+        location: ExportLocation::Disk(folder),
+    })
+}
+
+/// Opens the export at or just below `s3://bucket/prefix` (see [`S3Export::find`]).
+pub async fn open_s3_export(
+    client: aws_sdk_s3::Client,
+    bucket: String,
+    prefix: String,
+) -> Result<OpenedExport, ExportOpenError> {
+    let export = S3Export::find(client, bucket, prefix).await?;
+    let here = export.url_of(&export.folder);
+    let summary = ManifestSummary::parse(&export.read_text(SUMMARY).await?)
+        .map_err(|e| ExportOpenError(format!("{e} ('{here}')")))?;
+    let files = DataFile::parse_all(&export.read_text(FILES).await?)
+        .map_err(|e| ExportOpenError(format!("{e} ('{here}')")))?;
+    Ok(OpenedExport {
+        summary,
+        files,
+        location: ExportLocation::S3 {
+            export,
+            runtime: tokio::runtime::Handle::current(),
+        },
     })
 }
 

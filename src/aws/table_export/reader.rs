@@ -1,18 +1,16 @@
 //! One data file, read once: its bytes hashed (MD5, for `md5Checksum`) as they are
 //! decompressed, each line parsed as it comes, and what went wrong kept for the report.
 
-use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
-use std::path::Path;
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use flate2::read::MultiGzDecoder;
 use md5::{Digest, Md5};
 
+use super::OpenedExport;
 use crate::model::table_export::{
-    parse_dynamo_line, parse_ion_line, DataFile, ExportFormat, ExportType, FileProblem, FileReport,
-    Record,
+    parse_dynamo_line, parse_ion_line, DataFile, ExportFormat, FileProblem, FileReport, Record,
 };
 
 /// What the caller wants after a record.
@@ -36,29 +34,26 @@ impl<R: Read> Read for Hashing<R> {
     }
 }
 
-/// Reads `file` at `path`, handing each record to `on_record`. A stop by the caller ends the
-/// read early without a problem (and without the checks that need the whole file).
+/// Reads `file` of `export` (on disk or streamed from S3: the MD5 is of the bytes read either
+/// way), handing each record to `on_record`. A stop by the caller ends the read early without
+/// a problem (and without the checks that need the whole file). Blocks: call it on a blocking
+/// thread.
 pub fn read_data_file(
-    path: &Path,
+    export: &OpenedExport,
     file: &DataFile,
-    format: ExportFormat,
-    export_type: ExportType,
     mut on_record: impl FnMut(Record) -> Flow,
 ) -> FileReport {
+    let (format, export_type) = (export.summary.format, export.summary.export_type);
     let mut report = FileReport {
         key: file.key.clone(),
         listed: file.item_count,
         read: 0,
         problems: Vec::new(),
     };
-    let raw = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            report.problems.push(FileProblem::Missing);
-            return report;
-        }
-        Err(e) => {
-            report.problems.push(FileProblem::Unreadable(e.to_string()));
+    let raw = match export.open_data(file) {
+        Ok(raw) => raw,
+        Err(problem) => {
+            report.problems.push(problem);
             return report;
         }
     };
