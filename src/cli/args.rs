@@ -17,9 +17,13 @@ pub struct Cli {
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Table to open in the explorer (omit for the table picker).
+    /// Table to open in the explorer (omit for the table picker). With --export: the table
+    /// whose key schema DescribeTable gives (default: the one the export names).
     #[arg(value_parser = ranges::table_name)]
     pub table: Option<String>,
+    /// Open the explorer on an S3 export's items instead of a live table (read-only).
+    #[command(flatten)]
+    pub export: ExportArgs,
     /// Open TABLE with the live pane (W) already open: its stream's writes as they happen.
     #[arg(long, requires = "table")]
     pub live: bool,

@@ -230,6 +230,14 @@ async fn serve(
         .map_err(CliError::bad_input)?;
         let settings = super::settings::Settings::load(&global)?;
         let table = Some(DEMO_TABLE.to_string());
-        super::explore::explore(global, settings, table, patterns, args.live).await
+        super::explore::explore(
+            global,
+            settings,
+            table,
+            Default::default(),
+            patterns,
+            args.live,
+        )
+        .await
     }
 }

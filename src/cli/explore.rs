@@ -3,12 +3,12 @@
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-use super::args::GlobalArgs;
+use super::args::{ExportArgs, GlobalArgs};
 use super::settings::Settings;
 use super::CliError;
 use crate::app::state::{ConnectTarget, ConnectionInfo, Session, State};
 use crate::aws::write::{AuditLog, Writer};
-use crate::aws::Engine;
+use crate::aws::{Backend, Engine};
 use crate::model::access_pattern::AccessPattern;
 use crate::model::aws_profiles::profile_names;
 use crate::model::limits;
@@ -83,15 +83,14 @@ fn connector(base: GlobalArgs) -> Connector<Engine> {
     })
 }
 
-/// Opens the explorer on `table`, or on the table picker; `extra_patterns` join the access
-/// patterns of the config file and `--patterns`; `live`: with the live pane open.
-pub async fn explore(
-    global: GlobalArgs,
+/// The explorer's state as every source starts it: the config, query history, access
+/// patterns and `--max-items`.
+fn initial_state(
+    global: &GlobalArgs,
     settings: Settings,
-    table: Option<String>,
     extra_patterns: Vec<AccessPattern>,
-    live: bool,
-) -> Result<(), CliError> {
+    endpoint: String,
+) -> Result<(State, Option<std::path::PathBuf>), CliError> {
     let Settings {
         config,
         mut patterns,
@@ -99,26 +98,18 @@ pub async fn explore(
     let keymap = config
         .keymap()
         .map_err(|e| CliError::bad_input(format!("config file, in [keys]: {e}")))?;
-    if !std::io::stdout().is_terminal() {
-        return Err(CliError::bad_input(
-            "the explorer needs a terminal on stdout; for scripts use the subcommands (dynoscope --help)",
-        ));
-    }
     patterns.extend(extra_patterns);
-    let conn = super::connect(&global).await?;
     // Query history is read once here, for every table and endpoint, and written by the
     // terminal loop after each query; `history = false` does neither.
     let history_file = state_dir()
         .filter(|_| config.history)
         .map(|dir| history_store::history_path(&dir));
-    let mut state = State::new(config, keymap, conn.endpoint.clone(), 80, 24);
-    state.session = session(&global, &conn);
+    let mut state = State::new(config, keymap, endpoint, 80, 24);
     state.history = history_file
         .as_deref()
         .map(history_store::load)
         .unwrap_or_default();
     state.patterns = patterns;
-    state.open_live = live;
     // Both sources are range-checked already (clap, the config parser).
     state.max_items = match global.max_items.or(state.config.max_items) {
         Some(n) if limits::MAX_ITEMS.contains(n as u64) => n,
@@ -130,6 +121,51 @@ pub async fn explore(
         }
         None => default_max_items(),
     };
+    Ok((state, history_file))
+}
+
+/// How the terminal loop ended, as the command's result.
+fn ended(result: std::io::Result<Option<crate::tui::EndedBy>>) -> Result<(), CliError> {
+    match result {
+        Ok(None) => Ok(()),
+        // As a shell reports a process a signal killed: 128 + its number.
+        Ok(Some(by)) => Err(CliError::new(
+            128 + by.number as u8,
+            format!("interrupted by {}", by.name),
+        )),
+        Err(e) => Err(CliError::service(format!("terminal error: {e}"))),
+    }
+}
+
+fn needs_terminal() -> Result<(), CliError> {
+    if std::io::stdout().is_terminal() {
+        return Ok(());
+    }
+    Err(CliError::bad_input(
+        "the explorer needs a terminal on stdout; for scripts use the subcommands (dynoscope --help)",
+    ))
+}
+
+/// Opens the explorer on `table`, or on the table picker; `extra_patterns` join the access
+/// patterns of the config file and `--patterns`; `live`: with the live pane open. With
+/// `--export`, on the export's items instead (see [`explore_export`]).
+pub async fn explore(
+    global: GlobalArgs,
+    settings: Settings,
+    table: Option<String>,
+    export: ExportArgs,
+    extra_patterns: Vec<AccessPattern>,
+    live: bool,
+) -> Result<(), CliError> {
+    if export.export.is_some() {
+        return explore_export(global, settings, table, export, extra_patterns, live).await;
+    }
+    needs_terminal()?;
+    let conn = super::connect(&global).await?;
+    let (mut state, history_file) =
+        initial_state(&global, settings, extra_patterns, conn.endpoint.clone())?;
+    state.session = session(&global, &conn);
+    state.open_live = live;
     // Writes need the flag, or allow_writes for this profile or endpoint in the config; then
     // a writer exists, and every write it sends is appended to the audit file.
     let profile = global
@@ -153,13 +189,43 @@ pub async fn explore(
         history_file,
         connector: Some(connector(global.clone())),
     };
-    match crate::tui::run(Engine::new(&conn), writer, state, table, services).await {
-        Ok(None) => Ok(()),
-        // As a shell reports a process a signal killed: 128 + its number.
-        Ok(Some(by)) => Err(CliError::new(
-            128 + by.number as u8,
-            format!("interrupted by {}", by.name),
-        )),
-        Err(e) => Err(CliError::service(format!("terminal error: {e}"))),
+    ended(crate::tui::run(Engine::new(&conn), writer, state, table, services).await)
+}
+
+/// `dynoscope --export PATH`: the table view on an export's items, opened and keyed as
+/// `scan --export` opens it. Read-only whatever the config says: an export is a copy, and
+/// no writer exists; its reads are of files, so no read capacity is spent.
+async fn explore_export(
+    global: GlobalArgs,
+    settings: Settings,
+    table: Option<String>,
+    export: ExportArgs,
+    extra_patterns: Vec<AccessPattern>,
+    live: bool,
+) -> Result<(), CliError> {
+    if global.allow_writes {
+        return Err(CliError::bad_input(
+            "--allow-writes cannot be used with --export: an export is a read-only copy of the table; drop --allow-writes, or open the table itself to write",
+        ));
     }
+    if live {
+        return Err(CliError::bad_input(
+            "--live cannot be used with --export: an export has no stream; drop --live (tail --export PATH reads an incremental export's changes)",
+        ));
+    }
+    needs_terminal()?;
+    let backend = super::export_source::open(&global, &export, table.as_deref()).await?;
+    let name = backend.describe_table("").await?.name;
+    let (mut state, history_file) = initial_state(
+        &global,
+        settings,
+        extra_patterns,
+        backend.endpoint().to_string(),
+    )?;
+    state.session.export = Some(backend.export().summary.title());
+    let services = Services {
+        history_file,
+        connector: None,
+    };
+    ended(crate::tui::run(backend, None::<Writer>, state, Some(name), services).await)
 }

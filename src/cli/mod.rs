@@ -159,7 +159,15 @@ pub async fn connect(global: &GlobalArgs) -> Result<aws::Connection, CliError> {
 pub async fn run(cli: Cli) -> Result<(), CliError> {
     let Some(command) = cli.command else {
         let settings = Settings::load(&cli.global)?;
-        return explore::explore(cli.global, settings, cli.table, Vec::new(), cli.live).await;
+        return explore::explore(
+            cli.global,
+            settings,
+            cli.table,
+            cli.export,
+            Vec::new(),
+            cli.live,
+        )
+        .await;
     };
     match command {
         Command::Demo(args) => demo::run(&cli.global, args).await,

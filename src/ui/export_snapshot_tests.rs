@@ -153,3 +153,38 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
     snapshot!("write_delete_conflict", s);
     assert!(send(&mut s, [char('e')]).is_empty());
 }
+
+/// Issue 24: the table view on an S3 export (`--export`), 120×40: the title names the export,
+/// its table and time, and spends no RCU; the request log says it shows pages of files.
+#[test]
+fn the_table_view_on_an_export() {
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+    let mut info = demo_info();
+    info.status = "EXPORT".into();
+    info.item_count = 402;
+    info.size_bytes = 81_920;
+    let (mut s, id) = opened_with(info);
+    (s.width, s.height) = (120, 40);
+    s.endpoint = "export /data/exports/AWSDynamoDB/01764586800000-a1b2c3d4".into();
+    s.session.export =
+        Some("export 01764586800000-a1b2c3d4 of app at 2026-12-01T11:00:00.000Z".into());
+    // As the export backend sends its pages: no capacity consumed.
+    let mut first = page(id, 1, demo_items(), false);
+    if let Msg::Engine(crate::aws::EngineEvent::Page(p)) = &mut first {
+        p.consumed = Default::default();
+    }
+    send(&mut s, [first]);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| super::draw(f, &s)).unwrap();
+    let top: String = (0..120)
+        .map(|x| terminal.backend().buffer()[(x, 0)].symbol().to_string())
+        .collect();
+    assert!(
+        top.contains("export 01764586800000-a1b2c3d4 of app at 2026-12-01T11:00:00.000Z")
+            && top.contains("no RCU · ")
+            && !top.contains("on demand"),
+        "{top}"
+    );
+    insta::assert_snapshot!("table_view_on_an_export", terminal.backend());
+}

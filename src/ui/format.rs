@@ -38,6 +38,11 @@ pub fn connection(state: &crate::app::state::State) -> String {
     use crate::model::sanitize::sanitize;
     let session = &state.session;
     let mut text = String::new();
+    // An export is read from its files (the endpoint names where): no region or profile
+    // is talked to for its items.
+    if session.export.is_some() {
+        return format!(" · {}", sanitize(&state.endpoint));
+    }
     if !session.region.is_empty() {
         text.push_str(&format!(" · {}", sanitize(&session.region)));
     }

@@ -30,10 +30,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         .enumerate()
         .map(|(i, r)| {
             let selected = cursor.map_or(focused && from + i + 1 == log.len(), |c| c == from + i);
+            let row = row(r, state.session.export.is_some());
             if selected {
-                row(r).style(theme::selected())
+                row.style(theme::selected())
             } else {
-                row(r)
+                row
             }
         })
         .collect();
@@ -71,13 +72,21 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     } else {
         String::new()
     };
-    let title = format!(
-        " Requests ({}) · RCU {}{writes} · attempts {} · throttled {} ",
-        thousands(log.requests),
-        units(log.total.total),
-        thousands(log.attempts),
-        thousands(log.throttles)
-    );
+    // An export's reads are pages of its files, not DynamoDB requests: the log says so.
+    let title = if state.session.export.is_some() {
+        format!(
+            " Pages read from the export's files ({}) · no DynamoDB requests, no RCU ",
+            thousands(log.requests)
+        )
+    } else {
+        format!(
+            " Requests ({}) · RCU {}{writes} · attempts {} · throttled {} ",
+            thousands(log.requests),
+            units(log.total.total),
+            thousands(log.attempts),
+            thousands(log.throttles)
+        )
+    };
     let hint = if focused {
         " Enter: the request as sent · +/- resize "
     } else {
@@ -139,7 +148,8 @@ fn throttled_by(r: &RequestRow) -> String {
         .unwrap_or_default()
 }
 
-fn row(r: &RequestRow) -> Row<'static> {
+/// One read page; `export`: a page of an export's files, named as such in the op column.
+fn row(r: &RequestRow, export: bool) -> Row<'static> {
     if let Some(operation) = r.write {
         return write_row(r, operation);
     }
@@ -173,6 +183,27 @@ fn row(r: &RequestRow) -> Row<'static> {
         None => "-".into(),
     };
     let per_item = r.rcu_per_item().map_or("-".into(), |u| format!("{u:.3}"));
+    if export {
+        // Pages of files: no capacity, latency or attempts of a request to show.
+        let no = || "-".to_string();
+        return Row::new(vec![
+            r.number.to_string(),
+            "file".to_string(),
+            r.index
+                .as_deref()
+                .map(|i| sanitize(i).into_owned())
+                .unwrap_or_else(no),
+            seg,
+            thousands(r.count),
+            thousands(r.scanned_count),
+            share,
+            no(),
+            no(),
+            no(),
+            no(),
+            no(),
+        ]);
+    }
     Row::new(vec![
         r.number.to_string(),
         r.operation.as_str().to_string(),

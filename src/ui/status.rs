@@ -109,6 +109,8 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
     let rcu = state.log.total.total;
     let provisioned = view.info.loaded().and_then(|i| i.provisioned);
     let cost = match provisioned {
+        // An export's files cost no read units: no price to estimate.
+        _ if state.session.export.is_some() => " no RCU: read from the export's files".into(),
         Some(t) => format!(
             " RCU {} · table provisioned at {} RCU/s",
             units(rcu),

@@ -135,12 +135,21 @@ fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
 }
 
 fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
+    // An export is named as one, so no one takes its items for the live table's.
+    let name = state.session.export.as_ref().unwrap_or(&view.name);
     let target = match &view.view.index {
-        Some(i) => format!("{} · index {}", view.name, i),
-        None => view.name.clone(),
+        Some(i) => format!("{name} · index {i}"),
+        None => name.clone(),
     };
     let mut text = format!(" dynoscope · {}", sanitize(&target));
-    if let Some(info) = view.info.loaded() {
+    if let (Some(info), Some(_)) = (view.info.loaded(), &state.session.export) {
+        // Counts as the manifest gives them; reading the files spends no read capacity.
+        text.push_str(&format!(
+            " · no RCU · {} items · {}",
+            thousands(info.item_count.max(0) as u64),
+            bytes(info.size_bytes.max(0) as u64)
+        ));
+    } else if let Some(info) = view.info.loaded() {
         // Capacity mode and provisioned rate of the table, and of the index being read (a GSI
         // has its own), so RCU/s in the request log can be compared with the limit.
         let capacity = |t: Option<&crate::model::schema::Throughput>| match t {

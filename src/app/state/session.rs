@@ -51,6 +51,9 @@ pub struct Session {
     pub connecting: Option<(u64, String)>,
     /// Numbers connections, so a late answer for an older one is ignored.
     pub generation: u64,
+    /// `--export`: the explorer reads an S3 export's files, named thus in the title
+    /// ("export <id> of <table> at <time>"); nothing can be written to it.
+    pub export: Option<String>,
 }
 
 impl Session {

@@ -15,6 +15,14 @@ use crate::app::text_input::{edit_line, LineEdit};
 use crate::model::aws_profiles::looks_like_region;
 
 pub(super) fn open_switcher(state: &mut State, kind: SwitchKind) -> Vec<Effect> {
+    // An export's files are the source: another region or profile would not change them.
+    if state.session.export.is_some() {
+        state.notice = Some(Notice {
+            text: "an export is read from its files: R and A do not apply; restart without --export to switch region or profile".into(),
+            error: true,
+        });
+        return Vec::new();
+    }
     if kind == SwitchKind::Profile && state.session.profiles.is_empty() {
         state.notice = Some(Notice {
             text: "no profiles in ~/.aws/config (or AWS_CONFIG_FILE)".into(),

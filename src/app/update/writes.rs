@@ -23,7 +23,16 @@ fn notice(state: &mut State, text: impl Into<String>, error: bool) {
     });
 }
 
+/// What a write key says on an export: the files are a copy, and writing there would not
+/// change the table.
+pub(super) const EXPORT_READ_ONLY: &str =
+    "an export is read-only (a copy of the table): to write, open the table with --allow-writes";
+
 pub(super) fn write_action(state: &mut State, action: Action) -> Vec<Effect> {
+    if state.session.export.is_some() {
+        notice(state, EXPORT_READ_ONLY, true);
+        return Vec::new();
+    }
     if !state.writes_enabled {
         notice(state, WRITES_OFF, true);
         return Vec::new();

@@ -56,3 +56,26 @@ fn a_new_item_keeps_the_types_of_its_kinds_items() {
     assert_eq!(yours.get("n"), Some(&AttrValue::N("0".into())));
     assert_eq!(yours.get("tags"), Some(&AttrValue::Ns(vec!["5".into()])));
 }
+
+/// Issue 24: on an export every write key says it is read-only and sends nothing, even with
+/// a writer (the CLI never makes one for an export; the state must not rely on that alone).
+#[test]
+fn write_keys_on_an_export_say_it_is_read_only_and_do_nothing() {
+    let (mut s, id) = opened();
+    s.writes_enabled = true;
+    s.session.export = Some("export 017-abc of shop at 2026-12-01T11:00:00Z".into());
+    send(
+        &mut s,
+        [page(id, 1, vec![tagged("ORDER#1", vec![])], false)],
+    );
+    for key in ['e', 'E', 'N', 'D', 'U'] {
+        s.notice = None;
+        let effects = send(&mut s, [char(key)]);
+        assert!(effects.is_empty(), "{key}: {effects:?}");
+        let notice = s.notice.as_ref().expect("a notice");
+        assert!(notice.error, "{key}");
+        assert_eq!(notice.text, super::writes::EXPORT_READ_ONLY, "{key}");
+        let view = s.table.as_ref().unwrap();
+        assert!(view.write().is_none() && view.modal.is_none(), "{key}");
+    }
+}

@@ -229,6 +229,25 @@ impl Shared {
     }
 }
 
+/// A Query of an export (the explorer's collections, `p`, relations): the files have no key
+/// order to seek in, so it reads them all, keeping the items its key condition matches.
+fn query_as_scan(mut spec: ReadSpec) -> Result<ReadSpec, EngineError> {
+    if spec.operation != Operation::Query {
+        return Ok(spec);
+    }
+    if !spec.shards.is_empty() {
+        return Err(EngineError::bad_input(
+            "a write-sharded key is not read from an export; filter its shards with / instead",
+        ));
+    }
+    spec.filter = match (spec.key_condition.take(), spec.filter.take()) {
+        (Some(key), Some(filter)) => Some(format!("({key}) AND ({filter})")),
+        (key, filter) => key.or(filter),
+    };
+    spec.operation = Operation::Scan;
+    Ok(spec)
+}
+
 fn compile(spec: &ReadSpec) -> Result<(Option<ItemFilter>, Option<ItemProjection>), EngineError> {
     let filter = spec
         .filter
@@ -256,12 +275,10 @@ impl Backend for ExportBackend {
         spec: ReadSpec,
         tx: mpsc::Sender<EngineEvent>,
     ) -> ReadHandle {
-        if spec.operation == Operation::Query {
-            let e = EngineError::bad_input(
-                "an export is read whole: use scan --export with --filter instead of query",
-            );
-            return ReadHandle::failed(id, e, tx);
-        }
+        let spec = match query_as_scan(spec) {
+            Ok(spec) => spec,
+            Err(e) => return ReadHandle::failed(id, e, tx),
+        };
         let (filter, projection) = match compile(&spec) {
             Ok(compiled) => compiled,
             Err(e) => return ReadHandle::failed(id, e, tx),

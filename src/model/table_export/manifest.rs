@@ -58,6 +58,16 @@ fn time_text(value: Option<serde_json::Value>) -> Option<String> {
 }
 
 impl ManifestSummary {
+    /// How the explorer names the export in its title: "export <id> of <table> at <time>".
+    pub fn title(&self) -> String {
+        format!(
+            "export {} of {} at {}",
+            self.export_id,
+            self.table.as_deref().unwrap_or("an unnamed table"),
+            self.export_time.as_deref().unwrap_or("an unknown time")
+        )
+    }
+
     pub fn parse(text: &str) -> Result<ManifestSummary, TableExportError> {
         let bad = |why: String| {
             TableExportError::Manifest(format!("manifest-summary.json is not readable: {why}"))
