@@ -106,3 +106,26 @@ fn allow_writes_with_an_export_is_refused_with_one_line() {
     );
     assert!(stdout(&out).is_empty());
 }
+
+#[test]
+fn an_incremental_export_is_refused_naming_tail() {
+    use dynoscope::model::table_export::Change;
+    let dir = tempfile::tempdir().unwrap();
+    let item = table_export::item_of(&lines()[0]);
+    let change = Change {
+        write_micros: 1_764_586_800_000_000,
+        keys: item.clone(),
+        new_image: Some(item),
+        old_image: None,
+    };
+    let layout = write_incremental_export(dir.path(), "shop", Format::DynamoJson, &[change], 1);
+    let path = layout.folder.to_string_lossy().into_owned();
+    let out = run_raw(&["--export", &path, "--key", "PK,SK"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("is incremental") && err.contains("tail --export"),
+        "{err}"
+    );
+}

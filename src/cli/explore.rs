@@ -213,8 +213,16 @@ async fn explore_export(
             "--live cannot be used with --export: an export has no stream; drop --live (tail --export PATH reads an incremental export's changes)",
         ));
     }
-    needs_terminal()?;
     let backend = super::export_source::open(&global, &export, table.as_deref()).await?;
+    let summary = &backend.export().summary;
+    // Its new images are versions, not the table: the same key would show once per write.
+    if summary.export_type == crate::model::table_export::ExportType::Incremental {
+        return Err(CliError::bad_input(format!(
+            "export '{}' is incremental: it holds changes, not items; read them with tail --export",
+            summary.export_id
+        )));
+    }
+    needs_terminal()?;
     let name = backend.describe_table("").await?.name;
     let (mut state, history_file) = initial_state(
         &global,
@@ -222,7 +230,7 @@ async fn explore_export(
         extra_patterns,
         backend.endpoint().to_string(),
     )?;
-    state.session.export = Some(backend.export().summary.title());
+    state.session.export = Some(summary.title());
     let services = Services {
         history_file,
         connector: None,
