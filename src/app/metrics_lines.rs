@@ -189,8 +189,22 @@ fn target_lines(out: &mut Vec<PaneLine>, t: &TargetReport, w: &Window, cols: usi
             )),
         }
     }
-    out.push(throttle_line("read", &t.read_throttles));
-    out.push(throttle_line("write", &t.write_throttles));
+    for (side, events) in [("read", &t.read_throttles), ("write", &t.write_throttles)] {
+        out.push(throttle_line(side, events));
+        if events.any() {
+            let s = &events.over_time;
+            out.push(line(
+                LineKind::Warn,
+                format!(
+                    "{:<LABEL$}{} peak {} in {} s",
+                    format!("  {side} throttles"),
+                    spark(s, w, cols, s.peak),
+                    s.peak,
+                    w.period
+                ),
+            ));
+        }
+    }
     if let Some(p) = t.online_index_progress {
         out.push(line(
             LineKind::Plain,
