@@ -11,6 +11,7 @@ mod live_summary;
 mod loaded_keys;
 mod log_pane;
 mod marks;
+mod metrics_pane;
 mod modal;
 mod overlay;
 mod palette;
@@ -42,6 +43,9 @@ pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary
 pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;
+pub use metrics_pane::{
+    MetricsPane, MetricsStatus, PANE_PERIOD_SECS, PANE_REFRESH, PANE_SINCE_SECS,
+};
 pub use modal::Modal;
 pub use overlay::Overlay;
 pub use palette::{Palette, ParamForm};
