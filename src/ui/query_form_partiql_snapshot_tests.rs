@@ -72,3 +72,9 @@ fn the_parsers_error_is_under_the_statement() {
     let s = statement("PK = 'a' AND AND");
     insta::assert_snapshot!("partiql_invalid", render(&s).backend());
 }
+
+#[test]
+fn an_or_of_partition_keys_explains_as_queries() {
+    let s = statement("(PK = 'USER#u00001' OR PK = 'USER#u00002') AND SK > 'ORDER#'");
+    insta::assert_snapshot!("partiql_or_as_queries", render(&s).backend());
+}

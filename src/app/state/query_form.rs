@@ -385,6 +385,7 @@ fn form_dialects(spec: &ReadSpec, keys: &KeySchema, cli: String) -> Vec<(&'stati
         attributes: Vec::new(),
         all_attributes: spec.projection.is_none(),
         note: None,
+        dynamodb_scans: false,
     };
     vec![
         ("aws-cli", cli),
