@@ -245,3 +245,57 @@ fn form_queries_offer_the_same_dialects() {
         "four dialects, then round again"
     );
 }
+
+#[test]
+fn a_sort_key_value_completes_within_the_pinned_partition() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = 'USER#u00000' AND begins_with(SK, 'ORD"));
+    let c = builder(&s).completion.clone().expect("completions");
+    let head = "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND begins_with(SK, 'ORD";
+    assert!(c.items.iter().all(|i| i.starts_with(head)), "{c:?}");
+    // Only USER#u00000's sort keys: every one the loaded items hold for it, and no other's.
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
+    let theirs: Vec<String> = (0..store.len() as u32)
+        .map(|id| store.item(id))
+        .filter(|i| {
+            i.get("PK").map(crate::model::cell::cell_text).as_deref() == Some("USER#u00000")
+        })
+        .filter_map(|i| i.get("SK").map(crate::model::cell::cell_text))
+        .filter(|sk| sk.starts_with("ORD"))
+        .collect();
+    assert!(!theirs.is_empty());
+    for item in &c.items {
+        let value = &item[head.len() - 3..];
+        assert!(
+            theirs.iter().any(|t| t.starts_with(value)),
+            "{value} is not USER#u00000's"
+        );
+    }
+    // With no partition pinned: every loaded item's sort key (products' and users').
+    send(&mut s, [ctrl('u')]);
+    send(&mut s, typed("SELECT * FROM \"app\" WHERE SK = 'PRO"));
+    let c = builder(&s).completion.clone().expect("completions");
+    assert_eq!(
+        c.items,
+        [
+            "SELECT * FROM \"app\" WHERE SK = 'PRODUCT",
+            "SELECT * FROM \"app\" WHERE SK = 'PROFILE"
+        ]
+    );
+}
+
+#[test]
+fn keywords_complete_where_the_grammar_expects_one() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = 'USER#u00000' AND SK betw"));
+    let c = builder(&s).completion.clone().expect("completions");
+    assert_eq!(
+        c.items[0],
+        "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND SK BETWEEN"
+    );
+    send(&mut s, [press(KeyCode::Tab)]);
+    assert_eq!(
+        builder(&s).text(Field::Statement),
+        "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND SK BETWEEN"
+    );
+}
