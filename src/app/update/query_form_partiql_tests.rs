@@ -3,7 +3,7 @@
 
 use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::builder_tests::{builder, builder_open, typed};
+use super::builder_tests::{builder, builder_open, dismiss, typed};
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TerminalEffect};
 use crate::app::state::{Field, PartiqlCheck, State};
@@ -298,4 +298,49 @@ fn keywords_complete_where_the_grammar_expects_one() {
         builder(&s).text(Field::Statement),
         "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND SK BETWEEN"
     );
+}
+
+#[test]
+fn a_statement_run_is_kept_in_history_and_recalled_in_partiql_mode() {
+    let (mut s, _) = builder_open();
+    // A form query first, so the two kinds share the table's history.
+    send(&mut s, typed("USER#u00000"));
+    dismiss(&mut s);
+    send(&mut s, [press(KeyCode::Enter)]);
+    send(&mut s, [char(':'), ctrl('r'), ctrl('r')]);
+    send(
+        &mut s,
+        typed("PK = 'USER#u00000' AND begins_with(SK, 'ORDER#')"),
+    );
+    let statement = builder(&s).text(Field::Statement);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let saved = effects.iter().find_map(|e| match e {
+        Effect::Files(crate::app::msg::FileEffect::SaveHistory { entries, .. }) => {
+            Some(entries.clone())
+        }
+        _ => None,
+    });
+    let saved = saved.expect("the statement is saved");
+    assert_eq!(saved.len(), 2);
+    assert!(saved[1].partiql && saved[1].texts == [(Field::Statement, statement.clone())]);
+    // PartiQL mode recalls the statement, the form only the form query.
+    send(
+        &mut s,
+        [char(':'), ctrl('r'), ctrl('r'), press(KeyCode::Up)],
+    );
+    assert_eq!(builder(&s).text(Field::Statement), statement);
+    assert!(builder(&s).partiql);
+    assert!(
+        matches!(builder(&s).pql, PartiqlCheck::Ready(_)),
+        "revalidated"
+    );
+    send(&mut s, [press(KeyCode::Up)]);
+    assert_eq!(builder(&s).text(Field::Statement), statement, "the oldest");
+    send(&mut s, [press(KeyCode::Down)]);
+    let b = builder(&s);
+    assert!(b.partiql, "past the newest: a fresh statement");
+    assert_eq!(b.text(Field::Statement), "SELECT * FROM \"app\" WHERE ");
+    send(&mut s, [press(KeyCode::Esc), char(':'), press(KeyCode::Up)]);
+    assert!(!builder(&s).partiql);
+    assert_eq!(builder(&s).text(Field::Pk), "USER#u00000");
 }
