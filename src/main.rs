@@ -4,6 +4,12 @@ use clap::Parser;
 use dynoscope::cli::say::say;
 use dynoscope::cli::{self, args::Cli};
 
+// Reading an export or a scan allocates a handful of strings per item on reader threads and
+// frees them on the consumer's; glibc's malloc spent a third of `hotkeys --export` on that
+// (docs/benchmarks.md §15), mimalloc a fraction of it.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,

@@ -7,7 +7,8 @@
 //!   side of it is in `src/app/update/scan_tests.rs` and `export_tests.rs`);
 //!
 //! at 1, 4, 16 and 64 segments, with a filter and without, and for a 10-shard fan-out, through
-//! the engine (which sees every page's cost and send time) and through the headless commands.
+//! the engine (which sees every page's cost and send time) and through the headless commands
+//! (`query --pk-shards`, `run`, and `partiql` with an IN or an OR of the ten shard keys).
 
 mod common;
 
@@ -239,6 +240,27 @@ fn headless_commands_keep_the_budget_and_say_they_stopped() {
         "{}",
         stderr(&sharded)
     );
+    // A PartiQL IN of the ten shard keys: ten parallel Queries under one budget.
+    let keys: Vec<String> = (0..10).map(|n| format!("'STATUS#PENDING#{n}'")).collect();
+    let statement = format!(
+        "SELECT * FROM \"{}\".\"GSI1\" WHERE GSI1PK IN [{}]",
+        table(),
+        keys.join(", ")
+    );
+    let partiql = run(&["partiql", &statement, "--max-rcu", "1", "--stats"]);
+    let s = stats(&partiql);
+    assert!(s["requests"].as_u64().unwrap() < 10, "{s}");
+    let spent = s["consumed_capacity"]["total"].as_f64().unwrap();
+    let dearest = s["largest_page_rcu"].as_f64().unwrap();
+    assert!(
+        spent <= 1.0 + dearest + 1e-9,
+        "{spent} of 1 (+{dearest}): {s}"
+    );
+    assert!(
+        stderr(&partiql).contains("--max-rcu"),
+        "{}",
+        stderr(&partiql)
+    );
     // Half a unit of budget reads one 4 KB block, not a 100-item probe, and the note says
     // what happened.
     let tiny = run(&["scan", table(), "--max-rcu", "0.5", "--stats"]);
@@ -312,12 +334,19 @@ fn headless_commands_keep_the_budget_and_say_they_stopped() {
 }
 
 /// `--rcu-per-second` paces the headless commands that read in parallel: hotkeys' 4 segments
-/// and a pattern's 10 shards take at least the time their capacity allows at that rate, where
+/// a pattern's 10 shards and a PartiQL OR of the same 10 keys take at least the time their capacity allows at that rate, where
 /// unpaced they take a fraction of a second.
 #[test]
 fn headless_commands_keep_the_rate() {
-    let cases: [(&str, Vec<&str>, f64); 2] = [
+    // The same ten shard keys as a PartiQL OR: ten parallel Queries under one rate.
+    let or = (0..10)
+        .map(|n| format!("GSI1PK = 'STATUS#PENDING#{n}'"))
+        .collect::<Vec<_>>()
+        .join(" OR ");
+    let statement = format!("SELECT * FROM \"{}\".\"GSI1\" WHERE {or}", table());
+    let cases: [(&str, Vec<&str>, f64); 3] = [
         ("hotkeys", vec!["hotkeys", table(), "--segments", "4"], 6.0),
+        ("partiql", vec!["partiql", &statement], 1.0),
         (
             "run",
             vec![

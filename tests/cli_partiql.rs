@@ -1,6 +1,6 @@
 //! Headless `partiql` against DynamoDB Local: a scan-shaped statement refused with its
 //! estimate and the GSI that serves it, the same read on the GSI run as a Query with its
-//! capacity in --stats, several Queries merged, EXPLAIN, and what is refused or sent as is.
+//! capacity in --stats, several Queries (an IN or an OR of keys) merged in sort-key order, EXPLAIN, and what is refused or sent as is.
 
 mod common;
 
@@ -110,8 +110,29 @@ fn with_allow_scan_it_runs_as_a_scan_and_parameters_bind() {
     assert!(stats["scanned_count"].as_u64().unwrap() > items.len() as u64);
 }
 
+/// `GSI1SK` of each item, checking the items are in descending sort-key order across both keys
+/// (merged as sharded reads are), and each status appears.
+fn merged_descending(items: &[serde_json::Value]) {
+    let sks: Vec<&str> = items
+        .iter()
+        .map(|i| i["GSI1SK"].as_str().unwrap())
+        .collect();
+    let mut sorted = sks.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(sks, sorted);
+    assert!(items.iter().any(|i| i["status"] == "DELIVERED"));
+    assert!(items.iter().any(|i| i["status"] == "SHIPPED"));
+    // The two keys interleave: not one partition, then the other.
+    let first = &items[0]["GSI1PK"];
+    let switches = items
+        .windows(2)
+        .filter(|w| w[0]["GSI1PK"] != w[1]["GSI1PK"])
+        .count();
+    assert!(switches > 1, "first {first}: {switches} switches");
+}
+
 #[test]
-fn in_on_the_partition_key_is_several_queries_in_partition_then_sort_key_order() {
+fn in_on_the_partition_key_is_several_queries_merged_in_sort_key_order() {
     let table = demo();
     let statement = format!(
         "SELECT * FROM \"{table}\".\"GSI1\" WHERE GSI1PK IN ['STATUS#SHIPPED', 'STATUS#DELIVERED'] ORDER BY GSI1SK DESC"
@@ -119,17 +140,48 @@ fn in_on_the_partition_key_is_several_queries_in_partition_then_sort_key_order()
     let out = partiql(&[&statement, "--stats"]);
     let stats = stats(&out);
     let items = lines(&ok(out));
-    // As DynamoDB's PartiQL returns them: by partition key, then by sort key as ordered.
-    let keys: Vec<(&str, &str)> = items
-        .iter()
-        .map(|i| (i["GSI1PK"].as_str().unwrap(), i["GSI1SK"].as_str().unwrap()))
-        .collect();
-    let mut sorted = keys.clone();
-    sorted.sort_by(|a, b| a.0.cmp(b.0).then(b.1.cmp(a.1)));
-    assert_eq!(keys, sorted);
-    assert!(items.iter().any(|i| i["status"] == "DELIVERED"));
-    assert!(items.iter().any(|i| i["status"] == "SHIPPED"));
+    merged_descending(&items);
     assert!(stats["requests"].as_u64().unwrap() >= 2, "{stats}");
+}
+
+#[test]
+fn an_or_of_partition_keys_is_the_same_queries_as_in() {
+    let table = demo();
+    let or = format!(
+        "SELECT * FROM \"{table}\".\"GSI1\" WHERE (GSI1PK = 'STATUS#SHIPPED' OR GSI1PK = 'STATUS#DELIVERED') AND GSI1SK > '2' ORDER BY GSI1SK DESC"
+    );
+    let in_ = format!(
+        "SELECT * FROM \"{table}\".\"GSI1\" WHERE GSI1PK IN ['STATUS#SHIPPED', 'STATUS#DELIVERED'] AND GSI1SK > '2' ORDER BY GSI1SK DESC"
+    );
+    // Not refused as a scan: Queries, with no --allow-scan.
+    let out = partiql(&[&or, "--stats"]);
+    let stats = stats(&out);
+    let items = lines(&ok(out));
+    merged_descending(&items);
+    assert!(items.iter().all(|i| i["GSI1SK"].as_str().unwrap() > "2"));
+    assert_eq!(items, lines(&ok(partiql(&[&in_]))));
+    // Two Queries read only their keys' items, not the table.
+    assert_eq!(
+        stats["scanned_count"].as_u64(),
+        Some(items.len() as u64),
+        "{stats}"
+    );
+    let text = ok(partiql(&[&or, "--explain"]));
+    assert!(
+        text.starts_with("2 Queries on GSI1, merged in sort-key order: #pk = :pk AND #sk > :sk\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("DynamoDB's own ExecuteStatement would scan the whole index GSI1 for an OR of partition keys"),
+        "{text}"
+    );
+    // Any other OR is still a scan, refused without --allow-scan.
+    let other = format!(
+        "SELECT * FROM \"{table}\".\"GSI1\" WHERE GSI1PK = 'STATUS#SHIPPED' OR status = 'SHIPPED'"
+    );
+    let out = partiql(&[&other]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("refused: this statement is a Scan of the whole index GSI1"));
 }
 
 #[test]

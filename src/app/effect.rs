@@ -13,6 +13,7 @@ pub enum Effect {
     Tables(TableEffect),
     Read(ReadEffect),
     Live(LiveEffect),
+    Metrics(MetricsEffect),
     Export(ExportEffect),
     Write(WriteEffect),
     Session(SessionEffect),
@@ -55,6 +56,20 @@ pub enum LiveEffect {
     },
     /// Stop the stream `id` (its remaining news is dropped as stale).
     Stop(u64),
+}
+
+/// The metrics pane's CloudWatch batch.
+#[derive(Debug, Clone)]
+pub enum MetricsEffect {
+    /// Every series of `table` and its `gsis` over the `since_secs` up to now, in one
+    /// GetMetricData batch; answered by `Msg::Metrics { id, .. }`.
+    Fetch {
+        id: u64,
+        table: String,
+        gsis: Vec<String>,
+        since_secs: u64,
+        period: u32,
+    },
 }
 
 /// Exports (issue 13).

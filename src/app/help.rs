@@ -16,11 +16,12 @@ pub struct HelpLine {
 }
 
 /// What no single binding says: chords, the picker, keys that work everywhere.
-pub const NOTES: [&str; 6] = [
+pub const NOTES: [&str; 7] = [
     "g r: open the selected related collection of the item under the cursor (listed above the item detail, Enter opens one there too); Backspace or Alt-← comes back.",
     "Table picker: type to filter, Enter opens, Esc quits. Mouse wheel scrolls.",
     "Query builder: Enter runs exactly what EXPLAIN shows; Tab (or → at the end of the field) accepts a completion; Ctrl-U clears the field. Here and in the pattern palette, Ctrl-O lists key completions by count instead of in key order.",
     "Live pane (W): 1/5/t window, Tab ranking, f follow, p/space pause, Enter change, Esc close.",
+    "Metrics pane (M): ↑/↓, PgUp/PgDn, g/G scroll, Esc or M closes; refreshed every minute.",
     "Ctrl-C quits and Ctrl-Z suspends (fg resumes), from anywhere.",
     "↑/↓, PgUp/PgDn, g/G scroll this help; any other key closes it.",
 ];

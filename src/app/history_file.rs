@@ -6,7 +6,9 @@
 //! {"version": 1, "queries": [
 //!   {"endpoint": "http://127.0.0.1:8000", "table": "app", "entries": [
 //!     {"raw": false, "index": 0, "op": 7, "descending": true,
-//!      "fields": {"pk": "USER#u00042", "sk": "ORDER#"}}]}]}
+//!      "fields": {"pk": "USER#u00042", "sk": "ORDER#"}},
+//!     {"raw": false, "partiql": true, "index": 0, "op": 0, "descending": false,
+//!      "fields": {"statement": "SELECT * FROM \"app\" WHERE PK = 'USER#u00042'"}}]}]}
 //! ```
 //!
 //! A file that does not read as this (another version, hand-edited badly) yields no history
@@ -44,6 +46,9 @@ struct TableQueries {
 #[derive(Serialize, Deserialize)]
 struct EntryText {
     raw: bool,
+    /// A PartiQL statement (`fields.statement`); files written before it had none.
+    #[serde(default)]
+    partiql: bool,
     index: usize,
     op: usize,
     descending: bool,
@@ -52,7 +57,7 @@ struct EntryText {
 }
 
 /// Text fields and their names in the file: stable, whatever the enum is called.
-const FIELDS: [(Field, &str); 9] = [
+const FIELDS: [(Field, &str); 10] = [
     (Field::Pk, "pk"),
     (Field::Sk, "sk"),
     (Field::SkHigh, "sk_high"),
@@ -62,6 +67,7 @@ const FIELDS: [(Field, &str); 9] = [
     (Field::RawKey, "raw_key"),
     (Field::RawNames, "raw_names"),
     (Field::RawValues, "raw_values"),
+    (Field::Statement, "statement"),
 ];
 
 fn entry_text(entry: &HistoryEntry) -> EntryText {
@@ -74,6 +80,7 @@ fn entry_text(entry: &HistoryEntry) -> EntryText {
         .collect();
     EntryText {
         raw: entry.raw,
+        partiql: entry.partiql,
         index: entry.index,
         op: entry.op,
         descending: entry.descending,
@@ -88,6 +95,7 @@ fn entry(text: EntryText) -> HistoryEntry {
         .collect();
     HistoryEntry {
         raw: text.raw,
+        partiql: text.partiql,
         index: text.index,
         // An operator the builder does not have is no operator.
         op: if text.op < crate::app::state::SORT_OPS.len() {
@@ -148,6 +156,7 @@ mod tests {
     fn query(pk: &str) -> HistoryEntry {
         HistoryEntry {
             raw: false,
+            partiql: false,
             index: 1,
             op: 7,
             descending: true,
@@ -177,6 +186,29 @@ mod tests {
             [query("USER#x \"quoted\" \u{1b}")]
         );
         assert_eq!(encode(&back), text, "stable");
+    }
+
+    #[test]
+    fn a_partiql_statement_round_trips_and_older_files_read_as_form_queries() {
+        let statement = HistoryEntry {
+            raw: false,
+            partiql: true,
+            index: 0,
+            op: 0,
+            descending: false,
+            texts: vec![(
+                Field::Statement,
+                "SELECT * FROM \"app\" WHERE PK = 'it''s'".into(),
+            )],
+        };
+        let mut book = HistoryBook::new();
+        book.insert(history_key("e", "app"), vec![query("u"), statement.clone()]);
+        let back = decode(&encode(&book));
+        assert_eq!(back[&history_key("e", "app")], [query("u"), statement]);
+        let old = r#"{"version": 1, "queries": [{"endpoint": "e", "table": "app", "entries": [
+            {"raw": false, "index": 1, "op": 7, "descending": true,
+             "fields": {"pk": "u", "sk": "ORDER#"}}]}]}"#;
+        assert_eq!(decode(old)[&history_key("e", "app")], [query("u")]);
     }
 
     #[test]

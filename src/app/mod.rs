@@ -9,6 +9,7 @@ pub mod input;
 pub mod keymap;
 pub mod layout;
 pub mod live_layout;
+pub mod metrics_lines;
 pub mod msg;
 pub mod request_log;
 pub mod sent_view;
@@ -20,3 +21,5 @@ pub mod update;
 pub mod fixtures;
 #[cfg(test)]
 pub mod live_fixtures;
+#[cfg(test)]
+pub mod metrics_fixtures;

@@ -3,6 +3,7 @@
 
 use crate::app::input::{Key, Mouse};
 
+use crate::aws::cloudwatch::FeatureError;
 use crate::aws::stream::StreamEvent;
 use crate::aws::write::WriteResult;
 use crate::aws::EngineEvent;
@@ -22,6 +23,11 @@ pub enum Msg {
     Stream {
         id: u64,
         event: StreamMsg,
+    },
+    /// What `MetricsEffect::Fetch { id, .. }` brought back.
+    Metrics {
+        id: u64,
+        result: Result<crate::model::metrics::report::MetricsReport, FeatureError>,
     },
     Export(ExportMsg),
     Write(WriteMsg),
@@ -130,6 +136,8 @@ pub struct ExportSummary {
 pub enum Timer {
     /// The `g` chord of this generation waited long enough for its second key.
     Chord(u64),
+    /// The open metrics pane of this generation asks CloudWatch again.
+    MetricsRefresh(u64),
 }
 
 /// A followed stream's news, in order: `Found` or `Unavailable`, then the stream engine's

@@ -13,7 +13,6 @@ use crate::aws::Engine;
 use crate::model::diagnose::{diagnose, Evidence, IndexFacts, Verdict};
 use crate::model::json::to_safe_json;
 use crate::model::sanitize::sanitize;
-use crate::model::schema::IndexKind;
 
 #[derive(Debug, Serialize)]
 struct Report<'a> {
@@ -45,16 +44,7 @@ pub async fn run(global: &GlobalArgs, args: MetricsArgs) -> Result<(), CliError>
     for n in &notes {
         super::say::say(n);
     }
-    let indexes: Vec<IndexFacts> = info
-        .indexes
-        .iter()
-        .filter(|i| i.kind == IndexKind::Gsi)
-        .map(|i| IndexFacts {
-            name: i.name.clone(),
-            projection_all: i.projection.projection_type == "ALL",
-            size_bytes: i.size_bytes,
-        })
-        .collect();
+    let indexes = IndexFacts::of_gsis(&info);
     let verdicts = diagnose(&Evidence {
         table_size_bytes: info.size_bytes,
         indexes: &indexes,

@@ -188,6 +188,7 @@ pub async fn explore(
     let services = Services {
         history_file,
         connector: Some(connector(global.clone())),
+        metrics: Some(metrics_source(&conn)),
     };
     ended(crate::tui::run(Engine::new(&conn), writer, state, table, services).await)
 }
@@ -236,4 +237,21 @@ async fn explore_export(
         connector: None,
     };
     ended(crate::tui::run(backend, None::<Writer>, state, Some(name), services).await)
+}
+
+/// The metrics pane's batches, on this connection's CloudWatch client (its endpoint from the
+/// SDK's configuration, never `--endpoint-url`).
+fn metrics_source(conn: &crate::aws::Connection) -> crate::tui::MetricsSource {
+    let client = conn.cloudwatch.clone();
+    std::sync::Arc::new(move |table: String, gsis: Vec<String>, window| {
+        let client = client.clone();
+        Box::pin(async move {
+            let plan = crate::model::metrics::MetricsPlan::new(&table, &gsis, window);
+            crate::aws::cloudwatch::metric_data(&client, &plan)
+                .await
+                .map(|answered| {
+                    crate::model::metrics::report::MetricsReport::build(&plan, &answered)
+                })
+        })
+    })
 }

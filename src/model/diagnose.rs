@@ -46,6 +46,21 @@ pub struct IndexFacts {
     pub size_bytes: Option<i64>,
 }
 
+impl IndexFacts {
+    /// The facts of every GSI of `info`.
+    pub fn of_gsis(info: &super::schema::TableInfo) -> Vec<IndexFacts> {
+        info.indexes
+            .iter()
+            .filter(|i| i.kind == super::schema::IndexKind::Gsi)
+            .map(|i| IndexFacts {
+                name: i.name.clone(),
+                projection_all: i.projection.projection_type == "ALL",
+                size_bytes: i.size_bytes,
+            })
+            .collect()
+    }
+}
+
 pub struct Evidence<'a> {
     pub table_size_bytes: i64,
     pub indexes: &'a [IndexFacts],

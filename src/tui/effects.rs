@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use super::debounce::Debouncer;
 use super::export::Exports;
 use super::history_store::HistoryWriter;
-use super::services::Connector;
+use super::services::{Connector, MetricsSource};
 use super::streams::{StreamNews, StreamTasks};
 use crate::app::msg::{Effect, Msg, SessionEffect, SessionMsg, WriteEffect};
 use crate::aws::read::ReadHandle;
@@ -34,6 +34,8 @@ pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     /// The streams the live pane follows.
     streams: StreamTasks,
     exports: Exports,
+    /// The metrics pane's CloudWatch batches.
+    metrics: Option<MetricsSource>,
 }
 
 impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
@@ -55,12 +57,19 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             connector: None,
             connected: Default::default(),
             streams: StreamTasks::default(),
+            metrics: None,
         }
     }
 
     /// Makes new connections with `connector` (`Effect::Session(SessionEffect::Connect)`).
     pub fn with_connector(mut self, connector: Option<Connector<B>>) -> Self {
         self.connector = connector;
+        self
+    }
+
+    /// The metrics pane asks CloudWatch through `source`.
+    pub fn with_metrics(mut self, source: Option<MetricsSource>) -> Self {
+        self.metrics = source;
         self
     }
 
@@ -91,6 +100,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                 Effect::Tables(e) => self.tables(e),
                 Effect::Read(e) => self.read(e),
                 Effect::Live(e) => self.live(e),
+                Effect::Metrics(e) => self.metrics(e),
                 Effect::Export(e) => self.export(e),
                 Effect::Write(WriteEffect::Send { write, plan }) => self.write(write, *plan),
                 Effect::Session(SessionEffect::Connect { generation, target }) => {

@@ -2,9 +2,11 @@
 //! streaming export), and the live pane's streams.
 
 use super::EffectRunner;
-use crate::app::msg::{LiveEffect, Msg, ReadEffect, TableEffect, TableMsg};
+use crate::app::msg::{LiveEffect, MetricsEffect, Msg, ReadEffect, TableEffect, TableMsg};
+use crate::aws::cloudwatch::FeatureError;
 use crate::aws::write::WriteBackend;
 use crate::aws::Backend;
+use crate::model::metrics::Window;
 
 impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     pub(super) fn tables(&mut self, effect: TableEffect) {
@@ -56,5 +58,32 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             }
             LiveEffect::Stop(id) => self.streams.stop(id),
         }
+    }
+
+    /// One GetMetricData batch over the `since_secs` up to now, off the terminal thread; the
+    /// answer comes back as `Msg::Metrics { id, .. }`.
+    pub(super) fn metrics(&mut self, effect: MetricsEffect) {
+        let MetricsEffect::Fetch {
+            id,
+            table,
+            gsis,
+            since_secs,
+            period,
+        } = effect;
+        let tx = self.msg_tx.clone();
+        let source = self.metrics.clone();
+        tokio::spawn(async move {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs() as i64);
+            let result = match (source, Window::ending(now, since_secs, period)) {
+                (None, _) => Err(FeatureError::Failed(
+                    "no CloudWatch client in this session".into(),
+                )),
+                (_, Err(why)) => Err(FeatureError::Failed(why)),
+                (Some(source), Ok(window)) => source(table, gsis, window).await,
+            };
+            let _ = tx.send(Msg::Metrics { id, result });
+        });
     }
 }

@@ -108,6 +108,7 @@ pub async fn run<B: Backend, W: WriteBackend>(
     let mut runner = EffectRunner::new(engine, engine_tx, msg_tx)
         .with_history_file(services.history_file)
         .with_connector(services.connector)
+        .with_metrics(services.metrics)
         .with_streams(stream_tx)
         .with_writer(writer);
     // `None` while an editor has the terminal (see `next_event`).

@@ -4,6 +4,7 @@ use crate::app::state::Field;
 fn query(pk: &str) -> HistoryEntry {
     HistoryEntry {
         raw: false,
+        partiql: false,
         index: 0,
         op: 0,
         descending: false,

@@ -21,8 +21,10 @@ pub mod terminal;
 mod walk_flow_tests;
 
 pub use event_loop::{run, BATCH_BUDGET};
-pub use services::{Connector, Services};
+pub use services::{Connector, MetricsSource, Services};
 
 #[cfg(test)]
 mod live_flow_tests;
+#[cfg(test)]
+mod metrics_flow_tests;
 pub use signals::EndedBy;

@@ -18,12 +18,35 @@ pub type Connector<B> = Arc<
         + Sync,
 >;
 
+/// Asks CloudWatch for every series of a table and its GSIs over a window, in one
+/// GetMetricData batch (`Effect::Metrics`); `cli` builds it on the connection's CloudWatch
+/// client, tests on a scripted server.
+pub type MetricsSource = Arc<
+    dyn Fn(
+            String,
+            Vec<String>,
+            crate::model::metrics::Window,
+        ) -> Pin<
+            Box<
+                dyn Future<
+                        Output = Result<
+                            crate::model::metrics::report::MetricsReport,
+                            crate::aws::cloudwatch::FeatureError,
+                        >,
+                    > + Send,
+            >,
+        > + Send
+        + Sync,
+>;
+
 pub struct Services<B> {
     /// The query history file; `None` keeps history in memory only (`history = false`, or no
     /// state directory).
     pub history_file: Option<PathBuf>,
     /// `None`: switching region or profile is not possible (it says so).
     pub connector: Option<Connector<B>>,
+    /// `None`: the metrics pane says there is no CloudWatch client.
+    pub metrics: Option<MetricsSource>,
 }
 
 impl<B> Default for Services<B> {
@@ -31,6 +54,7 @@ impl<B> Default for Services<B> {
         Services {
             history_file: None,
             connector: None,
+            metrics: None,
         }
     }
 }

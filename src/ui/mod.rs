@@ -10,6 +10,7 @@ mod items;
 pub mod json_view;
 mod live;
 mod live_tail;
+mod metrics_pane;
 mod picker;
 mod prompt;
 mod query_form;
@@ -37,6 +38,8 @@ mod index_snapshot_tests;
 mod live_size_tests;
 #[cfg(test)]
 mod live_snapshot_tests;
+#[cfg(test)]
+mod metrics_snapshot_tests;
 #[cfg(test)]
 mod query_form_partiql_snapshot_tests;
 #[cfg(test)]

@@ -72,3 +72,15 @@ fn the_parsers_error_is_under_the_statement() {
     let s = statement("PK = 'a' AND AND");
     insta::assert_snapshot!("partiql_invalid", render(&s).backend());
 }
+
+#[test]
+fn an_or_of_partition_keys_explains_as_queries() {
+    let s = statement("(PK = 'USER#u00001' OR PK = 'USER#u00002') AND SK > 'ORDER#'");
+    insta::assert_snapshot!("partiql_or_as_queries", render(&s).backend());
+}
+
+#[test]
+fn a_sort_key_value_completes_within_the_pinned_partition() {
+    let s = statement("PK = 'USER#u00000' AND SK BETWEEN 'ORDER#2025");
+    insta::assert_snapshot!("partiql_sort_key_completion", render(&s).backend());
+}

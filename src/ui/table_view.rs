@@ -28,6 +28,11 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
         status::draw(frame, layout.status, state, view);
         return;
     }
+    if let Some(pane) = &view.metrics {
+        super::metrics_pane::draw(frame, area, &view.name, pane);
+        status::draw(frame, layout.status, state, view);
+        return;
+    }
     draw_kinds(frame, layout.kinds, view);
     match &view.info {
         Loadable::Failed(e) => {

@@ -83,6 +83,7 @@ actions! {
     ScanLauncher = "scan_launcher", ["S"], "Launch a parallel scan with a cost estimate, budget and rate limit";
     KeyDistribution = "key_distribution", ["K"], "Key distribution of the loaded items: hot keys, shards, warnings";
     Live = "live", ["W"], "Live writes: rates, hot keys, latest changes";
+    Metrics = "metrics", ["M"], "Metrics: capacity, throttles by reason, latency, verdicts (CloudWatch)";
     QueryPk = "query_pk", ["p"], "Query a partition key";
     ChooseIndex = "choose_index", ["i"], "Choose the table or an index to read: keys, size, first-page cost";
     Rescan = "rescan", ["r"], "Scan again from the start";

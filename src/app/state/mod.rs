@@ -11,12 +11,14 @@ mod live_summary;
 mod loaded_keys;
 mod log_pane;
 mod marks;
+mod metrics_pane;
 mod modal;
 mod overlay;
 mod palette;
 mod picker;
 mod query_form;
 mod query_form_field;
+mod query_form_history;
 mod query_form_partiql;
 mod read;
 mod related;
@@ -42,11 +44,15 @@ pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary
 pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;
+pub use metrics_pane::{
+    MetricsPane, MetricsStatus, PANE_PERIOD_SECS, PANE_REFRESH, PANE_SINCE_SECS,
+};
 pub use modal::Modal;
 pub use overlay::Overlay;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use query_form::*;
+pub use query_form_history::{HistoryEntry, HISTORY_PER_TABLE};
 pub use query_form_partiql::{check_partiql, PartiqlCheck, PartiqlReady};
 pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
 pub use related::Related;

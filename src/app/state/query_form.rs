@@ -54,18 +54,6 @@ pub struct KeySample {
     pub sk_values: Vec<String>,
 }
 
-/// What history keeps of a query: enough to refill the builder.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HistoryEntry {
-    pub raw: bool,
-    pub index: usize,
-    pub op: usize,
-    pub descending: bool,
-    pub texts: Vec<(Field, String)>,
-}
-
-pub const HISTORY_PER_TABLE: usize = 100;
-
 #[derive(Debug, Clone)]
 pub struct QueryForm {
     pub raw: bool,
@@ -229,47 +217,6 @@ impl QueryForm {
         }
     }
 
-    pub fn history_entry(&self) -> HistoryEntry {
-        let texts = [
-            Field::Pk,
-            Field::Sk,
-            Field::SkHigh,
-            Field::Limit,
-            Field::Filter,
-            Field::Projection,
-            Field::RawKey,
-            Field::RawNames,
-            Field::RawValues,
-        ]
-        .into_iter()
-        .map(|f| (f, self.text(f)))
-        .filter(|(_, t)| !t.is_empty())
-        .collect();
-        HistoryEntry {
-            raw: self.raw,
-            index: self.index,
-            op: self.op,
-            descending: self.descending,
-            texts,
-        }
-    }
-
-    pub fn restore(&mut self, entry: &HistoryEntry) {
-        let cursor = self.history_cursor;
-        let sample = std::mem::take(&mut self.sample);
-        let loaded_keys = std::mem::take(&mut self.loaded_keys);
-        *self = QueryForm::new(entry.index);
-        self.sample = sample;
-        self.loaded_keys = loaded_keys;
-        self.history_cursor = cursor;
-        self.raw = entry.raw;
-        self.op = entry.op;
-        self.descending = entry.descending;
-        for (field, value) in &entry.texts {
-            self.set_text(*field, value);
-        }
-    }
-
     fn sort_input(&self) -> Option<SortInput> {
         let (v, hi) = (self.text(Field::Sk), self.text(Field::SkHigh));
         Some(match SORT_OPS[self.op] {
@@ -385,6 +332,7 @@ fn form_dialects(spec: &ReadSpec, keys: &KeySchema, cli: String) -> Vec<(&'stati
         attributes: Vec::new(),
         all_attributes: spec.projection.is_none(),
         note: None,
+        dynamodb_scans: false,
     };
     vec![
         ("aws-cli", cli),

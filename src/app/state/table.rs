@@ -45,6 +45,8 @@ pub struct OpenTable {
     pub modal: Option<Modal>,
     /// The live pane (`W`): the table's writes from its stream.
     pub live: Option<LiveView>,
+    /// The metrics pane (`M`): CloudWatch's series and the verdicts.
+    pub metrics: Option<super::MetricsPane>,
     /// The export under way (the dialog is `Modal::Export`).
     pub export_job: Option<ExportJob>,
     /// What `U` can undo (the write under way is `Modal::Write`).
@@ -65,6 +67,7 @@ impl OpenTable {
             view: View::default(),
             modal: None,
             live: None,
+            metrics: None,
             export_job: None,
             undo: Vec::new(),
             knowledge: KeyKnowledge::default(),

@@ -6,11 +6,15 @@ use std::collections::BTreeSet;
 use super::query_form::info;
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
-use crate::app::state::{check_partiql, Completion, Field, Modal, State};
+use crate::app::state::{check_partiql, Completion, Field, Modal, QueryForm, State};
 use crate::aws::{EngineEvent, Operation, ReadSpec};
 use crate::model::cell::cell_text;
+use crate::model::collection::ItemStore;
 use crate::model::completion::{complete_key, complete_last_word, KeyCompletion};
 use crate::model::key_condition::KeyCondition;
+use crate::model::partiql::complete::{
+    keywords, open_key_value, open_sort_value, pinned_partition,
+};
 use crate::model::schema::KeySchema;
 use crate::model::schema::KeyType;
 
@@ -213,25 +217,7 @@ pub(super) fn refresh(state: &mut State) {
         }
         Field::Sk | Field::SkHigh => {
             let pk = b.text(Field::Pk);
-            let mut values: BTreeSet<String> = BTreeSet::new();
-            if b.sample.for_pk.as_deref() == Some(pk.as_str()) {
-                values.extend(b.sample.sk_values.iter().cloned());
-            }
-            if same_keys.is_none() && store.is_some() {
-                if let Some(loaded) = b.loaded_keys.sort.get(&pk) {
-                    values.extend(loaded.iter().cloned());
-                }
-            }
-            if let (Some(s), Some(sk)) = (same_keys, keys.sort_key.as_ref()) {
-                if let Some(c) = s.collection_of(&pk) {
-                    values.extend(
-                        s.collections()[c]
-                            .items
-                            .iter()
-                            .filter_map(|id| s.item(*id).get(&sk.name).map(cell_text)),
-                    );
-                }
-            }
+            let values = sort_values(b, store, same_keys, &keys, Some(&pk));
             let numeric = keys
                 .sort_key
                 .as_ref()
@@ -266,15 +252,44 @@ pub(super) fn refresh(state: &mut State) {
                 .collect();
             (items, counts)
         }
+        Field::Statement
+            if keys
+                .sort_key
+                .as_ref()
+                .is_some_and(|sk| open_sort_value(&typed, &sk.name).is_some()) =>
+        {
+            let sk = keys.sort_key.as_ref().expect("matched");
+            let (head, partial) = open_sort_value(&typed, &sk.name).expect("matched");
+            // Within the partition the statement pins, when it pins one.
+            let pinned = pinned_partition(head, &keys.partition_key.name);
+            let values = sort_values(b, store, same_keys, &keys, pinned.as_deref());
+            let (texts, counts) = split(complete_key(
+                &partial,
+                values.iter().map(String::as_str),
+                MAX_COMPLETIONS,
+                order,
+                sk.key_type == KeyType::N,
+            ));
+            let items = texts
+                .iter()
+                .map(|t| format!("{head}'{}", t.replace('\'', "''")))
+                .collect();
+            (items, counts)
+        }
         Field::Statement => {
             // The table's and its indexes' names, and the loaded items' attributes, where the
-            // statement can spell them bare.
+            // statement can spell them bare, and the keywords the grammar expects there.
             let mut names = loaded_attributes(store);
             names.insert(info.name.clone());
             names.extend(info.indexes.iter().map(|i| i.name.clone()));
             names.retain(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'));
-            let words =
-                complete_last_word(&typed, names.iter().map(String::as_str), MAX_COMPLETIONS);
+            let mut words = keywords(&typed);
+            words.extend(complete_last_word(
+                &typed,
+                names.iter().map(String::as_str),
+                MAX_COMPLETIONS,
+            ));
+            words.truncate(MAX_COMPLETIONS);
             (words, Vec::new())
         }
         Field::Filter | Field::Projection => {
@@ -315,25 +330,45 @@ fn loaded_attributes(store: Option<&crate::model::collection::ItemStore>) -> BTr
         .unwrap_or_default()
 }
 
-/// A statement ending in `PK = 'partial` (the partition key, bare or double-quoted, then an
-/// open string): the text before the quote and the value typed so far.
-fn open_key_value<'a>(text: &'a str, pk: &str) -> Option<(&'a str, String)> {
-    let quote = text.rfind('\'')?;
-    // An odd number of quotes before the end: the last one opens a string ('' is a quote).
-    if text.matches('\'').count().is_multiple_of(2) {
-        return None;
+/// Loaded sort-key values: of partition `pk` when given (the form's sample, the store's
+/// collection or the loaded keys), else of every loaded item.
+fn sort_values(
+    b: &QueryForm,
+    store: Option<&ItemStore>,
+    same_keys: Option<&ItemStore>,
+    keys: &KeySchema,
+    pk: Option<&str>,
+) -> BTreeSet<String> {
+    let mut values: BTreeSet<String> = BTreeSet::new();
+    let Some(sk) = keys.sort_key.as_ref() else {
+        return values;
+    };
+    let Some(pk) = pk else {
+        if let Some(s) = store {
+            values.extend(
+                (0..s.len().min(1000) as u32)
+                    .filter_map(|id| s.item(id).get(&sk.name).map(cell_text)),
+            );
+        }
+        return values;
+    };
+    if b.sample.for_pk.as_deref() == Some(pk) {
+        values.extend(b.sample.sk_values.iter().cloned());
     }
-    let head = &text[..quote];
-    let before = head.trim_end().strip_suffix('=')?.trim_end();
-    let name = before
-        .strip_suffix(&format!("\"{pk}\""))
-        .or_else(|| before.strip_suffix(pk))?;
-    if name
-        .chars()
-        .last()
-        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
-    {
-        return None;
+    if same_keys.is_none() && store.is_some() {
+        if let Some(loaded) = b.loaded_keys.sort.get(pk) {
+            values.extend(loaded.iter().cloned());
+        }
     }
-    Some((head, text[quote + 1..].to_string()))
+    if let Some(s) = same_keys {
+        if let Some(c) = s.collection_of(pk) {
+            values.extend(
+                s.collections()[c]
+                    .items
+                    .iter()
+                    .filter_map(|id| s.item(*id).get(&sk.name).map(cell_text)),
+            );
+        }
+    }
+    values
 }

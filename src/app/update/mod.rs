@@ -15,6 +15,7 @@ mod index_chooser;
 mod live;
 mod log_pane;
 mod marks;
+mod metrics;
 mod navigation;
 mod open;
 mod palette;
@@ -87,6 +88,10 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             effects
         }
         Msg::Stream { id, event } => live::stream_msg(state, id, event),
+        Msg::Metrics { id, result } => {
+            metrics::fetched(state, id, result);
+            Vec::new()
+        }
         Msg::Export(ExportMsg::Progress { job, items, bytes }) => {
             export_run::progress(state, job, items, bytes);
             Vec::new()
@@ -129,6 +134,9 @@ fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
             if live::stream_id(state).is_some() {
                 return live::scroll(state, delta);
             }
+            if metrics::is_open(state) {
+                return metrics::scroll(state, delta);
+            }
             move_cursor(state, delta)
         }
         InputMsg::Resize(w, h) => {
@@ -148,6 +156,9 @@ fn time_msg(state: &mut State, time: TimeMsg) -> Vec<Effect> {
             live::tick(state);
         }
         TimeMsg::Timer(Timer::Chord(generation)) => chord::chord_expired(state, generation),
+        TimeMsg::Timer(Timer::MetricsRefresh(generation)) => {
+            return metrics::refresh(state, generation)
+        }
         TimeMsg::Clock(secs) => export::clock(state, secs),
     }
     Vec::new()
@@ -232,6 +243,9 @@ fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     if v.live.is_some() {
         return Some(live::live_key(state, key));
     }
+    if v.metrics.is_some() {
+        return Some(metrics::metrics_key(state, key));
+    }
     Some(match v.modal.as_ref()? {
         Modal::Write(_) => write_send::write_key(state, key),
         Modal::Export(_) => export::export_key(state, key),
@@ -282,3 +296,5 @@ pub(super) fn layout(state: &State) -> TableLayout {
 
 #[cfg(test)]
 mod export_tests;
+#[cfg(test)]
+mod metrics_tests;

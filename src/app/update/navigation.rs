@@ -118,6 +118,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::ScanLauncher => return open_launcher(state),
         Action::KeyDistribution => return open_distribution(state),
         Action::Live => return super::live::open_live(state),
+        Action::Metrics => return super::metrics::open_metrics(state),
         Action::Rescan => return new_scan(state),
         Action::NavBack => return go_back(state),
         Action::CollectionOrder => super::walk::cycle_order(state),

@@ -9,7 +9,8 @@ use super::query_form_partiql::{copy_dialect, next_dialect, next_mode, run_parti
 use super::reads::start;
 use crate::app::msg::{Effect, FileEffect, TerminalEffect, TimerEffect};
 use crate::app::state::{
-    Field, Modal, Notice, OpenTable, QueryForm, ReadOrigin, State, HISTORY_PER_TABLE, SORT_OPS,
+    Field, HistoryEntry, Modal, Notice, OpenTable, QueryForm, ReadOrigin, State, HISTORY_PER_TABLE,
+    SORT_OPS,
 };
 use crate::model::schema::TableInfo;
 
@@ -94,9 +95,13 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
             };
             return effects;
         }
-        // History recalls form queries; a statement keeps its lines to itself.
-        KeyCode::Up | KeyCode::Down if b.partiql => return effects,
+        // A statement of several lines keeps its lines to itself.
+        KeyCode::Up | KeyCode::Down if b.partiql && b.text(Field::Statement).contains('\n') => {
+            return effects
+        }
+        // History recalls the mode's own: form queries in the form, statements in PartiQL.
         KeyCode::Up | KeyCode::Down => {
+            let history: Vec<_> = history.iter().filter(|h| h.partiql == b.partiql).collect();
             if history.is_empty() {
                 return effects;
             }
@@ -110,8 +115,16 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
             };
             b.history_cursor = next;
             match next {
-                Some(i) => b.restore(&history[i]),
-                None => *b = QueryForm::new(b.index),
+                Some(i) => b.restore(history[i]),
+                None => {
+                    let partiql = b.partiql;
+                    *b = QueryForm::new(b.index);
+                    if partiql {
+                        // Past the newest: a fresh statement, still in PartiQL mode.
+                        next_mode(b, info.as_ref());
+                        next_mode(b, info.as_ref());
+                    }
+                }
             }
         }
         _ if ctrl(&key, 'o') => {
@@ -251,26 +264,31 @@ fn run_query_form(state: &mut State) -> Vec<Effect> {
         }
     };
     let entry = b.history_entry();
-    let key = crate::app::history_file::history_key(&state.endpoint, &v.name);
     let table = v.name.clone();
+    v.view.index = prepared.spec.index.clone();
+    v.modal = None;
+    state.notice = None;
+    let save = remember(state, &table, entry);
+    let mut effects: Vec<Effect> = save.into_iter().collect();
+    effects.extend(start(state, prepared.spec, ReadOrigin::Plain));
+    effects
+}
+
+/// Adds `entry` to `table`'s history (newest last, once, at most [`HISTORY_PER_TABLE`]), and
+/// the effect that saves it per table and endpoint unless the config says `history = false`.
+pub(super) fn remember(state: &mut State, table: &str, entry: HistoryEntry) -> Option<Effect> {
+    let key = crate::app::history_file::history_key(&state.endpoint, table);
     let history = state.history.entry(key).or_default();
     history.retain(|h| *h != entry);
     history.push(entry);
     if history.len() > HISTORY_PER_TABLE {
         history.remove(0);
     }
-    // Saved per table and endpoint, unless the config says `history = false`.
-    let save = state.config.history.then(|| {
+    state.config.history.then(|| {
         Effect::Files(FileEffect::SaveHistory {
             endpoint: state.endpoint.clone(),
-            table,
+            table: table.to_string(),
             entries: history.clone(),
         })
-    });
-    v.view.index = prepared.spec.index.clone();
-    v.modal = None;
-    state.notice = None;
-    let mut effects: Vec<Effect> = save.into_iter().collect();
-    effects.extend(start(state, prepared.spec, ReadOrigin::Plain));
-    effects
+    })
 }

@@ -1,8 +1,9 @@
 //! The query form's PartiQL mode: switching to it, choosing and copying a dialect, and running
 //! the translated statement exactly as EXPLAIN shows it (a Query like a form query; a Scan only
 //! after its estimate was shown and Enter pressed again, as the scan launcher does; a write or
-//! an untranslated SELECT refused with its line).
+//! an untranslated SELECT refused with its line). A statement run is kept in query history.
 
+use super::query_form::remember;
 use super::reads::start;
 use super::scan::launch;
 use crate::app::msg::{Effect, TerminalEffect};
@@ -99,13 +100,15 @@ pub(super) fn run_partiql(state: &mut State) -> Vec<Effect> {
             return Vec::new();
         }
     };
+    let (entry, table) = (b.history_entry(), v.name.clone());
     if let Some(estimate_rcu) = ready.scan_rcu {
         // Scans are never silent: the first Enter shows the estimate, the second runs it.
         if !b.confirming {
             b.confirming = true;
             return Vec::new();
         }
-        return launch(
+        let mut effects: Vec<Effect> = remember(state, &table, entry).into_iter().collect();
+        effects.extend(launch(
             state,
             LaunchPlan {
                 spec: ready.spec,
@@ -114,7 +117,8 @@ pub(super) fn run_partiql(state: &mut State) -> Vec<Effect> {
                 needs_confirmation: true,
                 hint: None,
             },
-        );
+        ));
+        return effects;
     }
     v.view.index = ready.spec.index.clone();
     v.modal = None;
@@ -127,5 +131,7 @@ pub(super) fn run_partiql(state: &mut State) -> Vec<Effect> {
     } else {
         ReadOrigin::Plain
     };
-    start(state, ready.spec, origin)
+    let mut effects: Vec<Effect> = remember(state, &table, entry).into_iter().collect();
+    effects.extend(start(state, ready.spec, origin));
+    effects
 }

@@ -3,7 +3,7 @@
 
 use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::builder_tests::{builder, builder_open, typed};
+use super::builder_tests::{builder, builder_open, dismiss, typed};
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TerminalEffect};
 use crate::app::state::{Field, PartiqlCheck, State};
@@ -244,4 +244,103 @@ fn form_queries_offer_the_same_dialects() {
         copy(&mut s).starts_with("aws dynamodb query"),
         "four dialects, then round again"
     );
+}
+
+#[test]
+fn a_sort_key_value_completes_within_the_pinned_partition() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = 'USER#u00000' AND begins_with(SK, 'ORD"));
+    let c = builder(&s).completion.clone().expect("completions");
+    let head = "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND begins_with(SK, 'ORD";
+    assert!(c.items.iter().all(|i| i.starts_with(head)), "{c:?}");
+    // Only USER#u00000's sort keys: every one the loaded items hold for it, and no other's.
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
+    let theirs: Vec<String> = (0..store.len() as u32)
+        .map(|id| store.item(id))
+        .filter(|i| {
+            i.get("PK").map(crate::model::cell::cell_text).as_deref() == Some("USER#u00000")
+        })
+        .filter_map(|i| i.get("SK").map(crate::model::cell::cell_text))
+        .filter(|sk| sk.starts_with("ORD"))
+        .collect();
+    assert!(!theirs.is_empty());
+    for item in &c.items {
+        let value = &item[head.len() - 3..];
+        assert!(
+            theirs.iter().any(|t| t.starts_with(value)),
+            "{value} is not USER#u00000's"
+        );
+    }
+    // With no partition pinned: every loaded item's sort key (products' and users').
+    send(&mut s, [ctrl('u')]);
+    send(&mut s, typed("SELECT * FROM \"app\" WHERE SK = 'PRO"));
+    let c = builder(&s).completion.clone().expect("completions");
+    assert_eq!(
+        c.items,
+        [
+            "SELECT * FROM \"app\" WHERE SK = 'PRODUCT",
+            "SELECT * FROM \"app\" WHERE SK = 'PROFILE"
+        ]
+    );
+}
+
+#[test]
+fn keywords_complete_where_the_grammar_expects_one() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = 'USER#u00000' AND SK betw"));
+    let c = builder(&s).completion.clone().expect("completions");
+    assert_eq!(
+        c.items[0],
+        "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND SK BETWEEN"
+    );
+    send(&mut s, [press(KeyCode::Tab)]);
+    assert_eq!(
+        builder(&s).text(Field::Statement),
+        "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND SK BETWEEN"
+    );
+}
+
+#[test]
+fn a_statement_run_is_kept_in_history_and_recalled_in_partiql_mode() {
+    let (mut s, _) = builder_open();
+    // A form query first, so the two kinds share the table's history.
+    send(&mut s, typed("USER#u00000"));
+    dismiss(&mut s);
+    send(&mut s, [press(KeyCode::Enter)]);
+    send(&mut s, [char(':'), ctrl('r'), ctrl('r')]);
+    send(
+        &mut s,
+        typed("PK = 'USER#u00000' AND begins_with(SK, 'ORDER#')"),
+    );
+    let statement = builder(&s).text(Field::Statement);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let saved = effects.iter().find_map(|e| match e {
+        Effect::Files(crate::app::msg::FileEffect::SaveHistory { entries, .. }) => {
+            Some(entries.clone())
+        }
+        _ => None,
+    });
+    let saved = saved.expect("the statement is saved");
+    assert_eq!(saved.len(), 2);
+    assert!(saved[1].partiql && saved[1].texts == [(Field::Statement, statement.clone())]);
+    // PartiQL mode recalls the statement, the form only the form query.
+    send(
+        &mut s,
+        [char(':'), ctrl('r'), ctrl('r'), press(KeyCode::Up)],
+    );
+    assert_eq!(builder(&s).text(Field::Statement), statement);
+    assert!(builder(&s).partiql);
+    assert!(
+        matches!(builder(&s).pql, PartiqlCheck::Ready(_)),
+        "revalidated"
+    );
+    send(&mut s, [press(KeyCode::Up)]);
+    assert_eq!(builder(&s).text(Field::Statement), statement, "the oldest");
+    send(&mut s, [press(KeyCode::Down)]);
+    let b = builder(&s);
+    assert!(b.partiql, "past the newest: a fresh statement");
+    assert_eq!(b.text(Field::Statement), "SELECT * FROM \"app\" WHERE ");
+    send(&mut s, [press(KeyCode::Esc), char(':'), press(KeyCode::Up)]);
+    assert!(!builder(&s).partiql);
+    assert_eq!(builder(&s).text(Field::Pk), "USER#u00000");
 }

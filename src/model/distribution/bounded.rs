@@ -8,7 +8,7 @@
 //! Distinct keys are then estimated by a HyperLogLog sketch (4,096 registers: relative
 //! standard error 1.04/√4096 ≈ 1.6%).
 
-use std::collections::HashMap;
+use hashbrown::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
 use serde::Serialize;

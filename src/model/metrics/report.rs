@@ -17,7 +17,7 @@ fn add(points: &Points) -> f64 {
 }
 
 /// A series in the units people read (per second for capacity), with its peak and mean.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Series {
     pub points: Points,
     pub peak: f64,
@@ -63,6 +63,10 @@ pub struct ThrottleEvents {
     pub all: f64,
     /// Events of any kind in the window's last [`RECENT_PERIODS`] periods: throttling now.
     pub recent: f64,
+    /// Events per period (all of them, or the reasons' sum where that is more), for the
+    /// metrics pane's sparkline; the JSON output keeps its totals only.
+    #[serde(skip)]
+    pub over_time: Series,
 }
 
 /// The periods at the end of the window that count as "now".
@@ -167,7 +171,24 @@ impl MetricsReport {
                         .fold(0.0, |sum, p| sum + p.1)
                 })
                 .fold(0.0, f64::max);
+            let mut per_period: BTreeMap<i64, (f64, f64)> = BTreeMap::new();
+            for (i, n) in names.iter().enumerate() {
+                for &(t, v) in get(target, n, None, Stat::Sum) {
+                    let slot = per_period.entry(t).or_default();
+                    if i == 0 {
+                        slot.0 += v;
+                    } else {
+                        slot.1 += v;
+                    }
+                }
+            }
             ThrottleEvents {
+                over_time: Series::new(
+                    per_period
+                        .into_iter()
+                        .map(|(t, (all, reasons))| (t, all.max(reasons)))
+                        .collect(),
+                ),
                 all: total(target, &names[0]),
                 key_range: total(target, &names[1]),
                 provisioned: total(target, &names[2]),

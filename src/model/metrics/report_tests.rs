@@ -108,6 +108,15 @@ fn capacity_is_per_second_and_throttles_split_by_reason() {
     let g = report.target(&gsi).unwrap();
     assert_eq!(g.write_throttles.key_range, 12.0);
     assert_eq!(g.write_throttles.top_reason(), Some(("KeyRange", 12.0)));
+    // Per period, for the pane's sparkline: the reasons' sum where ThrottleEvents has none.
+    let per_period: Vec<f64> = g
+        .write_throttles
+        .over_time
+        .points
+        .iter()
+        .map(|p| p.1)
+        .collect();
+    assert_eq!(per_period, [5.0, 7.0]);
     assert_eq!(g.online_index_progress, Some(55.0));
     assert!(g.throttled());
     let query = &report.operations["Query"];

@@ -63,3 +63,25 @@ fn a_scan_that_no_index_serves_says_which_gsi_to_create() {
     );
     insta::assert_snapshot!(text);
 }
+
+#[test]
+fn an_or_of_partition_keys_explains_as_queries_dynamodb_would_scan() {
+    let text = explained(
+        "SELECT * FROM app WHERE PK = 'a' OR PK = 'b' ORDER BY SK DESC",
+        "[]",
+        &[],
+    );
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("2 Queries on table 'app', merged in sort-key order: #pk = :pk")
+    );
+    assert_eq!(
+        lines.next(),
+        Some("DynamoDB's own ExecuteStatement would scan the whole table for an OR of partition keys; dynoscope runs one Query per value, as for PK IN [...]")
+    );
+    assert!(
+        text.contains("--scan-index-forward") || text.contains("no-scan-index-forward"),
+        "{text}"
+    );
+}

@@ -8,6 +8,7 @@
 
 mod advice;
 mod ast;
+pub mod complete;
 pub mod dialects;
 mod error;
 mod explain;

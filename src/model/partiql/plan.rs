@@ -1,9 +1,7 @@
 //! What a translated SELECT sends: one Query, several Queries merged in sort-key order, or a
 //! Scan, spelled with the same expressions and placeholders `query` and `scan` send.
 
-use std::cmp::Ordering;
-
-use crate::model::collection::dynamo_cmp;
+use crate::model::collection::merge_sorted;
 use crate::model::schema::KeySchema;
 use crate::model::value::{AttrValue, Item};
 
@@ -42,8 +40,12 @@ pub struct Plan {
     pub attributes: Vec<String>,
     /// The projection asks for every attribute.
     pub all_attributes: bool,
-    /// Why a statement that pins the partition key is still a Scan.
+    /// Where DynamoDB's own PartiQL reads the statement differently: why a statement that
+    /// pins the partition key is still a Scan, or that an OR of partition keys is Queries here.
     pub note: Option<String>,
+    /// DynamoDB's own ExecuteStatement reads the whole table or index for this statement:
+    /// every Scan, and the Queries of an OR of partition keys.
+    pub dynamodb_scans: bool,
 }
 
 impl Plan {
@@ -71,28 +73,12 @@ impl Plan {
             .collect()
     }
 
-    /// The items of several Queries in the order DynamoDB's PartiQL returns them: by partition
-    /// key, then by sort key (descending with `ORDER BY … DESC`), ties in request order.
+    /// The items of several Queries merged as a sharded read's are: in sort-key order
+    /// (descending with `ORDER BY … DESC`), ties in request order. DynamoDB's own PartiQL
+    /// returns them partition by partition instead; ORDER BY names the sort key, so the merged
+    /// order is the one it asks for.
     pub fn merge(&self, per_query: Vec<Vec<Item>>) -> Vec<Item> {
-        let mut all: Vec<Item> = per_query.into_iter().flatten().collect();
-        let by = |name: &str, a: &Item, b: &Item| match (a.get(name), b.get(name)) {
-            (Some(x), Some(y)) => dynamo_cmp(x, y),
-            (None, Some(_)) => Ordering::Less,
-            (Some(_), None) => Ordering::Greater,
-            (None, None) => Ordering::Equal,
-        };
-        let pk = self.keys.partition_key.name.clone();
-        let sk = self.keys.sort_key.as_ref().map(|k| k.name.clone());
-        all.sort_by(|a, b| {
-            by(&pk, a, b).then_with(|| {
-                let within = sk.as_deref().map_or(Ordering::Equal, |sk| by(sk, a, b));
-                if self.descending {
-                    within.reverse()
-                } else {
-                    within
-                }
-            })
-        });
-        all
+        let sort_key = self.keys.sort_key.as_ref().map(|k| k.name.as_str());
+        merge_sorted(per_query, sort_key, self.descending)
     }
 }

@@ -75,6 +75,7 @@ pub fn translate(
         attributes: Vec::new(),
         all_attributes: select.projection.is_none(),
         note: None,
+        dynamodb_scans: false,
     };
     for c in &conjuncts {
         attributes(c, &mut plan.attributes);
@@ -87,7 +88,8 @@ pub fn translate(
     let mut query = None;
     if let Some(at) = pk_at {
         let mut rest = conjuncts.clone();
-        let pk_values = partition_values(&rest.remove(at), &pk_name).expect("found above");
+        let pinned = rest.remove(at);
+        let pk_values = partition_values(&pinned, &pk_name).expect("found above");
         let sort = take_sort(&mut rest, &keys)?;
         let beyond = rest.iter().find_map(|c| {
             let mut named = Vec::new();
@@ -101,14 +103,20 @@ pub fn translate(
                 ))
             }
             None => {
+                if matches!(pinned, Expr::Or(..)) {
+                    // DynamoDB's PartiQL queries an IN but scans the same keys written as an OR
+                    // (DynamoDB Local shows it: tests/partiql_oracle.rs); both are one Query
+                    // per value here.
+                    plan.dynamodb_scans = true;
+                    plan.note = Some(format!(
+                        "DynamoDB's own ExecuteStatement would scan {} for an OR of partition keys; dynoscope runs one Query per value, as for {pk_name} IN [...]",
+                        whole(select)
+                    ));
+                }
                 conjuncts = rest;
                 query = Some((pk_values, sort));
             }
         }
-    } else if conjuncts.iter().any(|c| or_of_partition_keys(c, &pk_name)) {
-        plan.note = Some(format!(
-            "DynamoDB's PartiQL reads an OR of partition keys as a full Scan; write {pk_name} IN [...] for one Query per value"
-        ));
     }
     if let Some((pk_values, sort)) = query {
         let pk_typed = dedup(pk_values)
@@ -199,6 +207,7 @@ pub fn translate(
     }
     plan.names = spelling.names;
     plan.values = spelling.values;
+    plan.dynamodb_scans |= plan.kind == ReadKind::Scan;
     Ok(plan)
 }
 
@@ -206,6 +215,13 @@ fn target(select: &Select) -> String {
     match &select.index {
         Some(index) => format!("index '{index}'"),
         None => format!("table '{}'", select.table),
+    }
+}
+
+fn whole(select: &Select) -> String {
+    match &select.index {
+        Some(index) => format!("the whole index {index}"),
+        None => "the whole table".to_string(),
     }
 }
 
@@ -233,9 +249,14 @@ fn is_attr(operand: &Operand, name: &str) -> bool {
     matches!(operand, Operand::Path(p) if p.single() == Some(name))
 }
 
-/// `pk = v` or `pk IN [v, w]`: the values the partition key takes.
+/// `pk = v`, `pk IN [v, w]` or an OR of those: the values the partition key takes.
 fn partition_values(expr: &Expr, pk: &str) -> Option<Vec<AttrValue>> {
     match expr {
+        Expr::Or(l, r) => {
+            let mut values = partition_values(l, pk)?;
+            values.extend(partition_values(r, pk)?);
+            Some(values)
+        }
         Expr::Cmp(a, CmpOp::Eq, Operand::Value(v)) if is_attr(a, pk) => Some(vec![v.clone()]),
         Expr::Cmp(Operand::Value(v), CmpOp::Eq, b) if is_attr(b, pk) => Some(vec![v.clone()]),
         Expr::In(a, list) if is_attr(a, pk) => list
@@ -246,17 +267,6 @@ fn partition_values(expr: &Expr, pk: &str) -> Option<Vec<AttrValue>> {
             })
             .collect(),
         _ => None,
-    }
-}
-
-/// `pk = a OR pk = b`: DynamoDB's PartiQL scans it (an `IN` it queries).
-fn or_of_partition_keys(expr: &Expr, pk: &str) -> bool {
-    match expr {
-        Expr::Or(l, r) => {
-            let leaf = |e: &Expr| partition_values(e, pk).is_some() || or_of_partition_keys(e, pk);
-            leaf(l) && leaf(r)
-        }
-        _ => false,
     }
 }
 

@@ -90,18 +90,70 @@ fn in_of_partition_keys_is_several_queries() {
     assert!(p.ordered && p.descending);
 }
 
+/// DynamoDB's PartiQL scans an OR of partition keys (DynamoDB Local shows it:
+/// tests/partiql_oracle.rs); here it is one Query per value, like an IN, and the note says so.
+#[test]
+fn an_or_of_partition_keys_is_several_queries_like_in() {
+    for (text, sort) in [
+        ("SELECT * FROM app WHERE PK = 'a' OR PK = 'b'", None),
+        (
+            "SELECT * FROM app WHERE (PK = 'a' OR PK = 'b' OR PK = 'a') AND SK > 'x' ORDER BY SK DESC",
+            Some("#sk > :sk"),
+        ),
+        (
+            "SELECT * FROM app WHERE SK > 'x' AND (PK IN ['a'] OR 'b' = PK)",
+            Some("#sk > :sk"),
+        ),
+    ] {
+        let p = plan(text);
+        assert_eq!(p.kind, ReadKind::Query, "{text}");
+        assert_eq!(
+            p.queries,
+            [
+                vec![(":pk".to_string(), s("a"))],
+                vec![(":pk".to_string(), s("b"))]
+            ],
+            "{text}"
+        );
+        let condition = p.key_condition.clone().unwrap_or_default();
+        assert_eq!(condition.contains("#sk > :sk"), sort.is_some(), "{text}");
+        assert_eq!(p.filter, None, "{text}");
+        assert!(p.dynamodb_scans, "{text}");
+        let note = p.note.unwrap_or_default();
+        assert!(
+            note.contains("would scan the whole table for an OR of partition keys"),
+            "{text}: {note}"
+        );
+    }
+    let p = plan("SELECT * FROM app WHERE (PK = 'a' OR PK = 'b') AND total > 5");
+    assert_eq!(p.filter.as_deref(), Some("#total > :v1"));
+    let p = plan("SELECT * FROM app WHERE PK = 'a' ORDER BY SK");
+    assert!(!p.dynamodb_scans && p.note.is_none());
+}
+
+/// Every other OR stays a Scan: a key OR a non-key condition, or an OR beside the key.
+#[test]
+fn other_ors_are_scans() {
+    for text in [
+        "SELECT * FROM app WHERE PK = 'a' OR total > 5",
+        "SELECT * FROM app WHERE PK = 'a' OR SK = 'b'",
+        "SELECT * FROM app WHERE (PK = 'a' AND SK = 'x') OR PK = 'b'",
+        "SELECT * FROM app WHERE PK > 'a' OR PK = 'b'",
+    ] {
+        let p = plan(text);
+        assert_eq!(p.kind, ReadKind::Scan, "{text}");
+        assert!(p.filter.unwrap_or_default().contains(" OR "), "{text}");
+    }
+}
+
 /// DynamoDB's PartiQL scans these although they pin the partition key (DynamoDB Local shows it:
 /// tests/partiql_oracle.rs), so they are Scans here too, saying why.
 #[test]
 fn what_dynamodb_scans_despite_a_pinned_key_is_a_scan_with_a_note() {
     for (text, note) in [
         (
-            "SELECT * FROM app WHERE PK = 'a' OR PK = 'b'",
-            "an OR of partition keys",
-        ),
-        (
-            "SELECT * FROM app WHERE (PK = 'a' OR PK = 'b') AND SK > 'x'",
-            "write PK IN [...]",
+            "SELECT * FROM app WHERE (PK = 'a' OR PK = 'b') AND SK IN ['x', 'y']",
+            "key attribute 'SK'",
         ),
         (
             "SELECT * FROM app WHERE PK = 'a' AND SK IN ['x', 'y']",
@@ -118,6 +170,7 @@ fn what_dynamodb_scans_despite_a_pinned_key_is_a_scan_with_a_note() {
     ] {
         let p = plan(text);
         assert_eq!(p.kind, ReadKind::Scan, "{text}");
+        assert!(p.dynamodb_scans, "{text}");
         assert!(
             p.note.as_deref().unwrap_or_default().contains(note),
             "{text}: {:?}",
@@ -140,6 +193,7 @@ fn scan_shaped_statements_are_scans_with_their_equalities() {
     ] {
         let p = plan(text);
         assert_eq!(p.kind, ReadKind::Scan, "{text}");
+        assert!(p.dynamodb_scans, "{text}");
         assert_eq!(p.key_condition, None);
         assert_eq!(
             p.equalities,

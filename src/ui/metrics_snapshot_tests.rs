@@ -1,0 +1,82 @@
+//! The metrics pane at 120x40: a provisioned table whose GSI throttles on a hot key range
+//! (the verdict on top, in the alarm colour), an on-demand table, GetMetricData denied, and
+//! the first batch still on its way.
+
+use ratatui::backend::TestBackend;
+use ratatui::style::Color;
+use ratatui::Terminal;
+
+use crate::app::fixtures::send;
+use crate::app::metrics_fixtures::*;
+use crate::app::state::State;
+use crate::aws::cloudwatch::FeatureError;
+use crate::model::permission::Denied;
+
+fn render(state: &State) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| super::draw(f, state)).unwrap();
+    terminal
+}
+
+fn opened() -> (State, u64) {
+    opened_with(crate::app::fixtures::demo_info())
+}
+
+fn opened_with(info: crate::model::schema::TableInfo) -> (State, u64) {
+    let mut s = crate::app::fixtures::loaded_with(info, false);
+    s.width = 120;
+    s.height = 40;
+    let id = pane_opened(&mut s);
+    (s, id)
+}
+
+fn row_of(t: &Terminal<TestBackend>, text: &str) -> Option<u16> {
+    let b = t.backend().buffer();
+    (0..b.area.height).find(|&y| {
+        let row: String = (0..b.area.width).map(|x| b[(x, y)].symbol()).collect();
+        row.contains(text)
+    })
+}
+
+#[test]
+fn a_provisioned_table_with_a_throttling_gsi() {
+    let (mut s, id) = opened_with(provisioned_info());
+    send(&mut s, [answer(id, Ok(gsi_throttling()))]);
+    let t = render(&s);
+    insta::assert_snapshot!("metrics_gsi_throttling", t.backend());
+    // The verdict of a table throttling now is drawn in the error colour.
+    let y = row_of(&t, "now: ").expect("a verdict throttling now");
+    let b = t.backend().buffer();
+    let x = (0..120).find(|&x| b[(x, y)].symbol() == "n").unwrap();
+    assert_eq!(
+        b[(x, y)].fg,
+        crate::ui::theme::error().fg.unwrap_or(Color::Reset)
+    );
+}
+
+#[test]
+fn an_on_demand_table() {
+    let (mut s, id) = opened();
+    send(&mut s, [answer(id, Ok(on_demand()))]);
+    let t = render(&s);
+    insta::assert_snapshot!("metrics_on_demand", t.backend());
+    assert!(row_of(&t, "on-demand").is_some());
+}
+
+#[test]
+fn get_metric_data_denied() {
+    let (mut s, id) = opened();
+    let denied = Denied::new("cloudwatch:GetMetricData", "the metrics");
+    send(&mut s, [answer(id, Err(FeatureError::Denied(denied)))]);
+    let t = render(&s);
+    insta::assert_snapshot!("metrics_denied", t.backend());
+    assert!(row_of(&t, "'cloudwatch:GetMetricData'").is_some());
+}
+
+#[test]
+fn the_first_batch_on_its_way() {
+    let (s, _) = opened();
+    let t = render(&s);
+    assert!(row_of(&t, "asking CloudWatch (GetMetricData)").is_some());
+    assert!(row_of(&t, "metrics · app · loading").is_some());
+}
