@@ -235,6 +235,8 @@ async fn explore_export(
     let services = Services {
         history_file,
         connector: None,
+        // An export's files have no CloudWatch metrics; the table's are not the export's.
+        metrics: None,
     };
     ended(crate::tui::run(backend, None::<Writer>, state, Some(name), services).await)
 }
