@@ -150,6 +150,7 @@ DUCKDB = """
 import duckdb, sys, json
 con = duckdb.connect()
 con.execute(f"SET threads={int(sys.argv[2])}")
+con.execute("SET enable_progress_bar=false")
 rows = con.execute(
     "SELECT Item.PK.S AS pk, count(*) AS items FROM read_json(?, format='newline_delimited', "
     "compression='gzip', columns={'Item': 'STRUCT(PK STRUCT(S VARCHAR))'}) "
