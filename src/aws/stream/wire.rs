@@ -9,16 +9,11 @@
 //! responses and falls back to the SDK for anything it does not read, and a property test
 //! checks that both give the same changes.
 
-use std::fmt;
-
-use base64::engine::general_purpose::STANDARD as BASE64;
-use base64::Engine as _;
-use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 
+use crate::model::json::direct::DirectItem;
 use crate::model::stream::change::is_ttl_identity;
 use crate::model::stream::{Change, ChangeEvent, ViewType};
-use crate::model::value::{AttrValue, Item};
 
 /// A GetRecords page as read from its body.
 #[derive(Debug, Default)]
@@ -145,164 +140,9 @@ fn epoch_millis(seconds: f64) -> i64 {
     }
 }
 
-/// An item in DynamoDB JSON: `{"name": {"S": "…"}, …}`.
-struct WireItem(Item);
-
-impl<'de> Deserialize<'de> for WireItem {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(ItemVisitor).map(WireItem)
-    }
-}
-
-struct ItemVisitor;
-
-impl<'de> Visitor<'de> for ItemVisitor {
-    type Value = Item;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a DynamoDB JSON item")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item, A::Error> {
-        let mut attrs = Vec::with_capacity(map.size_hint().unwrap_or(8));
-        while let Some(name) = map.next_key::<String>()? {
-            let value = map.next_value::<WireValue>()?;
-            attrs.push((name, value.0));
-        }
-        Ok(Item::from_attrs(attrs))
-    }
-}
-
-/// One value in DynamoDB JSON: `{"S": "…"}`, `{"N": "1.5"}`, `{"M": {…}}`, ….
-struct WireValue(AttrValue);
-
-impl<'de> Deserialize<'de> for WireValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(ValueVisitor).map(WireValue)
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Tag {
-    S,
-    N,
-    B,
-    Ss,
-    Ns,
-    Bs,
-    M,
-    L,
-    Null,
-    Bool,
-    Other,
-}
-
-/// A type tag, read without allocating.
-struct TagSeed;
-
-impl<'de> DeserializeSeed<'de> for TagSeed {
-    type Value = Tag;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Tag, D::Error> {
-        struct TagVisitor;
-        impl Visitor<'_> for TagVisitor {
-            type Value = Tag;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a DynamoDB type tag")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Tag, E> {
-                Ok(match v {
-                    "S" => Tag::S,
-                    "N" => Tag::N,
-                    "B" => Tag::B,
-                    "SS" => Tag::Ss,
-                    "NS" => Tag::Ns,
-                    "BS" => Tag::Bs,
-                    "M" => Tag::M,
-                    "L" => Tag::L,
-                    "NULL" => Tag::Null,
-                    "BOOL" => Tag::Bool,
-                    _ => Tag::Other,
-                })
-            }
-        }
-        d.deserialize_str(TagVisitor)
-    }
-}
-
-fn base64<E: de::Error>(text: &str) -> Result<Vec<u8>, E> {
-    BASE64
-        .decode(text)
-        .map_err(|e| E::custom(format!("binary value is not base64: {e}")))
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = AttrValue;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a DynamoDB JSON value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AttrValue, A::Error> {
-        let Some(tag) = map.next_key_seed(TagSeed)? else {
-            return Err(de::Error::custom("an attribute value with no type"));
-        };
-        let value = match tag {
-            Tag::S => AttrValue::S(map.next_value()?),
-            Tag::N => AttrValue::N(map.next_value()?),
-            Tag::B => AttrValue::B(base64(&map.next_value::<String>()?)?),
-            Tag::Ss => AttrValue::Ss(map.next_value()?),
-            Tag::Ns => AttrValue::Ns(map.next_value()?),
-            Tag::Bs => AttrValue::Bs(
-                map.next_value::<Vec<String>>()?
-                    .iter()
-                    .map(|b| base64(b))
-                    .collect::<Result<_, _>>()?,
-            ),
-            Tag::M => AttrValue::M(map.next_value::<WireItem>()?.0),
-            Tag::L => AttrValue::L(map.next_value::<WireList>()?.0),
-            Tag::Null => {
-                map.next_value::<IgnoredAny>()?;
-                AttrValue::Null
-            }
-            Tag::Bool => AttrValue::Bool(map.next_value()?),
-            // A type DynamoDB adds later: NULL, as the SDK converter shows it.
-            Tag::Other => {
-                map.next_value::<IgnoredAny>()?;
-                AttrValue::Null
-            }
-        };
-        // The SDK reads a union's first member and skips the rest; so does this.
-        while map.next_key::<IgnoredAny>()?.is_some() {
-            map.next_value::<IgnoredAny>()?;
-        }
-        Ok(value)
-    }
-}
-
-struct WireList(Vec<AttrValue>);
-
-impl<'de> Deserialize<'de> for WireList {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct ListVisitor;
-        impl<'de> Visitor<'de> for ListVisitor {
-            type Value = Vec<AttrValue>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a DynamoDB JSON list")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(4));
-                while let Some(v) = seq.next_element::<WireValue>()? {
-                    out.push(v.0);
-                }
-                Ok(out)
-            }
-        }
-        d.deserialize_seq(ListVisitor).map(WireList)
-    }
-}
+/// Items read as the SDK reads them: an unknown type is NULL, a value's members after its
+/// first are skipped, numbers are taken as sent.
+type WireItem = DirectItem<true>;
 
 #[cfg(test)]
 #[path = "wire_tests.rs"]

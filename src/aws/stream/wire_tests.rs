@@ -11,6 +11,8 @@ use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::body::SdkBody;
 use proptest::prelude::*;
 
+use crate::model::value::{AttrValue, Item};
+
 use super::*;
 use crate::aws::stream::convert::change_from_sdk;
 use crate::model::json::append_dynamo_json;

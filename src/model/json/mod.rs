@@ -7,6 +7,7 @@
 //! Serialisation in `serialize`, string escaping in `escape`, readers of the flags' JSON in
 //! `parse`, the detail pane's coloured lines in `pretty`.
 
+pub mod direct;
 mod escape;
 mod parse;
 mod pretty;
