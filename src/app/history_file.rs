@@ -57,7 +57,7 @@ struct EntryText {
 }
 
 /// Text fields and their names in the file: stable, whatever the enum is called.
-const FIELDS: [(Field, &str); 10] = [
+const FIELDS: [(Field, &str); 11] = [
     (Field::Pk, "pk"),
     (Field::Sk, "sk"),
     (Field::SkHigh, "sk_high"),
@@ -68,6 +68,7 @@ const FIELDS: [(Field, &str); 10] = [
     (Field::RawNames, "raw_names"),
     (Field::RawValues, "raw_values"),
     (Field::Statement, "statement"),
+    (Field::Parameters, "parameters"),
 ];
 
 fn entry_text(entry: &HistoryEntry) -> EntryText {

@@ -42,7 +42,7 @@ pub fn draw_query_form(frame: &mut Frame, area: Rect, b: &QueryForm, info: &Tabl
     let block = if b.partiql {
         Block::bordered()
             .title(" Query · PartiQL ")
-            .title_bottom(" Enter run · Tab accept · Ctrl-T dialect · Ctrl-Y copy · Ctrl-R form · Esc close ")
+            .title_bottom(" Enter run · Tab accept/next · PgUp/PgDn EXPLAIN · Ctrl-T dialect · Ctrl-Y copy · Ctrl-R form · Esc close ")
     } else {
         Block::bordered()
             .title(if b.raw { " Query · raw KeyConditionExpression " } else { " Query " })

@@ -11,33 +11,27 @@ use ratatui::Frame;
 use super::query_form::{sanitized_copy, LABEL};
 use super::query_form_popup::draw_completions;
 use super::theme;
-use crate::app::state::{PartiqlCheck, QueryForm};
+use crate::app::state::{Field, PartiqlCheck, QueryForm, DIALECT_TABS};
 use crate::model::capacity::format_units;
 use crate::model::sanitize::sanitize;
+use unicode_width::UnicodeWidthChar;
 
 pub(super) fn draw_partiql(frame: &mut Frame, inner: Rect, b: &QueryForm) {
-    let [field, status, explain] = Layout::vertical([
+    let [field, params, status, explain] = Layout::vertical([
+        Constraint::Length(1),
         Constraint::Length(1),
         Constraint::Length(2),
         Constraint::Min(0),
     ])
     .areas(inner);
-    frame.render_widget(
-        Paragraph::new(Line::styled(
-            format!("{:<LABEL$}", "statement"),
-            theme::kind_style("KEY"),
-        )),
-        field,
+    let statement = draw_input(frame, field, b, Field::Statement, "");
+    let parameters = draw_input(
+        frame,
+        params,
+        b,
+        Field::Parameters,
+        "JSON array, one value per ? — e.g. [\"USER#1\", 5] (Tab)",
     );
-    let input = Rect {
-        x: field.x + LABEL as u16,
-        width: field.width.saturating_sub(LABEL as u16),
-        ..field
-    };
-    let mut area = sanitized_copy(&b.statement);
-    area.set_cursor_line_style(Style::new());
-    area.set_cursor_style(theme::selected());
-    frame.render_widget(&area, input);
 
     let indent = " ".repeat(LABEL);
     let line = match (&b.pql, b.confirming) {
@@ -60,48 +54,119 @@ pub(super) fn draw_partiql(frame: &mut Frame, inner: Rect, b: &QueryForm) {
     };
     frame.render_widget(Paragraph::new(line).wrap(Wrap { trim: false }), status);
 
-    frame.render_widget(
-        Paragraph::new(explain_lines(b))
-            .wrap(Wrap { trim: false })
-            .block(
-                Block::bordered()
-                    .title(" EXPLAIN: what the statement reads, before anything is sent ")
-                    .border_style(theme::border(false)),
-            ),
-        explain,
-    );
+    let block = Block::bordered()
+        .title(" EXPLAIN: what the statement reads, before anything is sent ")
+        .border_style(theme::border(false));
+    let room = block.inner(explain);
+    // Wrapped here, not by the Paragraph, so the rows drawn are the rows `update` counts
+    // for PgUp/PgDn (`QueryForm::explain_rows`); only the visible slice is drawn.
+    let rows: Vec<Line> = explain_lines(b)
+        .into_iter()
+        .flat_map(|l| wrap_line(l, room.width as usize))
+        .collect();
+    let total = rows.len();
+    let visible = room.height as usize;
+    let first = b.explain_scroll.min(total.saturating_sub(visible));
+    let block = if total > visible {
+        block.title_bottom(format!(
+            " rows {}–{} of {total} · PgUp/PgDn scroll ",
+            first + 1,
+            (first + visible).min(total)
+        ))
+    } else {
+        block
+    };
+    let shown: Vec<Line> = rows.into_iter().skip(first).take(visible).collect();
+    frame.render_widget(Paragraph::new(shown).block(block), explain);
     // Drawn last: the completions drop over EXPLAIN.
     if let Some(c) = &b.completion {
-        draw_completions(frame, inner, input, c);
+        let under = if c.field == Field::Parameters {
+            parameters
+        } else {
+            statement
+        };
+        draw_completions(frame, inner, under, c);
     }
 }
 
-fn explain_lines(b: &QueryForm) -> Vec<Line<'static>> {
-    let r = match &b.pql {
-        PartiqlCheck::Ready(r) => r,
-        other => {
-            return vec![
-                Line::styled("Not sendable:", theme::error()),
-                Line::raw(sanitize(other.problem().unwrap_or_default()).into_owned()),
-            ]
-        }
+/// One labelled line of input; the cursor shows on the focused one, a dim hint on an empty
+/// one. Returns where the text is drawn (the completions drop from it).
+fn draw_input(frame: &mut Frame, row: Rect, b: &QueryForm, field: Field, hint: &str) -> Rect {
+    let focused = b.focus == field;
+    let label_style = if focused {
+        theme::kind_style("KEY")
+    } else {
+        theme::dim()
     };
-    let mut lines = Vec::new();
-    for (i, text) in r.head.iter().enumerate() {
-        let text = sanitize(text).into_owned();
-        lines.push(match i {
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            format!("{:<LABEL$}", field.label()),
+            label_style,
+        )),
+        row,
+    );
+    let input = Rect {
+        x: row.x + LABEL as u16,
+        width: row.width.saturating_sub(LABEL as u16),
+        ..row
+    };
+    let Some(text) = b.input(field) else {
+        return input;
+    };
+    if !focused && text.is_empty() {
+        frame.render_widget(
+            Paragraph::new(Line::styled(hint.to_string(), theme::dim())),
+            input,
+        );
+        return input;
+    }
+    let mut area = sanitized_copy(text);
+    area.set_cursor_line_style(Style::new());
+    area.set_cursor_style(if focused {
+        theme::selected()
+    } else {
+        Style::new()
+    });
+    frame.render_widget(&area, input);
+    input
+}
+
+/// EXPLAIN's lines styled: the headline bold (a scan's as a warning), the chosen dialect
+/// highlighted among the names, the dialect's title as a header. The text is
+/// `QueryForm::explain_texts`' to the letter, so `update` counts the same rows.
+fn explain_lines(b: &QueryForm) -> Vec<Line<'static>> {
+    let texts = b.explain_texts();
+    let Some(r) = b.pql.ready() else {
+        let mut texts = texts.into_iter();
+        let head = texts.next().unwrap_or_default();
+        return std::iter::once(Line::styled(head, theme::error()))
+            .chain(texts.map(Line::raw))
+            .collect();
+    };
+    let tabs_at = r.head.len() + 1;
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| match i {
             0 if r.scan_rcu.is_some() => Line::styled(text, theme::warning()),
             0 => Line::styled(text, Style::new().add_modifier(Modifier::BOLD)),
+            i if i == tabs_at => dialect_tabs(b),
+            i if i == tabs_at + 1 => Line::styled(text, theme::header()),
             _ => Line::raw(text),
-        });
-    }
-    lines.push(Line::raw(""));
-    let chosen = b.dialect.min(r.dialects.len().saturating_sub(1));
-    let mut tabs = vec![Span::styled(
-        "Dialects (Ctrl-T next, Ctrl-Y copies): ",
-        theme::dim(),
-    )];
-    for (i, (name, _)) in r.dialects.iter().enumerate() {
+        })
+        .collect()
+}
+
+fn dialect_tabs(b: &QueryForm) -> Line<'static> {
+    let chosen = b.chosen_dialect();
+    let mut tabs = vec![Span::styled(DIALECT_TABS, theme::dim())];
+    for (i, (name, _)) in b
+        .pql
+        .ready()
+        .into_iter()
+        .flat_map(|r| &r.dialects)
+        .enumerate()
+    {
         if i > 0 {
             tabs.push(Span::styled(" · ", theme::dim()));
         }
@@ -112,14 +177,32 @@ fn explain_lines(b: &QueryForm) -> Vec<Line<'static>> {
         };
         tabs.push(Span::styled(name.to_string(), style));
     }
-    lines.push(Line::from(tabs));
-    if let Some((name, text)) = r.dialects.get(chosen) {
-        lines.push(Line::styled(format!("── {name} ──"), theme::header()));
-        lines.extend(
-            text.trim_end()
-                .lines()
-                .map(|l| Line::raw(sanitize(l).into_owned())),
-        );
+    Line::from(tabs)
+}
+
+/// `line` cut into rows of `width` columns where `model::wrap::row_starts` cuts its text,
+/// each piece keeping its span's style.
+fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
+    let width = width.max(1);
+    let (mut rows, mut row, mut used) = (Vec::new(), Vec::new(), 0);
+    for span in line.spans {
+        let mut piece = String::new();
+        for c in span.content.chars() {
+            let w = c.width().unwrap_or(0);
+            if used + w > width && used > 0 {
+                if !piece.is_empty() {
+                    row.push(Span::styled(std::mem::take(&mut piece), span.style));
+                }
+                rows.push(Line::from(std::mem::take(&mut row)).style(line.style));
+                used = 0;
+            }
+            piece.push(c);
+            used += w;
+        }
+        if !piece.is_empty() {
+            row.push(Span::styled(piece, span.style));
+        }
     }
-    lines
+    rows.push(Line::from(row).style(line.style));
+    rows
 }

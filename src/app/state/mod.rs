@@ -53,7 +53,9 @@ pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
 pub use query_form::*;
 pub use query_form_history::{HistoryEntry, HISTORY_PER_TABLE};
-pub use query_form_partiql::{check_partiql, PartiqlCheck, PartiqlReady};
+pub use query_form_partiql::{
+    check_partiql, explain_area, PartiqlCheck, PartiqlReady, DIALECT_TABS,
+};
 pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
 pub use related::Related;
 pub use scan::*;

@@ -60,11 +60,15 @@ pub struct QueryForm {
     /// PartiQL mode (Ctrl-R cycles form → raw → PartiQL): one statement instead of the fields.
     pub partiql: bool,
     pub statement: TextArea<'static>,
+    /// The values of the statement's `?`, a JSON array as `dynoscope partiql --parameters`.
+    pub parameters: TextArea<'static>,
     pub pql: super::PartiqlCheck,
     /// The dialect EXPLAIN shows and Ctrl-Y copies (Ctrl-T cycles them).
     pub dialect: usize,
     /// A scan-shaped statement's estimate was shown; the next Enter runs the Scan.
     pub confirming: bool,
+    /// The first row of EXPLAIN shown in PartiQL mode (PgUp/PgDn scroll it).
+    pub explain_scroll: usize,
     pub focus: Field,
     /// 0 = the table, n = the table's n-th index.
     pub index: usize,
@@ -107,9 +111,11 @@ impl QueryForm {
             raw: false,
             partiql: false,
             statement: TextArea::default(),
+            parameters: TextArea::default(),
             pql: super::PartiqlCheck::Invalid(String::new()),
             dialect: 0,
             confirming: false,
+            explain_scroll: 0,
             focus: Field::Pk,
             index,
             op: 0,
@@ -140,7 +146,7 @@ impl QueryForm {
     /// has no sort-key operator or value to fill.
     pub fn fields(&self, info: &TableInfo) -> Vec<Field> {
         if self.partiql {
-            return vec![Field::Statement];
+            return vec![Field::Statement, Field::Parameters];
         }
         let mut f = vec![Field::Index];
         if self.raw {
@@ -173,6 +179,7 @@ impl QueryForm {
             Field::RawNames => &self.raw_names,
             Field::RawValues => &self.raw_values,
             Field::Statement => &self.statement,
+            Field::Parameters => &self.parameters,
             Field::Index | Field::Op | Field::Order => return None,
         })
     }
@@ -189,6 +196,7 @@ impl QueryForm {
             Field::RawNames => &mut self.raw_names,
             Field::RawValues => &mut self.raw_values,
             Field::Statement => &mut self.statement,
+            Field::Parameters => &mut self.parameters,
             Field::Index | Field::Op | Field::Order => return None,
         })
     }

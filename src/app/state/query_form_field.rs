@@ -16,6 +16,8 @@ pub enum Field {
     RawValues,
     /// The PartiQL statement (PartiQL mode).
     Statement,
+    /// The values of the statement's `?` (PartiQL mode): a JSON array, as `--parameters`.
+    Parameters,
 }
 
 impl Field {
@@ -34,6 +36,7 @@ impl Field {
             Field::RawNames => "names (JSON)",
             Field::RawValues => "values (DDB JSON)",
             Field::Statement => "statement",
+            Field::Parameters => "parameters",
         }
     }
 

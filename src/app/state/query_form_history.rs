@@ -27,7 +27,11 @@ impl QueryForm {
                 index: self.index,
                 op: 0,
                 descending: false,
-                texts: vec![(Field::Statement, self.text(Field::Statement))],
+                texts: [Field::Statement, Field::Parameters]
+                    .into_iter()
+                    .map(|f| (f, self.text(f)))
+                    .filter(|(_, t)| !t.is_empty())
+                    .collect(),
             };
         }
         let texts = [

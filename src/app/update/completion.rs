@@ -180,7 +180,12 @@ pub(super) fn refresh(state: &mut State) {
                     .collect()
             })
             .unwrap_or_default();
-        b.pql = check_partiql(&b.text(Field::Statement), &info, &sample);
+        b.pql = check_partiql(
+            &b.text(Field::Statement),
+            &b.text(Field::Parameters),
+            &info,
+            &sample,
+        );
     }
     // Keys as completions, with how many loaded keys are behind each.
     let split = |c: Vec<KeyCompletion>| -> (Vec<String>, Vec<usize>) {

@@ -84,6 +84,17 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
             b.completion_dismissed = false;
         }
         KeyCode::Enter if b.partiql => return run_partiql(state),
+        // EXPLAIN of a statement can run past its pane (requests, a dialect's snippet).
+        KeyCode::PageUp | KeyCode::PageDown if b.partiql => {
+            let (width, page) = crate::app::state::explain_area(state.width, state.height);
+            let last = b.explain_rows(width).saturating_sub(page);
+            b.explain_scroll = if key.code == KeyCode::PageDown {
+                (b.explain_scroll + page).min(last)
+            } else {
+                b.explain_scroll.saturating_sub(page)
+            };
+            return effects;
+        }
         KeyCode::Enter => return run_query_form(state),
         KeyCode::Up | KeyCode::Down if completing => {
             let c = b.completion.as_mut().expect("completing");
@@ -219,6 +230,7 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
 /// pause in typing before its sort keys are sampled.
 fn edited(b: &mut QueryForm, field: Field, effects: &mut Vec<Effect>) {
     b.history_cursor = None;
+    b.explain_scroll = 0;
     b.completion_dismissed = false;
     b.confirming = false;
     if matches!(field, Field::Pk) {

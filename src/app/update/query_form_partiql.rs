@@ -50,6 +50,7 @@ pub(super) fn next_dialect(b: &mut QueryForm) {
     }
     .max(1);
     b.dialect = (b.dialect + 1) % n;
+    b.explain_scroll = 0;
 }
 
 /// Ctrl-Y in PartiQL mode: copies the chosen dialect.

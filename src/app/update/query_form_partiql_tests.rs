@@ -36,7 +36,10 @@ fn ctrl_r_cycles_form_raw_partiql_and_prefills_the_table() {
     let b = builder(&s);
     assert!(b.partiql);
     assert_eq!(b.focus, Field::Statement);
-    assert_eq!(b.fields(&demo_info()), vec![Field::Statement]);
+    assert_eq!(
+        b.fields(&demo_info()),
+        vec![Field::Statement, Field::Parameters]
+    );
     assert_eq!(b.text(Field::Statement), "SELECT * FROM \"app\" WHERE ");
     // Nothing after WHERE yet: the parser's one line, not a request.
     assert!(matches!(b.pql, PartiqlCheck::Invalid(_)), "{:?}", b.pql);
@@ -343,4 +346,117 @@ fn a_statement_run_is_kept_in_history_and_recalled_in_partiql_mode() {
     send(&mut s, [press(KeyCode::Esc), char(':'), press(KeyCode::Up)]);
     assert!(!builder(&s).partiql);
     assert_eq!(builder(&s).text(Field::Pk), "USER#u00000");
+}
+
+/// The read Enter starts.
+fn started(effects: &[Effect]) -> crate::aws::ReadSpec {
+    effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some((**spec).clone()),
+            _ => None,
+        })
+        .expect("a read starts")
+}
+
+#[test]
+fn parameters_bind_the_question_marks_as_the_literals_would() {
+    let mut literal = partiql_open();
+    send(
+        &mut literal,
+        typed("PK = 'USER#u00001' AND begins_with(SK, 'ORDER#')"),
+    );
+    let expected = started(&send(&mut literal, [press(KeyCode::Enter)]));
+
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = ? AND begins_with(SK, ?)"));
+    dismiss(&mut s);
+    let line = problem(&s);
+    assert!(
+        line.contains("has 2 ? parameters but the parameters field gives 0 values"),
+        "{line}"
+    );
+    send(&mut s, [press(KeyCode::Tab)]);
+    assert_eq!(builder(&s).focus, Field::Parameters);
+    send(&mut s, typed("[\"USER#u00001\","));
+    let line = problem(&s);
+    assert!(
+        line.starts_with("parameters '[\"USER#u00001\",' is not JSON"),
+        "the bad value named: {line}"
+    );
+    // A DynamoDB JSON element is typed as written.
+    send(&mut s, typed(" {\"S\": \"ORDER#\"}]"));
+    let ready = builder(&s).pql.ready().expect("bound").clone();
+    let cli = &ready
+        .dialects
+        .iter()
+        .find(|(name, _)| *name == "aws-cli (PartiQL)")
+        .expect("execute-statement")
+        .1;
+    assert!(
+        cli.contains("--parameters") && cli.contains("ORDER#"),
+        "the parameters go with the statement: {cli}"
+    );
+    let spec = started(&send(&mut s, [press(KeyCode::Enter)]));
+    assert_eq!(spec.key_condition, expected.key_condition);
+    assert_eq!(spec.values, expected.values);
+}
+
+#[test]
+fn the_parameters_are_kept_in_history_with_their_statement() {
+    let mut s = partiql_open();
+    send(&mut s, typed("PK = ?"));
+    dismiss(&mut s);
+    send(&mut s, [press(KeyCode::Tab)]);
+    send(&mut s, typed("[\"USER#u00002\"]"));
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    started(&effects);
+    send(
+        &mut s,
+        [char(':'), ctrl('r'), ctrl('r'), press(KeyCode::Up)],
+    );
+    let b = builder(&s);
+    assert!(b.text(Field::Statement).ends_with("WHERE PK = ?"));
+    assert_eq!(b.text(Field::Parameters), "[\"USER#u00002\"]");
+    assert!(matches!(b.pql, PartiqlCheck::Ready(_)), "{:?}", b.pql);
+}
+
+#[test]
+fn pgdn_scrolls_explain_to_its_last_line_and_an_edit_goes_back_to_the_top() {
+    let mut s = partiql_open();
+    send(
+        &mut s,
+        typed("PK IN ['USER#u00001', 'USER#u00002'] AND SK > 'ORDER#'"),
+    );
+    dismiss(&mut s);
+    // boto3's snippet is longer than the pane of a short terminal.
+    s.height = 16;
+    send(&mut s, [ctrl('t'), ctrl('t'), ctrl('t')]);
+    let (width, page) = crate::app::state::explain_area(s.width, s.height);
+    let last = builder(&s).explain_rows(width) - page;
+    assert!(
+        last > page,
+        "EXPLAIN runs past its pane: {last} rows past it, {page} rows"
+    );
+    send(&mut s, [press(KeyCode::PageDown)]);
+    assert_eq!(builder(&s).explain_scroll, page);
+    send(&mut s, (0..20).map(|_| press(KeyCode::PageDown)));
+    assert_eq!(
+        builder(&s).explain_scroll,
+        last,
+        "stops with the last row at the bottom"
+    );
+    send(&mut s, [press(KeyCode::PageUp)]);
+    assert_eq!(builder(&s).explain_scroll, last - page);
+    send(&mut s, [ctrl('t')]);
+    assert_eq!(
+        builder(&s).explain_scroll,
+        0,
+        "another dialect starts at the top"
+    );
+    send(&mut s, [press(KeyCode::PageDown)]);
+    assert!(builder(&s).explain_scroll > 0);
+    send(&mut s, typed(" "));
+    assert_eq!(builder(&s).explain_scroll, 0, "an edit starts at the top");
+    assert!(builder(&s).partiql, "PgDn is not typed into the statement");
 }

@@ -28,7 +28,7 @@ pub use explain::{
     advice_clause, explain, explain_dialects, explain_head, headline, refusal, scan_estimate,
     untranslated_reason, write_refusal, Explained,
 };
-pub use params::parse_parameters;
+pub use params::{parse_parameters, parse_parameters_from};
 pub use parser::{is_select, parse};
 pub use plan::{Plan, ReadKind};
 pub use translate::{translate, MAX_QUERIES};

@@ -12,14 +12,20 @@ const DESCRIPTORS: &[&str] = &["S", "N", "B", "SS", "NS", "BS", "M", "L", "NULL"
 /// DynamoDB JSON, as `aws dynamodb execute-statement --parameters` takes; anything else is
 /// plain JSON (strings are S, numbers N, arrays L, objects M).
 pub fn parse_parameters(text: &str) -> Result<Vec<AttrValue>, PartiqlError> {
+    parse_parameters_from(text, "--parameters")
+}
+
+/// [`parse_parameters`] of the text `source` names in its errors (the flag headless, the
+/// builder's field in the explorer).
+pub fn parse_parameters_from(text: &str, source: &str) -> Result<Vec<AttrValue>, PartiqlError> {
     let value: Value = serde_json::from_str(text).map_err(|e| {
         PartiqlError::bad_input(format!(
-            "--parameters '{text}' is not JSON ({e}); write a JSON array, e.g. '[\"USER#1\", 5]'"
+            "{source} '{text}' is not JSON ({e}); write a JSON array, e.g. '[\"USER#1\", 5]'"
         ))
     })?;
     let Value::Array(elements) = value else {
         return Err(PartiqlError::bad_input(format!(
-            "--parameters '{text}' is not a JSON array; write one value per ?, e.g. '[\"USER#1\", 5]'"
+            "{source} '{text}' is not a JSON array; write one value per ?, e.g. '[\"USER#1\", 5]'"
         )));
     };
     elements
@@ -33,9 +39,7 @@ pub fn parse_parameters(text: &str) -> Result<Vec<AttrValue>, PartiqlError> {
             } else {
                 plain_to_attr(element)
             };
-            typed.map_err(|e| {
-                PartiqlError::bad_input(format!("--parameters element {}: {e}", i + 1))
-            })
+            typed.map_err(|e| PartiqlError::bad_input(format!("{source} element {}: {e}", i + 1)))
         })
         .collect()
 }
