@@ -55,6 +55,7 @@ fn info() -> TableInfo {
         size_bytes: 0,
         ttl_attribute: None,
         stream: None,
+        on_demand_max: None,
     }
 }
 

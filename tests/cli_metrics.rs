@@ -94,6 +94,49 @@ fn metrics_come_in_one_paged_call_and_read_per_second() {
     );
 }
 
+/// CloudWatch has no metric for an on-demand table's maximum: it comes from DescribeTable
+/// (`OnDemandThroughput`, which DynamoDB Local accepts but never describes, so the proxy
+/// answers DescribeTable as DynamoDB does), and consumption is shown against it.
+#[test]
+fn an_on_demand_table_shows_its_maximum_throughput() {
+    let t = "ondemand-max";
+    let described = format!(
+        r#"{{"Table":{{"TableName":"{t}","TableStatus":"ACTIVE","TableArn":"arn:aws:dynamodb:us-east-1:111122223333:table/{t}","AttributeDefinitions":[{{"AttributeName":"PK","AttributeType":"S"}}],"KeySchema":[{{"AttributeName":"PK","KeyType":"HASH"}}],"BillingModeSummary":{{"BillingMode":"PAY_PER_REQUEST"}},"OnDemandThroughput":{{"MaxReadRequestUnits":200,"MaxWriteRequestUnits":-1}},"ItemCount":0,"TableSizeBytes":0}}}}"#
+    );
+    let proxy = fault_proxy::FaultProxy::start(
+        &local().endpoint,
+        fault_proxy::FaultConfig::none().answer("DescribeTable", 200, &described),
+    );
+    let cw = CloudWatch::start(Script::default().series(
+        "ConsumedReadCapacityUnits",
+        &[("TableName", t)],
+        "Sum",
+        &[600.0, 1200.0],
+    ));
+    let json = ok(run_with(
+        &proxy.url,
+        &cw,
+        &["metrics", t, "--since", "10m", "--output", "json"],
+    ));
+    let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let target = &report["targets"][0];
+    assert_eq!(target["max_on_demand_read"], 200.0, "{report}");
+    assert!(
+        target.get("max_on_demand_write").is_none(),
+        "-1 is no maximum: {report}"
+    );
+    assert!(target["provisioned_read"].is_null(), "{report}");
+    let human = ok(run_with(&proxy.url, &cw, &["metrics", t, "--since", "10m"]));
+    assert!(
+        human.contains("RCU consumed peak 20.0/s avg 15.0/s · on-demand, max 200/s"),
+        "{human}"
+    );
+    assert!(
+        human.contains("WCU consumed peak 0.0/s avg 0.0/s · on-demand "),
+        "{human}"
+    );
+}
+
 #[test]
 fn a_denied_get_metric_data_names_its_permission() {
     let table = seeded_demo(1);

@@ -145,6 +145,7 @@ fn info(table: &str) -> TableInfo {
         size_bytes: 0,
         ttl_attribute: None,
         stream: None,
+        on_demand_max: None,
     }
 }
 

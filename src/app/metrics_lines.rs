@@ -7,8 +7,9 @@ use std::fmt::Write as _;
 
 use crate::app::state::{MetricsPane, MetricsStatus};
 use crate::model::metrics::report::{MetricsReport, Series, TargetReport, ThrottleEvents};
-use crate::model::metrics::Window;
+use crate::model::metrics::{Target, Window};
 use crate::model::sanitize::sanitize;
+use crate::model::wording::percent;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LineKind {
@@ -159,13 +160,26 @@ fn throttle_line(side: &str, t: &ThrottleEvents) -> PaneLine {
 fn target_lines(out: &mut Vec<PaneLine>, t: &TargetReport, w: &Window, cols: usize) {
     out.push(line(LineKind::Heading, sanitize(&t.target.wording())));
     out.push(line(LineKind::Axis, axis(w, cols)));
-    for (unit, consumed, provisioned) in [
-        ("RCU", &t.consumed_read, &t.provisioned_read),
-        ("WCU", &t.consumed_write, &t.provisioned_write),
+    for (unit, consumed, provisioned, max) in [
+        (
+            "RCU",
+            &t.consumed_read,
+            &t.provisioned_read,
+            t.max_on_demand_read,
+        ),
+        (
+            "WCU",
+            &t.consumed_write,
+            &t.provisioned_write,
+            t.max_on_demand_write,
+        ),
     ] {
+        // Consumption is drawn against what the table may serve: provisioned, or the
+        // on-demand maximum where one is set.
         let top = consumed
             .peak
-            .max(provisioned.as_ref().map_or(0.0, |p| p.peak));
+            .max(provisioned.as_ref().map_or(0.0, |p| p.peak))
+            .max(max.unwrap_or_default());
         out.push(series_line(
             &format!("  {unit} consumed /s"),
             consumed,
@@ -174,8 +188,9 @@ fn target_lines(out: &mut Vec<PaneLine>, t: &TargetReport, w: &Window, cols: usi
             top,
             "",
         ));
-        match provisioned {
-            Some(p) => out.push(series_line(
+        let capacity = format!("  {unit} capacity");
+        match (provisioned, max) {
+            (Some(p), _) => out.push(series_line(
                 &format!("  {unit} provisioned /s"),
                 p,
                 w,
@@ -183,9 +198,21 @@ fn target_lines(out: &mut Vec<PaneLine>, t: &TargetReport, w: &Window, cols: usi
                 top,
                 "",
             )),
-            None => out.push(line(
+            (None, Some(max)) => out.push(line(
                 LineKind::Plain,
-                format!("{:<LABEL$}on-demand", format!("  {unit} capacity")),
+                format!(
+                    "{capacity:<LABEL$}on-demand · max {max:.0} /s (MaxOnDemandThroughput; the peak is {} of it)",
+                    percent(consumed.peak / max)
+                ),
+            )),
+            // Only the table's maximum is read (DescribeTable's OnDemandThroughput).
+            (None, None) if t.target == Target::Table => out.push(line(
+                LineKind::Plain,
+                format!("{capacity:<LABEL$}on-demand · no maximum set"),
+            )),
+            (None, None) => out.push(line(
+                LineKind::Plain,
+                format!("{capacity:<LABEL$}on-demand"),
             )),
         }
     }

@@ -172,6 +172,16 @@ pub(super) fn table_info(
                 .unwrap_or_default()
         })
     });
+    let on_demand_max = desc
+        .on_demand_throughput
+        .as_ref()
+        .filter(|_| billing_mode == "PAY_PER_REQUEST")
+        .and_then(|o| {
+            crate::model::schema::OnDemandMax::of(
+                o.max_read_request_units,
+                o.max_write_request_units,
+            )
+        });
     Ok(TableInfo {
         name,
         status: desc
@@ -186,6 +196,7 @@ pub(super) fn table_info(
         size_bytes: desc.table_size_bytes.unwrap_or(0),
         ttl_attribute,
         stream,
+        on_demand_max,
     })
 }
 

@@ -58,6 +58,7 @@ pub(super) async fn open(
         size_bytes: export.summary.billed_size_bytes.unwrap_or(0) as i64,
         ttl_attribute: None,
         stream: None,
+        on_demand_max: None,
     };
     if let Some(keys) = &args.key {
         info.keys = parse_keys("--key", keys)?;

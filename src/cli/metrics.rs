@@ -44,9 +44,9 @@ pub async fn gather(
 ) -> Result<(TableInfo, Result<MetricsReport, FeatureError>), CliError> {
     let info = engine.describe_table(table).await?;
     let plan = MetricsPlan::new(table, &gsis(&info), window);
-    let report = metric_data(&conn.cloudwatch, &plan)
-        .await
-        .map(|answered| MetricsReport::build(&plan, &answered));
+    let report = metric_data(&conn.cloudwatch, &plan).await.map(|answered| {
+        MetricsReport::build(&plan, &answered).with_on_demand_max(info.on_demand_max)
+    });
     Ok((info, report))
 }
 
@@ -122,15 +122,22 @@ pub fn human(report: &MetricsReport) -> String {
             ),
         ] {
             let unit = if side == "read" { "RCU" } else { "WCU" };
-            let prov = provisioned.as_ref().map_or("on-demand".to_string(), |p| {
-                format!("provisioned {:.1}/s", p.peak)
-            });
+            let max = if side == "read" {
+                t.max_on_demand_read
+            } else {
+                t.max_on_demand_write
+            };
+            let (prov, top) = match (provisioned, max) {
+                (Some(p), _) => (format!("provisioned {:.1}/s", p.peak), p.peak),
+                (None, Some(max)) => (format!("on-demand, max {max:.0}/s"), max),
+                (None, None) => ("on-demand".to_string(), 0.0),
+            };
             let _ = writeln!(
                 out,
                 "  {unit} consumed peak {:.1}/s avg {:.1}/s · {prov} {}",
                 consumed.peak,
                 consumed.average,
-                sparkline(consumed, provisioned.as_ref().map_or(0.0, |p| p.peak))
+                sparkline(consumed, top)
             );
             throttles(&mut out, side, events);
         }

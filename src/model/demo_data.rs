@@ -53,6 +53,7 @@ pub fn stream_table_info() -> TableInfo {
         size_bytes: 0,
         ttl_attribute: None,
         stream: Some("NEW_AND_OLD_IMAGES".into()),
+        on_demand_max: None,
     }
 }
 

@@ -134,10 +134,24 @@ fn throttle_verdict(t: &TargetReport, table_throttled: bool, e: &Evidence) -> Op
                 0.0
             })
         ),
-        None => format!(
-            "consumed peaked at {:.1} {unit}/s (on-demand)",
-            consumed.peak
-        ),
+        None => {
+            let max = if side == "read" {
+                t.max_on_demand_read
+            } else {
+                t.max_on_demand_write
+            };
+            match max {
+                Some(max) => format!(
+                    "consumed peaked at {:.1} {unit}/s (on-demand, {} of its maximum {max:.0}/s)",
+                    consumed.peak,
+                    percent(consumed.peak / max)
+                ),
+                None => format!(
+                    "consumed peaked at {:.1} {unit}/s (on-demand)",
+                    consumed.peak
+                ),
+            }
+        }
     };
     let now = events.recent > 0.0;
     let gsi = matches!(t.target, Target::Index(_)) && !table_throttled;

@@ -124,7 +124,8 @@ fn limits_scans_and_big_all_projections_have_their_own_verdicts() {
             Stat::Sum,
             &[3.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
         ),
-    ]);
+    ])
+    .with_on_demand_max(crate::model::schema::OnDemandMax::of(Some(400), None));
     let indexes = [IndexFacts {
         name: "GSI1".into(),
         projection_all: true,
@@ -141,6 +142,13 @@ fn limits_scans_and_big_all_projections_have_their_own_verdicts() {
     assert!(
         verdicts[0].says.contains("the limit, not a key"),
         "{}",
+        verdicts[0].says
+    );
+    assert!(
+        verdicts[0]
+            .says
+            .contains("(on-demand, 0.0% of its maximum 400/s)"),
+        "the table's maximum from its description: {}",
         verdicts[0].says
     );
     assert!(

@@ -96,6 +96,32 @@ pub struct TableInfo {
     pub ttl_attribute: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stream: Option<String>,
+    /// An on-demand table's maximum throughput (`OnDemandThroughput`), where one is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub on_demand_max: Option<OnDemandMax>,
+}
+
+/// The most request units per second an on-demand table may serve; past it requests throttle
+/// with the `MaxOnDemandThroughputExceeded` reason. `None` on a side: no maximum set there.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct OnDemandMax {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_request_units: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub write_request_units: Option<i64>,
+}
+
+impl OnDemandMax {
+    /// DescribeTable's two numbers, where -1 (or nothing) means no maximum; `None` when
+    /// neither side has one.
+    pub fn of(read: Option<i64>, write: Option<i64>) -> Option<OnDemandMax> {
+        let set = |n: Option<i64>| n.filter(|n| *n > 0);
+        let max = OnDemandMax {
+            read_request_units: set(read),
+            write_request_units: set(write),
+        };
+        (max.read_request_units.is_some() || max.write_request_units.is_some()).then_some(max)
+    }
 }
 
 impl TableInfo {

@@ -56,11 +56,15 @@ fn a_provisioned_table_with_a_throttling_gsi() {
 
 #[test]
 fn an_on_demand_table() {
-    let (mut s, id) = opened();
+    // A maximum on reads only: the write side and the GSI have none to show.
+    let mut info = crate::app::fixtures::demo_info();
+    info.on_demand_max = crate::model::schema::OnDemandMax::of(Some(100), Some(-1));
+    let (mut s, id) = opened_with(info);
     send(&mut s, [answer(id, Ok(on_demand()))]);
     let t = render(&s);
     insta::assert_snapshot!("metrics_on_demand", t.backend());
-    assert!(row_of(&t, "on-demand").is_some());
+    assert!(row_of(&t, "on-demand · max 100 /s").is_some());
+    assert!(row_of(&t, "on-demand · no maximum set").is_some());
 }
 
 #[test]

@@ -84,17 +84,21 @@ pub(super) fn fetched(state: &mut State, id: u64, result: Result<MetricsReport, 
     let Some(view) = state.table.as_mut() else {
         return;
     };
-    let facts = view
-        .info
-        .loaded()
-        .map(|info| (info.size_bytes, IndexFacts::of_gsis(info)));
+    let facts = view.info.loaded().map(|info| {
+        (
+            info.size_bytes,
+            IndexFacts::of_gsis(info),
+            info.on_demand_max,
+        )
+    });
     let Some(pane) = view.metrics.as_mut().filter(|p| p.fetch_id == id) else {
         return;
     };
     pane.refreshes += 1;
     match result {
         Ok(report) => {
-            let (size, indexes) = facts.unwrap_or_default();
+            let (size, indexes, max) = facts.unwrap_or_default();
+            let report = report.with_on_demand_max(max);
             pane.verdicts = diagnose(&Evidence {
                 table_size_bytes: size,
                 indexes: &indexes,

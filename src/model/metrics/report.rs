@@ -101,6 +101,12 @@ pub struct TargetReport {
     /// Absent for on-demand tables.
     pub provisioned_read: Option<Series>,
     pub provisioned_write: Option<Series>,
+    /// An on-demand table's maximum request units per second, where one is set (from
+    /// DescribeTable: CloudWatch has no metric for it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_on_demand_read: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_on_demand_write: Option<f64>,
     pub read_throttles: ThrottleEvents,
     pub write_throttles: ThrottleEvents,
     /// A GSI being backfilled: its latest percentage.
@@ -220,6 +226,8 @@ impl MetricsReport {
                 ),
                 provisioned_read: provisioned(&t, "ProvisionedReadCapacityUnits"),
                 provisioned_write: provisioned(&t, "ProvisionedWriteCapacityUnits"),
+                max_on_demand_read: None,
+                max_on_demand_write: None,
                 read_throttles: throttles(&t, "Read"),
                 write_throttles: throttles(&t, "Write"),
                 online_index_progress: get(
@@ -259,6 +267,21 @@ impl MetricsReport {
             targets,
             operations,
         }
+    }
+
+    /// The table's maximum on-demand throughput, from its description, beside its series.
+    pub fn with_on_demand_max(
+        mut self,
+        max: Option<crate::model::schema::OnDemandMax>,
+    ) -> MetricsReport {
+        if let (Some(max), Some(t)) = (
+            max,
+            self.targets.iter_mut().find(|t| t.target == Target::Table),
+        ) {
+            t.max_on_demand_read = max.read_request_units.map(|n| n as f64);
+            t.max_on_demand_write = max.write_request_units.map(|n| n as f64);
+        }
+        self
     }
 
     pub fn target(&self, target: &Target) -> Option<&TargetReport> {

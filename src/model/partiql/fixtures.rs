@@ -54,5 +54,6 @@ pub fn app() -> TableInfo {
         size_bytes: 65_100,
         ttl_attribute: None,
         stream: None,
+        on_demand_max: None,
     }
 }

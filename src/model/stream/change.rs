@@ -222,6 +222,7 @@ pub(crate) mod fixtures {
             size_bytes: 0,
             ttl_attribute: None,
             stream: Some("NEW_AND_OLD_IMAGES".into()),
+            on_demand_max: None,
         }
     }
 

@@ -110,6 +110,7 @@ impl ModelTable {
             size_bytes: 0,
             ttl_attribute: None,
             stream: None,
+            on_demand_max: None,
         }
     }
 
