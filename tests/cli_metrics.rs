@@ -366,3 +366,96 @@ fn denied_dynamodb_permissions_each_name_themselves() {
         stderr(&tail)
     );
 }
+
+/// Contributor Insights off for the table and every GSI.
+fn insights_off_proxy() -> fault_proxy::FaultProxy {
+    fault_proxy::FaultProxy::start(
+        &local().endpoint,
+        fault_proxy::FaultConfig::none().answer(
+            "DescribeContributorInsights",
+            200,
+            r#"{"TableName":"t","ContributorInsightsStatus":"DISABLED"}"#,
+        ),
+    )
+}
+
+#[test]
+fn without_contributor_insights_sample_keys_names_the_largest_stored_gsi_key() {
+    let table = seeded_demo(3);
+    let cw = CloudWatch::start(hot_gsi_script(&table));
+    // The oracle: the whole index's largest key, as `hotkeys` ranks it.
+    let ranked: serde_json::Value = serde_json::from_str(&ok(run(&[
+        "hotkeys", &table, "--index", "GSI1", "--output", "json",
+    ])))
+    .unwrap();
+    let largest = ranked["top"][0]["key"].as_str().unwrap().to_string();
+
+    // Without --sample-keys nothing is read: the verdict says how to name the key.
+    let proxy = insights_off_proxy();
+    let out = run_with(&proxy.url, &cw, &["diagnose", &table, "--since", "10m"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("'dynoscope diagnose --sample-keys' names the largest"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(proxy.requests("Scan"), 0, "read-only unless asked");
+
+    // With it, a keys-only Scan of GSI1 names the key the whole index ranks first.
+    let out = run_with(
+        &proxy.url,
+        &cw,
+        &[
+            "diagnose",
+            &table,
+            "--since",
+            "10m",
+            "--sample-keys",
+            "--max-rcu",
+            "100",
+        ],
+    );
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(3), "{text}{}", stderr(&out));
+    assert!(
+        text.contains(&format!(
+            "Contributor Insights is off; the largest stored key is '{largest}' ("
+        )),
+        "{text}"
+    );
+    assert!(
+        text.contains("items of a keys-only sample of every item"),
+        "{text}"
+    );
+    assert!(proxy.requests("Scan") > 0);
+
+    // A budget smaller than the index: the sample stops at it, and says so.
+    let out = run_with(
+        &proxy.url,
+        &cw,
+        &[
+            "diagnose",
+            &table,
+            "--since",
+            "10m",
+            "--sample-keys",
+            "--max-rcu",
+            "0.5",
+            "--output",
+            "json",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let sample = &report["sampled_keys"][0];
+    assert_eq!(sample["target"]["index"], "GSI1", "{report}");
+    assert_eq!(sample["partial"], true, "{report}");
+    assert!(
+        sample["rcu"].as_f64().unwrap() <= 0.5,
+        "the budget holds: {report}"
+    );
+
+    // A flag of the sample without it is refused.
+    let out = run(&["diagnose", &table, "--max-rcu", "5"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--sample-keys"), "{}", stderr(&out));
+}

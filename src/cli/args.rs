@@ -93,7 +93,7 @@ pub enum Command {
     /// Contributor Insights of a table and each GSI: its mode and the top keys (never enables it).
     Insights(MetricsArgs),
     /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
-    Diagnose(MetricsArgs),
+    Diagnose(DiagnoseArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
@@ -302,6 +302,23 @@ pub struct MetricsArgs {
     pub period: u32,
     #[arg(long, value_enum, default_value = "table")]
     pub output: ReportOutput,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DiagnoseArgs {
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
+    /// Where Contributor Insights names no hot key: sample the throttled table's or GSI's
+    /// stored partition keys with a keys-only Scan (spends read capacity, at most --max-rcu)
+    /// and name the largest.
+    #[arg(long)]
+    pub sample_keys: bool,
+    /// With --sample-keys: the read units all samples together may spend (default 25).
+    #[arg(long, value_name = "N", value_parser = ranges::max_rcu, requires = "sample_keys")]
+    pub max_rcu: Option<f64>,
+    /// With --sample-keys: rate-limit the samples to N read units per second.
+    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second, requires = "sample_keys")]
+    pub rcu_per_second: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

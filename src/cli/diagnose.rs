@@ -6,11 +6,11 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::args::{GlobalArgs, MetricsArgs, ReportOutput};
+use super::args::{DiagnoseArgs, GlobalArgs, ReportOutput};
 use super::CliError;
 use crate::aws::cloudwatch::FeatureError;
 use crate::aws::Engine;
-use crate::model::diagnose::{diagnose, Evidence, IndexFacts, Verdict};
+use crate::model::diagnose::{diagnose, keys_wanted, Evidence, IndexFacts, SampledKey, Verdict};
 use crate::model::json::to_safe_json;
 use crate::model::sanitize::sanitize;
 
@@ -19,12 +19,16 @@ struct Report<'a> {
     table: &'a str,
     throttling_now: bool,
     verdicts: &'a [Verdict],
+    /// `--sample-keys`: the largest stored key of each table or GSI sampled.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    sampled_keys: &'a [SampledKey],
 }
 
 /// The exit code of a table that is throttling now.
 pub const THROTTLING_NOW: u8 = 3;
 
-pub async fn run(global: &GlobalArgs, args: MetricsArgs) -> Result<(), CliError> {
+pub async fn run(global: &GlobalArgs, diagnose_args: DiagnoseArgs) -> Result<(), CliError> {
+    let args = &diagnose_args.metrics;
     let window = super::metrics::window(&args.since, args.period)?;
     let conn = super::connect(global).await?;
     let engine = Engine::new(&conn);
@@ -45,12 +49,39 @@ pub async fn run(global: &GlobalArgs, args: MetricsArgs) -> Result<(), CliError>
         super::say::say(n);
     }
     let indexes = IndexFacts::of_gsis(&info);
-    let verdicts = diagnose(&Evidence {
+    let evidence = |sampled| Evidence {
         table_size_bytes: info.size_bytes,
         indexes: &indexes,
         metrics: metrics.as_ref(),
         insights: &insights,
-    });
+        sampled,
+    };
+    let mut verdicts = diagnose(&evidence(&[]));
+    let wanted = keys_wanted(&verdicts, &insights);
+    let mut sampled: Vec<SampledKey> = Vec::new();
+    if diagnose_args.sample_keys && wanted.is_empty() {
+        super::say::say(
+            "note: --sample-keys: no verdict names a hot key without its key; nothing was sampled",
+        );
+    }
+    if diagnose_args.sample_keys && !wanted.is_empty() {
+        let budget = diagnose_args
+            .max_rcu
+            .unwrap_or(super::diagnose_keys::DEFAULT_SAMPLE_RCU);
+        let notes;
+        (sampled, notes) = super::diagnose_keys::sample(
+            &engine,
+            &info,
+            &wanted,
+            budget,
+            diagnose_args.rcu_per_second,
+        )
+        .await;
+        for n in &notes {
+            super::say::say(n);
+        }
+        verdicts = diagnose(&evidence(&sampled));
+    }
     let now = verdicts.iter().any(|v| v.throttling_now);
     match args.output {
         ReportOutput::Json => println!(
@@ -60,6 +91,7 @@ pub async fn run(global: &GlobalArgs, args: MetricsArgs) -> Result<(), CliError>
                     table: &args.table,
                     throttling_now: now,
                     verdicts: &verdicts,
+                    sampled_keys: &sampled,
                 },
                 false
             )

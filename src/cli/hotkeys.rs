@@ -150,7 +150,7 @@ pub async fn run<B: Backend>(
 }
 
 /// The partition key as text: S as is, N as its exact text, B as base64.
-fn key_text<'a>(item: &'a Item, name: &str) -> Cow<'a, str> {
+pub(super) fn key_text<'a>(item: &'a Item, name: &str) -> Cow<'a, str> {
     match item.get(name) {
         Some(AttrValue::S(s)) | Some(AttrValue::N(s)) => Cow::Borrowed(s),
         Some(AttrValue::B(b)) => Cow::Owned(BASE64.encode(b)),

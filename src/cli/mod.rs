@@ -10,6 +10,7 @@ macro_rules! say {
 pub mod args;
 mod demo;
 mod diagnose;
+mod diagnose_keys;
 mod docs;
 mod drain;
 mod explore;

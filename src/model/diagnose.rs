@@ -66,6 +66,53 @@ pub struct Evidence<'a> {
     pub indexes: &'a [IndexFacts],
     pub metrics: Option<&'a MetricsReport>,
     pub insights: &'a [TargetInsights],
+    /// The largest stored keys of throttled targets, from `diagnose --sample-keys`.
+    pub sampled: &'a [SampledKey],
+}
+
+/// The largest partition key of a table's or GSI's keys-only sample Scan: where Contributor
+/// Insights names no key, the stored distribution names the likely hot one (a key holding
+/// most of the items is the low-cardinality key the primer warns about).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SampledKey {
+    pub target: Target,
+    pub key: String,
+    /// Items under `key` in the sample, and the sample's items.
+    pub items: u64,
+    pub sampled: u64,
+    /// Read units the sample spent.
+    pub rcu: f64,
+    /// The sample stopped at its budget: it covers part of the table or index.
+    pub partial: bool,
+}
+
+impl SampledKey {
+    fn words(&self) -> String {
+        format!(
+            "the largest stored key is '{}' ({} of the {} items of a keys-only sample{}, {:.1} RCU) — the likely hot key",
+            self.key,
+            percent(self.items as f64 / self.sampled.max(1) as f64),
+            self.sampled,
+            if self.partial { " that stopped at its budget" } else { " of every item" },
+            self.rcu
+        )
+    }
+}
+
+/// Targets whose verdict says a hot key but names none: what `--sample-keys` samples.
+pub fn keys_wanted(verdicts: &[Verdict], insights: &[TargetInsights]) -> Vec<Target> {
+    let mut wanted: Vec<Target> = verdicts
+        .iter()
+        .filter(|v| matches!(v.kind, VerdictKind::HotPartition | VerdictKind::HotGsi))
+        .filter(|v| {
+            !insights
+                .iter()
+                .any(|i| i.target == v.target && i.hot_key().is_some())
+        })
+        .map(|v| v.target.clone())
+        .collect();
+    wanted.dedup();
+    wanted
 }
 
 /// One side of a target's capacity: its name, throttle events, consumed and provisioned.
@@ -96,8 +143,9 @@ fn side_of(t: &TargetReport) -> Option<Side<'_>> {
         .max_by(|a, b| (a.1.all.max(a.1.key_range)).total_cmp(&b.1.all.max(b.1.key_range)))
 }
 
-fn hot_key_words(insights: &[TargetInsights], target: &Target) -> String {
-    match insights.iter().find(|i| &i.target == target) {
+fn hot_key_words(e: &Evidence, target: &Target) -> String {
+    let sampled = e.sampled.iter().find(|s| &s.target == target);
+    match e.insights.iter().find(|i| &i.target == target) {
         Some(i) => match i.hot_key() {
             Some((c, kind)) => format!(
                 "the hot key is '{}' ({} of the {}, Contributor Insights)",
@@ -105,13 +153,22 @@ fn hot_key_words(insights: &[TargetInsights], target: &Target) -> String {
                 percent(c.share),
                 kind.wording()
             ),
-            None if i.enabled() => "Contributor Insights names no key yet".into(),
-            None => format!(
-                "Contributor Insights is off: {} names the key, or 'dynoscope hotkeys' ranks the stored keys",
-                i.enable_with.as_deref().unwrap_or("update-contributor-insights")
-            ),
+            None if i.enabled() => match sampled {
+                Some(s) => format!("Contributor Insights names no key yet; {}", s.words()),
+                None => "Contributor Insights names no key yet".into(),
+            },
+            None => match sampled {
+                Some(s) => format!("Contributor Insights is off; {}", s.words()),
+                None => format!(
+                    "Contributor Insights is off: {} names the key, or 'dynoscope hotkeys' ranks the stored keys ('dynoscope diagnose --sample-keys' names the largest from a guarded sample)",
+                    i.enable_with.as_deref().unwrap_or("update-contributor-insights")
+                ),
+            },
         },
-        None => "run 'dynoscope hotkeys' to rank the stored keys, or 'dynoscope insights' for Contributor Insights".into(),
+        None => match sampled {
+            Some(s) => s.words(),
+            None => "run 'dynoscope hotkeys' to rank the stored keys, or 'dynoscope insights' for Contributor Insights".into(),
+        },
     }
 }
 
@@ -172,7 +229,7 @@ fn throttle_verdict(t: &TargetReport, table_throttled: bool, e: &Evidence) -> Op
                 } else {
                     "with capacity to spare".to_string()
                 };
-                let key = hot_key_words(e.insights, &t.target);
+                let key = hot_key_words(e, &t.target);
                 if gsi {
                     (
                         VerdictKind::HotGsi,

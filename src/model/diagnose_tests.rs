@@ -39,10 +39,9 @@ fn report(series: &[(&Target, &str, Stat, &[f64])]) -> MetricsReport {
     MetricsReport::build(&plan, &answered)
 }
 
-#[test]
-fn a_gsi_throttling_on_a_hot_key_while_the_table_has_spare_capacity() {
-    let gsi = Target::Index("GSI1".into());
-    let m = report(&[
+/// GSI1 throttles writes on a hot key range at a fifth of its capacity; the table does not.
+fn gsi_hot_key_range(gsi: &Target) -> MetricsReport {
+    report(&[
         (
             &Target::Table,
             "ConsumedWriteCapacityUnits",
@@ -56,25 +55,31 @@ fn a_gsi_throttling_on_a_hot_key_while_the_table_has_spare_capacity() {
             &[100.0, 100.0],
         ),
         (
-            &gsi,
+            gsi,
             "ConsumedWriteCapacityUnits",
             Stat::Sum,
             &[1200.0, 1200.0],
         ),
         (
-            &gsi,
+            gsi,
             "ProvisionedWriteCapacityUnits",
             Stat::Average,
             &[100.0, 100.0],
         ),
-        (&gsi, "WriteThrottleEvents", Stat::Sum, &[40.0, 50.0]),
+        (gsi, "WriteThrottleEvents", Stat::Sum, &[40.0, 50.0]),
         (
-            &gsi,
+            gsi,
             "WriteKeyRangeThroughputThrottleEvents",
             Stat::Sum,
             &[40.0, 50.0],
         ),
-    ]);
+    ])
+}
+
+#[test]
+fn a_gsi_throttling_on_a_hot_key_while_the_table_has_spare_capacity() {
+    let gsi = Target::Index("GSI1".into());
+    let m = gsi_hot_key_range(&gsi);
     let insights = [TargetInsights {
         target: gsi.clone(),
         status: "ENABLED".into(),
@@ -91,6 +96,7 @@ fn a_gsi_throttling_on_a_hot_key_while_the_table_has_spare_capacity() {
         indexes: &[],
         metrics: Some(&m),
         insights: &insights,
+        sampled: &[],
     });
     assert_eq!(verdicts.len(), 1, "{verdicts:#?}");
     let v = &verdicts[0];
@@ -136,6 +142,7 @@ fn limits_scans_and_big_all_projections_have_their_own_verdicts() {
         indexes: &indexes,
         metrics: Some(&m),
         insights: &[],
+        sampled: &[],
     });
     let kinds: Vec<VerdictKind> = verdicts.iter().map(|v| v.kind).collect();
     assert_eq!(kinds, [VerdictKind::Limit, VerdictKind::BigAllProjection]);
@@ -190,7 +197,63 @@ fn throttling_at_capacity_is_under_provisioning() {
         indexes: &[],
         metrics: Some(&m),
         insights: &[],
+        sampled: &[],
     });
     assert_eq!(v[0].kind, VerdictKind::UnderProvisioned);
     assert!(v[0].throttling_now);
+}
+
+#[test]
+fn without_contributor_insights_a_sampled_key_names_the_hot_gsi_key() {
+    let gsi = Target::Index("GSI1".into());
+    let m = gsi_hot_key_range(&gsi);
+    let off = [TargetInsights {
+        target: gsi.clone(),
+        status: "DISABLED".into(),
+        mode: None,
+        rules: Vec::new(),
+        enable_with: Some(crate::model::insights::enable_command("T", &gsi)),
+    }];
+    let evidence = |sampled| Evidence {
+        table_size_bytes: 0,
+        indexes: &[],
+        metrics: Some(&m),
+        insights: &off,
+        sampled,
+    };
+    let verdicts = diagnose(&evidence(&[]));
+    assert_eq!(keys_wanted(&verdicts, &off), vec![gsi.clone()]);
+    assert!(
+        verdicts[0]
+            .says
+            .contains("'dynoscope diagnose --sample-keys' names the largest"),
+        "{}",
+        verdicts[0].says
+    );
+    let sampled = [SampledKey {
+        target: gsi.clone(),
+        key: "STATUS#PENDING".into(),
+        items: 400,
+        sampled: 500,
+        rcu: 25.0,
+        partial: true,
+    }];
+    let verdicts = diagnose(&evidence(&sampled));
+    assert_eq!(verdicts[0].kind, VerdictKind::HotGsi);
+    assert!(
+        verdicts[0].says.contains(
+            "Contributor Insights is off; the largest stored key is 'STATUS#PENDING' (80.0% of the 500 items of a keys-only sample that stopped at its budget, 25.0 RCU) — the likely hot key"
+        ),
+        "{}",
+        verdicts[0].says
+    );
+    // A key Contributor Insights names needs no sample.
+    let on = [TargetInsights {
+        target: gsi.clone(),
+        status: "ENABLED".into(),
+        mode: Some("THROTTLED_KEYS".into()),
+        rules: vec![RuleReport::new("r", 10.0, vec![(vec!["K".into()], 9.0)])],
+        enable_with: None,
+    }];
+    assert!(keys_wanted(&verdicts, &on).is_empty());
 }

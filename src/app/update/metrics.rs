@@ -104,6 +104,7 @@ pub(super) fn fetched(state: &mut State, id: u64, result: Result<MetricsReport, 
                 indexes: &indexes,
                 metrics: Some(&report),
                 insights: &[],
+                sampled: &[],
             });
             pane.report = Some(report);
             pane.status = MetricsStatus::Ready;
