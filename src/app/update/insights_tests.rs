@@ -295,3 +295,23 @@ fn i_in_the_table_view_opens_the_pane_with_the_section() {
     );
     assert!(pane(&s).insights.is_some());
 }
+
+#[test]
+fn keys_and_service_text_are_sanitised_before_display() {
+    let mut s = sized();
+    let id = shown(&mut s);
+    let mut found = insights_enabled();
+    found[0].rules[0].top[0].keys = vec!["USER#\u{1b}]0;owned\u{7}\u{202e}x\r".into()];
+    found[1].mode = Some("THROTTLED\u{1b}[2J".into());
+    let problems = vec![FeatureError::Failed("boom\u{1b}[31m\n".into())];
+    send(&mut s, [insights_answer(id, found, problems)]);
+    let lines = crate::app::metrics_lines::pane_lines(pane(&s), 118);
+    for l in &lines {
+        assert!(
+            !l.text.chars().any(|c| c.is_control() || c == '\u{202e}'),
+            "{:?}",
+            l.text
+        );
+    }
+    assert!(lines.iter().any(|l| l.text.contains("USER#")));
+}
