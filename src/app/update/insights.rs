@@ -76,7 +76,15 @@ pub(super) fn fetched(
         return;
     };
     let was = section.selected().map(identity);
-    section.targets = Some(found);
+    // A refresh that failed outright keeps the last keys on screen, as the series do.
+    let failed = found.is_empty()
+        && !problems.is_empty()
+        && problems
+            .iter()
+            .all(|p| matches!(p, FeatureError::Failed(_)));
+    if !failed || section.targets.is_none() {
+        section.targets = Some(found);
+    }
     section.problems = problems
         .into_iter()
         .map(|p| match p {

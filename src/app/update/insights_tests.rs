@@ -187,6 +187,26 @@ fn a_denied_call_costs_only_the_section() {
     );
     assert_eq!(section(&s).problems, [rules.line()]);
     assert_eq!(section(&s).targets.as_ref().unwrap().len(), 2);
+    // A refresh that fails outright keeps those, with its line.
+    let g = pane(&s).generation;
+    let effects = send(
+        &mut s,
+        [Msg::Time(TimeMsg::Timer(Timer::MetricsRefresh(g)))],
+    );
+    let next = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Metrics(MetricsEffect::Insights { id, .. }) => Some(*id),
+            _ => None,
+        })
+        .unwrap();
+    let failed = FeatureError::Failed("DescribeContributorInsights failed: timeout".into());
+    send(&mut s, [insights_answer(next, Vec::new(), vec![failed])]);
+    assert_eq!(section(&s).targets.as_ref().unwrap().len(), 2);
+    assert_eq!(
+        section(&s).problems,
+        ["note: DescribeContributorInsights failed: timeout"]
+    );
 }
 
 #[test]
