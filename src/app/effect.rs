@@ -58,12 +58,21 @@ pub enum LiveEffect {
     Stop(u64),
 }
 
-/// The metrics pane's CloudWatch batch.
+/// The metrics pane's CloudWatch batch and Contributor Insights.
 #[derive(Debug, Clone)]
 pub enum MetricsEffect {
     /// Every series of `table` and its `gsis` over the `since_secs` up to now, in one
     /// GetMetricData batch; answered by `Msg::Metrics { id, .. }`.
     Fetch {
+        id: u64,
+        table: String,
+        gsis: Vec<String>,
+        since_secs: u64,
+        period: u32,
+    },
+    /// Contributor Insights of `table` and its `gsis` (status, mode, each enabled rule's top
+    /// keys over the same window); never enables it. Answered by `Msg::Insights { id, .. }`.
+    Insights {
         id: u64,
         table: String,
         gsis: Vec<String>,

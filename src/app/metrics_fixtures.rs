@@ -1,12 +1,13 @@
 //! Scripted metrics for the pane's tests: a three-hour window at one-minute points, and the
 //! batches of a provisioned table whose GSI throttles on a hot key range while the table
-//! has capacity to spare, and of an on-demand table.
+//! has capacity to spare, and of an on-demand table; Contributor Insights on and off.
 
 use std::collections::BTreeMap;
 
 use crate::app::fixtures::{char, send};
 use crate::app::msg::{Effect, MetricsEffect, Msg};
 use crate::app::state::{State, PANE_PERIOD_SECS, PANE_SINCE_SECS};
+use crate::model::insights::{enable_command, RuleReport, TargetInsights};
 use crate::model::metrics::report::{MetricsReport, Points};
 use crate::model::metrics::{MetricsPlan, Stat, Target, Window};
 
@@ -206,4 +207,101 @@ pub fn pane_opened(s: &mut State) -> u64 {
 
 pub fn answer(id: u64, result: Result<MetricsReport, crate::aws::cloudwatch::FeatureError>) -> Msg {
     Msg::Metrics { id, result }
+}
+
+/// Contributor Insights on for the table (accesses and throttles) and GSI1 (throttles only):
+/// the table's most accessed partition is the celebrity user's, and GSI1 throttles on the
+/// `STATUS#SHIPPED` key the throttling fixture's verdict is about.
+pub fn insights_enabled() -> Vec<TargetInsights> {
+    let key = |k: &str| vec![k.to_string()];
+    vec![
+        TargetInsights {
+            target: Target::Table,
+            status: "ENABLED".into(),
+            mode: Some("ACCESSED_AND_THROTTLED_KEYS".into()),
+            rules: vec![
+                RuleReport::new(
+                    "DynamoDBContributorInsights-PKC-app-1796000000000",
+                    12_000.0,
+                    vec![
+                        (key("USER#celebrity"), 6_000.0),
+                        (key("USER#u0001"), 900.0),
+                        (key("PRODUCT#p0001"), 300.0),
+                    ],
+                ),
+                RuleReport::new(
+                    "DynamoDBContributorInsights-SKC-app-1796000000000",
+                    12_000.0,
+                    vec![(vec!["USER#celebrity".into(), "PROFILE".into()], 2_400.0)],
+                ),
+            ],
+            enable_with: None,
+        },
+        TargetInsights {
+            target: Target::Index("GSI1".into()),
+            status: "ENABLED".into(),
+            mode: Some("THROTTLED_KEYS".into()),
+            rules: vec![RuleReport::new(
+                "DynamoDBContributorInsights-PKT-app-GSI1-1796000000000",
+                400.0,
+                vec![
+                    (key("STATUS#SHIPPED"), 352.0),
+                    (key("STATUS#DELIVERED"), 48.0),
+                ],
+            )],
+            enable_with: None,
+        },
+    ]
+}
+
+/// Contributor Insights off for the table and GSI1, as DescribeContributorInsights says it.
+pub fn insights_disabled() -> Vec<TargetInsights> {
+    [Target::Table, Target::Index("GSI1".into())]
+        .into_iter()
+        .map(|target| TargetInsights {
+            enable_with: Some(enable_command("app", &target)),
+            target,
+            status: "DISABLED".into(),
+            mode: None,
+            rules: Vec::new(),
+        })
+        .collect()
+}
+
+/// `I` in the open pane: the section shown and its answer's id.
+pub fn insights_opened(s: &mut State) -> u64 {
+    let effects = send(s, [char('I')]);
+    match effects.as_slice() {
+        [Effect::Metrics(MetricsEffect::Insights {
+            id,
+            table,
+            gsis,
+            since_secs,
+            period,
+        })] => {
+            assert_eq!(
+                (table.as_str(), gsis.as_slice(), *since_secs, *period),
+                (
+                    "app",
+                    &["GSI1".to_string()][..],
+                    PANE_SINCE_SECS,
+                    PANE_PERIOD_SECS
+                )
+            );
+            *id
+        }
+        other => panic!("expected the Contributor Insights fetch, got {other:?}"),
+    }
+}
+
+pub fn insights_answer(
+    id: u64,
+    found: Vec<TargetInsights>,
+    problems: Vec<crate::aws::cloudwatch::FeatureError>,
+) -> Msg {
+    Msg::Insights {
+        id,
+        found,
+        problems,
+    }
 }

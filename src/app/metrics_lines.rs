@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::app::insights_lines::insights_lines;
 use crate::app::state::{MetricsPane, MetricsStatus};
 use crate::model::metrics::report::{MetricsReport, Series, TargetReport, ThrottleEvents};
 use crate::model::metrics::{Target, Window};
@@ -21,6 +22,8 @@ pub enum LineKind {
     Warn,
     Axis,
     Plain,
+    /// The Contributor Insights key under the cursor.
+    Selected,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +32,7 @@ pub struct PaneLine {
     pub text: String,
 }
 
-fn line(kind: LineKind, text: impl Into<String>) -> PaneLine {
+pub(crate) fn line(kind: LineKind, text: impl Into<String>) -> PaneLine {
     PaneLine {
         kind,
         text: text.into(),
@@ -271,7 +274,7 @@ fn operation_lines(out: &mut Vec<PaneLine>, report: &MetricsReport) {
 
 /// `text` in lines of at most `width` characters, broken at spaces; continuation lines are
 /// indented by two so a wrapped sentence reads as one.
-fn wrap(out: &mut Vec<PaneLine>, kind: LineKind, text: &str, width: usize) {
+pub(crate) fn wrap(out: &mut Vec<PaneLine>, kind: LineKind, text: &str, width: usize) {
     let width = width.max(20);
     let mut current = String::new();
     for word in text.split(' ') {
@@ -312,9 +315,26 @@ pub fn pane_lines(pane: &MetricsPane, width: u16) -> Vec<PaneLine> {
         ),
         MetricsStatus::Ready => {}
     }
+    if let Some(report) = &pane.report {
+        verdict_lines(&mut out, pane, report, cols);
+    }
+    // Beside the verdicts that name its keys, above the series.
+    if let Some(section) = &pane.insights {
+        insights_lines(&mut out, section, cols);
+    }
     let Some(report) = &pane.report else {
         return out;
     };
+    let cols = spark_width(width);
+    for t in &report.targets {
+        target_lines(&mut out, t, &report.window, cols);
+    }
+    operation_lines(&mut out, report);
+    out
+}
+
+/// The window and cost of the batch, then the verdicts it supports.
+fn verdict_lines(out: &mut Vec<PaneLine>, pane: &MetricsPane, report: &MetricsReport, cols: usize) {
     let w = &report.window;
     out.push(line(
         LineKind::Plain,
@@ -338,17 +358,6 @@ pub fn pane_lines(pane: &MetricsPane, width: u16) -> Vec<PaneLine> {
         } else {
             (LineKind::Verdict, "")
         };
-        wrap(
-            &mut out,
-            kind,
-            &format!("- {mark}{}", sanitize(&v.says)),
-            cols,
-        );
+        wrap(out, kind, &format!("- {mark}{}", sanitize(&v.says)), cols);
     }
-    let cols = spark_width(width);
-    for t in &report.targets {
-        target_lines(&mut out, t, w, cols);
-    }
-    operation_lines(&mut out, report);
-    out
 }

@@ -6,6 +6,7 @@ pub mod effect;
 pub mod help;
 pub mod history_file;
 pub mod input;
+pub mod insights_lines;
 pub mod keymap;
 pub mod layout;
 pub mod live_layout;

@@ -29,6 +29,13 @@ pub enum Msg {
         id: u64,
         result: Result<crate::model::metrics::report::MetricsReport, FeatureError>,
     },
+    /// What `MetricsEffect::Insights { id, .. }` brought back: the targets described, and
+    /// each call denied or failed on the way (each costs only its part).
+    Insights {
+        id: u64,
+        found: Vec<crate::model::insights::TargetInsights>,
+        problems: Vec<FeatureError>,
+    },
     Export(ExportMsg),
     Write(WriteMsg),
     Session(SessionMsg),

@@ -189,6 +189,7 @@ pub async fn explore(
         history_file,
         connector: Some(connector(global.clone())),
         metrics: Some(metrics_source(&conn)),
+        insights: Some(insights_source(&conn)),
     };
     ended(crate::tui::run(Engine::new(&conn), writer, state, table, services).await)
 }
@@ -237,6 +238,7 @@ async fn explore_export(
         connector: None,
         // An export's files have no CloudWatch metrics; the table's are not the export's.
         metrics: None,
+        insights: None,
     };
     ended(crate::tui::run(backend, None::<Writer>, state, Some(name), services).await)
 }
@@ -254,6 +256,19 @@ fn metrics_source(conn: &crate::aws::Connection) -> crate::tui::MetricsSource {
                 .map(|answered| {
                     crate::model::metrics::report::MetricsReport::build(&plan, &answered)
                 })
+        })
+    })
+}
+
+/// The metrics pane's Contributor Insights, on this connection (DynamoDB for the status,
+/// CloudWatch for the rules' top keys) as `dynoscope insights` asks for it.
+fn insights_source(conn: &crate::aws::Connection) -> crate::tui::InsightsSource {
+    let client = conn.cloudwatch.clone();
+    let engine = Engine::new(conn);
+    std::sync::Arc::new(move |table: String, gsis: Vec<String>, window| {
+        let (client, engine) = (client.clone(), engine.clone());
+        Box::pin(async move {
+            super::insights::collect_targets(&client, &engine, &table, gsis, window).await
         })
     })
 }

@@ -30,31 +30,44 @@ pub async fn collect(
     info: &TableInfo,
     window: Window,
 ) -> (Vec<TargetInsights>, Vec<String>) {
-    let targets = std::iter::once(Target::Table)
-        .chain(super::metrics::gsis(info).into_iter().map(Target::Index));
-    let (mut found, mut notes) = (Vec::new(), Vec::new());
+    let gsis = super::metrics::gsis(info);
+    let (found, problems) =
+        collect_targets(&conn.cloudwatch, engine, &info.name, gsis, window).await;
+    let mut notes: Vec<String> = problems.into_iter().map(note).collect();
+    notes.dedup();
+    (found, notes)
+}
+
+/// Contributor Insights of `table` and each of `gsis`, with every call denied or failed on
+/// the way (each costs only its part); the explorer's metrics pane asks through this too.
+pub async fn collect_targets(
+    cloudwatch: &aws_sdk_cloudwatch::Client,
+    engine: &Engine,
+    table: &str,
+    gsis: Vec<String>,
+    window: Window,
+) -> (Vec<TargetInsights>, Vec<FeatureError>) {
+    let targets = std::iter::once(Target::Table).chain(gsis.into_iter().map(Target::Index));
+    let (mut found, mut problems) = (Vec::new(), Vec::new());
     for target in targets {
         let window = (window.start, window.end, window.period);
         match engine
-            .contributor_insights(&conn.cloudwatch, &info.name, &target, window)
+            .contributor_insights(cloudwatch, table, &target, window)
             .await
         {
             Ok((insights, problem)) => {
                 found.push(insights);
-                if let Some(p) = problem {
-                    notes.push(note(p));
-                }
+                problems.extend(problem);
             }
             // Denied once, denied for every index: one line.
-            Err(FeatureError::Denied(d)) => {
-                notes.push(d.line());
+            Err(denied @ FeatureError::Denied(_)) => {
+                problems.push(denied);
                 break;
             }
-            Err(FeatureError::Failed(why)) => notes.push(format!("note: {why}")),
+            Err(failed) => problems.push(failed),
         }
     }
-    notes.dedup();
-    (found, notes)
+    (found, problems)
 }
 
 fn note(e: FeatureError) -> String {

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use super::debounce::Debouncer;
 use super::export::Exports;
 use super::history_store::HistoryWriter;
-use super::services::{Connector, MetricsSource};
+use super::services::{Connector, InsightsSource, MetricsSource};
 use super::streams::{StreamNews, StreamTasks};
 use crate::app::msg::{Effect, Msg, SessionEffect, SessionMsg, WriteEffect};
 use crate::aws::read::ReadHandle;
@@ -36,6 +36,8 @@ pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     exports: Exports,
     /// The metrics pane's CloudWatch batches.
     metrics: Option<MetricsSource>,
+    /// The metrics pane's Contributor Insights.
+    insights: Option<InsightsSource>,
 }
 
 impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
@@ -58,6 +60,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             connected: Default::default(),
             streams: StreamTasks::default(),
             metrics: None,
+            insights: None,
         }
     }
 
@@ -70,6 +73,12 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     /// The metrics pane asks CloudWatch through `source`.
     pub fn with_metrics(mut self, source: Option<MetricsSource>) -> Self {
         self.metrics = source;
+        self
+    }
+
+    /// The metrics pane asks for Contributor Insights through `source`.
+    pub fn with_insights(mut self, source: Option<InsightsSource>) -> Self {
+        self.insights = source;
         self
     }
 

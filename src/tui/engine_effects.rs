@@ -60,30 +60,64 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
         }
     }
 
-    /// One GetMetricData batch over the `since_secs` up to now, off the terminal thread; the
-    /// answer comes back as `Msg::Metrics { id, .. }`.
+    /// One GetMetricData batch, or Contributor Insights, over the `since_secs` up to now, off
+    /// the terminal thread; the answer comes back as `Msg::Metrics`/`Msg::Insights` with its id.
     pub(super) fn metrics(&mut self, effect: MetricsEffect) {
-        let MetricsEffect::Fetch {
-            id,
-            table,
-            gsis,
-            since_secs,
-            period,
-        } = effect;
         let tx = self.msg_tx.clone();
-        let source = self.metrics.clone();
-        tokio::spawn(async move {
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs() as i64);
-            let result = match (source, Window::ending(now, since_secs, period)) {
-                (None, _) => Err(FeatureError::Failed(
-                    "no CloudWatch client in this session".into(),
-                )),
-                (_, Err(why)) => Err(FeatureError::Failed(why)),
-                (Some(source), Ok(window)) => source(table, gsis, window).await,
-            };
-            let _ = tx.send(Msg::Metrics { id, result });
-        });
+        match effect {
+            MetricsEffect::Fetch {
+                id,
+                table,
+                gsis,
+                since_secs,
+                period,
+            } => {
+                let source = self.metrics.clone();
+                tokio::spawn(async move {
+                    let result = match (source, window(since_secs, period)) {
+                        (None, _) => Err(FeatureError::Failed(
+                            "no CloudWatch client in this session".into(),
+                        )),
+                        (_, Err(why)) => Err(FeatureError::Failed(why)),
+                        (Some(source), Ok(window)) => source(table, gsis, window).await,
+                    };
+                    let _ = tx.send(Msg::Metrics { id, result });
+                });
+            }
+            MetricsEffect::Insights {
+                id,
+                table,
+                gsis,
+                since_secs,
+                period,
+            } => {
+                let source = self.insights.clone();
+                tokio::spawn(async move {
+                    let (found, problems) = match (source, window(since_secs, period)) {
+                        (None, _) => (
+                            Vec::new(),
+                            vec![FeatureError::Failed(
+                                "no Contributor Insights client in this session".into(),
+                            )],
+                        ),
+                        (_, Err(why)) => (Vec::new(), vec![FeatureError::Failed(why)]),
+                        (Some(source), Ok(window)) => source(table, gsis, window).await,
+                    };
+                    let _ = tx.send(Msg::Insights {
+                        id,
+                        found,
+                        problems,
+                    });
+                });
+            }
+        }
     }
+}
+
+/// The `since_secs` up to now.
+fn window(since_secs: u64, period: u32) -> Result<Window, String> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    Window::ending(now, since_secs, period)
 }

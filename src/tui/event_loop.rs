@@ -109,6 +109,7 @@ pub async fn run<B: Backend, W: WriteBackend>(
         .with_history_file(services.history_file)
         .with_connector(services.connector)
         .with_metrics(services.metrics)
+        .with_insights(services.insights)
         .with_streams(stream_tx)
         .with_writer(writer);
     // `None` while an editor has the terminal (see `next_event`).

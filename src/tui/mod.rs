@@ -21,7 +21,7 @@ pub mod terminal;
 mod walk_flow_tests;
 
 pub use event_loop::{run, BATCH_BUDGET};
-pub use services::{Connector, MetricsSource, Services};
+pub use services::{Connector, InsightsSource, MetricsSource, Services};
 
 #[cfg(test)]
 mod live_flow_tests;

@@ -39,6 +39,26 @@ pub type MetricsSource = Arc<
         + Sync,
 >;
 
+/// Asks for Contributor Insights of a table and its GSIs over a window (`Effect::Metrics`'s
+/// `Insights`): what was found, and each call denied or failed on the way. Never enables it.
+pub type InsightsSource = Arc<
+    dyn Fn(
+            String,
+            Vec<String>,
+            crate::model::metrics::Window,
+        ) -> Pin<
+            Box<
+                dyn Future<
+                        Output = (
+                            Vec<crate::model::insights::TargetInsights>,
+                            Vec<crate::aws::cloudwatch::FeatureError>,
+                        ),
+                    > + Send,
+            >,
+        > + Send
+        + Sync,
+>;
+
 pub struct Services<B> {
     /// The query history file; `None` keeps history in memory only (`history = false`, or no
     /// state directory).
@@ -47,6 +67,8 @@ pub struct Services<B> {
     pub connector: Option<Connector<B>>,
     /// `None`: the metrics pane says there is no CloudWatch client.
     pub metrics: Option<MetricsSource>,
+    /// `None`: the pane's Contributor Insights section says there is no client.
+    pub insights: Option<InsightsSource>,
 }
 
 impl<B> Default for Services<B> {
@@ -55,6 +77,7 @@ impl<B> Default for Services<B> {
             history_file: None,
             connector: None,
             metrics: None,
+            insights: None,
         }
     }
 }

@@ -30,7 +30,13 @@ pub fn draw(frame: &mut Frame, area: Rect, table: &str, pane: &MetricsPane) {
     };
     let block = Block::bordered()
         .title(format!(" metrics · {} · {status} ", sanitize(table)))
-        .title_bottom(" ↑↓ PgUp/PgDn scroll · Esc/M close ")
+        .title_bottom(match &pane.insights {
+            Some(s) if !s.keys().is_empty() => {
+                " ↑↓ key · Enter open its collection · PgUp/PgDn scroll · I hide insights · Esc/M close "
+            }
+            Some(_) => " ↑↓ PgUp/PgDn scroll · I hide insights · Esc/M close ",
+            None => " ↑↓ PgUp/PgDn scroll · I Contributor Insights · Esc/M close ",
+        })
         .border_style(theme::border(true));
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -47,6 +53,7 @@ pub fn draw(frame: &mut Frame, area: Rect, table: &str, pane: &MetricsPane) {
                 LineKind::Alarm => theme::error(),
                 LineKind::Warn => theme::warning(),
                 LineKind::Axis => theme::dim(),
+                LineKind::Selected => theme::selected(),
                 LineKind::Verdict | LineKind::Plain => ratatui::style::Style::default(),
             };
             Line::styled(l.text, style)

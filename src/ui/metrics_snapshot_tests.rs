@@ -1,15 +1,16 @@
 //! The metrics pane at 120x40: a provisioned table whose GSI throttles on a hot key range
 //! (the verdict on top, in the alarm colour), an on-demand table, GetMetricData denied, and
-//! the first batch still on its way.
+//! the first batch still on its way; Contributor Insights (`I`) with top keys, off, and denied.
 
 use ratatui::backend::TestBackend;
 use ratatui::style::Color;
 use ratatui::Terminal;
 
-use crate::app::fixtures::send;
+use crate::app::fixtures::{char, send};
 use crate::app::metrics_fixtures::*;
 use crate::app::state::State;
 use crate::aws::cloudwatch::FeatureError;
+use crate::model::insights::TargetInsights;
 use crate::model::permission::Denied;
 
 fn render(state: &State) -> Terminal<TestBackend> {
@@ -83,4 +84,59 @@ fn the_first_batch_on_its_way() {
     let t = render(&s);
     assert!(row_of(&t, "asking CloudWatch (GetMetricData)").is_some());
     assert!(row_of(&t, "metrics · app · loading").is_some());
+}
+
+/// The throttling GSI's batch with Contributor Insights shown and answered with `found`.
+fn with_insights(found: Vec<TargetInsights>, problems: Vec<FeatureError>) -> State {
+    let (mut s, id) = opened_with(provisioned_info());
+    send(&mut s, [answer(id, Ok(gsi_throttling()))]);
+    let id = insights_opened(&mut s);
+    send(&mut s, [insights_answer(id, found, problems)]);
+    s
+}
+
+#[test]
+fn contributor_insights_with_top_keys() {
+    let mut s = with_insights(insights_enabled(), Vec::new());
+    // The cursor on GSI1's most throttled key.
+    send(&mut s, std::iter::repeat_with(|| char('j')).take(4));
+    let t = render(&s);
+    insta::assert_snapshot!("metrics_insights_top_keys", t.backend());
+    // The verdict names the key Contributor Insights ranks first.
+    assert!(row_of(&t, "the hot key is 'STATUS#SHIPPED'").is_some());
+    // The cursor's key is drawn selected, and only it.
+    let y = row_of(&t, "▶ STATUS#SHIPPED").expect("the cursor's key");
+    let b = t.backend().buffer();
+    let x = (0..120).find(|&x| b[(x, y)].symbol() == "▶").unwrap();
+    assert_eq!(
+        b[(x, y)].modifier,
+        crate::ui::theme::selected().add_modifier
+    );
+    assert_eq!(
+        row_of(&t, "▶"),
+        Some(y),
+        "one key under the cursor at a time"
+    );
+}
+
+#[test]
+fn contributor_insights_disabled() {
+    let s = with_insights(insights_disabled(), Vec::new());
+    let t = render(&s);
+    insta::assert_snapshot!("metrics_insights_disabled", t.backend());
+    assert!(row_of(&t, "--index-name GSI1 --contributor-insights-action ENABLE").is_some());
+}
+
+#[test]
+fn contributor_insights_denied() {
+    let denied = Denied::new(
+        "dynamodb:DescribeContributorInsights",
+        "Contributor Insights",
+    );
+    let s = with_insights(Vec::new(), vec![FeatureError::Denied(denied)]);
+    let t = render(&s);
+    insta::assert_snapshot!("metrics_insights_denied", t.backend());
+    assert!(row_of(&t, "'dynamodb:DescribeContributorInsights'").is_some());
+    // The series are still there.
+    assert!(row_of(&t, "index GSI1").is_some() || row_of(&t, "GSI1").is_some());
 }

@@ -84,6 +84,7 @@ actions! {
     KeyDistribution = "key_distribution", ["K"], "Key distribution of the loaded items: hot keys, shards, warnings";
     Live = "live", ["W"], "Live writes: rates, hot keys, latest changes";
     Metrics = "metrics", ["M"], "Metrics: capacity, throttles by reason, latency, verdicts (CloudWatch)";
+    Insights = "insights", ["I"], "Contributor Insights' top keys in the metrics pane; Enter opens one";
     QueryPk = "query_pk", ["p"], "Query a partition key";
     ChooseIndex = "choose_index", ["i"], "Choose the table or an index to read: keys, size, first-page cost";
     Rescan = "rescan", ["r"], "Scan again from the start";

@@ -3,7 +3,9 @@
 //! for every minute while the pane is open; a denied or failed call costs only the pane.
 
 use crate::model::diagnose::Verdict;
+use crate::model::insights::{Contributor, RuleReport, TargetInsights};
 use crate::model::metrics::report::MetricsReport;
+use crate::model::metrics::Target;
 
 /// The window the pane shows: the last three hours at one-minute points, as `dynoscope
 /// metrics` does by default.
@@ -36,6 +38,63 @@ pub struct MetricsPane {
     pub scroll: usize,
     /// Refreshes answered so far.
     pub refreshes: u64,
+    /// Contributor Insights (`I`): asked for only once shown, as each refresh costs a
+    /// DescribeContributorInsights per target and a GetInsightRuleReport per rule.
+    pub insights: Option<InsightsSection>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct InsightsSection {
+    /// The answer asked for last: answers carrying another id are stale and dropped.
+    pub fetch_id: u64,
+    /// `None` until the first answer.
+    pub targets: Option<Vec<TargetInsights>>,
+    /// The last answer's denied permissions (`Denied::line()`) and failures, one line each.
+    pub problems: Vec<String>,
+    /// Into [`InsightsSection::keys`].
+    pub cursor: usize,
+}
+
+/// One listed key: what the cursor moves over and Enter opens.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InsightsKey<'a> {
+    pub target: &'a Target,
+    pub rule: &'a RuleReport,
+    pub contributor: &'a Contributor,
+}
+
+impl InsightsSection {
+    pub fn new(fetch_id: u64) -> Self {
+        InsightsSection {
+            fetch_id,
+            targets: None,
+            problems: Vec::new(),
+            cursor: 0,
+        }
+    }
+
+    /// Every key listed, in the order the pane shows them.
+    pub fn keys(&self) -> Vec<InsightsKey<'_>> {
+        let Some(targets) = &self.targets else {
+            return Vec::new();
+        };
+        targets
+            .iter()
+            .flat_map(|t| {
+                t.rules.iter().flat_map(move |rule| {
+                    rule.top.iter().map(move |contributor| InsightsKey {
+                        target: &t.target,
+                        rule,
+                        contributor,
+                    })
+                })
+            })
+            .collect()
+    }
+
+    pub fn selected(&self) -> Option<InsightsKey<'_>> {
+        self.keys().get(self.cursor).copied()
+    }
 }
 
 impl MetricsPane {
@@ -48,6 +107,7 @@ impl MetricsPane {
             verdicts: Vec::new(),
             scroll: 0,
             refreshes: 0,
+            insights: None,
         }
     }
 }

@@ -45,7 +45,8 @@ pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;
 pub use metrics_pane::{
-    MetricsPane, MetricsStatus, PANE_PERIOD_SECS, PANE_REFRESH, PANE_SINCE_SECS,
+    InsightsKey, InsightsSection, MetricsPane, MetricsStatus, PANE_PERIOD_SECS, PANE_REFRESH,
+    PANE_SINCE_SECS,
 };
 pub use modal::Modal;
 pub use overlay::Overlay;

@@ -73,52 +73,84 @@ pub(super) fn refresh(state: &mut State, generation: u64) -> Vec<Effect> {
     if !open {
         return Vec::new();
     }
-    fetch(state)
+    let metrics = fetch(state);
+    let insights = super::insights::fetch(state);
+    metrics
         .into_iter()
+        .chain(insights)
         .chain([refresh_timer(generation)])
         .collect()
 }
 
-/// A batch came back: keep it (and its verdicts) if it is the one asked for last.
-pub(super) fn fetched(state: &mut State, id: u64, result: Result<MetricsReport, FeatureError>) {
+/// The verdicts of what the pane holds: the last batch, with Contributor Insights' keys once
+/// shown (so a verdict names the hot key as `dynoscope diagnose` does). None without a batch.
+pub(super) fn judge(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
-    let facts = view.info.loaded().map(|info| {
-        (
-            info.size_bytes,
-            IndexFacts::of_gsis(info),
-            info.on_demand_max,
-        )
+    let facts = view
+        .info
+        .loaded()
+        .map(|info| (info.size_bytes, IndexFacts::of_gsis(info)));
+    let Some(pane) = view.metrics.as_mut() else {
+        return;
+    };
+    let Some(report) = pane.report.as_ref() else {
+        pane.verdicts.clear();
+        return;
+    };
+    let insights = pane
+        .insights
+        .as_ref()
+        .and_then(|i| i.targets.as_deref())
+        .unwrap_or(&[]);
+    let (size, indexes) = facts.unwrap_or_default();
+    pane.verdicts = diagnose(&Evidence {
+        table_size_bytes: size,
+        indexes: &indexes,
+        metrics: Some(report),
+        insights,
+        sampled: &[],
     });
-    let Some(pane) = view.metrics.as_mut().filter(|p| p.fetch_id == id) else {
+}
+
+/// A batch came back: keep it (and its verdicts) if it is the one asked for last.
+pub(super) fn fetched(state: &mut State, id: u64, result: Result<MetricsReport, FeatureError>) {
+    // The table's on-demand maximum is in its description, not in CloudWatch.
+    let max = state
+        .table
+        .as_ref()
+        .and_then(|v| v.info.loaded())
+        .and_then(|info| info.on_demand_max);
+    let Some(pane) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.metrics.as_mut())
+        .filter(|p| p.fetch_id == id)
+    else {
         return;
     };
     pane.refreshes += 1;
     match result {
         Ok(report) => {
-            let (size, indexes, max) = facts.unwrap_or_default();
-            let report = report.with_on_demand_max(max);
-            pane.verdicts = diagnose(&Evidence {
-                table_size_bytes: size,
-                indexes: &indexes,
-                metrics: Some(&report),
-                insights: &[],
-                sampled: &[],
-            });
-            pane.report = Some(report);
+            pane.report = Some(report.with_on_demand_max(max));
             pane.status = MetricsStatus::Ready;
         }
         Err(FeatureError::Denied(d)) => {
             pane.report = None;
-            pane.verdicts.clear();
             pane.status = MetricsStatus::Denied(d.line());
         }
-        Err(FeatureError::Failed(why)) => pane.status = MetricsStatus::Failed(why),
+        // The series and verdicts of the last refresh stay.
+        Err(FeatureError::Failed(why)) => {
+            pane.status = MetricsStatus::Failed(why);
+            return;
+        }
     }
+    judge(state);
 }
 
-/// Keys while the pane is open: scrolling, Esc/`M` to close, help and quit.
+/// Keys while the pane is open: Contributor Insights' (`I`, its cursor, Enter), scrolling,
+/// Esc/`M` to close, help and quit.
 pub(super) fn metrics_key(state: &mut State, key: Key) -> Vec<Effect> {
     let area = area(state);
     // The pane has the screen but its title and status rows.
@@ -139,7 +171,10 @@ pub(super) fn metrics_key(state: &mut State, key: Key) -> Vec<Effect> {
         view.metrics = None;
         return Vec::new();
     }
-    let Some(pane) = view.metrics.as_mut() else {
+    if let Some(effects) = super::insights::insights_key(state, action) {
+        return effects;
+    }
+    let Some(pane) = state.table.as_mut().and_then(|v| v.metrics.as_mut()) else {
         return Vec::new();
     };
     let lines = pane_lines(pane, area.width.saturating_sub(2)).len();

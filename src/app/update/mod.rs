@@ -12,6 +12,7 @@ mod export;
 mod export_run;
 mod help;
 mod index_chooser;
+mod insights;
 mod live;
 mod log_pane;
 mod marks;
@@ -90,6 +91,14 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Stream { id, event } => live::stream_msg(state, id, event),
         Msg::Metrics { id, result } => {
             metrics::fetched(state, id, result);
+            Vec::new()
+        }
+        Msg::Insights {
+            id,
+            found,
+            problems,
+        } => {
+            insights::fetched(state, id, found, problems);
             Vec::new()
         }
         Msg::Export(ExportMsg::Progress { job, items, bytes }) => {
@@ -296,5 +305,7 @@ pub(super) fn layout(state: &State) -> TableLayout {
 
 #[cfg(test)]
 mod export_tests;
+#[cfg(test)]
+mod insights_tests;
 #[cfg(test)]
 mod metrics_tests;

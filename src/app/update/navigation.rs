@@ -119,6 +119,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::KeyDistribution => return open_distribution(state),
         Action::Live => return super::live::open_live(state),
         Action::Metrics => return super::metrics::open_metrics(state),
+        Action::Insights => return super::insights::open_with_insights(state),
         Action::Rescan => return new_scan(state),
         Action::NavBack => return go_back(state),
         Action::CollectionOrder => super::walk::cycle_order(state),
