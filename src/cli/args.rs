@@ -17,8 +17,7 @@ pub struct Cli {
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Table to open in the explorer (omit for the table picker). With --export: the table
-    /// whose key schema DescribeTable gives (default: the one the export names).
+    /// Table to open in the explorer (omit for the table picker). With --export: the table whose key schema DescribeTable gives (default: the one the export names).
     #[arg(value_parser = ranges::table_name)]
     pub table: Option<String>,
     /// Open the explorer on an S3 export's items instead of a live table (read-only).
@@ -94,6 +93,8 @@ pub enum Command {
     Insights(MetricsArgs),
     /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
     Diagnose(MetricsArgs),
+    /// Start an S3 export (billed): prints its aws-cli command and cost; sends it with --yes.
+    ExportStart(super::export_start::ExportStartArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
@@ -284,8 +285,7 @@ pub struct ExportArgs {
     /// or a folder above one AWSDynamoDB/<export id>/, on disk or as s3://BUCKET/PREFIX/….
     #[arg(long, value_name = "PATH")]
     pub export: Option<String>,
-    /// With --export: the table's key attributes, PK[,SK], when DescribeTable cannot be read
-    /// (otherwise they are inferred from the items, and said so).
+    /// With --export: the table's key attributes, PK[,SK], when DescribeTable cannot be read (otherwise they are inferred from the items, and said so).
     #[arg(long, value_name = "PK[,SK]", requires = "export")]
     pub key: Option<String>,
 }
@@ -322,8 +322,7 @@ pub enum HotkeysOutput {
 
 #[derive(Debug, Subcommand)]
 pub enum ModelCommand {
-    /// Print the config a NoSQL Workbench model implies: [[entity]] key templates from its
-    /// facets, [[pattern]]s from its access patterns.
+    /// Print the config a NoSQL Workbench model implies: [[entity]] key templates from its facets, [[pattern]]s from its access patterns.
     Import {
         /// The model, as NoSQL Workbench exports it (JSON).
         file: std::path::PathBuf,
