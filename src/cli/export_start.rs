@@ -51,9 +51,21 @@ pub struct ExportStartArgs {
     /// With --yes: print the export's ARN and stop, instead of following it to the end.
     #[arg(long)]
     pub no_wait: bool,
-    /// Milliseconds between DescribeExport calls (tests shorten it).
-    #[arg(long, hide = true, default_value_t = 10_000, value_name = "MS")]
-    pub poll_ms: u64,
+}
+
+/// Milliseconds between DescribeExport calls: exports take minutes, so 10 s by default. Tests
+/// shorten it through the environment rather than a flag, which completions would offer.
+const POLL_ENV: &str = "DYNOSCOPE_EXPORT_POLL_MS";
+
+fn poll_interval() -> Result<Duration, CliError> {
+    match std::env::var(POLL_ENV) {
+        Err(_) => Ok(Duration::from_secs(10)),
+        Ok(text) => text.parse().map(Duration::from_millis).map_err(|_| {
+            CliError::bad_input(format!(
+                "{POLL_ENV} '{text}' is not a number of milliseconds; unset it or pass one such as 500"
+            ))
+        }),
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -70,6 +82,7 @@ pub async fn run(global: &GlobalArgs, args: ExportStartArgs) -> Result<(), CliEr
     // Everything typed is checked before anything is sent.
     let window = window(args.incremental, args.from.as_deref(), args.to.as_deref())
         .map_err(|e| CliError::bad_input(e.to_string()))?;
+    let interval = poll_interval()?;
     check_bucket(&args.s3_bucket).map_err(|e| CliError::bad_input(e.to_string()))?;
     if let Some(owner) = &args.s3_bucket_owner {
         check_bucket_owner(owner).map_err(|e| CliError::bad_input(e.to_string()))?;
@@ -108,7 +121,6 @@ pub async fn run(global: &GlobalArgs, args: ExportStartArgs) -> Result<(), CliEr
         );
         return Ok(());
     }
-    let interval = Duration::from_millis(args.poll_ms);
     let began = tokio::time::Instant::now();
     let mut last = started;
     loop {
