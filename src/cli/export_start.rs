@@ -22,6 +22,7 @@ use crate::model::wording::{bytes, thousands};
 
 #[derive(Debug, Clone, Args)]
 pub struct ExportStartArgs {
+    /// The table to export (its point-in-time recovery must be on).
     #[arg(value_parser = ranges::table_name)]
     pub table: String,
     /// The bucket DynamoDB writes the export to (its name, not an s3:// URL).
@@ -33,6 +34,7 @@ pub struct ExportStartArgs {
     /// The bucket owner's account id, when the bucket is another account's.
     #[arg(long, value_name = "ACCOUNT")]
     pub s3_bucket_owner: Option<String>,
+    /// The data files' format.
     #[arg(long, value_enum, default_value = "DYNAMODB_JSON")]
     pub format: FormatArg,
     /// Export the changes of a window (--from, --to: 15 minutes to 24 hours) instead of the
