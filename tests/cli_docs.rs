@@ -15,6 +15,9 @@ fn completions_know_every_subcommand_and_flag() {
             "describe",
             "max-rcu",
             "pk-shards",
+            "export-start",
+            "s3-bucket",
+            "incremental",
         ] {
             assert!(text.contains(word), "{shell} completion lacks {word}");
         }
@@ -35,7 +38,16 @@ fn the_man_page_is_roff_with_every_subcommand() {
         &text[..200.min(text.len())]
     );
     for word in [
-        "tables", "describe", "query", "scan", "hotkeys", "run", "seed", "demo", "model",
+        "tables",
+        "describe",
+        "query",
+        "scan",
+        "hotkeys",
+        "run",
+        "seed",
+        "demo",
+        "model",
+        "export\\-start",
     ] {
         assert!(text.contains(word), "man page lacks {word}");
     }

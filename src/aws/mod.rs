@@ -11,6 +11,7 @@ mod describe;
 pub mod endpoint;
 mod engine_streams;
 pub mod error;
+pub mod export_start;
 pub mod insights;
 pub mod json_lines;
 #[cfg(any(test, feature = "test-engines"))]

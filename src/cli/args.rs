@@ -17,8 +17,7 @@ pub struct Cli {
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Table to open in the explorer (omit for the table picker). With --export: the table
-    /// whose key schema DescribeTable gives (default: the one the export names).
+    /// Table to open in the explorer (omit for the table picker). With --export: the table whose key schema DescribeTable gives (default: the one the export names).
     #[arg(value_parser = ranges::table_name)]
     pub table: Option<String>,
     /// Open the explorer on an S3 export's items instead of a live table (read-only).
@@ -93,7 +92,9 @@ pub enum Command {
     /// Contributor Insights of a table and each GSI: its mode and the top keys (never enables it).
     Insights(MetricsArgs),
     /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
-    Diagnose(DiagnoseArgs),
+    Diagnose(super::diagnose::DiagnoseArgs),
+    /// Start an S3 export (billed): prints its aws-cli command and cost; sends it with --yes.
+    ExportStart(super::export_start::ExportStartArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
@@ -284,8 +285,7 @@ pub struct ExportArgs {
     /// or a folder above one AWSDynamoDB/<export id>/, on disk or as s3://BUCKET/PREFIX/….
     #[arg(long, value_name = "PATH")]
     pub export: Option<String>,
-    /// With --export: the table's key attributes, PK[,SK], when DescribeTable cannot be read
-    /// (otherwise they are inferred from the items, and said so).
+    /// With --export: the table's key attributes, PK[,SK], when DescribeTable cannot be read (otherwise they are inferred from the items, and said so).
     #[arg(long, value_name = "PK[,SK]", requires = "export")]
     pub key: Option<String>,
 }
@@ -302,23 +302,6 @@ pub struct MetricsArgs {
     pub period: u32,
     #[arg(long, value_enum, default_value = "table")]
     pub output: ReportOutput,
-}
-
-#[derive(Debug, Clone, Args)]
-pub struct DiagnoseArgs {
-    #[command(flatten)]
-    pub metrics: MetricsArgs,
-    /// Where Contributor Insights names no hot key: sample the throttled table's or GSI's
-    /// stored partition keys with a keys-only Scan (spends read capacity, at most --max-rcu)
-    /// and name the largest.
-    #[arg(long)]
-    pub sample_keys: bool,
-    /// With --sample-keys: the read units all samples together may spend (default 25).
-    #[arg(long, value_name = "N", value_parser = ranges::max_rcu, requires = "sample_keys")]
-    pub max_rcu: Option<f64>,
-    /// With --sample-keys: rate-limit the samples to N read units per second.
-    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second, requires = "sample_keys")]
-    pub rcu_per_second: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -339,8 +322,7 @@ pub enum HotkeysOutput {
 
 #[derive(Debug, Subcommand)]
 pub enum ModelCommand {
-    /// Print the config a NoSQL Workbench model implies: [[entity]] key templates from its
-    /// facets, [[pattern]]s from its access patterns.
+    /// Print the config a NoSQL Workbench model implies: [[entity]] key templates from its facets, [[pattern]]s from its access patterns.
     Import {
         /// The model, as NoSQL Workbench exports it (JSON).
         file: std::path::PathBuf,

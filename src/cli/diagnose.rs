@@ -6,7 +6,10 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::args::{DiagnoseArgs, GlobalArgs, ReportOutput};
+use clap::Args;
+
+use super::args::{GlobalArgs, MetricsArgs, ReportOutput};
+use super::ranges;
 use super::CliError;
 use crate::aws::cloudwatch::FeatureError;
 use crate::aws::Engine;
@@ -22,6 +25,23 @@ struct Report<'a> {
     /// `--sample-keys`: the largest stored key of each table or GSI sampled.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     sampled_keys: &'a [SampledKey],
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct DiagnoseArgs {
+    #[command(flatten)]
+    pub metrics: MetricsArgs,
+    /// Where Contributor Insights names no hot key: sample the throttled table's or GSI's
+    /// stored partition keys with a keys-only Scan (spends read capacity, at most --max-rcu)
+    /// and name the largest.
+    #[arg(long)]
+    pub sample_keys: bool,
+    /// With --sample-keys: the read units all samples together may spend (default 25).
+    #[arg(long, value_name = "N", value_parser = ranges::max_rcu, requires = "sample_keys")]
+    pub max_rcu: Option<f64>,
+    /// With --sample-keys: rate-limit the samples to N read units per second.
+    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second, requires = "sample_keys")]
+    pub rcu_per_second: Option<f64>,
 }
 
 /// The exit code of a table that is throttling now.

@@ -15,6 +15,7 @@ mod docs;
 mod drain;
 mod explore;
 mod export_source;
+mod export_start;
 mod export_tail;
 mod hotkeys;
 mod hotkeys_writes;
@@ -225,6 +226,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Metrics(args) => metrics::run(&cli.global, args).await,
         Command::Insights(args) => insights::run(&cli.global, args).await,
         Command::Diagnose(args) => diagnose::run(&cli.global, args).await,
+        Command::ExportStart(args) => export_start::run(&cli.global, args).await,
         Command::Hotkeys(args) => {
             hotkeys::run(&Engine::new(&connect(&cli.global).await?), args, |_| Ok(())).await
         }

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use super::metrics::Target;
+use super::shell::shell_word;
 
 /// What a DynamoDB Contributor Insights rule ranks, from its name
 /// (`DynamoDBContributorInsights-PKC-T-…`: partition keys by accesses; `PKT`: throttled; `SKC`,
@@ -125,10 +126,10 @@ impl TargetInsights {
 pub fn enable_command(table: &str, target: &Target) -> String {
     let mut cmd = format!(
         "aws dynamodb update-contributor-insights --table-name {}",
-        shell_quote(table)
+        shell_word(table)
     );
     if let Target::Index(index) = target {
-        cmd.push_str(&format!(" --index-name {}", shell_quote(index)));
+        cmd.push_str(&format!(" --index-name {}", shell_word(index)));
     }
     cmd.push_str(" --contributor-insights-action ENABLE");
     cmd
@@ -136,16 +137,6 @@ pub fn enable_command(table: &str, target: &Target) -> String {
 
 /// The hint shown beside it: dynoscope's own key counts need no Contributor Insights.
 pub const WITHOUT_IT: &str = "without it, 'dynoscope hotkeys TABLE' (stored keys) and the live pane's W (the stream's writes) rank keys";
-
-fn shell_quote(s: &str) -> String {
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', r"'\''"))
-    }
-}
 
 #[cfg(test)]
 mod tests {

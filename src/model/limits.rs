@@ -150,6 +150,13 @@ pub const PRICE_PER_MILLION_READS: RealRange = RealRange {
     max: 1000.0,
     unit: "USD",
 };
+/// The config's `price_per_gb_export`, in USD (us-east-1 lists 0.10).
+pub const PRICE_PER_GB_EXPORT: RealRange = RealRange {
+    min: 0.0,
+    min_exclusive: true,
+    max: 1000.0,
+    unit: "USD",
+};
 /// The config's `confirm_scan_rcu` (0 asks every time).
 pub const CONFIRM_SCAN_RCU: RealRange = RealRange {
     min: 0.0,

@@ -17,6 +17,7 @@ pub mod distribution;
 pub mod duration;
 pub mod entity;
 pub mod export;
+pub mod export_start;
 pub mod expression;
 pub mod filter_compile;
 #[cfg(test)]
@@ -38,6 +39,7 @@ pub mod relations;
 pub mod reserved;
 pub mod sanitize;
 pub mod schema;
+pub mod shell;
 pub mod shorten;
 pub mod stream;
 pub mod table_export;

@@ -1,5 +1,5 @@
 //! Counts for people: digit groups, a noun that agrees with its count (`1 item`, `2 items`),
-//! and shares as percentages. Every layer formats counts through these, so no screen says
+//! shares as percentages, sizes and dollars. Every layer formats counts through these, so no screen says
 //! `1 items`.
 
 /// `1234567` → `1,234,567`.
@@ -59,6 +59,35 @@ pub fn count_as(n: u64, singular: &str, plural: &str) -> String {
         thousands(n),
         if n == 1 { singular } else { plural }
     )
+}
+
+/// `1536` → `1.5 KB`, decimal-free below 1 KB.
+pub fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit < UNITS.len() - 1 {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
+
+/// USD with enough digits to show a fraction of a cent.
+pub fn dollars(d: f64) -> String {
+    if d == 0.0 {
+        "$0".to_string()
+    } else if d < 0.01 {
+        // Two significant digits, however small: a page of reads costs millionths of a dollar.
+        let decimals = (-d.log10().floor()) as usize + 1;
+        format!("${d:.decimals$}")
+    } else {
+        format!("${d:.2}")
+    }
 }
 
 #[cfg(test)]

@@ -1,37 +1,8 @@
 //! Number formatting for people.
 
-pub use crate::model::wording::{count, count_as, thousands};
-
-/// `1536` → `1.5 KB`, decimal-free below 1 KB.
-pub fn bytes(n: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KB", "MB", "GB", "TB"];
-    let mut value = n as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit < UNITS.len() - 1 {
-        value /= 1024.0;
-        unit += 1;
-    }
-    if unit == 0 {
-        format!("{n} B")
-    } else {
-        format!("{value:.1} {}", UNITS[unit])
-    }
-}
+pub use crate::model::wording::{bytes, count, count_as, dollars, thousands};
 
 pub use crate::model::capacity::format_units as units;
-
-/// USD with enough digits to show a fraction of a cent.
-pub fn dollars(d: f64) -> String {
-    if d == 0.0 {
-        "$0".to_string()
-    } else if d < 0.01 {
-        // Two significant digits, however small: a page of reads costs millionths of a dollar.
-        let decimals = (-d.log10().floor()) as usize + 1;
-        format!("${d:.decimals$}")
-    } else {
-        format!("${d:.2}")
-    }
-}
 
 /// ` · us-east-1 · profile default · http://…`: where requests go, for the titles.
 pub fn connection(state: &crate::app::state::State) -> String {

@@ -134,6 +134,9 @@ pub struct FaultConfig {
     /// Local cannot say, e.g. Contributor Insights, or an AccessDeniedException).
     /// Each: operation, a text the request body must hold (if any), status and body.
     pub answers: Vec<(String, Option<String>, u16, String)>,
+    /// Operations answered in turn from a list: the n-th request gets the n-th answer, and
+    /// every later one the last (DescribeExport: IN_PROGRESS, then COMPLETED).
+    pub sequences: Vec<(String, Vec<(u16, String)>)>,
 }
 
 impl FaultConfig {
@@ -149,6 +152,7 @@ impl FaultConfig {
             delay: Duration::from_millis(2500),
             reasons: Vec::new(),
             answers: Vec::new(),
+            sequences: Vec::new(),
         }
     }
 
@@ -174,6 +178,13 @@ impl FaultConfig {
             status,
             body.to_string(),
         ));
+        self
+    }
+
+    /// `operation` is answered with each of `answers` in turn, then the last one again.
+    pub fn answer_in_turn(mut self, operation: &str, answers: &[(u16, &str)]) -> Self {
+        let answers = answers.iter().map(|(s, b)| (*s, b.to_string())).collect();
+        self.sequences.push((operation.to_string(), answers));
         self
     }
 
@@ -216,6 +227,8 @@ pub struct Record {
     /// From `X-Amz-Target` (`DynamoDB_20120810.Scan` → `Scan`), `?` without one.
     pub operation: String,
     pub fault: Option<Fault>,
+    /// The request's body (the JSON the client sent).
+    pub body: String,
 }
 
 struct State {
@@ -257,6 +270,7 @@ impl State {
         self.log.push(Record {
             operation: operation.to_string(),
             fault,
+            body: String::new(),
         });
         fault
     }
@@ -351,6 +365,15 @@ impl FaultProxy {
             .filter(|(f, _)| f.is_throttle())
             .map(|(_, n)| n)
             .sum()
+    }
+
+    /// The bodies of the `operation` requests received, in order.
+    pub fn bodies(&self, operation: &str) -> Vec<String> {
+        self.log()
+            .into_iter()
+            .filter(|r| r.operation == operation)
+            .map(|r| r.body)
+            .collect()
     }
 
     /// Requests per operation, in name order.
@@ -668,23 +691,36 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
         let (fault, delay, reasons, answer) = {
             let mut s = state.lock().unwrap();
             let body = String::from_utf8_lossy(&req.body);
-            let answer = s
+            let served = s.log.iter().filter(|r| r.operation == operation).count();
+            let in_turn = s
                 .config
-                .answers
+                .sequences
                 .iter()
-                .find(|(op, holding, _, _)| {
-                    op == &operation && holding.as_ref().is_none_or(|h| body.contains(h.as_str()))
-                })
-                .map(|(_, _, status, body)| (*status, body.clone()));
+                .find(|(op, list)| op == &operation && !list.is_empty())
+                .map(|(_, list)| list[served.min(list.len() - 1)].clone());
+            let answer = in_turn.or_else(|| {
+                s.config
+                    .answers
+                    .iter()
+                    .find(|(op, holding, _, _)| {
+                        op == &operation
+                            && holding.as_ref().is_none_or(|h| body.contains(h.as_str()))
+                    })
+                    .map(|(_, _, status, body)| (*status, body.clone()))
+            });
             let fault = if answer.is_some() {
                 s.log.push(Record {
                     operation: operation.clone(),
                     fault: None,
+                    body: String::new(),
                 });
                 None
             } else {
                 s.decide(&operation)
             };
+            if let Some(last) = s.log.last_mut() {
+                last.body = body.into_owned();
+            }
             (fault, s.config.delay, s.config.reasons.clone(), answer)
         };
         if let Some((status, body)) = answer {

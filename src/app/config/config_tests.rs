@@ -70,6 +70,11 @@ index = "GSI1"
         parse_ok("price_per_million_reads = 1").price_per_million_reads,
         1.0
     );
+    assert_eq!(
+        parse_ok("price_per_gb_export = 0.11").price_per_gb_export,
+        0.11
+    );
+    assert_eq!(Config::default().price_per_gb_export, 0.10);
     assert_eq!(parse_ok("live_tail_changes = 5000").live_tail_changes, 5000);
     assert_eq!(parse_ok(""), Config::default());
     assert_eq!(
@@ -102,7 +107,7 @@ fn bad_configs_name_file_line_and_culprit() {
             3,
             &[
                 "unknown key 'colour'",
-                "expected one of price_per_million_reads, max_items, confirm_scan_rcu, live_tail_changes, keys, entity, pattern",
+                "expected one of price_per_million_reads, price_per_gb_export, max_items, confirm_scan_rcu, live_tail_changes, keys, entity, pattern",
             ],
         ),
         (
@@ -122,6 +127,12 @@ fn bad_configs_name_file_line_and_culprit() {
         ),
         ("price_per_million_reads = 0\n", 1, &["more than 0", "got 0"]),
         ("price_per_million_reads = 1e300\n", 1, &["up to 1000 USD", "got 1e300"]),
+        (
+            "price_per_gb_export = 0\n",
+            1,
+            &["price_per_gb_export must be a number, more than 0, up to 1000 USD, got 0; an export costs 0.10 USD per GB in us-east-1"],
+        ),
+        ("price_per_gb_export = \"free\"\n", 1, &["price_per_gb_export", "got \"free\""]),
         ("confirm_scan_rcu = -1\n", 1, &["0 to 1000000000000 read units", "got -1"]),
         ("confirm_scan_rcu = nan\n", 1, &["confirm_scan_rcu", "got nan"]),
         ("max_items = 99999999999\n", 1, &["1 to 1000000000 items", "got 99999999999"]),

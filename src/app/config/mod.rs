@@ -3,6 +3,7 @@
 //!
 //! ```toml
 //! price_per_million_reads = 0.125    # USD per million read request units (on-demand)
+//! price_per_gb_export = 0.10         # USD per GB an S3 export reads (`export-start`)
 //! max_items = 2000000                # stop loading after this many items
 //! [keys]
 //! quit = ["q", "ctrl-q"]
@@ -36,6 +37,7 @@ pub use writes::WriteConfig;
 use crate::app::keymap::{Keymap, KeymapError};
 use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
 use crate::model::entity::{EntityPattern, KindRules};
+use crate::model::export_start::DEFAULT_PRICE_PER_GB_EXPORT;
 use crate::model::relations::RelationRule;
 
 /// A config problem, shown as one line: `config file '<path>', line <n>: <what and the fix>`.
@@ -76,6 +78,8 @@ pub const DEFAULT_LIVE_TAIL_CHANGES: usize = 1000;
 pub struct Config {
     /// USD per million read request units, for cost estimates.
     pub price_per_million_reads: f64,
+    /// USD per GB an S3 export reads, for `export-start`'s estimate.
+    pub price_per_gb_export: f64,
     /// Stop loading pages once this many items are held.
     pub max_items: Option<usize>,
     /// Scans estimated to read more than this many units ask for confirmation first.
@@ -103,6 +107,7 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             price_per_million_reads: DEFAULT_PRICE_PER_MILLION_READS,
+            price_per_gb_export: DEFAULT_PRICE_PER_GB_EXPORT,
             max_items: None,
             confirm_scan_rcu: DEFAULT_CONFIRM_SCAN_RCU,
             live_tail_changes: DEFAULT_LIVE_TAIL_CHANGES,

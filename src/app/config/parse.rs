@@ -15,6 +15,7 @@ use super::{Config, ConfigError, EntityConfig};
 use crate::app::keymap::{Action, KeyCombo, Keymap, KeymapError};
 use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
 use crate::model::entity::EntityPattern;
+use crate::model::export_start::DEFAULT_PRICE_PER_GB_EXPORT;
 use crate::model::limits::{self, RealRange};
 
 /// The keys of an `[[entity]]` table, to tell its "unknown key" errors from top-level ones.
@@ -58,6 +59,14 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
             &format!(
                 "; on-demand reads cost {DEFAULT_PRICE_PER_MILLION_READS} USD per million in us-east-1"
             ),
+        )?;
+    }
+    if let Some(price) = &raw.price_per_gb_export {
+        config.price_per_gb_export = real(
+            price,
+            "price_per_gb_export",
+            limits::PRICE_PER_GB_EXPORT,
+            &format!("; an export costs {DEFAULT_PRICE_PER_GB_EXPORT:.2} USD per GB in us-east-1"),
         )?;
     }
     if let Some(limit) = &raw.confirm_scan_rcu {
@@ -204,6 +213,7 @@ fn check_keys(
 #[serde(deny_unknown_fields)]
 struct RawConfig {
     price_per_million_reads: Option<Spanned<toml::Value>>,
+    price_per_gb_export: Option<Spanned<toml::Value>>,
     max_items: Option<Spanned<toml::Value>>,
     confirm_scan_rcu: Option<Spanned<toml::Value>>,
     live_tail_changes: Option<Spanned<toml::Value>>,

@@ -15,6 +15,7 @@ pub const READ_OPERATIONS: &[&str] = &[
     "DescribeTable",
     "DescribeTimeToLive",
     "DescribeContributorInsights",
+    "DescribeExport",
     "Query",
     "Scan",
     "GetItem",
