@@ -43,13 +43,12 @@ impl Engine {
             .map(|(info, _)| info)
     }
 
-    /// [`describe_table`](Self::describe_table), and the permission whose denial cost the
-    /// TTL attribute, if one did (TTL lives behind its own API; a missing permission for it
-    /// must not hide the table).
-    pub async fn describe_table_noting(
+    /// DescribeTable's answer as the SDK gives it (for what `TableInfo` leaves out, such as
+    /// the table's ARN).
+    pub(super) async fn table_description(
         &self,
         table: &str,
-    ) -> Result<(TableInfo, Option<Denied>), EngineError> {
+    ) -> Result<Option<aws_sdk_dynamodb::types::TableDescription>, EngineError> {
         let out = self
             .client
             .describe_table()
@@ -57,7 +56,17 @@ impl Engine {
             .send()
             .await
             .map_err(|e| EngineError::from_sdk(e, "DescribeTable", Some(table), &self.endpoint))?;
-        let desc = out.table.ok_or_else(|| {
+        Ok(out.table)
+    }
+
+    /// [`describe_table`](Self::describe_table), and the permission whose denial cost the
+    /// TTL attribute, if one did (TTL lives behind its own API; a missing permission for it
+    /// must not hide the table).
+    pub async fn describe_table_noting(
+        &self,
+        table: &str,
+    ) -> Result<(TableInfo, Option<Denied>), EngineError> {
+        let desc = self.table_description(table).await?.ok_or_else(|| {
             EngineError::service(format!("DescribeTable for '{table}' returned no table"))
         })?;
         let mut denied = None;

@@ -50,14 +50,7 @@ pub enum ExportCallError {
 
 impl Engine {
     pub async fn exported_table(&self, table: &str) -> Result<ExportedTable, EngineError> {
-        let out = self
-            .client
-            .describe_table()
-            .table_name(table)
-            .send()
-            .await
-            .map_err(|e| EngineError::from_sdk(e, "DescribeTable", Some(table), &self.endpoint))?;
-        let desc = out.table;
+        let desc = self.table_description(table).await?;
         let arn = desc.as_ref().and_then(|d| d.table_arn.clone()).ok_or_else(|| {
             EngineError::service(format!(
                 "DescribeTable at {} gave no TableArn for '{table}', and an export names its table by ARN",

@@ -18,46 +18,31 @@ pub type Connector<B> = Arc<
         + Sync,
 >;
 
-/// Asks CloudWatch for every series of a table and its GSIs over a window, in one
-/// GetMetricData batch (`Effect::Metrics`); `cli` builds it on the connection's CloudWatch
-/// client, tests on a scripted server.
-pub type MetricsSource = Arc<
+/// Asks about a table and its GSIs over a window, off the terminal thread: given the table,
+/// its GSIs' names and the window, a future of the answer `T`.
+pub type WindowSource<T> = Arc<
     dyn Fn(
             String,
             Vec<String>,
             crate::model::metrics::Window,
-        ) -> Pin<
-            Box<
-                dyn Future<
-                        Output = Result<
-                            crate::model::metrics::report::MetricsReport,
-                            crate::aws::cloudwatch::FeatureError,
-                        >,
-                    > + Send,
-            >,
-        > + Send
+        ) -> Pin<Box<dyn Future<Output = T> + Send>>
+        + Send
         + Sync,
+>;
+
+/// Asks CloudWatch for every series of a table and its GSIs over a window, in one
+/// GetMetricData batch (`Effect::Metrics`); `cli` builds it on the connection's CloudWatch
+/// client, tests on a scripted server.
+pub type MetricsSource = WindowSource<
+    Result<crate::model::metrics::report::MetricsReport, crate::aws::cloudwatch::FeatureError>,
 >;
 
 /// Asks for Contributor Insights of a table and its GSIs over a window (`Effect::Metrics`'s
 /// `Insights`): what was found, and each call denied or failed on the way. Never enables it.
-pub type InsightsSource = Arc<
-    dyn Fn(
-            String,
-            Vec<String>,
-            crate::model::metrics::Window,
-        ) -> Pin<
-            Box<
-                dyn Future<
-                        Output = (
-                            Vec<crate::model::insights::TargetInsights>,
-                            Vec<crate::aws::cloudwatch::FeatureError>,
-                        ),
-                    > + Send,
-            >,
-        > + Send
-        + Sync,
->;
+pub type InsightsSource = WindowSource<(
+    Vec<crate::model::insights::TargetInsights>,
+    Vec<crate::aws::cloudwatch::FeatureError>,
+)>;
 
 pub struct Services<B> {
     /// The query history file; `None` keeps history in memory only (`history = false`, or no
