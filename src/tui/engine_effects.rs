@@ -7,6 +7,7 @@ use crate::aws::cloudwatch::FeatureError;
 use crate::aws::write::WriteBackend;
 use crate::aws::Backend;
 use crate::model::metrics::Window;
+use crate::tui::services::WindowSource;
 
 impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     pub(super) fn tables(&mut self, effect: TableEffect) {
@@ -74,13 +75,17 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             } => {
                 let source = self.metrics.clone();
                 tokio::spawn(async move {
-                    let result = match (source, window(since_secs, period)) {
-                        (None, _) => Err(FeatureError::Failed(
-                            "no CloudWatch client in this session".into(),
-                        )),
-                        (_, Err(why)) => Err(FeatureError::Failed(why)),
-                        (Some(source), Ok(window)) => source(table, gsis, window).await,
+                    let asked = Asked {
+                        table,
+                        gsis,
+                        since_secs,
+                        period,
                     };
+                    let result = asked
+                        .of(source, "no CloudWatch client in this session", |why| {
+                            Err(FeatureError::Failed(why))
+                        })
+                        .await;
                     let _ = tx.send(Msg::Metrics { id, result });
                 });
             }
@@ -93,16 +98,19 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             } => {
                 let source = self.insights.clone();
                 tokio::spawn(async move {
-                    let (found, problems) = match (source, window(since_secs, period)) {
-                        (None, _) => (
-                            Vec::new(),
-                            vec![FeatureError::Failed(
-                                "no Contributor Insights client in this session".into(),
-                            )],
-                        ),
-                        (_, Err(why)) => (Vec::new(), vec![FeatureError::Failed(why)]),
-                        (Some(source), Ok(window)) => source(table, gsis, window).await,
+                    let asked = Asked {
+                        table,
+                        gsis,
+                        since_secs,
+                        period,
                     };
+                    let (found, problems) = asked
+                        .of(
+                            source,
+                            "no Contributor Insights client in this session",
+                            |why| (Vec::new(), vec![FeatureError::Failed(why)]),
+                        )
+                        .await;
                     let _ = tx.send(Msg::Insights {
                         id,
                         found,
@@ -110,6 +118,31 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                     });
                 });
             }
+        }
+    }
+}
+
+/// What a metrics effect asks about: a table and its GSIs over the last `since_secs`.
+struct Asked {
+    table: String,
+    gsis: Vec<String>,
+    since_secs: u64,
+    period: u32,
+}
+
+impl Asked {
+    /// `source`'s answer; without a source (`missing` says so) or a window, `unanswered`
+    /// turns why into the answer.
+    async fn of<T>(
+        self,
+        source: Option<WindowSource<T>>,
+        missing: &str,
+        unanswered: impl FnOnce(String) -> T,
+    ) -> T {
+        match (source, window(self.since_secs, self.period)) {
+            (None, _) => unanswered(missing.to_string()),
+            (_, Err(why)) => unanswered(why),
+            (Some(source), Ok(window)) => source(self.table, self.gsis, window).await,
         }
     }
 }
