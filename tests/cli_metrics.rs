@@ -459,3 +459,44 @@ fn without_contributor_insights_sample_keys_names_the_largest_stored_gsi_key() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("--sample-keys"), "{}", stderr(&out));
 }
+
+/// A service that cannot answer is one short line each: CloudWatch refusing the connection,
+/// and DynamoDB Local, which has no Contributor Insights, naming its error code — never the
+/// SDK's debug dump of the error.
+#[test]
+fn unreachable_or_unknown_operations_are_one_short_line_each() {
+    let table = seeded_demo(1);
+    let out = run_raw(
+        &[
+            "--endpoint-url",
+            &local().endpoint,
+            "diagnose",
+            &table,
+            "--since",
+            "10m",
+        ],
+        &[("AWS_ENDPOINT_URL_CLOUDWATCH", "http://127.0.0.1:1")],
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(
+        lines[0].starts_with("note: CloudWatch GetMetricData failed: connection failed: ")
+            && lines[0].ends_with("; the verdicts go without the metrics"),
+        "{err}"
+    );
+    assert_eq!(
+        lines[1],
+        format!(
+            "note: DescribeContributorInsights failed at {}: UnknownOperationException: An unknown operation was requested.",
+            local().endpoint
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        lines.len(),
+        2,
+        "one line per call that failed, the same once: {err}"
+    );
+    assert!(!err.contains("Error {"), "{err}");
+}

@@ -63,7 +63,7 @@ fn failure<E: ProvideErrorMetadata + std::error::Error + 'static>(
     }
     FeatureError::Failed(format!(
         "CloudWatch {operation} failed: {}",
-        crate::model::sanitize::sanitize(&super::error::chain(&e))
+        super::error::short_reason(&e)
     ))
 }
 

@@ -143,6 +143,29 @@ fn describe_not_json(response: &HttpResponse) -> String {
     )
 }
 
+/// Why a call failed, in one short sanitised clause for any AWS service (CloudWatch,
+/// Contributor Insights): `Code: message` from the service, the connection's root cause, or
+/// the whole chain when neither applies.
+pub fn short_reason<E>(err: &SdkError<E, HttpResponse>) -> String
+where
+    E: ProvideErrorMetadata + std::error::Error + 'static,
+{
+    let text = match err {
+        SdkError::ServiceError(ctx) if ctx.err().code().is_some() => format!(
+            "{}: {}",
+            ctx.err().code().unwrap_or_default(),
+            ctx.err().message().unwrap_or("").trim()
+        ),
+        SdkError::TimeoutError(_) => "timed out (after the SDK's retries)".to_string(),
+        SdkError::DispatchFailure(d) => d
+            .as_connector_error()
+            .map(connector_reason)
+            .unwrap_or_else(|| chain(err)),
+        _ => chain(err),
+    };
+    sanitize(&text).into_owned()
+}
+
 fn connector_reason(err: &ConnectorError) -> String {
     let kind = if err.is_timeout() {
         "timed out"

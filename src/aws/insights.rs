@@ -34,16 +34,23 @@ impl Engine {
             .set_index_name(index)
             .send()
             .await
-            .map_err(|e| match e.as_service_error().and_then(|s| s.code()) {
-                Some(code) if is_access_denied(code) => FeatureError::Denied(Denied::new(
-                    "dynamodb:DescribeContributorInsights",
-                    "Contributor Insights",
-                )),
-                _ => FeatureError::Failed(format!(
-                    "DescribeContributorInsights failed at {}: {}",
-                    self.endpoint,
-                    crate::model::sanitize::sanitize(&super::error::chain(&e))
-                )),
+            .map_err(|e| {
+                let denied = e
+                    .as_service_error()
+                    .and_then(|s| s.code())
+                    .is_some_and(is_access_denied);
+                if denied {
+                    FeatureError::Denied(Denied::new(
+                        "dynamodb:DescribeContributorInsights",
+                        "Contributor Insights",
+                    ))
+                } else {
+                    FeatureError::Failed(format!(
+                        "DescribeContributorInsights failed at {}: {}",
+                        self.endpoint,
+                        super::error::short_reason(&e)
+                    ))
+                }
             })?;
         let status = out
             .contributor_insights_status()
