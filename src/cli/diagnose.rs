@@ -12,8 +12,10 @@ use super::args::{GlobalArgs, MetricsArgs, ReportOutput};
 use super::ranges;
 use super::CliError;
 use crate::aws::cloudwatch::FeatureError;
+use crate::aws::stream::RETENTION;
 use crate::aws::Engine;
 use crate::model::diagnose::{diagnose, keys_wanted, Evidence, IndexFacts, SampledKey, Verdict};
+use crate::model::duration::parse_duration_at_most;
 use crate::model::json::to_safe_json;
 use crate::model::sanitize::sanitize;
 
@@ -39,6 +41,10 @@ pub struct DiagnoseArgs {
     /// With --sample-keys: the read units all samples together may spend (default 25).
     #[arg(long, value_name = "N", value_parser = ranges::max_rcu, requires = "sample_keys")]
     pub max_rcu: Option<f64>,
+    /// Where Contributor Insights names no hot key: follow the table's stream for DURATION
+    /// (e.g. 30s; reads only the stream) and name the key written most.
+    #[arg(long, value_name = "DURATION")]
+    pub sample_writes: Option<String>,
     /// With --sample-keys: rate-limit the samples to N read units per second.
     #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second, requires = "sample_keys")]
     pub rcu_per_second: Option<f64>,
@@ -50,6 +56,13 @@ pub const THROTTLING_NOW: u8 = 3;
 pub async fn run(global: &GlobalArgs, diagnose_args: DiagnoseArgs) -> Result<(), CliError> {
     let args = &diagnose_args.metrics;
     let window = super::metrics::window(&args.since, args.period)?;
+    let follow = match &diagnose_args.sample_writes {
+        None => None,
+        Some(text) => Some(
+            parse_duration_at_most("--sample-writes", text, RETENTION, "follow for at most 24h")
+                .map_err(|e| CliError::bad_input(e.to_string()))?,
+        ),
+    };
     let conn = super::connect(global).await?;
     let engine = Engine::new(&conn);
     let (info, metrics) = super::metrics::gather(&conn, &engine, &args.table, window).await?;
@@ -79,10 +92,9 @@ pub async fn run(global: &GlobalArgs, diagnose_args: DiagnoseArgs) -> Result<(),
     let mut verdicts = diagnose(&evidence(&[]));
     let wanted = keys_wanted(&verdicts, &insights);
     let mut sampled: Vec<SampledKey> = Vec::new();
-    if diagnose_args.sample_keys && wanted.is_empty() {
-        super::say::say(
-            "note: --sample-keys: no verdict names a hot key without its key; nothing was sampled",
-        );
+    let sampling = diagnose_args.sample_keys || follow.is_some();
+    if sampling && wanted.is_empty() {
+        super::say::say("note: no verdict names a hot key without its key; nothing was sampled");
     }
     if diagnose_args.sample_keys && !wanted.is_empty() {
         let budget = diagnose_args
@@ -100,6 +112,16 @@ pub async fn run(global: &GlobalArgs, diagnose_args: DiagnoseArgs) -> Result<(),
         for n in &notes {
             super::say::say(n);
         }
+    }
+    if let (Some(duration), false) = (follow, wanted.is_empty()) {
+        let (written, notes) =
+            super::diagnose_keys::sample_writes(&conn, &args.table, &wanted, duration).await;
+        for n in &notes {
+            super::say::say(n);
+        }
+        sampled.extend(written);
+    }
+    if !sampled.is_empty() {
         verdicts = diagnose(&evidence(&sampled));
     }
     let now = verdicts.iter().any(|v| v.throttling_now);

@@ -1,18 +1,30 @@
-//! `diagnose --sample-keys`: where Contributor Insights names no hot key, a keys-only Scan of
-//! each table or GSI that throttles on one ranks its stored partition keys and names the
-//! largest ([`SampledKey`]). It spends read capacity, so it runs only when asked, and all the
-//! samples together stay within `--max-rcu` (split evenly between the targets).
+//! `diagnose --sample-keys` and `--sample-writes`: where Contributor Insights names no hot
+//! key, a keys-only Scan of each table or GSI that throttles on one ranks its stored partition
+//! keys and names the largest, and following the table's stream names the key written most
+//! ([`SampledKey`]). The Scan spends read capacity, so it runs only when asked, and all the
+//! samples together stay within `--max-rcu` (split evenly between the targets); the stream
+//! costs no read capacity but takes the time asked for.
 
 use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
-use crate::model::diagnose::SampledKey;
+use crate::model::diagnose::{SampleSource, SampledKey};
 use crate::model::distribution::KeyDistribution;
 use crate::model::item_size::item_size;
 use crate::model::metrics::Target;
 use crate::model::sanitize::sanitize;
 use crate::model::schema::TableInfo;
 
+use std::time::Duration;
+
 use super::drain::{drain, Next};
 use super::hotkeys::key_text;
+use super::hotkeys_writes::{count_writes, Counted};
+use super::say::say;
+use super::CliError;
+use crate::aws::stream::describe::stream_table;
+use crate::aws::Connection;
+use crate::model::duration::format_duration;
+use crate::model::stream::attribution::WriteTargets;
+use crate::model::wording::noun;
 
 /// The samples' read budget when `--max-rcu` is not given: enough for thousands of keys of a
 /// keys-only projection, little beside a throttling table's traffic.
@@ -61,7 +73,7 @@ pub async fn sample<B: Backend>(
             notes.push(format!(
                 "note: the key sample of the {} failed: {}",
                 sanitize(&target.wording()),
-                crate::cli::CliError::from(failure.error).message
+                CliError::from(failure.error).message
             ));
             continue;
         }
@@ -71,10 +83,78 @@ pub async fn sample<B: Backend>(
                 key: top.key,
                 items: top.items,
                 sampled: distribution.total_items(),
-                rcu: drained.stats.consumed_capacity.total,
-                partial: drained.outcome == Some(DoneOutcome::BudgetReached),
+                source: SampleSource::Stored {
+                    rcu: drained.stats.consumed_capacity.total,
+                    partial: drained.outcome == Some(DoneOutcome::BudgetReached),
+                },
             });
         }
     }
     (found, notes)
+}
+
+/// The key written most to each of `targets` while `table`'s stream is followed once for
+/// `duration`: reads only the stream, no read capacity. A table without a stream, or a stream
+/// that fails, is a note.
+pub async fn sample_writes(
+    conn: &Connection,
+    table: &str,
+    targets: &[Target],
+    duration: Duration,
+) -> (Vec<SampledKey>, Vec<String>) {
+    let stream = match stream_table(conn, table).await {
+        Ok(stream) => stream,
+        Err(e) => {
+            let why = CliError::from(e).message;
+            return (Vec::new(), vec![format!("note: --sample-writes: {why}")]);
+        }
+    };
+    let writes = WriteTargets::from_table(&stream.info);
+    // The partition key each target is written under: the table's, or its GSI's.
+    let keyed: Vec<(Target, Option<usize>)> = targets
+        .iter()
+        .filter_map(|t| match t {
+            Target::Table => Some((t.clone(), None)),
+            Target::Index(name) => writes
+                .gsis
+                .iter()
+                .position(|g| &g.index == name)
+                .map(|i| (t.clone(), Some(i))),
+        })
+        .collect();
+    let gsis: Vec<Option<usize>> = keyed.iter().map(|(_, g)| *g).collect();
+    let announce = |shards: usize| {
+        say(&format!(
+            "diagnose: following '{}'s stream for {} to name the key written most ({shards} {})",
+            sanitize(table),
+            format_duration(duration),
+            noun(shards as u64, "shard")
+        ));
+    };
+    let tallies = match count_writes(conn, &stream, &writes, &gsis, duration, announce).await {
+        Ok(Counted::Whole(tallies) | Counted::Interrupted(tallies)) => tallies,
+        Err(e) => {
+            return (
+                Vec::new(),
+                vec![format!("note: --sample-writes: {}", e.message)],
+            )
+        }
+    };
+    let found = keyed
+        .into_iter()
+        .zip(tallies)
+        .filter_map(|((target, _), tally)| {
+            let top = tally.top_by_events(1).into_iter().next()?;
+            Some(SampledKey {
+                target,
+                key: top.key,
+                items: top.events,
+                sampled: tally.total_events(),
+                source: SampleSource::Writes {
+                    seconds: duration.as_secs_f64(),
+                },
+            })
+        })
+        .collect();
+    (found, Vec::new())
 }

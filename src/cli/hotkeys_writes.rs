@@ -117,89 +117,32 @@ pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError>
         None => targets.partition_key.clone(),
     };
 
-    let started_ms = now_ms();
-    let started = Instant::now();
-    let (handle, mut rx) = start(
-        &conn,
-        &target,
-        StreamStart::Latest,
-        started_ms,
-        RECORDS_PER_CALL,
-    );
-    let mut deadline = started + duration;
-    let ctrl_c = tokio::signal::ctrl_c();
-    tokio::pin!(ctrl_c);
-    let mut tally = WriteTally::new();
-    let (mut interrupted, mut stopping, mut failure) = (false, false, None);
-    loop {
-        let event = tokio::select! {
-            event = rx.recv() => event,
-            _ = &mut ctrl_c, if !interrupted => {
-                interrupted = true;
-                handle.cancel();
-                continue;
-            }
-            _ = tokio::time::sleep_until(deadline), if !stopping => {
-                stopping = true;
-                handle.cancel();
-                continue;
-            }
-        };
-        match event {
-            None | Some(StreamEvent::Done { .. }) => break,
-            Some(StreamEvent::Failed { error }) => {
-                failure = Some(CliError::from(error));
-                break;
-            }
-            Some(StreamEvent::Ready { shards }) => {
-                // Counting starts now: the time to open the shards is not counted.
-                deadline = Instant::now() + duration;
-                say!(
-                    "hotkeys: counting writes to '{}'{} for {} from its stream ({shards} {})",
-                    sanitize(&target.info.name),
-                    args.index
-                        .as_deref()
-                        .map(|i| format!(" by GSI '{}'", sanitize(i)))
-                        .unwrap_or_default(),
-                    format_duration(duration),
-                    noun(shards as u64, "shard")
-                );
-            }
-            Some(StreamEvent::Changes { changes, .. }) if !stopping && !interrupted => {
-                let at = now_ms().max(0) as u64;
-                for change in &changes {
-                    let units = change.write_units().units;
-                    match gsi {
-                        None => {
-                            if let Some(key) = targets.table_key(change) {
-                                tally.add(&key, change.size_bytes, units, at);
-                            }
-                        }
-                        Some(wanted) => targets.for_each_gsi_key(change, |i, key| {
-                            if i == wanted {
-                                tally.add(&key, change.size_bytes, units, at);
-                            }
-                        }),
-                    }
-                }
-            }
-            Some(_) => {}
+    let index = args.index.as_deref();
+    let announce = |shards: usize| {
+        say!(
+            "hotkeys: counting writes to '{}'{} for {} from its stream ({shards} {})",
+            sanitize(&target.info.name),
+            index
+                .map(|i| format!(" by GSI '{}'", sanitize(i)))
+                .unwrap_or_default(),
+            format_duration(duration),
+            noun(shards as u64, "shard")
+        );
+    };
+    let tally = match count_writes(&conn, &target, &targets, &[gsi], duration, announce).await? {
+        Counted::Whole(mut tallies) => tallies.remove(0),
+        Counted::Interrupted(tallies) => {
+            let tally = &tallies[0];
+            return Err(CliError::new(
+                130,
+                format!(
+                    "hotkeys --writes interrupted after {} {}; no report",
+                    tally.total_events(),
+                    noun(tally.total_events(), "change")
+                ),
+            ));
         }
-    }
-    handle.join().await;
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    if interrupted {
-        return Err(CliError::new(
-            130,
-            format!(
-                "hotkeys --writes interrupted after {} {}; no report",
-                tally.total_events(),
-                noun(tally.total_events(), "change")
-            ),
-        ));
-    }
+    };
     let seconds = duration.as_secs_f64();
     let subject = Subject {
         table: &target.info.name,
@@ -238,6 +181,99 @@ pub async fn run(global: &GlobalArgs, args: HotkeysArgs) -> Result<(), CliError>
         }
         _ => Ok(()),
     }
+}
+
+/// How a count of the stream's writes ended: a tally per partition key counted.
+pub(super) enum Counted {
+    /// It counted for the whole duration.
+    Whole(Vec<WriteTally>),
+    /// Ctrl-C: what was counted until then.
+    Interrupted(Vec<WriteTally>),
+}
+
+/// Follows `target`'s stream from now for `duration` (counted from when its shards are
+/// open, which `announce` is told with their number) and tallies the writes by each of
+/// `keyed`: the table's partition key (`None`) or GSI `i`'s (each change counts against the
+/// GSI keys its images carry). Reads only the stream.
+pub(super) async fn count_writes(
+    conn: &crate::aws::Connection,
+    target: &crate::aws::stream::describe::StreamTable,
+    targets: &WriteTargets,
+    keyed: &[Option<usize>],
+    duration: Duration,
+    announce: impl Fn(usize),
+) -> Result<Counted, CliError> {
+    let started_ms = now_ms();
+    let started = Instant::now();
+    let (handle, mut rx) = start(
+        conn,
+        target,
+        StreamStart::Latest,
+        started_ms,
+        RECORDS_PER_CALL,
+    );
+    let mut deadline = started + duration;
+    let ctrl_c = tokio::signal::ctrl_c();
+    tokio::pin!(ctrl_c);
+    let mut tallies: Vec<WriteTally> = keyed.iter().map(|_| WriteTally::new()).collect();
+    let (mut interrupted, mut stopping, mut failure) = (false, false, None);
+    loop {
+        let event = tokio::select! {
+            event = rx.recv() => event,
+            _ = &mut ctrl_c, if !interrupted => {
+                interrupted = true;
+                handle.cancel();
+                continue;
+            }
+            _ = tokio::time::sleep_until(deadline), if !stopping => {
+                stopping = true;
+                handle.cancel();
+                continue;
+            }
+        };
+        match event {
+            None | Some(StreamEvent::Done { .. }) => break,
+            Some(StreamEvent::Failed { error }) => {
+                failure = Some(CliError::from(error));
+                break;
+            }
+            Some(StreamEvent::Ready { shards }) => {
+                // Counting starts now: the time to open the shards is not counted.
+                deadline = Instant::now() + duration;
+                announce(shards);
+            }
+            Some(StreamEvent::Changes { changes, .. }) if !stopping && !interrupted => {
+                let at = now_ms().max(0) as u64;
+                for change in &changes {
+                    let units = change.write_units().units;
+                    for (tally, gsi) in tallies.iter_mut().zip(keyed) {
+                        match gsi {
+                            None => {
+                                if let Some(key) = targets.table_key(change) {
+                                    tally.add(&key, change.size_bytes, units, at);
+                                }
+                            }
+                            Some(wanted) => targets.for_each_gsi_key(change, |i, key| {
+                                if i == *wanted {
+                                    tally.add(&key, change.size_bytes, units, at);
+                                }
+                            }),
+                        }
+                    }
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    handle.join().await;
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    Ok(if interrupted {
+        Counted::Interrupted(tallies)
+    } else {
+        Counted::Whole(tallies)
+    })
 }
 
 fn render_table(report: &Report, partition_key: &str) -> String {

@@ -70,32 +70,46 @@ pub struct Evidence<'a> {
     pub sampled: &'a [SampledKey],
 }
 
-/// The largest partition key of a table's or GSI's keys-only sample Scan: where Contributor
-/// Insights names no key, the stored distribution names the likely hot one (a key holding
-/// most of the items is the low-cardinality key the primer warns about).
+/// A partition key dynoscope's own sample names where Contributor Insights names none: the
+/// largest of a table's or GSI's stored keys (a key holding most of the items is the
+/// low-cardinality key the primer warns about), or the key written most while the stream was
+/// followed (the key a write storm lands on).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SampledKey {
     pub target: Target,
     pub key: String,
-    /// Items under `key` in the sample, and the sample's items.
+    /// Items (or changes) under `key` in the sample, and the sample's items (or changes).
     pub items: u64,
     pub sampled: u64,
-    /// Read units the sample spent.
-    pub rcu: f64,
-    /// The sample stopped at its budget: it covers part of the table or index.
-    pub partial: bool,
+    #[serde(flatten)]
+    pub source: SampleSource,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "from", rename_all = "snake_case")]
+pub enum SampleSource {
+    /// A keys-only Scan: the read units it spent, and whether it stopped at its budget
+    /// (covering part of the table or index).
+    Stored { rcu: f64, partial: bool },
+    /// The table's stream, followed for `seconds`.
+    Writes { seconds: f64 },
 }
 
 impl SampledKey {
     fn words(&self) -> String {
-        format!(
-            "the largest stored key is '{}' ({} of the {} items of a keys-only sample{}, {:.1} RCU) — the likely hot key",
-            self.key,
-            percent(self.items as f64 / self.sampled.max(1) as f64),
-            self.sampled,
-            if self.partial { " that stopped at its budget" } else { " of every item" },
-            self.rcu
-        )
+        let share = percent(self.items as f64 / self.sampled.max(1) as f64);
+        match self.source {
+            SampleSource::Stored { rcu, partial } => format!(
+                "the largest stored key is '{}' ({share} of the {} items of a keys-only sample{}, {rcu:.1} RCU) — the likely hot key",
+                self.key,
+                self.sampled,
+                if partial { " that stopped at its budget" } else { " of every item" },
+            ),
+            SampleSource::Writes { seconds } => format!(
+                "the key written most is '{}' ({share} of the {} changes the stream showed in {seconds:.0} s) — the key the writes land on",
+                self.key, self.sampled,
+            ),
+        }
     }
 }
 
@@ -144,7 +158,14 @@ fn side_of(t: &TargetReport) -> Option<Side<'_>> {
 }
 
 fn hot_key_words(e: &Evidence, target: &Target) -> String {
-    let sampled = e.sampled.iter().find(|s| &s.target == target);
+    // Both samples, when both were taken, stored first.
+    let said: Vec<String> = e
+        .sampled
+        .iter()
+        .filter(|s| &s.target == target)
+        .map(SampledKey::words)
+        .collect();
+    let sampled = (!said.is_empty()).then(|| said.join("; "));
     match e.insights.iter().find(|i| &i.target == target) {
         Some(i) => match i.hot_key() {
             Some((c, kind)) => format!(
@@ -154,19 +175,19 @@ fn hot_key_words(e: &Evidence, target: &Target) -> String {
                 kind.wording()
             ),
             None if i.enabled() => match sampled {
-                Some(s) => format!("Contributor Insights names no key yet; {}", s.words()),
+                Some(s) => format!("Contributor Insights names no key yet; {s}"),
                 None => "Contributor Insights names no key yet".into(),
             },
             None => match sampled {
-                Some(s) => format!("Contributor Insights is off; {}", s.words()),
+                Some(s) => format!("Contributor Insights is off; {s}"),
                 None => format!(
-                    "Contributor Insights is off: {} names the key, or 'dynoscope hotkeys' ranks the stored keys ('dynoscope diagnose --sample-keys' names the largest from a guarded sample)",
+                    "Contributor Insights is off: {} names the key, or 'dynoscope hotkeys' ranks the stored keys ('dynoscope diagnose --sample-keys' names the largest from a guarded sample, --sample-writes 30s the one written most)",
                     i.enable_with.as_deref().unwrap_or("update-contributor-insights")
                 ),
             },
         },
         None => match sampled {
-            Some(s) => s.words(),
+            Some(s) => s,
             None => "run 'dynoscope hotkeys' to rank the stored keys, or 'dynoscope insights' for Contributor Insights".into(),
         },
     }

@@ -235,14 +235,35 @@ fn without_contributor_insights_a_sampled_key_names_the_hot_gsi_key() {
         key: "STATUS#PENDING".into(),
         items: 400,
         sampled: 500,
-        rcu: 25.0,
-        partial: true,
+        source: SampleSource::Stored {
+            rcu: 25.0,
+            partial: true,
+        },
     }];
     let verdicts = diagnose(&evidence(&sampled));
     assert_eq!(verdicts[0].kind, VerdictKind::HotGsi);
     assert!(
         verdicts[0].says.contains(
             "Contributor Insights is off; the largest stored key is 'STATUS#PENDING' (80.0% of the 500 items of a keys-only sample that stopped at its budget, 25.0 RCU) — the likely hot key"
+        ),
+        "{}",
+        verdicts[0].says
+    );
+    // The stream's writes, beside it.
+    let both = [
+        sampled[0].clone(),
+        SampledKey {
+            target: gsi.clone(),
+            key: "STATUS#PENDING".into(),
+            items: 90,
+            sampled: 100,
+            source: SampleSource::Writes { seconds: 30.0 },
+        },
+    ];
+    let verdicts = diagnose(&evidence(&both));
+    assert!(
+        verdicts[0].says.contains(
+            "stopped at its budget, 25.0 RCU) — the likely hot key; the key written most is 'STATUS#PENDING' (90.0% of the 100 changes the stream showed in 30 s) — the key the writes land on"
         ),
         "{}",
         verdicts[0].says

@@ -257,9 +257,14 @@ pub struct Running {
 
 impl Running {
     pub fn spawn(endpoint: &str, args: &[&str]) -> Running {
+        Running::spawn_with(endpoint, args, &[])
+    }
+
+    /// [`spawn`](Self::spawn) with extra environment (another service's endpoint).
+    pub fn spawn_with(endpoint: &str, args: &[&str], env: &[(&str, &str)]) -> Running {
         let mut cmd = Command::new(crate::common::bin());
-        crate::common::aws_env(&mut cmd)
-            .arg("--endpoint-url")
+        crate::common::aws_env(&mut cmd).envs(env.iter().copied());
+        cmd.arg("--endpoint-url")
             .arg(endpoint)
             .args(args)
             .stdin(Stdio::null())
