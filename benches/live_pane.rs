@@ -250,6 +250,7 @@ fn main() {
     for event in [
         StreamMsg::Found {
             view_type: Some(ViewType::NewAndOldImages),
+            timeline: Default::default(),
         },
         StreamMsg::Event(StreamEvent::Ready { shards: 1 }),
     ] {

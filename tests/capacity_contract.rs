@@ -48,7 +48,7 @@ async fn read_all(engine: &Engine, spec: ReadSpec) -> (Vec<Page>, DoneOutcome) {
             EngineEvent::Page(p) => pages.push(p),
             EngineEvent::Done { outcome: o, .. } => outcome = Some(o),
             EngineEvent::Failed { error, .. } => panic!("{error}"),
-            EngineEvent::Abandoned { .. } => {}
+            EngineEvent::Abandoned { .. } | EngineEvent::Integrity { .. } => {}
         }
     }
     handle.join().await;

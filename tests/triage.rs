@@ -137,7 +137,7 @@ async fn a_cancelled_parallel_scan_resumes_and_reads_each_item_exactly_once() {
                 break;
             }
             EngineEvent::Failed { error, .. } => panic!("{error}"),
-            EngineEvent::Abandoned { .. } => {}
+            EngineEvent::Abandoned { .. } | EngineEvent::Integrity { .. } => {}
         }
     }
     handle.join().await;
@@ -155,7 +155,7 @@ async fn a_cancelled_parallel_scan_resumes_and_reads_each_item_exactly_once() {
                 break;
             }
             EngineEvent::Failed { error, .. } => panic!("{error}"),
-            EngineEvent::Abandoned { .. } => {}
+            EngineEvent::Abandoned { .. } | EngineEvent::Integrity { .. } => {}
         }
     }
     handle.join().await;

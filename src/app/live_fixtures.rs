@@ -128,6 +128,7 @@ pub fn live_opened(view: ViewType) -> (State, u64) {
                 id,
                 event: StreamMsg::Found {
                     view_type: Some(view),
+                    timeline: Default::default(),
                 },
             },
             Msg::Stream {

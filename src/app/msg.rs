@@ -8,7 +8,7 @@ use crate::aws::stream::StreamEvent;
 use crate::aws::write::WriteResult;
 use crate::aws::EngineEvent;
 use crate::model::schema::TableInfo;
-use crate::model::stream::ViewType;
+use crate::model::stream::{Timeline, ViewType};
 
 /// What `update` consumes, grouped by concern (the terminal's input, the engine's read
 /// events, the table list, the live stream, the exports, the writes, the session, the files,
@@ -151,9 +151,10 @@ pub enum Timer {
 /// events ending with its one `Done` or `Failed`.
 #[derive(Debug, Clone)]
 pub enum StreamMsg {
-    /// The table has a stream; reading it starts.
+    /// The table has a stream (or the source a recorded window of changes); reading starts.
     Found {
         view_type: Option<ViewType>,
+        timeline: Timeline,
     },
     /// No stream to read: the table has none (the message names the `update-table` that would
     /// enable one) or could not be described.

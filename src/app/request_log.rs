@@ -31,6 +31,9 @@ pub struct RequestRow {
     pub sent: Option<std::sync::Arc<str>>,
     /// A write (`PutItem`…): `consumed` is then write units, and `count` the items written.
     pub write: Option<&'static str>,
+    /// Not a request: an export's data file that was missing, cut short or damaged, as the
+    /// line `scan --export` prints for it (`count` is what was read of it).
+    pub problem: Option<String>,
 }
 
 impl RequestRow {
@@ -62,6 +65,24 @@ impl RequestRow {
             reasons: attempts.reasons.clone(),
             sent,
             write: Some(operation),
+            problem: None,
+        }
+    }
+
+    /// A data file's problem, after the pages of the read `request_id` that found it.
+    pub fn file_problem(request_id: u64, line: String, read: u64) -> Self {
+        RequestRow {
+            problem: Some(line),
+            write: None,
+            ..Self::from_write(
+                request_id,
+                "",
+                read as usize,
+                Consumed::default(),
+                Duration::ZERO,
+                &Default::default(),
+                None,
+            )
         }
     }
 
@@ -84,6 +105,7 @@ impl RequestRow {
             reasons: page.attempts.reasons.clone(),
             sent: page.sent.clone(),
             write: None,
+            problem: None,
         }
     }
 
@@ -147,6 +169,15 @@ pub struct RequestLog {
 
 impl RequestLog {
     pub fn push(&mut self, mut row: RequestRow) {
+        if row.problem.is_some() {
+            // A note about a file, not a request: it takes no number and counts nothing.
+            row.number = self.requests;
+            if self.rows.len() == MAX_ROWS {
+                self.rows.pop_front();
+            }
+            self.rows.push_back(row);
+            return;
+        }
         if row.write.is_some() {
             self.write_total += row.consumed.total;
         } else {
@@ -223,6 +254,7 @@ mod tests {
             reasons: Vec::new(),
             sent: None,
             write: None,
+            problem: None,
         }
     }
 

@@ -124,6 +124,7 @@ impl Backend for MemoryEngine {
                     info: info.clone(),
                     stream_arn: stream_arn(table),
                     view_type: ViewType::parse(view),
+                    timeline: Default::default(),
                 }),
                 _ => Err(EngineError::bad_input(no_stream_message(table))),
             },

@@ -74,6 +74,8 @@ pub async fn drain<B: Backend>(
             }
             None => break,
             Some(EngineEvent::Abandoned { attempts, .. }) => stats.add_failure(&attempts),
+            // The command words the export's report itself, once every read has ended.
+            Some(EngineEvent::Integrity { .. }) => {}
             Some(EngineEvent::Failed {
                 error,
                 attempts,

@@ -196,7 +196,8 @@ pub async fn explore(
 
 /// `dynoscope --export PATH`: the table view on an export's items, opened and keyed as
 /// `scan --export` opens it. Read-only whatever the config says: an export is a copy, and
-/// no writer exists; its reads are of files, so no read capacity is spent.
+/// no writer exists; its reads are of files, so no read capacity is spent. An incremental
+/// export opens with the live pane counting its changes over the export's window.
 async fn explore_export(
     global: GlobalArgs,
     settings: Settings,
@@ -210,17 +211,12 @@ async fn explore_export(
             "--allow-writes cannot be used with --export: an export is a read-only copy of the table; drop --allow-writes, or open the table itself to write",
         ));
     }
-    if live {
-        return Err(CliError::bad_input(
-            "--live cannot be used with --export: an export has no stream; drop --live (tail --export PATH reads an incremental export's changes)",
-        ));
-    }
     let backend = super::export_source::open(&global, &export, table.as_deref()).await?;
     let summary = &backend.export().summary;
-    // Its new images are versions, not the table: the same key would show once per write.
-    if summary.export_type == crate::model::table_export::ExportType::Incremental {
+    let incremental = summary.export_type == crate::model::table_export::ExportType::Incremental;
+    if live && !incremental {
         return Err(CliError::bad_input(format!(
-            "export '{}' is incremental: it holds changes, not items; read them with tail --export",
+            "--live needs an incremental export: export '{}' is a full one, the table's items at one moment, with no writes to rank; drop --live",
             summary.export_id
         )));
     }
@@ -233,6 +229,8 @@ async fn explore_export(
         backend.endpoint().to_string(),
     )?;
     state.session.export = Some(summary.title());
+    // Its writes are what an incremental export is for: the pane opens on them at once.
+    state.open_live = incremental;
     let services = Services {
         history_file,
         connector: None,

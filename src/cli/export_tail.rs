@@ -1,62 +1,17 @@
 //! `tail --export PATH`: an incremental export's changes, in write-time order, in `tail`'s
-//! own line format. Data files hold their changes in no time order, so every change is read
-//! first and sorted (memory grows with the export's changes, not with the table).
+//! own line format, as [`read_changes_in_order`] reads them (every change first, then sorted).
 
 use std::io::{self, Write};
 
 use super::args::GlobalArgs;
 use super::tail::{ChangeOutput, TailArgs};
 use super::CliError;
-use crate::aws::table_export::{read_data_file, OpenedExport};
+use crate::aws::table_export::read_changes_in_order;
 use crate::aws::Backend;
-use crate::model::item_size::item_size;
 use crate::model::json::JsonSpelling;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::change_json::write_change;
-use crate::model::stream::{Change, ChangeEvent};
-use crate::model::table_export::{self, ExportType, IntegrityReport, Record};
-
-/// An export's change as `tail` shows a stream record: the write time (in microseconds, the
-/// export's own order) stands in for the sequence number.
-fn as_stream_change(change: table_export::Change) -> Change {
-    let event = match (&change.old_image, &change.new_image) {
-        (_, None) => ChangeEvent::Remove,
-        (None, Some(_)) => ChangeEvent::Insert,
-        (Some(_), Some(_)) => ChangeEvent::Modify,
-    };
-    let size = change.new_image.as_ref().map_or(0, item_size)
-        + change.old_image.as_ref().map_or(0, item_size);
-    Change {
-        event,
-        keys: change.keys,
-        old_image: change.old_image,
-        new_image: change.new_image,
-        sequence_number: change.write_micros.to_string(),
-        created_at_ms: i64::try_from(change.write_micros / 1000).ok(),
-        size_bytes: size as u64,
-        view: None,
-        ttl_delete: false,
-    }
-}
-
-/// Every change of `export`, with its write time and its place in the files' order, and the
-/// files' reports. Blocks (S3 reads): runs on a blocking thread.
-#[allow(clippy::type_complexity)]
-fn read_changes(export: &OpenedExport) -> (Vec<(u64, usize, Change)>, IntegrityReport) {
-    let mut changes: Vec<(u64, usize, Change)> = Vec::new();
-    let mut report = IntegrityReport::default();
-    for file in &export.files {
-        let file_report = read_data_file(export, file, |record| {
-            if let Record::Change(c) = record {
-                let at = changes.len();
-                changes.push((c.write_micros, at, as_stream_change(c)));
-            }
-            crate::aws::table_export::Flow::Continue
-        });
-        report.files.push(file_report);
-    }
-    (changes, report)
-}
+use crate::model::table_export::ExportType;
 
 pub(super) async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
     for (flag, given) in [
@@ -92,18 +47,17 @@ pub(super) async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliEr
     let info = backend.describe_table("").await?;
     let targets = WriteTargets::from_table(&info);
     let reading = export.clone();
-    let (mut changes, report) = tokio::task::spawn_blocking(move || read_changes(&reading))
-        .await
-        .map_err(|e| CliError::service(format!("reading the export failed: {e}")))?;
-    // Stable: changes of one microsecond keep the order the files list them in.
-    changes.sort_by_key(|(micros, at, _)| (*micros, *at));
+    let (changes, report) =
+        tokio::task::spawn_blocking(move || read_changes_in_order(&reading, || true))
+            .await
+            .map_err(|e| CliError::service(format!("reading the export failed: {e}")))?;
     let spelling = match args.output {
         ChangeOutput::DdbJsonl => JsonSpelling::Dynamo,
         _ => JsonSpelling::Plain,
     };
     let mut out = String::new();
     let mut written = 0u64;
-    for (_, _, change) in &changes {
+    for change in &changes {
         if args.count.is_some_and(|n| written >= n) {
             break;
         }

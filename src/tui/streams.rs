@@ -107,6 +107,7 @@ async fn follow<B: Backend>(
     };
     let found = StreamMsg::Found {
         view_type: target.view_type,
+        timeline: target.timeline,
     };
     if !deliver(&tx, &cancel, id, found).await {
         return;

@@ -188,3 +188,44 @@ fn the_table_view_on_an_export() {
     );
     insta::assert_snapshot!("table_view_on_an_export", terminal.backend());
 }
+
+/// Issue 24: the table view on an export with a corrupt and a missing data file, 120×40: the
+/// title's first mark says the export is incomplete (`N of M items read`), the status line
+/// names the first file as `scan --export` does, and the request log lists each file's line
+/// under the pages read.
+#[test]
+fn the_table_view_on_a_damaged_export() {
+    use crate::app::update::export_damage_tests::damaged_report;
+    let mut info = demo_info();
+    info.status = "EXPORT".into();
+    info.item_count = 303;
+    let (mut s, id) = opened_with(info);
+    (s.width, s.height) = (120, 40);
+    s.endpoint = "export /data/exports/AWSDynamoDB/01764586800000-a1b2c3d4".into();
+    s.session.export =
+        Some("export 01764586800000-a1b2c3d4 of app at 2026-12-01T11:00:00.000Z".into());
+    let mut first = page(id, 1, demo_items(), false);
+    if let Msg::Engine(crate::aws::EngineEvent::Page(p)) = &mut first {
+        p.consumed = Default::default();
+    }
+    send(&mut s, [first]);
+    send(
+        &mut s,
+        [Msg::Engine(crate::aws::EngineEvent::Integrity {
+            request_id: id,
+            report: damaged_report(),
+        })],
+    );
+    let buffer = super::snapshot_tests::render_sized(&s, 120, 40);
+    let row = |y: u16| -> String {
+        (0..120)
+            .map(|x| buffer.backend().buffer()[(x, y)].symbol().to_string())
+            .collect()
+    };
+    assert!(
+        row(0).starts_with(" EXPORT INCOMPLETE: 151 of 303 items read "),
+        "{}",
+        row(0)
+    );
+    insta::assert_snapshot!("table_view_on_a_damaged_export", buffer.backend());
+}

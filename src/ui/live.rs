@@ -14,20 +14,24 @@ use super::theme;
 use crate::app::live_layout::{live_layout, ranking_rows};
 use crate::app::state::{view_note, LiveStatus, LiveView};
 use crate::model::sanitize::{sanitize, truncate_display};
+use crate::model::stream::change_json::rfc3339;
 use crate::model::stream::warnings::{HOT_WRITE_MIN_EVENTS, HOT_WRITE_SHARE};
 use crate::model::stream::window::RatePoint;
-use crate::model::stream::RankedKey;
+use crate::model::stream::{RankedKey, Timeline};
 
 /// Width of the label before each sparkline.
 const RATE_LABEL: usize = 32;
 
 pub fn draw(frame: &mut Frame, area: Rect, table: &str, live: &LiveView) {
     let layout = live_layout(area);
+    let keys = if live.timeline().is_recorded() {
+        " Tab ranking · f follow · ↑↓ Enter change · Esc close "
+    } else {
+        " 1/5/t window · Tab ranking · f follow · p pause · ↑↓ Enter change · Esc close "
+    };
     let block = Block::bordered()
         .title(title(table, live))
-        .title_bottom(
-            " 1/5/t window · Tab ranking · f follow · p pause · ↑↓ Enter change · Esc close ",
-        )
+        .title_bottom(keys)
         .border_style(theme::border(true));
     frame.render_widget(block, layout.pane);
     if let LiveStatus::Unavailable(message) = &live.status {
@@ -50,6 +54,9 @@ pub fn draw(frame: &mut Frame, area: Rect, table: &str, live: &LiveView) {
 }
 
 fn title(table: &str, live: &LiveView) -> String {
+    if let Timeline::Recorded { from_ms, to_ms } = live.timeline() {
+        return recorded_title(table, live, from_ms, to_ms);
+    }
     let status = match &live.status {
         LiveStatus::Connecting => "finding the stream…".to_string(),
         LiveStatus::Reading => format!(
@@ -69,6 +76,32 @@ fn title(table: &str, live: &LiveView) -> String {
         ));
     }
     t.push_str(&format!(" · {status} · {} window", live.window.label()));
+    if let Some(view) = live.view_type {
+        t.push_str(&format!(" · {}", view.as_str()));
+    }
+    t.push(' ');
+    t
+}
+
+/// A recorded window's title: whose writes, over which window, and how far reading them got.
+/// Never "Live": nothing here is happening now.
+fn recorded_title(table: &str, live: &LiveView, from_ms: u64, to_ms: u64) -> String {
+    let status = match &live.status {
+        LiveStatus::Connecting | LiveStatus::Reading if live.stats.totals().events == 0 => {
+            "reading the export's changes…".to_string()
+        }
+        LiveStatus::Reading => format!("{} read…", thousands(live.stats.totals().events)),
+        LiveStatus::Unavailable(_) => "no changes".to_string(),
+        LiveStatus::Failed(_) => "failed".to_string(),
+        LiveStatus::Ended => "every change read".to_string(),
+        LiveStatus::Connecting => String::new(),
+    };
+    let mut t = format!(
+        " Writes in the export's window from {} to {} · {} · {status}",
+        rfc3339(from_ms as i64),
+        rfc3339(to_ms as i64),
+        sanitize(table)
+    );
     if let Some(view) = live.view_type {
         t.push_str(&format!(" · {}", view.as_str()));
     }
@@ -122,7 +155,12 @@ fn draw_rates(frame: &mut Frame, area: Rect, live: &LiveView) {
         if y >= area.y + area.height {
             return;
         }
-        let text = format!("{label:<8} {:>8}  peak {:>7} ", rate(now), thousands(peak));
+        // Over a recording a slot is several seconds: its peak is counted per slot, and said so.
+        let peak = match s.slot_secs {
+            0 | 1 => thousands(peak),
+            secs => format!("{}/{secs}s", thousands(peak)),
+        };
+        let text = format!("{label:<8} {:>8}  peak {peak:>7} ", rate(now));
         let label_area = Rect::new(area.x, y, RATE_LABEL.min(area.width as usize) as u16, 1);
         frame.render_widget(Paragraph::new(text), label_area);
         let width = area.width.saturating_sub(RATE_LABEL as u16);
@@ -174,6 +212,7 @@ fn draw_notes(frame: &mut Frame, area: Rect, live: &LiveView) {
             ),
             theme::error(),
         )),
+        LiveStatus::Ended if live.timeline().is_recorded() => {}
         LiveStatus::Ended => lines.push(Line::styled(
             "the stream was disabled and every shard has been read to its end",
             theme::warning(),
@@ -211,8 +250,11 @@ fn draw_rankings(frame: &mut Frame, area: Rect, live: &LiveView, keys: usize) {
     let s = &live.summary;
     let mut spans = vec![Span::styled(
         format!(
-            "Top keys, last {} ({} writes, {} WCU): ",
-            live.window.label(),
+            "Top keys, {} ({} writes, {} WCU): ",
+            match live.timeline() {
+                Timeline::Live => format!("last {}", live.window.label()),
+                Timeline::Recorded { .. } => "whole export window".to_string(),
+            },
             thousands(s.window_events),
             thousands(s.window_wcu)
         ),

@@ -104,3 +104,82 @@ fn a_table_without_a_stream_is_one_line_naming_the_update_table() {
     );
     snapshot!("live_no_stream", s);
 }
+
+/// Issue 24: an incremental export's changes in the pane at 120x40. The title names the
+/// export's window, not "Live"; the rankings, rates and warnings cover the whole window (the
+/// clock stands at its end, so nothing slides out); `1`/`5` say the window is the export's.
+#[test]
+fn the_pane_over_an_export_window() {
+    use crate::aws::stream::{StreamEvent, StreamOutcome};
+    use crate::model::stream::Timeline;
+    let mut s = crate::app::fixtures::loaded(false);
+    (s.width, s.height) = (120, 40);
+    send(&mut s, [Msg::Time(TimeMsg::Tick(1_000))]);
+    let id = match send(&mut s, [char('W')]).as_slice() {
+        [Effect::Live(LiveEffect::Start { id, .. })] => *id,
+        other => panic!("{other:?}"),
+    };
+    let from_ms = CREATED_MS as u64;
+    let to_ms = from_ms + 3_600_000;
+    send(
+        &mut s,
+        [
+            Msg::Stream {
+                id,
+                event: StreamMsg::Found {
+                    view_type: Some(ViewType::NewAndOldImages),
+                    timeline: Timeline::Recorded { from_ms, to_ms },
+                },
+            },
+            Msg::Stream {
+                id,
+                event: StreamMsg::Event(StreamEvent::Ready { shards: 1 }),
+            },
+        ],
+    );
+    // 600 writes spread over the hour, 40% of them to USER#celebrity.
+    let changes = (0..600u64)
+        .map(|n| {
+            let mut c = mix(n);
+            c.created_at_ms = Some((from_ms + n * 6_000) as i64);
+            c
+        })
+        .collect();
+    send(&mut s, [changes_msg(id, changes)]);
+    send(
+        &mut s,
+        [
+            Msg::Stream {
+                id,
+                event: StreamMsg::Event(StreamEvent::Done {
+                    outcome: StreamOutcome::Recorded,
+                }),
+            },
+            // The clock moves on; the window does not.
+            Msg::Time(TimeMsg::Tick(900_000)),
+        ],
+    );
+    let summary = &live(&s).summary;
+    assert_eq!(summary.by_events[0].key, "USER#celebrity");
+    assert_eq!(summary.by_events[0].events, 240);
+    assert_eq!(
+        summary.window_events, 600,
+        "every write of the window is ranked"
+    );
+    insta::assert_snapshot!(
+        "live_export_window",
+        super::snapshot_tests::render_sized(&s, 120, 40).backend()
+    );
+    send(&mut s, [char('1')]);
+    let notice = s
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(
+        notice.contains(
+            "the window is the export's, from 2026-11-30T19:18:00Z to 2026-11-30T20:18:00Z"
+        ),
+        "{notice}"
+    );
+}

@@ -1,7 +1,7 @@
 //! The request log pane: the newest rows that fit, each page's cost beside it.
 
 use ratatui::layout::{Constraint, Rect};
-use ratatui::widgets::{Block, Row, Table};
+use ratatui::widgets::{Block, Paragraph, Row, Table};
 use ratatui::Frame;
 
 use super::format::{thousands, units};
@@ -107,6 +107,22 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
             .block(block),
         area,
     );
+    // A damaged file's line, after its row's marker, over the cells its row left empty.
+    for (i, r) in log.window(from, visible).enumerate() {
+        let Some(line) = &r.problem else { continue };
+        let x = area.x + 1 + 5;
+        let width = (area.x + area.width).saturating_sub(x + 1);
+        let selected = cursor.map_or(focused && from + i + 1 == log.len(), |c| c == from + i);
+        let style = if selected {
+            theme::selected()
+        } else {
+            theme::error()
+        };
+        frame.render_widget(
+            Paragraph::new(format!("file: {}", sanitize(line))).style(style),
+            Rect::new(x, area.y + 2 + i as u16, width, 1),
+        );
+    }
 }
 
 /// A write's row: its operation, the items written and its write units by table and index.
@@ -141,6 +157,12 @@ fn write_row(r: &RequestRow, operation: &str) -> Row<'static> {
     .style(theme::warning())
 }
 
+/// A damaged data file's row, under the pages of the read that found it: its line is far
+/// wider than any column, so `draw` writes it across the row; only the marker is a cell.
+fn problem_row() -> Row<'static> {
+    Row::new(vec!["⚠".to_string()]).style(theme::error())
+}
+
 /// `⚠ hot key range · GSI1 · ` for a row the service throttled and said why.
 fn throttled_by(r: &RequestRow) -> String {
     r.reasons_short()
@@ -150,6 +172,9 @@ fn throttled_by(r: &RequestRow) -> String {
 
 /// One read page; `export`: a page of an export's files, named as such in the op column.
 fn row(r: &RequestRow, export: bool) -> Row<'static> {
+    if r.problem.is_some() {
+        return problem_row();
+    }
     if let Some(operation) = r.write {
         return write_row(r, operation);
     }

@@ -20,6 +20,13 @@ pub(super) fn render(state: &State) -> Terminal<TestBackend> {
     terminal
 }
 
+/// `render` at `width`×`height` (the state's own size should match).
+pub(super) fn render_sized(state: &State, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|f| super::draw(f, state)).unwrap();
+    terminal
+}
+
 /// Every cell's text, row after row with nothing between: for "is it on screen" checks.
 pub(super) fn buffer_text(terminal: &Terminal<TestBackend>) -> String {
     terminal

@@ -189,6 +189,17 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
     if state.writes_enabled {
         spans.push(Span::styled(" WRITES ENABLED ", theme::writes_enabled()));
     }
+    if let Some(report) = &state.session.export_damage {
+        // What the view shows is short of the export: said first, and for as long as it runs.
+        spans.push(Span::styled(
+            format!(
+                " EXPORT INCOMPLETE: {} of {} items read ",
+                thousands(report.items_read()),
+                thousands(report.items_listed())
+            ),
+            theme::incomplete(),
+        ));
+    }
     spans.push(Span::raw(text));
     frame.render_widget(
         Paragraph::new(Line::from(spans)).style(theme::title()),

@@ -75,6 +75,15 @@ pub fn writes_enabled() -> Style {
         .add_modifier(Modifier::BOLD)
 }
 
+/// The title bar's mark that an export was read short of its manifest: the error colour,
+/// inverted.
+pub fn incomplete() -> Style {
+    Style::new()
+        .fg(Color::White)
+        .bg(Color::Red)
+        .add_modifier(Modifier::BOLD)
+}
+
 pub fn title() -> Style {
     Style::new().fg(Color::Black).bg(Color::Cyan)
 }

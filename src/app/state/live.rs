@@ -9,7 +9,7 @@ use super::ListCursor;
 use crate::model::schema::TableInfo;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::tail::TailBuffer;
-use crate::model::stream::{Change, LiveConfig, LiveStats, RankTarget, ViewType, Window};
+use crate::model::stream::{Change, LiveConfig, LiveStats, RankTarget, Timeline, ViewType, Window};
 
 /// Where the stream read is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,7 +23,8 @@ pub enum LiveStatus {
     Unavailable(String),
     /// The read failed; what was counted stays on screen.
     Failed(String),
-    /// The stream was disabled and every shard has been read to its end.
+    /// The stream was disabled and every shard has been read to its end, or a recorded
+    /// window's every change was delivered.
     Ended,
 }
 
@@ -82,6 +83,33 @@ pub struct LiveView {
     /// The table's partition and sort key names.
     pub pk_name: String,
     pub sk_name: Option<String>,
+}
+
+impl LiveView {
+    /// The changes come from a recorded window (an incremental export), not a live stream:
+    /// they are counted at their own write times, the window is the whole recording, and the
+    /// clock stands at its end. Called before the first change arrives.
+    pub fn set_recorded(&mut self, from_ms: u64, to_ms: u64) {
+        let timeline = Timeline::Recorded { from_ms, to_ms };
+        self.stats =
+            LiveStats::for_targets(self.stats.targets().clone(), self.config).on_timeline(timeline);
+        self.stats.advance(to_ms);
+        self.window = Window::FiveMinutes;
+        self.opened_ms = from_ms;
+        self.refresh(to_ms);
+    }
+
+    pub fn timeline(&self) -> Timeline {
+        self.stats.timeline()
+    }
+
+    /// The moment the pane summarises: the clock's, or a recording's end.
+    fn summarised_at(&self, now_ms: u64) -> u64 {
+        match self.timeline() {
+            Timeline::Live => now_ms,
+            Timeline::Recorded { to_ms, .. } => to_ms,
+        }
+    }
 }
 
 impl super::State {
@@ -175,7 +203,13 @@ impl LiveView {
     /// change as newer ones arrive above it.
     pub fn observe(&mut self, changes: Vec<Change>, at_ms: u64) {
         let mut shown_added = 0;
+        let recorded = self.timeline().is_recorded();
         for change in changes {
+            // A recording's changes count when they were written, not when they were read.
+            let at_ms = match change.created_at_ms {
+                Some(written) if recorded => written.max(0) as u64,
+                _ => at_ms,
+            };
             if let Some(follow) = self.follow.as_mut() {
                 if self.stats.targets().table_key(&change).as_deref() == Some(&follow.key) {
                     follow.tail.push(change.clone());
@@ -197,6 +231,7 @@ impl LiveView {
 
     /// Lets time pass; the summary follows unless paused.
     pub fn advance(&mut self, now_ms: u64) {
+        let now_ms = self.summarised_at(now_ms);
         self.stats.advance(now_ms);
         if self.frozen.is_none() {
             self.refresh(now_ms);
@@ -205,6 +240,7 @@ impl LiveView {
 
     /// Derives what the pane shows from the shown counts.
     pub fn refresh(&mut self, now_ms: u64) {
+        let now_ms = self.summarised_at(now_ms);
         let at = self.frozen.as_ref().map_or(now_ms, |f| f.at_ms);
         self.summary = LiveSummary::compute(
             self.shown_stats(),
@@ -217,6 +253,7 @@ impl LiveView {
 
     /// `p`: freezes what is shown, or lets it move again (with everything counted meanwhile).
     pub fn toggle_pause(&mut self, now_ms: u64) {
+        let now_ms = self.summarised_at(now_ms);
         match self.frozen.take() {
             Some(_) => self.tail = ListCursor::default(),
             None => {

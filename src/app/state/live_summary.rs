@@ -24,8 +24,11 @@ pub struct LiveSummary {
     /// Averages over the last complete seconds (up to [`RATE_SECONDS`]).
     pub events_per_second: f64,
     pub wcu_per_second: f64,
+    /// The busiest slot of the series: a second live, [`Self::slot_secs`] over a recording.
     pub peak_events: u64,
     pub peak_wcu: u64,
+    /// Seconds a slot of `series` covers (0 is read as 1).
+    pub slot_secs: u64,
     /// The ranking's totals in the window.
     pub window_events: u64,
     pub window_wcu: u64,
@@ -45,6 +48,10 @@ impl LiveSummary {
         opened_ms: u64,
     ) -> LiveSummary {
         let series = stats.series(window, now_ms);
+        if let Some(span) = stats.timeline().span_secs() {
+            return Self::recorded(stats, window, target, now_ms, series, span);
+        }
+        let (window_events, window_wcu) = stats.window_totals(target, window, now_ms);
         // The current second is still filling: the rates come from the ones before it.
         let complete = (now_ms.saturating_sub(opened_ms) / 1000)
             .min(RATE_SECONDS)
@@ -57,15 +64,44 @@ impl LiveSummary {
                 recent.iter().map(f).sum::<u64>() as f64 / complete as f64
             }
         };
-        let (window_events, window_wcu) = stats
-            .ranking(target)
-            .map_or((0, 0), |r| r.totals(window, now_ms));
         LiveSummary {
             now_ms,
             events_per_second: average(|p| p.events),
             wcu_per_second: average(|p| p.wcu),
             peak_events: series.iter().map(|p| p.events).max().unwrap_or(0),
             peak_wcu: series.iter().map(|p| p.wcu).max().unwrap_or(0),
+            slot_secs: 1,
+            window_events,
+            window_wcu,
+            by_events: stats.top(target, RankBy::Events, window, now_ms, LIVE_TOP_KEYS),
+            by_wcu: stats.top(target, RankBy::Wcu, window, now_ms, LIVE_TOP_KEYS),
+            warnings: stats.warnings(window, now_ms),
+            totals: *stats.totals(),
+            series,
+        }
+    }
+
+    /// A recorded window, shown whole: every slot is complete, the rates are averages over
+    /// the window, and a peak is the busiest slot's count (said with the slot's length).
+    fn recorded(
+        stats: &LiveStats,
+        window: Window,
+        target: RankTarget,
+        now_ms: u64,
+        series: Vec<RatePoint>,
+        span_secs: u64,
+    ) -> LiveSummary {
+        let unit = stats.timeline().unit_secs().max(1);
+        let span = span_secs.max(1) as f64;
+        let (window_events, window_wcu) = stats.window_totals(target, window, now_ms);
+        let sum = |f: fn(&RatePoint) -> u64| series.iter().map(f).sum::<u64>() as f64;
+        LiveSummary {
+            now_ms,
+            events_per_second: sum(|p| p.events) / span,
+            wcu_per_second: sum(|p| p.wcu) / span,
+            peak_events: series.iter().map(|p| p.events).max().unwrap_or(0),
+            peak_wcu: series.iter().map(|p| p.wcu).max().unwrap_or(0),
+            slot_secs: unit,
             window_events,
             window_wcu,
             by_events: stats.top(target, RankBy::Events, window, now_ms, LIVE_TOP_KEYS),

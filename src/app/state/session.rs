@@ -54,6 +54,9 @@ pub struct Session {
     /// `--export`: the explorer reads an S3 export's files, named thus in the title
     /// ("export <id> of <table> at <time>"); nothing can be written to it.
     pub export: Option<String>,
+    /// The export's data files as the last whole read found them, when some were missing,
+    /// cut short or damaged: the title says the export is incomplete while this is set.
+    pub export_damage: Option<crate::model::table_export::IntegrityReport>,
 }
 
 impl Session {

@@ -14,7 +14,7 @@ use crate::app::state::{
 };
 use crate::aws::stream::{StreamEvent, StreamOutcome, StreamStart};
 use crate::model::entity::SEPARATORS;
-use crate::model::stream::{LiveConfig, Window};
+use crate::model::stream::{LiveConfig, Timeline, Window};
 
 /// The stream the open live pane follows.
 pub(super) fn stream_id(state: &State) -> Option<u64> {
@@ -100,8 +100,14 @@ pub(super) fn stream_msg(state: &mut State, id: u64, event: StreamMsg) -> Vec<Ef
         return Vec::new();
     };
     let notice = match event {
-        StreamMsg::Found { view_type } => {
+        StreamMsg::Found {
+            view_type,
+            timeline,
+        } => {
             live.view_type = view_type.or(live.view_type);
+            if let Timeline::Recorded { from_ms, to_ms } = timeline {
+                live.set_recorded(from_ms, to_ms);
+            }
             None
         }
         StreamMsg::Unavailable(message) => {
@@ -123,6 +129,10 @@ pub(super) fn stream_msg(state: &mut State, id: u64, event: StreamMsg) -> Vec<Ef
             }
             StreamEvent::Changes { changes, .. } => {
                 live.observe(changes, now);
+                // A recording's clock does not tick on: what arrived is shown at once.
+                if live.timeline().is_recorded() {
+                    live.refresh(now);
+                }
                 None
             }
             StreamEvent::Failed { error } => {
@@ -212,6 +222,20 @@ pub(super) fn live_key(state: &mut State, key: Key) -> Vec<Effect> {
         return Vec::new();
     }
     let mut notice = None;
+    if let (KeyCode::Char('1' | '5' | 't'), true, Timeline::Recorded { from_ms, to_ms }) =
+        (key.code, plain, live.timeline())
+    {
+        let at = |ms: u64| crate::model::stream::change_json::rfc3339(ms as i64);
+        state.notice = Some(Notice {
+            text: format!(
+                "the window is the export's, from {} to {}: every change in it is ranked",
+                at(from_ms),
+                at(to_ms)
+            ),
+            error: false,
+        });
+        return Vec::new();
+    }
     match key.code {
         KeyCode::Char('1') if plain => live.set_window(Window::OneMinute, now),
         KeyCode::Char('5') if plain => live.set_window(Window::FiveMinutes, now),

@@ -9,6 +9,7 @@ mod derived;
 mod detail;
 mod distribution;
 mod export;
+mod export_damage;
 mod export_run;
 mod help;
 mod index_chooser;
@@ -303,6 +304,8 @@ pub(super) fn layout(state: &State) -> TableLayout {
     explorer_layout(state, area(state))
 }
 
+#[cfg(test)]
+pub(crate) mod export_damage_tests;
 #[cfg(test)]
 mod export_tests;
 #[cfg(test)]

@@ -36,6 +36,10 @@ pub(super) fn read_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
             outcome, elapsed, ..
         } if current.is_some() => super::reads::done(state, outcome, elapsed),
         EngineEvent::Done { .. } => Vec::new(),
+        EngineEvent::Integrity { report, .. } => {
+            super::export_damage::damaged(state, request_id, report);
+            Vec::new()
+        }
         EngineEvent::Abandoned { attempts, .. } => {
             state
                 .log

@@ -173,7 +173,7 @@ async fn one_read(
             }
             EngineEvent::Done { outcome: o, .. } => outcome = Some(o),
             EngineEvent::Failed { .. } => {}
-            EngineEvent::Abandoned { .. } => {}
+            EngineEvent::Abandoned { .. } | EngineEvent::Integrity { .. } => {}
         }
     }
     handle.join().await;

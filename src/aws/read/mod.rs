@@ -253,6 +253,14 @@ pub enum EngineEvent {
         segment: u32,
         attempts: AttemptStats,
     },
+    /// An export's read found data files missing, cut short or damaged (their lines are
+    /// [`IntegrityReport`]'s): sent once, before `Done`, by a read of the whole export.
+    ///
+    /// [`IntegrityReport`]: crate::model::table_export::IntegrityReport
+    Integrity {
+        request_id: RequestId,
+        report: crate::model::table_export::IntegrityReport,
+    },
     /// Sent once per read instead of `Done`, after every segment task has stopped.
     Failed {
         request_id: RequestId,
@@ -268,6 +276,7 @@ impl EngineEvent {
         match self {
             EngineEvent::Page(p) => p.request_id,
             EngineEvent::Done { request_id, .. }
+            | EngineEvent::Integrity { request_id, .. }
             | EngineEvent::Failed { request_id, .. }
             | EngineEvent::Abandoned { request_id, .. } => *request_id,
         }

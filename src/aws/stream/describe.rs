@@ -6,13 +6,15 @@ use super::super::describe::table_info;
 use super::super::error::EngineError;
 use super::super::Connection;
 use crate::model::schema::TableInfo;
-use crate::model::stream::ViewType;
+use crate::model::stream::{Timeline, ViewType};
 
 #[derive(Debug, Clone)]
 pub struct StreamTable {
     pub info: TableInfo,
     pub stream_arn: String,
     pub view_type: Option<ViewType>,
+    /// `Live` for a DynamoDB stream; a recorded window for an incremental export's changes.
+    pub timeline: Timeline,
 }
 
 /// The one line shown for a table without an enabled stream.
@@ -59,6 +61,7 @@ pub async fn stream_table_with(
         info,
         stream_arn,
         view_type,
+        timeline: Timeline::Live,
     })
 }
 

@@ -131,6 +131,8 @@ pub enum StreamOutcome {
     Cancelled,
     /// The stream was disabled and every shard has been read to its end.
     StreamDisabled,
+    /// A recorded window (an incremental export) had every change delivered.
+    Recorded,
 }
 
 #[derive(Debug, Clone)]
@@ -243,6 +245,16 @@ impl StreamHandle {
             task: tokio::spawn(async move {
                 let _ = tx.send(StreamEvent::Failed { error }).await;
             }),
+            counters: Arc::default(),
+        }
+    }
+
+    /// A read run by `task` outside the shard engine (an incremental export's recorded
+    /// changes), stopped by `cancel`.
+    pub(crate) fn from_task(cancel: CancellationToken, task: JoinHandle<()>) -> StreamHandle {
+        StreamHandle {
+            cancel,
+            task,
             counters: Arc::default(),
         }
     }

@@ -11,6 +11,9 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::index_view::IndexView;
+use super::latest::latest_images;
+use super::plan::{compile, query_as_scan};
 use super::reader::{read_data_file, Flow};
 use super::OpenedExport;
 use crate::aws::backend::Backend;
@@ -23,7 +26,7 @@ use crate::aws::stream::describe::StreamTable;
 use crate::aws::stream::{StreamEvent, StreamHandle, StreamStart};
 use crate::model::expression::{ItemFilter, ItemProjection};
 use crate::model::schema::TableInfo;
-use crate::model::table_export::{IntegrityReport, Record};
+use crate::model::table_export::{ExportType, FileReport, IntegrityReport, Record};
 use crate::model::value::Item;
 
 /// Items per page sent into the channel.
@@ -65,46 +68,6 @@ impl ExportBackend {
     /// What the reads so far found in the data files.
     pub fn report(&self) -> IntegrityReport {
         self.report.lock().expect("report lock").clone()
-    }
-}
-
-/// A GSI or LSI read from the table's items: only items with its key attributes (indexes
-/// are sparse), each with the attributes its projection keeps.
-struct IndexView {
-    keys: Vec<String>,
-    /// `None` for an ALL projection.
-    keep: Option<Vec<String>>,
-}
-
-impl IndexView {
-    fn new(info: &TableInfo, name: &str) -> Option<IndexView> {
-        let index = info.index(name)?;
-        let keys = index.keys.names();
-        let keep = match index.projection.projection_type.as_str() {
-            "ALL" => None,
-            _ => {
-                let mut keep = info.keys.names();
-                keep.extend(keys.iter().cloned());
-                keep.extend(index.projection.non_key_attributes.iter().cloned());
-                Some(keep)
-            }
-        };
-        Some(IndexView { keys, keep })
-    }
-
-    fn view(&self, item: Item) -> Option<Item> {
-        if !self.keys.iter().all(|k| item.get(k).is_some()) {
-            return None;
-        }
-        Some(match &self.keep {
-            None => item,
-            Some(keep) => Item::from_attrs(
-                item.into_attrs()
-                    .into_iter()
-                    .filter(|(n, _)| keep.contains(n))
-                    .collect(),
-            ),
-        })
     }
 }
 
@@ -172,13 +135,49 @@ impl Shared {
         self.cancel.is_cancelled() || self.limit_reached.load(Ordering::SeqCst)
     }
 
+    /// Takes `item` through the index, the filter and the projection, and sends a page when
+    /// one is full; `false` once the reader should stop.
+    fn offer(&self, p: &mut Pending, item: Item) -> bool {
+        let item = match &self.index {
+            Some(view) => match view.view(item) {
+                Some(item) => item,
+                None => return !self.stopped(),
+            },
+            None => item,
+        };
+        p.scanned += 1;
+        if self.filter.as_ref().is_none_or(|f| f.matches(&item)) {
+            p.items.push(match &self.projection {
+                Some(projection) => projection.apply(&item),
+                None => item,
+            });
+        }
+        if p.items.len() >= PAGE_ITEMS || p.scanned as usize >= PAGE_ITEMS * 4 {
+            let mut page = std::mem::take(&mut p.items);
+            page.truncate(self.take(page.len()));
+            let scanned = std::mem::take(&mut p.scanned);
+            if !self.send(p.segment, &mut p.page_no, page, scanned) {
+                p.consumer_gone = true;
+            }
+        }
+        !(p.consumer_gone || self.stopped())
+    }
+
+    /// Sends what is left of a reader's last page.
+    fn finish(&self, p: Pending) {
+        if !p.consumer_gone && (!p.items.is_empty() || p.scanned > 0) && !self.cancel.is_cancelled()
+        {
+            let (mut page, mut page_no) = (p.items, p.page_no);
+            page.truncate(self.take(page.len()));
+            self.send(p.segment, &mut page_no, page, p.scanned);
+        }
+    }
+
     /// One reader: takes the next file until none is left, and returns its files' reports.
-    fn run(&self, segment: u32) -> Vec<(usize, crate::model::table_export::FileReport)> {
+    fn run(&self, segment: u32) -> Vec<(usize, FileReport)> {
         let mut reports = Vec::new();
-        let mut page_no = 0u32;
-        let (mut items, mut scanned) = (Vec::with_capacity(PAGE_ITEMS), 0u64);
-        let mut consumer_gone = false;
-        while !self.stopped() && !consumer_gone {
+        let mut p = Pending::new(segment);
+        while !self.stopped() && !p.consumer_gone {
             let index = self.next_file.fetch_add(1, Ordering::SeqCst);
             let Some(file) = self.export.files.get(index) else {
                 break;
@@ -191,77 +190,52 @@ impl Shared {
                         None => return Flow::Continue,
                     },
                 };
-                let item = match &self.index {
-                    Some(view) => match view.view(item) {
-                        Some(item) => item,
-                        None => return Flow::Continue,
-                    },
-                    None => item,
-                };
-                scanned += 1;
-                if self.filter.as_ref().is_none_or(|f| f.matches(&item)) {
-                    items.push(match &self.projection {
-                        Some(p) => p.apply(&item),
-                        None => item,
-                    });
-                }
-                if items.len() >= PAGE_ITEMS || scanned as usize >= PAGE_ITEMS * 4 {
-                    let mut page = std::mem::take(&mut items);
-                    page.truncate(self.take(page.len()));
-                    if !self.send(segment, &mut page_no, page, std::mem::take(&mut scanned)) {
-                        consumer_gone = true;
-                    }
-                }
-                if consumer_gone || self.stopped() {
-                    Flow::Stop
-                } else {
+                if self.offer(&mut p, item) {
                     Flow::Continue
+                } else {
+                    Flow::Stop
                 }
             });
             reports.push((index, report));
         }
-        if !consumer_gone && (!items.is_empty() || scanned > 0) && !self.cancel.is_cancelled() {
-            let mut page = items;
-            page.truncate(self.take(page.len()));
-            self.send(segment, &mut page_no, page, scanned);
-        }
+        self.finish(p);
         reports
     }
+
+    /// An incremental export's items: the newest image of each key written (see
+    /// [`latest_images`]), read by one reader since every change must be seen first.
+    fn run_latest(&self) -> Vec<(usize, FileReport)> {
+        let (items, report) = latest_images(&self.export, || !self.stopped());
+        let mut p = Pending::new(0);
+        for item in items {
+            if !self.offer(&mut p, item) {
+                break;
+            }
+        }
+        self.finish(p);
+        report.files.into_iter().enumerate().collect()
+    }
 }
 
-/// A Query of an export (the explorer's collections, `p`, relations): the files have no key
-/// order to seek in, so it reads them all, keeping the items its key condition matches.
-fn query_as_scan(mut spec: ReadSpec) -> Result<ReadSpec, EngineError> {
-    if spec.operation != Operation::Query {
-        return Ok(spec);
-    }
-    if !spec.shards.is_empty() {
-        return Err(EngineError::bad_input(
-            "a write-sharded key is not read from an export; filter its shards with / instead",
-        ));
-    }
-    spec.filter = match (spec.key_condition.take(), spec.filter.take()) {
-        (Some(key), Some(filter)) => Some(format!("({key}) AND ({filter})")),
-        (key, filter) => key.or(filter),
-    };
-    spec.operation = Operation::Scan;
-    Ok(spec)
+/// What one reader has gathered and not yet sent.
+struct Pending {
+    segment: u32,
+    page_no: u32,
+    items: Vec<Item>,
+    scanned: u64,
+    consumer_gone: bool,
 }
 
-fn compile(spec: &ReadSpec) -> Result<(Option<ItemFilter>, Option<ItemProjection>), EngineError> {
-    let filter = spec
-        .filter
-        .as_deref()
-        .map(|f| ItemFilter::compile(f, &spec.names, &spec.values))
-        .transpose()
-        .map_err(EngineError::bad_input)?;
-    let projection = spec
-        .projection
-        .as_deref()
-        .map(|p| ItemProjection::compile(p, &spec.names))
-        .transpose()
-        .map_err(EngineError::bad_input)?;
-    Ok((filter, projection))
+impl Pending {
+    fn new(segment: u32) -> Self {
+        Pending {
+            segment,
+            page_no: 0,
+            items: Vec::with_capacity(PAGE_ITEMS),
+            scanned: 0,
+            consumer_gone: false,
+        }
+    }
 }
 
 impl Backend for ExportBackend {
@@ -295,9 +269,13 @@ impl Backend for ExportBackend {
                 }
             },
         };
-        let readers = spec
-            .segments
-            .clamp(1, self.export.files.len().max(1) as u32);
+        let latest = self.export.summary.export_type == ExportType::Incremental;
+        let readers = match latest {
+            true => 1,
+            false => spec
+                .segments
+                .clamp(1, self.export.files.len().max(1) as u32),
+        };
         let cancel = CancellationToken::new();
         let shared = Arc::new(Shared {
             export: self.export.clone(),
@@ -318,7 +296,10 @@ impl Backend for ExportBackend {
             let handles: Vec<_> = (0..readers)
                 .map(|segment| {
                     let shared = shared.clone();
-                    tokio::task::spawn_blocking(move || shared.run(segment))
+                    tokio::task::spawn_blocking(move || match latest {
+                        true => shared.run_latest(),
+                        false => shared.run(segment),
+                    })
                 })
                 .collect();
             let mut reports = Vec::new();
@@ -326,8 +307,9 @@ impl Backend for ExportBackend {
                 reports.extend(handle.await.unwrap_or_default());
             }
             reports.sort_by_key(|(index, _)| *index);
-            report.lock().expect("report lock").files =
-                reports.into_iter().map(|(_, r)| r).collect();
+            let files = IntegrityReport {
+                files: reports.into_iter().map(|(_, r)| r).collect(),
+            };
             let outcome = if shared.cancel.is_cancelled() {
                 DoneOutcome::Cancelled
             } else if shared.limit_reached.load(Ordering::SeqCst) {
@@ -335,6 +317,17 @@ impl Backend for ExportBackend {
             } else {
                 DoneOutcome::Complete
             };
+            // Only a read of every file is judged: one cut short on purpose is not.
+            if outcome == DoneOutcome::Complete && !files.is_complete() {
+                let report = files.clone();
+                let _ = tx
+                    .send(EngineEvent::Integrity {
+                        request_id: id,
+                        report,
+                    })
+                    .await;
+            }
+            *report.lock().expect("report lock") = files;
             let _ = tx
                 .send(EngineEvent::Done {
                     request_id: id,
@@ -363,14 +356,12 @@ impl Backend for ExportBackend {
         async move { Ok(info) }
     }
 
+    /// An incremental export's changes are its stream, over the export's window.
     fn stream_table(
         &self,
         _table: &str,
     ) -> impl Future<Output = Result<StreamTable, EngineError>> + Send {
-        let refused = Err(EngineError::bad_input(
-            "an export has no stream; an incremental export's changes are read with tail --export",
-        ));
-        std::future::ready(refused)
+        std::future::ready(super::replay::stream_table(&self.export, &self.info))
     }
 
     fn start_stream(
@@ -379,9 +370,6 @@ impl Backend for ExportBackend {
         _start: StreamStart,
         tx: mpsc::Sender<StreamEvent>,
     ) -> StreamHandle {
-        StreamHandle::failed(
-            EngineError::bad_input("an export has no stream to follow"),
-            tx,
-        )
+        super::replay::start(self.export.clone(), self.report.clone(), tx)
     }
 }

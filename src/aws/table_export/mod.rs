@@ -4,13 +4,19 @@
 //! are [`crate::model::table_export`]'s.
 
 mod backend;
+mod changes;
+mod index_view;
+mod latest;
+mod plan;
 mod reader;
+mod replay;
 mod s3;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub use backend::ExportBackend;
+pub use changes::{as_stream_change, read_changes_in_order, recorded_window};
 pub use reader::{read_data_file, Flow};
 pub use s3::{client as s3_client, parse_url as parse_s3_url, S3Export};
 

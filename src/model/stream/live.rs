@@ -7,8 +7,9 @@ use super::attribution::WriteTargets;
 use super::change::{Change, ChangeEvent};
 use super::ranking::{RankBy, RankTarget, RankedKey, TargetRanking};
 use super::tail::TailBuffer;
+use super::timeline::Timeline;
 use super::warnings::{hot_key, near_limit, Subject, WriteWarning};
-use super::window::{RatePoint, RateSeries, Window, BUCKET_SECS};
+use super::window::{RatePoint, RateSeries, Window};
 use crate::model::schema::TableInfo;
 
 /// The bounds of a [`LiveStats`].
@@ -56,6 +57,8 @@ pub struct LiveStats {
     gsis: Vec<TargetRanking>,
     tail: TailBuffer,
     totals: LiveTotals,
+    /// Every time passed in is put on this axis before it reaches the rings.
+    timeline: Timeline,
 }
 
 impl LiveStats {
@@ -75,7 +78,17 @@ impl LiveStats {
             series: RateSeries::default(),
             tail: TailBuffer::new(config.tail_changes, config.tail_bytes),
             totals: LiveTotals::default(),
+            timeline: Timeline::Live,
         }
+    }
+
+    /// The same, counting on `timeline` (nothing counted yet carries over).
+    pub fn on_timeline(self, timeline: Timeline) -> Self {
+        LiveStats { timeline, ..self }
+    }
+
+    pub fn timeline(&self) -> Timeline {
+        self.timeline
     }
 
     /// Counts `change` as written at `at_ms` and keeps it in the tail.
@@ -97,6 +110,7 @@ impl LiveStats {
         }
         t.ttl_deletes += u64::from(change.ttl_delete);
         t.estimated += u64::from(units.estimated);
+        let at_ms = self.timeline.scale(at_ms);
         self.series.add(at_ms, 1, units.units);
         if let Some(key) = self.targets.table_key(change) {
             self.table.add(&key, units.units, at_ms);
@@ -109,6 +123,7 @@ impl LiveStats {
 
     /// Lets time pass with nothing written.
     pub fn advance(&mut self, now_ms: u64) {
+        let now_ms = self.timeline.scale(now_ms);
         self.series.advance(now_ms);
         self.table.advance(now_ms);
         for g in &mut self.gsis {
@@ -128,9 +143,10 @@ impl LiveStats {
         &self.tail
     }
 
-    /// Events and write units per second over `window`, oldest first (sparklines).
+    /// Events and write units per ring slot over `window`, oldest first (sparklines): per
+    /// second live, per [`Timeline::unit_secs`] over a recorded window.
     pub fn series(&self, window: Window, now_ms: u64) -> Vec<RatePoint> {
-        self.series.series(window, now_ms)
+        self.series.series(window, self.timeline.scale(now_ms))
     }
 
     pub fn ranking(&self, target: RankTarget) -> Option<&TargetRanking> {
@@ -148,15 +164,28 @@ impl LiveStats {
         now_ms: u64,
         k: usize,
     ) -> Vec<RankedKey> {
+        let now_ms = self.timeline.scale(now_ms);
         self.ranking(target)
             .map(|r| r.top(by, window, now_ms, k))
             .unwrap_or_default()
     }
 
+    /// Events and write units of `target`'s ranking over `window`.
+    pub fn window_totals(&self, target: RankTarget, window: Window, now_ms: u64) -> (u64, u64) {
+        let now_ms = self.timeline.scale(now_ms);
+        self.ranking(target)
+            .map_or((0, 0), |r| r.totals(window, now_ms))
+    }
+
     /// The write rules over `window`, table first, then each GSI.
     pub fn warnings(&self, window: Window, now_ms: u64) -> Vec<WriteWarning> {
-        let during = format!("in the last {}", window.label());
-        let over = format!("over {BUCKET_SECS} s");
+        let during = match self.timeline {
+            Timeline::Live => format!("in the last {}", window.label()),
+            Timeline::Recorded { .. } => "in the export's window".to_string(),
+        };
+        let over = format!("over {} s", self.timeline.bucket_secs());
+        let unit_secs = self.timeline.unit_secs() as f64;
+        let now_ms = self.timeline.scale(now_ms);
         let mut out = Vec::new();
         let rankings = std::iter::once((None, &self.table))
             .chain(self.gsis.iter().map(|g| (Some(g.name.as_str()), g)));
@@ -174,7 +203,8 @@ impl LiveStats {
                 out.extend(hot_key(subject, &top.key, events, total, &during, None));
             }
             for top in ranking.top(RankBy::Wcu, window, now_ms, LIMIT_CANDIDATES) {
-                let rate = ranking.peak_wcu_per_second(&top.key, window, now_ms);
+                // A stretched bucket's rate is per slot: per second, it is that over the slot.
+                let rate = ranking.peak_wcu_per_second(&top.key, window, now_ms) / unit_secs;
                 out.extend(near_limit(subject, &top.key, rate, &over, None));
             }
         }

@@ -6,7 +6,8 @@
 //! - [`attribution`]: the table and GSI partition keys a change wrote to.
 //! - [`top_k`], [`window`], [`ranking`]: the heaviest keys over a sliding window in fixed memory.
 //! - [`warnings`]: the hot-partition rules applied to writes.
-//! - [`live`]: [`LiveStats`], everything the live view shows, fed one change at a time.
+//! - [`live`]: [`LiveStats`], everything the live view shows, fed one change at a time, on a
+//!   [`timeline`]: a stream's moving clock, or a recorded window (an incremental export) whole.
 //! - [`tally`]: exact per-key counts over one bounded run (`hotkeys --writes`).
 //! - [`tail`], [`diff`], [`change_json`]: the last changes, what a MODIFY changed, and a change
 //!   as a line of JSON.
@@ -19,6 +20,7 @@ pub mod live;
 pub mod ranking;
 pub mod tail;
 pub mod tally;
+pub mod timeline;
 pub mod top_k;
 pub mod warnings;
 pub mod window;
@@ -26,4 +28,5 @@ pub mod window;
 pub use change::{Change, ChangeEvent, ViewType, WriteUnits};
 pub use live::{LiveConfig, LiveStats, LiveTotals};
 pub use ranking::{RankBy, RankTarget, RankedKey};
+pub use timeline::Timeline;
 pub use window::Window;

@@ -27,6 +27,8 @@ pub struct ManifestSummary {
     /// Incremental exports: the window of writes they hold.
     pub export_from_time: Option<String>,
     pub export_to_time: Option<String>,
+    /// Incremental exports: `NEW_AND_OLD_IMAGES` or `NEW_IMAGE`, as a stream's view type.
+    pub output_view: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -46,6 +48,7 @@ struct SummaryJson {
     export_type: Option<String>,
     export_from_time: Option<serde_json::Value>,
     export_to_time: Option<serde_json::Value>,
+    output_view: Option<String>,
 }
 
 /// A time as the manifest spells it: an ISO 8601 string, or (in some exports) a number.
@@ -58,8 +61,20 @@ fn time_text(value: Option<serde_json::Value>) -> Option<String> {
 }
 
 impl ManifestSummary {
-    /// How the explorer names the export in its title: "export <id> of <table> at <time>".
+    /// How the explorer names the export in its title: "export <id> of <table> at <time>",
+    /// or for an incremental one the window of writes it holds, so its items (the newest
+    /// image of each key written) are not taken for the whole table.
     pub fn title(&self) -> String {
+        if self.export_type == ExportType::Incremental {
+            let at = |t: &Option<String>| t.clone().unwrap_or_else(|| "?".into());
+            return format!(
+                "incremental export {} of {}: items written from {} to {}, as last written",
+                self.export_id,
+                self.table.as_deref().unwrap_or("an unnamed table"),
+                at(&self.export_from_time),
+                at(&self.export_to_time)
+            );
+        }
         format!(
             "export {} of {} at {}",
             self.export_id,
@@ -107,6 +122,7 @@ impl ManifestSummary {
             export_type,
             export_from_time: time_text(json.export_from_time),
             export_to_time: time_text(json.export_to_time),
+            output_view: json.output_view,
         })
     }
 }
