@@ -173,7 +173,6 @@ fn insights_proxy() -> fault_proxy::FaultProxy {
 
 /// A table with spare capacity whose GSI1 throttles its writes on a hot key, now.
 fn hot_gsi_script(t: &str) -> Script {
-    let gsi = [("TableName", t), ("GlobalSecondaryIndexName", "GSI1")];
     let table = [("TableName", t)];
     Script::default()
         .series("ConsumedWriteCapacityUnits", &table, "Sum", &[600.0; 11])
@@ -183,20 +182,7 @@ fn hot_gsi_script(t: &str) -> Script {
             "Average",
             &[100.0; 11],
         )
-        .series("ConsumedWriteCapacityUnits", &gsi, "Sum", &[1200.0; 11])
-        .series(
-            "ProvisionedWriteCapacityUnits",
-            &gsi,
-            "Average",
-            &[100.0; 11],
-        )
-        .series("WriteThrottleEvents", &gsi, "Sum", &[50.0; 11])
-        .series(
-            "WriteKeyRangeThroughputThrottleEvents",
-            &gsi,
-            "Sum",
-            &[50.0; 11],
-        )
+        .gsi1_write_storm(t, 11)
         .rule(
             GSI_RULE,
             550.0,

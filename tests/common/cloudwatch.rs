@@ -66,6 +66,32 @@ impl Script {
         self
     }
 
+    /// GSI1 of `table` consuming 20 WCU/s of 100 provisioned while its writes throttle on a
+    /// hot key range (50 events a minute), over `minutes` one-minute points from the
+    /// window's start: a hot GSI key, now when the points reach the window's end.
+    pub fn gsi1_write_storm(self, table: &str, minutes: usize) -> Self {
+        let gsi = [("TableName", table), ("GlobalSecondaryIndexName", "GSI1")];
+        self.series(
+            "ConsumedWriteCapacityUnits",
+            &gsi,
+            "Sum",
+            &vec![1200.0; minutes],
+        )
+        .series(
+            "ProvisionedWriteCapacityUnits",
+            &gsi,
+            "Average",
+            &vec![100.0; minutes],
+        )
+        .series("WriteThrottleEvents", &gsi, "Sum", &vec![50.0; minutes])
+        .series(
+            "WriteKeyRangeThroughputThrottleEvents",
+            &gsi,
+            "Sum",
+            &vec![50.0; minutes],
+        )
+    }
+
     pub fn pages_of(mut self, n: usize) -> Self {
         self.page_size = n;
         self
