@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::index_view::{size_plan, IndexView};
 use super::reader::{read_data_file, Flow};
 use super::OpenedExport;
 use crate::aws::backend::Backend;
@@ -21,10 +22,14 @@ use crate::aws::read::{
 };
 use crate::aws::stream::describe::StreamTable;
 use crate::aws::stream::{StreamEvent, StreamHandle, StreamStart};
+use crate::model::distribution::SizedKeys;
 use crate::model::expression::{ItemFilter, ItemProjection};
 use crate::model::schema::TableInfo;
-use crate::model::table_export::{IntegrityReport, Record};
+use crate::model::table_export::{FileReport, IntegrityReport, Record, SizePlan};
 use crate::model::value::Item;
+
+#[path = "sized.rs"]
+mod sized;
 
 /// Items per page sent into the channel.
 const PAGE_ITEMS: usize = 1000;
@@ -68,46 +73,6 @@ impl ExportBackend {
     }
 }
 
-/// A GSI or LSI read from the table's items: only items with its key attributes (indexes
-/// are sparse), each with the attributes its projection keeps.
-struct IndexView {
-    keys: Vec<String>,
-    /// `None` for an ALL projection.
-    keep: Option<Vec<String>>,
-}
-
-impl IndexView {
-    fn new(info: &TableInfo, name: &str) -> Option<IndexView> {
-        let index = info.index(name)?;
-        let keys = index.keys.names();
-        let keep = match index.projection.projection_type.as_str() {
-            "ALL" => None,
-            _ => {
-                let mut keep = info.keys.names();
-                keep.extend(keys.iter().cloned());
-                keep.extend(index.projection.non_key_attributes.iter().cloned());
-                Some(keep)
-            }
-        };
-        Some(IndexView { keys, keep })
-    }
-
-    fn view(&self, item: Item) -> Option<Item> {
-        if !self.keys.iter().all(|k| item.get(k).is_some()) {
-            return None;
-        }
-        Some(match &self.keep {
-            None => item,
-            Some(keep) => Item::from_attrs(
-                item.into_attrs()
-                    .into_iter()
-                    .filter(|(n, _)| keep.contains(n))
-                    .collect(),
-            ),
-        })
-    }
-}
-
 /// What each reader thread shares.
 struct Shared {
     export: Arc<OpenedExport>,
@@ -115,6 +80,9 @@ struct Shared {
     filter: Option<ItemFilter>,
     projection: Option<ItemProjection>,
     index: Option<IndexView>,
+    /// Set when the read asked for [`ReadSpec::sized_keys`] and needs nothing else: items are
+    /// then read as key texts and sizes (`sized.rs`).
+    sized: Option<SizePlan>,
     id: RequestId,
     next_file: AtomicUsize,
     delivered: AtomicUsize,
@@ -126,14 +94,34 @@ struct Shared {
 
 impl Shared {
     /// Sends a page; `false` when the consumer is gone.
-    fn send(&self, segment: u32, page_no: &mut u32, mut items: Vec<Item>, scanned: u64) -> bool {
+    fn send(&self, segment: u32, page_no: &mut u32, items: Vec<Item>, scanned: u64) -> bool {
+        self.send_page(segment, page_no, items, None, scanned)
+    }
+
+    /// Sends a page of items as key texts and sizes; `false` when the consumer is gone.
+    fn send_sized(&self, segment: u32, page_no: &mut u32, sized: SizedKeys, scanned: u64) -> bool {
+        self.send_page(segment, page_no, Vec::new(), Some(Box::new(sized)), scanned)
+    }
+
+    fn send_page(
+        &self,
+        segment: u32,
+        page_no: &mut u32,
+        mut items: Vec<Item>,
+        sized_keys: Option<Box<SizedKeys>>,
+        scanned: u64,
+    ) -> bool {
         *page_no += 1;
         let json_lines = self.spec.json_lines.map(|spelling| {
             let lines = JsonLines::from_items(&items, spelling);
             items = Vec::new();
             lines
         });
-        let count = json_lines.as_ref().map_or(items.len(), |l| l.items) as u64;
+        let count = match (&json_lines, &sized_keys) {
+            (Some(lines), _) => lines.items,
+            (None, Some(sized)) => sized.len(),
+            (None, None) => items.len(),
+        } as u64;
         let page = Page {
             request_id: self.id,
             operation: Operation::Scan,
@@ -142,6 +130,7 @@ impl Shared {
             page: *page_no,
             items,
             json_lines,
+            sized_keys,
             count,
             scanned_count: scanned,
             consumed: Default::default(),
@@ -172,15 +161,23 @@ impl Shared {
         self.cancel.is_cancelled() || self.limit_reached.load(Ordering::SeqCst)
     }
 
+    /// The next data file no reader has taken, with its place in the manifest.
+    fn next_file(&self) -> Option<(usize, &crate::model::table_export::DataFile)> {
+        let index = self.next_file.fetch_add(1, Ordering::SeqCst);
+        self.export.files.get(index).map(|file| (index, file))
+    }
+
     /// One reader: takes the next file until none is left, and returns its files' reports.
-    fn run(&self, segment: u32) -> Vec<(usize, crate::model::table_export::FileReport)> {
+    fn run(&self, segment: u32) -> Vec<(usize, FileReport)> {
+        if let Some(plan) = &self.sized {
+            return self.run_sized(segment, plan);
+        }
         let mut reports = Vec::new();
         let mut page_no = 0u32;
         let (mut items, mut scanned) = (Vec::with_capacity(PAGE_ITEMS), 0u64);
         let mut consumer_gone = false;
         while !self.stopped() && !consumer_gone {
-            let index = self.next_file.fetch_add(1, Ordering::SeqCst);
-            let Some(file) = self.export.files.get(index) else {
+            let Some((index, file)) = self.next_file() else {
                 break;
             };
             let report = read_data_file(&self.export, file, |record| {
@@ -295,6 +292,17 @@ impl Backend for ExportBackend {
                 }
             },
         };
+        // A count that needs only keys and sizes: nothing filters, projects or limits the items.
+        let sized = spec
+            .sized_keys
+            .as_deref()
+            .filter(|_| {
+                filter.is_none()
+                    && projection.is_none()
+                    && spec.limit.is_none()
+                    && spec.json_lines.is_none()
+            })
+            .map(|key| size_plan(index.as_ref(), key));
         let readers = spec
             .segments
             .clamp(1, self.export.files.len().max(1) as u32);
@@ -305,6 +313,7 @@ impl Backend for ExportBackend {
             filter,
             projection,
             index,
+            sized,
             id,
             next_file: AtomicUsize::new(0),
             delivered: AtomicUsize::new(0),

@@ -4,6 +4,7 @@
 //! are [`crate::model::table_export`]'s.
 
 mod backend;
+mod index_view;
 mod reader;
 mod s3;
 

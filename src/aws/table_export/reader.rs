@@ -11,6 +11,7 @@ use md5::{Digest, Md5};
 use super::OpenedExport;
 use crate::model::table_export::{
     parse_dynamo_line, parse_ion_line, DataFile, ExportFormat, FileProblem, FileReport, Record,
+    TableExportError,
 };
 
 /// What the caller wants after a record.
@@ -44,6 +45,22 @@ pub fn read_data_file(
     mut on_record: impl FnMut(Record) -> Flow,
 ) -> FileReport {
     let (format, export_type) = (export.summary.format, export.summary.export_type);
+    read_data_lines(export, file, |text| {
+        let parsed = match format {
+            ExportFormat::DynamoJson => parse_dynamo_line(text, export_type),
+            ExportFormat::Ion => parse_ion_line(text, export_type),
+        };
+        parsed.map(&mut on_record)
+    })
+}
+
+/// [`read_data_file`] with the reading of each line left to `on_line`: `Ok` for a record
+/// (counted as read), an error for a damaged line. The file's checks are the same.
+pub fn read_data_lines(
+    export: &OpenedExport,
+    file: &DataFile,
+    mut on_line: impl FnMut(&str) -> Result<Flow, TableExportError>,
+) -> FileReport {
     let mut report = FileReport {
         key: file.key.clone(),
         listed: file.item_count,
@@ -88,14 +105,10 @@ pub fn read_data_file(
             if text.trim().is_empty() {
                 continue;
             }
-            let parsed = match format {
-                ExportFormat::DynamoJson => parse_dynamo_line(text, export_type),
-                ExportFormat::Ion => parse_ion_line(text, export_type),
-            };
-            match parsed {
-                Ok(record) => {
+            match on_line(text) {
+                Ok(flow) => {
                     report.read += 1;
-                    if on_record(record) == Flow::Stop {
+                    if flow == Flow::Stop {
                         stopped = true;
                         break;
                     }
