@@ -45,13 +45,15 @@ impl Shared {
                 if let Tally::Counted { bytes } = tally {
                     batch.push(bytes);
                 }
-                if batch.len() >= PAGE_ITEMS {
-                    let page = std::mem::replace(&mut batch, SizedKeys::with_capacity(PAGE_ITEMS));
-                    let scanned = page.len() as u64;
-                    if !self.send_sized(segment, &mut page_no, page, scanned) {
-                        consumer_gone = true;
-                    }
+                if batch.len() < PAGE_ITEMS {
+                    return Ok(Flow::Continue);
                 }
+                let page = std::mem::replace(&mut batch, SizedKeys::with_capacity(PAGE_ITEMS));
+                let scanned = page.len() as u64;
+                if !self.send_sized(segment, &mut page_no, page, scanned) {
+                    consumer_gone = true;
+                }
+                // Asked once a page, not once a line: the cancellation token takes a lock.
                 Ok(if consumer_gone || self.stopped() {
                     Flow::Stop
                 } else {

@@ -35,9 +35,7 @@ pub(super) fn scan_string(b: &[u8], at: usize) -> Option<(JsonString, usize)> {
     // Bytes the escapes take in the line beyond the UTF-8 they stand for.
     let mut shrink = 0;
     loop {
-        while b.get(i).is_some_and(|&c| !STRING_STOP[c as usize]) {
-            i += 1;
-        }
+        i = skip_plain(b, i);
         match *b.get(i)? {
             b'"' => break,
             b'\\' => match *b.get(i + 1)? {
@@ -83,6 +81,31 @@ pub(super) fn scan_string(b: &[u8], at: usize) -> Option<(JsonString, usize)> {
     Some((found, i + 1))
 }
 
+/// The first byte at or after `i` that [`STRING_STOP`] names (or the end): eight bytes at a
+/// time while none of them is one, since most of a line is the text of its strings.
+fn skip_plain(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // Whether a byte of `word` is zero: exact for the whole word (a borrow only flags bytes
+    // above a real zero byte).
+    let has_zero = |word: u64| word.wrapping_sub(ONES) & !word & HIGHS != 0;
+    while let Some(chunk) = b.get(i..i + 8) {
+        let word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
+        let control = word.wrapping_sub(ONES * 0x20) & !word & HIGHS != 0;
+        if control
+            || has_zero(word ^ (ONES * u64::from(b'"')))
+            || has_zero(word ^ (ONES * u64::from(b'\\')))
+        {
+            break;
+        }
+        i += 8;
+    }
+    while b.get(i).is_some_and(|&c| !STRING_STOP[c as usize]) {
+        i += 1;
+    }
+    i
+}
+
 fn hex4(b: &[u8], at: usize) -> Option<u32> {
     let mut unit = 0;
     for &d in b.get(at..at + 4)? {
@@ -90,3 +113,7 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
     }
     Some(unit)
 }
+
+#[cfg(test)]
+#[path = "json_string_tests.rs"]
+mod tests;
