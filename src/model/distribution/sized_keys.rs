@@ -47,8 +47,7 @@ impl SizedKeys {
         self.items.is_empty()
     }
 
-    /// Where the next key is written: the caller appends its text, then calls [`Self::push`]
-    /// (or [`Self::discard`], for an item not counted after all).
+    /// Where the next key is written: the caller appends its text, then calls [`Self::push`].
     pub fn key_buffer(&mut self) -> &mut String {
         &mut self.text
     }
@@ -56,12 +55,6 @@ impl SizedKeys {
     /// Ends the item whose key was appended to [`Self::key_buffer`].
     pub fn push(&mut self, bytes: usize) {
         self.items.push((self.text.len(), bytes));
-    }
-
-    /// Drops key text appended since the last item.
-    pub fn discard(&mut self) {
-        let end = self.items.last().map_or(0, |(end, _)| *end);
-        self.text.truncate(end);
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&str, usize)> {
@@ -82,3 +75,7 @@ impl KeyDistribution {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "sized_keys_tests.rs"]
+mod tests;
