@@ -173,6 +173,7 @@ fn explorer() -> State {
             page: 1,
             items,
             json_lines: None,
+            sized_keys: None,
             count,
             scanned_count: count,
             consumed: Consumed {

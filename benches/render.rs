@@ -75,6 +75,7 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
         page: number,
         items,
         json_lines: None,
+        sized_keys: None,
         count,
         scanned_count: count,
         consumed: Consumed {

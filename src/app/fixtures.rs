@@ -42,6 +42,7 @@ pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
         page,
         items,
         json_lines: None,
+        sized_keys: None,
         count,
         scanned_count: count,
         consumed: Consumed {

@@ -3,12 +3,9 @@
 //! warnings of [`crate::model::distribution`].
 
 use crate::ui::format::bytes;
-use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use base64::engine::general_purpose::STANDARD as BASE64;
-use base64::Engine as _;
 use serde::Serialize;
 
 use super::args::{HotkeysArgs, HotkeysOutput};
@@ -18,6 +15,7 @@ use super::text_table::{write_table, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
+pub(super) use crate::model::distribution::key_text;
 use crate::model::distribution::{
     Approximation, KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
@@ -25,7 +23,6 @@ use crate::model::item_size::item_size;
 use crate::model::json::to_safe_json;
 use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::schema::{IndexKind, TableInfo};
-use crate::model::value::{AttrValue, Item};
 use crate::model::wording::{noun, percent};
 
 /// Widest key column in `table` output; longer keys are truncated with `…`.
@@ -77,6 +74,8 @@ pub async fn run<B: Backend>(
     spec.segments = args.segments;
     spec.max_rcu = args.max_rcu;
     spec.rcu_per_second = args.rcu_per_second;
+    // An export reads each line's key and size without building the item; DynamoDB sends items.
+    spec.sized_keys = Some(partition_key.clone());
 
     // An export with a damaged file is still reported; its shortfall is the error after it.
     let (distribution, stats_line, shortfall) = count(
@@ -149,17 +148,6 @@ pub async fn run<B: Backend>(
     Ok(())
 }
 
-/// The partition key as text: S as is, N as its exact text, B as base64.
-pub(super) fn key_text<'a>(item: &'a Item, name: &str) -> Cow<'a, str> {
-    match item.get(name) {
-        Some(AttrValue::S(s)) | Some(AttrValue::N(s)) => Cow::Borrowed(s),
-        Some(AttrValue::B(b)) => Cow::Owned(BASE64.encode(b)),
-        // Key attributes are always S, N or B; anything else is shown by type, not guessed at.
-        Some(other) => Cow::Owned(format!("({} {name})", other.type_name())),
-        None => Cow::Owned(format!("(no {name})")),
-    }
-}
-
 /// Scans to the end, counting every item. Returns the `--stats` line when asked for; on
 /// failure it rides on the error so it stays the last line of stderr.
 async fn count<B: Backend>(
@@ -174,6 +162,9 @@ async fn count<B: Backend>(
     let drained = drain(engine, spec, |page| {
         for item in &page.items {
             distribution.add(&key_text(item, partition_key), item_size(item));
+        }
+        if let Some(sized) = &page.sized_keys {
+            distribution.add_sized(sized);
         }
         Next::Continue
     })

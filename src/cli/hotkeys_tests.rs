@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::value::{AttrValue, Item};
 
 #[test]
 fn the_warnings_section_says_none_or_lists_them_sanitised() {

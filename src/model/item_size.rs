@@ -12,13 +12,19 @@ use crate::model::value::{AttrValue, Item};
 
 pub const MAX_ITEM_BYTES: usize = 400 * 1024;
 
-const DOCUMENT_OVERHEAD: usize = 3;
-const ELEMENT_OVERHEAD: usize = 1;
+pub(crate) const DOCUMENT_OVERHEAD: usize = 3;
+pub(crate) const ELEMENT_OVERHEAD: usize = 1;
 
 pub fn item_size(item: &Item) -> usize {
     item.iter()
-        .map(|(name, value)| name.len() + value_size(value))
+        .map(|(name, value)| attribute_size(name, value))
         .sum()
+}
+
+/// One attribute's share of [`item_size`], for a size of some of an item's attributes (an
+/// index's projection).
+pub(crate) fn attribute_size(name: &str, value: &AttrValue) -> usize {
+    name.len() + value_size(value)
 }
 
 /// Fraction of the 400 KB limit, so 1.0 means exactly at the limit.
@@ -54,7 +60,7 @@ fn value_size(value: &AttrValue) -> usize {
 
 /// One byte per two significant digits, plus one. Sign, decimal point and exponent are not
 /// digits, and leading and trailing zeros are trimmed, so `-1.50E+3` has the digits `15`.
-fn number_size(text: &str) -> usize {
+pub(crate) fn number_size(text: &str) -> usize {
     let mantissa = text.split(['e', 'E']).next().unwrap_or_default();
     let digits = mantissa.trim_matches(|c: char| !c.is_ascii_digit() || c == '0');
     let significant = digits.bytes().filter(u8::is_ascii_digit).count();

@@ -174,6 +174,23 @@ pub fn validate_number(text: &str) -> Result<(), NumberError> {
     Ok(())
 }
 
+/// Whether [`validate_number`] accepts `text`, without its allocations: the size-and-key pass
+/// of `hotkeys --export` checks every number of every item, and only needs the yes.
+pub(crate) fn number_fits(text: &str) -> bool {
+    let Some(parts) = parse_decimal(text) else {
+        return false;
+    };
+    let all = || parts.int.iter().chain(parts.frac);
+    let total = parts.int.len() + parts.frac.len();
+    let leading = all().take_while(|&&d| d == b'0').count();
+    if leading == total {
+        return true;
+    }
+    let trailing = all().rev().take_while(|&&d| d == b'0').count();
+    let exponent = parts.int.len() as i64 - leading as i64 + parts.exponent;
+    total - leading - trailing <= MAX_DIGITS && (MIN_EXPONENT..=MAX_EXPONENT).contains(&exponent)
+}
+
 /// Exact numeric order of two numbers ("9" < "10", "1e2" == "100", "0" == "-0.0").
 ///
 /// Meant for validated numbers; if either side is not a number at all, falls back to comparing

@@ -30,6 +30,7 @@ pub(super) fn segment_page(
         }),
         last_evaluated_key: last,
         json_lines: None,
+        sized_keys: None,
         items,
         count: n,
         scanned_count: n * 4,

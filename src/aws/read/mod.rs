@@ -34,6 +34,7 @@ use super::attempts::AttemptStats;
 use super::error::EngineError;
 use super::json_lines::JsonLines;
 use crate::model::capacity::Consumed;
+use crate::model::distribution::SizedKeys;
 use crate::model::json::JsonSpelling;
 use crate::model::value::{AttrValue, Item};
 
@@ -118,6 +119,11 @@ pub struct ReadSpec {
     /// Deliver each page's items as JSON lines in this spelling instead of as `Item`s: a
     /// headless scan to a pipe then skips the conversion (see [`super::json_lines`]).
     pub json_lines: Option<JsonSpelling>,
+    /// Deliver each item as this attribute's key text and the item's DynamoDB size (in
+    /// [`Page::sized_keys`]) instead of the item, when the reader can find them without
+    /// building it (an export); others deliver items. Only for reads with no filter or
+    /// projection: `hotkeys` needs nothing else.
+    pub sized_keys: Option<String>,
 }
 
 impl ReadSpec {
@@ -146,6 +152,7 @@ impl ReadSpec {
             max_rcu: None,
             rcu_per_second: None,
             json_lines: None,
+            sized_keys: None,
         }
     }
 
@@ -199,6 +206,10 @@ pub struct Page {
     /// Empty when the read asked for [`ReadSpec::json_lines`]; the items are then in `json_lines`.
     pub items: Vec<Item>,
     pub json_lines: Option<JsonLines>,
+    /// The items as key texts and sizes, when the read asked for [`ReadSpec::sized_keys`] and
+    /// the reader could give them. Boxed: most pages have none, and every event is as big as
+    /// the biggest.
+    pub sized_keys: Option<Box<SizedKeys>>,
     /// DynamoDB's `Count` and `ScannedCount` for this page.
     pub count: u64,
     pub scanned_count: u64,
@@ -220,7 +231,9 @@ pub struct Page {
 impl Page {
     /// Items this page delivers, in either form.
     pub fn item_count(&self) -> usize {
-        self.items.len() + self.json_lines.as_ref().map_or(0, |lines| lines.items)
+        self.items.len()
+            + self.json_lines.as_ref().map_or(0, |lines| lines.items)
+            + self.sized_keys.as_ref().map_or(0, |sized| sized.len())
     }
 }
 
@@ -236,6 +249,9 @@ pub enum DoneOutcome {
     Cancelled,
 }
 
+// Nearly every event is a page, and few wait in a read's bounded channel: boxing pages would
+// add an allocation per page to save memory nobody holds.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum EngineEvent {
     Page(Page),

@@ -251,6 +251,7 @@ pub(super) async fn run_segment<S: PageSource>(
             page: page_number,
             items,
             json_lines,
+            sized_keys: None,
             count: raw.count,
             scanned_count: raw.scanned_count,
             consumed: raw.consumed,

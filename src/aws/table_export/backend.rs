@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::index_view::IndexView;
+use super::index_view::{size_plan, IndexView};
 use super::latest::latest_images;
 use super::plan::{compile, query_as_scan};
 use super::reader::{read_data_file, Flow};
@@ -24,10 +24,18 @@ use crate::aws::read::{
 };
 use crate::aws::stream::describe::StreamTable;
 use crate::aws::stream::{StreamEvent, StreamHandle, StreamStart};
+use crate::model::distribution::SizedKeys;
 use crate::model::expression::{ItemFilter, ItemProjection};
 use crate::model::schema::TableInfo;
-use crate::model::table_export::{ExportType, FileReport, IntegrityReport, Record};
+use crate::model::table_export::{ExportType, FileReport, IntegrityReport, Record, SizePlan};
 use crate::model::value::Item;
+
+#[path = "pending.rs"]
+mod pending;
+#[path = "sized.rs"]
+mod sized;
+
+use pending::Pending;
 
 /// Items per page sent into the channel.
 const PAGE_ITEMS: usize = 1000;
@@ -78,6 +86,9 @@ struct Shared {
     filter: Option<ItemFilter>,
     projection: Option<ItemProjection>,
     index: Option<IndexView>,
+    /// Set when the read asked for [`ReadSpec::sized_keys`] and needs nothing else: items are
+    /// then read as key texts and sizes (`sized.rs`).
+    sized: Option<SizePlan>,
     id: RequestId,
     next_file: AtomicUsize,
     delivered: AtomicUsize,
@@ -89,14 +100,34 @@ struct Shared {
 
 impl Shared {
     /// Sends a page; `false` when the consumer is gone.
-    fn send(&self, segment: u32, page_no: &mut u32, mut items: Vec<Item>, scanned: u64) -> bool {
+    fn send(&self, segment: u32, page_no: &mut u32, items: Vec<Item>, scanned: u64) -> bool {
+        self.send_page(segment, page_no, items, None, scanned)
+    }
+
+    /// Sends a page of items as key texts and sizes; `false` when the consumer is gone.
+    fn send_sized(&self, segment: u32, page_no: &mut u32, sized: SizedKeys, scanned: u64) -> bool {
+        self.send_page(segment, page_no, Vec::new(), Some(Box::new(sized)), scanned)
+    }
+
+    fn send_page(
+        &self,
+        segment: u32,
+        page_no: &mut u32,
+        mut items: Vec<Item>,
+        sized_keys: Option<Box<SizedKeys>>,
+        scanned: u64,
+    ) -> bool {
         *page_no += 1;
         let json_lines = self.spec.json_lines.map(|spelling| {
             let lines = JsonLines::from_items(&items, spelling);
             items = Vec::new();
             lines
         });
-        let count = json_lines.as_ref().map_or(items.len(), |l| l.items) as u64;
+        let count = match (&json_lines, &sized_keys) {
+            (Some(lines), _) => lines.items,
+            (None, Some(sized)) => sized.len(),
+            (None, None) => items.len(),
+        } as u64;
         let page = Page {
             request_id: self.id,
             operation: Operation::Scan,
@@ -105,6 +136,7 @@ impl Shared {
             page: *page_no,
             items,
             json_lines,
+            sized_keys,
             count,
             scanned_count: scanned,
             consumed: Default::default(),
@@ -135,51 +167,21 @@ impl Shared {
         self.cancel.is_cancelled() || self.limit_reached.load(Ordering::SeqCst)
     }
 
-    /// Takes `item` through the index, the filter and the projection, and sends a page when
-    /// one is full; `false` once the reader should stop.
-    fn offer(&self, p: &mut Pending, item: Item) -> bool {
-        let item = match &self.index {
-            Some(view) => match view.view(item) {
-                Some(item) => item,
-                None => return !self.stopped(),
-            },
-            None => item,
-        };
-        p.scanned += 1;
-        if self.filter.as_ref().is_none_or(|f| f.matches(&item)) {
-            p.items.push(match &self.projection {
-                Some(projection) => projection.apply(&item),
-                None => item,
-            });
-        }
-        if p.items.len() >= PAGE_ITEMS || p.scanned as usize >= PAGE_ITEMS * 4 {
-            let mut page = std::mem::take(&mut p.items);
-            page.truncate(self.take(page.len()));
-            let scanned = std::mem::take(&mut p.scanned);
-            if !self.send(p.segment, &mut p.page_no, page, scanned) {
-                p.consumer_gone = true;
-            }
-        }
-        !(p.consumer_gone || self.stopped())
-    }
-
-    /// Sends what is left of a reader's last page.
-    fn finish(&self, p: Pending) {
-        if !p.consumer_gone && (!p.items.is_empty() || p.scanned > 0) && !self.cancel.is_cancelled()
-        {
-            let (mut page, mut page_no) = (p.items, p.page_no);
-            page.truncate(self.take(page.len()));
-            self.send(p.segment, &mut page_no, page, p.scanned);
-        }
+    /// The next data file no reader has taken, with its place in the manifest.
+    fn next_file(&self) -> Option<(usize, &crate::model::table_export::DataFile)> {
+        let index = self.next_file.fetch_add(1, Ordering::SeqCst);
+        self.export.files.get(index).map(|file| (index, file))
     }
 
     /// One reader: takes the next file until none is left, and returns its files' reports.
     fn run(&self, segment: u32) -> Vec<(usize, FileReport)> {
+        if let Some(plan) = &self.sized {
+            return self.run_sized(segment, plan);
+        }
         let mut reports = Vec::new();
         let mut p = Pending::new(segment);
         while !self.stopped() && !p.consumer_gone {
-            let index = self.next_file.fetch_add(1, Ordering::SeqCst);
-            let Some(file) = self.export.files.get(index) else {
+            let Some((index, file)) = self.next_file() else {
                 break;
             };
             let report = read_data_file(&self.export, file, |record| {
@@ -217,27 +219,6 @@ impl Shared {
     }
 }
 
-/// What one reader has gathered and not yet sent.
-struct Pending {
-    segment: u32,
-    page_no: u32,
-    items: Vec<Item>,
-    scanned: u64,
-    consumer_gone: bool,
-}
-
-impl Pending {
-    fn new(segment: u32) -> Self {
-        Pending {
-            segment,
-            page_no: 0,
-            items: Vec::with_capacity(PAGE_ITEMS),
-            scanned: 0,
-            consumer_gone: false,
-        }
-    }
-}
-
 impl Backend for ExportBackend {
     fn endpoint(&self) -> &str {
         &self.endpoint
@@ -270,6 +251,20 @@ impl Backend for ExportBackend {
             },
         };
         let latest = self.export.summary.export_type == ExportType::Incremental;
+        // A count that needs only keys and sizes: nothing filters, projects or limits the
+        // items, and each item is a line (an incremental export's items are its newest
+        // images, which only the full reader finds).
+        let sized = spec
+            .sized_keys
+            .as_deref()
+            .filter(|_| {
+                filter.is_none()
+                    && projection.is_none()
+                    && spec.limit.is_none()
+                    && spec.json_lines.is_none()
+                    && !latest
+            })
+            .map(|key| size_plan(index.as_ref(), key));
         let readers = match latest {
             true => 1,
             false => spec
@@ -283,6 +278,7 @@ impl Backend for ExportBackend {
             filter,
             projection,
             index,
+            sized,
             id,
             next_file: AtomicUsize::new(0),
             delivered: AtomicUsize::new(0),

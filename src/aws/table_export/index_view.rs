@@ -2,6 +2,7 @@
 //! one keeps the items an index would hold, as it would project them.
 
 use crate::model::schema::TableInfo;
+use crate::model::table_export::SizePlan;
 use crate::model::value::Item;
 
 /// A GSI or LSI read from the table's items: only items with its key attributes (indexes
@@ -41,5 +42,18 @@ impl IndexView {
                     .collect(),
             ),
         })
+    }
+}
+
+/// What a key count of `key` reads of each item: all of it for the table, the view of it for
+/// an index.
+pub(super) fn size_plan(index: Option<&IndexView>, key: &str) -> SizePlan {
+    match index {
+        None => SizePlan::table(key),
+        Some(view) => SizePlan {
+            key: key.to_string(),
+            required: view.keys.clone(),
+            keep: view.keep.clone(),
+        },
     }
 }

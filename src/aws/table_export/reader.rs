@@ -5,13 +5,17 @@ use std::io::{BufRead, BufReader, Read};
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
-use flate2::read::MultiGzDecoder;
+use flate2::bufread::MultiGzDecoder;
 use md5::{Digest, Md5};
 
 use super::OpenedExport;
 use crate::model::table_export::{
     parse_dynamo_line, parse_ion_line, DataFile, ExportFormat, FileProblem, FileReport, Record,
+    TableExportError,
 };
+
+/// Each buffer of a read: compressed bytes, and inflated ones.
+const BUFFER_BYTES: usize = 256 * 1024;
 
 /// What the caller wants after a record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +48,22 @@ pub fn read_data_file(
     mut on_record: impl FnMut(Record) -> Flow,
 ) -> FileReport {
     let (format, export_type) = (export.summary.format, export.summary.export_type);
+    read_data_lines(export, file, |text| {
+        let parsed = match format {
+            ExportFormat::DynamoJson => parse_dynamo_line(text, export_type),
+            ExportFormat::Ion => parse_ion_line(text, export_type),
+        };
+        parsed.map(&mut on_record)
+    })
+}
+
+/// [`read_data_file`] with the reading of each line left to `on_line`: `Ok` for a record
+/// (counted as read), an error for a damaged line. The file's checks are the same.
+pub fn read_data_lines(
+    export: &OpenedExport,
+    file: &DataFile,
+    mut on_line: impl FnMut(&str) -> Result<Flow, TableExportError>,
+) -> FileReport {
     let mut report = FileReport {
         key: file.key.clone(),
         listed: file.item_count,
@@ -57,13 +77,19 @@ pub fn read_data_file(
             return report;
         }
     };
-    let mut hashing = Hashing {
-        inner: BufReader::with_capacity(256 * 1024, raw),
-        md5: Md5::new(),
-    };
+    // The compressed bytes are hashed as they are read, in big reads, and inflated straight
+    // from that buffer (flate2's `read` decoder would copy them into its own 32 KB one).
+    let mut compressed = BufReader::with_capacity(
+        BUFFER_BYTES,
+        Hashing {
+            inner: raw,
+            md5: Md5::new(),
+        },
+    );
     let mut stopped = false;
     {
-        let mut lines = BufReader::with_capacity(256 * 1024, MultiGzDecoder::new(&mut hashing));
+        let mut lines =
+            BufReader::with_capacity(BUFFER_BYTES, MultiGzDecoder::new(&mut compressed));
         let mut line = Vec::with_capacity(4096);
         let (mut line_no, mut bad, mut first_bad) = (0u64, 0u64, None);
         loop {
@@ -88,14 +114,10 @@ pub fn read_data_file(
             if text.trim().is_empty() {
                 continue;
             }
-            let parsed = match format {
-                ExportFormat::DynamoJson => parse_dynamo_line(text, export_type),
-                ExportFormat::Ion => parse_ion_line(text, export_type),
-            };
-            match parsed {
-                Ok(record) => {
+            match on_line(text) {
+                Ok(flow) => {
                     report.read += 1;
-                    if on_record(record) == Flow::Stop {
+                    if flow == Flow::Stop {
                         stopped = true;
                         break;
                     }
@@ -118,8 +140,8 @@ pub fn read_data_file(
         return report;
     }
     // The checksum covers the whole object, also bytes after a gzip stream that broke off.
-    let _ = std::io::copy(&mut hashing, &mut std::io::sink());
-    let actual = BASE64.encode(hashing.md5.finalize());
+    let _ = std::io::copy(&mut compressed, &mut std::io::sink());
+    let actual = BASE64.encode(compressed.into_inner().md5.finalize());
     if let Some(listed) = &file.md5_checksum {
         if *listed != actual {
             report.problems.push(FileProblem::Checksum {

@@ -45,33 +45,18 @@ impl KeyDistribution {
 
     /// Counts one item with partition-key text `key` and DynamoDB size `bytes`.
     pub fn add(&mut self, key: &str, bytes: usize) {
-        if let Some(bound) = &mut self.bound {
-            if let Some(sketch) = &mut bound.sketch {
-                sketch.add(key);
-            }
-            if !self.keys.contains_key(key) && self.keys.len() >= bound.max_keys {
-                if bound.sketch.is_none() {
-                    let mut sketch = DistinctSketch::default();
-                    for k in self.keys.keys() {
-                        sketch.add(k);
-                    }
-                    sketch.add(key);
-                    bound.sketch = Some(sketch);
-                }
-                bound.prune(&mut self.keys);
-            }
+        if let Some(sketch) = self.bound.as_mut().and_then(|b| b.sketch.as_mut()) {
+            sketch.add(key);
         }
-        let floor = self.bound.as_ref().map_or(0, |b| b.floor);
-        let totals = match self.keys.get_mut(key) {
-            Some(t) => t,
-            // A key that may have been dropped before starts at what it may have had.
-            None => self.keys.entry(key.to_owned()).or_insert(KeyTotals {
-                items: floor,
-                bytes: 0,
-            }),
-        };
-        totals.items += 1;
-        totals.bytes += bytes as u64;
+        // One probe for a key seen before (nearly every item of a big read); the key is
+        // copied only the first time it is seen.
+        match self.keys.get_mut(key) {
+            Some(totals) => {
+                totals.items += 1;
+                totals.bytes += bytes as u64;
+            }
+            None => self.insert(key, bytes),
+        }
         self.total_items += 1;
         self.total_bytes += bytes as u64;
         if bytes >= LARGE_ITEM_BYTES {
@@ -84,6 +69,32 @@ impl KeyDistribution {
         {
             self.largest_item = Some((bytes, key.to_owned()));
         }
+    }
+
+    /// A key not in the map: room is made when the bound is reached, and it starts at what it
+    /// may have had before it was dropped.
+    fn insert(&mut self, key: &str, bytes: usize) {
+        if let Some(bound) = &mut self.bound {
+            if self.keys.len() >= bound.max_keys {
+                if bound.sketch.is_none() {
+                    let mut sketch = DistinctSketch::default();
+                    for k in self.keys.keys() {
+                        sketch.add(k);
+                    }
+                    sketch.add(key);
+                    bound.sketch = Some(sketch);
+                }
+                bound.prune(&mut self.keys);
+            }
+        }
+        let floor = self.bound.as_ref().map_or(0, |b| b.floor);
+        self.keys.insert(
+            key.to_owned(),
+            KeyTotals {
+                items: floor + 1,
+                bytes: bytes as u64,
+            },
+        );
     }
 
     pub fn distinct_keys(&self) -> usize {

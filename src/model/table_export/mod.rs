@@ -8,18 +8,23 @@
 mod athena;
 mod dynamo_json;
 mod dynamo_json_direct;
+mod dynamo_json_sizes;
 mod integrity;
 mod ion;
 mod ion_text;
 mod ion_write;
+mod json_string;
+mod key_sizes;
 mod keys;
 mod manifest;
 
 pub use athena::athena_sql;
 pub use dynamo_json::{parse_dynamo_line, write_dynamo_change, write_dynamo_line};
+pub use dynamo_json_sizes::{tally_full_line, SizeScratch};
 pub use integrity::{FileProblem, FileReport, IntegrityReport};
 pub use ion::parse_ion_line;
 pub use ion_write::{ion_number, write_ion_change, write_ion_line};
+pub use key_sizes::{tally_of_item, SizePlan, Tally};
 pub use keys::KeyInference;
 pub use manifest::{export_id_from_arn, table_from_arn, DataFile, ManifestSummary};
 
