@@ -30,7 +30,7 @@ pub async fn collect(
     info: &TableInfo,
     window: Window,
 ) -> (Vec<TargetInsights>, Vec<String>) {
-    let gsis = super::metrics::gsis(info);
+    let gsis = info.gsi_names();
     let (found, problems) =
         collect_targets(&conn.cloudwatch, engine, &info.name, gsis, window).await;
     let mut notes: Vec<String> = problems.into_iter().map(note).collect();

@@ -13,7 +13,7 @@ use crate::model::json::to_safe_json;
 use crate::model::metrics::report::{MetricsReport, Series, ThrottleEvents};
 use crate::model::metrics::{MetricsPlan, Window};
 use crate::model::sanitize::sanitize;
-use crate::model::schema::{IndexKind, TableInfo};
+use crate::model::schema::TableInfo;
 
 pub fn now_secs() -> i64 {
     SystemTime::now()
@@ -27,14 +27,6 @@ pub fn window(since: &str, period: u32) -> Result<Window, CliError> {
     Window::ending(now_secs(), since.as_secs(), period).map_err(CliError::bad_input)
 }
 
-pub fn gsis(info: &TableInfo) -> Vec<String> {
-    info.indexes
-        .iter()
-        .filter(|i| i.kind == IndexKind::Gsi)
-        .map(|i| i.name.clone())
-        .collect()
-}
-
 /// Describes the table and reads its metrics over `window`.
 pub async fn gather(
     conn: &Connection,
@@ -43,7 +35,7 @@ pub async fn gather(
     window: Window,
 ) -> Result<(TableInfo, Result<MetricsReport, FeatureError>), CliError> {
     let info = engine.describe_table(table).await?;
-    let plan = MetricsPlan::new(table, &gsis(&info), window);
+    let plan = MetricsPlan::new(table, &info.gsi_names(), window);
     let report = metric_data(&conn.cloudwatch, &plan).await.map(|answered| {
         MetricsReport::build(&plan, &answered).with_on_demand_max(info.on_demand_max)
     });

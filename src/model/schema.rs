@@ -151,6 +151,16 @@ impl TableInfo {
         self.indexes.iter().map(|i| i.name.as_str()).collect()
     }
 
+    /// The GSIs' names, in the table's order: what CloudWatch and Contributor Insights are
+    /// asked about beside the table (an LSI shares the table's metrics).
+    pub fn gsi_names(&self) -> Vec<String> {
+        self.indexes
+            .iter()
+            .filter(|i| i.kind == IndexKind::Gsi)
+            .map(|i| i.name.clone())
+            .collect()
+    }
+
     pub fn is_provisioned(&self) -> bool {
         self.billing_mode == "PROVISIONED"
     }

@@ -11,20 +11,12 @@ use crate::app::state::{InsightsSection, State, PANE_PERIOD_SECS, PANE_SINCE_SEC
 use crate::aws::cloudwatch::FeatureError;
 use crate::model::insights::{RuleKind, TargetInsights};
 use crate::model::metrics::Target;
-use crate::model::schema::IndexKind;
 
 /// Asks for the shown section's answer with a new id (nothing when it is hidden).
 pub(super) fn fetch(state: &mut State) -> Option<Effect> {
     let id = state.next_request_id;
     let view = state.table.as_mut()?;
-    let gsis = view
-        .info
-        .loaded()?
-        .indexes
-        .iter()
-        .filter(|i| i.kind == IndexKind::Gsi)
-        .map(|i| i.name.clone())
-        .collect();
+    let gsis = view.info.loaded()?.gsi_names();
     let section = view.metrics.as_mut()?.insights.as_mut()?;
     section.fetch_id = id;
     state.next_request_id += 1;

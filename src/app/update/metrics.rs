@@ -14,19 +14,12 @@ use crate::app::state::{
 use crate::aws::cloudwatch::FeatureError;
 use crate::model::diagnose::{diagnose, Evidence, IndexFacts};
 use crate::model::metrics::report::MetricsReport;
-use crate::model::schema::IndexKind;
 
 /// The batch for the open table, with a new id (or nothing before it is described).
 fn fetch(state: &mut State) -> Option<Effect> {
     let id = state.next_request_id;
     let view = state.table.as_mut()?;
-    let info = view.info.loaded()?;
-    let gsis = info
-        .indexes
-        .iter()
-        .filter(|i| i.kind == IndexKind::Gsi)
-        .map(|i| i.name.clone())
-        .collect();
+    let gsis = view.info.loaded()?.gsi_names();
     let pane = view.metrics.as_mut()?;
     pane.fetch_id = id;
     state.next_request_id += 1;
