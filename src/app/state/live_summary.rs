@@ -48,60 +48,29 @@ impl LiveSummary {
         opened_ms: u64,
     ) -> LiveSummary {
         let series = stats.series(window, now_ms);
-        if let Some(span) = stats.timeline().span_secs() {
-            return Self::recorded(stats, window, target, now_ms, series, span);
-        }
-        let (window_events, window_wcu) = stats.window_totals(target, window, now_ms);
-        // The current second is still filling: the rates come from the ones before it.
-        let complete = (now_ms.saturating_sub(opened_ms) / 1000)
-            .min(RATE_SECONDS)
-            .min(series.len().saturating_sub(1) as u64) as usize;
-        let recent = &series[series.len().saturating_sub(1 + complete)..series.len() - 1];
-        let average = |f: fn(&RatePoint) -> u64| {
-            if complete == 0 {
-                0.0
-            } else {
-                recent.iter().map(f).sum::<u64>() as f64 / complete as f64
+        let ((events_per_second, wcu_per_second), slot_secs) = match stats.timeline().span_secs() {
+            // A recorded window, shown whole: every slot is complete, the rates are
+            // averages over the window, and a peak is the busiest slot's count (said with
+            // the slot's length).
+            Some(span) => {
+                let span = span.max(1) as f64;
+                let sum =
+                    |f: fn(&RatePoint) -> u64| series.iter().map(f).sum::<u64>() as f64 / span;
+                (
+                    (sum(|p| p.events), sum(|p| p.wcu)),
+                    stats.timeline().unit_secs().max(1),
+                )
             }
+            None => (live_rates(&series, now_ms, opened_ms), 1),
         };
-        LiveSummary {
-            now_ms,
-            events_per_second: average(|p| p.events),
-            wcu_per_second: average(|p| p.wcu),
-            peak_events: series.iter().map(|p| p.events).max().unwrap_or(0),
-            peak_wcu: series.iter().map(|p| p.wcu).max().unwrap_or(0),
-            slot_secs: 1,
-            window_events,
-            window_wcu,
-            by_events: stats.top(target, RankBy::Events, window, now_ms, LIVE_TOP_KEYS),
-            by_wcu: stats.top(target, RankBy::Wcu, window, now_ms, LIVE_TOP_KEYS),
-            warnings: stats.warnings(window, now_ms),
-            totals: *stats.totals(),
-            series,
-        }
-    }
-
-    /// A recorded window, shown whole: every slot is complete, the rates are averages over
-    /// the window, and a peak is the busiest slot's count (said with the slot's length).
-    fn recorded(
-        stats: &LiveStats,
-        window: Window,
-        target: RankTarget,
-        now_ms: u64,
-        series: Vec<RatePoint>,
-        span_secs: u64,
-    ) -> LiveSummary {
-        let unit = stats.timeline().unit_secs().max(1);
-        let span = span_secs.max(1) as f64;
         let (window_events, window_wcu) = stats.window_totals(target, window, now_ms);
-        let sum = |f: fn(&RatePoint) -> u64| series.iter().map(f).sum::<u64>() as f64;
         LiveSummary {
             now_ms,
-            events_per_second: sum(|p| p.events) / span,
-            wcu_per_second: sum(|p| p.wcu) / span,
+            events_per_second,
+            wcu_per_second,
             peak_events: series.iter().map(|p| p.events).max().unwrap_or(0),
             peak_wcu: series.iter().map(|p| p.wcu).max().unwrap_or(0),
-            slot_secs: unit,
+            slot_secs,
             window_events,
             window_wcu,
             by_events: stats.top(target, RankBy::Events, window, now_ms, LIVE_TOP_KEYS),
@@ -111,6 +80,23 @@ impl LiveSummary {
             series,
         }
     }
+}
+
+/// Events and write units per second live: averages over the last complete seconds (the
+/// current one is still filling), up to [`RATE_SECONDS`].
+fn live_rates(series: &[RatePoint], now_ms: u64, opened_ms: u64) -> (f64, f64) {
+    let complete = (now_ms.saturating_sub(opened_ms) / 1000)
+        .min(RATE_SECONDS)
+        .min(series.len().saturating_sub(1) as u64) as usize;
+    let recent = &series[series.len().saturating_sub(1 + complete)..series.len().saturating_sub(1)];
+    let average = |f: fn(&RatePoint) -> u64| {
+        if complete == 0 {
+            0.0
+        } else {
+            recent.iter().map(f).sum::<u64>() as f64 / complete as f64
+        }
+    };
+    (average(|p| p.events), average(|p| p.wcu))
 }
 
 /// Lines the change detail draws: a header of three lines and a blank; the diff (its title and
