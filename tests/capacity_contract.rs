@@ -1,4 +1,4 @@
-//! The capacity-guard contract against DynamoDB Local, as the README states it:
+//! The capacity-guard contract against DynamoDB Local, as docs/capacity.md states it:
 //! - with `--max-rcu B`, consumed capacity never exceeds B plus the cost of one page;
 //! - with `--rcu-per-second R`, the capacity of the requests sent in any window of T seconds
 //!   (one second, or ten and more: the rate holds on average too) never exceeds R × T plus the

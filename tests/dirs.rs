@@ -1,4 +1,4 @@
-//! Where dynoscope looks for its config file, by the XDG rules the README states: the file's
+//! Where dynoscope looks for its config file, by the XDG rules docs/configuration.md states: the file's
 //! own error message names the path it read.
 
 mod common;

@@ -3,7 +3,7 @@
 //! keys so the rankings' counters are evicted all the time, with 40 minutes of it paused and
 //! following one collection (a frozen copy of the counts and a tail of its own). Live heap (a counting
 //! allocator) must stop growing once the pane's rings and tails are full, and stay within the
-//! bound the README states.
+//! bound docs/live-pane.md states.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! shards) into `LiveStats`, the way the live view and `tail` consume them, with 20,000
 //! distinct keys so the rankings' counters are evicted all the time and ten-second buckets
 //! roll over for 1,000 seconds of stream time. Live heap (a counting allocator) and RSS must
-//! stay within the bounds stated in the README, and must not grow with the number of changes.
+//! stay within the bounds stated in docs/tail.md, and must not grow with the number of changes.
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
@@ -24,7 +24,7 @@ static ALLOCATOR: Counting = Counting;
 
 const CHANGES: u64 = 200_000;
 const KEYS: u64 = 20_000;
-/// The bounds the README states: live heap above what was allocated before the run (the
+/// The bounds docs/tail.md states: live heap above what was allocated before the run (the
 /// engine's channel of 16 pages of 1,000 changes, the tail's 1,000 changes, the rankings),
 /// and the whole process's resident set.
 /// Measured: +18 MB of live heap at the peak, 46-49 MB RSS (debug build, 2 cores).

@@ -74,7 +74,7 @@ impl EngineError {
                 match (code.as_ref(), table) {
                     (code, _) if crate::model::permission::is_access_denied(code) => {
                         EngineError::service(format!(
-                            "these credentials are not allowed 'dynamodb:{operation}' at {endpoint} ({code}: {msg}); add it to the IAM policy (the README lists the read-only policy, feature by feature)"
+                            "these credentials are not allowed 'dynamodb:{operation}' at {endpoint} ({code}: {msg}); add it to the IAM policy (the manual's docs/permissions.md lists the read-only policy, feature by feature)"
                         ))
                     }
                     ("ResourceNotFoundException", Some(t)) => EngineError::bad_input(format!(

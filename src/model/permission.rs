@@ -30,7 +30,7 @@ impl Denied {
     /// `note: not allowed 'cloudwatch:GetMetricData': metrics are skipped; …`.
     pub fn line(&self) -> String {
         format!(
-            "note: these credentials are not allowed '{}', so {} {} skipped; add it to the IAM policy to see them (the README lists the read-only policy)",
+            "note: these credentials are not allowed '{}', so {} {} skipped; add it to the IAM policy to see them (the manual's docs/permissions.md lists the read-only policy)",
             self.permission,
             self.skipped,
             if self.skipped.ends_with('s') { "are" } else { "is" }
@@ -47,7 +47,7 @@ mod tests {
         let d = Denied::new("cloudwatch:GetMetricData", "the metrics");
         assert_eq!(
             d.line(),
-            "note: these credentials are not allowed 'cloudwatch:GetMetricData', so the metrics are skipped; add it to the IAM policy to see them (the README lists the read-only policy)"
+            "note: these credentials are not allowed 'cloudwatch:GetMetricData', so the metrics are skipped; add it to the IAM policy to see them (the manual's docs/permissions.md lists the read-only policy)"
         );
         assert!(
             Denied::new("dynamodb:DescribeTimeToLive", "the TTL attribute")

@@ -1,5 +1,5 @@
 //! Where dynoscope's files live, by the XDG base-directory rules on every platform (the
-//! README documents these paths): `$XDG_CONFIG_HOME` else `~/.config` for the config file,
+//! docs/configuration.md documents these paths): `$XDG_CONFIG_HOME` else `~/.config` for the config file,
 //! `$XDG_STATE_HOME` else `~/.local/state` for the log, query history and write audit.
 //! A relative `XDG_*` value is ignored, as the spec says. One resolver, the `etcetera` crate's.
 

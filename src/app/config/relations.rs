@@ -91,11 +91,11 @@ index = "GSI2"
         assert!(defaults.infer_relations && defaults.history && defaults.relations.is_empty());
     }
 
-    /// The README's example config is a config dynoscope accepts.
+    /// The manual's example config (docs/configuration.md) is a config dynoscope accepts.
     #[test]
     fn the_readme_example_parses() {
-        let readme = include_str!("../../../README.md");
-        let section = &readme[readme.find("### Config file").unwrap()..];
+        let readme = include_str!("../../../docs/configuration.md");
+        let section = &readme[readme.find("## Config file").unwrap()..];
         let start = section.find("```toml\n").unwrap() + "```toml\n".len();
         let text = &section[start..start + section[start..].find("```").unwrap()];
         let config = parse(text, Path::new(PATH)).unwrap_or_else(|e| panic!("{e}"));

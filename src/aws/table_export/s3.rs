@@ -150,7 +150,7 @@ fn failure<E: ProvideErrorMetadata + std::error::Error + 'static>(
     let code = e.as_service_error().and_then(|s| s.code());
     if code.is_some_and(is_access_denied) || (code.is_none() && status == Some(403)) {
         return format!(
-            "these credentials are not allowed '{permission}' on {what}; add it to the IAM policy (the README lists the read-only policy)"
+            "these credentials are not allowed '{permission}' on {what}; add it to the IAM policy (the manual's docs/permissions.md lists the read-only policy)"
         );
     }
     let why = match (code, e.as_service_error().and_then(|s| s.message())) {
