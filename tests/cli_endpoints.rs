@@ -126,3 +126,131 @@ fn the_flag_is_never_ignored() {
         &[],
     ));
 }
+
+/// The SDK crates are built without their legacy HTTP client (one HTTP/TLS stack); the default
+/// credential chain must still run a profile's `credential_process`.
+#[test]
+fn a_credential_process_profile_still_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let script = dir.path().join("credentials.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho ran >> '{}'\necho '{{\"Version\":1,\"AccessKeyId\":\"AKIDPROCESS\",\"SecretAccessKey\":\"secret\"}}'\n",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let config = format!(
+        "[profile cp]\nregion = us-east-1\ncredential_process = {}\n",
+        script.display()
+    );
+    ok(run_with_profile(
+        &config,
+        &[
+            "--profile",
+            "cp",
+            "--endpoint-url",
+            &local().endpoint,
+            "tables",
+        ],
+        &[],
+    ));
+    let ran = std::fs::read_to_string(&marker).unwrap_or_default();
+    assert!(ran.contains("ran"), "the credential process never ran");
+}
+
+/// An SSO profile (a cached token from `aws sso login`) still loads: the chain asks the SSO
+/// portal for role credentials (here a local one, through `AWS_ENDPOINT_URL_SSO`) with the
+/// cached token, and the read goes through with them.
+#[test]
+fn an_sso_profile_still_loads() {
+    let home = tempfile::tempdir().unwrap();
+    let start_url = "https://dynoscope-test.awsapps.com/start";
+    let cache = home.path().join(".aws/sso/cache");
+    std::fs::create_dir_all(&cache).unwrap();
+    let name = sha1_hex(start_url.as_bytes());
+    std::fs::write(
+        cache.join(format!("{name}.json")),
+        format!(
+            "{{\"accessToken\":\"CACHED-TOKEN\",\"expiresAt\":\"2099-01-01T00:00:00Z\",\"region\":\"us-east-1\",\"startUrl\":\"{start_url}\"}}"
+        ),
+    )
+    .unwrap();
+    let portal = SsoPortal::start();
+    let config = format!(
+        "[profile sso]\nregion = us-east-1\nsso_start_url = {start_url}\nsso_region = us-east-1\nsso_account_id = 123456789012\nsso_role_name = Reader\n"
+    );
+    let out = run_with_profile(
+        &config,
+        &[
+            "--profile",
+            "sso",
+            "--endpoint-url",
+            &local().endpoint,
+            "tables",
+        ],
+        &[
+            ("HOME", home.path().to_str().unwrap()),
+            ("AWS_ENDPOINT_URL_SSO", &portal.endpoint),
+        ],
+    );
+    ok(out);
+    let asked = portal.requests.lock().unwrap().clone();
+    assert!(
+        asked.iter().any(|r| r.contains("/federation/credentials")
+            && r.contains("role_name=reader")
+            && r.contains("cached-token")),
+        "{asked:?}"
+    );
+}
+
+/// A local SSO portal answering GetRoleCredentials; it keeps each request's line and headers
+/// (lower-cased).
+struct SsoPortal {
+    endpoint: String,
+    requests: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl SsoPortal {
+    fn start() -> Self {
+        use std::io::{BufRead, BufReader, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let endpoint = format!("http://{}", listener.local_addr().unwrap());
+        let requests = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = requests.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming().flatten() {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut head = String::new();
+                loop {
+                    let mut line = String::new();
+                    if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                        break;
+                    }
+                    head.push_str(&line.to_lowercase());
+                }
+                kept.lock().unwrap().push(head);
+                let body = "{\"roleCredentials\":{\"accessKeyId\":\"ASIASSO\",\"secretAccessKey\":\"secret\",\"sessionToken\":\"token\",\"expiration\":4102444800000}}";
+                let mut stream = stream;
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        SsoPortal { endpoint, requests }
+    }
+}
+
+/// SHA-1 in hex: the SSO token cache names its file after the start URL's SHA-1.
+fn sha1_hex(data: &[u8]) -> String {
+    use sha1::Digest;
+    sha1::Sha1::digest(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
