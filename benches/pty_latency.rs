@@ -12,7 +12,9 @@
 //!
 //! run: cargo bench --bench pty_latency [-- USERS]    (default 10,500 users: about 200,000 items)
 
-#[path = "../tests/common/mod.rs"]
+// The integration tests' harness; the bench uses its DynamoDB Local and its pty session only.
+#[allow(dead_code)]
+#[path = "../tests/integration/common/mod.rs"]
 mod common;
 
 use std::time::{Duration, Instant};

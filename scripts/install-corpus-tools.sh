@@ -4,15 +4,15 @@
 # package-lock.json) into .cache/corpus-node, which git ignores. Idempotent: a stamp file holds
 # the lock's sha256, and a second run with the same lock does nothing.
 # Also installs boto3, duckdb and moto[server], pinned, into a Python venv in .cache/python-venv,
-# for the test that runs the boto3 snippets `partiql --explain` prints (tests/partiql_snippets.rs),
-# the one that runs the Athena SQL in DuckDB (tests/athena_duckdb.rs), and the S3 export tests,
-# whose local S3 server is moto_server (tests/table_export_s3.rs); idempotent too.
+# for the test that runs the boto3 snippets `partiql --explain` prints (tests/integration/partiql_snippets.rs),
+# the one that runs the Athena SQL in DuckDB (tests/integration/athena_duckdb.rs), and the S3 export tests,
+# whose local S3 server is moto_server (tests/integration/table_export_s3.rs); idempotent too.
 # Needs: npm and Node.js 20+, python3 with venv.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${PYTHON_VENV_DIR:-$root/.cache/python-venv}"
-# boto3 runs the PartiQL snippets; duckdb checks the Athena SQL (tests/athena_duckdb.rs);
-# moto_server is the S3 export tests' local S3 server (tests/table_export_s3.rs).
+# boto3 runs the PartiQL snippets; duckdb checks the Athena SQL (tests/integration/athena_duckdb.rs);
+# moto_server is the S3 export tests' local S3 server (tests/integration/table_export_s3.rs).
 python_packages="boto3==1.43.11 duckdb==1.4.2 moto[server]==5.2.5"
 # The list is split on spaces below: no pin may be taken for a file pattern ("[server]").
 set -f

@@ -19,7 +19,6 @@ use dynoscope::model::schema::TableInfo;
 use dynoscope::model::stream::{Change, ChangeEvent, ViewType};
 use dynoscope::model::value::{AttrValue, Item};
 
-#[path = "common/counting_alloc.rs"]
 mod counting_alloc;
 use counting_alloc::{Counting, LIVE, PEAK};
 

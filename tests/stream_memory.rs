@@ -15,7 +15,6 @@ use dynoscope::model::stream::{
 };
 use dynoscope::model::value::{AttrValue, Item};
 
-#[path = "common/counting_alloc.rs"]
 mod counting_alloc;
 use counting_alloc::{Counting, LIVE, PEAK};
 

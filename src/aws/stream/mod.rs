@@ -12,7 +12,7 @@
 //! nothing is lost or delivered twice. Changes reach the caller over one bounded channel:
 //! a slow consumer parks the shard readers, and memory stays bounded.
 //!
-//! What DynamoDB Local 3.3.1 does, measured (see tests/tail.rs):
+//! What DynamoDB Local 3.3.1 does, measured (see tests/integration/tail.rs):
 //! - one shard per stream, never split (20,000 writes to one table: still one shard), so
 //!   lineage is tested with the in-memory stream only;
 //! - sequence numbers are 21 zero-padded digits counted across the whole instance, not per

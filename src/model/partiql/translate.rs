@@ -105,7 +105,7 @@ pub fn translate(
             None => {
                 if matches!(pinned, Expr::Or(..)) {
                     // DynamoDB's PartiQL queries an IN but scans the same keys written as an OR
-                    // (DynamoDB Local shows it: tests/partiql_oracle.rs); both are one Query
+                    // (DynamoDB Local shows it: tests/integration/partiql_oracle.rs); both are one Query
                     // per value here.
                     plan.dynamodb_scans = true;
                     plan.note = Some(format!(

@@ -91,7 +91,7 @@ fn in_of_partition_keys_is_several_queries() {
 }
 
 /// DynamoDB's PartiQL scans an OR of partition keys (DynamoDB Local shows it:
-/// tests/partiql_oracle.rs); here it is one Query per value, like an IN, and the note says so.
+/// tests/integration/partiql_oracle.rs); here it is one Query per value, like an IN, and the note says so.
 #[test]
 fn an_or_of_partition_keys_is_several_queries_like_in() {
     for (text, sort) in [
@@ -147,7 +147,7 @@ fn other_ors_are_scans() {
 }
 
 /// DynamoDB's PartiQL scans these although they pin the partition key (DynamoDB Local shows it:
-/// tests/partiql_oracle.rs), so they are Scans here too, saying why.
+/// tests/integration/partiql_oracle.rs), so they are Scans here too, saying why.
 #[test]
 fn what_dynamodb_scans_despite_a_pinned_key_is_a_scan_with_a_note() {
     for (text, note) in [

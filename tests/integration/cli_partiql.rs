@@ -1,0 +1,261 @@
+//! Headless `partiql` against DynamoDB Local: a scan-shaped statement refused with its
+//! estimate and the GSI that serves it, the same read on the GSI run as a Query with its
+//! capacity in --stats, several Queries (an IN or an OR of keys) merged in sort-key order, EXPLAIN, and what is refused or sent as is.
+
+use crate::common;
+
+use common::*;
+use std::sync::OnceLock;
+
+fn demo() -> &'static str {
+    static TABLE: OnceLock<String> = OnceLock::new();
+    TABLE.get_or_init(|| seeded_demo(60))
+}
+
+fn partiql(args: &[&str]) -> std::process::Output {
+    let mut all = vec!["partiql"];
+    all.extend_from_slice(args);
+    run(&all)
+}
+
+#[test]
+fn a_scan_shaped_statement_is_refused_with_its_estimate_and_the_gsi_that_serves_it() {
+    let table = demo();
+    let statement = format!("SELECT * FROM \"{table}\" WHERE status = 'SHIPPED'");
+    let out = partiql(&[&statement]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains("refused: this statement is a Scan of the whole table — estimated "),
+        "{err}"
+    );
+    assert!(
+        err.contains("GSI1 serves it for the items it holds (")
+            && err.contains(&format!(
+            "sampled matches): SELECT * FROM \"{table}\".\"GSI1\" WHERE \"GSI1PK\" = 'STATUS#SHIPPED' AND \"status\" = 'SHIPPED'"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("add --allow-scan"), "{err}");
+}
+
+#[test]
+fn the_same_read_on_the_gsi_runs_as_a_query_with_its_capacity_in_stats() {
+    let table = demo();
+    let statement = format!(
+        "SELECT * FROM \"{table}\".\"GSI1\" WHERE GSI1PK = 'STATUS#SHIPPED' AND status = 'SHIPPED'"
+    );
+    let out = partiql(&[&statement, "--stats"]);
+    let stats = stats(&out);
+    let items = lines(&ok(out));
+    assert!(!items.is_empty());
+    assert!(items.iter().all(|i| i["status"] == "SHIPPED"));
+    assert!(
+        stats["consumed_capacity"]["total"].as_f64().unwrap() > 0.0,
+        "{stats}"
+    );
+    assert!(
+        stats["consumed_capacity"]["indexes"]["GSI1"]
+            .as_f64()
+            .unwrap()
+            > 0.0,
+        "{stats}"
+    );
+    // Exactly what `query` returns for the same key, and no more was read than it reads.
+    let query = run(&[
+        "query",
+        table,
+        "--index",
+        "GSI1",
+        "--pk",
+        "STATUS#SHIPPED",
+        "--stats",
+    ]);
+    let query_stats = common::stats(&query);
+    assert_eq!(lines(&ok(query)), items);
+    assert_eq!(stats["scanned_count"], query_stats["scanned_count"]);
+}
+
+#[test]
+fn with_allow_scan_it_runs_as_a_scan_and_parameters_bind() {
+    let table = demo();
+    let statement = format!("SELECT PK, status FROM \"{table}\" WHERE status = ?");
+    let out = partiql(&[
+        &statement,
+        "--parameters",
+        r#"[{"S":"SHIPPED"}]"#,
+        "--allow-scan",
+        "--segments",
+        "2",
+        "--stats",
+    ]);
+    let stats = stats(&out);
+    let items = lines(&ok(out));
+    let scanned = lines(&ok(run(&[
+        "scan",
+        table,
+        "--filter",
+        "#s = :s",
+        "--names",
+        r##"{"#s":"status"}"##,
+        "--values",
+        r#"{":s":"SHIPPED"}"#,
+    ])));
+    assert_eq!(items.len(), scanned.len());
+    assert!(items
+        .iter()
+        .all(|i| i.as_object().unwrap().len() == 2 && i["status"] == "SHIPPED"));
+    assert!(stats["scanned_count"].as_u64().unwrap() > items.len() as u64);
+}
+
+/// `GSI1SK` of each item, checking the items are in descending sort-key order across both keys
+/// (merged as sharded reads are), and each status appears.
+fn merged_descending(items: &[serde_json::Value]) {
+    let sks: Vec<&str> = items
+        .iter()
+        .map(|i| i["GSI1SK"].as_str().unwrap())
+        .collect();
+    let mut sorted = sks.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    assert_eq!(sks, sorted);
+    assert!(items.iter().any(|i| i["status"] == "DELIVERED"));
+    assert!(items.iter().any(|i| i["status"] == "SHIPPED"));
+    // The two keys interleave: not one partition, then the other.
+    let first = &items[0]["GSI1PK"];
+    let switches = items
+        .windows(2)
+        .filter(|w| w[0]["GSI1PK"] != w[1]["GSI1PK"])
+        .count();
+    assert!(switches > 1, "first {first}: {switches} switches");
+}
+
+#[test]
+fn in_on_the_partition_key_is_several_queries_merged_in_sort_key_order() {
+    let table = demo();
+    let statement = format!(
+        "SELECT * FROM \"{table}\".\"GSI1\" WHERE GSI1PK IN ['STATUS#SHIPPED', 'STATUS#DELIVERED'] ORDER BY GSI1SK DESC"
+    );
+    let out = partiql(&[&statement, "--stats"]);
+    let stats = stats(&out);
+    let items = lines(&ok(out));
+    merged_descending(&items);
+    assert!(stats["requests"].as_u64().unwrap() >= 2, "{stats}");
+}
+
+#[test]
+fn an_or_of_partition_keys_is_the_same_queries_as_in() {
+    let table = demo();
+    let or = format!(
+        "SELECT * FROM \"{table}\".\"GSI1\" WHERE (GSI1PK = 'STATUS#SHIPPED' OR GSI1PK = 'STATUS#DELIVERED') AND GSI1SK > '2' ORDER BY GSI1SK DESC"
+    );
+    let in_ = format!(
+        "SELECT * FROM \"{table}\".\"GSI1\" WHERE GSI1PK IN ['STATUS#SHIPPED', 'STATUS#DELIVERED'] AND GSI1SK > '2' ORDER BY GSI1SK DESC"
+    );
+    // Not refused as a scan: Queries, with no --allow-scan.
+    let out = partiql(&[&or, "--stats"]);
+    let stats = stats(&out);
+    let items = lines(&ok(out));
+    merged_descending(&items);
+    assert!(items.iter().all(|i| i["GSI1SK"].as_str().unwrap() > "2"));
+    assert_eq!(items, lines(&ok(partiql(&[&in_]))));
+    // Two Queries read only their keys' items, not the table.
+    assert_eq!(
+        stats["scanned_count"].as_u64(),
+        Some(items.len() as u64),
+        "{stats}"
+    );
+    let text = ok(partiql(&[&or, "--explain"]));
+    assert!(
+        text.starts_with("2 Queries on GSI1, merged in sort-key order: #pk = :pk AND #sk > :sk\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("DynamoDB's own ExecuteStatement would scan the whole index GSI1 for an OR of partition keys"),
+        "{text}"
+    );
+    // Any other OR is still a scan, refused without --allow-scan.
+    let other = format!(
+        "SELECT * FROM \"{table}\".\"GSI1\" WHERE GSI1PK = 'STATUS#SHIPPED' OR status = 'SHIPPED'"
+    );
+    let out = partiql(&[&other]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("refused: this statement is a Scan of the whole index GSI1"));
+}
+
+#[test]
+fn explain_says_what_it_reads_and_sends_nothing() {
+    let table = demo();
+    let statement =
+        format!("SELECT * FROM \"{table}\" WHERE PK = 'USER#u0001' AND begins_with(SK, 'ORDER#')");
+    let text = ok(partiql(&[&statement, "--explain"]));
+    assert!(
+        text.starts_with(&format!(
+            "Query on table '{table}': #pk = :pk AND begins_with(#sk, :sk)\n"
+        )),
+        "{text}"
+    );
+    for dialect in [
+        "── aws-cli ──",
+        "── aws-cli (PartiQL) ──",
+        "── PartiQL ──",
+        "── boto3 ──",
+        "── AWS SDK for JavaScript v3 ──",
+        "── aws-sdk-rust ──",
+    ] {
+        assert!(text.contains(dialect), "{dialect}: {text}");
+    }
+    let scan = format!("SELECT * FROM \"{table}\" WHERE total > 100");
+    let text = ok(partiql(&[&scan, "--explain"]));
+    assert!(
+        text.starts_with("Scan of the whole table — estimated "),
+        "{text}"
+    );
+}
+
+#[test]
+fn writes_are_refused_and_untranslated_selects_need_allow_scan() {
+    let table = demo();
+    let insert = format!("INSERT INTO \"{table}\" VALUE {{'PK': 'x', 'SK': 'y'}}");
+    let out = partiql(&[&insert]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("writes go through the explorer's conditional edits"),
+        "{}",
+        stderr(&out)
+    );
+
+    let odd = format!("SELECT * FROM \"{table}\" WHERE PK = 'USER#u0001' AND total IS NULL");
+    let out = partiql(&[&odd]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("not translated: IS NULL is not translated"),
+        "{err}"
+    );
+    assert!(
+        err.contains("its capacity cannot be guarded or shown beforehand"),
+        "{err}"
+    );
+    let out = partiql(&[&odd, "--allow-scan"]);
+    let err = stderr(&out);
+    ok(out);
+    assert!(err.contains("sending it as ExecuteStatement"), "{err}");
+}
+
+#[test]
+fn bad_statements_fail_in_one_line_naming_the_token() {
+    let out = partiql(&["SELECT * FROM \"x-table\" WHERE a = 'open"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("never closed"), "{}", stderr(&out));
+    let table = demo();
+    let statement = format!("SELECT * FROM \"{table}\".\"GSI9\" WHERE PK = 'a'");
+    let out = partiql(&[&statement]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("index 'GSI9' not found"),
+        "{}",
+        stderr(&out)
+    );
+}

@@ -1,0 +1,208 @@
+//! Test harness: one in-memory DynamoDB Local per test binary on a free port, and helpers to run
+//! the real `dynoscope` binary against it with dummy credentials and no instance metadata.
+
+pub mod cloudwatch;
+pub mod corpus;
+pub mod export_fixture;
+pub mod fake_dynamo;
+pub mod fault_proxy;
+pub mod moto;
+pub mod pty;
+pub mod stream_writes;
+pub mod table_export;
+pub mod tables;
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
+use aws_sdk_dynamodb::Client;
+
+pub struct Local {
+    pub endpoint: String,
+    /// The JVM's process id: `benches/pty_latency.rs` lowers its priority. No test reads it.
+    #[allow(dead_code)]
+    pub pid: u32,
+}
+
+pub fn dynamodb_local_dir() -> PathBuf {
+    match std::env::var_os("DYNAMODB_LOCAL_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".cache/dynamodb-local"),
+    }
+}
+
+/// Starts DynamoDB Local once per test binary. It is spawned from a thread that never exits,
+/// with PR_SET_PDEATHSIG, so the JVM dies with the test process instead of leaking.
+pub fn local() -> &'static Local {
+    static LOCAL: OnceLock<Local> = OnceLock::new();
+    LOCAL.get_or_init(|| {
+        let dir = dynamodb_local_dir();
+        assert!(
+            dir.join("DynamoDBLocal.jar").is_file(),
+            "DynamoDB Local is not installed in {}; run: bash scripts/install-dynamodb-local.sh",
+            dir.display()
+        );
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            use std::os::unix::process::CommandExt;
+            let mut cmd = Command::new("java");
+            // Its working directory is the cache, where it writes a metadata file.
+            cmd.current_dir(&dir)
+                .arg(format!(
+                    "-Djava.library.path={}",
+                    dir.join("DynamoDBLocal_lib").display()
+                ))
+                .arg("-jar")
+                .arg(dir.join("DynamoDBLocal.jar"))
+                .args(["-inMemory", "-sharedDb", "-port", &port.to_string()])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null());
+            unsafe {
+                cmd.pre_exec(|| {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
+            let mut child = cmd.spawn().expect("start java for DynamoDB Local");
+            tx.send(child.id()).unwrap();
+            // This thread is the child's parent thread: it must outlive every test, so it waits
+            // on the JVM (reaping it) and then parks for the rest of the process.
+            let _ = child.wait();
+            loop {
+                std::thread::park();
+            }
+        });
+        let pid = rx.recv().unwrap();
+        let endpoint = format!("http://127.0.0.1:{port}");
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "DynamoDB Local did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        Local { endpoint, pid }
+    })
+}
+
+/// Environment every child process gets: dummy keys, no IMDS, no user AWS config.
+pub fn aws_env(cmd: &mut Command) -> &mut Command {
+    cmd.env("AWS_EC2_METADATA_DISABLED", "true")
+        .env("AWS_ACCESS_KEY_ID", "dummy")
+        .env("AWS_SECRET_ACCESS_KEY", "dummy")
+        .env("AWS_REGION", "us-east-1")
+        .env("AWS_CONFIG_FILE", "/nonexistent/dynoscope-test-config")
+        .env(
+            "AWS_SHARED_CREDENTIALS_FILE",
+            "/nonexistent/dynoscope-test-credentials",
+        )
+        .env_remove("AWS_PROFILE")
+        .env_remove("AWS_ENDPOINT_URL")
+        .env_remove("AWS_ENDPOINT_URL_DYNAMODB")
+        .env_remove("AWS_ENDPOINT_URL_CLOUDWATCH")
+        .env_remove("AWS_SESSION_TOKEN")
+        // Tests never write to the user's log file; tests/integration/e2e_logs.rs sets its own.
+        .env("DYNOSCOPE_LOG", "off")
+}
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_dynoscope")
+}
+
+/// Runs `dynoscope --endpoint-url <local> ARGS…`.
+pub fn run(args: &[&str]) -> Output {
+    let mut cmd = Command::new(bin());
+    aws_env(&mut cmd)
+        .arg("--endpoint-url")
+        .arg(&local().endpoint)
+        .args(args);
+    cmd.stdin(Stdio::null()).output().expect("run dynoscope")
+}
+
+/// Runs the binary with exactly these arguments (no endpoint added).
+pub fn run_raw(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(bin());
+    aws_env(&mut cmd).args(args);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(Stdio::null()).output().expect("run dynoscope")
+}
+
+pub fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Asserts success and returns stdout.
+pub fn ok(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "dynoscope failed ({:?}): {}",
+        out.status,
+        stderr(&out)
+    );
+    stdout(&out)
+}
+
+/// The `--stats` object: the last line of stderr.
+pub fn stats(out: &Output) -> serde_json::Value {
+    let err = stderr(out);
+    let last = err.lines().last().unwrap_or_default();
+    serde_json::from_str(last)
+        .unwrap_or_else(|e| panic!("last stderr line is not JSON ({e}): {err}"))
+}
+
+pub fn lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+pub async fn client() -> Client {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new("dummy", "dummy", None, None, "test"))
+        .endpoint_url(&local().endpoint)
+        .build();
+    Client::from_conf(config)
+}
+
+/// A table name unique within this test process.
+pub fn table_name(prefix: &str) -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    format!(
+        "{prefix}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// Seeds a fresh demo table through the binary and returns its name.
+pub fn seeded_demo(users: u32) -> String {
+    let table = table_name("demo");
+    ok(run(&[
+        "seed",
+        "--table",
+        &table,
+        "--users",
+        &users.to_string(),
+    ]));
+    table
+}

@@ -1,0 +1,278 @@
+//! `tail` through the fault-injecting proxy (tests/integration/common/fault_proxy.rs): throttled
+//! GetRecords (DynamoDB's codes and Streams' LimitExceededException), expired iterators,
+//! connection resets, cut-off responses and 5xx, with the SDK's own retries off
+//! (`--max-attempts 1`) so the engine's recovery does the work. Nothing may be lost or
+//! delivered twice, and only stream read operations may be sent.
+
+use crate::common;
+use crate::common::fault_proxy;
+use crate::common::stream_writes;
+
+use std::collections::BTreeSet;
+use std::process::Output;
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::StreamViewType;
+use common::*;
+use fault_proxy::{Fault, FaultConfig, FaultProxy};
+use stream_writes::*;
+
+const READ_OPERATIONS: [&str; 4] = [
+    "DescribeTable",
+    "DescribeStream",
+    "GetShardIterator",
+    "GetRecords",
+];
+/// Every fault GetRecords can meet.
+const RECORDS_FAULTS: [Fault; 8] = [
+    Fault::Throttling,
+    Fault::ProvisionedThroughput,
+    Fault::LimitExceeded,
+    Fault::ExpiredIterator,
+    Fault::Reset,
+    Fault::Truncate,
+    Fault::InternalServerError,
+    Fault::ServiceUnavailable,
+];
+/// The faults of any call (an expired iterator only means something to GetRecords).
+const ANY_CALL_FAULTS: [Fault; 5] = [
+    Fault::Throttling,
+    Fault::LimitExceeded,
+    Fault::Reset,
+    Fault::Truncate,
+    Fault::InternalServerError,
+];
+
+/// One at a time: each test retries on a 2-second attempt timeout, and several at once on
+/// 2 cores could make a fault-free attempt time out.
+fn serial() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+fn via(proxy: &FaultProxy, args: &[&str]) -> Output {
+    let mut full = vec![
+        "--endpoint-url",
+        proxy.url.as_str(),
+        "--timeout",
+        "2",
+        "--max-attempts",
+        "1",
+    ];
+    full.extend_from_slice(args);
+    run_raw(&full, &[])
+}
+
+fn stat(out: &Output, name: &str) -> u64 {
+    stats(out)[name]
+        .as_u64()
+        .unwrap_or_else(|| panic!("--stats has no {name}: {}", stderr(out)))
+}
+
+fn only_reads(proxy: &FaultProxy) {
+    for op in proxy.operations().keys() {
+        assert!(
+            READ_OPERATIONS.contains(&op.as_str()),
+            "tail sent {op}: {}",
+            proxy.summary()
+        );
+    }
+}
+
+fn no_duplicates(text: &str) {
+    let lines = lines(text);
+    let sequence: BTreeSet<&str> = lines
+        .iter()
+        .map(|l| l["sequence_number"].as_str().unwrap())
+        .collect();
+    assert_eq!(sequence.len(), lines.len(), "a change was delivered twice");
+}
+
+#[test]
+fn trim_horizon_through_faults_reads_exactly_what_a_fault_free_read_does() {
+    let _serial = serial();
+    let rt = runtime();
+    let client = rt.block_on(client());
+    let table = table_name("faults");
+    rt.block_on(create_table(
+        &client,
+        &table,
+        Some(StreamViewType::NewAndOldImages),
+    ));
+    let mut model = Model::default();
+    let ops = mix(&model, 0, 300);
+    let mut expected = Expected::default();
+    for op in &ops {
+        model.apply(op, &mut expected);
+    }
+    rt.block_on(write(&client, &table, &ops));
+    let n = expected.changes.len().to_string();
+    let args = [
+        "tail",
+        table.as_str(),
+        "--trim-horizon",
+        "--count",
+        &n,
+        "--page-size",
+        "7",
+        "--stats",
+    ];
+    let baseline = ok(run(&args));
+    let seen: Vec<Seen> = lines(&baseline).iter().map(seen).collect();
+    assert_eq!(per_item(&seen), expected.per_item());
+
+    let passes = [
+        (
+            "GetRecords",
+            FaultConfig::new(0.35, 21, &RECORDS_FAULTS).only(&["GetRecords"]),
+        ),
+        (
+            "every stream call",
+            FaultConfig::new(0.35, 22, &ANY_CALL_FAULTS).only(&[
+                "DescribeStream",
+                "GetShardIterator",
+                "GetRecords",
+            ]),
+        ),
+    ];
+    for (what, config) in passes {
+        let proxy = FaultProxy::start(&local().endpoint, config);
+        let out = via(&proxy, &args);
+        let summary = proxy.summary();
+        let (throttles, retries) = (stat(&out, "throttles"), stat(&out, "retries"));
+        let expired = stat(&out, "expired_iterators");
+        let text = ok(out);
+        assert_eq!(text, baseline, "{what}: {summary}");
+        no_duplicates(&text);
+        only_reads(&proxy);
+        let faults = proxy.faults("GetRecords");
+        assert!(
+            faults.len() >= 4,
+            "{what}: too few kinds injected: {summary}"
+        );
+        // What the engine counted is what the proxy did.
+        assert_eq!(
+            throttles,
+            (proxy.throttles("GetRecords")
+                + proxy.throttles("GetShardIterator")
+                + proxy.throttles("DescribeStream")) as u64,
+            "{what}: {summary}"
+        );
+        assert_eq!(
+            expired,
+            faults.get(&Fault::ExpiredIterator).copied().unwrap_or(0) as u64,
+            "{what}: {summary}"
+        );
+        assert!(retries > 0, "{what}: {summary}");
+        eprintln!("{what}: {summary}");
+    }
+}
+
+#[test]
+fn a_live_tail_through_faults_loses_and_repeats_nothing() {
+    let _serial = serial();
+    let rt = runtime();
+    let client = rt.block_on(client());
+    let table = table_name("livefaults");
+    rt.block_on(create_table(
+        &client,
+        &table,
+        Some(StreamViewType::NewAndOldImages),
+    ));
+    let mut model = Model::default();
+    let ops = mix(&model, 0, 200);
+    let mut expected = Expected::default();
+    for op in &ops {
+        model.apply(op, &mut expected);
+    }
+    let proxy = FaultProxy::start(
+        &local().endpoint,
+        FaultConfig::new(0.3, 31, &RECORDS_FAULTS).only(&["GetRecords"]),
+    );
+    let n = expected.changes.len().to_string();
+    let mut tail = Running::spawn(
+        &proxy.url,
+        &[
+            "--timeout",
+            "2",
+            "--max-attempts",
+            "1",
+            "tail",
+            &table,
+            "--count",
+            &n,
+            "--page-size",
+            "5",
+            "--stats",
+        ],
+    );
+    tail.wait_for("tail: reading 1 shard", Duration::from_secs(60));
+    rt.block_on(write(&client, &table, &ops));
+    let (status, text, err) = tail.finish(Duration::from_secs(180));
+    assert!(status.success(), "{err}\n{}", proxy.summary());
+    let seen: Vec<Seen> = lines(&text).iter().map(seen).collect();
+    assert_eq!(per_item(&seen), expected.per_item(), "{}", proxy.summary());
+    no_duplicates(&text);
+    only_reads(&proxy);
+    assert!(proxy.faulted("GetRecords") > 5, "{}", proxy.summary());
+}
+
+#[test]
+fn sdk_retries_of_throttled_calls_are_counted() {
+    let _serial = serial();
+    let rt = runtime();
+    let client = rt.block_on(client());
+    let table = table_name("sdkretry");
+    rt.block_on(create_table(
+        &client,
+        &table,
+        Some(StreamViewType::NewAndOldImages),
+    ));
+    let model = Model::default();
+    let ops = mix(&model, 0, 50);
+    rt.block_on(write(&client, &table, &ops));
+    let proxy = FaultProxy::start(
+        &local().endpoint,
+        FaultConfig::new(0.25, 41, &[Fault::LimitExceeded, Fault::Throttling])
+            .only(&["GetRecords"]),
+    );
+    // The SDK's own retries (6 attempts) absorb the throttles; they are still counted.
+    let out = run_raw(
+        &[
+            "--endpoint-url",
+            &proxy.url,
+            "tail",
+            &table,
+            "--trim-horizon",
+            "--count",
+            "50",
+            "--page-size",
+            "5",
+            "--stats",
+        ],
+        &[],
+    );
+    let throttled = stat(&out, "throttled_attempts");
+    let attempts = stat(&out, "attempts");
+    assert_eq!(lines(&ok(out)).len(), 50);
+    assert_eq!(
+        throttled,
+        proxy.throttles("GetRecords") as u64,
+        "{}",
+        proxy.summary()
+    );
+    assert!(throttled > 0);
+    assert_eq!(
+        attempts as usize,
+        proxy.log().len() - proxy.requests("DescribeTable")
+    );
+}
