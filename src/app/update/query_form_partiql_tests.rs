@@ -181,7 +181,7 @@ fn ctrl_t_chooses_the_dialect_ctrl_y_copies() {
         [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
         other => panic!("{other:?}"),
     };
-    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name 'app'"));
+    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name app"));
     send(&mut s, [ctrl('t'), ctrl('t')]);
     assert_eq!(
         copy(&mut s),
@@ -233,7 +233,7 @@ fn form_queries_offer_the_same_dialects() {
         [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
         other => panic!("{other:?}"),
     };
-    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name 'app'"));
+    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name app"));
     send(&mut s, [ctrl('t')]);
     let boto3 = copy(&mut s);
     assert!(
