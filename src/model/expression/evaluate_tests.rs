@@ -137,9 +137,7 @@ fn deep_or_long_expressions_are_refused_by_the_tokenizer_for_every_reader() {
         .stack_size(1024 * 1024)
         .spawn(move || {
             for (expr, why) in &shapes {
-                let e = ItemFilter::compile(expr, &[], &values)
-                    .err()
-                    .expect("refused");
+                let e = ItemFilter::compile(expr, &[], &values).expect_err("refused");
                 assert!(e.contains(why), "{e}");
                 let e = crate::model::expression::check_condition_grammar("filter", expr, &|t| {
                     t.to_string()
