@@ -119,7 +119,7 @@ pub async fn run(global: &GlobalArgs, args: ExportStartArgs) -> Result<(), CliEr
     if args.no_wait {
         say!(
             "not following it (--no-wait); see its status with: aws dynamodb describe-export --export-arn {}",
-            started.arn
+            crate::model::shell::shell_word(&started.arn)
         );
         return Ok(());
     }

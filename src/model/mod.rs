@@ -41,6 +41,7 @@ pub mod sanitize;
 pub mod schema;
 pub mod shell;
 pub mod shorten;
+pub mod sql_text;
 pub mod stream;
 pub mod table_export;
 pub mod throttle;

@@ -156,6 +156,13 @@ pub(crate) fn parse_decimal(text: &str) -> Option<DecimalText<'_>> {
 /// Checks `text` against DynamoDB's number syntax, precision and range.
 pub fn validate_number(text: &str) -> Result<(), NumberError> {
     let decimal = parse(text).ok_or_else(|| NumberError::Syntax(text.to_string()))?;
+    check_limits(&decimal, text)
+}
+
+/// DynamoDB's precision and range, checked on a parsed number's parts (`text` is how it was
+/// written, for the message). Never on its expanded digits: `1d999999999` is refused at once,
+/// with nothing allocated for its exponent.
+pub(crate) fn check_limits(decimal: &Decimal, text: &str) -> Result<(), NumberError> {
     if decimal.digits.len() > MAX_DIGITS {
         return Err(NumberError::TooManyDigits {
             value: text.to_string(),

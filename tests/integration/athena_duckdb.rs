@@ -161,3 +161,171 @@ fn the_athena_sql_parses_and_ranks_the_keys_hotkeys_ranks() {
 fn a_key_attribute_name_with_quotes_backslashes_and_hashes_stays_one_sql_literal() {
     check(r##"St'ate"#\Date"##);
 }
+
+/// Reads the SQL on stdin with DuckDB's own tokenizer (which skips comments) and splits it at
+/// each `;` token: prints `{"statements": [first keyword of each], "selects_parsed": N}`, each
+/// SELECT also parsed as exactly one statement.
+const DUCKDB_STATEMENTS: &str = r#"
+import duckdb, json, sys
+sql = sys.stdin.read()
+con = duckdb.connect()
+tokens = duckdb.tokenize(sql)
+starts, firsts, at_start = [], [], True
+for i, (pos, kind) in enumerate(tokens):
+    end = tokens[i + 1][0] if i + 1 < len(tokens) else len(sql)
+    text = sql[pos:end].strip()
+    if at_start:
+        starts.append(pos)
+        firsts.append(text.split()[0].upper() if text else "")
+        at_start = False
+    if kind == duckdb.token_type.operator and text.startswith(";"):
+        at_start = True
+parsed = 0
+for i, start in enumerate(starts):
+    if firsts[i] != "SELECT":
+        continue
+    stop = starts[i + 1] if i + 1 < len(starts) else len(sql)
+    text = sql[start:stop]
+    out = json.loads(con.execute("SELECT json_serialize_sql(?)", [text]).fetchone()[0])
+    if out["error"] or len(out["statements"]) != 1:
+        sys.exit("DuckDB does not read one SELECT:\n" + text + "\n" + json.dumps(out)[:400])
+    parsed += 1
+print(json.dumps({"statements": firsts, "selects_parsed": parsed}))
+"#;
+
+fn duckdb_statements(sql: &str) -> serde_json::Value {
+    let mut child = Command::new(venv_python())
+        .args(["-c", DUCKDB_STATEMENTS])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run python");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(sql.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "DuckDB: {}\n{sql}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Text an export's metadata or a table's key names may hold: quotes, a newline that would end
+/// a comment, SQL after it, a comment closer, ESC and BEL (an OSC retitling the terminal).
+const HOSTILE: &str = "2026'\"\nDROP TABLE important; -- \u{1b}]0;PWNED\u{7} */ \\' \r\t;";
+
+fn hostile_info() -> dynoscope::model::schema::TableInfo {
+    use dynoscope::model::schema::*;
+    let key = |name: &str| KeyAttr {
+        name: name.to_string(),
+        key_type: KeyType::S,
+    };
+    TableInfo {
+        name: format!("app{HOSTILE}"),
+        status: "ACTIVE".into(),
+        keys: KeySchema {
+            partition_key: key(&format!("PK{HOSTILE}")),
+            sort_key: Some(key("SK")),
+        },
+        indexes: vec![IndexInfo {
+            name: format!("GSI{HOSTILE}"),
+            kind: IndexKind::Gsi,
+            keys: KeySchema {
+                partition_key: key(&format!("G{HOSTILE}\u{202e}")),
+                sort_key: None,
+            },
+            projection: Projection {
+                projection_type: "ALL".into(),
+                non_key_attributes: Vec::new(),
+            },
+            provisioned: None,
+            item_count: None,
+            size_bytes: None,
+        }],
+        billing_mode: "PAY_PER_REQUEST".into(),
+        provisioned: None,
+        item_count: 0,
+        size_bytes: 0,
+        ttl_attribute: None,
+        stream: None,
+        on_demand_max: None,
+    }
+}
+
+fn assert_inert(sql: &str) {
+    for (i, b) in sql.bytes().enumerate() {
+        assert!(
+            b >= 0x20 && b != 0x7f || b == b'\n',
+            "byte {b:#04x} at {i} is written raw:\n{sql}"
+        );
+    }
+    for bad in ["\u{202e}", "\u{85}", "\u{9b}"] {
+        assert!(!sql.contains(bad), "{bad:?} written raw:\n{sql}");
+    }
+    // No line the generator did not write itself: every line is a comment, or SQL it wrote.
+    for line in sql.lines() {
+        assert!(
+            !line.trim_start().to_ascii_uppercase().starts_with("DROP"),
+            "an injected line:\n{sql}"
+        );
+    }
+}
+
+#[test]
+fn hostile_export_metadata_and_key_names_stay_inside_their_literals_and_comments() {
+    use dynoscope::model::table_export::{athena_sql, ManifestSummary};
+    let text = |s: &str| serde_json::Value::String(s.to_string());
+    for format in ["DYNAMODB_JSON", "ION"] {
+        let summary = serde_json::json!({
+            "exportArn": format!("arn:aws:dynamodb:us-east-1:1:table/app/export/0170-{HOSTILE}"),
+            "tableArn": text(&format!("arn:aws:dynamodb:us-east-1:1:table/app{HOSTILE}")),
+            "exportTime": text(HOSTILE),
+            "s3Bucket": text(&format!("bucket{HOSTILE}")),
+            "s3Prefix": text(&format!("pre{HOSTILE}/fix")),
+            "outputFormat": format,
+        });
+        let summary = ManifestSummary::parse(&summary.to_string()).unwrap();
+        let sql = athena_sql(&hostile_info(), &summary, 10);
+        assert_inert(&sql);
+        let read = duckdb_statements(&sql);
+        assert_eq!(
+            read["statements"],
+            serde_json::json!(["CREATE", "SELECT", "SELECT"]),
+            "{format}: one DDL and a SELECT per key, each one statement:\n{sql}"
+        );
+        assert_eq!(read["selects_parsed"], 2, "{format}:\n{sql}");
+    }
+}
+
+#[test]
+fn the_printed_athena_sql_of_an_export_with_hostile_metadata_is_inert() {
+    let dir = tempfile::tempdir().unwrap();
+    let layout = write_full_export(dir.path(), "athena", Format::DynamoJson, &items("PK"), 1, 0);
+    // The summary as a hostile writer left it: its checksum file removed, not recomputed.
+    let path = layout.folder.join("manifest-summary.json");
+    let mut summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    summary["exportTime"] = serde_json::Value::String(HOSTILE.into());
+    summary["s3Bucket"] = serde_json::Value::String(format!("b{HOSTILE}"));
+    summary["s3Prefix"] = serde_json::Value::String(format!("p{HOSTILE}"));
+    std::fs::write(&path, summary.to_string()).unwrap();
+    let _ = std::fs::remove_file(layout.folder.join("manifest-summary.checksum"));
+    let folder = layout.folder.display().to_string();
+    let sql = ok(run_raw(
+        &["hotkeys", "--export", &folder, "--key", "PK,SK", "--athena"],
+        &[],
+    ));
+    assert_inert(&sql);
+    let read = duckdb_statements(&sql);
+    assert_eq!(
+        read["statements"],
+        serde_json::json!(["CREATE", "SELECT"]),
+        "{sql}"
+    );
+}

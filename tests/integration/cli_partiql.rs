@@ -259,3 +259,51 @@ fn bad_statements_fail_in_one_line_naming_the_token() {
         stderr(&out)
     );
 }
+
+/// Statements nested past the parser's bound (they overflowed its stack: exit 134, and in the
+/// explorer a terminal left in the alternate screen) are refused before anything is sent:
+/// exit 2, one line. The endpoint does not listen, so a request would fail with exit 1.
+#[test]
+fn deeply_nested_statements_exit_2_in_one_line_before_anything_is_sent() {
+    let shapes = [
+        format!(
+            "SELECT * FROM t WHERE {}a = 1{}",
+            "(".repeat(8_000),
+            ")".repeat(8_000)
+        ),
+        format!("SELECT * FROM t WHERE {}a = 1", "NOT ".repeat(30_000)),
+        format!("SELECT * FROM t WHERE a = {}", "[".repeat(60_000)),
+        format!("SELECT * FROM t WHERE a = {}", "{'k':".repeat(20_000)),
+    ];
+    for statement in &shapes {
+        let out = run_raw(
+            &["--endpoint-url", "http://127.0.0.1:1", "partiql", statement],
+            &[],
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("nested deeper than 64 levels"), "{err}");
+        assert!(stdout(&out).is_empty());
+    }
+}
+
+#[test]
+fn duplicate_struct_keys_and_set_elements_exit_2_in_one_line() {
+    for (statement, needle) in [
+        (
+            "SELECT * FROM t WHERE a = {'k':1,'k':2}",
+            "names the key 'k' twice",
+        ),
+        ("SELECT * FROM t WHERE a = <<1,1>>", "holds 1 twice"),
+    ] {
+        let out = run_raw(
+            &["--endpoint-url", "http://127.0.0.1:1", "partiql", statement],
+            &[],
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{err}");
+    }
+}

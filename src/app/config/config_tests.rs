@@ -288,3 +288,26 @@ version_attribute = "version"
     let err = parse("[profile.dev]\nallow_write = true\n", Path::new(PATH)).unwrap_err();
     assert_eq!(err.line, Some(2), "{err}");
 }
+
+/// The TOML readers (the config file, `--patterns`) stop deep nesting through the toml crate's
+/// own recursion limit: one error, never a stack overflow, even on a 2 MB stack (a tokio
+/// worker's) in a debug build.
+#[test]
+fn deeply_nested_toml_is_an_error_not_a_crash() {
+    std::thread::Builder::new()
+        .stack_size(2 * 1024 * 1024)
+        .spawn(|| {
+            for text in [
+                format!("x = {}", "[".repeat(100_000)),
+                format!("x = {}", "{a = ".repeat(100_000)),
+            ] {
+                assert!(parse(&text, std::path::Path::new("config.toml")).is_err());
+                assert!(
+                    crate::model::access_pattern::parse_patterns_file(&text, "p.toml").is_err()
+                );
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

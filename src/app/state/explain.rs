@@ -2,29 +2,26 @@
 
 use crate::aws::ReadSpec;
 use crate::model::json::append_dynamo_json;
+use crate::model::shell::shell_word;
 use crate::model::value::Item;
-
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
 
 /// The same request as an aws-cli command line, ready to paste.
 pub fn aws_cli(spec: &ReadSpec) -> String {
     let mut cmd = format!(
         "aws dynamodb query --table-name {}",
-        shell_quote(&spec.table)
+        shell_word(&spec.table)
     );
     if let Some(index) = &spec.index {
-        cmd.push_str(&format!(" --index-name {}", shell_quote(index)));
+        cmd.push_str(&format!(" --index-name {}", shell_word(index)));
     }
     if let Some(k) = &spec.key_condition {
-        cmd.push_str(&format!(" --key-condition-expression {}", shell_quote(k)));
+        cmd.push_str(&format!(" --key-condition-expression {}", shell_word(k)));
     }
     if let Some(f) = &spec.filter {
-        cmd.push_str(&format!(" --filter-expression {}", shell_quote(f)));
+        cmd.push_str(&format!(" --filter-expression {}", shell_word(f)));
     }
     if let Some(p) = &spec.projection {
-        cmd.push_str(&format!(" --projection-expression {}", shell_quote(p)));
+        cmd.push_str(&format!(" --projection-expression {}", shell_word(p)));
     }
     if !spec.names.is_empty() {
         let map: serde_json::Map<String, serde_json::Value> = spec
@@ -34,7 +31,7 @@ pub fn aws_cli(spec: &ReadSpec) -> String {
             .collect();
         cmd.push_str(&format!(
             " --expression-attribute-names {}",
-            shell_quote(&serde_json::Value::Object(map).to_string())
+            shell_word(&serde_json::Value::Object(map).to_string())
         ));
     }
     if !spec.values.is_empty() {
@@ -42,7 +39,7 @@ pub fn aws_cli(spec: &ReadSpec) -> String {
         append_dynamo_json(&mut json, &Item::from_attrs(spec.values.clone()));
         cmd.push_str(&format!(
             " --expression-attribute-values {}",
-            shell_quote(&json)
+            shell_word(&json)
         ));
     }
     if spec.descending {

@@ -68,7 +68,7 @@ fn cli_command_is_pasteable() {
     let cli = b.prepare(&info).unwrap().cli;
     assert_eq!(
         cli,
-        r##"aws dynamodb query --table-name 'app' --key-condition-expression '#pk = :pk AND begins_with(#sk, :sk)' --expression-attribute-names '{"#pk":"PK","#sk":"SK"}' --expression-attribute-values '{":pk":{"S":"USER#o'\''brien"},":sk":{"S":"ORDER#"}}' --no-scan-index-forward --return-consumed-capacity INDEXES"##
+        r##"aws dynamodb query --table-name app --key-condition-expression '#pk = :pk AND begins_with(#sk, :sk)' --expression-attribute-names '{"#pk":"PK","#sk":"SK"}' --expression-attribute-values '{":pk":{"S":"USER#o'\''brien"},":sk":{"S":"ORDER#"}}' --no-scan-index-forward --return-consumed-capacity INDEXES"##
     );
 }
 

@@ -231,7 +231,7 @@ fn raw_mode_and_copying_the_cli_command() {
         )))],
     );
     assert!(
-        matches!(effects.as_slice(), [Effect::Terminal(TerminalEffect::Copy(cli))] if cli.starts_with("aws dynamodb query --table-name 'app'"))
+        matches!(effects.as_slice(), [Effect::Terminal(TerminalEffect::Copy(cli))] if cli.starts_with("aws dynamodb query --table-name app"))
     );
 }
 

@@ -131,10 +131,10 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
 fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
     match input {
         InputMsg::Key(key) => key_event(state, key),
-        InputMsg::Paste(text) => {
+        InputMsg::Paste(text) => query_form::paste(state, &text).unwrap_or_else(|| {
             prompts::paste(state, &text);
             Vec::new()
-        }
+        }),
         InputMsg::Mouse(mouse) => {
             let delta = match mouse.kind {
                 MouseKind::ScrollDown => 3,

@@ -181,7 +181,7 @@ fn ctrl_t_chooses_the_dialect_ctrl_y_copies() {
         [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
         other => panic!("{other:?}"),
     };
-    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name 'app'"));
+    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name app"));
     send(&mut s, [ctrl('t'), ctrl('t')]);
     assert_eq!(
         copy(&mut s),
@@ -233,7 +233,7 @@ fn form_queries_offer_the_same_dialects() {
         [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
         other => panic!("{other:?}"),
     };
-    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name 'app'"));
+    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name app"));
     send(&mut s, [ctrl('t')]);
     let boto3 = copy(&mut s);
     assert!(
@@ -459,4 +459,35 @@ fn pgdn_scrolls_explain_to_its_last_line_and_an_edit_goes_back_to_the_top() {
     send(&mut s, typed(" "));
     assert_eq!(builder(&s).explain_scroll, 0, "an edit starts at the top");
     assert!(builder(&s).partiql, "PgDn is not typed into the statement");
+}
+
+/// A statement nested past the parser's bound, pasted or typed into PartiQL mode, is the
+/// parser's one line (it overflowed the stack: the explorer died in the alternate screen).
+/// Run on a thread with a small stack, so a regression aborts rather than passing on a big one.
+#[test]
+fn a_deeply_nested_statement_pasted_or_typed_is_one_line_not_a_crash() {
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(|| {
+            let deep = [
+                format!("{}PK = 'a'{}", "(".repeat(8_000), ")".repeat(8_000)),
+                format!("{}PK = 'a'", "NOT ".repeat(30_000)),
+                format!("PK = {}", "[".repeat(60_000)),
+                format!("PK = {}", "{'k':".repeat(20_000)),
+            ];
+            for text in deep {
+                let mut s = partiql_open();
+                send(&mut s, [Msg::Input(InputMsg::Paste(text.clone()))]);
+                let line = problem(&s);
+                assert!(line.contains("nested deeper than 64 levels"), "{line}");
+            }
+            let mut s = partiql_open();
+            send(&mut s, typed(&"(".repeat(300)));
+            send(&mut s, typed("PK = 'a'"));
+            let line = problem(&s);
+            assert!(line.contains("nested deeper than 64 levels"), "{line}");
+        })
+        .unwrap()
+        .join()
+        .unwrap();
 }

@@ -20,7 +20,8 @@ pub struct StreamTable {
 /// The one line shown for a table without an enabled stream.
 pub fn no_stream_message(table: &str) -> String {
     format!(
-        "table '{table}' has no stream enabled, and dynoscope never enables one itself; to enable it run: aws dynamodb update-table --table-name {table} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES"
+        "table '{table}' has no stream enabled, and dynoscope never enables one itself; to enable it run: aws dynamodb update-table --table-name {} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES",
+        crate::model::shell::shell_word(table)
     )
 }
 

@@ -50,6 +50,14 @@ pub enum ExpressionError {
         after: Option<String>,
         found: String,
     },
+    #[error(
+        "the {kind} expression is nested deeper than 64 levels at column {col}; remove brackets"
+    )]
+    TooDeep { kind: String, col: usize },
+    #[error(
+        "the {kind} expression has more than 300 AND, OR and NOT operators (at column {col}); DynamoDB allows 300 operators in an expression, so split it or use IN"
+    )]
+    TooManyOperators { kind: String, col: usize },
     #[error("unknown placeholder '{name}' in {kind} expression; define it in --names")]
     UnknownName { kind: String, name: String },
     #[error("unknown placeholder '{name}' in {kind} expression; define it in --values")]

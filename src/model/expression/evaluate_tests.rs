@@ -113,3 +113,43 @@ fn undefined_placeholders_are_refused() {
     assert!(ItemFilter::compile("#x = :y", &[], &[]).is_err());
     assert!(ItemProjection::compile("a,", &[]).is_err());
 }
+
+/// Every reader of expression tokens (the grammar check, the key condition parser, the local
+/// filter evaluator) recursed without a bound: deep brackets, a NOT chain or a long AND/OR
+/// chain overflowed the stack. The tokenizer they share refuses them in one line.
+#[test]
+fn deep_or_long_expressions_are_refused_by_the_tokenizer_for_every_reader() {
+    let values = vec![(":v".to_string(), AttrValue::N("1".into()))];
+    let chain: Vec<&str> = vec!["a = :v"; 20_000];
+    let shapes = [
+        (
+            format!("{}a = :v{}", "(".repeat(8_000), ")".repeat(8_000)),
+            "nested deeper than 64",
+        ),
+        (
+            format!("{}a = :v", "NOT ".repeat(30_000)),
+            "more than 300 AND, OR and NOT",
+        ),
+        (chain.join(" OR "), "more than 300 AND, OR and NOT"),
+        (chain.join(" AND "), "more than 300 AND, OR and NOT"),
+    ];
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            for (expr, why) in &shapes {
+                let e = ItemFilter::compile(expr, &[], &values).expect_err("refused");
+                assert!(e.contains(why), "{e}");
+                let e = crate::model::expression::check_condition_grammar("filter", expr, &|t| {
+                    t.to_string()
+                })
+                .expect_err("refused")
+                .to_string();
+                assert!(e.contains(why) && !e.contains('\n'), "{e}");
+            }
+            let ok = format!("{}a = :v{}", "(".repeat(60), ")".repeat(60));
+            assert!(ItemFilter::compile(&ok, &[], &values).is_ok());
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

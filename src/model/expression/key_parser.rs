@@ -4,13 +4,10 @@
 use super::check::{is_function, lookup, Placeholders};
 use super::error::{literal, syntax_at, ExpressionError};
 use super::key_expression::{not_a_key, Conjunct, Placeheld, Rel, KEY_CONDITION};
-use super::tokenizer::{Cmp, Keyword, Tok, Token};
+use super::tokenizer::{Cmp, Keyword, Tok, Token, MAX_DEPTH};
 use crate::model::reserved::is_reserved;
 use crate::model::schema::KeySchema;
 use crate::model::value::AttrValue;
-
-/// Deeper nesting than this is refused instead of risking the parser's stack on hostile input.
-const MAX_DEPTH: usize = 64;
 
 enum Operand {
     /// A resolved top-level attribute name.

@@ -172,5 +172,41 @@ pub(super) fn tokenize(kind: &str, expr: &str) -> Result<Vec<Token>, ExpressionE
             text: chars[start..i].iter().collect(),
         });
     }
+    check_nesting(kind, &tokens)?;
     Ok(tokens)
+}
+
+/// How deep brackets may nest in an expression (the key condition parser's bound too).
+pub(super) const MAX_DEPTH: usize = 64;
+/// DynamoDB allows 300 operators in an expression. AND/OR chains are read in a loop but build
+/// a tree as deep as they are long, and NOT chains recurse: bounding them here keeps every
+/// parser and evaluator of the tokens off the stack.
+const MAX_LOGICAL_OPERATORS: usize = 300;
+
+/// The one bound on recursion for every reader of these tokens (the grammar check, the key
+/// condition parser and the local filter evaluator), checked where they are all made.
+fn check_nesting(kind: &str, tokens: &[Token]) -> Result<(), ExpressionError> {
+    let (mut depth, mut logical) = (0usize, 0usize);
+    for t in tokens {
+        match t.tok {
+            Tok::LParen | Tok::LBracket => depth += 1,
+            Tok::RParen | Tok::RBracket => depth = depth.saturating_sub(1),
+            Tok::Keyword(Keyword::And | Keyword::Or | Keyword::Not) => logical += 1,
+            _ => {}
+        }
+        let kind = || kind.to_string();
+        if depth > MAX_DEPTH {
+            return Err(ExpressionError::TooDeep {
+                kind: kind(),
+                col: t.col,
+            });
+        }
+        if logical > MAX_LOGICAL_OPERATORS {
+            return Err(ExpressionError::TooManyOperators {
+                kind: kind(),
+                col: t.col,
+            });
+        }
+    }
+    Ok(())
 }

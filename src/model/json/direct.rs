@@ -113,6 +113,15 @@ impl<'de, const LENIENT: bool> Deserialize<'de> for DirectValue<LENIENT> {
                     }
                     Tag::Other => return Err(de::Error::custom("unknown type descriptor")),
                 };
+                let empty_set = match &value {
+                    AttrValue::Ss(v) => v.is_empty(),
+                    AttrValue::Ns(v) => v.is_empty(),
+                    AttrValue::Bs(v) => v.is_empty(),
+                    _ => false,
+                };
+                if empty_set && !L {
+                    return Err(de::Error::custom("a set holds at least one element"));
+                }
                 // The SDK reads a union's first member and skips the rest; the strict reading
                 // leaves such a value to the general reader.
                 while map.next_key::<IgnoredAny>()?.is_some() {

@@ -233,3 +233,37 @@ fn bad_json_is_named() {
         assert!(msg.contains(needle), "{msg:?} lacks {needle:?}");
     }
 }
+
+/// Every JSON reader goes through serde_json, whose recursion limit (128 levels) is the depth
+/// bound: a deep document is one error line, never a stack overflow, in each of them.
+#[test]
+fn deep_json_is_one_error_line_in_every_reader() {
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(|| {
+            let deep_array = "[".repeat(100_000);
+            let deep_dynamo = r#"{"a":{"L":["#.repeat(50_000);
+            let deep_plain = r#"{"a":"#.repeat(50_000);
+            let errors = [
+                parse_plain_values(&deep_plain).unwrap_err().to_string(),
+                parse_dynamo_item(&deep_dynamo).unwrap_err().to_string(),
+                parse_dynamo_values(&deep_dynamo).unwrap_err().to_string(),
+                crate::model::partiql::parse_parameters(&deep_array)
+                    .unwrap_err()
+                    .to_string(),
+                crate::model::table_export::parse_dynamo_line(
+                    &format!("{{\"Item\":{deep_dynamo}"),
+                    crate::model::table_export::ExportType::Full,
+                )
+                .unwrap_err()
+                .to_string(),
+            ];
+            for e in errors {
+                assert!(e.contains("recursion limit exceeded"), "{e:.200}");
+                assert!(!e.contains('\n'), "one line");
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}

@@ -116,13 +116,21 @@ pub fn dynamo_to_attr(value: &Value) -> Result<AttrValue, JsonError> {
             .cloned()
             .ok_or_else(|| bad("expected an array"))
     };
+    // DynamoDB holds no empty set, and refuses one in a request.
+    let set = |v: &Value| {
+        let elements = array(v)?;
+        if elements.is_empty() {
+            return Err(bad("a set holds at least one element"));
+        }
+        Ok(elements)
+    };
     Ok(match tag.as_str() {
         "S" => AttrValue::S(string(inner)?),
         "N" => AttrValue::N(number(inner)?),
         "B" => AttrValue::B(binary(inner)?),
-        "SS" => AttrValue::Ss(array(inner)?.iter().map(string).collect::<Result<_, _>>()?),
-        "NS" => AttrValue::Ns(array(inner)?.iter().map(number).collect::<Result<_, _>>()?),
-        "BS" => AttrValue::Bs(array(inner)?.iter().map(binary).collect::<Result<_, _>>()?),
+        "SS" => AttrValue::Ss(set(inner)?.iter().map(string).collect::<Result<_, _>>()?),
+        "NS" => AttrValue::Ns(set(inner)?.iter().map(number).collect::<Result<_, _>>()?),
+        "BS" => AttrValue::Bs(set(inner)?.iter().map(binary).collect::<Result<_, _>>()?),
         "L" => AttrValue::L(
             array(inner)?
                 .iter()

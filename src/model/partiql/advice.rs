@@ -8,6 +8,7 @@ use super::render;
 use crate::model::distribution::{KeyDistribution, Source, WarningContext};
 use crate::model::item_size::item_size;
 use crate::model::schema::{IndexKind, TableInfo};
+use crate::model::shell::shell_word;
 use crate::model::value::{same_value, AttrValue, Item};
 use crate::model::wording::thousands;
 
@@ -41,10 +42,6 @@ pub enum Advice {
     Create(NewIndex),
     /// A Scan without any `attribute = value`: no index can serve it.
     None,
-}
-
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 fn type_of(value: &AttrValue) -> Option<&'static str> {
@@ -195,9 +192,9 @@ fn new_index(plan: &Plan, info: &TableInfo, sample: &[Item]) -> NewIndex {
     }
     let command = format!(
         "aws dynamodb update-table --table-name {} --attribute-definitions {} --global-secondary-index-updates {}",
-        shell_quote(&info.name),
-        shell_quote(&serde_json::Value::Array(definitions).to_string()),
-        shell_quote(&serde_json::json!([{ "Create": create }]).to_string())
+        shell_word(&info.name),
+        shell_word(&serde_json::Value::Array(definitions).to_string()),
+        shell_word(&serde_json::json!([{ "Create": create }]).to_string())
     );
     // An index item holds the projected attributes plus the table's keys, and DynamoDB adds
     // 100 bytes of overhead to each; every one written in the backfill costs a WCU per 1 KB.

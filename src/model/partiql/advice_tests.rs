@@ -75,7 +75,7 @@ fn without_a_serving_index_it_says_which_gsi_to_create_and_warns_of_few_values()
     assert_eq!(new.name, "status-index");
     assert_eq!(
         new.command,
-        r#"aws dynamodb update-table --table-name 'app' --attribute-definitions '[{"AttributeName":"status","AttributeType":"S"},{"AttributeName":"total","AttributeType":"N"}]' --global-secondary-index-updates '[{"Create":{"IndexName":"status-index","KeySchema":[{"AttributeName":"status","KeyType":"HASH"},{"AttributeName":"total","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}}]'"#
+        r#"aws dynamodb update-table --table-name app --attribute-definitions '[{"AttributeName":"status","AttributeType":"S"},{"AttributeName":"total","AttributeType":"N"}]' --global-secondary-index-updates '[{"Create":{"IndexName":"status-index","KeySchema":[{"AttributeName":"status","KeyType":"HASH"},{"AttributeName":"total","KeyType":"RANGE"}],"Projection":{"ProjectionType":"KEYS_ONLY"}}}]'"#
     );
     assert_eq!(new.estimated_items, 420);
     assert!(new.backfill_wcu >= 420, "{}", new.backfill_wcu);

@@ -4,11 +4,8 @@
 
 use super::plan::{Plan, ReadKind};
 use crate::model::json::append_dynamo_json;
+use crate::model::shell::shell_word;
 use crate::model::value::{AttrValue, Item};
-
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
 
 fn dynamo_json(value: &AttrValue) -> serde_json::Value {
     let mut text = String::new();
@@ -94,7 +91,7 @@ pub fn aws_cli(plan: &Plan, limit: Option<usize>) -> String {
             ("ProjectionExpression", "--projection-expression"),
         ] {
             if let Some(text) = request[field].as_str() {
-                cmd.push_str(&format!(" {flag} {}", shell_quote(text)));
+                cmd.push_str(&format!(" {flag} {}", shell_word(text)));
             }
         }
         for (field, flag) in [
@@ -104,7 +101,7 @@ pub fn aws_cli(plan: &Plan, limit: Option<usize>) -> String {
             if !request[field].is_null() {
                 cmd.push_str(&format!(
                     " {flag} {}",
-                    shell_quote(&request[field].to_string())
+                    shell_word(&request[field].to_string())
                 ));
             }
         }
@@ -124,11 +121,11 @@ pub fn aws_cli(plan: &Plan, limit: Option<usize>) -> String {
 pub fn execute_statement(statement: &str, parameters: &[AttrValue]) -> String {
     let mut cmd = format!(
         "aws dynamodb execute-statement --statement {}",
-        shell_quote(statement)
+        shell_word(statement)
     );
     if !parameters.is_empty() {
         let json = serde_json::Value::Array(parameters.iter().map(dynamo_json).collect());
-        cmd.push_str(&format!(" --parameters {}", shell_quote(&json.to_string())));
+        cmd.push_str(&format!(" --parameters {}", shell_word(&json.to_string())));
     }
     cmd
 }

@@ -38,7 +38,7 @@ fn a_scan_names_its_estimate() {
         "{text}"
     );
     assert!(
-        text.contains("aws dynamodb scan --table-name 'app' --filter-expression '#PK > :v1'"),
+        text.contains("aws dynamodb scan --table-name app --filter-expression '#PK > :v1'"),
         "{text}"
     );
 }

@@ -2,13 +2,17 @@
 //! <<sets>>, as the `AttrValue` DynamoDB stores.
 
 use super::Parser;
-use crate::model::number::validate_number;
+use crate::model::number::{compare_numbers, validate_number};
 use crate::model::partiql::error::PartiqlError;
 use crate::model::partiql::lexer::Tok;
 use crate::model::value::{AttrValue, Item};
 
 impl Parser {
     pub(super) fn literal(&mut self) -> Result<AttrValue, PartiqlError> {
+        self.nested(Self::literal_at)
+    }
+
+    fn literal_at(&mut self) -> Result<AttrValue, PartiqlError> {
         let col = self.tokens.get(self.at).map_or(0, |t| t.col);
         match self.next() {
             Some(Tok::Str(s)) => Ok(AttrValue::S(s)),
@@ -33,6 +37,7 @@ impl Parser {
             }
             Some(Tok::LBrace) => {
                 let mut attrs = Vec::new();
+                let mut keys = std::collections::HashSet::new();
                 if !self.eat(&Tok::RBrace) {
                     loop {
                         let key = match self.next() {
@@ -42,6 +47,13 @@ impl Parser {
                                 return Err(self.error("a 'quoted' key in the struct"));
                             }
                         };
+                        // DynamoDB refuses a struct naming a key twice; taking either value
+                        // would send something other than what was written.
+                        if !keys.insert(key.clone()) {
+                            return Err(PartiqlError::syntax(format!(
+                                "the struct at column {col} names the key '{key}' twice; DynamoDB refuses a duplicate key, so keep one"
+                            )));
+                        }
                         self.expect(&Tok::Colon)?;
                         attrs.push((key, self.literal()?));
                         if !self.eat(&Tok::Comma) {
@@ -91,8 +103,32 @@ fn number(text: String, col: usize) -> Result<AttrValue, PartiqlError> {
     Ok(AttrValue::N(text))
 }
 
-/// `<<'a','b'>>` is a string set, `<<1,2>>` a number set; DynamoDB has no other sets here.
+/// `<<'a','b'>>` is a string set, `<<1,2>>` a number set; DynamoDB has no other sets here,
+/// and refuses a set holding one value twice (`<<1, 1.0>>` too: numbers compare by value).
 fn set(items: Vec<AttrValue>, col: usize) -> Result<AttrValue, PartiqlError> {
+    // Sorted by value, a repeat sits next to its twin: O(n log n) for a set of any size.
+    let mut sorted: Vec<&AttrValue> = items.iter().collect();
+    let rank = |v: &AttrValue| match v {
+        AttrValue::S(_) => 0,
+        AttrValue::N(_) => 1,
+        _ => 2,
+    };
+    sorted.sort_by(|a, b| match (a, b) {
+        (AttrValue::N(x), AttrValue::N(y)) => compare_numbers(x, y),
+        (AttrValue::S(x), AttrValue::S(y)) => x.cmp(y),
+        _ => rank(a).cmp(&rank(b)),
+    });
+    let twice = sorted.windows(2).find(|w| match (w[0], w[1]) {
+        (AttrValue::S(x), AttrValue::S(y)) => x == y,
+        (AttrValue::N(x), AttrValue::N(y)) => compare_numbers(x, y).is_eq(),
+        _ => false,
+    });
+    if let Some(w) = twice {
+        let shown = crate::model::partiql::render::literal(w[0]);
+        return Err(PartiqlError::syntax(format!(
+            "the set at column {col} holds {shown} twice; DynamoDB refuses a duplicate in a set, so keep one"
+        )));
+    }
     if items.iter().all(|v| matches!(v, AttrValue::S(_))) && !items.is_empty() {
         Ok(AttrValue::Ss(
             items

@@ -14,7 +14,6 @@ const KEYWORDS: &[&str] = &[
     "SELECT", "FROM", "WHERE", "AND", "OR", "NOT", "BETWEEN", "IN", "IS", "ORDER", "BY", "ASC",
     "DESC", "LIMIT",
 ];
-
 pub fn parse(text: &str) -> Result<Statement, PartiqlError> {
     let tokens = tokenize(text)?;
     let first = match tokens.first() {
@@ -35,6 +34,8 @@ pub fn parse(text: &str) -> Result<Statement, PartiqlError> {
         tokens,
         at: 0,
         parameters: 0,
+        depth: 0,
+        logical: 0,
     };
     p.expect_word("SELECT")?;
     let select = p.select()?;
@@ -50,71 +51,13 @@ struct Parser {
     tokens: Vec<Token>,
     at: usize,
     parameters: usize,
+    /// Open parentheses, NOTs and literals around the token at `at`.
+    depth: usize,
+    /// AND, OR and NOT read so far.
+    logical: usize,
 }
 
 impl Parser {
-    fn peek(&self) -> Option<&Tok> {
-        self.tokens.get(self.at).map(|t| &t.tok)
-    }
-
-    fn peek_at(&self, ahead: usize) -> Option<&Tok> {
-        self.tokens.get(self.at + ahead).map(|t| &t.tok)
-    }
-
-    fn next(&mut self) -> Option<Tok> {
-        let t = self.tokens.get(self.at).map(|t| t.tok.clone());
-        self.at += 1;
-        t
-    }
-
-    /// "found 'x' at column N", or "the statement ends".
-    fn found(&self) -> String {
-        match self.tokens.get(self.at) {
-            Some(t) => format!("found {} at column {}", t.tok.describe(), t.col),
-            None => "the statement ends".to_string(),
-        }
-    }
-
-    fn error(&self, expected: &str) -> PartiqlError {
-        PartiqlError::syntax(format!("expected {expected}, {}", self.found()))
-    }
-
-    fn is_word(&self, word: &str) -> bool {
-        matches!(self.peek(), Some(Tok::Word(w)) if w.eq_ignore_ascii_case(word))
-    }
-
-    fn eat_word(&mut self, word: &str) -> bool {
-        let yes = self.is_word(word);
-        if yes {
-            self.at += 1;
-        }
-        yes
-    }
-
-    fn expect_word(&mut self, word: &str) -> Result<(), PartiqlError> {
-        if self.eat_word(word) {
-            Ok(())
-        } else {
-            Err(self.error(word))
-        }
-    }
-
-    fn eat(&mut self, tok: &Tok) -> bool {
-        let yes = self.peek() == Some(tok);
-        if yes {
-            self.at += 1;
-        }
-        yes
-    }
-
-    fn expect(&mut self, tok: &Tok) -> Result<(), PartiqlError> {
-        if self.eat(tok) {
-            Ok(())
-        } else {
-            Err(self.error(&tok.describe()))
-        }
-    }
-
     fn select(&mut self) -> Result<Select, PartiqlError> {
         let projection = if self.eat(&Tok::Star) {
             None
@@ -226,16 +169,20 @@ impl Parser {
     }
 
     fn or(&mut self) -> Result<Expr, PartiqlError> {
-        let mut left = self.and()?;
-        while self.eat_word("OR") {
-            left = Expr::Or(Box::new(left), Box::new(self.and()?));
-        }
-        Ok(left)
+        self.nested(|p| {
+            let mut left = p.and()?;
+            while p.eat_word("OR") {
+                p.logical_operator()?;
+                left = Expr::Or(Box::new(left), Box::new(p.and()?));
+            }
+            Ok(left)
+        })
     }
 
     fn and(&mut self) -> Result<Expr, PartiqlError> {
         let mut left = self.not()?;
         while self.eat_word("AND") {
+            self.logical_operator()?;
             left = Expr::And(Box::new(left), Box::new(self.not()?));
         }
         Ok(left)
@@ -243,7 +190,8 @@ impl Parser {
 
     fn not(&mut self) -> Result<Expr, PartiqlError> {
         if self.eat_word("NOT") {
-            return Ok(Expr::Not(Box::new(self.not()?)));
+            self.logical_operator()?;
+            return self.nested(|p| Ok(Expr::Not(Box::new(p.not()?))));
         }
         self.predicate()
     }
@@ -386,6 +334,9 @@ impl Parser {
 
 #[path = "literals.rs"]
 mod literals;
+
+#[path = "parser_cursor.rs"]
+mod cursor;
 
 #[cfg(test)]
 #[path = "parser_tests.rs"]

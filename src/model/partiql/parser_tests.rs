@@ -266,3 +266,96 @@ proptest! {
         }
     }
 }
+
+/// The four shapes that overflowed the stack (exit 134) now stop at the depth bound with one
+/// syntax error line naming it; run on a thread with a small stack so a regression aborts.
+#[test]
+fn deep_statements_are_refused_by_the_depth_bound_not_the_stack() {
+    let shapes = [
+        format!(
+            "SELECT * FROM t WHERE {}a = 1{}",
+            "(".repeat(8_000),
+            ")".repeat(8_000)
+        ),
+        format!("SELECT * FROM t WHERE {}a = 1", "NOT ".repeat(30_000)),
+        format!("SELECT * FROM t WHERE a = {}", "[".repeat(60_000)),
+        format!("SELECT * FROM t WHERE a = {}", "{'k':".repeat(20_000)),
+        format!("SELECT * FROM t WHERE a = {}", "<<".repeat(20_000)),
+    ];
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            for text in &shapes {
+                let e = parse(text).expect_err("too deep");
+                assert_eq!(e.kind, ErrorKind::Syntax, "{e}");
+                assert!(e.message.contains("nested deeper than 64 levels"), "{e}");
+                assert!(!e.message.contains('\n') && e.message.len() < 200, "{e}");
+            }
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn nesting_up_to_the_bound_still_parses() {
+    select(&format!(
+        "SELECT * FROM t WHERE {}a = 1{}",
+        "(".repeat(60),
+        ")".repeat(60)
+    ));
+    select(&format!(
+        "SELECT * FROM t WHERE a = {}1{}",
+        "[".repeat(60),
+        "]".repeat(60)
+    ));
+}
+
+/// A long AND/OR chain is read in a loop but builds a tree as deep as it is long, which every
+/// function over the tree (render, translate, drop) walks recursively.
+#[test]
+fn a_chain_of_more_than_300_logical_operators_is_refused() {
+    let chain = |n: usize| {
+        let terms: Vec<String> = (0..n).map(|i| format!("a = {i}")).collect();
+        format!("SELECT * FROM t WHERE {}", terms.join(" OR "))
+    };
+    let text = chain(100_000);
+    std::thread::Builder::new()
+        .stack_size(1024 * 1024)
+        .spawn(move || {
+            // The longest chain allowed, deepest on both sides, is walked and dropped.
+            let s = select(&format!(
+                "{} AND {}",
+                chain(250),
+                "NOT ".repeat(30) + &"(".repeat(30) + "a = 1" + &")".repeat(30)
+            ));
+            assert!(render::statement(&s).len() > 1000);
+            let mut names = Vec::new();
+            crate::model::partiql::filter::attributes(s.filter.as_ref().unwrap(), &mut names);
+            let e = parse(&text).expect_err("too long");
+            assert!(e.message.contains("more than 300 AND, OR and NOT"), "{e}");
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn a_struct_naming_a_key_twice_and_a_set_holding_a_value_twice_are_refused() {
+    let e = error("SELECT * FROM t WHERE a = {'k':1,'k':2}");
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(e.message.contains("names the key 'k' twice"), "{e}");
+    for (text, shown) in [
+        ("SELECT * FROM t WHERE a = <<1,1>>", "1 twice"),
+        ("SELECT * FROM t WHERE a = <<1, 2, 1.0>>", " twice"),
+        ("SELECT * FROM t WHERE a = <<'x','y','x'>>", "'x' twice"),
+    ] {
+        let e = error(text);
+        assert!(
+            e.message.contains("DynamoDB refuses a duplicate in a set")
+                && e.message.contains(shown),
+            "{text}: {e}"
+        );
+    }
+    select("SELECT * FROM t WHERE a = <<1, 2>> AND b = {'k':1,'K':2} AND c = [1, 1]");
+}

@@ -10,29 +10,17 @@
 use std::fmt::Write as _;
 
 use super::{ExportFormat, ManifestSummary};
+use crate::model::sanitize::needs_escape;
 use crate::model::schema::{KeyAttr, TableInfo};
-
-/// A SQL string literal: single quotes doubled.
-fn literal(text: &str) -> String {
-    format!("'{}'", text.replace('\'', "''"))
-}
+use crate::model::sql_text::{hive_literal, sql_comment, sql_identifier, sql_literal};
 
 /// A name Athena accepts unquoted: lowercase letters, digits and `_`.
 fn table_name(info: &TableInfo, summary: &ManifestSummary) -> String {
-    let raw = format!(
+    sql_identifier(&format!(
         "ddb_{}_{}",
         info.name,
         summary.export_id.split('-').next().unwrap_or("")
-    );
-    raw.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect()
+    ))
 }
 
 /// Where the data files are in S3, from the summary (`s3Bucket`, `s3Prefix`).
@@ -64,7 +52,7 @@ fn targets(info: &TableInfo) -> Vec<(String, &KeyAttr)> {
 
 fn json_path(key: &KeyAttr) -> String {
     let name = key.name.replace('\\', "\\\\").replace('"', "\\\"");
-    literal(&format!(
+    sql_literal(&format!(
         "$[\"Item\"][\"{name}\"][\"{}\"]",
         key.key_type.as_str()
     ))
@@ -82,10 +70,24 @@ fn ion_symbol(name: &str) -> String {
         .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
     if bare {
-        name.to_string()
-    } else {
-        format!("'{}'", name.replace('\\', "\\\\").replace('\'', "\\'"))
+        return name.to_string();
     }
+    // Ion's own escapes keep a control character out of the symbol's text; the DDL literal
+    // around it then escapes the backslashes for Hive.
+    let mut out = String::from("'");
+    for c in name.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c if needs_escape(c) && (c as u32) <= 0xffff => {
+                out.push_str(&format!("\\u{:04x}", c as u32))
+            }
+            c if needs_escape(c) => out.push_str(&format!("\\U{:08x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
 }
 
 pub fn athena_sql(info: &TableInfo, summary: &ManifestSummary, top: usize) -> String {
@@ -94,27 +96,33 @@ pub fn athena_sql(info: &TableInfo, summary: &ManifestSummary, top: usize) -> St
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "-- Athena: export {} of table {} at {} ({})",
-        summary.export_id,
-        info.name,
-        summary.export_time.as_deref().unwrap_or("?"),
-        summary.format.as_str()
+        "{}",
+        sql_comment(&format!(
+            "Athena: export {} of table {} at {} ({})",
+            summary.export_id,
+            info.name,
+            summary.export_time.as_deref().unwrap_or("?"),
+            summary.format.as_str()
+        ))
     );
     match summary.format {
         ExportFormat::DynamoJson => {
             let _ = writeln!(
                 out,
                 "CREATE EXTERNAL TABLE IF NOT EXISTS {table} (line string)\nLOCATION {};",
-                literal(&location(summary))
+                hive_literal(&location(summary))
             );
             for (label, key) in &targets {
                 let path = json_path(key);
+                let comment = sql_comment(&format!(
+                    "top {top} partition keys of the {label} ({}), by items and by bytes of their JSON lines",
+                    key.name
+                ));
                 let _ = write!(
                     out,
-                    "\n-- top {top} partition keys of the {label} ({}), by items and by bytes of their JSON lines\n\
+                    "\n{comment}\n\
                      SELECT json_extract_scalar(line, {path}) AS key,\n       count(*) AS items,\n       sum(length(line)) AS json_bytes\n\
-                     FROM {table}\nWHERE json_extract_scalar(line, {path}) IS NOT NULL\nGROUP BY 1\nORDER BY items DESC\nLIMIT {top};\n",
-                    key.name
+                     FROM {table}\nWHERE json_extract_scalar(line, {path}) IS NOT NULL\nGROUP BY 1\nORDER BY items DESC\nLIMIT {top};\n"
                 );
             }
         }
@@ -128,8 +136,8 @@ pub fn athena_sql(info: &TableInfo, summary: &ManifestSummary, top: usize) -> St
                 .map(|(i, (_, key))| {
                     format!(
                         "  {} = {}",
-                        literal(&format!("ion.{}.path_extractor", column(i))),
-                        literal(&format!("(Item {})", ion_symbol(&key.name)))
+                        hive_literal(&format!("ion.{}.path_extractor", column(i))),
+                        hive_literal(&format!("(Item {})", ion_symbol(&key.name)))
                     )
                 })
                 .collect();
@@ -138,15 +146,18 @@ pub fn athena_sql(info: &TableInfo, summary: &ManifestSummary, top: usize) -> St
                 "CREATE EXTERNAL TABLE IF NOT EXISTS {table} ({})\nROW FORMAT SERDE 'com.amazon.ionhiveserde.IonHiveSerDe'\nWITH SERDEPROPERTIES (\n{}\n)\nSTORED AS ION\nLOCATION {};",
                 columns.join(", "),
                 extractors.join(",\n"),
-                literal(&location(summary))
+                hive_literal(&location(summary))
             );
             for (i, (label, key)) in targets.iter().enumerate() {
                 let c = column(i);
+                let comment = sql_comment(&format!(
+                    "top {top} partition keys of the {label} ({}), by items (Ion lines have no length in Athena)",
+                    key.name
+                ));
                 let _ = write!(
                     out,
-                    "\n-- top {top} partition keys of the {label} ({}), by items (Ion lines have no length in Athena)\n\
-                     SELECT {c} AS key, count(*) AS items\nFROM {table}\nWHERE {c} IS NOT NULL\nGROUP BY 1\nORDER BY items DESC\nLIMIT {top};\n",
-                    key.name
+                    "\n{comment}\n\
+                     SELECT {c} AS key, count(*) AS items\nFROM {table}\nWHERE {c} IS NOT NULL\nGROUP BY 1\nORDER BY items DESC\nLIMIT {top};\n"
                 );
             }
         }

@@ -194,6 +194,12 @@ impl Pass<'_> {
         }
     }
 
+    /// A set's elements' sizes summed; an empty set is the full reader's to refuse.
+    fn set(&mut self, element: impl FnMut(&mut Self) -> Option<usize>) -> Option<usize> {
+        let (sum, count) = self.array(element)?;
+        (count > 0).then_some(sum)
+    }
+
     /// `{"name": value, …}` at `depth`, each member handed to `member` with its name's place
     /// and the value's size and scalar. A repeated name is `None`.
     fn members(
@@ -294,12 +300,9 @@ impl Pass<'_> {
                 let (start, end, size) = self.binary()?;
                 (size, Scalar::Binary(start, end))
             }
-            b"SS" => (
-                self.array(|p| p.string_sized().map(|s| s.2))?.0,
-                Scalar::Other,
-            ),
-            b"NS" => (self.array(|p| p.number().map(|n| n.2))?.0, Scalar::Other),
-            b"BS" => (self.array(|p| p.binary().map(|b| b.2))?.0, Scalar::Other),
+            b"SS" => (self.set(|p| p.string_sized().map(|s| s.2))?, Scalar::Other),
+            b"NS" => (self.set(|p| p.number().map(|n| n.2))?, Scalar::Other),
+            b"BS" => (self.set(|p| p.binary().map(|b| b.2))?, Scalar::Other),
             b"M" => {
                 let mut sum = 0;
                 self.members(depth + 1, |_, (start, end), size, _| {

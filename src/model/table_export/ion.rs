@@ -229,6 +229,11 @@ impl Parser<'_> {
             .find(|a| a.starts_with("$dynamodb_"))
             .map(String::as_str);
         let wrong = |kind: &str| format!("a {kind} set holds a value of another type");
+        if let Some(kind) = set.filter(|_| values.is_empty()) {
+            return Err(format!(
+                "'{kind}::[]' is an empty set, which DynamoDB cannot hold"
+            ));
+        }
         Ok(match set {
             None => AttrValue::L(values),
             Some("$dynamodb_SS") => AttrValue::Ss(
@@ -262,3 +267,7 @@ impl Parser<'_> {
         })
     }
 }
+
+#[cfg(test)]
+#[path = "ion_exact_tests.rs"]
+mod exact_tests;

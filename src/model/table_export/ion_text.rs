@@ -5,7 +5,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
 use super::ion::plain_number;
-use crate::model::number::parse as parse_number;
+use crate::model::number::{check_limits, parse as parse_number};
 
 pub(super) struct Parser<'a> {
     pub(super) s: &'a [u8],
@@ -135,17 +135,7 @@ impl Parser<'_> {
             b'?' | b'\'' | b'"' | b'/' | b'\\' => b as char,
             b'\n' => return Ok(()),
             b'x' => self.hex_char(2)?,
-            b'u' => {
-                let high = self.hex(4)?;
-                if (0xd800..0xdc00).contains(&high) && self.rest_starts(b"\\u") {
-                    self.at += 2;
-                    let low = self.hex(4)?;
-                    let code = 0x10000 + ((high - 0xd800) << 10) + (low.wrapping_sub(0xdc00));
-                    char::from_u32(code).ok_or("a \\u surrogate pair that is not a character")?
-                } else {
-                    char::from_u32(high).ok_or("a \\u escape that is not a character")?
-                }
-            }
+            b'u' => self.utf16_escape()?,
             b'U' => self.hex_char(8)?,
             other => return Err(format!("unknown escape '\\{}'", other as char)),
         };
@@ -153,10 +143,37 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// `\uXXXX` (its `\u` read): a character, or a high surrogate that must be followed by
+    /// `\u` and a low one. A lone or mismatched surrogate is an error, never a guess.
+    fn utf16_escape(&mut self) -> Step<char> {
+        let at = self.at - 1;
+        let first = self.hex(4)?;
+        let lone = || format!("a lone UTF-16 surrogate \\u{first:04x} at byte {at}");
+        match first {
+            0xd800..=0xdbff => {
+                if !self.rest_starts(b"\\u") {
+                    return Err(lone());
+                }
+                self.at += 2;
+                let second = self.hex(4)?;
+                if !(0xdc00..=0xdfff).contains(&second) {
+                    return Err(format!(
+                        "\\u{first:04x} at byte {at} is not followed by a low surrogate (found \\u{second:04x})"
+                    ));
+                }
+                let code = 0x10000 + ((first - 0xd800) << 10) + (second - 0xdc00);
+                char::from_u32(code).ok_or_else(lone)
+            }
+            0xdc00..=0xdfff => Err(lone()),
+            _ => char::from_u32(first).ok_or_else(lone),
+        }
+    }
+
     pub(super) fn hex(&mut self, n: usize) -> Step<u32> {
         let digits = self
             .s
             .get(self.at..self.at + n)
+            .filter(|d| d.iter().all(u8::is_ascii_hexdigit))
             .and_then(|d| std::str::from_utf8(d).ok())
             .and_then(|d| u32::from_str_radix(d, 16).ok())
             .ok_or_else(|| format!("expected {n} hex digits at byte {}", self.at + 1))?;
@@ -215,6 +232,9 @@ impl Parser<'_> {
             .then(|| parse_number(&spelled))
             .flatten()
             .ok_or_else(|| format!("'{text}' is not an Ion decimal or int"))?;
+        // The DynamoDB JSON reader's limits, on the parts: checked before `plain_number`
+        // writes out the exponent's zeros, so a huge exponent costs nothing.
+        check_limits(&decimal, text).map_err(|e| e.to_string())?;
         Ok(plain_number(&decimal))
     }
 }
