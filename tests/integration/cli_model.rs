@@ -236,13 +236,9 @@ fn scanned(table: &str) -> BTreeSet<String> {
 /// and all; the imported config then runs its patterns against them.
 #[test]
 fn seed_model_loads_exactly_the_table_data_and_the_patterns_run() {
-    let out = run(&["seed", "--model", &corpus(SHOP)]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("loaded 142 items into 'Shop'"),
-        "{}",
-        stderr(&out)
-    );
+    // Seeded once for the whole test binary (the explorer's corpus tests read it too).
+    let said = common::corpus::seed_workbench(SHOP);
+    assert!(said.contains("loaded 142 items into 'Shop'"), "{said}");
     assert_eq!(scanned("Shop"), model_items(SHOP));
     let described: Value = serde_json::from_str(&ok(run(&["describe", "Shop"]))).unwrap();
     assert_eq!(described["billing_mode"], "PAY_PER_REQUEST", "{described}");
@@ -251,8 +247,7 @@ fn seed_model_loads_exactly_the_table_data_and_the_patterns_run() {
     assert_eq!(by_shard["projection"]["type"], "KEYS_ONLY", "{described}");
     assert_eq!(by_shard["keys"]["partition_key"]["name"], "ShardKey");
 
-    let out = run(&["seed", "--model", &corpus(SOCIAL)]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    common::corpus::seed_workbench(SOCIAL);
     assert_eq!(scanned("Timeline"), model_items(SOCIAL));
     let views = ok(run(&[
         "query",

@@ -217,19 +217,8 @@ async fn onetable_kinds_come_from_type_and_a_timestamp_is_one_part() {
     );
 }
 
-/// Seeds a NoSQL Workbench model file once per test process (`seed --model` refuses a table
-/// that exists, and several tests read the same model).
 fn seed_model(file: &str) {
-    static SEEDED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
-    let mut seeded = SEEDED.lock().unwrap();
-    if !seeded.iter().any(|f| f == file) {
-        let path = format!(
-            "{}/tests/corpus/workbench/{file}",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        ok(run(&["seed", "--model", &path]));
-        seeded.push(file.to_owned());
-    }
+    corpus::seed_workbench(file);
 }
 
 /// Seeds a NoSQL Workbench model file (tests/corpus/workbench/) with `seed --model` and opens

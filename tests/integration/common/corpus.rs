@@ -396,3 +396,25 @@ pub async fn load(design: &Design, table_name: &str) {
         }
     }
 }
+
+/// Seeds a NoSQL Workbench model from `tests/corpus/workbench/` once per test process, for
+/// every test that reads its tables (`seed --model` refuses a table that exists, and one
+/// DynamoDB Local serves the whole test binary); returns what that one `seed --model` printed
+/// on stderr.
+pub fn seed_workbench(file: &str) -> String {
+    static SEEDED: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+    // A test that failed while holding the lock leaves the list as it was: still true.
+    let mut seeded = SEEDED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, said)) = seeded.iter().find(|(f, _)| f == file) {
+        return said.clone();
+    }
+    let path = format!(
+        "{}/tests/corpus/workbench/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = super::run(&["seed", "--model", &path]);
+    let said = super::stderr(&out);
+    assert!(out.status.success(), "seed --model {file}: {said}");
+    seeded.push((file.to_owned(), said.clone()));
+    said
+}
