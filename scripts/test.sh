@@ -11,4 +11,4 @@ bash scripts/install-corpus-tools.sh
 export AWS_EC2_METADATA_DISABLED=true
 export AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1
 unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_DYNAMODB
-exec cargo test --locked "$@"
+exec cargo test --workspace --locked "$@"

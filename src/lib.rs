@@ -8,7 +8,7 @@ pub mod app;
 pub mod aws;
 pub mod cli;
 pub mod logging;
-pub mod model;
+pub use dynoscope_model as model;
 pub mod platform;
 
 pub mod tui;

@@ -6,7 +6,7 @@
 //! `json_extract_scalar` (a macro over its `json_extract_string`), and its JSONPath lacks the
 //! bracket form Athena takes (`$["Item"]["PK"]["S"]`), so paths are given to DuckDB as the
 //! same JSON Pointer. The `CREATE EXTERNAL TABLE` is Hive DDL, which DuckDB does not speak; its
-//! text is pinned by the snapshots in src/model/table_export.
+//! text is pinned by the snapshots in crates/dynoscope-model/src/table_export.
 
 use crate::common;
 use crate::common::table_export;

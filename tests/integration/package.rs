@@ -1,15 +1,23 @@
-//! The crate as `cargo package` would publish it: what building and installing need (the
-//! sources, the assets they include, the README, both licence files, the lock file) and none
-//! of the tests, their data and snapshots, the benches or the scripts. Runs
+//! The crates as `cargo package --workspace` would publish them: what building and installing
+//! need (the sources, the assets they include, the README, both licence files, the lock file)
+//! and none of the tests, their data and snapshots, the benches or the scripts. Runs
 //! `cargo package --list`, which builds nothing.
 
 use std::path::Path;
 use std::process::Command;
 
-fn package_list() -> Vec<String> {
+/// The files `cargo package` puts in `package`'s archive, relative to its folder.
+fn package_list(package: &str) -> Vec<String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(env!("CARGO"))
-        .args(["package", "--list", "--locked", "--allow-dirty"])
+        .args([
+            "package",
+            "--list",
+            "--locked",
+            "--allow-dirty",
+            "-p",
+            package,
+        ])
         .current_dir(root)
         .output()
         .unwrap();
@@ -27,7 +35,7 @@ fn package_list() -> Vec<String> {
 
 #[test]
 fn the_package_holds_what_the_build_needs_and_no_test_data() {
-    let files = package_list();
+    let files = package_list("dynoscope");
     for needed in [
         "Cargo.toml",
         "Cargo.lock",
@@ -37,7 +45,6 @@ fn the_package_holds_what_the_build_needs_and_no_test_data() {
         "src/main.rs",
         "src/lib.rs",
         // Read with include_str! by the build.
-        "assets/reserved-words.txt",
         "assets/demo-patterns.toml",
     ] {
         assert!(
@@ -76,6 +83,37 @@ fn the_package_holds_what_the_build_needs_and_no_test_data() {
     assert!(
         stray.is_empty(),
         "test data, benches or scripts in the package: {stray:?}"
+    );
+}
+
+/// The domain crate (`crates/dynoscope-model`) packages its sources and the word list it
+/// includes, and nothing else of the repository.
+#[test]
+fn the_model_crate_packages_its_sources_and_its_word_list() {
+    let files = package_list("dynoscope-model");
+    for needed in ["Cargo.toml", "src/lib.rs", "assets/reserved-words.txt"] {
+        assert!(
+            files.iter().any(|f| f == needed),
+            "dynoscope-model's package lacks {needed}: {files:?}"
+        );
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/dynoscope-model");
+    let sources = count_rs(&root.join("src"));
+    let packaged = files
+        .iter()
+        .filter(|f| f.starts_with("src/") && f.ends_with(".rs"))
+        .count();
+    assert_eq!(
+        packaged, sources,
+        "every source file of the model crate is packaged"
+    );
+    let stray: Vec<&String> = files
+        .iter()
+        .filter(|f| f.ends_with(".snap") || f.contains("/snapshots/"))
+        .collect();
+    assert!(
+        stray.is_empty(),
+        "snapshots in the model crate's package: {stray:?}"
     );
 }
 

@@ -199,7 +199,14 @@ fn names(named: &Named, rule: &[String]) -> bool {
 /// A `pub use` of an outside crate's root, or of a module some layer must not name
 /// (`pub use std::fs;`): a way around the rules from another file.
 fn re_exports_whole(named: &Named, crates: &Crates) -> bool {
-    let is_crate = named.path.len() == 1 && crates.all.contains(&named.path[0]);
+    // A layer that is a workspace crate of its own (`crates/dynoscope-model`) is re-exported
+    // under its layer's name (`pub use dynoscope_model as model;`): the compiler keeps its
+    // imports, and this check keeps the layers above it.
+    let layer_crate = named.path.len() == 1
+        && named.path[0]
+            .strip_prefix("dynoscope_")
+            .is_some_and(|layer| named.alias.as_deref() == Some(layer) && LAYERS.contains(&layer));
+    let is_crate = named.path.len() == 1 && crates.all.contains(&named.path[0]) && !layer_crate;
     let some_rule = LAYERS
         .iter()
         .flat_map(|l| forbidden(l, crates))

@@ -6,7 +6,7 @@ use super::tree::module_path;
 
 fn crates() -> Crates {
     let names = "std core alloc tokio ratatui ratatui_crossterm crossterm serde aws_config \
-                 aws_sdk_dynamodb \
+                 aws_sdk_dynamodb dynoscope_model \
                  aws_smithy_types aws_credential_types";
     Crates {
         all: names
@@ -279,6 +279,18 @@ fn no_whole_crate_is_re_exported() {
     assert_clean(
         "aws/x.rs",
         "pub use aws_sdk_dynamodb::types::AttributeValue;\npub use self::x::Y;\n",
+    );
+    // A layer that is a crate of its own is re-exported under its layer's name, and only so.
+    assert_clean("lib.rs", "pub use dynoscope_model as model;\n");
+    assert_reports(
+        "lib.rs",
+        "pub use dynoscope_model as domain;\n",
+        &["lib.rs:1: main re-exports the whole of dynoscope_model"],
+    );
+    assert_reports(
+        "lib.rs",
+        "pub use tokio as model;\n",
+        &["lib.rs:1: main re-exports the whole of tokio"],
     );
     assert_clean("aws/x.rs", "use std::fs;\nuse tokio;\n");
 }

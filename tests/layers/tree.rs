@@ -1,4 +1,5 @@
-//! The files of `src/` and the module each is compiled as.
+//! The files of `src/` and the module each is compiled as, with the layer crates' own sources
+//! (`crates/dynoscope-model/src/` as `model/`) read as the modules they are re-exported as.
 
 use super::lexer::{code_only, tokens};
 use super::rules::{normalise, Source};
@@ -25,24 +26,20 @@ impl File {
 /// `[app, update]`), or for a file pulled in with `#[path = "x_tests.rs"] mod tests;` the
 /// declaring file's module plus `tests` (so `super::super` climbs from there).
 pub fn src_files() -> Vec<File> {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut paths = Vec::new();
-    rust_files(&src, &mut paths);
-    let mut files: Vec<File> = paths
-        .into_iter()
-        .map(|path| {
-            let rel = path
-                .strip_prefix(&src)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            File {
-                module: module_path(&rel),
-                text: std::fs::read_to_string(&path).unwrap(),
-                rel,
-            }
-        })
-        .collect();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = files_under(&root.join("src"), "", |text| text);
+    // The model crate's root is the `model` layer: its `crate::x` is `crate::model::x` here, so
+    // the rules (std::fs, std::net, and every path it names) read it as they read `src/`; its
+    // files sit one folder deeper here than in the crate, so a data file it includes from
+    // `../` does too.
+    files.extend(files_under(
+        &root.join("crates/dynoscope-model/src"),
+        "model/",
+        |text| {
+            text.replace("crate::", "crate::model::")
+                .replace("include_str!(\"../", "include_str!(\"../../")
+        },
+    ));
     let declared: Vec<(String, Vec<String>)> = files.iter().flat_map(path_modules).collect();
     for file in &mut files {
         if let Some((_, module)) = declared.iter().find(|(rel, _)| *rel == file.rel) {
@@ -51,6 +48,33 @@ pub fn src_files() -> Vec<File> {
     }
     files.sort_by(|a, b| a.rel.cmp(&b.rel));
     files
+}
+
+/// The `.rs` files under `dir`, each named `prefix` + its path (a crate's `lib.rs` is its
+/// folder's `mod.rs`), with `text` applied to what it holds.
+fn files_under(dir: &Path, prefix: &str, text: impl Fn(String) -> String) -> Vec<File> {
+    let mut paths = Vec::new();
+    rust_files(dir, &mut paths);
+    paths
+        .into_iter()
+        .map(|path| {
+            let rel = path
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let rel = match (prefix, rel.as_str()) {
+                ("", _) => rel,
+                (_, "lib.rs") => format!("{prefix}mod.rs"),
+                _ => format!("{prefix}{rel}"),
+            };
+            File {
+                module: module_path(&rel),
+                text: text(std::fs::read_to_string(&path).unwrap()),
+                rel,
+            }
+        })
+        .collect()
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -1,0 +1,53 @@
+//! dynoscope's pure domain code: no I/O, no terminal types, no AWS SDK. The binary crate
+//! re-exports it as `dynoscope::model`.
+
+pub mod access_pattern;
+pub mod attribute_rank;
+pub mod aws_profile_file;
+pub mod aws_profiles;
+pub mod calendar;
+pub mod capacity;
+pub mod cell;
+pub mod churn;
+pub mod collection;
+pub mod compact;
+pub mod completion;
+pub mod demo_data;
+pub mod diagnose;
+pub mod distribution;
+pub mod duration;
+pub mod entity;
+pub mod export;
+pub mod export_start;
+pub mod expression;
+pub mod filter_compile;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
+pub mod insights;
+pub mod item_size;
+pub mod json;
+pub mod key_condition;
+pub mod limits;
+pub mod metrics;
+pub mod names;
+pub mod number;
+pub mod part_names;
+pub mod partiql;
+mod pattern_file;
+pub mod permission;
+pub mod redact;
+pub mod relations;
+pub mod reserved;
+pub mod sanitize;
+pub mod schema;
+pub mod shell;
+pub mod shorten;
+pub mod sql_text;
+pub mod stream;
+pub mod table_export;
+pub mod throttle;
+pub mod value;
+pub mod wording;
+pub mod workbench;
+pub mod wrap;
+pub mod write;
