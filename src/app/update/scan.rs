@@ -135,6 +135,7 @@ pub(super) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     }
     // A triage scan streams to its end (or its budget): its paging is the launcher's.
     let effects = start(state, plan.spec.clone(), ReadOrigin::Launcher);
+    let from_files = state.session.export.is_some();
     if let Some(v) = state.table.as_mut() {
         let id = v.view.read.as_ref().map_or(0, |r| r.id);
         v.view.progress = Some(ScanProgress {
@@ -142,6 +143,7 @@ pub(super) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
             segments: vec![SegmentProgress::default(); segments as usize],
             estimate_rcu: plan.estimate_rcu,
             budget_rcu: plan.spec.max_rcu,
+            from_files,
             ..Default::default()
         });
     }
