@@ -69,6 +69,8 @@ fn run_measured(args: &[&str], env: &[(&str, &str)]) -> Finished {
     for (k, v) in env {
         cmd.env(k, v);
     }
+    // Reaped by wait4 below (which also gives its peak memory), not by Child::wait.
+    #[allow(clippy::zombie_processes)]
     let child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::null())

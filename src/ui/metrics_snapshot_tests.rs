@@ -80,39 +80,47 @@ fn nan_and_infinity_are_drawn_as_missing() {
         _ => f64::NEG_INFINITY,
     };
     let inf = |_: usize| f64::INFINITY;
-    let script: Vec<(Target, &str, Option<&str>, Stat, &dyn Fn(usize) -> f64)> = vec![
-        (
-            Target::Table,
-            "ConsumedReadCapacityUnits",
-            None,
-            Stat::Sum,
-            &wild,
-        ),
-        (
-            Target::Table,
-            "ProvisionedReadCapacityUnits",
-            None,
-            Stat::Average,
-            &inf,
-        ),
-        (Target::Table, "ReadThrottleEvents", None, Stat::Sum, &wild),
-        (
-            gsi.clone(),
-            "ConsumedWriteCapacityUnits",
-            None,
-            Stat::Sum,
-            &inf,
-        ),
-        (
-            gsi,
-            "OnlineIndexPercentageProgress",
-            None,
-            Stat::Maximum,
-            &wild,
-        ),
-    ];
     let (mut s, id) = opened_with(provisioned_info());
-    send(&mut s, [answer(id, Ok(report(&["GSI1"], &script)))]);
+    send(
+        &mut s,
+        [answer(
+            id,
+            Ok(report(
+                &["GSI1"],
+                &[
+                    (
+                        Target::Table,
+                        "ConsumedReadCapacityUnits",
+                        None,
+                        Stat::Sum,
+                        &wild,
+                    ),
+                    (
+                        Target::Table,
+                        "ProvisionedReadCapacityUnits",
+                        None,
+                        Stat::Average,
+                        &inf,
+                    ),
+                    (Target::Table, "ReadThrottleEvents", None, Stat::Sum, &wild),
+                    (
+                        gsi.clone(),
+                        "ConsumedWriteCapacityUnits",
+                        None,
+                        Stat::Sum,
+                        &inf,
+                    ),
+                    (
+                        gsi,
+                        "OnlineIndexPercentageProgress",
+                        None,
+                        Stat::Maximum,
+                        &wild,
+                    ),
+                ],
+            )),
+        )],
+    );
     let t = render(&s);
     let b = t.backend().buffer();
     let text: String = (0..b.area.height)
