@@ -33,9 +33,34 @@ pub fn edit_line(text: &mut String, key: &Key) -> LineEdit {
     }
 }
 
-/// Pasted text as a one-line field takes it: control characters (newlines, escapes) dropped.
-pub fn paste_line(text: &mut String, pasted: &str) {
-    text.extend(pasted.chars().filter(|c| !c.is_control()));
+/// Pasted text as a field takes it. In a one-line field each line break (`\r\n`, `\n` or
+/// `\r`) and tab becomes one space, so pasted words stay apart and nothing can submit; a
+/// multi-line field (the PartiQL statement) keeps its line breaks, as `\n`. Every other control
+/// character (an escape sequence's ESC, a NUL) is dropped.
+pub fn pasted(text: &str, multi_line: bool) -> String {
+    let text = text.replace("\r\n", "\n").replace('\r', "\n");
+    text.chars()
+        .filter_map(|c| match c {
+            '\n' if multi_line => Some('\n'),
+            '\n' | '\t' => Some(' '),
+            c if c.is_control() => None,
+            c => Some(c),
+        })
+        .collect()
+}
+
+/// Pasted text into a one-line prompt (the filter, the picker's, a path).
+pub fn paste_line(text: &mut String, pasted_text: &str) {
+    text.push_str(&pasted(pasted_text, false));
+}
+
+/// Pasted text into a form's field at its cursor; whether the text changed.
+pub fn paste_area(
+    area: &mut ratatui_textarea::TextArea<'static>,
+    text: &str,
+    multi_line: bool,
+) -> bool {
+    area.insert_str(pasted(text, multi_line))
 }
 
 #[cfg(test)]
@@ -74,7 +99,11 @@ mod tests {
             LineEdit::Cancelled
         );
         assert_eq!(text, "a");
-        paste_line(&mut text, "b\x1b[31m\nc");
-        assert_eq!(text, "ab[31mc");
+        paste_line(&mut text, "b\x1b[31m\nc\r\nd\te\0");
+        assert_eq!(text, "ab[31m c d e");
+        assert_eq!(
+            pasted("SELECT *\r\nFROM t\rWHERE\x1b", true),
+            "SELECT *\nFROM t\nWHERE"
+        );
     }
 }

@@ -43,7 +43,8 @@ pub fn client(
         own.insert_origin("endpoint_url", Origin::unknown());
     }
     let mut builder = aws_sdk_cloudwatch::config::Builder::from(&own.build())
-        .region(aws_types::region::Region::new(region.to_string()));
+        .region(aws_types::region::Region::new(region.to_string()))
+        .interceptor(super::response_cap::interceptor(&[]));
     if let Some(creds) = credentials {
         builder = builder.credentials_provider(creds);
     }

@@ -167,7 +167,7 @@ pub async fn connect(opts: &ConnectOptions) -> Result<Connection, ConnectError> 
         .unwrap_or_else(|| LOCAL_FALLBACK_REGION.to_string());
     let mut builder = aws_sdk_dynamodb::config::Builder::from(&sdk_config)
         .region(Region::new(region.clone()))
-        .interceptor(super::response_cap::ResponseCap);
+        .interceptor(super::response_cap::interceptor(&[]));
     let url = endpoint::resolve(&Client::from_conf(builder.clone().build()))
         .await
         .map_err(|why| configured_endpoint_error(&why, &region))?;

@@ -49,17 +49,10 @@ impl EngineError {
         E: ProvideErrorMetadata + std::error::Error + 'static,
     {
         let error = match &err {
-            _ if chain(&err).contains("length limit exceeded") => EngineError::service(format!(
-                "{operation} failed at {endpoint}: {TOO_LARGE}; it was cut off there (a DynamoDB page is at most about 1.4 MB)"
+            _ if past_cap(&err).is_some() => EngineError::service(format!(
+                "{operation} failed at {endpoint}: {}",
+                past_cap(&err).unwrap_or_default()
             )),
-            _ if chain(&err).contains(TOO_LARGE) => {
-                let text = chain(&err);
-                let from = text.find(TOO_LARGE).unwrap_or(0);
-                EngineError::service(format!(
-                    "{operation} failed at {endpoint}: {}",
-                    sanitize(&text[from..])
-                ))
-            }
             SdkError::ServiceError(ctx) if ctx.err().code().is_none() && not_json(ctx.raw()) => {
                 EngineError::service(format!(
                     "{operation} failed at {endpoint}: {}",
@@ -150,6 +143,9 @@ pub fn short_reason<E>(err: &SdkError<E, HttpResponse>) -> String
 where
     E: ProvideErrorMetadata + std::error::Error + 'static,
 {
+    if let Some(why) = past_cap(err) {
+        return why;
+    }
     let text = match err {
         SdkError::ServiceError(ctx) if ctx.err().code().is_some() => format!(
             "{}: {}",
@@ -164,6 +160,19 @@ where
         _ => chain(err),
     };
     sanitize(&text).into_owned()
+}
+
+/// An answer refused by the response cap ([`super::response_cap`]), in words: for every
+/// client alike, so a 2 GB CloudWatch body reads like a 2 GB DynamoDB one.
+fn past_cap(err: &dyn std::error::Error) -> Option<String> {
+    let text = chain(err);
+    if text.contains("length limit exceeded") {
+        return Some(format!(
+            "{TOO_LARGE}; it was cut off there (a DynamoDB page is at most about 1.4 MB)"
+        ));
+    }
+    let from = text.find(TOO_LARGE)?;
+    Some(sanitize(&text[from..]).into_owned())
 }
 
 fn connector_reason(err: &ConnectorError) -> String {

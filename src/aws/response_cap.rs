@@ -5,10 +5,14 @@
 //! failing with an empty message. A `Content-Length` past the cap is refused before any of the
 //! body is read; a body without one (chunked, or read to the end of the connection) is cut
 //! when it passes the cap.
+//!
+//! Every SDK client dynoscope builds (DynamoDB, DynamoDB Streams, CloudWatch, S3) takes its
+//! cap from [`interceptor`] at construction, so no client reads an answer without bound.
 
 use aws_smithy_runtime_api::box_error::BoxError;
 use aws_smithy_runtime_api::client::interceptors::context::BeforeDeserializationInterceptorContextMut;
-use aws_smithy_runtime_api::client::interceptors::Intercept;
+use aws_smithy_runtime_api::client::interceptors::{Intercept, SharedInterceptor};
+use aws_smithy_runtime_api::client::orchestrator::Metadata;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::config_bag::ConfigBag;
@@ -21,8 +25,17 @@ pub const MAX_RESPONSE_BYTES: usize = 16 * 1024 * 1024;
 /// Words every refusal starts with, so [`super::error`] can name the problem.
 pub const TOO_LARGE: &str = "response larger than the 16 MiB cap";
 
+/// The cap for a client, to push onto its config builder. `streamed`: operations whose body is
+/// a stream the caller reads and bounds itself (S3 `GetObject` of an export's data file, which
+/// may be gigabytes); every other answer of the client is capped.
+pub fn interceptor(streamed: &'static [&'static str]) -> SharedInterceptor {
+    SharedInterceptor::new(ResponseCap { streamed })
+}
+
 #[derive(Debug)]
-pub struct ResponseCap;
+pub struct ResponseCap {
+    streamed: &'static [&'static str],
+}
 
 impl Intercept for ResponseCap {
     fn name(&self) -> &'static str {
@@ -33,8 +46,12 @@ impl Intercept for ResponseCap {
         &self,
         context: &mut BeforeDeserializationInterceptorContextMut<'_>,
         _: &RuntimeComponents,
-        _: &mut ConfigBag,
+        cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
+        let operation = cfg.load::<Metadata>().map(Metadata::name);
+        if operation.is_some_and(|op| self.streamed.contains(&op)) {
+            return Ok(());
+        }
         let response = context.response_mut();
         let declared = response
             .headers()

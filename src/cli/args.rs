@@ -24,7 +24,8 @@ pub struct Cli {
     #[command(flatten)]
     pub export: ExportArgs,
     /// Open TABLE with the live pane (W) already open: its stream's writes as they happen.
-    #[arg(long, requires = "table")]
+    // Not `requires = "table"`: explore::check_live says what to do on an export instead.
+    #[arg(long)]
     pub live: bool,
 }
 

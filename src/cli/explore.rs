@@ -146,6 +146,20 @@ fn needs_terminal() -> Result<(), CliError> {
     ))
 }
 
+/// `--live` opens a table's stream, so it needs a table and is no flag for an export, whose
+/// live pane is `W` inside it (an incremental export opens with it already).
+pub(super) fn check_live(live: bool, table: Option<&str>, export: bool) -> Result<(), CliError> {
+    match (live, table, export) {
+        (true, _, true) => Err(CliError::bad_input(
+            "--live opens a live table's stream, not an export: on an export the live pane is W inside it (an incremental export opens with it); drop --live",
+        )),
+        (true, None, false) => Err(CliError::bad_input(
+            "--live needs a table: pass its name, as in 'dynoscope TABLE --live'",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Opens the explorer on `table`, or on the table picker; `extra_patterns` join the access
 /// patterns of the config file and `--patterns`; `live`: with the live pane open. With
 /// `--export`, on the export's items instead (see [`explore_export`]).
@@ -157,8 +171,9 @@ pub async fn explore(
     extra_patterns: Vec<AccessPattern>,
     live: bool,
 ) -> Result<(), CliError> {
+    check_live(live, table.as_deref(), export.export.is_some())?;
     if export.export.is_some() {
-        return explore_export(global, settings, table, export, extra_patterns, live).await;
+        return explore_export(global, settings, table, export, extra_patterns).await;
     }
     needs_terminal()?;
     let conn = super::connect(&global).await?;
@@ -204,7 +219,6 @@ async fn explore_export(
     table: Option<String>,
     export: ExportArgs,
     extra_patterns: Vec<AccessPattern>,
-    live: bool,
 ) -> Result<(), CliError> {
     if global.allow_writes {
         return Err(CliError::bad_input(
@@ -214,12 +228,6 @@ async fn explore_export(
     let backend = super::export_source::open(&global, &export, table.as_deref()).await?;
     let summary = &backend.export().summary;
     let incremental = summary.export_type == crate::model::table_export::ExportType::Incremental;
-    if live && !incremental {
-        return Err(CliError::bad_input(format!(
-            "--live needs an incremental export: export '{}' is a full one, the table's items at one moment, with no writes to rank; drop --live",
-            summary.export_id
-        )));
-    }
     needs_terminal()?;
     let name = backend.describe_table("").await?.name;
     let (mut state, history_file) = initial_state(

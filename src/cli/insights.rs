@@ -126,8 +126,9 @@ pub async fn run(global: &GlobalArgs, args: MetricsArgs) -> Result<(), CliError>
     let engine = Engine::new(&conn);
     let info = engine.describe_table(&args.table).await?;
     let (found, notes) = collect(&conn, &engine, &info, window).await;
-    for n in &notes {
-        super::say::say(n);
+    if found.is_empty() && !notes.is_empty() {
+        // Nothing to show: an empty report with exit 0 would read as "no insights".
+        return Err(failed(&notes));
     }
     match args.output {
         ReportOutput::Json => println!(
@@ -142,5 +143,19 @@ pub async fn run(global: &GlobalArgs, args: MetricsArgs) -> Result<(), CliError>
         ),
         ReportOutput::Table => print!("{}", human(&found)),
     }
-    Ok(())
+    // What was fetched is printed; a call that failed or was denied still fails the command,
+    // as in `metrics`, so a script never takes a partial report for a whole one.
+    match notes.is_empty() {
+        true => Ok(()),
+        false => Err(failed(&notes)),
+    }
+}
+
+/// The problems as the one error line: the first in full, the number of the others.
+fn failed(notes: &[String]) -> CliError {
+    let first = notes[0].strip_prefix("note: ").unwrap_or(&notes[0]);
+    match notes.len() {
+        1 => CliError::service(first),
+        n => CliError::service(format!("{first} (and {} more like it)", n - 1)),
+    }
 }

@@ -12,7 +12,10 @@ use crate::model::sanitize::sanitize;
 
 pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
     let width = 76.min(area.width);
-    let extra = d.completions.len().min(4) as u16 + u16::from(d.error.is_some());
+    let error = d.error.as_deref().map_or_else(Vec::new, |e| {
+        super::dialog::message(e, " ", usize::from(width.saturating_sub(2)), theme::error())
+    });
+    let extra = d.completions.len().min(4) as u16 + error.len() as u16;
     let height = (14 + extra).min(area.height);
     let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
     let focus = |field: ExportField| {
@@ -78,9 +81,7 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
             theme::dim(),
         ));
     }
-    if let Some(e) = &d.error {
-        lines.push(Line::styled(format!(" {}", sanitize(e)), theme::error()));
-    }
+    lines.extend(error);
     let hint = match d.stage {
         ExportStage::Editing => {
             " ↑↓ field · ←→ choose · Tab completes · Ctrl-U clears · Enter exports · Esc "

@@ -229,3 +229,50 @@ fn the_table_view_on_a_damaged_export() {
     );
     insta::assert_snapshot!("table_view_on_a_damaged_export", buffer.backend());
 }
+
+/// The refusal of a device path is longer than the dialog is wide: it wraps inside the
+/// border, the dialog grows by its rows, and its end ("name a file") is drawn.
+#[test]
+fn the_export_dialog_wraps_a_long_refusal() {
+    let mut s = loaded(false);
+    send(
+        &mut s,
+        [char('x'), Msg::Time(TimeMsg::Clock(1_796_154_600))],
+    );
+    let path = "/dev/disk/by-id/nvme-Samsung_SSD_980_PRO_2TB_S6B0NL0T123456X-part1";
+    {
+        let view = s.table.as_mut().unwrap();
+        let d = view
+            .modal
+            .as_mut()
+            .and_then(crate::app::state::Modal::export_mut)
+            .unwrap();
+        d.path = path.into();
+    }
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let job = match effects.as_slice() {
+        [Effect::Files(FileEffect::CheckExportPath { job, .. })] => *job,
+        other => panic!("{other:?}"),
+    };
+    send(
+        &mut s,
+        [Msg::Files(FileMsg::ExportPathChecked {
+            job,
+            result: Err(format!(
+                "'{path}' is a block device, not a file; it is never replaced: name a file"
+            )),
+        })],
+    );
+    let t = render(&s);
+    let b = t.backend().buffer();
+    let rows: Vec<String> = (0..b.area.height)
+        .map(|y| (0..b.area.width).map(|x| b[(x, y)].symbol()).collect())
+        .collect();
+    assert!(
+        rows.iter()
+            .any(|r| r.contains("never replaced: name a file")),
+        "{}",
+        t.backend()
+    );
+    insta::assert_snapshot!("export_dialog_long_refusal", t.backend());
+}

@@ -68,6 +68,71 @@ fn an_on_demand_table() {
     assert!(row_of(&t, "on-demand · no maximum set").is_some());
 }
 
+/// CloudWatch answering NaN and infinities: missing points in the pane, never `inf/s`,
+/// `NaN` or a backfill past 100%.
+#[test]
+fn nan_and_infinity_are_drawn_as_missing() {
+    use crate::model::metrics::{Stat, Target};
+    let gsi = Target::Index("GSI1".into());
+    let wild = |i: usize| match i % 3 {
+        0 => f64::NAN,
+        1 => f64::INFINITY,
+        _ => f64::NEG_INFINITY,
+    };
+    let inf = |_: usize| f64::INFINITY;
+    let (mut s, id) = opened_with(provisioned_info());
+    send(
+        &mut s,
+        [answer(
+            id,
+            Ok(report(
+                &["GSI1"],
+                &[
+                    (
+                        Target::Table,
+                        "ConsumedReadCapacityUnits",
+                        None,
+                        Stat::Sum,
+                        &wild,
+                    ),
+                    (
+                        Target::Table,
+                        "ProvisionedReadCapacityUnits",
+                        None,
+                        Stat::Average,
+                        &inf,
+                    ),
+                    (Target::Table, "ReadThrottleEvents", None, Stat::Sum, &wild),
+                    (
+                        gsi.clone(),
+                        "ConsumedWriteCapacityUnits",
+                        None,
+                        Stat::Sum,
+                        &inf,
+                    ),
+                    (
+                        gsi,
+                        "OnlineIndexPercentageProgress",
+                        None,
+                        Stat::Maximum,
+                        &wild,
+                    ),
+                ],
+            )),
+        )],
+    );
+    let t = render(&s);
+    let b = t.backend().buffer();
+    let text: String = (0..b.area.height)
+        .flat_map(|y| (0..b.area.width).map(move |x| (x, y)))
+        .map(|(x, y)| b[(x, y)].symbol().to_string())
+        .collect();
+    for bad in ["inf", "NaN", "backfill"] {
+        assert!(!text.contains(bad), "{bad} drawn:\n{}", t.backend());
+    }
+    assert!(row_of(&t, "metrics · app").is_some(), "{}", t.backend());
+}
+
 #[test]
 fn get_metric_data_denied() {
     let (mut s, id) = opened();

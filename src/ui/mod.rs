@@ -2,6 +2,7 @@
 
 mod collections;
 mod detail;
+mod dialog;
 mod export;
 pub mod format;
 mod help;

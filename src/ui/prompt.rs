@@ -11,15 +11,16 @@ use crate::model::sanitize::sanitize;
 
 pub(super) fn draw_prompt(frame: &mut Frame, area: Rect, title: &str, prompt: &Prompt) {
     let width = 70.min(area.width);
-    let height = if prompt.error.is_some() { 4 } else { 3 };
+    let error = prompt.error.as_deref().map_or_else(Vec::new, |e| {
+        super::dialog::message(e, "", usize::from(width.saturating_sub(2)), theme::error())
+    });
+    let height = (3 + error.len() as u16).min(area.height);
     let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
     let mut lines = vec![Line::from(vec![
         Span::raw(sanitize(&prompt.text).into_owned()),
         Span::styled("█", theme::dim()),
     ])];
-    if let Some(e) = &prompt.error {
-        lines.push(Line::styled(sanitize(e).into_owned(), theme::error()));
-    }
+    lines.extend(error);
     frame.render_widget(Clear, popup);
     frame.render_widget(
         Paragraph::new(lines).block(

@@ -118,28 +118,41 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
     );
 }
 
-/// `status` is "running", "done", "cancelled", "stopped at the budget", "stopped" or "failed".
-pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, status: &str) {
+/// The progress block's title: spent RCU against the budget and the estimate, or, for an
+/// export's files, that no capacity is spent at all.
+fn progress_title(p: &ScanProgress, status: &str) -> String {
     let running = status == "running";
     let (items_rate, rcu_rate, eta) = p.rates();
+    let tail = match (running, eta) {
+        (true, Some(secs)) => format!(" · ETA {}s · Esc cancels", secs.round() as u64),
+        (true, None) => " · Esc cancels".into(),
+        (false, _) => String::new(),
+    };
+    if p.from_files {
+        return format!(
+            " Scan {status} · reads the export's files, no RCU spent · {} items/s{tail} ",
+            thousands(items_rate as u64),
+        );
+    }
     // Spent against the budget first: it is what a person watching a guarded scan needs.
     let budget = p
         .budget_rcu
         .map(|b| format!(" / budget {}", units(b)))
         .unwrap_or_default();
-    let title = format!(
-        " Scan {} · RCU {}{budget} of ≈{} · {} items/s · {} RCU/s{} ",
+    format!(
+        " Scan {} · RCU {}{budget} of ≈{} · {} items/s · {} RCU/s{tail} ",
         status,
         units(p.spent_rcu),
         units(p.estimate_rcu.round()),
         thousands(items_rate as u64),
         units((rcu_rate * 10.0).round() / 10.0),
-        match (running, eta) {
-            (true, Some(secs)) => format!(" · ETA {}s · Esc cancels", secs.round() as u64),
-            (true, None) => " · Esc cancels".into(),
-            (false, _) => String::new(),
-        }
-    );
+    )
+}
+
+/// `status` is "running", "done", "cancelled", "stopped at the budget", "stopped" or "failed".
+pub fn draw_progress(frame: &mut Frame, rect: Rect, p: &ScanProgress, status: &str) {
+    let running = status == "running";
+    let title = progress_title(p, status);
     let per_segment = if p.segments.is_empty() {
         0.0
     } else {
@@ -286,4 +299,28 @@ pub fn draw_distribution(frame: &mut Frame, area: Rect, d: &DistributionView) {
         ),
         rect,
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scan of an export's files spends nothing: its title says so, never "RCU 0 of ≈18".
+    #[test]
+    fn the_progress_title_of_an_export_scan_says_it_spends_no_rcu() {
+        let mut p = ScanProgress {
+            estimate_rcu: 18.0,
+            from_files: true,
+            ..Default::default()
+        };
+        let title = progress_title(&p, "running");
+        assert!(
+            title.starts_with(" Scan running · reads the export's files, no RCU spent · "),
+            "{title}"
+        );
+        assert!(!title.contains("RCU 0") && !title.contains('≈'), "{title}");
+        p.from_files = false;
+        let title = progress_title(&p, "done");
+        assert!(title.starts_with(" Scan done · RCU 0 of ≈18 · "), "{title}");
+    }
 }

@@ -144,10 +144,7 @@ fn hint(flow: &WriteFlow) -> String {
 fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     for problem in &flow.problems {
-        lines.push(Line::styled(
-            format!(" {}", sanitize(problem)),
-            theme::error(),
-        ));
+        lines.extend(super::dialog::message(problem, " ", width, theme::error()));
     }
     match flow.stage {
         WriteStage::ConfirmDelete => {

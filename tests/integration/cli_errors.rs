@@ -521,3 +521,23 @@ fn an_error_quoting_a_huge_input_stays_short() {
         );
     }
 }
+
+/// `--live` is a table's live pane: on an export it is `W` inside it, and without a table it
+/// names what is missing; one line and exit 2, never clap's "required <TABLE>".
+#[test]
+fn live_on_an_export_or_without_a_table_says_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let export = dir.path().to_str().unwrap();
+    fails(
+        run_raw(&["--export", export, "--live"], &[]),
+        2,
+        &["on an export the live pane is W inside it", "drop --live"],
+    );
+    let out = run_raw(&["--export", export, "--live"], &[]);
+    assert!(!stderr(&out).contains("required"), "{}", stderr(&out));
+    fails(
+        run_raw(&["--live"], &[]),
+        2,
+        &["--live needs a table", "dynoscope TABLE --live"],
+    );
+}

@@ -92,6 +92,62 @@ fn metrics_come_in_one_paged_call_and_read_per_second() {
     );
 }
 
+/// CloudWatch answering NaN and infinities (which CBOR carries): missing points, in the text
+/// and in JSON that stays JSON, never `inf/s`, `NaN` or `backfill 1000…%`.
+#[test]
+fn nan_and_infinity_from_cloudwatch_are_missing_points() {
+    let table = seeded_demo(1);
+    let t: &str = &table;
+    let gsi = [("TableName", t), ("GlobalSecondaryIndexName", "GSI1")];
+    let wild = [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 600.0];
+    let cw = CloudWatch::start(
+        Script::default()
+            .series(
+                "ConsumedReadCapacityUnits",
+                &[("TableName", t)],
+                "Sum",
+                &wild,
+            )
+            .series(
+                "ProvisionedReadCapacityUnits",
+                &[("TableName", t)],
+                "Average",
+                &[f64::INFINITY; 4],
+            )
+            .series("ReadThrottleEvents", &[("TableName", t)], "Sum", &wild)
+            .series(
+                "OnlineIndexPercentageProgress",
+                &gsi,
+                "Maximum",
+                &[f64::NAN, 1e300, f64::INFINITY, f64::NAN],
+            ),
+    );
+    let human = ok(run_with(
+        &local().endpoint,
+        &cw,
+        &["metrics", t, "--since", "10m"],
+    ));
+    for bad in ["inf", "NaN", "100000"] {
+        assert!(!human.contains(bad), "{bad} in:\n{human}");
+    }
+    assert!(human.contains("RCU consumed peak 10.0/s"), "{human}");
+    let json = ok(run_with(
+        &local().endpoint,
+        &cw,
+        &["metrics", t, "--since", "10m", "--output", "json"],
+    ));
+    let report: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+    assert_eq!(
+        report["targets"][0]["consumed_read"]["peak"], 10.0,
+        "{report}"
+    );
+    assert!(
+        report["targets"][0]["provisioned_read"].is_null(),
+        "{report}"
+    );
+}
+
 /// CloudWatch has no metric for an on-demand table's maximum: it comes from DescribeTable
 /// (`OnDemandThroughput`, which DynamoDB Local accepts but never describes, so the proxy
 /// answers DescribeTable as DynamoDB does), and consumption is shown against it.
@@ -284,11 +340,13 @@ fn a_denied_insights_call_costs_only_its_feature() {
         stdout(&out)
     );
 
-    // The rule report denied: the status still shows, with one line naming the permission.
+    // The rule report denied: the status still shows, with one line naming the permission,
+    // and the exit code says the report is not whole.
     let proxy = insights_proxy();
     let cw = CloudWatch::start(hot_gsi_script(&table).deny("GetInsightRuleReport"));
     let out = run_with(&proxy.url, &cw, &["insights", &table, "--since", "10m"]);
-    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(stderr(&out).lines().count(), 1, "{}", stderr(&out));
     assert!(
         stderr(&out).contains("not allowed 'cloudwatch:GetInsightRuleReport'"),
         "{}",
@@ -299,6 +357,38 @@ fn a_denied_insights_call_costs_only_its_feature() {
         "{}",
         stdout(&out)
     );
+}
+
+/// `insights` with every call refused has nothing to show: one line and exit 1 (as
+/// `metrics`), never `"targets":[]` and exit 0.
+#[test]
+fn insights_with_nothing_fetched_exits_1() {
+    let table = seeded_demo(1);
+    let proxy = fault_proxy::FaultProxy::start(
+        &local().endpoint,
+        fault_proxy::FaultConfig::none().deny(
+            "DescribeContributorInsights",
+            "dynamodb:DescribeContributorInsights",
+        ),
+    );
+    let cw = CloudWatch::start(Script::default());
+    for output in ["json", "table"] {
+        let out = run_with(
+            &proxy.url,
+            &cw,
+            &["insights", &table, "--since", "10m", "--output", output],
+        );
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.starts_with(
+                "error: these credentials are not allowed 'dynamodb:DescribeContributorInsights'"
+            ),
+            "{err}"
+        );
+        assert!(stdout(&out).is_empty(), "{}", stdout(&out));
+    }
 }
 
 /// ListTables, DescribeTimeToLive and DescribeStream refused as an IAM policy refuses them:

@@ -2,12 +2,14 @@
 //! (DynamoDB Local for the seeding), on the corpus files in tests/corpus/workbench.
 
 use crate::common;
+use crate::common::fault_proxy;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use common::*;
+use fault_proxy::{FaultConfig, FaultProxy};
 use serde_json::Value;
 
 fn corpus(name: &str) -> String {
@@ -351,12 +353,12 @@ fn bad_model_files_are_one_line_and_exit_2() {
         ),
         (
             "nokey.json",
-            r#"{"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}},"TableData":[{"SK":{"S":"x"}}]}]}"#,
-            &["DataModel[0] ('t').TableData[0] has no 'PK'"],
+            r#"{"DataModel":[{"TableName":"app","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}},"TableData":[{"SK":{"S":"x"}}]}]}"#,
+            &["DataModel[0] ('app').TableData[0] has no 'PK'"],
         ),
         (
             "badtype.json",
-            r#"{"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"STRING"}}}]}"#,
+            r#"{"DataModel":[{"TableName":"app","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"STRING"}}}]}"#,
             &["AttributeType 'STRING' is not a key type"],
         ),
         ("array.json", "[]", &["the top level must be an object"]),
@@ -389,4 +391,79 @@ fn bad_model_files_are_one_line_and_exit_2() {
         &run_raw(&["model", "import", missing.to_str().unwrap()], &[]),
         &["cannot read model file", "absent.json"],
     );
+}
+
+/// A model breaking one of DynamoDB's rules anywhere (its second table's name, an item of the
+/// second table over 400 KB, a name that is a shell command) is refused whole: one line, exit
+/// 2, and not one request reaches the endpoint, so the first table is not created either.
+#[test]
+fn a_bad_model_sends_nothing_not_even_its_good_tables() {
+    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
+    let dir = tempfile::tempdir().unwrap();
+    let keys = r#""KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}}"#;
+    let items = |n: usize, extra: &str| {
+        (0..n)
+            .map(|i| format!(r#"{{"PK":{{"S":"item{i}"}}{extra}}}"#))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let first = table_name("wb-first");
+    let good = format!(
+        r#"{{"TableName":"{first}",{keys},"TableData":[{}]}}"#,
+        items(142, "")
+    );
+    let big = format!(r#","blob":{{"S":"{}"}}"#, "x".repeat(500 * 1024));
+    let second = table_name("wb-second");
+    let cases = [
+        (
+            format!(r#"{{"TableName":"bad name!",{keys}}}"#),
+            "table name 'bad name!' is not one DynamoDB accepts",
+        ),
+        (
+            format!(
+                r#"{{"TableName":"{second}",{keys},"TableData":[{},{{"PK":{{"S":"big"}}{big}}}]}}"#,
+                items(118, "")
+            ),
+            "TableData[118] is 512009 bytes by DynamoDB's item size rules",
+        ),
+        (
+            format!(r#"{{"TableName":"x; rm -rf ~",{keys}}}"#),
+            "table name 'x; rm -rf ~' is not one DynamoDB accepts",
+        ),
+    ];
+    for (i, (bad, wanted)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("bad{i}.json"));
+        std::fs::write(&path, format!(r#"{{"DataModel":[{good},{bad}]}}"#)).unwrap();
+        let out = run_raw(
+            &[
+                "--endpoint-url",
+                &proxy.url,
+                "seed",
+                "--model",
+                path.to_str().unwrap(),
+            ],
+            &[],
+        );
+        one_line_exit_2(&out, &[wanted, "DataModel[1]"]);
+        assert!(proxy.log().is_empty(), "sent: {}", proxy.summary());
+    }
+    // The good first table was never created: a fixed model seeds cleanly.
+    let path = dir.path().join("good.json");
+    std::fs::write(&path, format!(r#"{{"DataModel":[{good}]}}"#)).unwrap();
+    let out = run_raw(
+        &[
+            "--endpoint-url",
+            &proxy.url,
+            "seed",
+            "--model",
+            path.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(
+        stderr(&out).contains("loaded 142 items"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(proxy.requests("CreateTable"), 1, "{}", proxy.summary());
 }

@@ -36,6 +36,7 @@ mod e2e_walk;
 mod e2e_writes;
 mod faults;
 mod fuzz_expressions;
+mod hostile_cloudwatch;
 mod hostile_server;
 mod live_export;
 mod package;

@@ -16,11 +16,18 @@ pub fn check_table_name(name: &str) -> Result<(), String> {
             Err("not a table ARN DynamoDB accepts (arn:aws:dynamodb:REGION:ACCOUNT:table/NAME, at most 1024 characters)".into())
         };
     }
-    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
-    if (3..=255).contains(&name.len()) && name.chars().all(allowed) {
+    if is_resource_name(name) {
         return Ok(());
     }
     Err("not a table name DynamoDB accepts: use 3 to 255 letters, digits, '_', '-' or '.' (or the table's ARN); 'dynoscope tables' lists the names".into())
+}
+
+/// DynamoDB's rule for table and index names: 3 to 255 of `[a-zA-Z0-9_.-]`. One rule for every
+/// name dynoscope checks or creates (`--table`, a model's tables and indexes), so a name that
+/// passes here is not refused by DynamoDB after something else was already sent.
+pub fn is_resource_name(name: &str) -> bool {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.');
+    (3..=255).contains(&name.len()) && name.chars().all(allowed)
 }
 
 /// An AWS region as the SDK takes it: a host label (letters, digits, '-'), e.g. `us-east-1`.

@@ -22,6 +22,9 @@ pub struct ScanProgress {
     /// rates are over the scan's own time, never the explorer's.
     pub elapsed: Duration,
     pub finished: bool,
+    /// A scan of an export's files (`--export`): it spends no read capacity, so its title
+    /// says so instead of counting RCU against a table's estimate.
+    pub from_files: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

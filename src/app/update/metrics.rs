@@ -9,7 +9,7 @@ use crate::app::keymap::Action;
 use crate::app::metrics_lines::pane_lines;
 use crate::app::msg::{Effect, MetricsEffect, Timer, TimerEffect};
 use crate::app::state::{
-    MetricsPane, MetricsStatus, State, PANE_PERIOD_SECS, PANE_REFRESH, PANE_SINCE_SECS,
+    MetricsPane, MetricsStatus, Notice, State, PANE_PERIOD_SECS, PANE_REFRESH, PANE_SINCE_SECS,
 };
 use crate::aws::cloudwatch::FeatureError;
 use crate::model::diagnose::{diagnose, Evidence, IndexFacts};
@@ -39,8 +39,18 @@ fn refresh_timer(generation: u64) -> Effect {
     })
 }
 
+/// What `M` says on an export: its files have no metrics, and no refresh would bring any.
+pub(super) const EXPORT_NO_METRICS: &str = "an export has no CloudWatch metrics (it is files, not the table): open the table itself, 'dynoscope TABLE', and press M there";
+
 /// `M`: opens the pane (once the table is described) and asks for the first batch.
 pub(super) fn open_metrics(state: &mut State) -> Vec<Effect> {
+    if state.session.export.is_some() {
+        state.notice = Some(Notice {
+            text: EXPORT_NO_METRICS.into(),
+            error: true,
+        });
+        return Vec::new();
+    }
     let generation = state.next_request_id;
     let Some(view) = state.table.as_mut() else {
         return Vec::new();

@@ -129,3 +129,20 @@ fn m_before_the_table_is_described_opens_nothing() {
     let effects = send(&mut s, [char('M')]);
     assert!(effects.is_empty() && s.table.as_ref().unwrap().metrics.is_none());
 }
+
+/// `M` on an export: its files have no CloudWatch metrics; one notice says so (and where the
+/// metrics are), no pane opens, nothing is asked and no refresh is promised.
+#[test]
+fn m_on_an_export_says_it_has_no_metrics() {
+    let mut s = sized();
+    s.session.export = Some("export 017-abc of app at 2026-12-01T11:00:00Z".into());
+    let effects = send(&mut s, [char('M')]);
+    assert!(effects.is_empty(), "{effects:?}");
+    assert!(s.table.as_ref().unwrap().metrics.is_none());
+    let notice = s.notice.as_ref().expect("a notice");
+    assert_eq!(notice.text, super::metrics::EXPORT_NO_METRICS);
+    assert!(notice
+        .text
+        .starts_with("an export has no CloudWatch metrics"));
+    assert!(!notice.text.contains("refresh"), "{}", notice.text);
+}

@@ -131,10 +131,7 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
 fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
     match input {
         InputMsg::Key(key) => key_event(state, key),
-        InputMsg::Paste(text) => query_form::paste(state, &text).unwrap_or_else(|| {
-            prompts::paste(state, &text);
-            Vec::new()
-        }),
+        InputMsg::Paste(text) => prompts::paste(state, &text),
         InputMsg::Mouse(mouse) => {
             let delta = match mouse.kind {
                 MouseKind::ScrollDown => 3,
@@ -284,6 +281,8 @@ mod continue_tests;
 mod live_tests;
 #[cfg(test)]
 mod modal_tests;
+#[cfg(test)]
+mod paste_tests;
 #[cfg(test)]
 mod query_form_partiql_tests;
 #[cfg(test)]

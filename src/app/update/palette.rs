@@ -131,6 +131,25 @@ pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
 
 /// Completes a parameter from loaded partition keys: for `pk = "STATUS#{status}"`, keys that
 /// start with `STATUS#` offer what follows.
+/// Pasted text into the focused parameter (one line), as if typed.
+pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
+    let Some(form) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
+        .and_then(|p| p.form.as_mut())
+    else {
+        return Vec::new();
+    };
+    if let Some((_, input)) = form.params.get_mut(form.focus) {
+        if crate::app::text_input::paste_area(input, text, false) {
+            form.error = None;
+        }
+    }
+    refresh_form(state);
+    Vec::new()
+}
+
 fn refresh_form(state: &mut State) {
     let order = state.completion_order;
     let patterns = &state.patterns;

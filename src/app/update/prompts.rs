@@ -8,7 +8,7 @@ use super::derived::refilter;
 use super::open::submit_pk;
 use super::reads::continue_read;
 use crate::app::msg::Effect;
-use crate::app::state::{Modal, Screen, State};
+use crate::app::state::{Modal, Overlay, Screen, State};
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::limits;
 
@@ -45,21 +45,53 @@ pub(super) fn prompt_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     Some(Vec::new())
 }
 
-/// Pasted text goes to whichever one-line field is open.
-pub(super) fn paste(state: &mut State, text: &str) {
+/// Where a paste goes: the text field the keys go to, in the order keys are routed.
+enum PasteTarget {
+    QueryForm,
+    Launcher,
+    PatternParams,
+    Other,
+}
+
+/// The one route of pasted text (bracketed paste) to whichever text field has the keys: the
+/// switcher's filter, the picker's, the prompts, the export path, the query form and the
+/// PartiQL statement and parameters, the scan launcher and a pattern's parameters. How a
+/// one-line field takes line breaks is [`crate::app::text_input::pasted`]'s.
+pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
+    if let Some(Overlay::Switcher(s)) = state.overlay.as_mut() {
+        paste_line(&mut s.filter, text);
+        s.list = Default::default();
+        return Vec::new();
+    }
+    if state.overlay.is_some() {
+        return Vec::new();
+    }
+    let target = match state.table.as_ref().and_then(|v| v.modal.as_ref()) {
+        _ if state.screen == Screen::Picker => PasteTarget::Other,
+        Some(Modal::QueryForm(_)) => PasteTarget::QueryForm,
+        Some(Modal::Launcher(_)) => PasteTarget::Launcher,
+        Some(Modal::Palette(p)) if p.form.is_some() => PasteTarget::PatternParams,
+        _ => PasteTarget::Other,
+    };
+    match target {
+        PasteTarget::QueryForm => return super::query_form::paste(state, text),
+        PasteTarget::Launcher => return super::scan::paste(state, text),
+        PasteTarget::PatternParams => return super::palette::paste(state, text),
+        PasteTarget::Other => {}
+    }
     if state.screen == Screen::Picker {
         if std::mem::take(&mut state.picker.filter_selected) {
             state.picker.filter.clear();
         }
         paste_line(&mut state.picker.filter, text);
         state.picker.list = Default::default();
-        return;
+        return Vec::new();
     }
     let Some(view) = state.table.as_mut() else {
-        return;
+        return Vec::new();
     };
     if super::export::paste(view, text) {
-        return;
+        return Vec::new();
     }
     match view.modal.as_mut() {
         Some(Modal::FilterPrompt(p)) => {
@@ -73,6 +105,7 @@ pub(super) fn paste(state: &mut State, text: &str) {
         }
         _ => {}
     }
+    Vec::new()
 }
 
 /// The resume prompt of a budgeted read: Enter resumes with the typed budget, Esc keeps it

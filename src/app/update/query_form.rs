@@ -226,20 +226,22 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
     effects
 }
 
-/// Pasted text goes into the focused field at its cursor, as typed text would (control
-/// characters dropped: every field is one line). `None` when the query form is not open.
-pub(super) fn paste(state: &mut State, text: &str) -> Option<Vec<Effect>> {
-    let b = view(state).and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))?;
-    let field = b.focus;
+/// Pasted text into the focused field, as if typed: the PartiQL statement keeps its lines,
+/// every other field is one line.
+pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
     let mut effects = Vec::new();
+    let Some(b) = view(state).and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut)) else {
+        return effects;
+    };
+    let field = b.focus;
+    let multi_line = field == Field::Statement;
     if let Some(input) = b.input_mut(field) {
-        let clean: String = text.chars().filter(|c| !c.is_control()).collect();
-        if input.insert_str(clean) {
+        if crate::app::text_input::paste_area(input, text, multi_line) {
             edited(b, field, &mut effects);
         }
     }
     refresh(state);
-    Some(effects)
+    effects
 }
 
 /// After a change to `field`'s text: completions show again, and a partition key waits for a

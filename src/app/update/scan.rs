@@ -102,6 +102,31 @@ pub(super) fn launcher_key(state: &mut State, key: Key) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Pasted text into the launcher's focused field (all one line), as if typed.
+pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
+    let (price, confirm_over) = (
+        state.config.price_per_million_reads,
+        state.config.confirm_scan_rcu,
+    );
+    let Some(v) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    let Some(info) = v.info.loaded().cloned() else {
+        return Vec::new();
+    };
+    let Some(l) = v.modal.as_mut().and_then(Modal::launcher_mut) else {
+        return Vec::new();
+    };
+    let field = l.focus;
+    if let Some(input) = l.input_mut(field) {
+        if crate::app::text_input::paste_area(input, text, false) {
+            l.confirming = false;
+        }
+    }
+    l.plan = l.plan(&info, price, confirm_over);
+    Vec::new()
+}
+
 pub(super) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     let segments = plan.spec.segments;
     if let Some(v) = state.table.as_mut() {
@@ -110,6 +135,7 @@ pub(super) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     }
     // A triage scan streams to its end (or its budget): its paging is the launcher's.
     let effects = start(state, plan.spec.clone(), ReadOrigin::Launcher);
+    let from_files = state.session.export.is_some();
     if let Some(v) = state.table.as_mut() {
         let id = v.view.read.as_ref().map_or(0, |r| r.id);
         v.view.progress = Some(ScanProgress {
@@ -117,6 +143,7 @@ pub(super) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
             segments: vec![SegmentProgress::default(); segments as usize],
             estimate_rcu: plan.estimate_rcu,
             budget_rcu: plan.spec.max_rcu,
+            from_files,
             ..Default::default()
         });
     }

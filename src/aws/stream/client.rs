@@ -20,11 +20,7 @@ pub fn streams_client(
 ) -> aws_sdk_dynamodbstreams::Client {
     let mut builder = aws_sdk_dynamodbstreams::config::Builder::from(sdk_config);
     builder.set_region(dynamodb.region().cloned());
-    builder.push_interceptor(
-        aws_smithy_runtime_api::client::interceptors::SharedInterceptor::new(
-            crate::aws::response_cap::ResponseCap,
-        ),
-    );
+    builder.push_interceptor(crate::aws::response_cap::interceptor(&[]));
     if local_fallback {
         // The same dummy key as the DynamoDB client's (see super::super::connect).
         builder.set_credentials_provider(Some(

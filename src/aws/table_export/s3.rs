@@ -104,7 +104,11 @@ pub async fn client(opts: &ConnectOptions) -> Result<aws_sdk_s3::Client, Connect
     let region = configured_region
         .clone()
         .unwrap_or_else(|| LOCAL_FALLBACK_REGION.to_string());
-    let mut builder = aws_sdk_s3::config::Builder::from(&own).region(Region::new(region));
+    // An export's objects (GetObject) are streams their reader bounds itself; every other
+    // answer (ListObjectsV2…) is capped like any client's.
+    let mut builder = aws_sdk_s3::config::Builder::from(&own)
+        .region(Region::new(region))
+        .interceptor(crate::aws::response_cap::interceptor(&["GetObject"]));
     let url = resolve(&aws_sdk_s3::Client::from_conf(builder.clone().build()))
         .await
         .map_err(|why| {

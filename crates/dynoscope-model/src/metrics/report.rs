@@ -146,6 +146,18 @@ pub struct MetricsReport {
 impl MetricsReport {
     /// Reads the answered series (by query id) against the plan that asked for them.
     pub fn build(plan: &MetricsPlan, answered: &BTreeMap<String, Points>) -> MetricsReport {
+        // A NaN or an infinity from CloudWatch is no measurement: dropped here, the one place
+        // every reader (`metrics` text and JSON, the explorer's pane) takes its numbers from,
+        // it is a missing point like any gap, never `inf/s`, `NaN` or a JSON that is not JSON.
+        let answered: BTreeMap<&String, Points> = answered
+            .iter()
+            .map(|(id, points)| {
+                (
+                    id,
+                    points.iter().copied().filter(|p| p.1.is_finite()).collect(),
+                )
+            })
+            .collect();
         let period = f64::from(plan.window.period);
         let empty = Points::new();
         let get = |target: &Target, metric: &str, op: Option<&str>, stat: Stat| -> &Points {
@@ -238,7 +250,8 @@ impl MetricsReport {
                 )
                 .iter()
                 .max_by_key(|p| p.0)
-                .map(|p| p.1),
+                // A percentage: a wild value is not shown as `backfill 1000…%`.
+                .map(|p| p.1.clamp(0.0, 100.0)),
                 target: t,
             })
             .collect();

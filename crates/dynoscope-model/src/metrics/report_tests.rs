@@ -129,3 +129,58 @@ fn capacity_is_per_second_and_throttles_split_by_reason() {
     assert!(!report.operations.contains_key("GetItem"));
     assert_eq!(report.metrics_requested, plan.queries.len());
 }
+
+/// NaN and ±infinity in every series are missing points: no number of the report is one of
+/// them, and a real point beside them still counts.
+#[test]
+fn nan_and_infinity_are_missing_points() {
+    let plan = MetricsPlan::new(
+        "T",
+        &["GSI1".into()],
+        Window::ending(100_000, 600, 60).unwrap(),
+    );
+    let answered: BTreeMap<String, Points> = plan
+        .queries
+        .iter()
+        .map(|q| {
+            let start = plan.window.start;
+            let points = vec![
+                (start, f64::NAN),
+                (start + 60, f64::INFINITY),
+                (start + 120, f64::NEG_INFINITY),
+                (start + 180, 60.0),
+            ];
+            (q.id.clone(), points)
+        })
+        .collect();
+    let report = MetricsReport::build(&plan, &answered);
+    let shown = format!("{report:?}");
+    assert!(!shown.contains("NaN") && !shown.contains("inf"), "{shown}");
+    let table = report.target(&Target::Table).unwrap();
+    assert_eq!(table.consumed_read.peak, 1.0);
+    assert_eq!(table.consumed_read.points.len(), 1);
+    let gsi = report.target(&Target::Index("GSI1".into())).unwrap();
+    assert_eq!(gsi.online_index_progress, Some(60.0));
+    let only_nan: BTreeMap<String, Points> = plan
+        .queries
+        .iter()
+        .map(|q| (q.id.clone(), vec![(plan.window.start, f64::INFINITY)]))
+        .collect();
+    let report = MetricsReport::build(&plan, &only_nan);
+    let gsi = report.target(&Target::Index("GSI1".into())).unwrap();
+    assert_eq!(gsi.online_index_progress, None);
+    assert!(report
+        .target(&Target::Table)
+        .unwrap()
+        .consumed_read
+        .is_empty());
+    // A percentage past 100 is at most 100.
+    let wild: BTreeMap<String, Points> = plan
+        .queries
+        .iter()
+        .map(|q| (q.id.clone(), vec![(plan.window.start, 1e300)]))
+        .collect();
+    let report = MetricsReport::build(&plan, &wild);
+    let gsi = report.target(&Target::Index("GSI1".into())).unwrap();
+    assert_eq!(gsi.online_index_progress, Some(100.0));
+}

@@ -27,6 +27,7 @@ mod config_text;
 mod parse;
 mod parse_pattern;
 pub mod patterns;
+mod rules;
 pub mod templates;
 mod values;
 

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::at::{kind_of, At};
 use super::parse_pattern::access_pattern;
+use super::rules;
 use super::values::item_from_json;
 use super::{Facet, ModelError, ModelIndex, ModelTable, WorkbenchModel};
 use crate::schema::{KeyAttr, KeySchema, KeyType, Projection};
@@ -53,6 +54,7 @@ fn model(root: &Value) -> Result<WorkbenchModel, String> {
         let path = format!("DataModel[{i}]");
         let at = At { path: &path, value };
         let name = at.required_text("TableName")?;
+        rules::resource_name(&path, "table", name)?;
         let labelled = format!("{path} ('{name}')");
         let at = At {
             path: &labelled,
@@ -97,6 +99,7 @@ fn key_attr(at: At<'_>, which: &str) -> Result<Option<KeyAttr>, String> {
     let path = format!("{}.{which}", at.path);
     let key = At { path: &path, value };
     let name = key.required_text("AttributeName")?;
+    rules::key_name(&path, name)?;
     let key_type = match key.required_text("AttributeType")? {
         "S" => KeyType::S,
         "N" => KeyType::N,
@@ -139,6 +142,7 @@ fn key_schema(owner: At<'_>) -> Result<KeySchema, String> {
 
 fn index(at: At<'_>) -> Result<ModelIndex, String> {
     let name = at.required_text("IndexName")?;
+    rules::resource_name(at.path, "index", name)?;
     let keys = key_schema(at)?;
     let projection = match at.get("Projection")? {
         None => Projection {
@@ -197,8 +201,16 @@ fn table(at: At<'_>, name: &str, skipped: &mut Vec<String>) -> Result<ModelTable
         }
         indexes.push(index);
     }
+    rules::index_count(at.path, indexes.len())?;
     check_key_types(at.path, &keys, &indexes)?;
-    if !at.list("LocalSecondaryIndexes")?.is_empty() {
+    let local_indexes = at.list("LocalSecondaryIndexes")?;
+    // Not created, but a bad name is still a bad model: the file is refused whole or not at all.
+    for (p, v) in &local_indexes {
+        if let Some(name) = (At { path: p, value: v }).text("IndexName")? {
+            rules::resource_name(p, "index", name)?;
+        }
+    }
+    if !local_indexes.is_empty() {
         skipped.push(format!(
             "table '{name}': LocalSecondaryIndexes are not created by seed --model"
         ));
@@ -337,6 +349,7 @@ impl<'a> Items<'a> {
                 check(sk, &owner, false)?;
             }
         }
+        rules::item(path, self.keys, &item)?;
         let key = self.key_text(&item);
         match self.by_key.get(&key) {
             Some((at, _)) if self.list[*at] == item => Ok(()),

@@ -206,7 +206,7 @@ fn the_config_text_quotes_every_value_and_comments_what_was_skipped() {
         AccessPattern::from_toml(p.as_table().unwrap().clone(), 0).unwrap();
     }
     // Text from the model cannot break out of a comment.
-    let hostile = r#"{"ModelName":"a\nmax_items = 0\u001b[2J","DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}}}]}"#;
+    let hostile = r#"{"ModelName":"a\nmax_items = 0\u001b[2J","DataModel":[{"TableName":"app","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"}}}]}"#;
     let m = model(hostile);
     let text = imported_config(&m).to_toml(m.name.as_deref(), "h.json");
     assert!(
@@ -221,7 +221,7 @@ use crate::access_pattern::AccessPattern;
 const KEYS: &str = r#""KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"},"SortKey":{"AttributeName":"SK","AttributeType":"S"}}"#;
 
 fn one_table(rest: &str) -> String {
-    format!(r#"{{"DataModel":[{{"TableName":"t",{KEYS}{rest}}}]}}"#)
+    format!(r#"{{"DataModel":[{{"TableName":"app",{KEYS}{rest}}}]}}"#)
 }
 
 #[test]
@@ -234,17 +234,17 @@ fn malformed_models_name_the_place_and_the_problem() {
         (r#"{"DataModel":[]}"#.into(), "DataModel has no tables"),
         (r#"{"DataModel":[{}]}"#.into(), "DataModel[0] has no TableName"),
         (r#"{"DataModel":[{"TableName":5}]}"#.into(), "DataModel[0].TableName must be a string, got a number"),
-        (r#"{"DataModel":[{"TableName":"t"}]}"#.into(), "DataModel[0] ('t') has no KeyAttributes"),
+        (r#"{"DataModel":[{"TableName":"app"}]}"#.into(), "DataModel[0] ('app') has no KeyAttributes"),
         (
-            r#"{"DataModel":[{"TableName":"t","KeyAttributes":{}}]}"#.into(),
-            "DataModel[0] ('t').KeyAttributes has no PartitionKey",
+            r#"{"DataModel":[{"TableName":"app","KeyAttributes":{}}]}"#.into(),
+            "DataModel[0] ('app').KeyAttributes has no PartitionKey",
         ),
         (
-            r#"{"DataModel":[{"TableName":"t","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"BOOL"}}}]}"#.into(),
+            r#"{"DataModel":[{"TableName":"app","KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"BOOL"}}}]}"#.into(),
             "PartitionKey.AttributeType 'BOOL' is not a key type; use S, N or B",
         ),
-        (one_table(r#","TableData":{}"#), "('t').TableData must be an array, got an object"),
-        (one_table(r#","TableData":[{"PK":{"S":"a"}}]"#), "('t').TableData[0] has no 'SK', the sort key"),
+        (one_table(r#","TableData":{}"#), "('app').TableData must be an array, got an object"),
+        (one_table(r#","TableData":[{"PK":{"S":"a"}}]"#), "('app').TableData[0] has no 'SK', the sort key"),
         (
             one_table(r#","TableData":[{"PK":{"N":"1"},"SK":{"S":"a"}}]"#),
             "TableData[0]: 'PK' is N but the partition key is declared S",
@@ -263,34 +263,34 @@ fn malformed_models_name_the_place_and_the_problem() {
         ),
         (
             one_table(r#","TableData":[{"PK":{"S":"a"},"SK":{"S":"b"}},{"PK":{"S":"a"},"SK":{"S":"b"},"x":{"S":"y"}}]"#),
-            "TableData[1] has the key PK='a' SK='b' of DataModel[0] ('t').TableData[0] with other attributes",
+            "TableData[1] has the key PK='a' SK='b' of DataModel[0] ('app').TableData[0] with other attributes",
         ),
         (
             one_table(r#","GlobalSecondaryIndexes":[{"KeyAttributes":{}}]"#),
             "GlobalSecondaryIndexes[0] has no IndexName",
         ),
         (
-            one_table(r#","GlobalSecondaryIndexes":[{"IndexName":"g","KeyAttributes":{"PartitionKey":{"AttributeName":"g","AttributeType":"S"}},"Projection":{"ProjectionType":"INCLUDE"}}]"#),
+            one_table(r#","GlobalSecondaryIndexes":[{"IndexName":"gsi","KeyAttributes":{"PartitionKey":{"AttributeName":"g","AttributeType":"S"}},"Projection":{"ProjectionType":"INCLUDE"}}]"#),
             "INCLUDE names no NonKeyAttributes",
         ),
         (
-            one_table(r#","GlobalSecondaryIndexes":[{"IndexName":"g","KeyAttributes":{"PartitionKey":{"AttributeName":"SK","AttributeType":"N"}}}]"#),
-            "key attribute 'SK' is S in the table but N in index 'g'",
+            one_table(r#","GlobalSecondaryIndexes":[{"IndexName":"gsi","KeyAttributes":{"PartitionKey":{"AttributeName":"SK","AttributeType":"N"}}}]"#),
+            "key attribute 'SK' is S in the table but N in index 'gsi'",
         ),
         (
-            one_table(r#","GlobalSecondaryIndexes":[{"IndexName":"g","KeyAttributes":{"PartitionKey":{"AttributeName":"g","AttributeType":"N"}}}],"TableData":[{"PK":{"S":"a"},"SK":{"S":"b"},"g":{"S":"x"}}]"#),
-            "'g' is S but the key of index 'g' is declared N",
+            one_table(r#","GlobalSecondaryIndexes":[{"IndexName":"gsi","KeyAttributes":{"PartitionKey":{"AttributeName":"g","AttributeType":"N"}}}],"TableData":[{"PK":{"S":"a"},"SK":{"S":"b"},"g":{"S":"x"}}]"#),
+            "'g' is S but the key of index 'gsi' is declared N",
         ),
         (
             one_table(r#","TableFacets":[{"KeyAttributeAlias":{}}]"#),
             "TableFacets[0] has no FacetName",
         ),
         (
-            format!(r#"{{"DataModel":[{{"TableName":"t",{KEYS}}}],"AccessPatterns":[{{"Name":"a","TableName":"u"}}]}}"#),
+            format!(r#"{{"DataModel":[{{"TableName":"app",{KEYS}}}],"AccessPatterns":[{{"Name":"a","TableName":"u"}}]}}"#),
             "AccessPatterns[0] names table 'u', which the model does not have",
         ),
         (
-            format!(r#"{{"DataModel":[{{"TableName":"t",{KEYS}}}],"AccessPatterns":[{{"Name":"a","TableName":"t","Limit":-1}}]}}"#),
+            format!(r#"{{"DataModel":[{{"TableName":"app",{KEYS}}}],"AccessPatterns":[{{"Name":"a","TableName":"app","Limit":-1}}]}}"#),
             "AccessPatterns[0].Limit must be a whole number above 0",
         ),
     ];
@@ -392,7 +392,7 @@ fn aliases_that_are_no_templates_for_dynoscope_are_skipped_with_the_reason() {
 #[test]
 fn patterns_that_cannot_be_one_key_condition_are_skipped() {
     let m = model(&format!(
-        r#"{{"DataModel":[{{"TableName":"t",{KEYS},"AccessPatterns":[
+        r#"{{"DataModel":[{{"TableName":"app",{KEYS},"AccessPatterns":[
             {{"Name":"no index","IndexName":"nope","KeyConditionExpression":"PK = :a"}},
             {{"Name":"sort only","KeyConditionExpression":"SK = :a"}},
             {{"Name":"no condition","Type":"Query"}},
@@ -419,7 +419,7 @@ fn patterns_that_cannot_be_one_key_condition_are_skipped() {
 #[test]
 fn model_text_in_values_is_exact_and_escaped() {
     let m = model(&format!(
-        r#"{{"DataModel":[{{"TableName":"t\u202e\"x",{KEYS},"AccessPatterns":[
+        r#"{{"DataModel":[{{"TableName":"app",{KEYS},"AccessPatterns":[
             {{"Name":"p","KeyConditionExpression":"PK = :a AND begins_with(SK, :b)",
               "ExpressionAttributeValues":{{":a":{{"S":"A\\B#{{id}}"}},":b":{{"S":"\u202eX\u0007"}}}}}}]}}]}}"#
     ));
@@ -430,7 +430,14 @@ fn model_text_in_values_is_exact_and_escaped() {
     );
     let parsed: toml::Table = toml::from_str(&text).unwrap();
     let p = parsed["pattern"][0].as_table().unwrap();
-    assert_eq!(p["table"].as_str(), Some("t\u{202e}\"x"));
+    assert_eq!(p["table"].as_str(), Some("app"));
+    // A table name with such characters is not one DynamoDB takes: refused, not escaped.
+    let err = parse_model(
+        &format!(r#"{{"DataModel":[{{"TableName":"t\u202e\"x",{KEYS}}}]}}"#),
+        "m.json",
+    )
+    .unwrap_err();
+    assert!(err.message.contains("is not one DynamoDB accepts"), "{err}");
     assert_eq!(p["pk"].as_str(), Some("A\\B#{id}"));
     assert_eq!(p["sk"]["begins_with"].as_str(), Some("\u{202e}X\u{7}"));
 }
