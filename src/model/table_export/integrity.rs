@@ -7,6 +7,9 @@ use crate::model::wording::{noun, thousands};
 pub enum FileProblem {
     Missing,
     Unreadable(String),
+    /// Its key leaves the export's folder or prefix (absolute, `..`, a symlink out): it was
+    /// not opened. The text says how.
+    Outside(String),
     /// The gzip stream broke off or is damaged; the records before it were read.
     Corrupt(String),
     /// Lines that are not records of the export's format: how many, and the first one.
@@ -61,6 +64,10 @@ impl FileReport {
             ),
             FileProblem::Unreadable(why) => format!(
                 "cannot be read ({why}); its {} are not in the results",
+                items(self.listed)
+            ),
+            FileProblem::Outside(why) => format!(
+                "is outside the export's folder ({why}), so it was not read; its {} are not in the results; check manifest-files.json",
                 items(self.listed)
             ),
             FileProblem::Corrupt(why) => format!(
