@@ -8,6 +8,9 @@ mod common;
 #[path = "common/table_export.rs"]
 mod table_export;
 
+#[path = "common/moto.rs"]
+mod moto;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -375,4 +378,69 @@ fn esc_q_and_sigterm_end_the_explorers_read_of_a_never_ending_file() {
     s.signal(libc::SIGTERM);
     let status = ended_restored(&mut s, sent, "SIGTERM");
     assert_eq!(status.exit_code(), 128 + libc::SIGTERM as u32, "{status:?}");
+}
+
+#[test]
+fn over_s3_keys_stay_below_the_exports_prefix_and_a_huge_manifest_is_not_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let layout = export(dir.path());
+    let id = layout.id.clone();
+    for key in [
+        format!("exports/AWSDynamoDB/{id}/data/../../../../other/secret.json.gz"),
+        "/other/secret.json.gz".to_string(),
+        "../other/secret.json.gz".to_string(),
+    ] {
+        list(&layout, &key, 1);
+    }
+    let secret = gzip(br#"{"Item":{"PK":{"S":"SECRET"},"SK":{"S":"x"}}}"#);
+    let bucket = "dyno-hostile";
+    let url = format!("s3://{bucket}/exports/AWSDynamoDB/{id}/");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        moto::upload(bucket, &layout.root, "exports/").await;
+        for key in ["other/secret.json.gz", "/other/secret.json.gz"] {
+            moto::s3()
+                .put_object()
+                .bucket(bucket)
+                .key(key)
+                .body(secret.clone().into())
+                .send()
+                .await
+                .unwrap();
+        }
+    });
+    let endpoint = moto::moto().endpoint.clone();
+    let env = [("AWS_ENDPOINT_URL_S3", endpoint.as_str())];
+    let out = run_raw(&["scan", "--export", &url, "--key", "PK,SK"], &env);
+    let (err, text) = (stderr(&out), stdout(&out));
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!text.contains("SECRET"), "{text}");
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert_eq!(
+        err.lines()
+            .filter(|l| l.contains("is outside the export's folder (it "))
+            .count(),
+        3,
+        "{err}"
+    );
+
+    // A manifest over the cap is refused from its length, before its body is read.
+    let huge = vec![b' '; (64 << 20) + 1];
+    runtime.block_on(async {
+        moto::s3()
+            .put_object()
+            .bucket(bucket)
+            .key(format!("exports/AWSDynamoDB/{id}/manifest-files.json"))
+            .body(huge.into())
+            .send()
+            .await
+            .unwrap();
+    });
+    let out = run_raw(&["scan", "--export", &url, "--key", "PK,SK"], &env);
+    let err = stderr(&out);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("manifest-files.json': it is 67,108,865 bytes, over the 64 MiB"),
+        "{err}"
+    );
 }
