@@ -206,7 +206,7 @@ fn a_gzip_bomb_with_no_newline_is_one_line_of_integrity_in_bounded_memory() {
         assert_eq!(out.status.code(), Some(1), "{err}");
         let name = name_of(&layout, 0);
         assert!(
-            err.lines().any(|l| l.starts_with(&format!("data file '{name}' has 1 line that are not records, the first at line 1: it is 268,435,456 bytes or more, over the 8,257,536"))),
+            err.lines().any(|l| l.starts_with(&format!("data file '{name}' has 1 line that is not a record, the first at line 1: it is 268,435,456 bytes or more, over the 8,257,536"))),
             "{err}"
         );
         assert!(peak_kb < 150 * 1024, "{command}: peak RSS {peak_kb} kB");

@@ -81,9 +81,12 @@ impl FileReport {
                 first_line,
                 why,
             } => format!(
-                "has {} {} that are not records, the first at line {first_line}: {why}",
+                "has {} {}, the first at line {first_line}: {why}",
                 thousands(*count),
-                noun(*count, "line")
+                match count {
+                    1 => "line that is not a record",
+                    _ => "lines that are not records",
+                }
             ),
             FileProblem::Checksum { listed, actual } => format!(
                 "has MD5 '{actual}' but manifest-files.json lists '{listed}': its {} were read but may not be the export's; download it again",
