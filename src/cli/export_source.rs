@@ -106,7 +106,7 @@ fn infer_keys(export: &OpenedExport) -> (KeyInference, u64) {
     let mut inference = KeyInference::default();
     let mut seen = 0u64;
     for file in &export.files {
-        read_data_file(export, file, |record| {
+        read_data_file(export, file, &|| false, |record| {
             let item = match record {
                 Record::Item(item) => item,
                 Record::Change(change) => change.keys,

@@ -23,7 +23,8 @@ use crate::model::item_size::item_size;
 use crate::model::json::to_safe_json;
 use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::schema::{IndexKind, TableInfo};
-use crate::model::wording::{noun, percent};
+use crate::model::value::Item;
+use crate::model::wording::{noun, percent, thousands};
 
 /// Widest key column in `table` output; longer keys are truncated with `…`.
 const MAX_KEY_WIDTH: usize = 48;
@@ -88,6 +89,9 @@ pub async fn run<B: Backend>(
     )
     .await?;
 
+    if let Some(line) = unmatched_key(&distribution, &partition_key) {
+        super::say::say(&line);
+    }
     let source = match args.index.as_deref().and_then(|name| info.index(name)) {
         Some(index) => Source::Index {
             name: &index.name,
@@ -146,6 +150,22 @@ pub async fn run<B: Backend>(
         super::say::say(&line);
     }
     Ok(())
+}
+
+/// The warning when the key schema matches no item counted (an export's items under a schema
+/// from DescribeTable of another table, or a wrong `--key`): the report would rank one
+/// `(no PK)` key holding every item, which reads as a hot key, not as a wrong schema.
+fn unmatched_key(distribution: &KeyDistribution, partition_key: &str) -> Option<String> {
+    let total = distribution.total_items();
+    let top = distribution.top(1).into_iter().next()?;
+    let missing = key_text(&Item::default(), partition_key).into_owned();
+    (total > 0 && top.items == total && top.key == missing).then(|| {
+        format!(
+            "warning: none of the {} {} read has the partition key attribute '{partition_key}': the key schema does not match them, so the report ranks nothing; give their key attributes with --key PK[,SK] (or --index PK[,SK])",
+            thousands(total),
+            noun(total, "item")
+        )
+    })
 }
 
 /// Scans to the end, counting every item. Returns the `--stats` line when asked for; on

@@ -34,6 +34,7 @@ mod e2e_signals;
 mod e2e_throttle_storm;
 mod e2e_walk;
 mod e2e_writes;
+mod export_hostile;
 mod faults;
 mod fuzz_expressions;
 mod hostile_cloudwatch;

@@ -2,15 +2,38 @@
 //! one screenful of that input and hides the sentence around it.
 
 /// `text` when at most `max` characters, else its first `max` characters, an ellipsis and the
-/// whole length: `'aaaa…' (20000 characters)` reads as a cut, not as the value.
+/// whole length: `'aaaa…' (20000 characters)` reads as a cut, not as the value. A path or key
+/// (a `/` and no space) loses its middle instead: its end is the file's own name, which an
+/// error about that file must keep (`s3://b/long/prefix…/data/abc.json.gz (183 characters)`).
 pub fn shorten_quoted(text: &str, max: usize) -> String {
     let count = text.chars().count();
     if count <= max {
         return text.to_string();
     }
+    if let Some(slash) = text
+        .rfind('/')
+        .filter(|_| !text.contains(char::is_whitespace))
+    {
+        // The name is kept whole up to the longest a file name has on disk (255 bytes).
+        let name = &text[slash..];
+        let name_chars = name.chars().count().min(NAME_KEPT);
+        let tail: String = name
+            .chars()
+            .skip(name.chars().count() - name_chars)
+            .collect();
+        let head: String = text
+            .chars()
+            .take(max.saturating_sub(name_chars).max(PATH_HEAD_MIN))
+            .collect();
+        return format!("{head}…{tail} ({count} characters)");
+    }
     let head: String = text.chars().take(max).collect();
     format!("{head}… ({count} characters)")
 }
+
+/// The most of a path's last segment [`shorten_quoted`] keeps, and the least of its start.
+const NAME_KEPT: usize = 256;
+const PATH_HEAD_MIN: usize = 20;
 
 /// A message with every single-quoted value longer than `max` characters shortened by
 /// [`shorten_quoted`]. A quote opens after a non-alphanumeric character (or at the start) and
@@ -124,6 +147,26 @@ mod tests {
             shorten_quoted_values("open 'never closed", 3),
             "open 'never closed"
         );
+    }
+
+    #[test]
+    fn a_long_path_keeps_its_file_name() {
+        let prefix = "p".repeat(120);
+        let path = format!(
+            "{prefix}/AWSDynamoDB/01700000000000-abcd1234/data/140d9730c3af33ad58cf53726f.json.gz"
+        );
+        let cut = shorten_quoted(&path, 80);
+        assert!(
+            cut.ends_with("…/140d9730c3af33ad58cf53726f.json.gz (196 characters)"),
+            "{cut}"
+        );
+        assert!(cut.starts_with("ppppp"), "{cut}");
+        assert!(cut.chars().count() < 80 + 30, "{cut}");
+        let message = format!("data file '{path}' is missing; {}", "x ".repeat(200));
+        assert!(shorten_quoted_values(&message, 80).contains("140d9730c3af33ad58cf53726f.json.gz"));
+        // A sentence with a slash in it is not a path: cut at its end as before.
+        let sentence = format!("a / b {}", "c".repeat(100));
+        assert!(shorten_quoted(&sentence, 80).ends_with("c… (106 characters)"));
     }
 
     #[test]

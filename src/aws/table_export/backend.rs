@@ -184,7 +184,7 @@ impl Shared {
             let Some((index, file)) = self.next_file() else {
                 break;
             };
-            let report = read_data_file(&self.export, file, |record| {
+            let report = read_data_file(&self.export, file, &|| self.stopped(), |record| {
                 let item = match record {
                     Record::Item(item) => item,
                     Record::Change(change) => match change.new_image {

@@ -46,7 +46,7 @@ pub fn read_changes_in_order(
         if !keep_going() {
             break;
         }
-        let file_report = read_data_file(export, file, |record| {
+        let file_report = read_data_file(export, file, &|| !keep_going(), |record| {
             if let Record::Change(c) = record {
                 let at = changes.len();
                 changes.push((c.write_micros, at, as_stream_change(c)));

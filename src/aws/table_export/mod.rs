@@ -10,9 +10,9 @@ mod latest;
 mod plan;
 mod reader;
 mod replay;
+mod resolve;
 mod s3;
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub use backend::ExportBackend;
@@ -20,7 +20,7 @@ pub use changes::{as_stream_change, read_changes_in_order, recorded_window};
 pub use reader::{read_data_file, Flow};
 pub use s3::{client as s3_client, parse_url as parse_s3_url, S3Export};
 
-use crate::model::table_export::{DataFile, FileProblem, ManifestSummary};
+use crate::model::table_export::{DataFile, ManifestSummary};
 
 /// Where an export's folder is.
 #[derive(Debug, Clone)]
@@ -51,22 +51,6 @@ pub struct OpenedExport {
     pub location: ExportLocation,
 }
 
-impl OpenedExport {
-    /// Data file `file`'s bytes (gzip), streamed. On S3 this blocks the calling thread: call
-    /// it from a blocking thread (`spawn_blocking`), never from the runtime's.
-    pub fn open_data(&self, file: &DataFile) -> Result<Box<dyn Read + Send>, FileProblem> {
-        let relative = file.relative_key(&self.summary.export_id);
-        match &self.location {
-            ExportLocation::Disk(folder) => match std::fs::File::open(folder.join(relative)) {
-                Ok(f) => Ok(Box::new(f)),
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(FileProblem::Missing),
-                Err(e) => Err(FileProblem::Unreadable(e.to_string())),
-            },
-            ExportLocation::S3 { export, runtime } => export.open_blocking(relative, runtime),
-        }
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct ExportOpenError(pub String);
@@ -78,14 +62,7 @@ const FILES: &str = "manifest-files.json";
 /// holding exactly one `AWSDynamoDB/<id>/`.
 pub fn open_export(path: &Path) -> Result<OpenedExport, ExportOpenError> {
     let folder = find_folder(path)?;
-    let read = |name: &str| {
-        std::fs::read_to_string(folder.join(name)).map_err(|e| {
-            ExportOpenError(format!(
-                "cannot read '{}': {e}",
-                folder.join(name).display()
-            ))
-        })
-    };
+    let read = |name: &str| resolve::read_disk_manifest(&folder, name);
     let summary = ManifestSummary::parse(&read(SUMMARY)?)
         .map_err(|e| ExportOpenError(format!("{} ('{}')", e, folder.display())))?;
     let files = DataFile::parse_all(&read(FILES)?)
@@ -105,9 +82,9 @@ pub async fn open_s3_export(
 ) -> Result<OpenedExport, ExportOpenError> {
     let export = S3Export::find(client, bucket, prefix).await?;
     let here = export.url_of(&export.folder);
-    let summary = ManifestSummary::parse(&export.read_text(SUMMARY).await?)
+    let summary = ManifestSummary::parse(&export.read_manifest(SUMMARY).await?)
         .map_err(|e| ExportOpenError(format!("{e} ('{here}')")))?;
-    let files = DataFile::parse_all(&export.read_text(FILES).await?)
+    let files = DataFile::parse_all(&export.read_manifest(FILES).await?)
         .map_err(|e| ExportOpenError(format!("{e} ('{here}')")))?;
     Ok(OpenedExport {
         summary,

@@ -11,8 +11,9 @@ use md5::{Digest, Md5};
 use super::OpenedExport;
 use crate::model::table_export::{
     parse_dynamo_line, parse_ion_line, DataFile, ExportFormat, FileProblem, FileReport, Record,
-    TableExportError,
+    TableExportError, LINE_MAX_BYTES,
 };
+use crate::model::wording::thousands;
 
 /// Each buffer of a read: compressed bytes, and inflated ones.
 const BUFFER_BYTES: usize = 256 * 1024;
@@ -24,14 +25,23 @@ pub enum Flow {
     Stop,
 }
 
-/// Hashes what passes through it.
-struct Hashing<R> {
+/// Inflated bytes read between two asks of `stop` (a blank line is one byte: lines are not
+/// what is counted). A quarter of a buffer inflates in well under a millisecond.
+const STOP_CHECK_BYTES: usize = 64 * 1024;
+
+/// Hashes what passes through it, and ends the read (an error) once `stop` says so: a gzip
+/// stream may inflate for long on little input, or never produce a byte.
+struct Hashing<'s, R> {
     inner: R,
     md5: Md5,
+    stop: &'s dyn Fn() -> bool,
 }
 
-impl<R: Read> Read for Hashing<R> {
+impl<R: Read> Read for Hashing<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if (self.stop)() {
+            return Err(std::io::Error::other("the read was cancelled"));
+        }
         let n = self.inner.read(buf)?;
         self.md5.update(&buf[..n]);
         Ok(n)
@@ -39,16 +49,18 @@ impl<R: Read> Read for Hashing<R> {
 }
 
 /// Reads `file` of `export` (on disk or streamed from S3: the MD5 is of the bytes read either
-/// way), handing each record to `on_record`. A stop by the caller ends the read early without
-/// a problem (and without the checks that need the whole file). Blocks: call it on a blocking
-/// thread.
+/// way), handing each record to `on_record`. A stop by the caller (a [`Flow::Stop`], or `stop`
+/// saying so: it is asked every [`STOP_CHECK_BYTES`] and on every read of the object, so a
+/// cancel ends even a never-ending file at once) ends the read early without a problem (and
+/// without the checks that need the whole file). Blocks: call it on a blocking thread.
 pub fn read_data_file(
     export: &OpenedExport,
     file: &DataFile,
+    stop: &dyn Fn() -> bool,
     mut on_record: impl FnMut(Record) -> Flow,
 ) -> FileReport {
     let (format, export_type) = (export.summary.format, export.summary.export_type);
-    read_data_lines(export, file, |text| {
+    read_data_lines(export, file, stop, |text| {
         let parsed = match format {
             ExportFormat::DynamoJson => parse_dynamo_line(text, export_type),
             ExportFormat::Ion => parse_ion_line(text, export_type),
@@ -62,6 +74,7 @@ pub fn read_data_file(
 pub fn read_data_lines(
     export: &OpenedExport,
     file: &DataFile,
+    stop: &dyn Fn() -> bool,
     mut on_line: impl FnMut(&str) -> Result<Flow, TableExportError>,
 ) -> FileReport {
     let mut report = FileReport {
@@ -84,6 +97,7 @@ pub fn read_data_lines(
         Hashing {
             inner: raw,
             md5: Md5::new(),
+            stop,
         },
     );
     let mut stopped = false;
@@ -92,17 +106,37 @@ pub fn read_data_lines(
             BufReader::with_capacity(BUFFER_BYTES, MultiGzDecoder::new(&mut compressed));
         let mut line = Vec::with_capacity(4096);
         let (mut line_no, mut bad, mut first_bad) = (0u64, 0u64, None);
+        let mut unchecked = 0usize;
         loop {
+            if unchecked >= STOP_CHECK_BYTES {
+                unchecked = 0;
+                if stop() {
+                    stopped = true;
+                    break;
+                }
+            }
             line.clear();
-            match lines.read_until(b'\n', &mut line) {
-                Ok(0) => break,
-                Ok(_) => {}
+            let read = read_line(&mut lines, &mut line, stop);
+            unchecked += line.len();
+            let over = match read {
+                Ok(None) => break,
+                Ok(Some(over)) => over,
+                Err(_) if stop() => {
+                    stopped = true;
+                    break;
+                }
                 Err(e) => {
                     report.problems.push(FileProblem::Corrupt(e.to_string()));
                     break;
                 }
-            }
+            };
             line_no += 1;
+            if let Some(length) = over {
+                unchecked = STOP_CHECK_BYTES;
+                bad += 1;
+                first_bad.get_or_insert((line_no, over_long(length)));
+                continue;
+            }
             let text = match std::str::from_utf8(&line) {
                 Ok(t) => t.trim_end_matches(['\n', '\r']),
                 Err(e) => {
@@ -139,8 +173,11 @@ pub fn read_data_lines(
     if stopped {
         return report;
     }
-    // The checksum covers the whole object, also bytes after a gzip stream that broke off.
-    let _ = std::io::copy(&mut compressed, &mut std::io::sink());
+    // The checksum covers the whole object, also bytes after a gzip stream that broke off
+    // (a cancel ends this too: `Hashing` asks `stop` on every read).
+    if std::io::copy(&mut compressed, &mut std::io::sink()).is_err() && stop() {
+        return report;
+    }
     let actual = BASE64.encode(compressed.into_inner().md5.finalize());
     if let Some(listed) = &file.md5_checksum {
         if *listed != actual {
@@ -161,4 +198,53 @@ pub fn read_data_lines(
         });
     }
     report
+}
+
+/// The next line of `lines` into `line` (with its newline): `None` at the end, else whether it
+/// was over [`LINE_MAX_BYTES`] and how long it was. An over-long line is read past, never kept
+/// (a gzip bomb with no newline is gigabytes of one line), asking `stop` between buffers.
+fn read_line(
+    lines: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<Option<Option<u64>>> {
+    let limit = LINE_MAX_BYTES as u64 + 1;
+    let n = lines.by_ref().take(limit).read_until(b'\n', line)?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if (n as u64) < limit || line.ends_with(b"\n") {
+        return Ok(Some(None));
+    }
+    line.clear();
+    let mut length = n as u64;
+    loop {
+        if stop() {
+            return Err(std::io::Error::other("the read was cancelled"));
+        }
+        let buffer = lines.fill_buf()?;
+        if buffer.is_empty() {
+            return Ok(Some(Some(length)));
+        }
+        match buffer.iter().position(|&b| b == b'\n') {
+            Some(at) => {
+                lines.consume(at + 1);
+                return Ok(Some(Some(length + at as u64)));
+            }
+            None => {
+                let all = buffer.len();
+                lines.consume(all);
+                length += all as u64;
+            }
+        }
+    }
+}
+
+/// Why an over-long line is not a record.
+fn over_long(length: u64) -> String {
+    format!(
+        "it is {} bytes or more, over the {} a record can be (two 400 KB images, each byte written as up to 10); the file is damaged or not an export's",
+        thousands(length),
+        thousands(LINE_MAX_BYTES as u64)
+    )
 }

@@ -24,7 +24,7 @@ use crate::aws::endpoint::EndpointProbe;
 use crate::aws::{ConnectError, ConnectOptions};
 use crate::model::permission::is_access_denied;
 use crate::model::sanitize::sanitize;
-use crate::model::table_export::FileProblem;
+use crate::model::table_export::{confined, FileProblem, MANIFEST_MAX_BYTES};
 
 /// Where an export is in S3, and the client that reads it.
 #[derive(Debug, Clone)]
@@ -271,9 +271,15 @@ impl S3Export {
         Ok(found)
     }
 
-    /// The whole of a small object (a manifest) as text.
-    pub async fn read_text(&self, name: &str) -> Result<String, ExportOpenError> {
-        let key = format!("{}{name}", self.folder);
+    /// The key of `relative` below the export's prefix, if it stays below it (see
+    /// [`confined`]): S3 keys are literal, but a `..` or absolute key names another prefix.
+    pub(super) fn key_of(&self, relative: &str) -> Result<String, String> {
+        confined(relative).map(|relative| format!("{}{relative}", self.folder))
+    }
+
+    /// The whole of a manifest as text, read up to [`MANIFEST_MAX_BYTES`].
+    pub async fn read_manifest(&self, name: &str) -> Result<String, ExportOpenError> {
+        let key = self.key_of(name).map_err(ExportOpenError)?;
         let what = format!("'{}'", self.url_of(&key));
         let object = self
             .client
@@ -288,28 +294,41 @@ impl S3Export {
                 }
                 _ => ExportOpenError(failure(&e, "s3:GetObject", &what)),
             })?;
-        let bytes = object
-            .body
-            .collect()
-            .await
-            .map_err(|e| ExportOpenError(format!("cannot read {what}: {e}")))?
-            .into_bytes();
-        String::from_utf8(bytes.to_vec())
+        let too_large = |size: u64| {
+            ExportOpenError(format!(
+                "cannot read {what}: {}",
+                super::resolve::too_large(size)
+            ))
+        };
+        let said = object.content_length().map_or(0, |n| n.max(0) as u64);
+        if said > MANIFEST_MAX_BYTES {
+            return Err(too_large(said));
+        }
+        // The length said is the server's word: the body is capped as it arrives too.
+        let mut body = object.body;
+        let mut bytes = Vec::new();
+        while let Some(chunk) = body.next().await {
+            let chunk = chunk.map_err(|e| ExportOpenError(format!("cannot read {what}: {e}")))?;
+            bytes.extend_from_slice(&chunk);
+            if bytes.len() as u64 > MANIFEST_MAX_BYTES {
+                return Err(too_large(bytes.len() as u64));
+            }
+        }
+        String::from_utf8(bytes)
             .map_err(|_| ExportOpenError(format!("cannot read {what}: it is not UTF-8 text")))
     }
 
     /// A data file, streamed. Called on a blocking thread (a reader's), never on the runtime.
     pub fn open_blocking(
         &self,
-        relative: &str,
+        key: &str,
         runtime: &tokio::runtime::Handle,
     ) -> Result<Box<dyn Read + Send>, FileProblem> {
-        let key = format!("{}{relative}", self.folder);
         let sent = runtime.block_on(
             self.client
                 .get_object()
                 .bucket(&self.bucket)
-                .key(&key)
+                .key(key)
                 .send(),
         );
         match sent {
@@ -324,7 +343,7 @@ impl S3Export {
             Err(e) => Err(FileProblem::Unreadable(failure(
                 &e,
                 "s3:GetObject",
-                &format!("'{}'", self.url_of(&key)),
+                &format!("'{}'", self.url_of(key)),
             ))),
         }
     }
@@ -354,51 +373,5 @@ impl Read for BlockingBody {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn s3_urls() {
-        let ok = |t: &str| parse_url(t).unwrap().unwrap();
-        assert_eq!(ok("s3://b"), ("b".into(), "".into()));
-        assert_eq!(ok("s3://b/"), ("b".into(), "".into()));
-        assert_eq!(
-            ok("S3://b/p/AWSDynamoDB/01/"),
-            ("b".into(), "p/AWSDynamoDB/01/".into())
-        );
-        assert_eq!(ok("s3://b/p"), ("b".into(), "p/".into()));
-        assert!(parse_url("/tmp/export").is_none());
-        assert!(parse_url("exports/s3://x").is_none());
-        let err = parse_url("s3:///p").unwrap().unwrap_err().0;
-        assert!(
-            err.contains("'s3:///p'") && err.contains("s3://BUCKET"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn a_denial_names_the_permission_with_or_without_an_error_code() {
-        use aws_sdk_s3::operation::get_object::GetObjectError;
-        use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
-        use aws_smithy_types::body::SdkBody;
-        use aws_smithy_types::error::ErrorMetadata;
-        let answer = |status: u16, code: Option<&str>| {
-            let mut meta = ErrorMetadata::builder().message("Access Denied");
-            if let Some(code) = code {
-                meta = meta.code(code);
-            }
-            let raw = HttpResponse::new(status.try_into().unwrap(), SdkBody::empty());
-            SdkError::service_error(GetObjectError::generic(meta.build()), raw)
-        };
-        // A HEAD answer has no body, so no code: its status tells.
-        for e in [answer(403, Some("AccessDenied")), answer(403, None)] {
-            let line = failure(&e, "s3:GetObject", "'s3://b/k'");
-            assert!(
-                line.starts_with("these credentials are not allowed 's3:GetObject' on 's3://b/k'"),
-                "{line}"
-            );
-        }
-        let line = failure(&answer(503, Some("SlowDown")), "s3:GetObject", "'s3://b/k'");
-        assert_eq!(line, "cannot read 's3://b/k': SlowDown: Access Denied");
-    }
-}
+#[path = "s3_tests.rs"]
+mod tests;

@@ -27,7 +27,7 @@ impl Shared {
             let Some((index, file)) = self.next_file() else {
                 break;
             };
-            let report = read_data_lines(&self.export, file, |text| {
+            let report = read_data_lines(&self.export, file, &|| self.stopped(), |text| {
                 let quick = if fast {
                     tally_full_line(text, plan, batch.key_buffer(), &mut scratch)
                 } else {

@@ -7,6 +7,9 @@ use crate::wording::{noun, thousands};
 pub enum FileProblem {
     Missing,
     Unreadable(String),
+    /// Its key leaves the export's folder or prefix (absolute, `..`, a symlink out): it was
+    /// not opened. The text says how.
+    Outside(String),
     /// The gzip stream broke off or is damaged; the records before it were read.
     Corrupt(String),
     /// Lines that are not records of the export's format: how many, and the first one.
@@ -63,6 +66,10 @@ impl FileReport {
                 "cannot be read ({why}); its {} are not in the results",
                 items(self.listed)
             ),
+            FileProblem::Outside(why) => format!(
+                "is outside the export's folder ({why}), so it was not read; its {} are not in the results; check manifest-files.json",
+                items(self.listed)
+            ),
             FileProblem::Corrupt(why) => format!(
                 "is corrupt after {} of its {} ({why}); {} are not in the results",
                 thousands(self.read),
@@ -74,9 +81,12 @@ impl FileReport {
                 first_line,
                 why,
             } => format!(
-                "has {} {} that are not records, the first at line {first_line}: {why}",
+                "has {} {}, the first at line {first_line}: {why}",
                 thousands(*count),
-                noun(*count, "line")
+                match count {
+                    1 => "line that is not a record",
+                    _ => "lines that are not records",
+                }
             ),
             FileProblem::Checksum { listed, actual } => format!(
                 "has MD5 '{actual}' but manifest-files.json lists '{listed}': its {} were read but may not be the export's; download it again",

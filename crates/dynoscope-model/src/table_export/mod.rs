@@ -6,6 +6,7 @@
 //! (Not to be confused with [`super::export`], the explorer's export of shown items to a file.)
 
 mod athena;
+mod bounds;
 mod dynamo_json;
 mod dynamo_json_direct;
 mod dynamo_json_sizes;
@@ -19,6 +20,7 @@ mod keys;
 mod manifest;
 
 pub use athena::athena_sql;
+pub use bounds::{confined, ITEM_MAX_BYTES, LINE_MAX_BYTES, MANIFEST_MAX_BYTES};
 pub use dynamo_json::{parse_dynamo_line, write_dynamo_change, write_dynamo_line};
 pub use dynamo_json_sizes::{tally_full_line, SizeScratch};
 pub use integrity::{FileProblem, FileReport, IntegrityReport};
