@@ -276,3 +276,40 @@ fn the_export_dialog_wraps_a_long_refusal() {
     );
     insta::assert_snapshot!("export_dialog_long_refusal", t.backend());
 }
+
+/// Issue 30: the scan launcher on an export reads its files and spends nothing, so it shows no
+/// RCU estimate ("≈18 RCU for a full scan") and no cost, only that no RCU is spent.
+#[test]
+fn the_scan_launcher_on_an_export_promises_no_rcu() {
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+    let mut info = demo_info();
+    info.status = "EXPORT".into();
+    info.item_count = 402;
+    info.size_bytes = 81_920;
+    let (mut s, id) = opened_with(info);
+    (s.width, s.height) = (120, 40);
+    s.session.export =
+        Some("export 01764586800000-a1b2c3d4 of app at 2026-12-01T11:00:00.000Z".into());
+    let mut first = page(id, 1, demo_items(), false);
+    if let Msg::Engine(crate::aws::EngineEvent::Page(p)) = &mut first {
+        p.consumed = Default::default();
+    }
+    send(&mut s, [first]);
+    send(&mut s, [char('S')]);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| super::draw(f, &s)).unwrap();
+    let screen: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        screen.contains("reads the export's files: no RCU spent"),
+        "{screen}"
+    );
+    assert!(!screen.contains("RCU for a full scan") && !screen.contains("on demand"));
+    insta::assert_snapshot!("scan_launcher_on_an_export", terminal.backend());
+}

@@ -17,7 +17,15 @@ use crate::model::schema::TableInfo;
 
 const LABEL: usize = 18;
 
-pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &TableInfo) {
+/// The scan launcher; `from_files` when the open table is an export, whose scan reads files
+/// and spends no capacity (so no RCU estimate is shown for it).
+pub fn draw_launcher(
+    frame: &mut Frame,
+    area: Rect,
+    l: &ScanLauncher,
+    info: &TableInfo,
+    from_files: bool,
+) {
     let rect = area.centered(
         Constraint::Length(area.width.saturating_sub(4).min(100)),
         Constraint::Length(area.height.saturating_sub(2).min(20)),
@@ -70,7 +78,21 @@ pub fn draw_launcher(frame: &mut Frame, area: Rect, l: &ScanLauncher, info: &Tab
         }
     }
     lines.push(Line::raw(""));
-    if let Ok(plan) = &l.plan {
+    if let (Ok(plan), true) = (&l.plan, from_files) {
+        lines.push(Line::from(vec![
+            Span::styled("estimate          ", theme::header()),
+            Span::raw(format!(
+                "reads the export's files: no RCU spent, nothing billed ({})",
+                count(plan.spec.segments as u64, "segment")
+            )),
+        ]));
+        if l.confirming {
+            lines.push(Line::styled(
+                "Press Enter again to start it, Esc to cancel.",
+                theme::error(),
+            ));
+        }
+    } else if let Ok(plan) = &l.plan {
         lines.push(Line::from(vec![
             Span::styled("estimate          ", theme::header()),
             Span::raw(format!(

@@ -102,7 +102,10 @@ fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
         (Modal::QueryForm(b), Some(info)) => {
             super::query_form::draw_query_form(frame, area, b, info)
         }
-        (Modal::Launcher(l), Some(info)) => super::scan::draw_launcher(frame, area, l, info),
+        (Modal::Launcher(l), Some(info)) => {
+            let from_files = state.session.export.is_some();
+            super::scan::draw_launcher(frame, area, l, info, from_files)
+        }
         (Modal::Distribution(d), _) => super::scan::draw_distribution(frame, area, d),
         (Modal::IndexChooser(c), Some(info)) => super::index_chooser::draw_index_chooser(
             frame,

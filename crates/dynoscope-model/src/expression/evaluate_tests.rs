@@ -139,11 +139,10 @@ fn deep_or_long_expressions_are_refused_by_the_tokenizer_for_every_reader() {
             for (expr, why) in &shapes {
                 let e = ItemFilter::compile(expr, &[], &values).expect_err("refused");
                 assert!(e.contains(why), "{e}");
-                let e = crate::expression::check_condition_grammar("filter", expr, &|t| {
-                    t.to_string()
-                })
-                .expect_err("refused")
-                .to_string();
+                let e =
+                    crate::expression::check_condition_grammar("filter", expr, &|t| t.to_string())
+                        .expect_err("refused")
+                        .to_string();
                 assert!(e.contains(why) && !e.contains('\n'), "{e}");
             }
             let ok = format!("{}a = :v{}", "(".repeat(60), ")".repeat(60));
