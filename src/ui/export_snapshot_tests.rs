@@ -154,12 +154,8 @@ fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
     assert!(send(&mut s, [char('e')]).is_empty());
 }
 
-/// Issue 24: the table view on an S3 export (`--export`), 120×40: the title names the export,
-/// its table and time, and spends no RCU; the request log says it shows pages of files.
-#[test]
-fn the_table_view_on_an_export() {
-    use ratatui::backend::TestBackend;
-    use ratatui::Terminal;
+/// The demo table opened from an S3 export at 120×40, its first page of files read.
+fn opened_on_an_export() -> crate::app::state::State {
     let mut info = demo_info();
     info.status = "EXPORT".into();
     info.item_count = 402;
@@ -175,6 +171,16 @@ fn the_table_view_on_an_export() {
         p.consumed = Default::default();
     }
     send(&mut s, [first]);
+    s
+}
+
+/// Issue 24: the table view on an S3 export (`--export`), 120×40: the title names the export,
+/// its table and time, and spends no RCU; the request log says it shows pages of files.
+#[test]
+fn the_table_view_on_an_export() {
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+    let s = opened_on_an_export();
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     terminal.draw(|f| super::draw(f, &s)).unwrap();
     let top: String = (0..120)
@@ -283,19 +289,7 @@ fn the_export_dialog_wraps_a_long_refusal() {
 fn the_scan_launcher_on_an_export_promises_no_rcu() {
     use ratatui::backend::TestBackend;
     use ratatui::Terminal;
-    let mut info = demo_info();
-    info.status = "EXPORT".into();
-    info.item_count = 402;
-    info.size_bytes = 81_920;
-    let (mut s, id) = opened_with(info);
-    (s.width, s.height) = (120, 40);
-    s.session.export =
-        Some("export 01764586800000-a1b2c3d4 of app at 2026-12-01T11:00:00.000Z".into());
-    let mut first = page(id, 1, demo_items(), false);
-    if let Msg::Engine(crate::aws::EngineEvent::Page(p)) = &mut first {
-        p.consumed = Default::default();
-    }
-    send(&mut s, [first]);
+    let mut s = opened_on_an_export();
     send(&mut s, [char('S')]);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     terminal.draw(|f| super::draw(f, &s)).unwrap();
