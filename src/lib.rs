@@ -5,9 +5,9 @@
 //! headless subcommands.
 
 pub mod app;
-pub mod aws;
+pub use dynoscope_engine::aws;
 pub mod cli;
-pub mod logging;
+pub use dynoscope_engine::logging;
 pub use dynoscope_model as model;
 pub mod platform;
 

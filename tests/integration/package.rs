@@ -86,35 +86,42 @@ fn the_package_holds_what_the_build_needs_and_no_test_data() {
     );
 }
 
-/// The domain crate (`crates/dynoscope-model`) packages its sources and the word list it
-/// includes, and nothing else of the repository.
+/// The layer crates (`crates/dynoscope-model`, `crates/dynoscope-engine`) package their
+/// sources and what they include (the model's word list), and nothing else of the repository.
 #[test]
-fn the_model_crate_packages_its_sources_and_its_word_list() {
-    let files = package_list("dynoscope-model");
-    for needed in ["Cargo.toml", "src/lib.rs", "assets/reserved-words.txt"] {
+fn the_layer_crates_package_their_sources_and_what_they_include() {
+    for (package, needs) in [
+        ("dynoscope-model", &["assets/reserved-words.txt"][..]),
+        ("dynoscope-engine", &[][..]),
+    ] {
+        let files = package_list(package);
+        for needed in ["Cargo.toml", "src/lib.rs"].iter().chain(needs) {
+            assert!(
+                files.iter().any(|f| f == needed),
+                "{package}'s package lacks {needed}: {files:?}"
+            );
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates")
+            .join(package);
+        let sources = count_rs(&root.join("src"));
+        let packaged = files
+            .iter()
+            .filter(|f| f.starts_with("src/") && f.ends_with(".rs"))
+            .count();
+        assert_eq!(
+            packaged, sources,
+            "every source file of {package} is packaged"
+        );
+        let stray: Vec<&String> = files
+            .iter()
+            .filter(|f| f.ends_with(".snap") || f.contains("/snapshots/"))
+            .collect();
         assert!(
-            files.iter().any(|f| f == needed),
-            "dynoscope-model's package lacks {needed}: {files:?}"
+            stray.is_empty(),
+            "snapshots in {package}'s package: {stray:?}"
         );
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/dynoscope-model");
-    let sources = count_rs(&root.join("src"));
-    let packaged = files
-        .iter()
-        .filter(|f| f.starts_with("src/") && f.ends_with(".rs"))
-        .count();
-    assert_eq!(
-        packaged, sources,
-        "every source file of the model crate is packaged"
-    );
-    let stray: Vec<&String> = files
-        .iter()
-        .filter(|f| f.ends_with(".snap") || f.contains("/snapshots/"))
-        .collect();
-    assert!(
-        stray.is_empty(),
-        "snapshots in the model crate's package: {stray:?}"
-    );
 }
 
 fn count_rs(dir: &Path) -> usize {

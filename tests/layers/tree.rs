@@ -1,5 +1,6 @@
 //! The files of `src/` and the module each is compiled as, with the layer crates' own sources
-//! (`crates/dynoscope-model/src/` as `model/`) read as the modules they are re-exported as.
+//! (`crates/dynoscope-model/src/` as `model/`, `crates/dynoscope-engine/src/` as `aws/` and
+//! `logging.rs`) read as the modules they are re-exported as.
 
 use super::lexer::{code_only, tokens};
 use super::rules::{normalise, Source};
@@ -28,6 +29,14 @@ impl File {
 pub fn src_files() -> Vec<File> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = files_under(&root.join("src"), "", |text| text);
+    // The engine crate keeps the binary's module names (`aws/`, `logging.rs`; its root re-exports
+    // the model as `model`), so its files are read as they are; its three-line root is not a
+    // layer's.
+    files.extend(
+        files_under(&root.join("crates/dynoscope-engine/src"), "", |text| text)
+            .into_iter()
+            .filter(|f| f.rel != "lib.rs"),
+    );
     // The model crate's root is the `model` layer: its `crate::x` is `crate::model::x` here, so
     // the rules (std::fs, std::net, and every path it names) read it as they read `src/`; its
     // files sit one folder deeper here than in the crate, so a data file it includes from
