@@ -164,6 +164,22 @@ impl TableInfo {
     pub fn is_provisioned(&self) -> bool {
         self.billing_mode == "PROVISIONED"
     }
+
+    /// What a one-page sample of `items` items of the table or an index should cost, priced
+    /// before it is sent from DescribeTable's average item size (size ÷ count). A projection
+    /// does not lower it: DynamoDB charges for the items it reads.
+    pub fn sample_units(&self, index: Option<&str>, items: u64) -> f64 {
+        let (count, size) = index
+            .and_then(|name| self.index(name))
+            .and_then(|i| Some((i.item_count?, i.size_bytes?)))
+            .unwrap_or((self.item_count, self.size_bytes));
+        crate::model::capacity::first_page_units(
+            count.max(0) as u64,
+            size.max(0) as u64,
+            items,
+            false,
+        )
+    }
 }
 
 #[cfg(test)]
