@@ -158,3 +158,56 @@ fn an_execute_statement_stops_at_max_rcu_and_reports_its_stats() {
     assert!(err.contains("came back without ConsumedCapacity"), "{err}");
     ok(out);
 }
+
+/// Scan and Query requests the proxy has seen.
+fn item_reads(proxy: &FaultProxy) -> usize {
+    proxy.requests("Scan") + proxy.requests("Query")
+}
+
+#[test]
+fn an_explorer_session_reads_only_when_a_key_names_a_read() {
+    use common::pty::Session;
+    use std::time::Duration;
+    let table = demo();
+    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
+    let mut s = Session::spawn(&["--endpoint-url", &proxy.url, table], &[], 40, 120);
+    s.wait_for("the opening scan", |sc| sc.contains("Scan · 1 page ·"));
+    let opened = item_reads(&proxy);
+    assert_eq!(opened, 1, "{}", proxy.summary());
+    // Browse, help, then the builder: open, type, complete, move, PartiQL's EXPLAIN, close.
+    s.keys("jk");
+    s.keys("?");
+    s.keys("\u{1b}");
+    s.keys(":");
+    s.wait_text("EXPLAIN");
+    s.keys("USER#ce");
+    s.wait_text("Ctrl-S sample 100 keys · ≈ ");
+    s.keys("\t");
+    s.wait_text("USER#celebrity");
+    s.keys("\t\t");
+    s.keys("\u{12}\u{12}"); // Ctrl-R twice: PartiQL mode, prefilled up to WHERE
+    s.keys("status = 'SHIPPED'");
+    s.wait_text("Scan of the whole table");
+    s.keys("\u{1b}\u{1b}");
+    s.keys(":");
+    s.wait_text("EXPLAIN");
+    s.settle(Duration::from_millis(500), Duration::from_secs(5));
+    assert_eq!(item_reads(&proxy), opened, "{}", proxy.summary());
+
+    // Ctrl-S names a read: one keys-only page, its estimate said first.
+    s.keys("U");
+    s.keys("\u{13}");
+    s.wait_text("sampling 100 keys of");
+    s.wait_for("the sample sent", |_| item_reads(&proxy) == opened + 1);
+    let body = proxy.bodies("Scan").pop().unwrap();
+    assert!(body.contains("\"Limit\":100"), "{body}");
+    assert!(body.contains("\"ProjectionExpression\""), "{body}");
+    // Kept for the session: closing and opening again reads nothing, nor does Ctrl-S again.
+    s.keys("\u{1b}\u{1b}");
+    s.keys(":");
+    s.wait_text("EXPLAIN");
+    s.keys("U\u{13}");
+    s.keys("\u{1b}\u{1b}q");
+    assert!(s.wait_exit().success());
+    assert_eq!(item_reads(&proxy), opened + 1, "{}", proxy.summary());
+}
