@@ -157,6 +157,12 @@ fn an_execute_statement_stops_at_max_rcu_and_reports_its_stats() {
     );
     assert!(err.contains("came back without ConsumedCapacity"), "{err}");
     ok(out);
+
+    // ExecuteStatement has no segments: --segments cannot hold, so it is refused, not ignored.
+    let out = partiql(&bare, &[&statement, "--allow-scan", "--segments", "4"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("drop --segments"), "{}", stderr(&out));
+    assert_eq!(bare.requests("ExecuteStatement"), 1, "{}", bare.summary());
 }
 
 /// Scan and Query requests the proxy has seen.

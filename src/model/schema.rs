@@ -191,4 +191,23 @@ mod tests {
         assert_eq!(info.target_position(Some("GSI1")), 1);
         assert_eq!(info.target_position(Some("gone")), 0);
     }
+
+    #[test]
+    fn a_sample_is_priced_at_its_targets_average_item_size() {
+        let mut info = crate::model::fixtures::demo_info();
+        // 1,000 items of 4 KB: 100 of them are 100 blocks, 50 units eventually consistent.
+        info.item_count = 1_000;
+        info.size_bytes = 4_096_000;
+        assert_eq!(info.sample_units(None, 100), 50.0);
+        // An index with its own size is priced at its own average (400 B: 40,000 B, 10 blocks)…
+        info.indexes[0].item_count = Some(1_000);
+        info.indexes[0].size_bytes = Some(400_000);
+        let gsi = info.indexes[0].name.clone();
+        assert_eq!(info.sample_units(Some(&gsi), 100), 5.0);
+        // …one without falls back to the table's; 400 KB items stop at the 1 MB page.
+        info.indexes[0].size_bytes = None;
+        assert_eq!(info.sample_units(Some(&gsi), 100), 50.0);
+        info.size_bytes = 409_600_000;
+        assert_eq!(info.sample_units(None, 100), 128.0);
+    }
 }
