@@ -180,6 +180,7 @@ fn explorer() -> State {
                 total: 8.0,
                 table: 8.0,
                 indexes: Default::default(),
+                unreported_pages: 0,
             },
             sent_at: Duration::ZERO,
             latency: Duration::from_millis(5),

@@ -82,6 +82,7 @@ fn page_msg(id: u64, number: u32, items: Vec<Item>, more: bool) -> Msg {
             total: 8.0,
             table: 8.0,
             indexes: Default::default(),
+            unreported_pages: 0,
         },
         sent_at: Duration::ZERO,
         latency: Duration::from_millis(5),

@@ -49,6 +49,7 @@ pub fn page(request_id: u64, page: u32, items: Vec<Item>, more: bool) -> Msg {
             total: 2.5,
             table: 2.5,
             indexes: Default::default(),
+            unreported_pages: 0,
         },
         sent_at: Duration::ZERO,
         latency: Duration::from_millis(12),

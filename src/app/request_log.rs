@@ -246,6 +246,7 @@ mod tests {
                 total: units,
                 table: units,
                 indexes: Default::default(),
+                unreported_pages: 0,
             },
             latency: Duration::from_millis(3),
             attempts,

@@ -1,29 +1,31 @@
 //! `partiql 'STATEMENT'`: a PartiQL SELECT translated to the Query or Scan DynamoDB would run,
 //! said before anything is sent (`--explain`), and run as that read under the capacity guards.
 //! A scan-shaped statement needs `--allow-scan`; a SELECT that cannot be translated is sent as
-//! ExecuteStatement only with it, after a line saying its capacity cannot be guarded; writes
-//! are refused.
+//! ExecuteStatement only with it, page by page under the same guards; writes are refused.
+//! EXPLAIN and a refusal read nothing unless `--sample` asks.
 
 use clap::Args;
 
 use super::args::ReadArgs;
 use super::drain::{drain, Next};
-use super::output::{ItemWriter, OutputFormat};
+use super::output::OutputFormat;
 use super::read_spec::{check_guard_flags, key_columns};
 use super::stream::stream;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Engine, Operation, ReadSpec};
+use crate::model::capacity::format_units;
 use crate::model::partiql::{
     advise, dialects, explain, parse, parse_parameters, refusal, translate, untranslated_reason,
     write_refusal, Advice, ErrorKind, Explained, PartiqlError, Plan, ReadKind, Select, Statement,
 };
 use crate::model::sanitize::sanitize;
+use crate::model::schema::TableInfo;
 use crate::model::value::{AttrValue, Item};
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 
-/// Items a scan-shaped statement's EXPLAIN and refusal sample (one page) to find the index
-/// that serves it and to size the one that would.
+/// Items `--sample` reads (one page) for a scan-shaped statement's EXPLAIN or refusal, to find
+/// the index that serves it and to size the one that would.
 const SAMPLE_ITEMS: i32 = 200;
 
 #[derive(Debug, Clone, Args)]
@@ -34,10 +36,13 @@ pub struct PartiqlArgs {
     /// ('[{"S":"a"}]').
     #[arg(long, value_name = "JSON")]
     pub parameters: Option<String>,
-    /// Say what the statement reads, in every dialect, and send nothing (a scan-shaped one
-    /// samples one page to find the index that would serve it).
+    /// Say what the statement reads, in every dialect, and send nothing.
     #[arg(long)]
     pub explain: bool,
+    /// With --explain or a refused scan-shaped statement: read one page (200 items, priced
+    /// first, under --max-rcu) to look for the index that would serve it.
+    #[arg(long)]
+    pub sample: bool,
     /// Run a scan-shaped statement as a Scan (under the guards), or send one that cannot be
     /// translated as ExecuteStatement (unguarded).
     #[arg(long)]
@@ -105,7 +110,7 @@ pub async fn run(engine: &Engine, args: PartiqlArgs) -> Result<(), CliError> {
         Ok(Statement::Write(verb)) => return Err(CliError::bad_input(write_refusal(&verb))),
         Ok(Statement::Select(select)) => select,
         Err(e) if e.kind == ErrorKind::Unsupported => {
-            return untranslated(engine, &args, &parameters, &e.message).await
+            return untranslated(engine, &args, &parameters, &e.message, None).await
         }
         Err(e) => return Err(bad(e)),
     };
@@ -113,16 +118,33 @@ pub async fn run(engine: &Engine, args: PartiqlArgs) -> Result<(), CliError> {
     let plan = match translate(&select, &parameters, &info) {
         Ok(plan) => plan,
         Err(e) if e.kind == ErrorKind::Unsupported => {
-            return untranslated(engine, &args, &parameters, &e.message).await
+            return untranslated(engine, &args, &parameters, &e.message, Some(&select.table)).await
         }
         Err(e) => return Err(bad(e)),
     };
     let scan = plan.kind == ReadKind::Scan;
-    let advice = if scan && (args.explain || !args.allow_scan) {
-        advise(&select, &plan, &info, &sample(engine, &plan).await?)
-    } else {
-        Advice::None
+    // EXPLAIN and a refusal read nothing unless --sample asks: the advice comes from the
+    // statement and DescribeTable, and says what a sample would cost.
+    let advising = scan && (args.explain || !args.allow_scan);
+    if args.sample && !advising {
+        return Err(CliError::bad_input(
+            "--sample only reads for the advice on a scan-shaped statement (with --explain, or refused without --allow-scan); drop --sample",
+        ));
+    }
+    let sampled = match advising && args.sample {
+        true => Some(sample(engine, &args, &plan, &info).await?),
+        false => None,
     };
+    let advice = match advising {
+        true => advise(
+            &select,
+            &plan,
+            &info,
+            sampled.as_deref().unwrap_or_default(),
+        ),
+        false => Advice::None,
+    };
+    let offer = (advising && sampled.is_none()).then(|| sample_offer(&plan, &info));
     if args.explain {
         let text = explain(&Explained {
             select: &select,
@@ -132,23 +154,47 @@ pub async fn run(engine: &Engine, args: PartiqlArgs) -> Result<(), CliError> {
             advice: &advice,
             limit: args.limit,
         });
-        return print(&text);
+        let offer = offer.map(|o| format!("\n{o}\n")).unwrap_or_default();
+        return print(&format!("{text}{offer}"));
     }
     if scan && !args.allow_scan {
-        return Err(CliError::bad_input(
-            sanitize(&refusal(&plan, &info, &advice)).into_owned(),
-        ));
+        let mut line = refusal(&plan, &info, &advice);
+        if let Some(o) = offer {
+            line = format!("{line}; {o}");
+        }
+        return Err(CliError::bad_input(sanitize(&line).into_owned()));
     }
     run_plan(engine, &args, &select, plan, &info).await
 }
 
-/// One page of the table or index the statement scans: the items the advice is drawn from.
-async fn sample(engine: &Engine, plan: &Plan) -> Result<Vec<Item>, CliError> {
+/// What `--sample` would read and cost, for an EXPLAIN or a refusal that read nothing.
+fn sample_offer(plan: &Plan, info: &TableInfo) -> String {
+    format!(
+        "no items were read to look for an index that serves it; --sample reads {SAMPLE_ITEMS} (≈ {} RCU at DescribeTable's average item size)",
+        format_units(info.sample_units(plan.index.as_deref(), SAMPLE_ITEMS as u64))
+    )
+}
+
+/// One page of the table or index the statement scans, asked for with `--sample`: priced
+/// first, then read under the command's guards like any read.
+async fn sample(
+    engine: &Engine,
+    args: &PartiqlArgs,
+    plan: &Plan,
+    info: &TableInfo,
+) -> Result<Vec<Item>, CliError> {
+    say!(
+        "note: sampling {SAMPLE_ITEMS} items of '{}' to look for an index: ≈ {} RCU at DescribeTable's average item size",
+        plan.index.as_deref().unwrap_or(&plan.table),
+        format_units(info.sample_units(plan.index.as_deref(), SAMPLE_ITEMS as u64))
+    );
     let mut spec = ReadSpec::new(Operation::Scan, &plan.table);
     spec.index = plan.index.clone();
     spec.page_size = Some(SAMPLE_ITEMS);
     spec.limit = Some(SAMPLE_ITEMS as usize);
     spec.max_pages = Some(1);
+    spec.max_rcu = args.max_rcu;
+    spec.rcu_per_second = args.rcu_per_second;
     let mut items = Vec::new();
     let drained = drain(engine, spec, |page| {
         items.extend(page.items);
@@ -158,6 +204,9 @@ async fn sample(engine: &Engine, plan: &Plan) -> Result<Vec<Item>, CliError> {
     if let Some(failure) = drained.failure {
         return Err(failure.error.into());
     }
+    if args.stats {
+        super::say::say(&crate::model::json::to_safe_json(&drained.stats, false));
+    }
     Ok(items)
 }
 
@@ -166,7 +215,7 @@ async fn run_plan(
     args: &PartiqlArgs,
     select: &Select,
     plan: Plan,
-    info: &crate::model::schema::TableInfo,
+    info: &TableInfo,
 ) -> Result<(), CliError> {
     let read = args.read_args();
     let mut spec = crate::aws::plan_read(&plan);
@@ -193,6 +242,7 @@ async fn untranslated(
     args: &PartiqlArgs,
     parameters: &[AttrValue],
     reason: &str,
+    table: Option<&str>,
 ) -> Result<(), CliError> {
     let why = untranslated_reason(reason);
     if args.explain {
@@ -207,37 +257,25 @@ async fn untranslated(
             "{why}, and it may read the whole table; add --allow-scan to send it anyway"
         )));
     }
-    say!("note: {why}; sending it as ExecuteStatement");
-    let stdout = io::stdout().lock();
-    let terminal = stdout.is_terminal();
-    let mut writer = ItemWriter::new(stdout, args.output, Vec::new())
-        .with_csv_columns(super::stream::csv_columns(&args.read_args()))
-        .to_terminal(terminal);
-    let mut write_error = None;
-    engine
-        .execute_statement(
-            &args.statement,
-            parameters,
-            args.limit,
-            |items| match writer.write_page(&items) {
-                Ok(()) => true,
-                Err(e) => {
-                    write_error = Some(e);
-                    false
-                }
-            },
-        )
-        .await?;
-    let finished = match write_error {
-        Some(e) => Err(e),
-        None => writer.finish(),
-    };
-    match finished {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(CliError::service(format!("cannot write output: {e}")))
-        }
-        _ => Ok(()),
+    // ExecuteStatement has no segments: the flag cannot hold, so it is refused, not ignored.
+    if args.segments > 1 {
+        return Err(CliError::bad_input(format!(
+            "--segments '{}' cannot split a statement sent as ExecuteStatement; drop --segments",
+            args.segments
+        )));
     }
+    say!("note: {why}; sending it as ExecuteStatement");
+    // The same read engine as Query and Scan: each page is admitted by the guard with its
+    // `Limit`, counted in --stats, and stopped by --max-rcu.
+    let mut spec = ReadSpec::statement(
+        table.unwrap_or_default(),
+        &args.statement,
+        parameters.to_vec(),
+    );
+    spec.limit = args.limit;
+    spec.max_rcu = args.max_rcu;
+    spec.rcu_per_second = args.rcu_per_second;
+    stream(engine, spec, Vec::new(), &args.read_args(), |_| Ok(())).await
 }
 
 fn print(text: &str) -> Result<(), CliError> {

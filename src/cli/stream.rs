@@ -132,6 +132,14 @@ pub(super) async fn stream<B: Backend>(
             noun(stats.pages as u64, "page")
         );
     }
+    let unreported = stats.consumed_capacity.unreported_pages;
+    if unreported > 0 {
+        say!(
+            "note: {unreported} {} came back without ConsumedCapacity; each is counted at the worst case of its request ({} RCU in all)",
+            noun(unreported, "page"),
+            crate::model::capacity::format_units(stats.consumed_capacity.total)
+        );
+    }
     let stats_line = read.stats.then(|| to_safe_json(&stats, false));
     let checked = if failure.is_none() && !drained.interrupted && !stdout_closed {
         check(drained.outcome)

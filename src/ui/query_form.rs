@@ -77,14 +77,20 @@ pub fn draw_query_form(frame: &mut Frame, area: Rect, b: &QueryForm, info: &Tabl
             frame.render_widget(&area, rect);
         }
     }
-    if let (Some(c), Some(row)) = (&b.completion, focused_row) {
+    // The popup also holds the priced sample action; with no completion it shows that alone,
+    // once something is typed.
+    let offer = b
+        .sample_offer
+        .as_deref()
+        .filter(|_| b.completion.is_some() || !b.text(b.focus).is_empty());
+    if let Some(row) = focused_row.filter(|_| b.completion.is_some() || offer.is_some()) {
         let field = Rect {
             x: left.x + LABEL as u16,
             y: left.y + row as u16,
             width: left.width.saturating_sub(LABEL as u16),
             height: 1,
         };
-        draw_completions(frame, left, field, c);
+        draw_completions(frame, left, field, b.completion.as_ref(), offer);
     }
 
     frame.render_widget(

@@ -85,7 +85,7 @@ pub(super) fn draw_partiql(frame: &mut Frame, inner: Rect, b: &QueryForm) {
         } else {
             statement
         };
-        draw_completions(frame, inner, under, c);
+        draw_completions(frame, inner, under, Some(c), None);
     }
 }
 

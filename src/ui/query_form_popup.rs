@@ -12,9 +12,24 @@ use crate::app::state::Completion;
 use crate::model::completion::{differing_part, shared_prefix};
 use crate::model::sanitize::{display_width, sanitize};
 
-/// Draws `c` within `column` next to the row of `field`.
-pub(super) fn draw_completions(frame: &mut Frame, column: Rect, field: Rect, c: &Completion) {
-    let wanted = c.items.len() as u16 + 2;
+/// Draws `c` within `column` next to the row of `field`, and below them `offer`: the one action
+/// in the form that reads (a priced key sample).
+pub(super) fn draw_completions(
+    frame: &mut Frame,
+    column: Rect,
+    field: Rect,
+    c: Option<&Completion>,
+    offer: Option<&str>,
+) {
+    let empty = Completion {
+        field: crate::app::state::Field::Pk,
+        items: Vec::new(),
+        counts: Vec::new(),
+        order: Default::default(),
+        selected: 0,
+    };
+    let c = c.unwrap_or(&empty);
+    let wanted = (c.items.len() + usize::from(offer.is_some())) as u16 + 2;
     let below = column.bottom().saturating_sub(field.bottom());
     let above = field.y.saturating_sub(column.y);
     let rect = if below >= wanted || below >= above {
@@ -34,6 +49,21 @@ pub(super) fn draw_completions(frame: &mut Frame, column: Rect, field: Rect, c: 
     if rect.height < 3 {
         return;
     }
+    // The sample action is wider than most keys: the popup grows leftwards over the labels.
+    let needed = offer.map_or(0, |o| display_width(o) as u16 + 2);
+    let rect = if rect.width < needed {
+        let width = needed.min(column.width);
+        Rect {
+            x: field
+                .x
+                .min(column.right().saturating_sub(width))
+                .max(column.x),
+            width,
+            ..rect
+        }
+    } else {
+        rect
+    };
     let inner = rect.width.saturating_sub(2) as usize;
     let shown: Vec<String> = c.items.iter().map(|i| sanitize(i).into_owned()).collect();
     // What every completion listed starts with: a long one gives up that part first.
@@ -42,7 +72,7 @@ pub(super) fn draw_completions(frame: &mut Frame, column: Rect, field: Rect, c: 
         .fold(shown.first().map_or(0, String::len), |n, s| {
             n.min(shared_prefix(&shown[0], s))
         });
-    let items: Vec<Line> = shown
+    let mut items: Vec<Line> = shown
         .iter()
         .enumerate()
         .map(|(i, item)| {
@@ -64,6 +94,9 @@ pub(super) fn draw_completions(frame: &mut Frame, column: Rect, field: Rect, c: 
             .style(style)
         })
         .collect();
+    if let Some(offer) = offer {
+        items.push(Line::styled(offer.to_string(), theme::dim()));
+    }
     let order = if c.counts.is_empty() {
         String::new()
     } else {
@@ -73,7 +106,11 @@ pub(super) fn draw_completions(frame: &mut Frame, column: Rect, field: Rect, c: 
     frame.render_widget(
         Paragraph::new(items).block(
             Block::bordered()
-                .title(" Tab/→ accepts ")
+                .title(if c.items.is_empty() {
+                    " no loaded key matches "
+                } else {
+                    " Tab/→ accepts "
+                })
                 .title_bottom(order)
                 .border_style(theme::warning()),
         ),

@@ -37,6 +37,7 @@ mod e2e_writes;
 mod export_hostile;
 mod faults;
 mod fuzz_expressions;
+mod honest_capacity;
 mod hostile_cloudwatch;
 mod hostile_server;
 mod live_export;

@@ -11,12 +11,21 @@ pub struct Consumed {
     pub table: f64,
     /// Per GSI/LSI, by index name.
     pub indexes: BTreeMap<String, f64>,
+    /// Responses that did not say what they consumed (DynamoDB Local's ExecuteStatement):
+    /// each is counted at the worst case of its request, never as zero.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unreported_pages: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Consumed {
     pub fn add(&mut self, other: &Consumed) {
         self.total += other.total;
         self.table += other.table;
+        self.unreported_pages += other.unreported_pages;
         for (name, units) in &other.indexes {
             *self.indexes.entry(name.clone()).or_default() += units;
         }
@@ -124,6 +133,7 @@ mod tests {
             total: t + g,
             table: t,
             indexes: BTreeMap::from([("GSI1".to_string(), g)]),
+            unreported_pages: 0,
         };
         sum.add(&page(1.5, 0.0));
         sum.add(&page(0.5, 2.0));

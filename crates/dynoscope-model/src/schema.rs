@@ -164,6 +164,22 @@ impl TableInfo {
     pub fn is_provisioned(&self) -> bool {
         self.billing_mode == "PROVISIONED"
     }
+
+    /// What a one-page sample of `items` items of the table or an index should cost, priced
+    /// before it is sent from DescribeTable's average item size (size ÷ count). A projection
+    /// does not lower it: DynamoDB charges for the items it reads.
+    pub fn sample_units(&self, index: Option<&str>, items: u64) -> f64 {
+        let (count, size) = index
+            .and_then(|name| self.index(name))
+            .and_then(|i| Some((i.item_count?, i.size_bytes?)))
+            .unwrap_or((self.item_count, self.size_bytes));
+        crate::capacity::first_page_units(
+            count.max(0) as u64,
+            size.max(0) as u64,
+            items,
+            false,
+        )
+    }
 }
 
 #[cfg(test)]
@@ -174,5 +190,24 @@ mod tests {
         assert_eq!(info.target_position(None), 0);
         assert_eq!(info.target_position(Some("GSI1")), 1);
         assert_eq!(info.target_position(Some("gone")), 0);
+    }
+
+    #[test]
+    fn a_sample_is_priced_at_its_targets_average_item_size() {
+        let mut info = crate::fixtures::demo_info();
+        // 1,000 items of 4 KB: 100 of them are 100 blocks, 50 units eventually consistent.
+        info.item_count = 1_000;
+        info.size_bytes = 4_096_000;
+        assert_eq!(info.sample_units(None, 100), 50.0);
+        // An index with its own size is priced at its own average (400 B: 40,000 B, 10 blocks)…
+        info.indexes[0].item_count = Some(1_000);
+        info.indexes[0].size_bytes = Some(400_000);
+        let gsi = info.indexes[0].name.clone();
+        assert_eq!(info.sample_units(Some(&gsi), 100), 5.0);
+        // …one without falls back to the table's; 400 KB items stop at the 1 MB page.
+        info.indexes[0].size_bytes = None;
+        assert_eq!(info.sample_units(Some(&gsi), 100), 50.0);
+        info.size_bytes = 409_600_000;
+        assert_eq!(info.sample_units(None, 100), 128.0);
     }
 }

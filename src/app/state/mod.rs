@@ -165,6 +165,9 @@ pub struct State {
     pub chord: Chords,
     /// Key completions in key order or by count (Ctrl-O in the query form and the palette).
     pub completion_order: CompletionOrder,
+    /// Key samples the user asked for (Ctrl-S in the query form), per endpoint, table and index,
+    /// kept for the session: reopening the form or choosing the index again reads nothing.
+    pub key_samples: HashMap<String, KeySample>,
     /// The request log's height and selected row.
     pub log_pane: LogPane,
     /// Region and profile, and switching them (`R`, `A`).
@@ -207,6 +210,7 @@ impl State {
             quit: false,
             chord: Chords::default(),
             completion_order: CompletionOrder::default(),
+            key_samples: HashMap::new(),
             log_pane: LogPane::default(),
             session: Session::default(),
             writes_enabled: false,

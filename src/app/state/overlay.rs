@@ -10,7 +10,7 @@ pub enum Overlay {
     /// The help (`?`), with the rows scrolled off its top.
     Help { scroll: usize },
     /// A request log row exactly as sent (Enter on it), with the rows scrolled off its top.
-    Sent { row: RequestRow, scroll: usize },
+    Sent { row: Box<RequestRow>, scroll: usize },
     /// The region (`R`) or profile (`A`) switcher.
     Switcher(Switcher),
 }

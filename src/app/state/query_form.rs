@@ -44,10 +44,13 @@ pub struct Completion {
     pub selected: usize,
 }
 
-/// Keys fetched for completion: one small keys-only page, logged like any other request.
+/// Keys fetched for completion when the user asked (Ctrl-S): one small keys-only page, priced
+/// before it is sent and logged like any other request.
 #[derive(Debug, Clone, Default)]
 pub struct KeySample {
     pub request_id: Option<u64>,
+    /// A partition-key sample was asked for (it is not offered again).
+    pub pk_sampled: bool,
     /// The partition key whose sort keys were sampled (`None`: a partition-key sample).
     pub for_pk: Option<String>,
     pub pk_values: Vec<String>,
@@ -88,6 +91,9 @@ pub struct QueryForm {
     pub completion_dismissed: bool,
     pub check: Result<PreparedQuery, FieldError>,
     pub sample: KeySample,
+    /// The completion popup's priced action, when a sample would add keys:
+    /// `Ctrl-S sample 100 keys · ≈ 1.5 RCU`.
+    pub sample_offer: Option<String>,
     /// The chosen keys' values among the loaded items, when the store groups by other keys.
     pub loaded_keys: super::LoadedKeys,
     /// Bumped on every edit of a key field; a debounce timer only acts on the latest.
@@ -136,6 +142,7 @@ impl QueryForm {
                 message: "type a partition key value".into(),
             }),
             sample: KeySample::default(),
+            sample_offer: None,
             loaded_keys: Default::default(),
             generation: 0,
             history_cursor: None,

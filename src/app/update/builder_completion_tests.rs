@@ -5,7 +5,7 @@ use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::builder_tests::{builder, builder_open, builder_open_with, dismiss, typed};
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TimeMsg, TimerEffect};
+use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect};
 use crate::app::state::{Field, State};
 use crate::aws::ReadSpec;
 use crate::model::value::{AttrValue, Item};
@@ -31,7 +31,7 @@ fn explained(s: &State) -> ReadSpec {
 
 #[test]
 fn enter_runs_what_explain_shows_while_completions_are_offered() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, typed("USER#"));
     assert!(builder(&s).completion.is_some(), "completions for USER#");
     let shown = explained(&s);
@@ -41,7 +41,7 @@ fn enter_runs_what_explain_shows_while_completions_are_offered() {
     assert_eq!(spec.values[0].1.as_s(), Some("USER#"), "{:?}", spec.values);
 
     // A sort-key prefix with completions showing runs as typed too.
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, typed("USER#celebrity"));
     dismiss(&mut s);
     send(
@@ -71,7 +71,7 @@ fn enter_runs_what_explain_shows_while_completions_are_offered() {
 
 #[test]
 fn tab_or_right_at_the_end_of_the_field_accepts_a_completion() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, typed("USER#ce"));
     send(&mut s, [press(KeyCode::Left)]);
     assert!(builder(&s).completion.is_some());
@@ -82,7 +82,7 @@ fn tab_or_right_at_the_end_of_the_field_accepts_a_completion() {
     assert_eq!(builder(&s).text(Field::Pk), "USER#celebrity");
     assert_eq!(builder(&s).focus, Field::Pk);
 
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, typed("USER#ce"));
     send(&mut s, [press(KeyCode::Tab)]);
     assert_eq!(builder(&s).text(Field::Pk), "USER#celebrity");
@@ -91,7 +91,7 @@ fn tab_or_right_at_the_end_of_the_field_accepts_a_completion() {
 
 #[test]
 fn ctrl_u_clears_the_field() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, typed("USER#celebrity"));
     send(&mut s, [ctrl('u')]);
     assert_eq!(builder(&s).text(Field::Pk), "");
@@ -117,7 +117,7 @@ fn one_tab_completes_as_far_as_every_key_behind_the_choice_agrees() {
         key_item(uuid, "META"),
         key_item("GAME#1c9e0d44-0000-4000-8000-000000000000", "META"),
     ];
-    let (mut s, _) = builder_open_with(demo_info(), items);
+    let mut s = builder_open_with(demo_info(), items);
     send(&mut s, typed("GAME#0ab37cf1-"));
     assert_eq!(builder(&s).completion.as_ref().unwrap().items, [uuid]);
     send(&mut s, [press(KeyCode::Tab)]);
@@ -136,7 +136,7 @@ fn choose_index(s: &mut State, steps: usize) {
 #[test]
 fn index_keys_complete_from_the_loaded_items_attributes() {
     // The table's items are loaded and the GSI1 sample has not answered.
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     choose_index(&mut s, 1);
     send(&mut s, typed("STATUS#S"));
     let c = builder(&s)
@@ -174,18 +174,26 @@ fn a_hash_only_index_has_no_sort_key_operator() {
     hash_only.keys.partition_key.name = "email".into();
     hash_only.keys.sort_key = None;
     info.indexes.push(hash_only);
-    let (mut s, _) = builder_open_with(info.clone(), demo_items());
+    let mut s = builder_open_with(info.clone(), demo_items());
     // An operator chosen on the table…
     send(&mut s, [press(KeyCode::Tab), press(KeyCode::Left)]);
     assert_eq!(builder(&s).focus, Field::Op);
     send(&mut s, [press(KeyCode::BackTab)]);
-    // …then the hash-only index, whose key sample holds the key about to be typed.
+    // …then the hash-only index (choosing it reads nothing), whose key sample, asked for with
+    // Ctrl-S, holds the key about to be typed.
     send(&mut s, [press(KeyCode::BackTab), press(KeyCode::Right)]);
     let effects = send(&mut s, [press(KeyCode::Right)]);
+    assert!(effects.is_empty(), "{effects:?}");
+    send(&mut s, [press(KeyCode::Tab)]);
+    let effects = send(&mut s, [ctrl('s')]);
     let sample = match effects.as_slice() {
-        [Effect::Read(ReadEffect::Start { id, .. })] => *id,
+        [Effect::Read(ReadEffect::Start { id, spec })] => {
+            assert_eq!(spec.index.as_deref(), Some("ByEmail"));
+            *id
+        }
         other => panic!("a key sample of the index: {other:?}"),
     };
+    send(&mut s, [press(KeyCode::BackTab)]);
     let keys = vec![Item::from_attrs(vec![(
         "email".into(),
         AttrValue::S("a@example.com".into()),
@@ -204,18 +212,7 @@ fn a_hash_only_index_has_no_sort_key_operator() {
     );
     assert_eq!(builder(&s).focus, Field::Pk);
     let effects = send(&mut s, typed("a@example.com"));
-    let last = effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Timer(TimerEffect::Debounce { generation, .. }) => Some(*generation),
-            _ => None,
-        })
-        .next_back()
-        .unwrap();
-    assert!(
-        send(&mut s, [Msg::Time(TimeMsg::Debounced(last))]).is_empty(),
-        "no sort keys to sample"
-    );
+    assert!(effects.is_empty(), "typing reads nothing: {effects:?}");
     dismiss(&mut s);
     send(&mut s, [press(KeyCode::Tab)]);
     assert_eq!(builder(&s).focus, Field::Order, "no operator to choose");

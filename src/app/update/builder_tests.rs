@@ -3,9 +3,7 @@
 use crate::app::input::{Key, KeyCode, Modifiers};
 
 use crate::app::fixtures::*;
-use crate::app::msg::{
-    Effect, InputMsg, Msg, ReadEffect, TableMsg, TerminalEffect, TimeMsg, TimerEffect,
-};
+use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TableMsg, TerminalEffect, TimeMsg};
 use crate::app::state::Field;
 use crate::app::state::State;
 use crate::app::update::start;
@@ -16,8 +14,8 @@ pub(super) fn typed(text: &str) -> Vec<Msg> {
     text.chars().map(char).collect()
 }
 
-/// A table view with the demo items loaded and the builder open; returns the sample read id.
-pub(super) fn builder_open() -> (State, u64) {
+/// A table view with the demo items loaded and the builder open.
+pub(super) fn builder_open() -> State {
     builder_open_with(demo_info(), demo_items())
 }
 
@@ -25,7 +23,7 @@ pub(super) fn builder_open() -> (State, u64) {
 pub(super) fn builder_open_with(
     info: crate::model::schema::TableInfo,
     items: Vec<crate::model::value::Item>,
-) -> (State, u64) {
+) -> State {
     let mut s = state();
     start(&mut s, Some("app".into()));
     send(
@@ -46,16 +44,11 @@ pub(super) fn builder_open_with(
         })],
     );
     let effects = send(&mut s, [char(':')]);
-    let sample = match effects.as_slice() {
-        [Effect::Read(ReadEffect::Start { id, spec })] => {
-            assert_eq!(spec.operation, Operation::Scan);
-            assert_eq!(spec.max_pages, Some(1));
-            assert!(spec.projection.is_some(), "the key sample reads keys only");
-            *id
-        }
-        other => panic!("{other:?}"),
-    };
-    (s, sample)
+    assert!(
+        effects.is_empty(),
+        "opening the builder reads nothing: {effects:?}"
+    );
+    s
 }
 
 /// Esc that only closes the completion popup, if one is showing.
@@ -71,7 +64,7 @@ pub(super) fn builder(s: &State) -> &crate::app::state::QueryForm {
 
 #[test]
 fn completion_accepts_a_key_segment_as_far_as_its_keys_agree_then_runs() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, typed("USER#ce"));
     let c = builder(&s)
         .completion
@@ -125,7 +118,7 @@ fn completion_accepts_a_key_segment_as_far_as_its_keys_agree_then_runs() {
 
 #[test]
 fn invalid_queries_cannot_be_sent() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     // Index GSI1, then a between with reversed bounds.
     send(
         &mut s,
@@ -160,53 +153,99 @@ fn invalid_queries_cannot_be_sent() {
     assert!(s.notice.as_ref().unwrap().error);
 }
 
+fn ctrl_key(c: char) -> Msg {
+    Msg::Input(InputMsg::Key(Key::new(
+        KeyCode::Char(c),
+        Modifiers::CONTROL,
+    )))
+}
+
+/// The reads among `effects`.
+fn reads(effects: &[Effect]) -> Vec<(u64, crate::aws::ReadSpec)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Read(ReadEffect::Start { id, spec }) => Some((*id, (**spec).clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 #[test]
-fn typing_debounces_and_stale_timers_do_nothing() {
-    let (mut s, sample) = builder_open();
-    // The partition-key sample arrives: its keys complete, its capacity is logged.
+fn a_key_sample_is_read_only_on_ctrl_s_priced_first_logged_and_kept_for_the_session() {
+    let mut s = builder_open();
+    // Typing, completing and a pause in typing read nothing; the popup offers a priced sample.
+    let mut effects = send(&mut s, typed("USER#z"));
+    effects.extend(send(&mut s, [Msg::Time(TimeMsg::Debounced(u64::MAX))]));
+    assert!(reads(&effects).is_empty(), "{effects:?}");
+    let offer = builder(&s)
+        .sample_offer
+        .clone()
+        .expect("a priced sample offer");
+    assert!(offer.starts_with("Ctrl-S sample 100 keys · ≈ "), "{offer}");
+    assert!(offer.ends_with(" RCU"), "{offer}");
+    // Ctrl-S says its estimate and reads one keys-only page.
+    let started = reads(&send(&mut s, [ctrl_key('s')]));
+    let [(sample, spec)] = started.as_slice() else {
+        panic!("one sample read: {started:?}");
+    };
+    assert_eq!(spec.operation, Operation::Scan);
+    assert_eq!((spec.page_size, spec.max_pages), (Some(100), Some(1)));
+    assert!(spec.projection.is_some(), "the key sample reads keys only");
+    let notice = s.notice.clone().expect("the estimate, first").text;
+    assert!(
+        notice.starts_with("sampling 100 keys of 'app' · ≈ "),
+        "{notice}"
+    );
+    // Its page: its keys complete, its capacity is logged, the store is untouched.
     let logged = s.log.len();
     let keys = vec![crate::model::value::Item::from_attrs(vec![(
         "PK".into(),
         crate::model::value::AttrValue::S("USER#zed".into()),
     )])];
-    send(&mut s, [page(sample, 1, keys, false)]);
+    send(&mut s, [page(*sample, 1, keys, false)]);
     assert_eq!(s.log.len(), logged + 1);
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
     assert!(
-        s.table
-            .as_ref()
-            .unwrap()
-            .view
-            .store
-            .as_ref()
-            .unwrap()
-            .collection_of("USER#zed")
-            .is_none(),
+        store.collection_of("USER#zed").is_none(),
         "samples never reach the store"
     );
-    let effects = send(&mut s, typed("USER#zed"));
-    let generations: Vec<u64> = effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Timer(TimerEffect::Debounce { generation, .. }) => Some(*generation),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(generations.len(), "USER#zed".len());
-    let last = *generations.last().unwrap();
+    assert_eq!(builder(&s).completion.as_ref().unwrap().items, ["USER#zed"]);
+    assert!(builder(&s).sample_offer.is_none(), "sampled once");
+    // Closed and opened again: the sample is the session's, nothing is read.
+    send(&mut s, [press(KeyCode::Esc), press(KeyCode::Esc)]);
+    assert!(s.table.as_ref().unwrap().query_form().is_none());
+    assert!(reads(&send(&mut s, [char(':')])).is_empty());
+    assert!(reads(&send(&mut s, typed("USER#z"))).is_empty());
+    assert_eq!(builder(&s).completion.as_ref().unwrap().items, ["USER#zed"]);
     assert!(
-        send(&mut s, [Msg::Time(TimeMsg::Debounced(last - 1))]).is_empty(),
-        "a stale timer is ignored"
+        reads(&send(&mut s, [ctrl_key('s')])).is_empty(),
+        "already sampled"
     );
-    let effects = send(&mut s, [Msg::Time(TimeMsg::Debounced(last))]);
-    assert!(
-        matches!(effects.as_slice(), [Effect::Read(ReadEffect::Start { spec, .. })] if spec.operation == Operation::Query),
-        "a sort-key sample for the complete key: {effects:?}"
+    // The sort keys of a typed partition: also only on Ctrl-S, as a keys-only Query.
+    send(&mut s, typed("ed"));
+    dismiss(&mut s);
+    let moved = send(
+        &mut s,
+        [
+            press(KeyCode::Tab),
+            press(KeyCode::Left),
+            press(KeyCode::Tab),
+        ],
     );
+    assert!(reads(&moved).is_empty(), "{moved:?}");
+    assert_eq!(builder(&s).focus, Field::Sk);
+    let started = reads(&send(&mut s, [ctrl_key('s')]));
+    let [(_, spec)] = started.as_slice() else {
+        panic!("one sort-key sample: {started:?}");
+    };
+    assert_eq!(spec.operation, Operation::Query);
+    assert_eq!(spec.key_condition.as_deref(), Some("#kp = :pk"));
 }
 
 #[test]
 fn raw_mode_and_copying_the_cli_command() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(
         &mut s,
         [Msg::Input(InputMsg::Key(Key::new(
@@ -237,7 +276,7 @@ fn raw_mode_and_copying_the_cli_command() {
 
 #[test]
 fn palette_runs_patterns_and_fans_out_shards() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     while s.table.as_ref().unwrap().query_form().is_some() {
         send(&mut s, [press(KeyCode::Esc)]);
     }

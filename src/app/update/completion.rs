@@ -1,161 +1,22 @@
-//! Completions for the query form: partition and sort keys from loaded items and small keys-only
-//! samples (logged with their capacity like any request), attributes for filters.
+//! Completions for the query form: partition and sort keys from loaded items and from the key
+//! samples the user asked for (`key_sample`), attributes for filters. Nothing here reads.
 
 use std::collections::BTreeSet;
 
 use super::query_form::info;
-use crate::app::msg::{Effect, ReadEffect};
-use crate::app::request_log::RequestRow;
 use crate::app::state::{check_partiql, Completion, Field, Modal, QueryForm, State};
-use crate::aws::{EngineEvent, Operation, ReadSpec};
 use crate::model::cell::cell_text;
 use crate::model::collection::ItemStore;
 use crate::model::completion::{complete_key, complete_last_word, KeyCompletion};
-use crate::model::key_condition::KeyCondition;
 use crate::model::partiql::complete::{
     keywords, open_key_value, open_sort_value, pinned_partition,
 };
 use crate::model::schema::KeySchema;
 use crate::model::schema::KeyType;
 
-/// Keys in one completion sample: one small keys-only page.
-const SAMPLE_SIZE: i32 = 200;
 pub(super) const MAX_COMPLETIONS: usize = 8;
 /// Loaded items a scan-shaped statement's index advice is drawn from.
 const ADVICE_SAMPLE: usize = 200;
-
-/// A keys-only page of the chosen table/index: partition keys to complete from.
-pub(super) fn sample_partition_keys(state: &mut State) -> Vec<Effect> {
-    let Some(info) = info(state) else {
-        return Vec::new();
-    };
-    let id = state.next_request_id;
-    let Some(b) = state
-        .table
-        .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))
-    else {
-        return Vec::new();
-    };
-    let keys = b.keys(&info).clone();
-    let mut spec = ReadSpec::new(Operation::Scan, info.name.clone());
-    spec.index = b.index_name(&info);
-    keys_only(&mut spec, &keys);
-    b.sample.request_id = Some(id);
-    b.sample.for_pk = None;
-    b.sample.pk_values.clear();
-    state.next_request_id += 1;
-    vec![Effect::Read(ReadEffect::Start {
-        id,
-        spec: Box::new(spec),
-    })]
-}
-
-fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
-    let mut projection = vec!["#kp".to_string()];
-    spec.names = vec![("#kp".into(), keys.partition_key.name.clone())];
-    if let Some(sk) = &keys.sort_key {
-        projection.push("#ks".into());
-        spec.names.push(("#ks".into(), sk.name.clone()));
-    }
-    spec.projection = Some(projection.join(", "));
-    spec.page_size = Some(SAMPLE_SIZE);
-    spec.max_pages = Some(1);
-}
-
-/// After a pause in typing the partition key: sample that collection's sort keys, unless the
-/// loaded items already hold it.
-pub(super) fn debounced(state: &mut State, generation: u64) -> Vec<Effect> {
-    let Some(info) = info(state) else {
-        return Vec::new();
-    };
-    let id = state.next_request_id;
-    let Some(v) = state.table.as_mut() else {
-        return Vec::new();
-    };
-    let loaded = v.view.store.as_ref().map(|s| (s.group_keys().clone(), s));
-    let Some(b) = v.modal.as_mut().and_then(Modal::query_form_mut) else {
-        return Vec::new();
-    };
-    if b.generation != generation || b.raw {
-        return Vec::new();
-    }
-    let keys = b.keys(&info).clone();
-    let pk = b.text(Field::Pk);
-    // No sort key, no sort keys to sample.
-    if keys.sort_key.is_none() || b.sample.for_pk.as_deref() == Some(pk.as_str()) {
-        return Vec::new();
-    }
-    // While typing, only a complete key seen in the sample is worth a request; moving onto the
-    // sort key (which calls this with the newest generation) samples whatever was typed.
-    let typing = b.focus == Field::Pk;
-    if typing && !b.sample.pk_values.contains(&pk) {
-        return Vec::new();
-    }
-    if let Some((group, store)) = loaded {
-        if group == keys && store.collection_of(&pk).is_some() {
-            return Vec::new();
-        }
-    }
-    let Ok(condition) = KeyCondition::build(&keys, &pk, None) else {
-        return Vec::new();
-    };
-    let parts = condition.to_expression();
-    let mut spec = ReadSpec::new(Operation::Query, info.name.clone());
-    spec.index = b.index_name(&info);
-    keys_only(&mut spec, &keys);
-    spec.key_condition = Some(parts.key_condition.replace("#pk", "#kp"));
-    spec.values = parts.values;
-    b.sample.request_id = Some(id);
-    b.sample.for_pk = Some(pk);
-    b.sample.sk_values.clear();
-    state.next_request_id += 1;
-    vec![Effect::Read(ReadEffect::Start {
-        id,
-        spec: Box::new(spec),
-    })]
-}
-
-/// Pages of a completion sample go to the builder, not the item store. Their capacity is
-/// logged like any other request's.
-pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec<Effect>> {
-    let info = info(state)?;
-    let b = state
-        .table
-        .as_mut()?
-        .modal
-        .as_mut()
-        .and_then(Modal::query_form_mut)?;
-    if b.sample.request_id != Some(event.request_id()) {
-        return None;
-    }
-    if let EngineEvent::Page(page) = event {
-        state.log.push(RequestRow::from_page(page, 1));
-        let b = state
-            .table
-            .as_mut()?
-            .modal
-            .as_mut()
-            .and_then(Modal::query_form_mut)?;
-        let keys = b.keys(&info).clone();
-        let attr = match &b.sample.for_pk {
-            None => Some(keys.partition_key.name.clone()),
-            Some(_) => keys.sort_key.as_ref().map(|k| k.name.clone()),
-        };
-        let values: Vec<String> = page
-            .items
-            .iter()
-            .filter_map(|i| attr.as_ref().and_then(|a| i.get(a)).map(cell_text))
-            .collect();
-        if b.sample.for_pk.is_none() {
-            b.sample.pk_values.extend(values);
-        } else {
-            b.sample.sk_values.extend(values);
-        }
-        refresh(state);
-    }
-    Some(Vec::new())
-}
 
 /// Revalidates and recomputes completions after any change.
 pub(super) fn refresh(state: &mut State) {
@@ -171,6 +32,7 @@ pub(super) fn refresh(state: &mut State) {
         return;
     };
     b.check = b.prepare(&info);
+    b.sample_offer = super::key_sample::offer(b, &info);
     if b.partiql {
         // A scan-shaped statement's advice is drawn from the loaded items.
         let sample: Vec<_> = store

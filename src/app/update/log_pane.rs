@@ -49,7 +49,10 @@ pub(super) fn show_sent(state: &mut State) {
         });
         return;
     };
-    state.overlay = Some(Overlay::Sent { row, scroll: 0 });
+    state.overlay = Some(Overlay::Sent {
+        row: Box::new(row),
+        scroll: 0,
+    });
 }
 
 /// In the "as sent" view the scrolling keys scroll it; any other key closes it.

@@ -14,6 +14,7 @@ mod export_run;
 mod help;
 mod index_chooser;
 mod insights;
+mod key_sample;
 mod live;
 mod log_pane;
 mod marks;
@@ -38,7 +39,6 @@ mod writes;
 use crate::app::input::{Key, KeyCode, Modifiers, MouseKind};
 use ratatui::layout::Rect;
 
-use self::completion::debounced;
 use self::derived::keep_cursors_visible;
 use self::distribution::distribution_key;
 use self::navigation::{move_cursor, table_action};
@@ -58,7 +58,6 @@ use crate::app::msg::{
 use crate::app::state::{Loadable, Modal, Overlay, Screen, State};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
-pub use query_form::DEBOUNCE;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -157,7 +156,8 @@ fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
 
 fn time_msg(state: &mut State, time: TimeMsg) -> Vec<Effect> {
     match time {
-        TimeMsg::Debounced(generation) => return debounced(state, generation),
+        // Typing in the query form reads nothing, so a pause in it has nothing to start.
+        TimeMsg::Debounced(_) => return Vec::new(),
         TimeMsg::Tick(ms) => {
             state.clock_ms = ms;
             live::tick(state);

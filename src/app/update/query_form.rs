@@ -1,21 +1,17 @@
 //! The query form (`:`): typing, accepting completions, history, and running the query.
 
-use std::time::Duration;
-
 use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::completion::{debounced, refresh, sample_partition_keys};
+use super::completion::refresh;
+use super::key_sample::{restore, sample_keys};
 use super::query_form_partiql::{copy_dialect, next_dialect, next_mode, run_partiql};
 use super::reads::start;
-use crate::app::msg::{Effect, FileEffect, TerminalEffect, TimerEffect};
+use crate::app::msg::{Effect, FileEffect, TerminalEffect};
 use crate::app::state::{
     Field, HistoryEntry, Modal, Notice, OpenTable, QueryForm, ReadOrigin, State, HISTORY_PER_TABLE,
     SORT_OPS,
 };
 use crate::model::schema::TableInfo;
-
-/// Pause in typing before a sort-key sample is fetched for the typed partition key.
-pub const DEBOUNCE: Duration = Duration::from_millis(250);
 
 fn view(state: &mut State) -> Option<&mut OpenTable> {
     state.table.as_mut()
@@ -34,8 +30,11 @@ pub(super) fn open_query_form(state: &mut State) -> Vec<Effect> {
     };
     let index = info.target_position(v.view.index.as_deref());
     v.modal = Some(Modal::QueryForm(QueryForm::new(index)));
+    // Opening the form reads nothing: completions come from what is loaded and from the
+    // samples asked for this session.
+    restore(state);
     refresh(state);
-    sample_partition_keys(state)
+    Vec::new()
 }
 
 fn ctrl(key: &Key, c: char) -> bool {
@@ -64,7 +63,7 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
     };
     let at = fields.iter().position(|f| *f == b.focus).unwrap_or(0);
     let completing = b.completion.is_some();
-    let mut effects = Vec::new();
+    let effects = Vec::new();
     match key.code {
         KeyCode::Esc if completing => b.completion_dismissed = true,
         KeyCode::Esc => {
@@ -138,13 +137,15 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
                 }
             }
         }
+        // The one key in the form that reads: a priced key sample the popup offers.
+        _ if ctrl(&key, 's') => return sample_keys(state),
         _ if ctrl(&key, 'o') => {
             state.completion_order = state.completion_order.toggled();
         }
         _ if ctrl(&key, 'u') && b.input(b.focus).is_some() => {
             let field = b.focus;
             b.set_text(field, "");
-            edited(b, field, &mut effects);
+            edited(b, field);
         }
         _ if ctrl(&key, 'r') => next_mode(b, info.as_ref()),
         _ if ctrl(&key, 't') => next_dialect(b),
@@ -189,9 +190,9 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
                 Field::Index => {
                     let count = info.as_ref().map_or(0, |i| i.indexes.len()) + 1;
                     b.index = step(b.index, count);
-                    b.sample = Default::default();
+                    restore(state);
                     refresh(state);
-                    return sample_partition_keys(state);
+                    return Vec::new();
                 }
                 Field::Op => b.op = step(b.op, SORT_OPS.len()),
                 Field::Order => b.descending = !b.descending,
@@ -203,23 +204,9 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
             if let Some(input) = b.input_mut(field) {
                 // One-line fields: Enter is handled above, so nothing inserts a newline.
                 if input.input(key) {
-                    edited(b, field, &mut effects);
+                    edited(b, field);
                 }
             }
-        }
-    }
-    if let Some(b) = state
-        .table
-        .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut))
-    {
-        // Moving onto the sort key is when its completions are wanted: sample now.
-        if matches!(b.focus, Field::Sk | Field::SkHigh) && key.code == KeyCode::Tab {
-            b.generation += 1;
-            let generation = b.generation;
-            refresh(state);
-            effects.extend(debounced(state, generation));
-            return effects;
         }
     }
     refresh(state);
@@ -229,34 +216,29 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
 /// Pasted text into the focused field, as if typed: the PartiQL statement keeps its lines,
 /// every other field is one line.
 pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
-    let mut effects = Vec::new();
     let Some(b) = view(state).and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut)) else {
-        return effects;
+        return Vec::new();
     };
     let field = b.focus;
     let multi_line = field == Field::Statement;
     if let Some(input) = b.input_mut(field) {
         if crate::app::text_input::paste_area(input, text, multi_line) {
-            edited(b, field, &mut effects);
+            edited(b, field);
         }
     }
     refresh(state);
-    effects
+    // Pasting, like typing, reads nothing.
+    Vec::new()
 }
 
-/// After a change to `field`'s text: completions show again, and a partition key waits for a
-/// pause in typing before its sort keys are sampled.
-fn edited(b: &mut QueryForm, field: Field, effects: &mut Vec<Effect>) {
+/// After a change to `field`'s text: completions show again. Typing reads nothing.
+fn edited(b: &mut QueryForm, field: Field) {
     b.history_cursor = None;
     b.explain_scroll = 0;
     b.completion_dismissed = false;
     b.confirming = false;
     if matches!(field, Field::Pk) {
         b.generation += 1;
-        effects.push(Effect::Timer(TimerEffect::Debounce {
-            generation: b.generation,
-            delay: DEBOUNCE,
-        }));
     }
 }
 

@@ -18,7 +18,7 @@ fn ctrl(c: char) -> Msg {
 
 /// The builder open in PartiQL mode with its prefilled `SELECT * FROM "app" WHERE `.
 fn partiql_open() -> State {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, [ctrl('r'), ctrl('r')]);
     s
 }
@@ -29,7 +29,7 @@ fn problem(s: &State) -> String {
 
 #[test]
 fn ctrl_r_cycles_form_raw_partiql_and_prefills_the_table() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, [ctrl('r')]);
     assert!(builder(&s).raw && !builder(&s).partiql);
     send(&mut s, [ctrl('r')]);
@@ -227,7 +227,7 @@ fn a_partition_key_value_completes_from_the_loaded_keys() {
 
 #[test]
 fn form_queries_offer_the_same_dialects() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     send(&mut s, typed("USER#u00001"));
     let copy = |s: &mut State| match send(s, [ctrl('y')]).as_slice() {
         [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
@@ -305,7 +305,7 @@ fn keywords_complete_where_the_grammar_expects_one() {
 
 #[test]
 fn a_statement_run_is_kept_in_history_and_recalled_in_partiql_mode() {
-    let (mut s, _) = builder_open();
+    let mut s = builder_open();
     // A form query first, so the two kinds share the table's history.
     send(&mut s, typed("USER#u00000"));
     dismiss(&mut s);

@@ -2,7 +2,7 @@
 //! end go to the read owner (`reads`), a query-form key sample to its completion code, and
 //! a stale read's pages only to the request log (their capacity was spent).
 
-use super::completion::sample_event;
+use super::key_sample::sample_event;
 use crate::app::msg::Effect;
 use crate::app::request_log::RequestRow;
 use crate::app::state::State;

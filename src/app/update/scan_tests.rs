@@ -38,6 +38,7 @@ pub(super) fn segment_page(
             total: 10.0,
             table: 10.0,
             indexes: Default::default(),
+            unreported_pages: 0,
         },
         sent_at: std::time::Duration::from_millis(arrived_ms - 5),
         latency: std::time::Duration::from_millis(5),

@@ -136,6 +136,10 @@ pub struct FaultConfig {
     /// Operations answered in turn from a list: the n-th request gets the n-th answer, and
     /// every later one the last (DescribeExport: IN_PROGRESS, then COMPLETED).
     pub sequences: Vec<(String, Vec<(u16, String)>)>,
+    /// Operations whose successful responses get this many read units as their
+    /// `ConsumedCapacity` when upstream sent none (DynamoDB Local's ExecuteStatement), as
+    /// real DynamoDB reports it.
+    pub consumed: Vec<(String, f64)>,
 }
 
 impl FaultConfig {
@@ -152,7 +156,14 @@ impl FaultConfig {
             reasons: Vec::new(),
             answers: Vec::new(),
             sequences: Vec::new(),
+            consumed: Vec::new(),
         }
+    }
+
+    /// `operation`'s successful responses that carry no `ConsumedCapacity` say `units`.
+    pub fn report_consumed(mut self, operation: &str, units: f64) -> Self {
+        self.consumed.push((operation.to_string(), units));
+        self
     }
 
     /// Throttle faults say why, as DynamoDB does: `reason` on the resource `arn`.
@@ -641,6 +652,29 @@ fn raw_response(status: u16, reason: &str, code: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// Adds `"ConsumedCapacity"` to a successful JSON response that has none.
+fn report_consumed(response: &mut Response, units: f64) {
+    let ok = response.status_line.split_whitespace().nth(1) == Some("200");
+    let text = String::from_utf8_lossy(&response.body).into_owned();
+    if !ok || text.contains("\"ConsumedCapacity\"") || !text.starts_with('{') {
+        return;
+    }
+    let field = format!(
+        r#""ConsumedCapacity":{{"TableName":"t","CapacityUnits":{units},"Table":{{"CapacityUnits":{units}}}}}"#
+    );
+    let rest = &text[1..];
+    let sep = if rest.trim_start().starts_with('}') {
+        ""
+    } else {
+        ","
+    };
+    response.body = format!("{{{field}{sep}{rest}").into_bytes();
+    // The checksum was of the upstream body.
+    response
+        .headers
+        .retain(|(n, _)| !n.eq_ignore_ascii_case("x-amz-crc32"));
+}
+
 /// Closes with SO_LINGER 0, so the peer sees a reset instead of an orderly close.
 fn reset(stream: &TcpStream) {
     use std::os::unix::io::AsRawFd;
@@ -679,7 +713,7 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
             .and_then(|t| t.rsplit('.').next())
             .unwrap_or("?")
             .to_string();
-        let (fault, delay, reasons, answer) = {
+        let (fault, delay, reasons, answer, consumed) = {
             let mut s = state.lock().unwrap();
             let body = String::from_utf8_lossy(&req.body);
             let served = s.log.iter().filter(|r| r.operation == operation).count();
@@ -712,7 +746,19 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
             if let Some(last) = s.log.last_mut() {
                 last.body = body.into_owned();
             }
-            (fault, s.config.delay, s.config.reasons.clone(), answer)
+            let consumed = s
+                .config
+                .consumed
+                .iter()
+                .find(|(op, _)| op == &operation)
+                .map(|(_, units)| *units);
+            (
+                fault,
+                s.config.delay,
+                s.config.reasons.clone(),
+                answer,
+                consumed,
+            )
         };
         if let Some((status, body)) = answer {
             let code = body
@@ -743,13 +789,16 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
             Some(Fault::Delay) => std::thread::sleep(delay),
             _ => {}
         }
-        let response = match forward(&mut upstream, upstream_addr, &req) {
+        let mut response = match forward(&mut upstream, upstream_addr, &req) {
             Ok(r) => r,
             Err(_) => {
                 reset(&writer);
                 return;
             }
         };
+        if let Some(units) = consumed {
+            report_consumed(&mut response, units);
+        }
         let head = response.head();
         if fault == Some(Fault::Truncate) {
             let half = response.body.len() / 2;

@@ -1,55 +1,8 @@
-//! ExecuteStatement, for the SELECTs dynoscope cannot translate: sent only when the user asked,
-//! after being told that its capacity cannot be guarded or shown beforehand.
+//! The read a translated PartiQL statement runs as. One that cannot be translated is sent as
+//! ExecuteStatement by the read engine itself ([`ReadSpec::statement`]), under the same guard.
 
-use super::convert::{item_from_sdk, value_to_sdk};
-use super::{Engine, EngineError, Operation, ReadSpec};
+use super::{Operation, ReadSpec};
 use crate::model::partiql::{Plan, ReadKind};
-use crate::model::value::{AttrValue, Item};
-
-impl Engine {
-    /// Runs `statement` to its last page (at most `limit` items), calling `on_page` with each
-    /// page's items.
-    pub async fn execute_statement(
-        &self,
-        statement: &str,
-        parameters: &[AttrValue],
-        limit: Option<usize>,
-        mut on_page: impl FnMut(Vec<Item>) -> bool,
-    ) -> Result<(), EngineError> {
-        let mut next_token: Option<String> = None;
-        let mut delivered = 0usize;
-        loop {
-            let mut request = self
-                .client()
-                .execute_statement()
-                .statement(statement)
-                .set_next_token(next_token.take());
-            if !parameters.is_empty() {
-                request =
-                    request.set_parameters(Some(parameters.iter().map(value_to_sdk).collect()));
-            }
-            let out = request
-                .send()
-                .await
-                .map_err(|e| EngineError::from_sdk(e, "ExecuteStatement", None, self.endpoint()))?;
-            let mut items: Vec<Item> = out
-                .items
-                .unwrap_or_default()
-                .into_iter()
-                .map(item_from_sdk)
-                .collect();
-            if let Some(limit) = limit {
-                items.truncate(limit.saturating_sub(delivered));
-            }
-            delivered += items.len();
-            let more = on_page(items);
-            next_token = out.next_token;
-            if !more || next_token.is_none() || limit.is_some_and(|l| delivered >= l) {
-                return Ok(());
-            }
-        }
-    }
-}
 
 /// The read a translated statement runs as, in the explorer and in `dynoscope partiql` alike:
 /// several Queries are the shards of one read, merged as sharded reads are.

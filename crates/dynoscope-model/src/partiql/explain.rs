@@ -201,7 +201,7 @@ pub fn write_refusal(verb: &str) -> String {
 /// Why a SELECT dynoscope does not translate is not sent unasked.
 pub fn untranslated_reason(reason: &str) -> String {
     format!(
-        "not translated: {reason}; as ExecuteStatement its capacity cannot be guarded or shown beforehand"
+        "not translated: {reason}; as ExecuteStatement what it reads cannot be shown beforehand (it runs page by page under --max-rcu and --rcu-per-second)"
     )
 }
 

@@ -150,6 +150,7 @@ impl MemorySource {
                 total: units,
                 table: units,
                 indexes: Default::default(),
+                unreported_pages: 0,
             },
             last_evaluated_key,
         }

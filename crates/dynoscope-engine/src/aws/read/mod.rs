@@ -53,6 +53,9 @@ pub const PREFETCH_REQUESTS: usize = 8;
 pub enum Operation {
     Query,
     Scan,
+    /// A PartiQL SELECT sent as is (`ExecuteStatement`), paged with `NextToken`: the same
+    /// segment task, guard and `--stats` as Query and Scan.
+    Statement,
 }
 
 impl Operation {
@@ -60,6 +63,7 @@ impl Operation {
         match self {
             Operation::Query => "Query",
             Operation::Scan => "Scan",
+            Operation::Statement => "ExecuteStatement",
         }
     }
 }
@@ -76,6 +80,9 @@ pub enum SegmentStart {
 pub struct ReadSpec {
     pub operation: Operation,
     pub table: String,
+    /// Statement only: the PartiQL text and the values of its `?`s.
+    pub statement: Option<String>,
+    pub parameters: Vec<AttrValue>,
     pub index: Option<String>,
     /// Query only: the KeyConditionExpression, already validated.
     pub key_condition: Option<String>,
@@ -131,6 +138,8 @@ impl ReadSpec {
         ReadSpec {
             operation,
             table: table.into(),
+            statement: None,
+            parameters: Vec::new(),
             index: None,
             key_condition: None,
             filter: None,
@@ -156,11 +165,25 @@ impl ReadSpec {
         }
     }
 
+    /// `statement` sent as ExecuteStatement, read like a one-segment Scan.
+    pub fn statement(
+        table: impl Into<String>,
+        statement: impl Into<String>,
+        parameters: Vec<AttrValue>,
+    ) -> Self {
+        ReadSpec {
+            statement: Some(statement.into()),
+            parameters,
+            ..ReadSpec::new(Operation::Statement, table)
+        }
+    }
+
     /// Segments this read runs: scan segments, or one per shard of a Query.
     pub fn segment_count(&self) -> u32 {
         match self.operation {
             Operation::Query => (self.shards.len() as u32).max(1),
             Operation::Scan => self.segments.clamp(1, MAX_SEGMENTS),
+            Operation::Statement => 1,
         }
     }
 

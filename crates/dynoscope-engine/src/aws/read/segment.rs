@@ -59,8 +59,10 @@ fn spawn_fetch<S: PageSource>(
     let spec = &shared.spec;
     // Without a filter every evaluated item is returned, so asking for no more than the
     // remaining limit saves the capacity of reading items nobody will see.
-    let mut limit = match (shared.remaining.left(segment), &spec.filter) {
-        (Some(r), None) => Some(
+    // A statement's WHERE is a filter dynoscope does not see.
+    let unfiltered = spec.filter.is_none() && spec.statement.is_none();
+    let mut limit = match (shared.remaining.left(segment), unfiltered) {
+        (Some(r), true) => Some(
             spec.page_size
                 .map_or(r, |p| (p as usize).min(r))
                 .clamp(1, i32::MAX as usize) as i32,

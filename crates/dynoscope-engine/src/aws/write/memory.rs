@@ -110,6 +110,7 @@ impl WriteBackend for MemoryWriter {
                     total: units,
                     table: units,
                     indexes: Default::default(),
+                    unreported_pages: 0,
                 },
                 latency: Duration::from_millis(5),
                 attempts,
