@@ -53,7 +53,10 @@ fn sample_writes_names_the_gsi_key_the_writes_land_on() {
             "--since",
             "10m",
             "--sample-writes",
-            "15s",
+            // The 200 writes below must all land inside the window: a second or two alone, but
+            // the test binary runs other tests beside this one (some read gigabytes), so the
+            // window is far longer than the writes can take rather than just long enough.
+            "60s",
             "--output",
             "json",
         ],

@@ -39,7 +39,9 @@ fn the_demo_loads_hot_tenant_rises_to_the_top_and_hotkeys_writes_agrees() {
     );
     let hotkeys = Running::spawn(endpoint, &["hotkeys", &table, "--writes", "--for", "12s"]);
     let screen = s.wait_for("the celebrity on top with a warning", |screen| {
-        top_row(screen).is_some_and(|(key, n)| key == "USER#celebrity" && n >= 100)
+        // A quarter of the churn goes to the celebrity: on top once a few dozen writes are in,
+        // however fast a loaded machine lets the churn run.
+        top_row(screen).is_some_and(|(key, n)| key == "USER#celebrity" && n >= 20)
             && screen.contains("hot-write-key 'USER#celebrity' (table PK)")
     });
     assert!(screen.contains("MODIFY"), "{screen}");

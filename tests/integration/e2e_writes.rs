@@ -213,8 +213,16 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     s.keys("r");
     s.wait_text("Save the edit?");
     s.keys("y");
+    // The first edit's "saved" may still be on screen: wait for the table to hold the save.
+    let started = Instant::now();
+    let now = loop {
+        let now = stored(&collection(&table, user).await).unwrap();
+        if s_of(&now, "status") == "MINE" || started.elapsed() > Duration::from_secs(30) {
+            break now;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
     s.wait_text("saved");
-    let now = stored(&collection(&table, user).await).unwrap();
     assert_eq!(
         (s_of(&now, "status").as_str(), s_of(&now, "total").as_str()),
         ("MINE", "424242")

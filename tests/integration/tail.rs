@@ -154,12 +154,12 @@ fn hotkeys_writes_puts_the_hot_key_first_with_its_exact_count_for_the_table_and_
     let endpoint = &local().endpoint;
     let mut by_table = Running::spawn(
         endpoint,
-        &["hotkeys", &table, "--writes", "--for", "15s", "--top", "3"],
+        &["hotkeys", &table, "--writes", "--for", "60s", "--top", "3"],
     );
     let mut by_gsi = Running::spawn(
         endpoint,
         &[
-            "hotkeys", &table, "--writes", "--for", "15s", "--index", "GSI1", "--top", "3",
+            "hotkeys", &table, "--writes", "--for", "60s", "--index", "GSI1", "--top", "3",
         ],
     );
     by_table.wait_for("hotkeys: counting writes", STARTUP);

@@ -63,8 +63,11 @@ fn allowed(meta: &Metadata<'_>) -> bool {
     *meta.level() <= Level::WARN || is_own(meta.target())
 }
 
+/// dynoscope's own crates: the binary, the engine and the domain (an event's target is the
+/// module path it was written in).
 fn is_own(target: &str) -> bool {
-    target == "dynoscope" || target.starts_with("dynoscope::")
+    let krate = target.split("::").next().unwrap_or(target);
+    matches!(krate, "dynoscope" | "dynoscope_engine" | "dynoscope_model")
 }
 
 /// The filter for `DYNOSCOPE_LOG_LEVEL`; bad directives are skipped, not fatal.

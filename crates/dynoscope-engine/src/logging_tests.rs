@@ -51,7 +51,14 @@ fn other_crates_pass_only_at_warn_and_above() {
     };
     assert!(allowed(&meta("dynoscope::aws::read", Level::TRACE)));
     assert!(allowed(&meta("dynoscope", Level::DEBUG)));
+    // The engine's and the domain's own crates are dynoscope's too.
+    assert!(allowed(&meta(
+        "dynoscope_engine::aws::read::segment",
+        Level::DEBUG
+    )));
+    assert!(allowed(&meta("dynoscope_model::partiql", Level::DEBUG)));
     assert!(!allowed(&meta("dynoscopex", Level::DEBUG)));
+    assert!(!allowed(&meta("dynoscope_other", Level::DEBUG)));
     for target in [
         "aws_sigv4::http_request",
         "aws_smithy_runtime",

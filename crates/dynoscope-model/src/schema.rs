@@ -173,12 +173,7 @@ impl TableInfo {
             .and_then(|name| self.index(name))
             .and_then(|i| Some((i.item_count?, i.size_bytes?)))
             .unwrap_or((self.item_count, self.size_bytes));
-        crate::capacity::first_page_units(
-            count.max(0) as u64,
-            size.max(0) as u64,
-            items,
-            false,
-        )
+        crate::capacity::first_page_units(count.max(0) as u64, size.max(0) as u64, items, false)
     }
 }
 
