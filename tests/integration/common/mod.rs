@@ -39,61 +39,65 @@ pub fn dynamodb_local_dir() -> PathBuf {
 /// with PR_SET_PDEATHSIG, so the JVM dies with the test process instead of leaking.
 pub fn local() -> &'static Local {
     static LOCAL: OnceLock<Local> = OnceLock::new();
-    LOCAL.get_or_init(|| {
-        let dir = dynamodb_local_dir();
-        assert!(
-            dir.join("DynamoDBLocal.jar").is_file(),
-            "DynamoDB Local is not installed in {}; run: bash scripts/install-dynamodb-local.sh",
-            dir.display()
-        );
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            use std::os::unix::process::CommandExt;
-            let mut cmd = Command::new("java");
-            // Its working directory is the cache, where it writes a metadata file.
-            cmd.current_dir(&dir)
-                .arg(format!(
-                    "-Djava.library.path={}",
-                    dir.join("DynamoDBLocal_lib").display()
-                ))
-                .arg("-jar")
-                .arg(dir.join("DynamoDBLocal.jar"))
-                .args(["-inMemory", "-sharedDb", "-port", &port.to_string()])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null());
-            unsafe {
-                cmd.pre_exec(|| {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    Ok(())
-                });
-            }
-            let mut child = cmd.spawn().expect("start java for DynamoDB Local");
-            tx.send(child.id()).unwrap();
-            // This thread is the child's parent thread: it must outlive every test, so it waits
-            // on the JVM (reaping it) and then parks for the rest of the process.
-            let _ = child.wait();
-            loop {
-                std::thread::park();
-            }
-        });
-        let pid = rx.recv().unwrap();
-        let endpoint = format!("http://127.0.0.1:{port}");
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "DynamoDB Local did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
+    LOCAL.get_or_init(start_local)
+}
+
+/// Starts a DynamoDB Local of its own, for the few tests that measure writes per second and so
+/// must not share the JVM with other tests' seeds and scans; it dies with the test process.
+pub fn start_local() -> Local {
+    let dir = dynamodb_local_dir();
+    assert!(
+        dir.join("DynamoDBLocal.jar").is_file(),
+        "DynamoDB Local is not installed in {}; run: bash scripts/install-dynamodb-local.sh",
+        dir.display()
+    );
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = Command::new("java");
+        // Its working directory is the cache, where it writes a metadata file.
+        cmd.current_dir(&dir)
+            .arg(format!(
+                "-Djava.library.path={}",
+                dir.join("DynamoDBLocal_lib").display()
+            ))
+            .arg("-jar")
+            .arg(dir.join("DynamoDBLocal.jar"))
+            .args(["-inMemory", "-sharedDb", "-port", &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
         }
-        Local { endpoint, pid }
-    })
+        let mut child = cmd.spawn().expect("start java for DynamoDB Local");
+        tx.send(child.id()).unwrap();
+        // This thread is the child's parent thread: it must outlive every test, so it waits
+        // on the JVM (reaping it) and then parks for the rest of the process.
+        let _ = child.wait();
+        loop {
+            std::thread::park();
+        }
+    });
+    let pid = rx.recv().unwrap();
+    let endpoint = format!("http://127.0.0.1:{port}");
+    let started = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "DynamoDB Local did not start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    Local { endpoint, pid }
 }
 
 /// Environment every child process gets: dummy keys, no IMDS, no user AWS config.
