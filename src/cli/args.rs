@@ -92,6 +92,9 @@ pub enum Command {
     Metrics(MetricsArgs),
     /// Contributor Insights of a table and each GSI: its mode and the top keys (never enables it).
     Insights(MetricsArgs),
+    /// A read-only MCP server on stdio for coding agents: every read priced and under one
+    /// session budget (--max-rcu), every page bounded, every call logged.
+    Mcp(super::mcp::McpArgs),
     /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
     Diagnose(super::diagnose::DiagnoseArgs),
     /// Start an S3 export (billed): prints its aws-cli command and cost; sends it with --yes.

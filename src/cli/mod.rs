@@ -20,6 +20,7 @@ mod export_tail;
 mod hotkeys;
 mod hotkeys_writes;
 mod insights;
+mod mcp;
 mod metrics;
 mod model_cmd;
 pub mod output;
@@ -223,6 +224,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             export_tail::run(&cli.global, args).await
         }
         Command::Tail(args) => tail::run(&cli.global, args).await,
+        Command::Mcp(args) => mcp::run(&cli.global, args).await,
         Command::Metrics(args) => metrics::run(&cli.global, args).await,
         Command::Insights(args) => insights::run(&cli.global, args).await,
         Command::Diagnose(args) => diagnose::run(&cli.global, args).await,

@@ -24,6 +24,42 @@ use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
 
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
+    let QuerySpecs {
+        mut specs,
+        key_names,
+        sort_key,
+    } = query_specs(engine, &args).await?;
+    if specs.len() == 1 {
+        let spec = specs.pop().expect("one spec");
+        return stream(engine, spec, key_names, &args.read, |_| Ok(())).await;
+    }
+    // Every shard is a segment of one read: one --max-rcu budget and one --rcu-per-second
+    // bucket for all of them, and each shard returns up to --limit before the merge cuts.
+    let mut specs = specs.into_iter();
+    let mut spec = specs.next().expect("shards");
+    spec.shards = std::iter::once(spec.values.clone())
+        .chain(specs.map(|s| s.values))
+        .collect();
+    spec.limit_per_segment = true;
+    let desc = args.desc;
+    fan_out(engine, spec, key_names, &args.read, |shards| {
+        merge_sorted(shards, sort_key.as_deref(), desc)
+    })
+    .await
+}
+
+/// A `query`'s checked requests: one per write shard (one in all without `--pk-shards`).
+pub(super) struct QuerySpecs {
+    pub specs: Vec<ReadSpec>,
+    /// The table's and the index's key attributes, table keys first.
+    pub key_names: Vec<String>,
+    /// The sort key of the table or index read (shards are merged in its order).
+    pub sort_key: Option<String>,
+}
+
+/// Validates a `query`'s flags against the table (DescribeTable) and builds its requests;
+/// sends nothing else. `query` and the MCP server's query tool share it.
+pub(super) async fn query_specs(engine: &Engine, args: &QueryArgs) -> Result<QuerySpecs, CliError> {
     let info = engine.describe_table(&args.table).await?;
     let keys = index_keys(&info, args.read.index.as_deref())?;
     let shard_pks: Vec<String> = match &args.pk_shards {
@@ -61,24 +97,11 @@ pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError>
         specs.push(spec);
     }
     let key_names = key_columns(&info, specs[0].index.as_deref());
-    if specs.len() == 1 {
-        let spec = specs.pop().expect("one spec");
-        return stream(engine, spec, key_names, &args.read, |_| Ok(())).await;
-    }
-    // Every shard is a segment of one read: one --max-rcu budget and one --rcu-per-second
-    // bucket for all of them, and each shard returns up to --limit before the merge cuts.
-    let mut specs = specs.into_iter();
-    let mut spec = specs.next().expect("shards");
-    spec.shards = std::iter::once(spec.values.clone())
-        .chain(specs.map(|s| s.values))
-        .collect();
-    spec.limit_per_segment = true;
-    let sort_key = keys.sort_key.map(|k| k.name);
-    let desc = args.desc;
-    fan_out(engine, spec, key_names, &args.read, |shards| {
-        merge_sorted(shards, sort_key.as_deref(), desc)
+    Ok(QuerySpecs {
+        specs,
+        key_names,
+        sort_key: keys.sort_key.map(|k| k.name),
     })
-    .await
 }
 
 /// `run PATTERN`: binds the pattern's parameters and runs it as the equivalent `query`.

@@ -1,0 +1,116 @@
+//! One bounded page of a read: run under the call's share of the session budget, cut to the
+//! page's item and byte caps, with what each request consumed and where the next page starts.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::super::drain::{drain, Next};
+use crate::aws::read::SegmentStart;
+use crate::aws::{DoneOutcome, Engine, EngineError, ReadSpec};
+use crate::model::json::append_plain_json;
+use crate::model::value::{AttrValue, Item};
+
+/// Items a page holds by default and at most: enough to see a collection's shape, few enough
+/// that an agent cannot pull a table into its context by accident.
+pub const DEFAULT_PAGE_ITEMS: usize = 50;
+pub const MAX_PAGE_ITEMS: usize = 500;
+/// The page's items as plain JSON, at most this many bytes (one item always fits: an item is
+/// at most 400 KB).
+pub const MAX_PAGE_BYTES: usize = 256 * 1024;
+
+/// One request of the read and what it cost.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct RequestCost {
+    /// Query, Scan or ExecuteStatement.
+    pub operation: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<String>,
+    /// Read capacity units DynamoDB reported for this request (a response without a report
+    /// is counted at its worst case).
+    pub consumed_rcu: f64,
+    /// Items returned and items evaluated (before the filter).
+    pub count: u64,
+    pub scanned_count: u64,
+}
+
+pub struct ReadOutcome {
+    /// Every segment's items, in segment order.
+    pub items: Vec<Item>,
+    /// The same items, apart per segment (each Query of a merge).
+    pub per_segment: Vec<Vec<Item>>,
+    pub requests: Vec<RequestCost>,
+    pub consumed: f64,
+    pub outcome: Option<DoneOutcome>,
+    /// Where the (single-segment) read continues after its last delivered item.
+    pub resume: Option<SegmentStart>,
+    /// Per segment: whether it read to its end.
+    pub finished: Vec<bool>,
+    pub failure: Option<EngineError>,
+}
+
+/// Runs `spec` to its end (its limit, its budget, or the collection's end), keeping every
+/// item and request.
+pub async fn run(engine: &Engine, spec: ReadSpec) -> ReadOutcome {
+    let segments = spec.segment_count() as usize;
+    let mut per_segment: Vec<Vec<Item>> = vec![Vec::new(); segments];
+    let mut finished = vec![false; segments];
+    let mut requests = Vec::new();
+    let mut resume = None;
+    let drained = drain(engine, spec, |page| {
+        requests.push(RequestCost {
+            operation: page.operation.as_str().to_string(),
+            index: page.index.clone(),
+            consumed_rcu: page.consumed.total,
+            count: page.count,
+            scanned_count: page.scanned_count,
+        });
+        let segment = page.segment as usize;
+        if let Some(done) = finished.get_mut(segment) {
+            *done = page.resume == Some(SegmentStart::Finished);
+        }
+        resume = page.resume.clone();
+        if let Some(items) = per_segment.get_mut(segment) {
+            items.extend(page.items);
+        }
+        Next::Continue
+    })
+    .await;
+    ReadOutcome {
+        items: per_segment.iter().flatten().cloned().collect(),
+        per_segment,
+        requests,
+        consumed: drained.stats.consumed_capacity.total,
+        outcome: drained.outcome,
+        resume,
+        finished,
+        failure: drained.failure.map(|f| f.error),
+    }
+}
+
+/// Items as plain JSON values (exact numbers, base64 binary, sets as arrays, null), kept
+/// while they fit in `MAX_PAGE_BYTES`; the second value says whether some were cut.
+pub fn to_values(items: &[Item]) -> (Vec<Value>, bool) {
+    let mut values = Vec::with_capacity(items.len());
+    let mut bytes = 0;
+    let mut line = String::new();
+    for item in items {
+        line.clear();
+        append_plain_json(&mut line, item);
+        if !values.is_empty() && bytes + line.len() > MAX_PAGE_BYTES {
+            return (values, true);
+        }
+        bytes += line.len();
+        // The text is valid JSON: append_plain_json writes exact numbers, escaped strings.
+        values.push(serde_json::from_str(&line).unwrap_or(Value::Null));
+    }
+    (values, false)
+}
+
+/// The key attributes of `item`: where a page cut after it continues.
+pub fn key_of(item: &Item, key_names: &[String]) -> Item {
+    let attrs: Vec<(String, AttrValue)> = key_names
+        .iter()
+        .filter_map(|k| item.get(k).map(|v| (k.clone(), v.clone())))
+        .collect();
+    Item::from_attrs(attrs)
+}
