@@ -5,24 +5,27 @@
 # the lock's sha256, and a second run with the same lock does nothing.
 # Also installs boto3, duckdb and moto[server], pinned, into a Python venv in .cache/python-venv,
 # for the test that runs the boto3 snippets `partiql --explain` prints (tests/integration/partiql_snippets.rs),
-# the one that runs the Athena SQL in DuckDB (tests/integration/athena_duckdb.rs), and the S3 export tests,
-# whose local S3 server is moto_server (tests/integration/table_export_s3.rs); idempotent too.
+# the one that runs the Athena SQL in DuckDB (tests/integration/athena_duckdb.rs), the S3 export tests,
+# whose local S3 server is moto_server (tests/integration/table_export_s3.rs), and the MCP server's,
+# whose client is the official Python SDK (tests/integration/mcp.rs); idempotent too.
 # Needs: npm and Node.js 20+, python3 with venv.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="${PYTHON_VENV_DIR:-$root/.cache/python-venv}"
 # boto3 runs the PartiQL snippets; duckdb checks the Athena SQL (tests/integration/athena_duckdb.rs);
-# moto_server is the S3 export tests' local S3 server (tests/integration/table_export_s3.rs).
-python_packages="boto3==1.43.11 duckdb==1.4.2 moto[server]==5.2.5"
+# moto_server is the S3 export tests' local S3 server (tests/integration/table_export_s3.rs);
+# mcp is the independent client of `dynoscope mcp` (tests/mcp_client.py).
+python_packages="boto3==1.43.11 duckdb==1.4.2 moto[server]==5.2.5 mcp==2.3.0"
 # The list is split on spaces below: no pin may be taken for a file pattern ("[server]").
 set -f
 installed() {
   [ -x "$venv/bin/moto_server" ] || return 1
   "$venv/bin/python" - "$@" <<'PY' 2>/dev/null
-import importlib, sys
+import importlib.metadata, sys
+# The installed distribution's version: not every package has a __version__ (mcp has none).
 for pin in sys.argv[1:]:
     name, version = pin.split("==")
-    if importlib.import_module(name.split("[")[0]).__version__ != version:
+    if importlib.metadata.version(name.split("[")[0]) != version:
         sys.exit(1)
 PY
 }

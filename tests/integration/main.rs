@@ -41,6 +41,7 @@ mod honest_capacity;
 mod hostile_cloudwatch;
 mod hostile_server;
 mod live_export;
+mod mcp;
 mod package;
 mod partiql_oracle;
 mod partiql_snippets;

@@ -246,6 +246,8 @@ struct State {
     rng: u64,
     eligible_seen: usize,
     log: Vec<Record>,
+    /// Read and write units the forwarded responses reported (`ConsumedCapacity`), in all.
+    consumed: f64,
 }
 
 impl State {
@@ -332,6 +334,12 @@ impl FaultProxy {
 
     pub fn log(&self) -> Vec<Record> {
         self.state.lock().unwrap().log.clone()
+    }
+
+    /// The capacity units every forwarded response reported, in all: what the client was
+    /// charged, as the service sees it.
+    pub fn consumed_units(&self) -> f64 {
+        self.state.lock().unwrap().consumed
     }
 
     pub fn clear_log(&self) {
@@ -675,6 +683,21 @@ fn report_consumed(response: &mut Response, units: f64) {
         .retain(|(n, _)| !n.eq_ignore_ascii_case("x-amz-crc32"));
 }
 
+/// The `ConsumedCapacity` a successful response reports (`CapacityUnits`, or the sum of a
+/// batch's list), as the client is told it.
+fn reported_units(response: &Response) -> Option<f64> {
+    if response.status_line.split_whitespace().nth(1) != Some("200") {
+        return None;
+    }
+    let body: serde_json::Value = serde_json::from_slice(&response.body).ok()?;
+    let units = |c: &serde_json::Value| c["CapacityUnits"].as_f64().unwrap_or(0.0);
+    match &body["ConsumedCapacity"] {
+        serde_json::Value::Array(list) => Some(list.iter().map(units).sum()),
+        c @ serde_json::Value::Object(_) => Some(units(c)),
+        _ => None,
+    }
+}
+
 /// Closes with SO_LINGER 0, so the peer sees a reset instead of an orderly close.
 fn reset(stream: &TcpStream) {
     use std::os::unix::io::AsRawFd;
@@ -798,6 +821,9 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
         };
         if let Some(units) = consumed {
             report_consumed(&mut response, units);
+        }
+        if let Some(units) = reported_units(&response) {
+            state.lock().unwrap().consumed += units;
         }
         let head = response.head();
         if fault == Some(Fault::Truncate) {

@@ -1,0 +1,207 @@
+//! `dynoscope mcp` through an independent client: the official Python MCP SDK (`mcp` in the
+//! test venv) over stdio, with boto3 as the oracle (tests/mcp_client.py holds the client's
+//! side of each scenario). Against DynamoDB Local: the tools are listed read-only with input
+//! schemas that validate; a query's items equal boto3's; a PartiQL SELECT equals
+//! ExecuteStatement's; a scan-shaped statement is refused without `allow_scan` and stays under
+//! the per-call cap with it; the session budget holds over many calls as the fault proxy
+//! counts it; a cursor walks 1,500 items with none lost or repeated; a denied permission is
+//! one tool error naming the IAM action; and every call is in the log.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+use common::fault_proxy::{FaultConfig, FaultProxy};
+use common::{aws_env, bin, local, start_local, table_name};
+
+fn venv_python() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let venv = std::env::var_os("PYTHON_VENV_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join(".cache/python-venv"));
+    let python = venv.join("bin/python");
+    assert!(
+        python.is_file(),
+        "no Python venv at {}; run: bash scripts/install-corpus-tools.sh",
+        venv.display()
+    );
+    python
+}
+
+/// Runs one scenario of tests/mcp_client.py against `dynoscope mcp --endpoint-url SERVER
+/// SERVER_ARGS…`, boto3 reading `oracle`; returns the JSON it prints.
+fn client(
+    scenario: &str,
+    table: &str,
+    oracle: &str,
+    server: &str,
+    server_args: &[&str],
+    log: Option<&Path>,
+) -> serde_json::Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
+    let mut cmd = Command::new(venv_python());
+    aws_env(&mut cmd)
+        .arg(script)
+        .args([scenario, "--table", table, "--oracle", oracle, "--"])
+        .args([bin(), "--endpoint-url", server, "mcp"])
+        .args(server_args)
+        .env("AWS_DEFAULT_REGION", "us-east-1")
+        .stdin(Stdio::null());
+    if let Some(log) = log {
+        cmd.env("DYNOSCOPE_LOG", log);
+    }
+    let out = cmd.output().expect("run the Python MCP client");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "scenario {scenario} failed:\n{stderr}\nstdout: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"))
+}
+
+/// The TYPES and BIG collections (tests/mcp_client.py's `seed`) in a table of `endpoint`.
+fn seed_typed(endpoint: &str) -> String {
+    let table = table_name("mcp");
+    client("seed", &table, endpoint, endpoint, &[], None);
+    table
+}
+
+fn typed_table() -> &'static str {
+    static TABLE: OnceLock<String> = OnceLock::new();
+    TABLE.get_or_init(|| seed_typed(&local().endpoint))
+}
+
+/// The demo data set in a fresh table of `endpoint` (it has orders with a `status`).
+fn seed_demo(endpoint: &str, users: u32) -> String {
+    let table = table_name("mcp-demo");
+    let mut cmd = Command::new(bin());
+    let out = aws_env(&mut cmd)
+        .args(["--endpoint-url", endpoint, "seed", "--table", &table])
+        .args(["--users", &users.to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    table
+}
+
+#[test]
+fn an_mcp_client_lists_read_only_tools_and_reads_what_boto3_reads() {
+    let endpoint = &local().endpoint;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("mcp.log");
+    let out = client("basics", typed_table(), endpoint, endpoint, &[], Some(&log));
+    assert_eq!(out["server"], "dynoscope", "{out}");
+    assert!(
+        out["protocol"].as_str().is_some_and(|v| v >= "2025-06-18"),
+        "{out}"
+    );
+    assert!(
+        out["write_refusal"]
+            .as_str()
+            .is_some_and(|t| t.contains("DELETE")),
+        "{out}"
+    );
+    // Each call is in the log: tool, arguments, requests and what they cost.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let calls: Vec<&str> = text.lines().filter(|l| l.contains("mcp call")).collect();
+    assert!(
+        calls
+            .iter()
+            .any(|l| l.contains("tool=\"query\"") && l.contains("call_rcu") && l.contains("TYPES")),
+        "{text}"
+    );
+    assert!(
+        calls
+            .iter()
+            .any(|l| l.contains("tool=\"partiql\"") && l.contains("\"operation\":\"Query\"")),
+        "{text}"
+    );
+    assert!(
+        calls.iter().any(|l| l.contains("refused or failed")
+            && l.contains("at most one sort-key condition")),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_scan_shaped_statement_is_refused_and_with_allow_scan_stays_under_the_cap() {
+    let endpoint = &local().endpoint;
+    let table = seed_demo(endpoint, 60);
+    let out = client(
+        "scan_refusal",
+        &table,
+        endpoint,
+        endpoint,
+        &["--max-rcu", "50", "--max-rcu-per-call", "2"],
+        None,
+    );
+    assert!(out["call_rcu"].as_f64().unwrap() <= 2.0, "{out}");
+    assert_eq!(out["stopped"], "budget", "{out}");
+}
+
+#[test]
+fn the_session_budget_holds_over_many_calls_as_the_service_counts_it() {
+    // A DynamoDB Local of its own: the proxy counts every unit this server is charged.
+    let own = start_local();
+    let table = seed_demo(&own.endpoint, 60);
+    let proxy = FaultProxy::start(&own.endpoint, FaultConfig::none());
+    let out = client(
+        "budget",
+        &table,
+        &own.endpoint,
+        &proxy.url,
+        &["--max-rcu", "12", "--max-rcu-per-call", "2.5"],
+        None,
+    );
+    let charged = proxy.consumed_units();
+    assert!(charged <= 12.0, "the service charged {charged} RCU: {out}");
+    assert!(charged >= 9.0, "the budget was mostly spent: {charged} RCU, {out}");
+    let seen = out["session_rcu"].as_f64().unwrap();
+    assert!(
+        (seen - charged).abs() < 1e-9,
+        "the session says {seen} RCU, the service charged {charged}"
+    );
+    assert!(
+        proxy.requests("Scan") >= 5,
+        "{}",
+        proxy.summary()
+    );
+}
+
+#[test]
+fn a_cursor_walks_a_large_collection_with_no_item_lost_or_repeated() {
+    let endpoint = &local().endpoint;
+    let out = client(
+        "walk",
+        typed_table(),
+        endpoint,
+        endpoint,
+        &["--max-rcu", "2000", "--max-rcu-per-call", "100"],
+        None,
+    );
+    assert_eq!(out["items"], 1500, "{out}");
+    assert!(out["pages"].as_u64().unwrap() >= 16, "{out}");
+}
+
+#[test]
+fn a_denied_permission_is_one_tool_error_naming_the_action() {
+    let endpoint = &local().endpoint;
+    let proxy = FaultProxy::start(
+        endpoint,
+        FaultConfig::none().deny("Query", "dynamodb:Query"),
+    );
+    let table = typed_table();
+    let out = client("denied", table, endpoint, &proxy.url, &[], None);
+    let error = out["error"].as_str().unwrap();
+    assert!(error.contains("dynamodb:Query"), "{error}");
+    assert_eq!(proxy.requests("Query"), 1, "{}", proxy.summary());
+}

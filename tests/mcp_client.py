@@ -1,0 +1,408 @@
+"""An independent MCP client for `dynoscope mcp`: the official Python SDK (`mcp` on PyPI) over
+stdio, with boto3 as the oracle, driven by tests/integration/mcp.rs.
+
+    python tests/mcp_client.py SCENARIO --endpoint URL --table T [--oracle URL] -- SERVER ARGV...
+
+SERVER ARGV is the server's command line. Each scenario asserts what it checks and prints one
+JSON object on stdout (what the Rust side checks further, e.g. against the fault proxy's
+count); a failed assertion exits non-zero with the reason on stderr.
+"""
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import sys
+from decimal import Decimal
+
+import boto3
+import jsonschema
+from boto3.dynamodb.types import Binary, TypeDeserializer
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+
+def check(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def plain(value):
+    """A boto3 value as dynoscope's plain JSON spells it: exact numbers, base64 binary, sets as
+    (sorted) arrays, NULL as None."""
+    if isinstance(value, Binary):
+        return base64.b64encode(bytes(value)).decode()
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(bytes(value)).decode()
+    if isinstance(value, set):
+        return sorted(plain(v) for v in value)
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def normalise(item, set_attributes):
+    """An item from the server, with the attributes boto3 says are sets sorted."""
+    return {k: (sorted(v) if k in set_attributes else v) for k, v in item.items()}
+
+
+def boto_items(raw_items):
+    d = TypeDeserializer()
+    out = []
+    for raw in raw_items:
+        typed = {k: d.deserialize(v) for k, v in raw.items()}
+        sets = {k for k, v in typed.items() if isinstance(v, set)}
+        out.append((plain(typed), sets))
+    return out
+
+
+def structured(result):
+    """The call's structured result, numbers exact: parsed from its text content with Decimal."""
+    check(not result.is_error, f"tool error: {text_of(result)}")
+    check(result.structured_content is not None, "no structuredContent")
+    texts = [c.text for c in result.content if getattr(c, "type", None) == "text"]
+    check(texts, "no text content")
+    return json.loads(texts[0], parse_float=Decimal, parse_int=Decimal)
+
+
+def text_of(result):
+    return " ".join(getattr(c, "text", "") for c in result.content)
+
+
+def num(value):
+    return float(value)
+
+
+async def with_session(args, body):
+    env = dict(os.environ)
+    async with stdio_client(StdioServerParameters(command=args.server[0], args=args.server[1:], env=env)) as (
+        read,
+        write,
+    ):
+        async with ClientSession(read, write) as s:
+            init = await s.initialize()
+            return await body(s, init)
+
+
+def dynamo(endpoint):
+    return boto3.client(
+        "dynamodb",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="dummy",
+        aws_secret_access_key="dummy",
+    )
+
+
+def oracle_query(client, table, pk_name, pk, extra=None):
+    kwargs = dict(
+        TableName=table,
+        KeyConditionExpression="#pk = :pk",
+        ExpressionAttributeNames={"#pk": pk_name},
+        ExpressionAttributeValues={":pk": {"S": pk}},
+    )
+    if extra:
+        extra(kwargs)
+    items = []
+    for page in client.get_paginator("query").paginate(**kwargs):
+        items.extend(page["Items"])
+    return items
+
+
+def same_items(got, raw_oracle, what):
+    oracle = boto_items(raw_oracle)
+    check(len(got) == len(oracle), f"{what}: {len(got)} items from the server, {len(oracle)} from boto3")
+    for i, (g, (o, sets)) in enumerate(zip(got, oracle)):
+        check(normalise(g, sets) == o, f"{what}: item {i} differs:\n server {g}\n boto3  {o}")
+
+
+async def basics(args):
+    """initialize, list tools (read-only, schemas valid), a query equal to boto3's, a PartiQL
+    SELECT equal to ExecuteStatement, and explain."""
+    client = dynamo(args.oracle)
+
+    async def body(s, init):
+        out = {"protocol": init.protocol_version, "server": init.server_info.name}
+        check(init.capabilities.tools is not None, "the server offers no tools")
+        tools = (await s.list_tools()).tools
+        names = sorted(t.name for t in tools)
+        out["tools"] = names
+        check({"list_tables", "describe_table", "query", "partiql", "explain"} <= set(names), names)
+        for t in tools:
+            check(t.annotations is not None and t.annotations.read_only_hint is True, f"{t.name} is not readOnlyHint")
+            check(t.annotations.destructive_hint is False, f"{t.name} may be destructive")
+            jsonschema.Draft202012Validator.check_schema(t.input_schema)
+            check(t.output_schema is not None, f"{t.name} has no output schema")
+            jsonschema.Draft202012Validator.check_schema(t.output_schema)
+            check(not any(w in t.name for w in ("put", "delete", "update", "write")), t.name)
+        schemas = {t.name: t.input_schema for t in tools}
+        jsonschema.validate({"table": args.table, "pk": "USER#1"}, schemas["query"])
+        jsonschema.validate({"statement": "SELECT * FROM t", "allow_scan": True}, schemas["partiql"])
+        try:
+            jsonschema.validate({"table": args.table}, schemas["query"])
+            raise AssertionError("a query without pk validated")
+        except jsonschema.ValidationError:
+            pass
+        try:
+            jsonschema.validate({"table": args.table, "pk": "x", "Limit": 5}, schemas["query"])
+            raise AssertionError("an unknown argument validated")
+        except jsonschema.ValidationError:
+            pass
+
+        tables = structured(await s.call_tool("list_tables", {}))
+        check(args.table in tables["tables"], tables)
+        described = structured(await s.call_tool("describe_table", {"table": args.table}))
+        check(described["table"]["name"] == args.table, described)
+
+        # A typed query: the collection of TYPES (numbers of 38 digits, sets, binary, NULL,
+        # control characters) and a sort-key condition, equal to boto3's.
+        got = structured(await s.call_tool("query", {"table": args.table, "pk": "TYPES", "limit": 500}))
+        check("cursor" not in got and got["stopped"] == "complete", got)
+        same_items(got["items"], oracle_query(client, args.table, "PK", "TYPES"), "query TYPES")
+        check(got["cost"]["call_rcu"] > 0, got["cost"])
+        check(got["cost"]["budget_left_rcu"] < got["cost"]["budget_rcu"], got["cost"])
+        check(len(got["cost"]["requests"]) >= 1 and got["cost"]["requests"][0]["operation"] == "Query", got["cost"])
+        big = [i for i in got["items"] if i.get("SK") == "BIG"][0]
+        check(str(big["n"]) == "12345678901234567890123456789012345678", big)
+        check(big["ctl"] == "bell\x07esc\x1b[31m", big)
+
+        def sk_begins(kw):
+            kw["KeyConditionExpression"] += " AND begins_with(#sk, :sk)"
+            kw["ExpressionAttributeNames"]["#sk"] = "SK"
+            kw["ExpressionAttributeValues"][":sk"] = {"S": "ITEM#00"}
+
+        got = structured(
+            await s.call_tool(
+                "query", {"table": args.table, "pk": "BIG", "sk_begins_with": "ITEM#00", "limit": 500}
+            )
+        )
+        same_items(got["items"], oracle_query(client, args.table, "PK", "BIG", sk_begins), "query begins_with")
+
+        # A PartiQL SELECT, equal to DynamoDB Local's ExecuteStatement of the same statement.
+        statement = f'SELECT * FROM "{args.table}" WHERE PK = ?'
+        got = structured(await s.call_tool("partiql", {"statement": statement, "parameters": ["TYPES"]}))
+        check(got["operation"] == "Query", got["operation"])
+        raw = []
+        token = None
+        while True:
+            kw = {"Statement": statement, "Parameters": [{"S": "TYPES"}]}
+            if token:
+                kw["NextToken"] = token
+            page = client.execute_statement(**kw)
+            raw.extend(page["Items"])
+            token = page.get("NextToken")
+            if not token:
+                break
+        same_items(got["items"], raw, "partiql")
+
+        # EXPLAIN reads nothing: its cost is zero and it names the request.
+        explained = structured(await s.call_tool("explain", {"statement": statement, "parameters": ["TYPES"]}))
+        check(explained["reads"] == "Query", explained)
+        check("aws dynamodb query" in explained["explanation"], explained["explanation"])
+        check(explained["cost"]["call_rcu"] == 0, explained["cost"])
+
+        # Validation in DynamoDB's words, with the fix.
+        bad = await s.call_tool("query", {"table": args.table, "pk": "TYPES", "sk_eq": "A", "sk_lt": "B"})
+        check(bad.is_error and "at most one sort-key condition" in text_of(bad), text_of(bad))
+        bad = await s.call_tool("query", {"table": args.table, "pk": "TYPES", "filter": "#missing = :v"})
+        check(bad.is_error and "#missing" in text_of(bad), text_of(bad))
+        bad = await s.call_tool("query", {"table": args.table, "pk": "TYPES", "cursor": "forged"})
+        check(bad.is_error and "cursor refused" in text_of(bad), text_of(bad))
+        write = await s.call_tool("partiql", {"statement": f"DELETE FROM \"{args.table}\" WHERE PK = 'TYPES'"})
+        check(write.is_error, text_of(write))
+        out["write_refusal"] = text_of(write)
+        return out
+
+    return await with_session(args, body)
+
+
+async def scan_refusal(args):
+    """A statement that would scan is refused (cost, index) without allow_scan; with it, the
+    Scan stops within the per-call cap."""
+
+    async def body(s, init):
+        statement = f'SELECT * FROM "{args.table}" WHERE status = ?'
+        refused = await s.call_tool("partiql", {"statement": statement, "parameters": ["SHIPPED"]})
+        text = text_of(refused)
+        check(refused.is_error, f"not refused: {text}")
+        check(len(refused.content) == 1, refused.content)
+        check("Scan of the whole table" in text and "RCU" in text, text)
+        check("allow_scan: true" in text, text)
+        check("--allow-scan" not in text, text)
+        ran = structured(await s.call_tool("partiql", {"statement": statement, "parameters": ["SHIPPED"], "allow_scan": True}))
+        check(ran["operation"] == "Scan", ran)
+        cost = ran["cost"]
+        check(num(cost["call_rcu"]) <= num(cost["per_call_cap_rcu"]), cost)
+        check(ran["stopped"] in ("budget", "page_full", "complete"), ran)
+        check(all(i["status"] == "SHIPPED" for i in ran["items"]), "the filter did not hold")
+        return {"refusal": text, "stopped": ran["stopped"], "call_rcu": num(cost["call_rcu"])}
+
+    return await with_session(args, body)
+
+
+async def budget(args):
+    """Many calls until the session budget refuses: every result's session total stays within
+    the budget, and the refusal names it and how to raise it."""
+
+    async def body(s, init):
+        statement = f'SELECT * FROM "{args.table}"'
+        cursor = None
+        calls = 0
+        last = None
+        refusal = None
+        for _ in range(200):
+            call = {"statement": statement, "allow_scan": True, "limit": 500}
+            if cursor:
+                call["cursor"] = cursor
+            result = await s.call_tool("partiql", call)
+            calls += 1
+            if result.is_error:
+                refusal = text_of(result)
+                break
+            got = structured(result)
+            last = got["cost"]
+            check(num(last["session_rcu"]) <= num(last["budget_rcu"]), last)
+            check(num(last["call_rcu"]) <= num(last["per_call_cap_rcu"]), last)
+            # At the table's end the cursor is absent: the next call starts over.
+            cursor = got.get("cursor")
+        check(refusal is not None, f"no refusal after {calls} calls (last cost {last})")
+        check("--max-rcu" in refusal and "Restart the server with a larger --max-rcu" in refusal, refusal)
+        # A query is refused too, and sends nothing.
+        again = await s.call_tool("query", {"table": args.table, "pk": "USER#1"})
+        check(again.is_error and "budget" in text_of(again), text_of(again))
+        return {"calls": calls, "session_rcu": num(last["session_rcu"]), "budget_rcu": num(last["budget_rcu"]), "refusal": refusal}
+
+    return await with_session(args, body)
+
+
+async def walk(args):
+    """A cursor walks a large collection page by page: no item lost or repeated."""
+    client = dynamo(args.oracle)
+
+    async def body(s, init):
+        seen = []
+        cursor = None
+        pages = 0
+        while True:
+            call = {"table": args.table, "pk": "BIG", "limit": 97}
+            if cursor:
+                call["cursor"] = cursor
+            got = structured(await s.call_tool("query", call))
+            pages += 1
+            check(len(got["items"]) <= 97, len(got["items"]))
+            seen.extend(i["SK"] for i in got["items"])
+            cursor = got.get("cursor")
+            if cursor is None:
+                check(got["stopped"] == "complete", got["stopped"])
+                break
+            check(pages < 1000, "the cursor does not end")
+        oracle = [i["SK"]["S"] for i in oracle_query(client, args.table, "PK", "BIG")]
+        check(len(seen) == len(set(seen)), "an item was repeated")
+        check(seen == oracle, f"{len(seen)} items walked, {len(oracle)} in the collection")
+        # The same walk newest first, through PartiQL.
+        statement = f'SELECT * FROM "{args.table}" WHERE PK = ? ORDER BY SK DESC'
+        back = []
+        cursor = None
+        while True:
+            call = {"statement": statement, "parameters": ["BIG"], "limit": 250}
+            if cursor:
+                call["cursor"] = cursor
+            got = structured(await s.call_tool("partiql", call))
+            back.extend(i["SK"] for i in got["items"])
+            cursor = got.get("cursor")
+            if cursor is None:
+                break
+        check(back == list(reversed(oracle)), f"{len(back)} items walked back")
+        return {"pages": pages, "items": len(seen)}
+
+    return await with_session(args, body)
+
+
+async def denied(args):
+    """A denied permission is one clear tool error naming the IAM action."""
+
+    async def body(s, init):
+        result = await s.call_tool("query", {"table": args.table, "pk": "USER#1"})
+        text = text_of(result)
+        check(result.is_error, f"not an error: {text}")
+        check(len(result.content) == 1, result.content)
+        check("dynamodb:Query" in text and "IAM policy" in text, text)
+        return {"error": text}
+
+    return await with_session(args, body)
+
+
+async def seed(args):
+    """Test data, written with boto3 straight to DynamoDB Local: the TYPES collection (every
+    attribute type, a 38-digit number, control characters) and the BIG collection of 1,500
+    items."""
+    client = dynamo(args.oracle)
+    client.create_table(
+        TableName=args.table,
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+        AttributeDefinitions=[
+            {"AttributeName": "PK", "AttributeType": "S"},
+            {"AttributeName": "SK", "AttributeType": "S"},
+        ],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    client.get_waiter("table_exists").wait(TableName=args.table)
+    table = boto3.resource(
+        "dynamodb",
+        endpoint_url=args.oracle,
+        region_name="us-east-1",
+        aws_access_key_id="dummy",
+        aws_secret_access_key="dummy",
+    ).Table(args.table)
+    with table.batch_writer() as batch:
+        batch.put_item(
+            Item={
+                "PK": "TYPES",
+                "SK": "BIG",
+                "n": Decimal("12345678901234567890123456789012345678"),
+                "small": Decimal("-0.000000000000000000000000000000000000123"),
+                "ctl": "bell\x07esc\x1b[31m",
+            }
+        )
+        batch.put_item(
+            Item={
+                "PK": "TYPES",
+                "SK": "SETS",
+                "ss": {"b", "a", "c"},
+                "ns": {Decimal("1"), Decimal("2.5"), Decimal("-3")},
+                "bs": {Binary(b"\x00\x01"), Binary(b"\xff")},
+                "bin": Binary(b"\x00binary\xff"),
+                "nul": None,
+                "yes": True,
+                "list": [Decimal("1"), "two", None, {"three": [Decimal("3")]}],
+                "map": {"nested": {"deep": "value"}, "empty": {}},
+            }
+        )
+        for i in range(1500):
+            batch.put_item(Item={"PK": "BIG", "SK": f"ITEM#{i:05}", "n": Decimal(i), "pad": "x" * 200})
+    return {"seeded": args.table}
+
+
+SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "denied": denied}
+
+
+def main():
+    argv = sys.argv[1:]
+    split = argv.index("--")
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("--table", required=True)
+    parser.add_argument("--oracle", help="DynamoDB Local's own endpoint, for boto3")
+    args = parser.parse_args(argv[:split])
+    args.server = argv[split + 1 :]
+    if args.scenario != "seed":
+        check(args.server, "give the server's command line after --")
+    out = asyncio.run(SCENARIOS[args.scenario](args))
+    print(json.dumps(out, default=str))
+
+
+if __name__ == "__main__":
+    main()
