@@ -172,11 +172,11 @@ async def basics(args):
         def sk_begins(kw):
             kw["KeyConditionExpression"] += " AND begins_with(#sk, :sk)"
             kw["ExpressionAttributeNames"]["#sk"] = "SK"
-            kw["ExpressionAttributeValues"][":sk"] = {"S": "ITEM#00"}
+            kw["ExpressionAttributeValues"][":sk"] = {"S": "ITEM#000"}
 
         got = structured(
             await s.call_tool(
-                "query", {"table": args.table, "pk": "BIG", "sk_begins_with": "ITEM#00", "limit": 500}
+                "query", {"table": args.table, "pk": "BIG", "sk_begins_with": "ITEM#000", "limit": 500}
             )
         )
         same_items(got["items"], oracle_query(client, args.table, "PK", "BIG", sk_begins), "query begins_with")

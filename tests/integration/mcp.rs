@@ -126,8 +126,9 @@ fn an_mcp_client_lists_read_only_tools_and_reads_what_boto3_reads() {
         "{text}"
     );
     assert!(
-        calls.iter().any(|l| l.contains("refused or failed")
-            && l.contains("at most one sort-key condition")),
+        calls.iter().any(
+            |l| l.contains("refused or failed") && l.contains("at most one sort-key condition")
+        ),
         "{text}"
     );
 }
@@ -164,17 +165,16 @@ fn the_session_budget_holds_over_many_calls_as_the_service_counts_it() {
     );
     let charged = proxy.consumed_units();
     assert!(charged <= 12.0, "the service charged {charged} RCU: {out}");
-    assert!(charged >= 9.0, "the budget was mostly spent: {charged} RCU, {out}");
+    assert!(
+        charged >= 9.0,
+        "the budget was mostly spent: {charged} RCU, {out}"
+    );
     let seen = out["session_rcu"].as_f64().unwrap();
     assert!(
         (seen - charged).abs() < 1e-9,
         "the session says {seen} RCU, the service charged {charged}"
     );
-    assert!(
-        proxy.requests("Scan") >= 5,
-        "{}",
-        proxy.summary()
-    );
+    assert!(proxy.requests("Scan") >= 5, "{}", proxy.summary());
 }
 
 #[test]

@@ -64,7 +64,7 @@ impl SessionBudget {
                 if s.reserved > 0.0 { format!(", {} RCU held by calls in progress", format_units(s.reserved)) } else { String::new() },
                 format_units(left),
                 format_units(2.0 * block),
-                format_units((self.max * 2.0).max(self.max + 100.0))
+                format_units(self.max * 2.0)
             ));
         }
         s.reserved += room;
@@ -119,7 +119,10 @@ mod tests {
         budget.settle(d, 1.5);
         let err = budget.reserve(false).unwrap_err();
         assert!(err.contains("9.5 of --max-rcu 10 RCU consumed"), "{err}");
-        assert!(err.contains("Restart the server with a larger --max-rcu"), "{err}");
+        assert!(
+            err.contains("Restart the server with a larger --max-rcu"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -48,11 +48,14 @@ impl Cursors {
         let bytes = URL_SAFE_NO_PAD
             .decode(cursor)
             .map_err(|_| refuse("it is not one this server gave"))?;
-        let text = String::from_utf8(bytes).map_err(|_| refuse("it is not one this server gave"))?;
+        let text =
+            String::from_utf8(bytes).map_err(|_| refuse("it is not one this server gave"))?;
         let (tag, json) = text
             .split_once('.')
             .ok_or_else(|| refuse("it is not one this server gave"))?;
-        let tag = u64::from_str_radix(tag, 16).ok().filter(|_| tag.len() == 16);
+        let tag = u64::from_str_radix(tag, 16)
+            .ok()
+            .filter(|_| tag.len() == 16);
         if tag != Some(self.secret.hash_one((scope, json))) {
             return Err(refuse(
                 "it was not given by this server for these arguments (or the server restarted since)",
@@ -70,7 +73,10 @@ mod tests {
     fn key() -> Item {
         let mut item = Item::new();
         item.insert("PK", AttrValue::S("USER#1".into()));
-        item.insert("SK", AttrValue::N("12345678901234567890123456789012345678".into()));
+        item.insert(
+            "SK",
+            AttrValue::N("12345678901234567890123456789012345678".into()),
+        );
         item
     }
 
@@ -78,9 +84,19 @@ mod tests {
     fn a_cursor_round_trips_only_with_its_own_arguments_and_server() {
         let cursors = Cursors::default();
         let cursor = cursors.encode("query {\"pk\":\"USER#1\"}", &key());
-        assert_eq!(cursors.decode("query {\"pk\":\"USER#1\"}", &cursor).unwrap(), key());
-        let err = cursors.decode("query {\"pk\":\"USER#2\"}", &cursor).unwrap_err();
-        assert!(err.contains("not given by this server for these arguments"), "{err}");
+        assert_eq!(
+            cursors
+                .decode("query {\"pk\":\"USER#1\"}", &cursor)
+                .unwrap(),
+            key()
+        );
+        let err = cursors
+            .decode("query {\"pk\":\"USER#2\"}", &cursor)
+            .unwrap_err();
+        assert!(
+            err.contains("not given by this server for these arguments"),
+            "{err}"
+        );
         let other = Cursors::default();
         assert!(other.decode("query {\"pk\":\"USER#1\"}", &cursor).is_err());
     }
@@ -91,11 +107,20 @@ mod tests {
         let cursor = cursors.encode("s", &key());
         let text = String::from_utf8(URL_SAFE_NO_PAD.decode(&cursor).unwrap()).unwrap();
         let edited = URL_SAFE_NO_PAD.encode(text.replace("USER#1", "USER#9"));
-        assert!(cursors.decode("s", &edited).unwrap_err().contains("not given by this server"));
+        assert!(cursors
+            .decode("s", &edited)
+            .unwrap_err()
+            .contains("not given by this server"));
         for bad in ["", "!!!", "bm90IGEgY3Vyc29y"] {
-            assert!(cursors.decode("s", bad).unwrap_err().starts_with("cursor refused"));
+            assert!(cursors
+                .decode("s", bad)
+                .unwrap_err()
+                .starts_with("cursor refused"));
         }
         let long = "A".repeat(MAX_CURSOR_CHARS + 1);
-        assert!(cursors.decode("s", &long).unwrap_err().contains("characters long"));
+        assert!(cursors
+            .decode("s", &long)
+            .unwrap_err()
+            .contains("characters long"));
     }
 }

@@ -319,10 +319,9 @@ impl Server {
                 Some(SegmentStart::After(key)) => Some(key),
                 Some(SegmentStart::Finished) => None,
                 // A page cut short whose keys are unknown: continue after its last item.
-                Some(SegmentStart::Beginning) | None => read
-                    .items
-                    .last()
-                    .map(|last| page::key_of(last, &key_names)),
+                Some(SegmentStart::Beginning) | None => {
+                    read.items.last().map(|last| page::key_of(last, &key_names))
+                }
             }
         };
         let budget_stop = read.outcome == Some(DoneOutcome::BudgetReached);
@@ -434,9 +433,7 @@ impl Server {
                 rcu_per_second: None,
             },
         };
-        let mut specs = query_specs(&self.inner.engine, &args)
-            .await
-            .map_err(said)?;
+        let mut specs = query_specs(&self.inner.engine, &args).await.map_err(said)?;
         let spec = specs.specs.pop().ok_or("no request was built")?;
         let scope = format!("query {}", to_safe_json(p, false));
         self.paged(spec, specs.key_names, &scope, p.limit, p.cursor.as_deref())
@@ -625,9 +622,17 @@ has_cost!(TablesResult, DescribeResult, ItemsResult, ExplainResult);
 impl Server {
     #[tool(
         description = "List the DynamoDB tables in this account and region. Reads no items (0 RCU).",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
     )]
-    async fn list_tables(&self, Parameters(p): Parameters<NoParams>) -> Result<Json<TablesResult>, Refusal> {
+    async fn list_tables(
+        &self,
+        Parameters(p): Parameters<NoParams>,
+    ) -> Result<Json<TablesResult>, Refusal> {
         let result = match self.inner.engine.list_tables().await {
             Ok(names) => Ok(TablesResult {
                 tables: names,
@@ -640,9 +645,17 @@ impl Server {
 
     #[tool(
         description = "Describe a table: key schema, attribute types, GSIs and LSIs (keys, projection, size), billing mode, size, TTL and stream. Reads no items (0 RCU).",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
     )]
-    async fn describe_table(&self, Parameters(p): Parameters<DescribeParams>) -> Result<Json<DescribeResult>, Refusal> {
+    async fn describe_table(
+        &self,
+        Parameters(p): Parameters<DescribeParams>,
+    ) -> Result<Json<DescribeResult>, Refusal> {
         let result = match self.inner.engine.describe_table(&p.table).await {
             Ok(info) => Ok(DescribeResult {
                 table: serde_json::from_str(&to_safe_json(&info, false)).unwrap_or(Value::Null),
@@ -655,27 +668,51 @@ impl Server {
 
     #[tool(
         description = "Query one item collection (a partition key value) of a table or index, one page at a time: typed sort-key condition, filter, projection, order. Validated as DynamoDB would before anything is sent; each page is read under the session's read budget and says what it cost. Pass the returned cursor for the next page.",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
     )]
-    async fn query(&self, Parameters(p): Parameters<QueryParams>) -> Result<Json<ItemsResult>, Refusal> {
+    async fn query(
+        &self,
+        Parameters(p): Parameters<QueryParams>,
+    ) -> Result<Json<ItemsResult>, Refusal> {
         let result = self.query_page(&p).await;
         self.logged("query", &p, result)
     }
 
     #[tool(
         description = "Run a PartiQL SELECT as the Query it means, one page at a time. A statement that would scan the table is refused with its estimated cost and the index that would serve it, unless allow_scan is set; then the Scan runs under the read budget. Writes are refused. Pass the returned cursor for the next page.",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
     )]
-    async fn partiql(&self, Parameters(p): Parameters<PartiqlParams>) -> Result<Json<ItemsResult>, Refusal> {
+    async fn partiql(
+        &self,
+        Parameters(p): Parameters<PartiqlParams>,
+    ) -> Result<Json<ItemsResult>, Refusal> {
         let result = self.partiql_page(&p).await;
         self.logged("partiql", &p, result)
     }
 
     #[tool(
         description = "Explain a PartiQL SELECT without reading it: the Query or Scan it means, its estimated cost, the index that serves a scan-shaped statement, and the exact request as an aws-cli command, PartiQL, boto3, JavaScript v3 and aws-sdk-rust. Sends only DescribeTable (0 RCU).",
-        annotations(read_only_hint = true, destructive_hint = false, idempotent_hint = true, open_world_hint = true)
+        annotations(
+            read_only_hint = true,
+            destructive_hint = false,
+            idempotent_hint = true,
+            open_world_hint = true
+        )
     )]
-    async fn explain(&self, Parameters(p): Parameters<ExplainParams>) -> Result<Json<ExplainResult>, Refusal> {
+    async fn explain(
+        &self,
+        Parameters(p): Parameters<ExplainParams>,
+    ) -> Result<Json<ExplainResult>, Refusal> {
         let result = self.explain_text(&p).await;
         self.logged("explain", &p, result)
     }

@@ -3,6 +3,7 @@
 
 /// Flag spellings in the shared validation's messages, and the argument each is here.
 const FLAGS: &[(&str, &str)] = &[
+    ("(see --explain)", "(see the explain tool)"),
     ("--allow-scan", "allow_scan: true"),
     ("--parameters", "parameters"),
     ("--sk-between", "sk_between"),

@@ -311,6 +311,7 @@ impl FaultProxy {
             config,
             eligible_seen: 0,
             log: Vec::new(),
+            consumed: 0.0,
         }));
         let stop = Arc::new(AtomicBool::new(false));
         let (st, sp) = (state.clone(), stop.clone());
