@@ -63,10 +63,11 @@ fn session(global: &GlobalArgs, conn: &crate::aws::Connection) -> Session {
 }
 
 /// Connects again with another region or profile (`R`, `A`), everything else as given on the
-/// command line.
-fn connector(base: GlobalArgs) -> Connector<Engine> {
+/// command line; the session's guard goes on across connections (one budget for the session).
+fn connector(base: GlobalArgs, session_guard: Option<SessionGuard>) -> Connector<Engine> {
     Arc::new(move |target: ConnectTarget| {
         let mut global = base.clone();
+        let session_guard = session_guard.clone();
         if target.region.is_some() {
             global.region = target.region;
         }
@@ -80,7 +81,7 @@ fn connector(base: GlobalArgs) -> Connector<Engine> {
                 region: conn.region.clone(),
                 profile: profile_name(&global),
             };
-            Ok((Engine::new(&conn), info))
+            Ok((Engine::new(&conn).with_session_guard(session_guard), info))
         })
     })
 }
@@ -215,7 +216,7 @@ pub async fn explore(
     state.writes_enabled = writer.is_some();
     let services = Services {
         history_file,
-        connector: Some(connector(global.clone())),
+        connector: Some(connector(global.clone(), session_guard.clone())),
         metrics: Some(metrics_source(&conn)),
         insights: Some(insights_source(&conn)),
     };

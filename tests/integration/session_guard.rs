@@ -32,6 +32,20 @@ fn limit_of(body: &str) -> Option<u64> {
         .ok()
 }
 
+/// Closes the form (one Esc at a time: an Esc written with the next key reads as Alt) and quits.
+fn quit(s: &mut common::pty::Session) {
+    for _ in 0..3 {
+        s.keys("\u{1b}");
+        s.settle(
+            std::time::Duration::from_millis(300),
+            std::time::Duration::from_secs(3),
+        );
+    }
+    s.wait_for("the form closed", |sc| !sc.contains("EXPLAIN"));
+    s.keys("q");
+    assert!(s.wait_exit().success());
+}
+
 fn item_reads(proxy: &FaultProxy) -> usize {
     proxy.requests("Scan") + proxy.requests("Query")
 }
@@ -58,8 +72,7 @@ fn a_key_sample_past_the_explorer_sessions_budget_is_refused_and_sends_nothing()
     s.keys("\u{13}");
     let screen = s.wait_text("not sampled");
     assert!(screen.contains("--max-rcu 0.5"), "{screen}");
-    s.keys("\u{1b}\u{1b}q");
-    assert!(s.wait_exit().success());
+    quit(&mut s);
     assert_eq!(item_reads(&proxy), opened, "{}", proxy.summary());
 }
 
@@ -84,8 +97,7 @@ fn a_key_sample_within_the_explorer_sessions_budget_is_sent() {
     s.wait_for("the sample sent", |_| item_reads(&proxy) == opened + 1);
     let body = proxy.bodies("Scan").pop().unwrap();
     assert!(body.contains("\"Limit\":100"), "{body}");
-    s.keys("\u{1b}\u{1b}q");
-    assert!(s.wait_exit().success());
+    quit(&mut s);
 }
 
 async fn engine(proxy: &FaultProxy, session: Option<SessionGuard>) -> Engine {
@@ -132,7 +144,7 @@ async fn a_key_sample_is_counted_by_the_sessions_guard_and_a_spent_session_sends
     let session = SessionGuard::new(Some(300.0), None).unwrap();
     let e = engine(&proxy, Some(session.clone())).await;
     let (pages, outcome) = read(&e, key_sample()).await;
-    assert_eq!(outcome, DoneOutcome::Complete);
+    assert_eq!(outcome, DoneOutcome::LimitReached, "its 100 keys");
     assert_eq!(proxy.requests("Scan"), 1);
     let spent: f64 = pages.iter().map(|p| p.consumed.total).sum();
     assert!(spent > 0.0);
@@ -238,4 +250,27 @@ async fn the_re_read_after_a_refused_write_is_counted_by_the_session_and_refused
     }
     assert_eq!(proxy.requests("GetItem"), 1, "{}", proxy.summary());
     assert_eq!(proxy.requests("UpdateItem"), 2, "{}", proxy.summary());
+}
+
+/// The explorer's flags given before a subcommand would guard nothing: refused, never ignored.
+#[test]
+fn the_session_flags_before_a_subcommand_are_refused() {
+    let out = run_raw(
+        &[
+            "--endpoint-url",
+            &local().endpoint,
+            "--max-rcu",
+            "1",
+            "scan",
+            demo(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("--max-rcu before the subcommand guards the explorer"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).is_empty());
 }
