@@ -93,7 +93,9 @@ impl Engine {
         &self.endpoint
     }
 
-    /// The underlying (read-only) client.
+    /// The underlying (read-only) client: for its own tests only. Reads go through
+    /// `start_read`, under the guards; nothing outside the engine builds a request on it.
+    #[cfg(test)]
     pub(crate) fn client(&self) -> &Client {
         &self.client
     }

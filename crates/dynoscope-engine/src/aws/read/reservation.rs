@@ -212,14 +212,12 @@ impl ReadGuards {
                     for (guard, ticket) in held {
                         guard.settle(ticket, 0.0, 0);
                     }
-                    return match other {
-                        None => None,
-                        Some(_) => Some(Admitted::Exhausted {
-                            session: session
-                                .is_some_and(|s| Arc::ptr_eq(s, guard))
-                                .then(|| self.session.as_ref().expect("session").refused()),
-                        }),
-                    };
+                    // `None`: stopped while waiting; otherwise this guard's budget is spent.
+                    return other.map(|_| Admitted::Exhausted {
+                        session: session
+                            .is_some_and(|s| Arc::ptr_eq(s, guard))
+                            .then(|| self.session.as_ref().expect("session").refused()),
+                    });
                 }
             }
         }
