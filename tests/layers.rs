@@ -164,3 +164,53 @@ fn test_engines_compile_only_for_tests() {
         );
     }
 }
+
+/// Where a read request may be built: only code that holds a `Reservation` the guards minted
+/// (`aws/read/sdk.rs` sends a page inside `Reservation::send`; `aws/read/get_item.rs` takes one
+/// by value). `aws/write/read_only.rs` builds reads only in its own tests, to show that its
+/// interceptor lets them through.
+const READ_SENDERS: [&str; 3] = [
+    "aws/read/sdk.rs",
+    "aws/read/get_item.rs",
+    "aws/write/read_only.rs",
+];
+
+/// A Query, Scan, ExecuteStatement or GetItem built anywhere else would be a read no guard
+/// admitted and no user action named (issue 31).
+#[test]
+fn read_requests_are_built_only_with_a_reservation() {
+    let calls = [
+        ".query()",
+        ".scan()",
+        ".execute_statement()",
+        ".get_item()",
+        ".batch_get_item()",
+        ".transact_get_items()",
+        ".batch_execute_statement()",
+        ".execute_transaction()",
+    ];
+    let mut found = Vec::new();
+    for file in tree::src_files() {
+        if READ_SENDERS.contains(&file.rel.as_str()) || file.rel.ends_with("_tests.rs") {
+            continue;
+        }
+        let text = code_only(&file.text);
+        for (n, line) in text.lines().enumerate() {
+            if calls.iter().any(|c| line.contains(c)) {
+                found.push(format!("{}:{}: {}", file.rel, n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "read requests built outside the reservation's senders:\n{}",
+        found.join("\n")
+    );
+    let files = tree::src_files();
+    for sender in READ_SENDERS {
+        assert!(
+            files.iter().any(|f| f.rel == sender),
+            "{sender} is still where reads are sent"
+        );
+    }
+}

@@ -27,6 +27,15 @@ pub struct Cli {
     // Not `requires = "table"`: explore::check_live says what to do on an export instead.
     #[arg(long)]
     pub live: bool,
+    /// The explorer session's read budget: every read it sends (opening a table, pages,
+    /// queries, Ctrl-S key samples, the re-read after a refused write) is admitted against it,
+    /// and stops once N read units are consumed (at most one request past it). Before a
+    /// subcommand it is refused: give the subcommand its own.
+    #[arg(long, value_name = "N", value_parser = ranges::max_rcu)]
+    pub max_rcu: Option<f64>,
+    /// Rate-limit the explorer session's reads together to N read units per second.
+    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second)]
+    pub rcu_per_second: Option<f64>,
 }
 
 impl Cli {

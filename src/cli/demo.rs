@@ -237,6 +237,7 @@ async fn serve(
             Default::default(),
             patterns,
             args.live,
+            Default::default(),
         )
         .await
     }

@@ -5,6 +5,7 @@
 //! samples together stay within `--max-rcu` (split evenly between the targets); the stream
 //! costs no read capacity but takes the time asked for.
 
+use crate::aws::ReadCause;
 use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
 use crate::model::diagnose::{SampleSource, SampledKey};
 use crate::model::distribution::KeyDistribution;
@@ -54,7 +55,7 @@ pub async fn sample<B: Backend>(
             continue;
         };
         let partition_key = keys.partition_key.name.clone();
-        let mut spec = ReadSpec::new(Operation::Scan, &info.name);
+        let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::SampleFlag);
         spec.index = index.map(str::to_string);
         spec.projection = Some("#k".into());
         spec.names = vec![("#k".into(), partition_key.clone())];

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::aws::read::memory::{MemorySource, Step};
-use crate::aws::{MemoryEngine, Operation};
+use crate::aws::{MemoryEngine, Operation, ReadCause};
 use crate::model::fixtures::demo_info;
 use crate::model::value::{AttrValue, Item};
 
@@ -27,7 +27,7 @@ fn table(n: usize, fail: Option<u64>) -> MemoryEngine {
 }
 
 fn scan(segments: u32) -> ReadSpec {
-    let mut spec = ReadSpec::new(Operation::Scan, "app");
+    let mut spec = ReadSpec::new(Operation::Scan, "app", ReadCause::Test);
     spec.segments = segments;
     spec.page_size = Some(10);
     spec

@@ -6,8 +6,10 @@ use std::sync::Arc;
 use super::args::{ExportArgs, GlobalArgs};
 use super::settings::Settings;
 use super::CliError;
+use crate::app::state::SessionBudget;
 use crate::app::state::{ConnectTarget, ConnectionInfo, Session, State};
 use crate::aws::write::{AuditLog, Writer};
+use crate::aws::SessionGuard;
 use crate::aws::{Backend, Engine};
 use crate::model::access_pattern::AccessPattern;
 use crate::model::aws_profiles::profile_names;
@@ -61,10 +63,11 @@ fn session(global: &GlobalArgs, conn: &crate::aws::Connection) -> Session {
 }
 
 /// Connects again with another region or profile (`R`, `A`), everything else as given on the
-/// command line.
-fn connector(base: GlobalArgs) -> Connector<Engine> {
+/// command line; the session's guard goes on across connections (one budget for the session).
+fn connector(base: GlobalArgs, session_guard: Option<SessionGuard>) -> Connector<Engine> {
     Arc::new(move |target: ConnectTarget| {
         let mut global = base.clone();
+        let session_guard = session_guard.clone();
         if target.region.is_some() {
             global.region = target.region;
         }
@@ -78,7 +81,7 @@ fn connector(base: GlobalArgs) -> Connector<Engine> {
                 region: conn.region.clone(),
                 profile: profile_name(&global),
             };
-            Ok((Engine::new(&conn), info))
+            Ok((Engine::new(&conn).with_session_guard(session_guard), info))
         })
     })
 }
@@ -170,9 +173,17 @@ pub async fn explore(
     export: ExportArgs,
     extra_patterns: Vec<AccessPattern>,
     live: bool,
+    budget: SessionBudget,
 ) -> Result<(), CliError> {
     check_live(live, table.as_deref(), export.export.is_some())?;
+    super::read_spec::check_guard_flags(budget.max_rcu, budget.rcu_per_second)?;
     if export.export.is_some() {
+        // An export's reads are of files: no read capacity to guard.
+        if budget != SessionBudget::default() {
+            return Err(CliError::bad_input(
+                "--max-rcu and --rcu-per-second guard a live table's reads; an export's files spend no read capacity: drop them",
+            ));
+        }
         return explore_export(global, settings, table, export, extra_patterns).await;
     }
     needs_terminal()?;
@@ -180,7 +191,10 @@ pub async fn explore(
     let (mut state, history_file) =
         initial_state(&global, settings, extra_patterns, conn.endpoint.clone())?;
     state.session = session(&global, &conn);
+    state.session_budget = budget;
     state.open_live = live;
+    // One guard for the whole session: the engine's reads and the writer's re-reads share it.
+    let session_guard = SessionGuard::new(budget.max_rcu, budget.rcu_per_second);
     // Writes need the flag, or allow_writes for this profile or endpoint in the config; then
     // a writer exists, and every write it sends is appended to the audit file.
     let profile = global
@@ -195,18 +209,41 @@ pub async fn explore(
         let dir = crate::platform::dirs::state_dir().ok_or_else(|| {
             CliError::bad_input("writes need an audit file, and there is no home directory for it")
         })?;
-        Some(Writer::new(&conn, AuditLog::in_dir(&dir)))
+        Some(Writer::new(&conn, AuditLog::in_dir(&dir)).with_session_guard(session_guard.clone()))
     } else {
         None
     };
     state.writes_enabled = writer.is_some();
     let services = Services {
         history_file,
-        connector: Some(connector(global.clone())),
+        connector: Some(connector(global.clone(), session_guard.clone())),
         metrics: Some(metrics_source(&conn)),
         insights: Some(insights_source(&conn)),
     };
-    ended(crate::tui::run(Engine::new(&conn), writer, state, table, services).await)
+    let engine = Engine::new(&conn).with_session_guard(session_guard);
+    ended(crate::tui::run(engine, writer, state, table, services).await)
+}
+
+/// `--max-rcu`/`--rcu-per-second` before a subcommand would guard an explorer that does not
+/// open: refused, never ignored.
+pub(super) fn check_session_budget(
+    budget: &SessionBudget,
+    command: &super::args::Command,
+) -> Result<(), CliError> {
+    if *budget == SessionBudget::default() {
+        return Ok(());
+    }
+    let flag = if budget.max_rcu.is_some() {
+        "--max-rcu"
+    } else {
+        "--rcu-per-second"
+    };
+    let opens_explorer = matches!(command, super::args::Command::Demo(args) if !args.no_ui);
+    Err(CliError::bad_input(if opens_explorer {
+        format!("{flag} before 'demo' is not supported: the demo's table is local and free; drop {flag}")
+    } else {
+        format!("{flag} before the subcommand guards the explorer, which this command does not open; drop it, or give it after the name of a subcommand that reads (scan, query, partiql, hotkeys, run)")
+    }))
 }
 
 /// `dynoscope --export PATH`: the table view on an export's items, opened and keyed as

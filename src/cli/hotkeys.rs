@@ -2,6 +2,7 @@
 //! partition-key values: the hottest keys, the key histogram, write-shard families and the
 //! warnings of [`crate::model::distribution`].
 
+use crate::aws::ReadCause;
 use crate::ui::format::bytes;
 use std::fmt::Write as _;
 use std::io::{self, Write};
@@ -70,7 +71,7 @@ pub async fn run<B: Backend>(
         .await?;
     let keys = index_keys(&info, args.index.as_deref())?;
     let partition_key = keys.partition_key.name.clone();
-    let mut spec = ReadSpec::new(Operation::Scan, &info.name);
+    let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::Hotkeys);
     spec.index = args.index.clone();
     spec.segments = args.segments;
     spec.max_rcu = args.max_rcu;

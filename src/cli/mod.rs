@@ -39,6 +39,7 @@ mod text_table;
 
 use std::time::Duration;
 
+use crate::app::state::SessionBudget;
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
 use crate::model::access_pattern::PatternError;
 use crate::model::{
@@ -160,6 +161,10 @@ pub async fn connect(global: &GlobalArgs) -> Result<aws::Connection, CliError> {
 }
 
 pub async fn run(cli: Cli) -> Result<(), CliError> {
+    let budget = SessionBudget {
+        max_rcu: cli.max_rcu,
+        rcu_per_second: cli.rcu_per_second,
+    };
     let Some(command) = cli.command else {
         let settings = Settings::load(&cli.global)?;
         return explore::explore(
@@ -169,9 +174,11 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             cli.export,
             Vec::new(),
             cli.live,
+            budget,
         )
         .await;
     };
+    explore::check_session_budget(&budget, &command)?;
     match command {
         Command::Demo(args) => demo::run(&cli.global, args).await,
         Command::Completions { shell } => docs::completions(shell),

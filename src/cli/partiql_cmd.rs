@@ -13,6 +13,7 @@ use super::read_spec::{check_guard_flags, key_columns};
 use super::stream::stream;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
+use crate::aws::ReadCause;
 use crate::aws::{Engine, Operation, ReadSpec};
 use crate::model::capacity::format_units;
 use crate::model::partiql::{
@@ -188,7 +189,7 @@ async fn sample(
         plan.index.as_deref().unwrap_or(&plan.table),
         format_units(info.sample_units(plan.index.as_deref(), SAMPLE_ITEMS as u64))
     );
-    let mut spec = ReadSpec::new(Operation::Scan, &plan.table);
+    let mut spec = ReadSpec::new(Operation::Scan, &plan.table, ReadCause::SampleFlag);
     spec.index = plan.index.clone();
     spec.page_size = Some(SAMPLE_ITEMS);
     spec.limit = Some(SAMPLE_ITEMS as usize);
@@ -271,6 +272,7 @@ async fn untranslated(
         table.unwrap_or_default(),
         &args.statement,
         parameters.to_vec(),
+        ReadCause::Statement,
     );
     spec.limit = args.limit;
     spec.max_rcu = args.max_rcu;

@@ -3,6 +3,7 @@
 
 use super::args::ReadArgs;
 use super::CliError;
+use crate::aws::ReadCause;
 use crate::aws::{Operation, ReadSpec};
 use crate::model::expression::check_expression;
 use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values};
@@ -113,7 +114,14 @@ pub(super) fn read_spec(
             "--columns chooses the columns of --output csv; add --output csv or drop --columns",
         ));
     }
-    let mut spec = ReadSpec::new(operation, table);
+    let mut spec = ReadSpec::new(
+        operation,
+        table,
+        match operation {
+            Operation::Query => ReadCause::Query,
+            _ => ReadCause::Scan,
+        },
+    );
     spec.max_rcu = read.max_rcu;
     spec.rcu_per_second = read.rcu_per_second;
     spec.index = read.index.clone();

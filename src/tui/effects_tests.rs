@@ -109,7 +109,11 @@ async fn a_read_of_a_missing_table_fails_with_one_event() {
     let (tx, mut rx) = mpsc::channel(4);
     let engine = MemoryEngine::new();
     let handle = engine.start_read(
-        crate::aws::ReadSpec::new(crate::aws::Operation::Scan, "nope"),
+        crate::aws::ReadSpec::new(
+            crate::aws::Operation::Scan,
+            "nope",
+            crate::aws::ReadCause::Test,
+        ),
         tx,
     );
     let event = rx.recv().await.unwrap();

@@ -16,6 +16,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::*;
+use dynoscope::aws::ReadCause;
 use dynoscope::aws::{
     connect, ConnectOptions, DoneOutcome, Engine, EngineEvent, Operation, Page, ReadSpec,
 };
@@ -56,7 +57,7 @@ async fn read_all(engine: &Engine, spec: ReadSpec) -> (Vec<Page>, DoneOutcome) {
 }
 
 fn scan(segments: u32, filtered: bool) -> ReadSpec {
-    let mut spec = ReadSpec::new(Operation::Scan, table());
+    let mut spec = ReadSpec::new(Operation::Scan, table(), ReadCause::Test);
     spec.segments = segments;
     if filtered {
         spec.filter = Some("#s = :s".into());
@@ -68,7 +69,7 @@ fn scan(segments: u32, filtered: bool) -> ReadSpec {
 
 /// The ten write shards of the pending-orders GSI key, as one read.
 fn shards() -> ReadSpec {
-    let mut spec = ReadSpec::new(Operation::Query, table());
+    let mut spec = ReadSpec::new(Operation::Query, table(), ReadCause::Test);
     spec.index = Some("GSI1".into());
     spec.key_condition = Some("#pk = :pk".into());
     spec.names = vec![("#pk".into(), "GSI1PK".into())];

@@ -45,6 +45,7 @@ mod mcp;
 mod package;
 mod partiql_oracle;
 mod partiql_snippets;
+mod session_guard;
 mod table_export;
 mod table_export_s3;
 mod tail;

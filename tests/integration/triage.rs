@@ -6,6 +6,7 @@ use crate::common;
 use std::collections::BTreeSet;
 
 use common::*;
+use dynoscope::aws::ReadCause;
 use dynoscope::aws::{
     connect, ConnectOptions, DoneOutcome, Engine, EngineEvent, Operation, ReadSpec, SegmentStart,
 };
@@ -109,7 +110,7 @@ async fn a_cancelled_parallel_scan_resumes_and_reads_each_item_exactly_once() {
     let table = seeded_demo(40);
     let engine = engine().await;
     let segments = 4u32;
-    let mut spec = ReadSpec::new(Operation::Scan, table.clone());
+    let mut spec = ReadSpec::new(Operation::Scan, table.clone(), ReadCause::Test);
     spec.segments = segments;
     spec.page_size = Some(20);
 

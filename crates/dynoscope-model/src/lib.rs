@@ -35,6 +35,7 @@ pub mod part_names;
 pub mod partiql;
 mod pattern_file;
 pub mod permission;
+pub mod read_cause;
 pub mod redact;
 pub mod relations;
 pub mod reserved;

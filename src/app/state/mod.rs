@@ -133,6 +133,20 @@ pub struct Notice {
     pub error: bool,
 }
 
+/// The explorer session's read guard, as given on the command line.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SessionBudget {
+    pub max_rcu: Option<f64>,
+    pub rcu_per_second: Option<f64>,
+}
+
+impl SessionBudget {
+    /// Read units the budget still allows after `spent`; `None` without `--max-rcu`.
+    pub fn left(&self, spent: f64) -> Option<f64> {
+        self.max_rcu.map(|max| (max - spent).max(0.0))
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct State {
     pub screen: Screen,
@@ -172,6 +186,9 @@ pub struct State {
     pub log_pane: LogPane,
     /// Region and profile, and switching them (`R`, `A`).
     pub session: Session,
+    /// The explorer's `--max-rcu`/`--rcu-per-second`: the engine admits every read of the
+    /// session against them; the state says so before a priced sample would pass the budget.
+    pub session_budget: SessionBudget,
     /// A writer exists (`--allow-writes` or the config): the write keys work.
     pub writes_enabled: bool,
     /// Derived view data this message made stale (see `update::derived`).
@@ -213,6 +230,7 @@ impl State {
             key_samples: HashMap::new(),
             log_pane: LogPane::default(),
             session: Session::default(),
+            session_budget: SessionBudget::default(),
             writes_enabled: false,
             refresh: Refresh::default(),
         }

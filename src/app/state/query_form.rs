@@ -6,6 +6,7 @@ use ratatui_textarea::TextArea;
 
 use super::aws_cli;
 
+use crate::aws::ReadCause;
 use crate::aws::{Operation, ReadSpec};
 use crate::model::expression::parse_key_condition;
 use crate::model::filter_compile::{compile_filter_beside, compile_projection_beside};
@@ -252,7 +253,7 @@ impl QueryForm {
         let err = |field: Field, message: String| FieldError { field, message };
         let keys = self.keys(info);
         let index = self.index_name(info);
-        let mut spec = ReadSpec::new(Operation::Query, info.name.clone());
+        let mut spec = ReadSpec::new(Operation::Query, info.name.clone(), ReadCause::Query);
         spec.index = index.clone();
         spec.descending = self.descending;
         let mut names: Vec<(String, String)> = Vec::new();

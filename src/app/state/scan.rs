@@ -3,6 +3,7 @@
 
 use ratatui_textarea::TextArea;
 
+use crate::aws::ReadCause;
 use crate::aws::{Operation, ReadSpec};
 use crate::model::capacity::{on_demand_cost, scan_estimate_units};
 use crate::model::filter_compile::{compile_filter, compile_projection};
@@ -178,7 +179,7 @@ impl ScanLauncher {
                 "GSIs only support eventually consistent reads; choose eventual".into(),
             ));
         }
-        let mut spec = ReadSpec::new(Operation::Scan, info.name.clone());
+        let mut spec = ReadSpec::new(Operation::Scan, info.name.clone(), ReadCause::Scan);
         spec.index = index.map(|i| i.name.clone());
         spec.segments = segments;
         spec.consistent = self.consistent;

@@ -363,3 +363,46 @@ fn palette_runs_patterns_and_fans_out_shards() {
         crate::app::state::ReadOrigin::Pattern { sharded: true }
     );
 }
+
+#[test]
+fn a_key_sample_past_the_sessions_budget_is_refused_naming_it_and_offered_again() {
+    let mut s = builder_open();
+    // The opening page spent 2.5 read units: a session budget of 2.5 has nothing left.
+    s.session_budget.max_rcu = Some(2.5);
+    send(&mut s, typed("USER#z"));
+    let effects = send(&mut s, [ctrl_key('s')]);
+    assert!(reads(&effects).is_empty(), "{effects:?}");
+    let notice = s.notice.clone().unwrap();
+    assert!(notice.error);
+    assert!(
+        notice.text.starts_with("not sampled: ≈ ")
+            && notice
+                .text
+                .contains("the session's --max-rcu 2.5 (0 left); nothing was sent"),
+        "{}",
+        notice.text
+    );
+    assert!(builder(&s).sample_offer.is_some(), "still offered");
+    // With room by the state's count the engine's guard has the last word (it also counts the
+    // re-reads after refused writes): a sample it stops is said, and offered again.
+    s.session_budget.max_rcu = Some(1000.0);
+    let started = reads(&send(&mut s, [ctrl_key('s')]));
+    let [(id, spec)] = started.as_slice() else {
+        panic!("one sample read: {started:?}");
+    };
+    assert_eq!(spec.cause, crate::aws::ReadCause::KeySample);
+    send(
+        &mut s,
+        [Msg::Engine(EngineEvent::Done {
+            request_id: *id,
+            outcome: DoneOutcome::BudgetReached,
+            elapsed: std::time::Duration::ZERO,
+        })],
+    );
+    let notice = s.notice.clone().unwrap().text;
+    assert_eq!(
+        notice,
+        "not sampled: the session's --max-rcu 1000 is spent; nothing was sent"
+    );
+    assert!(builder(&s).sample_offer.is_some(), "offered again");
+}

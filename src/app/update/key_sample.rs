@@ -8,7 +8,8 @@ use super::query_form::info;
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Field, KeySample, Modal, Notice, QueryForm, State};
-use crate::aws::{EngineEvent, Operation, ReadSpec};
+use crate::aws::ReadCause;
+use crate::aws::{DoneOutcome, EngineEvent, Operation, ReadSpec};
 use crate::model::capacity::format_units;
 use crate::model::cell::cell_text;
 use crate::model::key_condition::KeyCondition;
@@ -100,8 +101,23 @@ pub(super) fn sample_keys(state: &mut State) -> Vec<Effect> {
     };
     let keys = b.keys(&info).clone();
     let index = b.index_name(&info);
-    let units = format_units(estimate(b, &info));
-    let mut spec = ReadSpec::new(Operation::Scan, info.name.clone());
+    let estimated = estimate(b, &info);
+    let units = format_units(estimated);
+    // Priced before it is sent: a sample that would pass the session's budget is not sent.
+    if let Some(left) = state.session_budget.left(state.log.total.total) {
+        if estimated > left {
+            state.notice = Some(Notice {
+                text: format!(
+                    "not sampled: ≈ {units} RCU would pass the session's --max-rcu {} ({} left); nothing was sent",
+                    format_units(state.session_budget.max_rcu.unwrap_or_default()),
+                    format_units(left)
+                ),
+                error: true,
+            });
+            return Vec::new();
+        }
+    }
+    let mut spec = ReadSpec::new(Operation::Scan, info.name.clone(), ReadCause::KeySample);
     let what = match wanted {
         Wanted::PartitionKeys => {
             b.sample.pk_sampled = true;
@@ -162,6 +178,7 @@ fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
 pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec<Effect>> {
     let info = info(state)?;
     let endpoint = state.endpoint.clone();
+    let session_max = state.session_budget.max_rcu.unwrap_or_default();
     let b = state
         .table
         .as_mut()?
@@ -170,6 +187,30 @@ pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec
         .and_then(Modal::query_form_mut)?;
     if b.sample.request_id != Some(event.request_id()) {
         return None;
+    }
+    let refused = match event {
+        EngineEvent::Done {
+            outcome: DoneOutcome::BudgetReached,
+            ..
+        } => Some(format!(
+            "not sampled: the session's --max-rcu {} is spent; nothing was sent",
+            format_units(session_max)
+        )),
+        EngineEvent::Failed { error, .. } => {
+            Some(format!("the key sample failed: {}", error.message))
+        }
+        _ => None,
+    };
+    if let Some(text) = refused {
+        // Not read: Ctrl-S may offer it again.
+        b.sample.request_id = None;
+        b.sample.pk_sampled = b.sample.pk_sampled && !b.sample.pk_values.is_empty();
+        if b.sample.sk_values.is_empty() {
+            b.sample.for_pk = None;
+        }
+        state.notice = Some(Notice { text, error: true });
+        super::completion::refresh(state);
+        return Some(Vec::new());
     }
     if let EngineEvent::Page(page) = event {
         state.log.push(RequestRow::from_page(page, 1));

@@ -3,6 +3,7 @@
 use super::reads::start;
 use crate::app::msg::{Effect, TableEffect};
 use crate::app::state::{Loadable, Modal, OpenTable, ReadOrigin, Screen, State};
+use crate::aws::ReadCause;
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 
@@ -61,7 +62,7 @@ pub(super) fn new_scan(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_ref() else {
         return Vec::new();
     };
-    let mut spec = ReadSpec::new(Operation::Scan, view.name.clone());
+    let mut spec = ReadSpec::new(Operation::Scan, view.name.clone(), ReadCause::OpenTable);
     spec.index = view.view.index.clone();
     start(state, spec, ReadOrigin::Plain)
 }
@@ -84,7 +85,7 @@ pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
     };
     view.modal = None;
     let parts = condition.to_expression();
-    let mut spec = ReadSpec::new(Operation::Query, view.name.clone());
+    let mut spec = ReadSpec::new(Operation::Query, view.name.clone(), ReadCause::Query);
     spec.index = view.view.index.clone();
     spec.key_condition = Some(parts.key_condition);
     spec.names = parts.names;

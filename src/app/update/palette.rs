@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::app::input::{Key, KeyCode};
+use crate::aws::ReadCause;
 
 use super::completion::MAX_COMPLETIONS;
 use super::query_form::info;
@@ -266,7 +267,7 @@ fn pattern_specs(
         let condition =
             KeyCondition::build(keys, &pk, bound.sort.clone()).map_err(|e| e.to_string())?;
         let parts = condition.to_expression();
-        let mut spec = ReadSpec::new(Operation::Query, info.name.clone());
+        let mut spec = ReadSpec::new(Operation::Query, info.name.clone(), ReadCause::Pattern);
         spec.index = bound.index.clone();
         spec.key_condition = Some(parts.key_condition);
         spec.names = parts.names;

@@ -8,6 +8,7 @@ use super::running_read;
 use super::walk::leave_view;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Modal, Notice, Prompt, ReadOrigin, ReadOutcome, ReadState, State};
+use crate::aws::ReadCause;
 use crate::aws::{DoneOutcome, EngineError, Page, ReadSpec};
 use crate::model::capacity::format_units;
 use crate::model::collection::ItemStore;
@@ -120,6 +121,13 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
         return Vec::new();
     };
     state.next_request_id += 1;
+    // Logged with each request: continuing what stopped short, or the next page asked for.
+    spec.cause = match read.outcome {
+        Some(
+            ReadOutcome::Cancelled | ReadOutcome::Failed(_) | ReadOutcome::BudgetReached { .. },
+        ) => ReadCause::Resume,
+        _ => ReadCause::NextPage,
+    };
     let origin = read.origin;
     if let Some(paging) = origin.next_paging(all) {
         (spec.max_pages, spec.page_size) = paging;
@@ -198,7 +206,29 @@ pub(super) fn done(
             if let Some(progress) = table.view.progress.as_mut() {
                 progress.finish(elapsed, !read.has_more());
             }
-            if let Some(ReadOutcome::BudgetReached { spent, budget }) = read.outcome {
+            let own_budget = read.spec.max_rcu.is_some()
+                || table
+                    .view
+                    .progress
+                    .as_ref()
+                    .is_some_and(|p| p.budget_rcu.is_some());
+            if let (Some(ReadOutcome::BudgetReached { .. }), false, Some(max)) =
+                (&read.outcome, own_budget, state.session_budget.max_rcu)
+            {
+                // Not the read's budget: the session's, which no new read budget lifts.
+                read.outcome = Some(ReadOutcome::BudgetReached {
+                    spent: state.log.total.total,
+                    budget: max,
+                });
+                state.notice = Some(Notice {
+                    text: format!(
+                        "stopped at the session's --max-rcu {}: {} RCU spent; nothing more is read in this session",
+                        format_units(max),
+                        format_units(state.log.total.total)
+                    ),
+                    error: false,
+                });
+            } else if let Some(ReadOutcome::BudgetReached { spent, budget }) = read.outcome {
                 state.notice = Some(Notice {
                     text: format!(
                         "stopped at the capacity budget: {} of {} RCU spent; n resumes with a new budget",

@@ -6,6 +6,7 @@ use super::reads::start;
 use super::running_read;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
+use crate::aws::ReadCause;
 use crate::aws::{Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 use crate::model::relations::{related_collections, KeyKnowledge, RelationInputs};
@@ -120,7 +121,7 @@ pub(super) fn open_collection(
         }
     };
     let parts = condition.to_expression();
-    let mut spec = ReadSpec::new(Operation::Query, view.name.clone());
+    let mut spec = ReadSpec::new(Operation::Query, view.name.clone(), ReadCause::Navigate);
     spec.index = index.clone();
     spec.key_condition = Some(parts.key_condition);
     spec.names = parts.names;

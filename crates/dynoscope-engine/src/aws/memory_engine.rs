@@ -30,6 +30,8 @@ pub struct MemoryEngine {
     /// Streams by table name; a table has one when its `TableInfo::stream` says so too.
     streams: Arc<BTreeMap<String, Arc<MemoryStream>>>,
     next_id: Arc<AtomicU64>,
+    /// As [`super::Engine::with_session_guard`]'s.
+    session: Option<super::SessionGuard>,
 }
 
 /// The ARN a memory stream goes by.
@@ -40,6 +42,12 @@ fn stream_arn(table: &str) -> String {
 impl MemoryEngine {
     pub fn new() -> Self {
         MemoryEngine::default()
+    }
+
+    /// Every read is admitted by `session` as well as by its own guard.
+    pub fn with_session_guard(mut self, session: Option<super::SessionGuard>) -> Self {
+        self.session = session;
+        self
     }
 
     /// Adds a table; its name is `info.name`.
@@ -86,7 +94,7 @@ impl Backend for MemoryEngine {
         tx: mpsc::Sender<EngineEvent>,
     ) -> ReadHandle {
         match self.tables.get(&spec.table) {
-            Some((_, source)) => start_read(source.clone(), id, spec, tx),
+            Some((_, source)) => start_read(source.clone(), id, spec, self.session.clone(), tx),
             // A read of no table fails as DynamoDB's would: one final event.
             None => ReadHandle::failed(id, Self::not_found(&spec.table), tx),
         }

@@ -39,8 +39,10 @@ pub use connect::{connect, ConnectError, ConnectOptions, Connection};
 pub use error::{EngineError, ErrorClass};
 #[cfg(any(test, feature = "test-engines"))]
 pub use memory_engine::MemoryEngine;
+pub use read::reservation::SessionGuard;
 pub use read::{
-    DoneOutcome, EngineEvent, Operation, Page, ReadHandle, ReadProgress, ReadSpec, SegmentStart,
+    DoneOutcome, EngineEvent, Operation, Page, ReadCause, ReadHandle, ReadProgress, ReadSpec,
+    SegmentStart,
 };
 pub use stats::ReadStats;
 
@@ -51,6 +53,9 @@ pub struct Engine {
     next_request_id: Arc<AtomicU64>,
     /// DynamoDB Streams, configured like `client`: the explorer's live pane reads through it.
     pub(crate) streams: aws_sdk_dynamodbstreams::Client,
+    /// The explorer's `--max-rcu`/`--rcu-per-second`: every read of the session is admitted
+    /// by it too.
+    session: Option<read::reservation::SessionGuard>,
 }
 
 impl Engine {
@@ -70,15 +75,28 @@ impl Engine {
             endpoint: connection.endpoint.clone(),
             next_request_id: Arc::new(AtomicU64::new(1)),
             streams: connection.streams.clone(),
+            session: None,
         }
+    }
+
+    /// Every read this engine starts is admitted by `session` as well as by its own guard.
+    pub fn with_session_guard(mut self, session: Option<read::reservation::SessionGuard>) -> Self {
+        self.session = session;
+        self
+    }
+
+    pub fn session_guard(&self) -> Option<&read::reservation::SessionGuard> {
+        self.session.as_ref()
     }
 
     pub fn endpoint(&self) -> &str {
         &self.endpoint
     }
 
-    /// The underlying (read-only) client.
-    pub fn client(&self) -> &Client {
+    /// The underlying (read-only) client: for its own tests only. Reads go through
+    /// `start_read`, under the guards; nothing outside the engine builds a request on it.
+    #[cfg(test)]
+    pub(crate) fn client(&self) -> &Client {
         &self.client
     }
 
@@ -103,7 +121,7 @@ impl Engine {
             client: self.client.clone(),
             endpoint: self.endpoint.clone(),
         };
-        read::start_read(Arc::new(source), id, spec, tx)
+        read::start_read(Arc::new(source), id, spec, self.session.clone(), tx)
     }
 }
 

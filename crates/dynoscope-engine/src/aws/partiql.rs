@@ -1,7 +1,7 @@
 //! The read a translated PartiQL statement runs as. One that cannot be translated is sent as
 //! ExecuteStatement by the read engine itself ([`ReadSpec::statement`]), under the same guard.
 
-use super::{Operation, ReadSpec};
+use super::{Operation, ReadCause, ReadSpec};
 use crate::model::partiql::{Plan, ReadKind};
 
 /// The read a translated statement runs as, in the explorer and in `dynoscope partiql` alike:
@@ -11,7 +11,8 @@ pub fn plan_read(plan: &Plan) -> ReadSpec {
         ReadKind::Query => Operation::Query,
         ReadKind::Scan => Operation::Scan,
     };
-    let mut spec = ReadSpec::new(operation, &plan.table);
+    // The user ran the statement: its cause whether it runs as Query, Scan or as it is.
+    let mut spec = ReadSpec::new(operation, &plan.table, ReadCause::Statement);
     spec.index = plan.index.clone();
     spec.key_condition = plan.key_condition.clone();
     spec.filter = plan.filter.clone();

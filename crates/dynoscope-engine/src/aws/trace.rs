@@ -5,7 +5,12 @@ use super::error::EngineError;
 use super::read::Page;
 
 /// One Query/Scan page: what the request log shows, as one line.
-pub fn log_page(page: &Page, table: &str, total_segments: u32) {
+pub fn log_page(
+    page: &Page,
+    table: &str,
+    total_segments: u32,
+    cause: crate::model::read_cause::ReadCause,
+) {
     let indexes: Vec<String> = page
         .consumed
         .indexes
@@ -16,6 +21,7 @@ pub fn log_page(page: &Page, table: &str, total_segments: u32) {
         target: "dynoscope::aws::read",
         request = page.request_id,
         operation = page.operation.as_str(),
+        cause = cause.as_str(),
         table,
         index = page.index.as_deref().unwrap_or("-"),
         segment = page.segment,

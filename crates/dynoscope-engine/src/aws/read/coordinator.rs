@@ -9,6 +9,7 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::guard::CapacityGuard;
+use super::reservation::{ReadGuards, Refused, SessionGuard};
 use super::segment::{run_segment, SegmentFailure};
 use super::source::PageSource;
 use super::{
@@ -30,8 +31,11 @@ pub(super) struct Shared<S> {
     pub user_cancel: CancellationToken,
     pub remaining: Remaining,
     pub limit_reached: AtomicBool,
-    pub guard: Option<CapacityGuard>,
+    /// The read's own guard and the session's: every request is admitted by them.
+    pub guards: ReadGuards,
     pub budget_reached: AtomicBool,
+    /// The session's budget stopped the read: said in its `Done`'s log line.
+    pub session_refused: std::sync::OnceLock<Refused>,
     /// Segments with a request or a page in memory at once.
     pub in_flight: Semaphore,
     /// Requests on the wire at once: at least one per active segment, prefetches beyond that
@@ -82,11 +86,13 @@ impl Remaining {
 }
 
 /// Starts `spec` against `source`; its events arrive on `tx`, ending with exactly one `Done`
-/// or `Failed`.
+/// or `Failed`. Every request is admitted by the read's own guard (`spec.max_rcu`,
+/// `spec.rcu_per_second`) and by `session`'s.
 pub fn start_read<S: PageSource>(
     source: Arc<S>,
     request_id: RequestId,
     spec: ReadSpec,
+    session: Option<SessionGuard>,
     tx: mpsc::Sender<EngineEvent>,
 ) -> ReadHandle {
     let cancel = CancellationToken::new();
@@ -105,8 +111,12 @@ pub fn start_read<S: PageSource>(
         user_cancel: cancel.clone(),
         remaining,
         limit_reached: AtomicBool::new(false),
-        guard: CapacityGuard::new(spec.max_rcu, spec.rcu_per_second, spec.consistent),
+        guards: ReadGuards::new(
+            CapacityGuard::new(spec.max_rcu, spec.rcu_per_second, spec.consistent),
+            session,
+        ),
         budget_reached: AtomicBool::new(false),
+        session_refused: std::sync::OnceLock::new(),
         in_flight: Semaphore::new((segments as usize).min(MAX_IN_FLIGHT_SEGMENTS)),
         requests: Semaphore::new(
             (segments as usize).clamp(PREFETCH_REQUESTS, MAX_IN_FLIGHT_SEGMENTS),

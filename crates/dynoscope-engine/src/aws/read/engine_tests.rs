@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use tokio::sync::mpsc;
 
 use super::memory::{MemorySource, Step};
-use super::{start_read, DoneOutcome, EngineEvent, Operation, ReadProgress, ReadSpec};
+use super::{start_read, DoneOutcome, EngineEvent, Operation, ReadCause, ReadProgress, ReadSpec};
 use crate::model::value::{AttrValue, Item};
 
 fn table(n: usize, size_seed: u64) -> Vec<Item> {
@@ -108,12 +108,12 @@ fn case() -> impl Strategy<Value = Case> {
 impl Case {
     fn spec(&self) -> ReadSpec {
         let mut spec = if self.shards > 1 {
-            let mut s = ReadSpec::new(Operation::Query, "t");
+            let mut s = ReadSpec::new(Operation::Query, "t", ReadCause::Test);
             s.shards = (0..self.shards).map(|_| Vec::new()).collect();
             s.limit_per_segment = true;
             s
         } else {
-            let mut s = ReadSpec::new(Operation::Scan, "t");
+            let mut s = ReadSpec::new(Operation::Scan, "t", ReadCause::Test);
             s.segments = self.segments;
             s
         };
@@ -155,7 +155,7 @@ async fn one_read(
     progress: &mut ReadProgress,
 ) -> Option<DoneOutcome> {
     let (tx, mut rx) = mpsc::channel(4);
-    let handle = start_read(source.clone(), 1, spec, tx);
+    let handle = start_read(source.clone(), 1, spec, None, tx);
     let mut pages = 0;
     let mut outcome = None;
     while let Some(event) = rx.recv().await {
@@ -270,7 +270,7 @@ proptest! {
 
 async fn drain_all(source: Arc<MemorySource>, spec: ReadSpec) -> (Vec<super::Page>, DoneOutcome) {
     let (tx, mut rx) = mpsc::channel(8);
-    let handle = start_read(source, 1, spec, tx);
+    let handle = start_read(source, 1, spec, None, tx);
     let mut pages = Vec::new();
     let mut outcome = None;
     while let Some(event) = rx.recv().await {
@@ -294,7 +294,7 @@ async fn first_pages_of_many_segments_are_budgeted_too() {
             fail: false,
         }),
     );
-    let mut spec = ReadSpec::new(Operation::Scan, "t");
+    let mut spec = ReadSpec::new(Operation::Scan, "t", ReadCause::Test);
     spec.segments = 64;
     spec.max_rcu = Some(10.0);
     let (pages, outcome) = drain_all(source, spec).await;
@@ -315,7 +315,7 @@ async fn a_limit_with_a_filter_resumes_after_the_last_item_delivered() {
     let source = Arc::new(MemorySource::new(table(200, 1), &["PK", "SK"]).with_filter(
         |i| matches!(i.get("n"), Some(AttrValue::N(n)) if n.parse::<u32>().unwrap() % 2 == 0),
     ));
-    let mut spec = ReadSpec::new(Operation::Scan, "t");
+    let mut spec = ReadSpec::new(Operation::Scan, "t", ReadCause::Test);
     spec.filter = Some("even".into());
     spec.page_size = Some(50);
     spec.limit = Some(10);
@@ -343,10 +343,10 @@ async fn a_cancel_before_any_page_leaves_every_segment_to_resume_from_its_start(
             fail: false,
         }),
     );
-    let mut spec = ReadSpec::new(Operation::Scan, "t");
+    let mut spec = ReadSpec::new(Operation::Scan, "t", ReadCause::Test);
     spec.segments = 3;
     let (tx, mut rx) = mpsc::channel(8);
-    let handle = start_read(source, 1, spec.clone(), tx);
+    let handle = start_read(source, 1, spec.clone(), None, tx);
     tokio::time::sleep(Duration::from_secs(1)).await;
     handle.cancel();
     let mut progress = ReadProgress::new(&spec);
@@ -377,11 +377,11 @@ async fn every_response_that_came_back_is_delivered_even_after_a_cancel() {
                     fail: false,
                 }),
             );
-            let mut spec = ReadSpec::new(Operation::Scan, "t");
+            let mut spec = ReadSpec::new(Operation::Scan, "t", ReadCause::Test);
             spec.segments = segments;
             spec.page_size = Some(10);
             let (tx, mut rx) = mpsc::channel(1);
-            let handle = start_read(source.clone(), 1, spec, tx);
+            let handle = start_read(source.clone(), 1, spec, None, tx);
             tokio::time::sleep(Duration::from_millis(cancel_at_ms)).await;
             handle.cancel();
             let mut delivered = 0.0;

@@ -70,11 +70,20 @@ struct Sent {
     units: f64,
 }
 
-/// An admitted request; settle it exactly once.
+/// An admitted request; settle it exactly once. A ticket cannot send anything: requests go
+/// with a [`super::reservation::Reservation`], which holds the tickets of every guard that
+/// admitted them.
 #[derive(Debug)]
 pub struct Ticket {
     id: u64,
     reserved: f64,
+}
+
+impl Ticket {
+    /// The worst case reserved for it.
+    pub fn reserved(&self) -> f64 {
+        self.reserved
+    }
 }
 
 #[derive(Debug)]

@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::reservation::Reservation;
 use super::source::{PageRequest, PageSource, RawPage};
 use super::Operation;
 use crate::aws::attempts::AttemptRecorder;
@@ -92,7 +93,7 @@ impl MemorySource {
         key
     }
 
-    fn page(&self, request: &PageRequest) -> RawPage<Vec<Item>> {
+    fn page(&self, request: &PageRequest, limit: Option<i32>) -> RawPage<Vec<Item>> {
         let spec = &request.spec;
         let total = match spec.operation {
             Operation::Scan if request.total_segments > 1 => request.total_segments,
@@ -118,7 +119,7 @@ impl MemorySource {
         let mut last = None;
         let mut stopped_early = false;
         for &i in &positions[from..] {
-            if request.limit.is_some_and(|l| evaluated >= l as u64) || bytes >= PAGE_BYTES {
+            if limit.is_some_and(|l| evaluated >= l as u64) || bytes >= PAGE_BYTES {
                 stopped_early = true;
                 break;
             }
@@ -133,7 +134,7 @@ impl MemorySource {
         }
         // Like DynamoDB, a page that stopped at its Limit names its last key even when nothing
         // is left after it; the next request then returns an empty last page.
-        let at_limit = request.limit.is_some_and(|l| evaluated >= l as u64);
+        let at_limit = limit.is_some_and(|l| evaluated >= l as u64);
         let last_evaluated_key = (stopped_early || at_limit || bytes >= PAGE_BYTES)
             .then(|| last.map(|i| self.key_of(&self.items[i])))
             .flatten();
@@ -159,7 +160,7 @@ impl MemorySource {
 
 /// The request in DynamoDB's JSON protocol, as the SDK would send it for this page, so the
 /// request log shows the same thing against memory as against DynamoDB.
-fn request_body(request: &PageRequest) -> String {
+fn request_body(request: &PageRequest, limit: Option<i32>) -> String {
     use crate::model::json::append_dynamo_json;
     use crate::model::value::Item;
     let spec = &request.spec;
@@ -206,7 +207,7 @@ fn request_body(request: &PageRequest) -> String {
         put("ScanIndexForward", (!spec.descending).into());
     }
     put("ConsistentRead", spec.consistent.into());
-    if let Some(limit) = request.limit {
+    if let Some(limit) = limit {
         put("Limit", limit.into());
     }
     if spec.operation == Operation::Scan && request.total_segments > 1 {
@@ -243,14 +244,16 @@ impl PageSource for MemorySource {
     fn fetch(
         &self,
         request: PageRequest,
+        reservation: &Reservation,
         recorder: AttemptRecorder,
     ) -> impl Future<Output = Result<RawPage<Vec<Item>>, EngineError>> + Send + 'static {
+        let limit = reservation.limit();
         let n = self.sent.fetch_add(1, Ordering::Relaxed);
         let step = (self.script)(n);
         recorder.record_attempt(false);
-        recorder.record_body(request_body(&request));
+        recorder.record_body(request_body(&request, limit));
         // Computed now, so the page reflects the table when the request was sent.
-        let page = (!step.fail).then(|| self.page(&request));
+        let page = (!step.fail).then(|| self.page(&request, limit));
         let charged = self.charged.clone();
         async move {
             tokio::time::sleep(step.latency).await;

@@ -5,13 +5,17 @@
 //! paginating with `LastEvaluatedKey` and sending every page into one bounded channel that the
 //! caller owns. The channel's bound is the backpressure: a slow consumer parks the producers, and
 //! a semaphore caps how many segments have a page in flight, so memory stays bounded even at
-//! 1000 segments. One [`guard::CapacityGuard`] per read holds its budget and rate for all of them.
+//! 1000 segments. One [`guard::CapacityGuard`] per read holds its budget and rate for all of them,
+//! and a request is sent only with the [`reservation::Reservation`] it and the session's guard
+//! minted for it; every read names the user action that asked for it ([`ReadSpec::cause`]).
 
 mod coordinator;
+mod get_item;
 pub mod guard;
 #[cfg(any(test, feature = "test-engines"))]
 pub mod memory;
 pub mod progress;
+pub mod reservation;
 mod sdk;
 mod segment;
 pub mod source;
@@ -26,6 +30,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 pub use coordinator::start_read;
+pub(crate) use get_item::get_item;
 pub use progress::ReadProgress;
 pub(crate) use sdk::consumed_from_sdk;
 pub use sdk::SdkSource;
@@ -36,6 +41,7 @@ use super::json_lines::JsonLines;
 use crate::model::capacity::Consumed;
 use crate::model::distribution::SizedKeys;
 use crate::model::json::JsonSpelling;
+pub use crate::model::read_cause::ReadCause;
 use crate::model::value::{AttrValue, Item};
 
 pub type RequestId = u64;
@@ -80,6 +86,8 @@ pub enum SegmentStart {
 pub struct ReadSpec {
     pub operation: Operation,
     pub table: String,
+    /// The user action that asked for this read: logged with each of its requests.
+    pub cause: ReadCause,
     /// Statement only: the PartiQL text and the values of its `?`s.
     pub statement: Option<String>,
     pub parameters: Vec<AttrValue>,
@@ -134,10 +142,12 @@ pub struct ReadSpec {
 }
 
 impl ReadSpec {
-    pub fn new(operation: Operation, table: impl Into<String>) -> Self {
+    /// A read of `table` for `cause`: there is no read without the action that named it.
+    pub fn new(operation: Operation, table: impl Into<String>, cause: ReadCause) -> Self {
         ReadSpec {
             operation,
             table: table.into(),
+            cause,
             statement: None,
             parameters: Vec::new(),
             index: None,
@@ -170,11 +180,12 @@ impl ReadSpec {
         table: impl Into<String>,
         statement: impl Into<String>,
         parameters: Vec<AttrValue>,
+        cause: ReadCause,
     ) -> Self {
         ReadSpec {
             statement: Some(statement.into()),
             parameters,
-            ..ReadSpec::new(Operation::Statement, table)
+            ..ReadSpec::new(Operation::Statement, table, cause)
         }
     }
 

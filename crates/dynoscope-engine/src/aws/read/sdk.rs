@@ -6,6 +6,7 @@ use std::future::Future;
 use aws_sdk_dynamodb::types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity, Select};
 use aws_sdk_dynamodb::Client;
 
+use super::reservation::Reservation;
 use super::source::{PageRequest, PageSource, RawItems, RawPage};
 use super::Operation;
 use crate::aws::attempts::{AttemptRecorder, Attempts};
@@ -57,10 +58,12 @@ impl PageSource for SdkSource {
     fn fetch(
         &self,
         request: PageRequest,
+        reservation: &Reservation,
         recorder: AttemptRecorder,
     ) -> impl Future<Output = Result<RawPage<Self::Items>, EngineError>> + Send + 'static {
         let source = self.clone();
-        async move { source.send(request, recorder).await }
+        let limit = reservation.limit();
+        async move { source.send(request, limit, recorder).await }
     }
 }
 
@@ -68,6 +71,7 @@ impl SdkSource {
     async fn send(
         &self,
         request: PageRequest,
+        limit: Option<i32>,
         recorder: AttemptRecorder,
     ) -> Result<RawPage<Vec<SdkItem>>, EngineError> {
         let spec = &request.spec;
@@ -97,7 +101,7 @@ impl SdkSource {
                     .set_expression_attribute_values(values)
                     .scan_index_forward(!spec.descending)
                     .consistent_read(spec.consistent)
-                    .set_limit(request.limit)
+                    .set_limit(limit)
                     .set_select(select)
                     .set_exclusive_start_key(start)
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
@@ -126,7 +130,7 @@ impl SdkSource {
                     .set_expression_attribute_names(names)
                     .set_expression_attribute_values(values)
                     .consistent_read(spec.consistent)
-                    .set_limit(request.limit)
+                    .set_limit(limit)
                     .set_select(select)
                     .set_segment(parallel.then_some(request.segment as i32))
                     .set_total_segments(parallel.then_some(request.total_segments as i32))
@@ -161,7 +165,7 @@ impl SdkSource {
                     .statement(spec.statement.clone().unwrap_or_default())
                     .set_parameters(parameters)
                     .consistent_read(spec.consistent)
-                    .set_limit(request.limit)
+                    .set_limit(limit)
                     .set_next_token(next_token)
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                     .customize()
@@ -191,7 +195,7 @@ impl SdkSource {
             items: items.unwrap_or_default(),
             count: count.max(0) as u64,
             scanned_count: scanned_count.max(0) as u64,
-            consumed: consumed_or_worst_case(consumed.as_ref(), request.limit, spec.consistent),
+            consumed: consumed_or_worst_case(consumed.as_ref(), limit, spec.consistent),
             last_evaluated_key: last_evaluated_key.map(item_from_sdk),
         })
     }
@@ -203,7 +207,7 @@ pub(crate) const NEXT_TOKEN: &str = "\u{0}NextToken";
 
 /// What a response consumed; one that does not say (DynamoDB Local's ExecuteStatement, a
 /// proxy) is charged the worst case of its request, never zero, and counted as unreported.
-fn consumed_or_worst_case(
+pub(super) fn consumed_or_worst_case(
     c: Option<&ConsumedCapacity>,
     limit: Option<i32>,
     consistent: bool,

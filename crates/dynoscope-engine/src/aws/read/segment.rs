@@ -9,7 +9,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use super::coordinator::Shared;
-use super::guard::{Admission, Ticket};
+use super::reservation::{Admitted, Refused};
 use super::source::{PageRequest, PageSource, RawItems, RawPage};
 use super::{EngineEvent, Page, SegmentStart};
 use crate::aws::attempts::{AttemptRecorder, AttemptStats};
@@ -27,10 +27,9 @@ enum Fetched<I> {
         result: Result<RawPage<I>, EngineError>,
         sent_at: Duration,
         latency: Duration,
-        ticket: Option<Ticket>,
     },
-    /// The budget is spent; nothing was sent.
-    Exhausted,
+    /// A budget is spent; nothing was sent. `Some` when it was the session's.
+    Exhausted(Option<Refused>),
     /// The read stopped before this request was sent.
     Stopped,
 }
@@ -61,7 +60,7 @@ fn spawn_fetch<S: PageSource>(
     // remaining limit saves the capacity of reading items nobody will see.
     // A statement's WHERE is a filter dynoscope does not see.
     let unfiltered = spec.filter.is_none() && spec.statement.is_none();
-    let mut limit = match (shared.remaining.left(segment), unfiltered) {
+    let limit = match (shared.remaining.left(segment), unfiltered) {
         (Some(r), true) => Some(
             spec.page_size
                 .map_or(r, |p| (p as usize).min(r))
@@ -74,25 +73,20 @@ fn spawn_fetch<S: PageSource>(
         (shared.clone(), recorder.clone(), start.clone());
     let task = tokio::spawn(async move {
         let shared = task_shared;
-        // The slot first, then the guard: once admitted, the request is sent at once, so the
+        // The slot first, then the guards: once admitted, the request is sent at once, so the
         // rate limit's clock is the send time.
         let _slot = tokio::select! {
             slot = shared.requests.acquire() => slot.expect("semaphore is never closed"),
             _ = shared.stop.cancelled() => return Fetched::Stopped,
         };
-        let ticket = match &shared.guard {
-            None => None,
-            Some(guard) => match guard.admit(limit, &shared.stop).await {
-                None => return Fetched::Stopped,
-                Some(Admission::Exhausted) => return Fetched::Exhausted,
-                Some(Admission::Go {
-                    ticket,
-                    limit: admitted,
-                }) => {
-                    limit = admitted;
-                    Some(ticket)
-                }
-            },
+        let reservation = match shared
+            .guards
+            .admit(limit, shared.spec.cause, &shared.stop)
+            .await
+        {
+            None => return Fetched::Stopped,
+            Some(Admitted::Exhausted { session }) => return Fetched::Exhausted(session),
+            Some(Admitted::Go(reservation)) => reservation,
         };
         let sent_at = shared.started.elapsed();
         let request = PageRequest {
@@ -100,15 +94,16 @@ fn spawn_fetch<S: PageSource>(
             segment,
             total_segments: shared.spec.segment_count(),
             start: task_start,
-            limit,
         };
         let began = Instant::now();
-        let result = shared.source.fetch(request, task_recorder).await;
+        // The send consumes the reservation and settles it with what the page consumed.
+        let result = reservation
+            .send(shared.source.as_ref(), request, task_recorder)
+            .await;
         Fetched::Page {
             result,
             sent_at,
             latency: began.elapsed(),
-            ticket,
         }
     });
     Fetch {
@@ -169,29 +164,30 @@ pub(super) async fn run_segment<S: PageSource>(
             ))),
             sent_at: shared.started.elapsed(),
             latency: Duration::ZERO,
-            ticket: None,
         });
-        let (result, sent_at, latency, ticket) = match fetched {
+        let (result, sent_at, latency) = match fetched {
             Fetched::Page {
                 result,
                 sent_at,
                 latency,
-                ticket,
-            } => (result, sent_at, latency, ticket),
-            Fetched::Exhausted => {
+            } => (result, sent_at, latency),
+            Fetched::Exhausted(session) => {
                 shared.budget_reached.store(true, Ordering::Release);
+                if let Some(refused) = session {
+                    tracing::info!(
+                        target: "dynoscope::aws::read",
+                        request = shared.request_id,
+                        cause = shared.spec.cause.as_str(),
+                        table = shared.spec.table.as_str(),
+                        "not sent: {refused}"
+                    );
+                    let _ = shared.session_refused.set(refused);
+                }
                 return Ok(());
             }
             Fetched::Stopped => return Ok(()),
         };
         let attempts = fetch.recorder.snapshot();
-        if let (Some(guard), Some(ticket)) = (&shared.guard, ticket) {
-            let (units, evaluated) = match &result {
-                Ok(raw) => (raw.consumed.total, raw.scanned_count),
-                Err(_) => (0.0, 0),
-            };
-            guard.settle(ticket, units, evaluated);
-        }
         let mut raw = result.map_err(|error| SegmentFailure {
             segment,
             error,
@@ -264,7 +260,7 @@ pub(super) async fn run_segment<S: PageSource>(
             resume,
             sent: fetch.recorder.sent_body(),
         };
-        crate::aws::trace::log_page(&page, &spec.table, spec.segment_count());
+        crate::aws::trace::log_page(&page, &spec.table, spec.segment_count(), spec.cause);
         // Not raced against `stop`: a page that was paid for is always delivered, so capacity
         // sums stay exact. Consumers drain until the final event, so this cannot hang.
         if shared.tx.send(EngineEvent::Page(page)).await.is_err() {

@@ -5,6 +5,7 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use super::reservation::Reservation;
 use super::ReadSpec;
 use crate::aws::attempts::AttemptRecorder;
 use crate::aws::error::EngineError;
@@ -13,7 +14,8 @@ use crate::model::capacity::Consumed;
 use crate::model::json::JsonSpelling;
 use crate::model::value::Item;
 
-/// One request as a segment task asks for it.
+/// One request as a segment task asks for it. Its `Limit` is not here: it is the
+/// reservation's ([`Reservation::limit`]), what the guards admitted.
 #[derive(Debug, Clone)]
 pub struct PageRequest {
     pub spec: Arc<ReadSpec>,
@@ -21,8 +23,6 @@ pub struct PageRequest {
     pub total_segments: u32,
     /// `ExclusiveStartKey`.
     pub start: Option<Item>,
-    /// DynamoDB's `Limit`.
-    pub limit: Option<i32>,
 }
 
 /// A response before it is delivered: items still in the source's own form.
@@ -51,10 +51,13 @@ pub trait RawItems: Send + 'static {
 pub trait PageSource: Send + Sync + 'static {
     type Items: RawItems;
 
-    /// Sends one request. Every HTTP attempt is counted on `recorder`.
+    /// Sends one request, with the `Limit` of `reservation`. Every HTTP attempt is counted on
+    /// `recorder`. Called only by [`Reservation::send`], which settles the reservation with
+    /// what the response consumed; no request can be made without one.
     fn fetch(
         &self,
         request: PageRequest,
+        reservation: &Reservation,
         recorder: AttemptRecorder,
     ) -> impl Future<Output = Result<RawPage<Self::Items>, EngineError>> + Send + 'static;
 }

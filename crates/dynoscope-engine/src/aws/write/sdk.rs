@@ -16,9 +16,10 @@ use tokio::time::Instant;
 
 use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteResult};
 use crate::aws::attempts::{AttemptRecorder, Attempts};
-use crate::aws::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
+use crate::aws::convert::{item_to_sdk, value_to_sdk};
 use crate::aws::error::EngineError;
-use crate::aws::read::consumed_from_sdk;
+use crate::aws::read::reservation::{self, SessionGuard};
+use crate::aws::read::{consumed_from_sdk, get_item, ReadCause};
 use crate::aws::Connection;
 use crate::model::capacity::Consumed;
 use crate::model::value::Item;
@@ -29,6 +30,8 @@ pub struct Writer {
     client: Client,
     endpoint: String,
     audit: Arc<AuditLog>,
+    /// The session's read guard: the re-read after a refused write is admitted by it.
+    session: Option<SessionGuard>,
 }
 
 type SdkMap = HashMap<String, AttributeValue>;
@@ -62,7 +65,14 @@ impl Writer {
             client: connection.client.clone(),
             endpoint: connection.endpoint.clone(),
             audit: Arc::new(audit),
+            session: None,
         }
+    }
+
+    /// The re-read after a refused write is admitted by `session`, as the explorer's reads are.
+    pub fn with_session_guard(mut self, session: Option<SessionGuard>) -> Self {
+        self.session = session;
+        self
     }
 
     pub fn endpoint(&self) -> &str {
@@ -89,22 +99,30 @@ impl Writer {
     /// read is a failure of the write, not "deleted": the user must not be told an item is
     /// gone that may well be there.
     async fn current(&self, table: &str, key: &Item) -> Result<Option<Item>, WriteFailure> {
-        match self
-            .client
-            .get_item()
-            .table_name(table)
-            .set_key(Some(item_to_sdk(key)))
-            .consistent_read(true)
-            .send()
-            .await
-        {
-            Ok(out) => Ok(out.item.map(item_from_sdk)),
-            Err(e) => {
-                let mut error = EngineError::from_sdk(e, "GetItem", Some(table), &self.endpoint);
-                error.message = format!(
-                    "nothing was written: the item changed since it was loaded, and reading it again failed: {}",
-                    error.message
-                );
+        let changed = "nothing was written: the item changed since it was loaded";
+        let reservation = reservation::reserve(
+            self.session.as_ref(),
+            Some(1),
+            ReadCause::ConflictReread,
+        )
+        .await
+        .map_err(|refused| {
+            tracing::info!(
+                target: "dynoscope::aws::read",
+                operation = "GetItem",
+                cause = ReadCause::ConflictReread.as_str(),
+                table,
+                "not sent: {refused}"
+            );
+            WriteFailure::refused(EngineError::bad_input(format!(
+                "{changed}, and reading it again was not sent: {refused}; raise --max-rcu or reload the item"
+            )))
+        })?;
+        match get_item(&self.client, &self.endpoint, table, key, reservation).await {
+            Ok(item) => Ok(item),
+            Err(mut error) => {
+                error.message =
+                    format!("{changed}, and reading it again failed: {}", error.message);
                 Err(WriteFailure::refused(error))
             }
         }
