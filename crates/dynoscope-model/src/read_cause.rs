@@ -31,6 +31,8 @@ pub enum ReadCause {
     /// After a conditional write was refused: the item as it is now, strongly consistent,
     /// so the user sees what changed.
     ConflictReread,
+    /// A tool call of an MCP client (`dynoscope mcp`): the agent asked for this read.
+    AgentCall,
     /// A test's read.
     Test,
 }
@@ -51,6 +53,7 @@ impl ReadCause {
             ReadCause::Navigate => "navigate",
             ReadCause::Hotkeys => "hotkeys",
             ReadCause::ConflictReread => "re-read after a refused write",
+            ReadCause::AgentCall => "mcp tool call",
             ReadCause::Test => "test",
         }
     }

@@ -26,6 +26,7 @@ use crate::cli::read_cmd::query_specs;
 use crate::cli::read_spec::key_columns;
 use crate::cli::CliError;
 use crate::model::json::to_safe_json;
+use crate::model::read_cause::ReadCause;
 use crate::model::partiql::{
     advise, explain, parse, parse_parameters_from, refusal, translate, untranslated_reason,
     write_refusal, Advice, ErrorKind, Explained, ReadKind, Statement,
@@ -434,7 +435,9 @@ impl Server {
             },
         };
         let mut specs = query_specs(&self.inner.engine, &args).await.map_err(said)?;
-        let spec = specs.specs.pop().ok_or("no request was built")?;
+        let mut spec = specs.specs.pop().ok_or("no request was built")?;
+        // The agent asked for this read, not a person at a prompt: the log says so.
+        spec.cause = ReadCause::AgentCall;
         let scope = format!("query {}", to_safe_json(p, false));
         self.paged(spec, specs.key_names, &scope, p.limit, p.cursor.as_deref())
             .await
@@ -532,7 +535,12 @@ impl Server {
             return Err("a statement sent as ExecuteStatement has no cursor here; leave cursor out and raise limit".into());
         }
         let items = page_items(p.limit)?;
-        let mut spec = ReadSpec::statement(table.unwrap_or_default(), &p.statement, parameters);
+        let mut spec = ReadSpec::statement(
+            table.unwrap_or_default(),
+            &p.statement,
+            parameters,
+            ReadCause::AgentCall,
+        );
         spec.limit = Some(items);
         let read = self.read(spec).await?;
         if let Some(e) = read.failure {
