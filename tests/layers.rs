@@ -5,13 +5,15 @@
 //!   name its own layer and any layer below it, never one above; the crate root may not be
 //!   aliased (`use crate as root;`, `use super::super as x;` from the root's depth) or
 //!   glob-imported outside `main`.
-//! - Each layer names only the outside crates it may: `model/` no tokio, ratatui, crossterm,
-//!   aws-* or std::fs/net; `app/` no tokio::fs, std::fs, crossterm or aws-*; `ui/` no aws-* or
-//!   tokio; `aws/` no ratatui or crossterm. A path counts in every form: `use` (groups over any
-//!   number of lines, globs, `self`, `as`), `extern crate`, and qualified paths in code, types
-//!   and attributes (`tokio::spawn(`, `::std::fs::read`, `#[tokio::test]`); a name bound with
-//!   `as` in the file stands for what it aliases, and no file re-exports a whole crate or a
-//!   forbidden module (`pub use std::fs;`).
+//! - Each layer names only the outside paths it may, where its crate cannot refuse them (a crate
+//!   missing from a layer's manifest is already a compile error: tokio, ratatui and aws-* in the
+//!   model crate, tokio and aws-* in the explorer crate, ratatui and crossterm in the engine
+//!   crate): `model/` no std::fs/net; `app/` and `ui/` no std::fs and no crossterm (a workspace
+//!   build unifies the binary's ratatui features into the explorer's). A path counts in every
+//!   form: `use` (groups over any number of lines, globs, `self`, `as`), `extern crate`, and
+//!   qualified paths in code, types and attributes (`crossterm::event::read(`,
+//!   `::std::fs::read`); a name bound with `as` in the file stands for what it aliases, and no
+//!   file re-exports a whole crate or a forbidden module (`pub use std::fs;`).
 //! - No `#[path = "…"]` and no `include!`/`include_str!`/`include_bytes!` pulls another layer's
 //!   source in.
 //!

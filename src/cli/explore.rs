@@ -310,8 +310,6 @@ fn insights_source(conn: &crate::aws::Connection) -> crate::tui::InsightsSource 
     let engine = Engine::new(conn);
     std::sync::Arc::new(move |table: String, gsis: Vec<String>, window| {
         let (client, engine) = (client.clone(), engine.clone());
-        Box::pin(async move {
-            super::insights::collect_targets(&client, &engine, &table, gsis, window).await
-        })
+        Box::pin(async move { engine.table_insights(&client, &table, gsis, window).await })
     })
 }

@@ -12,7 +12,7 @@ use crate::aws::cloudwatch::FeatureError;
 use crate::aws::{Connection, Engine};
 use crate::model::insights::{TargetInsights, WITHOUT_IT};
 use crate::model::json::to_safe_json;
-use crate::model::metrics::{Target, Window};
+use crate::model::metrics::Window;
 use crate::model::sanitize::sanitize;
 use crate::model::schema::TableInfo;
 use crate::model::wording::percent;
@@ -31,43 +31,12 @@ pub async fn collect(
     window: Window,
 ) -> (Vec<TargetInsights>, Vec<String>) {
     let gsis = info.gsi_names();
-    let (found, problems) =
-        collect_targets(&conn.cloudwatch, engine, &info.name, gsis, window).await;
+    let (found, problems) = engine
+        .table_insights(&conn.cloudwatch, &info.name, gsis, window)
+        .await;
     let mut notes: Vec<String> = problems.into_iter().map(note).collect();
     notes.dedup();
     (found, notes)
-}
-
-/// Contributor Insights of `table` and each of `gsis`, with every call denied or failed on
-/// the way (each costs only its part); the explorer's metrics pane asks through this too.
-pub async fn collect_targets(
-    cloudwatch: &aws_sdk_cloudwatch::Client,
-    engine: &Engine,
-    table: &str,
-    gsis: Vec<String>,
-    window: Window,
-) -> (Vec<TargetInsights>, Vec<FeatureError>) {
-    let targets = std::iter::once(Target::Table).chain(gsis.into_iter().map(Target::Index));
-    let (mut found, mut problems) = (Vec::new(), Vec::new());
-    for target in targets {
-        let window = (window.start, window.end, window.period);
-        match engine
-            .contributor_insights(cloudwatch, table, &target, window)
-            .await
-        {
-            Ok((insights, problem)) => {
-                found.push(insights);
-                problems.extend(problem);
-            }
-            // Denied once, denied for every index: one line.
-            Err(denied @ FeatureError::Denied(_)) => {
-                problems.push(denied);
-                break;
-            }
-            Err(failed) => problems.push(failed),
-        }
-    }
-    (found, problems)
 }
 
 fn note(e: FeatureError) -> String {

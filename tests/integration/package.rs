@@ -86,13 +86,15 @@ fn the_package_holds_what_the_build_needs_and_no_test_data() {
     );
 }
 
-/// The layer crates (`crates/dynoscope-model`, `crates/dynoscope-engine`) package their
+/// The layer crates (`crates/dynoscope-model`, `crates/dynoscope-engine`,
+/// `crates/dynoscope-explorer`) package their
 /// sources and what they include (the model's word list), and nothing else of the repository.
 #[test]
 fn the_layer_crates_package_their_sources_and_what_they_include() {
     for (package, needs) in [
         ("dynoscope-model", &["assets/reserved-words.txt"][..]),
         ("dynoscope-engine", &[][..]),
+        ("dynoscope-explorer", &[][..]),
     ] {
         let files = package_list(package);
         for needed in ["Cargo.toml", "src/lib.rs"].iter().chain(needs) {

@@ -1,6 +1,7 @@
 //! The files of `src/` and the module each is compiled as, with the layer crates' own sources
 //! (`crates/dynoscope-model/src/` as `model/`, `crates/dynoscope-engine/src/` as `aws/` and
-//! `logging.rs`) read as the modules they are re-exported as.
+//! `logging.rs`, `crates/dynoscope-explorer/src/` as `app/` and `ui/`) read as the modules they
+//! are re-exported as.
 
 use super::lexer::{code_only, tokens};
 use super::rules::{normalise, Source};
@@ -36,6 +37,16 @@ pub fn src_files() -> Vec<File> {
         files_under(&root.join("crates/dynoscope-engine/src"), "", |text| text)
             .into_iter()
             .filter(|f| f.rel != "lib.rs"),
+    );
+    // The explorer crate keeps the binary's module names too (`app/`, `ui/`; its root
+    // re-exports the model as `model`); its files sit two folders deeper than they would in
+    // `src/`, so a data file it includes from the repository's root does too.
+    files.extend(
+        files_under(&root.join("crates/dynoscope-explorer/src"), "", |text| {
+            text.replace("include_str!(\"../../", "include_str!(\"")
+        })
+        .into_iter()
+        .filter(|f| f.rel != "lib.rs"),
     );
     // The model crate's root is the `model` layer: its `crate::x` is `crate::model::x` here, so
     // the rules (std::fs, std::net, and every path it names) read it as they read `src/`; its

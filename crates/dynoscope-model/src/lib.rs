@@ -16,6 +16,7 @@ pub mod demo_data;
 pub mod diagnose;
 pub mod distribution;
 pub mod duration;
+pub mod engine;
 pub mod entity;
 pub mod export;
 pub mod export_start;

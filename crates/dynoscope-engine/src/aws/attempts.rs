@@ -30,23 +30,8 @@ pub const THROTTLING_CODES: &[&str] = &[
     "TooManyRequestsException",
 ];
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AttemptStats {
-    pub attempts: u32,
-    pub throttles: u32,
-    /// The service's own words for the last throttle, e.g. which index or key was hot.
-    pub throttle_reason: Option<String>,
-    /// Every `ThrottlingReason` of every throttled attempt, in order.
-    pub reasons: Vec<ThrottleReason>,
-}
-
-/// What a failed attempt's error said: its code, message and throttling reasons.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct AttemptError {
-    pub code: String,
-    pub message: Option<String>,
-    pub reasons: Vec<ThrottleReason>,
-}
+// What the attempts cost is plain data the explorer reads too: it lives in the domain crate.
+pub use crate::model::engine::attempts::{AttemptError, AttemptStats};
 
 /// Where [`Attempts`] reports what it sees of one operation's HTTP attempts.
 pub trait AttemptSink: std::fmt::Debug + Send + Sync + 'static {

@@ -13,6 +13,7 @@ use super::convert::{item_to_sdk, value_to_sdk};
 use super::error::EngineError;
 use super::seed::ensure_local;
 use super::Connection;
+use crate::aws::error::FromSdk;
 use crate::model::churn::WriteOp;
 
 /// Writes in flight at once: enough for a few thousand a second against DynamoDB Local.

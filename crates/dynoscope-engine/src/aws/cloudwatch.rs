@@ -20,14 +20,7 @@ use crate::model::permission::{is_access_denied, Denied};
 /// Pages one GetMetricData call may take before it is called a loop.
 const MAX_PAGES: usize = 1000;
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum FeatureError {
-    /// The IAM policy does not allow the call: only its feature is lost.
-    #[error("{}", .0.line())]
-    Denied(Denied),
-    #[error("{0}")]
-    Failed(String),
-}
+pub use crate::model::engine::FeatureError;
 
 /// The CloudWatch client for `sdk` (the DynamoDB client's configuration), without the
 /// `--endpoint-url` given for DynamoDB.

@@ -12,6 +12,7 @@ use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 
 use super::error::EngineError;
 use super::Engine;
+use crate::aws::error::FromSdk;
 use crate::model::permission::{is_access_denied, Denied};
 use crate::model::sanitize::sanitize;
 use crate::model::schema::{

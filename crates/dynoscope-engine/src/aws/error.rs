@@ -9,37 +9,24 @@ use super::response_cap::TOO_LARGE;
 use crate::model::redact::redact_userinfo;
 use crate::model::sanitize::sanitize;
 
-/// Whether an error is the user's input (exit 2) or the service/network (exit 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorClass {
-    BadInput,
-    Service,
-}
+pub use crate::model::engine::error::{EngineError, ErrorClass};
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{message}")]
-pub struct EngineError {
-    pub class: ErrorClass,
-    pub message: String,
-}
-
-impl EngineError {
-    pub fn bad_input(message: impl Into<String>) -> Self {
-        EngineError {
-            class: ErrorClass::BadInput,
-            message: message.into(),
-        }
-    }
-
-    pub fn service(message: impl Into<String>) -> Self {
-        EngineError {
-            class: ErrorClass::Service,
-            message: message.into(),
-        }
-    }
-
+/// An [`EngineError`] from an SDK failure: a trait because the error type lives in the domain
+/// crate, which has no SDK (`EngineError::from_sdk(…)` works with it in scope).
+pub trait FromSdk {
     /// Turns an SDK failure of `operation` on `table` into one line naming the endpoint.
-    pub fn from_sdk<E>(
+    fn from_sdk<E>(
+        err: SdkError<E, HttpResponse>,
+        operation: &str,
+        table: Option<&str>,
+        endpoint: &str,
+    ) -> Self
+    where
+        E: ProvideErrorMetadata + std::error::Error + 'static;
+}
+
+impl FromSdk for EngineError {
+    fn from_sdk<E>(
         err: SdkError<E, HttpResponse>,
         operation: &str,
         table: Option<&str>,

@@ -12,6 +12,7 @@ use aws_sdk_dynamodb::types::{
 use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 
 use super::{Connection, Engine, EngineError};
+use crate::aws::error::FromSdk;
 use crate::model::export_start::ExportRequest;
 use crate::model::permission::{is_access_denied, Denied};
 use crate::model::table_export::ExportFormat;

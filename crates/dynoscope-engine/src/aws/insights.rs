@@ -6,13 +6,46 @@ use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use super::cloudwatch::{rule_report, FeatureError};
 use super::Engine;
 use crate::model::insights::{enable_command, TargetInsights};
-use crate::model::metrics::Target;
+use crate::model::metrics::{Target, Window};
 use crate::model::permission::{is_access_denied, Denied};
 
 /// Keys listed per rule.
 pub const TOP_KEYS: usize = 10;
 
 impl Engine {
+    /// Contributor Insights of `table` and each of `gsis`, with every call denied or failed on
+    /// the way (each costs only its part): what `dynoscope insights` prints and the explorer's
+    /// metrics pane shows. A denied call is denied for every index, so it ends the walk.
+    pub async fn table_insights(
+        &self,
+        cloudwatch: &aws_sdk_cloudwatch::Client,
+        table: &str,
+        gsis: Vec<String>,
+        window: Window,
+    ) -> (Vec<TargetInsights>, Vec<FeatureError>) {
+        let targets = std::iter::once(Target::Table).chain(gsis.into_iter().map(Target::Index));
+        let (mut found, mut problems) = (Vec::new(), Vec::new());
+        for target in targets {
+            let window = (window.start, window.end, window.period);
+            match self
+                .contributor_insights(cloudwatch, table, &target, window)
+                .await
+            {
+                Ok((insights, problem)) => {
+                    found.push(insights);
+                    problems.extend(problem);
+                }
+                // Denied once, denied for every index: one line.
+                Err(denied @ FeatureError::Denied(_)) => {
+                    problems.push(denied);
+                    break;
+                }
+                Err(failed) => problems.push(failed),
+            }
+        }
+        (found, problems)
+    }
+
     /// Contributor Insights of `target` on `table`, with each enabled rule's top keys over
     /// `[start, end)`. A denied GetInsightRuleReport leaves the rules empty and is returned
     /// beside the status.

@@ -15,31 +15,7 @@ use base64::Engine as _;
 
 use crate::model::json::{append_json_array, append_json_number, append_json_string, JsonSpelling};
 
-/// A page's items rendered as JSON lines, each ending in a newline.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct JsonLines {
-    pub text: String,
-    /// How many items (lines) `text` holds.
-    pub items: usize,
-}
-
-impl JsonLines {
-    /// The same lines from items already converted (the in-memory page source's).
-    pub fn from_items(items: &[crate::model::value::Item], spelling: JsonSpelling) -> JsonLines {
-        let mut text = String::new();
-        for item in items {
-            match spelling {
-                JsonSpelling::Plain => crate::model::json::append_plain_json(&mut text, item),
-                JsonSpelling::Dynamo => crate::model::json::append_dynamo_json(&mut text, item),
-            }
-            text.push('\n');
-        }
-        JsonLines {
-            text,
-            items: items.len(),
-        }
-    }
-}
+pub use crate::model::engine::json_lines::JsonLines;
 
 type Attr<'a> = (u64, &'a str, &'a AttributeValue);
 

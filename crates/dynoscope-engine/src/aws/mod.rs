@@ -16,8 +16,7 @@ pub mod insights;
 pub mod json_lines;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory_engine;
-mod partiql;
-pub use partiql::plan_read;
+pub use crate::model::engine::plan_read;
 pub mod read;
 pub mod response_cap;
 pub mod seed;

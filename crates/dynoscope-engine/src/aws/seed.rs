@@ -19,6 +19,7 @@ use super::convert::item_to_sdk;
 use super::endpoint::LoopbackOnly;
 use super::error::EngineError;
 use super::Connection;
+use crate::aws::error::FromSdk;
 use crate::model::value::Item;
 
 pub(super) const BATCH: usize = 25;

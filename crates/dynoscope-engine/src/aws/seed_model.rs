@@ -13,6 +13,7 @@ use super::seed::{
     ensure_local, local_only_client, wait_active, write_batch, BATCH, PARALLEL_BATCHES,
 };
 use super::Connection;
+use crate::aws::error::FromSdk;
 use crate::model::schema::{self, KeySchema, TableInfo};
 use crate::model::value::Item;
 

@@ -12,6 +12,7 @@ use super::Operation;
 use crate::aws::attempts::{AttemptRecorder, Attempts};
 use crate::aws::convert::{item_from_sdk, item_to_sdk, value_from_sdk, value_to_sdk};
 use crate::aws::error::EngineError;
+use crate::aws::error::FromSdk;
 use crate::aws::json_lines::{render_page, JsonLines};
 use crate::model::capacity::{worst_case_read_units, Consumed};
 use crate::model::json::JsonSpelling;

@@ -5,8 +5,11 @@
 use super::super::describe::table_info;
 use super::super::error::EngineError;
 use super::super::Connection;
+use crate::aws::error::FromSdk;
 use crate::model::schema::TableInfo;
 use crate::model::stream::{Timeline, ViewType};
+
+pub use crate::model::engine::stream::no_stream_message;
 
 #[derive(Debug, Clone)]
 pub struct StreamTable {
@@ -15,14 +18,6 @@ pub struct StreamTable {
     pub view_type: Option<ViewType>,
     /// `Live` for a DynamoDB stream; a recorded window for an incremental export's changes.
     pub timeline: Timeline,
-}
-
-/// The one line shown for a table without an enabled stream.
-pub fn no_stream_message(table: &str) -> String {
-    format!(
-        "table '{table}' has no stream enabled, and dynoscope never enables one itself; to enable it run: aws dynamodb update-table --table-name {} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES",
-        crate::model::shell::shell_word(table)
-    )
 }
 
 pub async fn stream_table(conn: &Connection, table: &str) -> Result<StreamTable, EngineError> {

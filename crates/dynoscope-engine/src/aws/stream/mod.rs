@@ -56,9 +56,11 @@ use tokio_util::sync::CancellationToken;
 
 pub use coordinator::start_stream;
 pub use sdk::SdkStreamSource;
+// The events and starts are plain data the explorer reads too: they live in the domain crate.
+pub use crate::model::engine::stream::{StreamEvent, StreamOutcome, StreamStart};
 
 use super::error::EngineError;
-use crate::model::stream::{Change, ViewType};
+use crate::model::stream::ViewType;
 
 /// How long DynamoDB keeps stream records.
 pub const RETENTION: Duration = Duration::from_secs(24 * 3600);
@@ -73,29 +75,6 @@ pub const RECORDS_PER_CALL: i32 = 1000;
 /// The coarsest rounding of `ApproximateCreationDateTime` seen: DynamoDB Local rounds down to
 /// the minute. A record is older than a cut-off only when its time plus this is.
 pub const CREATION_TIME_GRANULARITY: Duration = Duration::from_secs(60);
-
-/// Where reading starts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StreamStart {
-    /// Changes made from now on: open shards from LATEST, closed ones skipped.
-    Latest,
-    /// Everything the stream holds (up to 24 h): every shard from TRIM_HORIZON.
-    TrimHorizon,
-    /// From TRIM_HORIZON, skipping records created before `cutoff_ms` (epoch milliseconds).
-    Since { cutoff_ms: i64 },
-}
-
-impl StreamStart {
-    pub fn describe(&self) -> String {
-        match self {
-            StreamStart::Latest => "LATEST".into(),
-            StreamStart::TrimHorizon => "TRIM_HORIZON".into(),
-            StreamStart::Since { cutoff_ms } => {
-                crate::model::stream::change_json::rfc3339(*cutoff_ms)
-            }
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct StreamSpec {
@@ -123,39 +102,6 @@ impl StreamSpec {
             records_per_call: RECORDS_PER_CALL,
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum StreamOutcome {
-    /// The caller cancelled.
-    Cancelled,
-    /// The stream was disabled and every shard has been read to its end.
-    StreamDisabled,
-    /// A recorded window (an incremental export) had every change delivered.
-    Recorded,
-}
-
-#[derive(Debug, Clone)]
-pub enum StreamEvent {
-    /// The first shards have their iterators: from LATEST, every change made from now on
-    /// will be delivered. Sent once, before any `Changes`.
-    Ready { shards: usize },
-    ShardOpened {
-        shard_id: String,
-        parent_shard_id: Option<String>,
-    },
-    /// One GetRecords page of a shard, in sequence order (records older than a `Since`
-    /// cut-off left out).
-    Changes {
-        shard_id: Arc<str>,
-        changes: Vec<Change>,
-    },
-    /// The shard was closed and has been read to its end; its children may start.
-    ShardClosed { shard_id: String },
-    /// Sent once instead of `Done`, after every shard task has stopped.
-    Failed { error: EngineError },
-    /// Sent once, after every shard task has stopped.
-    Done { outcome: StreamOutcome },
 }
 
 /// Running totals of a stream read, shared with the shard tasks and the SDK's interceptor.

@@ -26,6 +26,7 @@ use super::wire::{parse_get_records, WirePage};
 use super::StreamCounters;
 use crate::aws::attempts::{AttemptSink, Attempts, THROTTLING_CODES};
 use crate::aws::error::EngineError;
+use crate::aws::error::FromSdk;
 use crate::model::stream::ViewType;
 
 /// DynamoDB Streams' own throttling code, besides DynamoDB's.

@@ -18,6 +18,7 @@ use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteResult};
 use crate::aws::attempts::{AttemptRecorder, Attempts};
 use crate::aws::convert::{item_to_sdk, value_to_sdk};
 use crate::aws::error::EngineError;
+use crate::aws::error::FromSdk;
 use crate::aws::read::reservation::{self, SessionGuard};
 use crate::aws::read::{consumed_from_sdk, get_item, ReadCause};
 use crate::aws::Connection;

@@ -1,0 +1,26 @@
+//! The explorer's state and its pure `update`; key handling goes through a keymap that is data.
+
+pub mod columns;
+pub mod config;
+pub mod effect;
+pub mod help;
+pub mod history_file;
+pub mod input;
+pub mod insights_lines;
+pub mod keymap;
+pub mod layout;
+pub mod live_layout;
+pub mod metrics_lines;
+pub mod msg;
+pub mod request_log;
+pub mod sent_view;
+pub mod state;
+pub mod text_input;
+pub mod update;
+
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod live_fixtures;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod metrics_fixtures;

@@ -1,0 +1,363 @@
+//! The query form (`:`): fields, live validation with DynamoDB's rules, the EXPLAIN of the exact
+//! request, and the equivalent aws-cli command. Pure: `prepare` turns fields into a request or
+//! names the field at fault.
+
+use ratatui_textarea::TextArea;
+
+use super::aws_cli;
+
+use crate::model::engine::{Operation, ReadSpec};
+use crate::model::read_cause::ReadCause;
+use crate::model::expression::parse_key_condition;
+use crate::model::filter_compile::{compile_filter_beside, compile_projection_beside};
+use crate::model::json::{parse_dynamo_values, parse_names};
+use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
+use crate::model::schema::{KeySchema, TableInfo};
+use crate::model::value::AttrValue;
+
+pub use super::query_form_field::{Field, SORT_OPS};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: Field,
+    pub message: String,
+}
+
+/// A validated request and how to explain it.
+#[derive(Debug, Clone)]
+pub struct PreparedQuery {
+    pub spec: ReadSpec,
+    /// The equivalent `aws dynamodb query …` command line.
+    pub cli: String,
+    pub warning: Option<String>,
+    /// The request in every dialect the form can spell (Ctrl-T chooses, Ctrl-Y copies).
+    pub dialects: Vec<(&'static str, String)>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Completion {
+    pub field: Field,
+    pub items: Vec<String>,
+    /// Per key completion, the loaded keys behind it (empty for attribute names).
+    pub counts: Vec<usize>,
+    /// How they are listed (Ctrl-O toggles).
+    pub order: crate::model::completion::CompletionOrder,
+    pub selected: usize,
+}
+
+/// Keys fetched for completion when the user asked (Ctrl-S): one small keys-only page, priced
+/// before it is sent and logged like any other request.
+#[derive(Debug, Clone, Default)]
+pub struct KeySample {
+    pub request_id: Option<u64>,
+    /// A partition-key sample was asked for (it is not offered again).
+    pub pk_sampled: bool,
+    /// The partition key whose sort keys were sampled (`None`: a partition-key sample).
+    pub for_pk: Option<String>,
+    pub pk_values: Vec<String>,
+    pub sk_values: Vec<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct QueryForm {
+    pub raw: bool,
+    /// PartiQL mode (Ctrl-R cycles form → raw → PartiQL): one statement instead of the fields.
+    pub partiql: bool,
+    pub statement: TextArea<'static>,
+    /// The values of the statement's `?`, a JSON array as `dynoscope partiql --parameters`.
+    pub parameters: TextArea<'static>,
+    pub pql: super::PartiqlCheck,
+    /// The dialect EXPLAIN shows and Ctrl-Y copies (Ctrl-T cycles them).
+    pub dialect: usize,
+    /// A scan-shaped statement's estimate was shown; the next Enter runs the Scan.
+    pub confirming: bool,
+    /// The first row of EXPLAIN shown in PartiQL mode (PgUp/PgDn scroll it).
+    pub explain_scroll: usize,
+    pub focus: Field,
+    /// 0 = the table, n = the table's n-th index.
+    pub index: usize,
+    pub op: usize,
+    pub descending: bool,
+    pub pk: TextArea<'static>,
+    pub sk: TextArea<'static>,
+    pub sk_high: TextArea<'static>,
+    pub limit: TextArea<'static>,
+    pub filter: TextArea<'static>,
+    pub projection: TextArea<'static>,
+    pub raw_key: TextArea<'static>,
+    pub raw_names: TextArea<'static>,
+    pub raw_values: TextArea<'static>,
+    pub completion: Option<Completion>,
+    /// Esc (or accepting with Enter) hides completions until the text changes again.
+    pub completion_dismissed: bool,
+    pub check: Result<PreparedQuery, FieldError>,
+    pub sample: KeySample,
+    /// The completion popup's priced action, when a sample would add keys:
+    /// `Ctrl-S sample 100 keys · ≈ 1.5 RCU`.
+    pub sample_offer: Option<String>,
+    /// The chosen keys' values among the loaded items, when the store groups by other keys.
+    pub loaded_keys: super::LoadedKeys,
+    /// Bumped on every edit of a key field; a debounce timer only acts on the latest.
+    pub generation: u64,
+    pub history_cursor: Option<usize>,
+}
+
+fn text(area: &TextArea) -> String {
+    area.lines().join("\n")
+}
+
+fn area_with(value: &str) -> TextArea<'static> {
+    let mut a = TextArea::from([value.to_string()]);
+    a.move_cursor(ratatui_textarea::CursorMove::End);
+    a
+}
+
+impl QueryForm {
+    pub fn new(index: usize) -> QueryForm {
+        QueryForm {
+            raw: false,
+            partiql: false,
+            statement: TextArea::default(),
+            parameters: TextArea::default(),
+            pql: super::PartiqlCheck::Invalid(String::new()),
+            dialect: 0,
+            confirming: false,
+            explain_scroll: 0,
+            focus: Field::Pk,
+            index,
+            op: 0,
+            descending: false,
+            pk: TextArea::default(),
+            sk: TextArea::default(),
+            sk_high: TextArea::default(),
+            limit: TextArea::default(),
+            filter: TextArea::default(),
+            projection: TextArea::default(),
+            raw_key: TextArea::default(),
+            raw_names: TextArea::default(),
+            raw_values: TextArea::default(),
+            completion: None,
+            completion_dismissed: false,
+            check: Err(FieldError {
+                field: Field::Pk,
+                message: "type a partition key value".into(),
+            }),
+            sample: KeySample::default(),
+            sample_offer: None,
+            loaded_keys: Default::default(),
+            generation: 0,
+            history_cursor: None,
+        }
+    }
+
+    /// The fields in Tab order. A key schema without a sort key (a hash-only table or index)
+    /// has no sort-key operator or value to fill.
+    pub fn fields(&self, info: &TableInfo) -> Vec<Field> {
+        if self.partiql {
+            return vec![Field::Statement, Field::Parameters];
+        }
+        let mut f = vec![Field::Index];
+        if self.raw {
+            f.extend([Field::RawKey, Field::RawNames, Field::RawValues]);
+        } else {
+            f.push(Field::Pk);
+            if self.keys(info).sort_key.is_some() {
+                f.push(Field::Op);
+                if self.op != 0 {
+                    f.push(Field::Sk);
+                }
+                if SORT_OPS[self.op] == "between" {
+                    f.push(Field::SkHigh);
+                }
+            }
+        }
+        f.extend([Field::Order, Field::Limit, Field::Filter, Field::Projection]);
+        f
+    }
+
+    pub fn input(&self, field: Field) -> Option<&TextArea<'static>> {
+        Some(match field {
+            Field::Pk => &self.pk,
+            Field::Sk => &self.sk,
+            Field::SkHigh => &self.sk_high,
+            Field::Limit => &self.limit,
+            Field::Filter => &self.filter,
+            Field::Projection => &self.projection,
+            Field::RawKey => &self.raw_key,
+            Field::RawNames => &self.raw_names,
+            Field::RawValues => &self.raw_values,
+            Field::Statement => &self.statement,
+            Field::Parameters => &self.parameters,
+            Field::Index | Field::Op | Field::Order => return None,
+        })
+    }
+
+    pub fn input_mut(&mut self, field: Field) -> Option<&mut TextArea<'static>> {
+        Some(match field {
+            Field::Pk => &mut self.pk,
+            Field::Sk => &mut self.sk,
+            Field::SkHigh => &mut self.sk_high,
+            Field::Limit => &mut self.limit,
+            Field::Filter => &mut self.filter,
+            Field::Projection => &mut self.projection,
+            Field::RawKey => &mut self.raw_key,
+            Field::RawNames => &mut self.raw_names,
+            Field::RawValues => &mut self.raw_values,
+            Field::Statement => &mut self.statement,
+            Field::Parameters => &mut self.parameters,
+            Field::Index | Field::Op | Field::Order => return None,
+        })
+    }
+
+    pub fn text(&self, field: Field) -> String {
+        self.input(field).map(text).unwrap_or_default()
+    }
+
+    pub fn set_text(&mut self, field: Field, value: &str) {
+        if let Some(a) = self.input_mut(field) {
+            *a = area_with(value);
+        }
+    }
+
+    pub fn index_name(&self, info: &TableInfo) -> Option<String> {
+        self.index
+            .checked_sub(1)
+            .and_then(|i| info.indexes.get(i))
+            .map(|i| i.name.clone())
+    }
+
+    pub fn keys<'a>(&self, info: &'a TableInfo) -> &'a KeySchema {
+        match self.index.checked_sub(1).and_then(|i| info.indexes.get(i)) {
+            Some(index) => &index.keys,
+            None => &info.keys,
+        }
+    }
+
+    fn sort_input(&self) -> Option<SortInput> {
+        let (v, hi) = (self.text(Field::Sk), self.text(Field::SkHigh));
+        Some(match SORT_OPS[self.op] {
+            "=" => SortInput::Eq(v),
+            "<" => SortInput::Lt(v),
+            "<=" => SortInput::Le(v),
+            ">" => SortInput::Gt(v),
+            ">=" => SortInput::Ge(v),
+            "between" => SortInput::Between(v, hi),
+            "begins_with" => SortInput::BeginsWith(v),
+            _ => return None,
+        })
+    }
+
+    /// Validates every field with DynamoDB's rules and builds the exact request; the error
+    /// names the first field at fault. A query that fails here cannot be sent.
+    pub fn prepare(&self, info: &TableInfo) -> Result<PreparedQuery, FieldError> {
+        let err = |field: Field, message: String| FieldError { field, message };
+        let keys = self.keys(info);
+        let index = self.index_name(info);
+        let mut spec = ReadSpec::new(Operation::Query, info.name.clone(), ReadCause::Query);
+        spec.index = index.clone();
+        spec.descending = self.descending;
+        let mut names: Vec<(String, String)> = Vec::new();
+        let mut values: Vec<(String, AttrValue)> = Vec::new();
+        if self.raw {
+            let raw_names = self.text(Field::RawNames);
+            if !raw_names.trim().is_empty() {
+                names = parse_names("names", &raw_names)
+                    .map_err(|e| err(Field::RawNames, e.to_string()))?;
+            }
+            let raw_values = self.text(Field::RawValues);
+            if !raw_values.trim().is_empty() {
+                values = parse_dynamo_values(&raw_values)
+                    .map_err(|e| err(Field::RawValues, e.to_string()))?;
+            }
+            let expr = self.text(Field::RawKey);
+            parse_key_condition(&expr, &names, &values, keys)
+                .map_err(|e| err(Field::RawKey, e.to_string()))?;
+            spec.key_condition = Some(expr);
+        } else {
+            let pk = self.text(Field::Pk);
+            KeyValue::parse(&pk, &keys.partition_key).map_err(|e| err(Field::Pk, e.to_string()))?;
+            // An operator chosen on another index means nothing where there is no sort key.
+            let sort = keys.sort_key.as_ref().and_then(|_| self.sort_input());
+            let condition = KeyCondition::build(keys, &pk, sort).map_err(|e| {
+                let field = if self.op == 0 { Field::Pk } else { Field::Sk };
+                err(field, e.to_string())
+            })?;
+            let parts = condition.to_expression();
+            spec.key_condition = Some(parts.key_condition);
+            names = parts.names;
+            values = parts.values;
+        }
+        let limit = self.text(Field::Limit);
+        if !limit.trim().is_empty() {
+            match crate::model::limits::LIMIT.parse::<usize>(&limit) {
+                Ok(n) => spec.limit = Some(n),
+                Err(why) => return Err(err(Field::Limit, format!("limit '{limit}': {why}"))),
+            }
+        }
+        let filter = self.text(Field::Filter);
+        if !filter.trim().is_empty() {
+            let c =
+                compile_filter_beside(&filter, "f", &names).map_err(|e| err(Field::Filter, e))?;
+            names.extend(c.names);
+            values.extend(c.values);
+            spec.filter = Some(c.expression);
+        }
+        let projection = self.text(Field::Projection);
+        if !projection.trim().is_empty() {
+            let c = compile_projection_beside(&projection, &names)
+                .map_err(|e| err(Field::Projection, e))?;
+            names.extend(c.names);
+            spec.projection = Some(c.expression);
+        }
+        spec.names = names;
+        spec.values = values;
+        let warning = spec.filter.as_ref().map(|_| {
+            "FilterExpression runs after the read: every item the key condition matches is read and paid for, \
+             then the filter drops the rest. Prefer a sort-key condition or an index."
+                .to_string()
+        });
+        let cli = aws_cli(&spec);
+        Ok(PreparedQuery {
+            dialects: form_dialects(&spec, keys, cli.clone()),
+            cli,
+            spec,
+            warning,
+        })
+    }
+}
+
+/// A form query as aws-cli, boto3, JavaScript v3 and aws-sdk-rust: the PartiQL dialects'
+/// snippets, fed the same request.
+fn form_dialects(spec: &ReadSpec, keys: &KeySchema, cli: String) -> Vec<(&'static str, String)> {
+    use crate::model::partiql::{dialects, Plan, ReadKind};
+    let plan = Plan {
+        kind: ReadKind::Query,
+        table: spec.table.clone(),
+        index: spec.index.clone(),
+        keys: keys.clone(),
+        key_condition: spec.key_condition.clone(),
+        filter: spec.filter.clone(),
+        projection: spec.projection.clone(),
+        names: spec.names.clone(),
+        values: spec.values.clone(),
+        queries: Vec::new(),
+        descending: spec.descending,
+        ordered: false,
+        equalities: Vec::new(),
+        ranges: Vec::new(),
+        attributes: Vec::new(),
+        all_attributes: spec.projection.is_none(),
+        note: None,
+        dynamodb_scans: false,
+    };
+    vec![
+        ("aws-cli", cli),
+        ("boto3", dialects::boto3(&plan)),
+        ("AWS SDK for JavaScript v3", dialects::javascript(&plan)),
+        ("aws-sdk-rust", dialects::rust(&plan)),
+    ]
+}
+
+#[cfg(test)]
+#[path = "query_form_tests.rs"]
+mod tests;

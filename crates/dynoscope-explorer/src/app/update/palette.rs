@@ -1,0 +1,290 @@
+//! The access-pattern palette: choose a pattern, fill in its parameters, run it (a write-
+//! sharded one as one read with a segment per shard).
+
+use std::collections::BTreeMap;
+
+use crate::app::input::{Key, KeyCode};
+use crate::aws::ReadCause;
+
+use super::completion::MAX_COMPLETIONS;
+use super::query_form::info;
+use super::reads::start;
+use crate::app::msg::Effect;
+use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};
+use crate::model::access_pattern::shard_keys;
+use crate::model::completion::complete_key;
+use crate::model::engine::{Operation, ReadSpec};
+use crate::model::key_condition::KeyCondition;
+use crate::model::schema::TableInfo;
+
+pub(super) fn open_palette(state: &mut State) -> Vec<Effect> {
+    let Some(v) = state.table.as_ref() else {
+        return Vec::new();
+    };
+    let entries: Vec<usize> = state
+        .patterns
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.table == v.name)
+        .map(|(i, _)| i)
+        .collect();
+    if entries.is_empty() {
+        state.notice = Some(Notice {
+            text: format!(
+                "no access patterns for '{}'; declare [[pattern]] in the config file or pass --patterns FILE",
+                v.name
+            ),
+            error: true,
+        });
+        return Vec::new();
+    }
+    state.table.as_mut().expect("checked").modal = Some(Modal::Palette(Palette {
+        entries,
+        ..Default::default()
+    }));
+    Vec::new()
+}
+
+pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
+    let patterns = state.patterns.clone();
+    let Some(p) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
+    else {
+        return Vec::new();
+    };
+    let Some(form) = p.form.as_mut() else {
+        match key.code {
+            KeyCode::Esc => state.table.as_mut().expect("open").modal = None,
+            KeyCode::Up => p.list.move_by(-1, p.entries.len(), 20),
+            KeyCode::Down => p.list.move_by(1, p.entries.len(), 20),
+            KeyCode::Enter => {
+                let pattern = p.entries[p.list.cursor];
+                let params = patterns[pattern]
+                    .params()
+                    .into_iter()
+                    .map(|name| (name, ratatui_textarea::TextArea::default()))
+                    .collect();
+                p.form = Some(ParamForm {
+                    pattern,
+                    params,
+                    focus: 0,
+                    error: None,
+                    completion: Vec::new(),
+                    completion_counts: Vec::new(),
+                    selected: 0,
+                });
+                refresh_form(state);
+                // A pattern without parameters runs straight away.
+                let no_params = state
+                    .table
+                    .as_ref()
+                    .and_then(|v| v.modal.as_ref().and_then(Modal::palette))
+                    .and_then(|p| p.form.as_ref())
+                    .is_some_and(|f| f.params.is_empty());
+                if no_params {
+                    return run_pattern(state);
+                }
+            }
+            _ => {}
+        }
+        return Vec::new();
+    };
+    let ctrl_o = key.code == KeyCode::Char('o')
+        && key
+            .modifiers
+            .contains(crate::app::input::Modifiers::CONTROL);
+    match key.code {
+        _ if ctrl_o => state.completion_order = state.completion_order.toggled(),
+        KeyCode::Esc if !form.completion.is_empty() => form.completion.clear(),
+        KeyCode::Esc => p.form = None,
+        KeyCode::Tab | KeyCode::Enter if !form.completion.is_empty() => {
+            let value = form.completion[form.selected].clone();
+            let mut area = ratatui_textarea::TextArea::from([value]);
+            area.move_cursor(ratatui_textarea::CursorMove::End);
+            form.params[form.focus].1 = area;
+            form.completion.clear();
+            return Vec::new();
+        }
+        KeyCode::Up if !form.completion.is_empty() => {
+            form.selected = (form.selected + form.completion.len() - 1) % form.completion.len()
+        }
+        KeyCode::Down if !form.completion.is_empty() => {
+            form.selected = (form.selected + 1) % form.completion.len()
+        }
+        KeyCode::Tab | KeyCode::Down => form.focus = (form.focus + 1) % form.params.len().max(1),
+        KeyCode::BackTab | KeyCode::Up => {
+            let n = form.params.len().max(1);
+            form.focus = (form.focus + n - 1) % n
+        }
+        KeyCode::Enter => return run_pattern(state),
+        _ => {
+            if let Some((_, input)) = form.params.get_mut(form.focus) {
+                input.input(key);
+                form.error = None;
+            }
+        }
+    }
+    refresh_form(state);
+    Vec::new()
+}
+
+/// Completes a parameter from loaded partition keys: for `pk = "STATUS#{status}"`, keys that
+/// start with `STATUS#` offer what follows.
+/// Pasted text into the focused parameter (one line), as if typed.
+pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
+    let Some(form) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
+        .and_then(|p| p.form.as_mut())
+    else {
+        return Vec::new();
+    };
+    if let Some((_, input)) = form.params.get_mut(form.focus) {
+        if crate::app::text_input::paste_area(input, text, false) {
+            form.error = None;
+        }
+    }
+    refresh_form(state);
+    Vec::new()
+}
+
+fn refresh_form(state: &mut State) {
+    let order = state.completion_order;
+    let patterns = &state.patterns;
+    let Some(v) = state.table.as_mut() else {
+        return;
+    };
+    let values: Vec<String> = v
+        .view
+        .store
+        .as_ref()
+        .map(|s| s.collections().iter().map(|c| c.key.clone()).collect())
+        .unwrap_or_default();
+    let Some(form) = v
+        .modal
+        .as_mut()
+        .and_then(Modal::palette_mut)
+        .and_then(|p| p.form.as_mut())
+    else {
+        return;
+    };
+    let pattern = &patterns[form.pattern];
+    let Some((name, input)) = form.params.get(form.focus) else {
+        return;
+    };
+    let typed = input.lines().join("");
+    let marker = format!("{{{name}}}");
+    (form.completion, form.completion_counts) = match pattern.pk.find(&marker) {
+        Some(at) if !pattern.pk[..at].contains('{') => {
+            let prefix = &pattern.pk[..at];
+            let full = format!("{prefix}{typed}");
+            let values = values.iter().map(String::as_str);
+            complete_key(&full, values, MAX_COMPLETIONS, order, false)
+                .into_iter()
+                .map(|c| (c.text[prefix.len()..].to_string(), c.count))
+                .unzip()
+        }
+        _ => Default::default(),
+    };
+    form.selected = form.selected.min(form.completion.len().saturating_sub(1));
+}
+
+fn run_pattern(state: &mut State) -> Vec<Effect> {
+    let Some(info) = info(state) else {
+        return Vec::new();
+    };
+    let Some(form) = state
+        .table
+        .as_ref()
+        .and_then(|v| v.modal.as_ref().and_then(Modal::palette))
+        .and_then(|p| p.form.as_ref())
+    else {
+        return Vec::new();
+    };
+    let pattern = state.patterns[form.pattern].clone();
+    let params: BTreeMap<String, String> = form
+        .params
+        .iter()
+        .map(|(n, a)| (n.clone(), a.lines().join("")))
+        .collect();
+    let specs = pattern_specs(&pattern, &params, &info);
+    let specs = match specs {
+        Ok(s) => s,
+        Err(message) => {
+            if let Some(f) = state
+                .table
+                .as_mut()
+                .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
+                .and_then(|p| p.form.as_mut())
+            {
+                f.error = Some(message);
+            }
+            return Vec::new();
+        }
+    };
+    let v = state.table.as_mut().expect("open");
+    v.modal = None;
+    v.view.index = specs[0].index.clone();
+    // A write-sharded pattern is one read with a segment per shard: one cancel, one resume
+    // point per shard, one capacity guard. Each shard reads to its end (or the limit).
+    let mut specs = specs.into_iter();
+    let mut spec = specs.next().expect("at least one spec");
+    let rest: Vec<ReadSpec> = specs.collect();
+    if !rest.is_empty() {
+        spec.shards = std::iter::once(spec.values.clone())
+            .chain(rest.into_iter().map(|s| s.values))
+            .collect();
+        spec.limit_per_segment = true;
+    }
+    let sharded = !spec.shards.is_empty();
+    start(state, spec, ReadOrigin::Pattern { sharded })
+}
+
+/// The Query (one per shard) a pattern with these parameters stands for, checked by the same
+/// rules as the builder.
+fn pattern_specs(
+    pattern: &crate::model::access_pattern::AccessPattern,
+    params: &BTreeMap<String, String>,
+    info: &TableInfo,
+) -> Result<Vec<ReadSpec>, String> {
+    let bound = pattern.bind(params).map_err(|e| e.to_string())?;
+    let keys = info.keys_for(bound.index.as_deref()).ok_or_else(|| {
+        format!(
+            "index '{}' not found on table '{}'",
+            bound.index.clone().unwrap_or_default(),
+            info.name
+        )
+    })?;
+    let pks = match bound.shards {
+        Some(range) => shard_keys(&bound.pk, range),
+        None => vec![bound.pk.clone()],
+    };
+    let mut specs = Vec::new();
+    for pk in pks {
+        let condition =
+            KeyCondition::build(keys, &pk, bound.sort.clone()).map_err(|e| e.to_string())?;
+        let parts = condition.to_expression();
+        let mut spec = ReadSpec::new(Operation::Query, info.name.clone(), ReadCause::Pattern);
+        spec.index = bound.index.clone();
+        spec.key_condition = Some(parts.key_condition);
+        spec.names = parts.names;
+        spec.values = parts.values;
+        spec.descending = bound.descending;
+        spec.limit = bound.limit;
+        if bound.filter.is_some() || bound.values.is_some() {
+            spec.filter = bound.filter.clone();
+            spec.names.extend(bound.names.clone());
+            if let Some(values) = &bound.values {
+                let parsed =
+                    crate::model::json::parse_plain_values(values).map_err(|e| e.to_string())?;
+                spec.values.extend(parsed);
+            }
+        }
+        spec.projection = bound.projection.clone();
+        specs.push(spec);
+    }
+    Ok(specs)
+}
