@@ -7,6 +7,7 @@ pub mod aws_profile_file;
 pub mod aws_profiles;
 pub mod calendar;
 pub mod capacity;
+pub mod bulk;
 pub mod cell;
 pub mod churn;
 pub mod collection;

@@ -10,6 +10,7 @@ mod advice;
 mod ast;
 pub mod complete;
 pub mod dialects;
+mod dml;
 mod error;
 mod explain;
 mod filter;
@@ -29,7 +30,8 @@ pub use explain::{
     untranslated_reason, write_refusal, Explained,
 };
 pub use params::{parse_parameters, parse_parameters_from};
-pub use parser::{is_select, parse};
+pub use dml::{is_bulk_write, Change, WriteStatement};
+pub use parser::{is_select, parse, parse_write};
 pub use plan::{Plan, ReadKind};
 pub use translate::{translate, MAX_QUERIES};
 

@@ -9,6 +9,7 @@
 //! explorer under paused time with the same conditions DynamoDB evaluates.
 
 pub mod audit;
+pub mod guard;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory;
 pub mod read_only;
@@ -18,6 +19,7 @@ use std::future::Future;
 use std::time::Duration;
 
 pub use audit::AuditLog;
+pub use guard::{WriteAdmission, WriteGuard, WriteTicket};
 #[cfg(any(test, feature = "test-engines"))]
 pub use memory::MemoryWriter;
 pub use sdk::Writer;
