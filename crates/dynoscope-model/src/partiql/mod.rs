@@ -36,4 +36,4 @@ pub use plan::{Plan, ReadKind};
 pub use translate::{translate, MAX_QUERIES};
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
