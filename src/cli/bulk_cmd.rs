@@ -185,7 +185,10 @@ async fn read_matches(
         return Err(failure.error.into());
     }
     if drained.interrupted {
-        return Err(CliError::new(130, "interrupted while reading the matching items; nothing was written"));
+        return Err(CliError::new(
+            130,
+            "interrupted while reading the matching items; nothing was written",
+        ));
     }
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
         return Err(CliError::bad_input(format!(

@@ -18,9 +18,7 @@ use super::bulk_cmd::{bad, Matched};
 use super::output::OutputFormat;
 use super::partiql_cmd::PartiqlArgs;
 use super::CliError;
-use crate::aws::write::{
-    AuditLog, WriteAdmission, WriteBackend, WriteFailure, WriteGuard, Writer,
-};
+use crate::aws::write::{AuditLog, WriteAdmission, WriteBackend, WriteFailure, WriteGuard, Writer};
 use crate::aws::{Connection, Engine, ErrorClass};
 use crate::model::bulk::cost::item_cost;
 use crate::model::bulk::journal::{self, Header, Journal, Outcome};
@@ -51,7 +49,10 @@ impl JournalFile {
     fn create(path: PathBuf) -> Result<JournalFile, CliError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir).map_err(|e| {
-                bad(format!("cannot create the journal's directory '{}': {e}", dir.display()))
+                bad(format!(
+                    "cannot create the journal's directory '{}': {e}",
+                    dir.display()
+                ))
             })?;
         }
         let mut options = std::fs::OpenOptions::new();
@@ -71,8 +72,12 @@ impl JournalFile {
     }
 
     fn append_to(path: &Path) -> Result<JournalFile, CliError> {
-        let file = crate::logging::open_private_append(path)
-            .map_err(|e| bad(format!("cannot append to the journal '{}': {e}", path.display())))?;
+        let file = crate::logging::open_private_append(path).map_err(|e| {
+            bad(format!(
+                "cannot append to the journal '{}': {e}",
+                path.display()
+            ))
+        })?;
         Ok(JournalFile {
             path: path.to_path_buf(),
             file,
@@ -105,7 +110,13 @@ fn default_journal(table: &str) -> Result<PathBuf, CliError> {
         .map_or(0, |d| d.as_secs());
     let safe: String = table
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     Ok(dir
         .join("journals")
@@ -147,11 +158,21 @@ pub(super) async fn execute_new(
         items: &matched.items,
         output: args.output,
     };
-    run.execute(conn, &mut file, &todo, args.bulk.max_wcu, args.bulk.wcu_per_second)
-        .await
+    run.execute(
+        conn,
+        &mut file,
+        &todo,
+        args.bulk.max_wcu,
+        args.bulk.wcu_per_second,
+    )
+    .await
 }
 
-pub(super) async fn resume(conn: &Connection, args: &PartiqlArgs, path: &Path) -> Result<(), CliError> {
+pub(super) async fn resume(
+    conn: &Connection,
+    args: &PartiqlArgs,
+    path: &Path,
+) -> Result<(), CliError> {
     let journal = read_journal(path)?;
     let h = &journal.header;
     if h.statement != args.statement || h.parameters != args.parameters {
@@ -183,8 +204,14 @@ pub(super) async fn resume(conn: &Connection, args: &PartiqlArgs, path: &Path) -
         items: &journal.items,
         output: args.output,
     };
-    run.execute(conn, &mut file, &todo, args.bulk.max_wcu, args.bulk.wcu_per_second)
-        .await
+    run.execute(
+        conn,
+        &mut file,
+        &todo,
+        args.bulk.max_wcu,
+        args.bulk.wcu_per_second,
+    )
+    .await
 }
 
 pub(super) fn read_journal(path: &Path) -> Result<Journal, CliError> {
@@ -193,7 +220,11 @@ pub(super) fn read_journal(path: &Path) -> Result<Journal, CliError> {
     journal::parse(&text).map_err(|e| bad(format!("'{}': {e}", path.display())))
 }
 
-pub(super) fn check_endpoint(journal: &Journal, conn: &Connection, path: &Path) -> Result<(), CliError> {
+pub(super) fn check_endpoint(
+    journal: &Journal,
+    conn: &Connection,
+    path: &Path,
+) -> Result<(), CliError> {
     if journal.header.endpoint != conn.endpoint {
         return Err(bad(format!(
             "the journal '{}' was written against {}, not {}; pass --endpoint-url/--region for that endpoint",
@@ -234,7 +265,11 @@ impl Tally {
                 u64::from(attempts.throttles);
         }
         for r in &attempts.reasons {
-            let name = if r.reason.is_empty() { "no reason given" } else { &r.reason };
+            let name = if r.reason.is_empty() {
+                "no reason given"
+            } else {
+                &r.reason
+            };
             *self.reasons.entry(name.to_string()).or_default() += 1;
         }
     }
@@ -243,8 +278,16 @@ impl Tally {
         if self.throttles == 0 {
             return String::new();
         }
-        let reasons: Vec<String> = self.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
-        format!("; {} throttled attempts retried ({})", self.throttles, reasons.join(", "))
+        let reasons: Vec<String> = self
+            .reasons
+            .iter()
+            .map(|(r, n)| format!("{r} {n}"))
+            .collect();
+        format!(
+            "; {} throttled attempts retried ({})",
+            self.throttles,
+            reasons.join(", ")
+        )
     }
 }
 
@@ -270,7 +313,9 @@ pub(super) async fn send(
                 tally.count_throttles(&done.attempts);
                 return Some(Sent::Done(done.consumed.total));
             }
-            Err(WriteFailure::Conflict { current, attempts, .. }) => {
+            Err(WriteFailure::Conflict {
+                current, attempts, ..
+            }) => {
                 tally.count_throttles(&attempts);
                 // An earlier attempt of this write went through and its answer was lost:
                 // the item is what the write makes it, so it is written, once.
@@ -333,7 +378,10 @@ impl Progress {
         let elapsed = self.started.elapsed().as_secs_f64();
         let eta = match finished {
             0 => "?".to_string(),
-            f => format!("{:.0} s", elapsed / f as f64 * (self.total - f.min(self.total)) as f64),
+            f => format!(
+                "{:.0} s",
+                elapsed / f as f64 * (self.total - f.min(self.total)) as f64
+            ),
         };
         say!(
             "progress: {finished}/{} items: {} written, {} unchanged, {} skipped (conflicts), {} failed; {} WCU; ETA {eta}",
@@ -424,7 +472,12 @@ impl Run<'_> {
                     guard.settle(ticket, worst);
                     tally.units += worst;
                     tally.conflicts += 1;
-                    conflicts.push_str(&conflict_line(&self.items[n], self.info, current.as_ref(), self.output));
+                    conflicts.push_str(&conflict_line(
+                        &self.items[n],
+                        self.info,
+                        current.as_ref(),
+                        self.output,
+                    ));
                     Outcome::Conflict(current)
                 }
                 Sent::Failed(why) => {
@@ -478,7 +531,12 @@ impl Run<'_> {
 }
 
 /// One conflicting item on stdout: its key and the item as stored now.
-pub(super) fn conflict_line(item: &BulkItem, info: &TableInfo, current: Option<&Item>, output: OutputFormat) -> String {
+pub(super) fn conflict_line(
+    item: &BulkItem,
+    info: &TableInfo,
+    current: Option<&Item>,
+    output: OutputFormat,
+) -> String {
     let mut key = String::new();
     append_dynamo_json(&mut key, &item.key(info));
     let mut now = String::new();

@@ -9,8 +9,8 @@ use clap::Args;
 
 use super::args::GlobalArgs;
 use super::bulk_run::{
-    check_endpoint, conflict_line, print, read_journal, send, stop_on_ctrl_c, undo_plan,
-    Progress, Sent, Tally, EXIT_CONFLICTS, EXIT_UNFINISHED,
+    check_endpoint, conflict_line, print, read_journal, send, stop_on_ctrl_c, undo_plan, Progress,
+    Sent, Tally, EXIT_CONFLICTS, EXIT_UNFINISHED,
 };
 use super::output::OutputFormat;
 use super::CliError;
@@ -47,7 +47,9 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
         .collect();
     let conn = super::connect(global).await?;
     check_endpoint(&journal, &conn, &args.journal)?;
-    let info = Engine::new(&conn).describe_table(&journal.header.table).await?;
+    let info = Engine::new(&conn)
+        .describe_table(&journal.header.table)
+        .await?;
     if !(args.yes && global.allow_writes) {
         if args.yes {
             say!("note: --yes writes only with --allow-writes; this is a dry run");
@@ -156,7 +158,10 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
         ));
     }
     if tally.failed > 0 {
-        return Err(CliError::new(EXIT_UNFINISHED, format!("{summary}; run undo again to retry")));
+        return Err(CliError::new(
+            EXIT_UNFINISHED,
+            format!("{summary}; run undo again to retry"),
+        ));
     }
     if tally.conflicts > 0 {
         return Err(CliError::new(EXIT_CONFLICTS, summary));

@@ -10,16 +10,29 @@ fn s(v: &str) -> AttrValue {
 }
 
 fn item(pairs: &[(&str, AttrValue)]) -> Item {
-    Item::from_attrs(pairs.iter().map(|(n, v)| (n.to_string(), v.clone())).collect())
+    Item::from_attrs(
+        pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.clone()))
+            .collect(),
+    )
 }
 
 #[test]
 fn an_update_sets_and_removes_and_a_delete_leaves_nothing() {
     let info = app();
-    let stmt = parse_write("UPDATE app SET status = 'DONE', total = 12.5 REMOVE note WHERE PK = 'a'").unwrap();
+    let stmt =
+        parse_write("UPDATE app SET status = 'DONE', total = 12.5 REMOVE note WHERE PK = 'a'")
+            .unwrap();
     let set = stmt.bound_set(&[]);
     check_change(&stmt, &set, &info).unwrap();
-    let before = item(&[("PK", s("a")), ("SK", s("1")), ("status", s("NEW")), ("total", s("12.5")), ("note", s("x"))]);
+    let before = item(&[
+        ("PK", s("a")),
+        ("SK", s("1")),
+        ("status", s("NEW")),
+        ("total", s("12.5")),
+        ("note", s("x")),
+    ]);
     let planned = plan_items(&stmt, &set, vec![before.clone()]);
     let after = planned[0].after.as_ref().unwrap();
     assert_eq!(after.get("status"), Some(&s("DONE")));
@@ -48,9 +61,15 @@ fn statements_the_bulk_writer_cannot_run_are_refused_with_the_reason() {
         ("UPDATE app SET a = b WHERE PK = 'a'", "takes a value"),
         ("UPDATE app WHERE PK = 'a'", "SET or REMOVE"),
         ("UPDATE app SET a = 1, a = 2 WHERE PK = 'a'", "SET twice"),
-        ("UPDATE app SET a = 1 REMOVE a WHERE PK = 'a'", "both SET and REMOVEd"),
+        (
+            "UPDATE app SET a = 1 REMOVE a WHERE PK = 'a'",
+            "both SET and REMOVEd",
+        ),
         ("DELETE app WHERE PK = 'a'", "FROM"),
-        ("DELETE FROM app WHERE PK = 'a' LIMIT 3", "end of the statement"),
+        (
+            "DELETE FROM app WHERE PK = 'a' LIMIT 3",
+            "end of the statement",
+        ),
     ] {
         let err = parse_write(text).unwrap_err();
         assert!(err.message.contains(want), "{text}: {}", err.message);
@@ -58,14 +77,23 @@ fn statements_the_bulk_writer_cannot_run_are_refused_with_the_reason() {
     let stmt = parse_write("UPDATE \"app\".\"GSI1\" SET GSI1PK = ? WHERE GSI1PK = ?").unwrap();
     assert_eq!(stmt.select.parameters, 2);
     assert_eq!(stmt.select.index.as_deref(), Some("GSI1"));
-    assert_eq!(stmt.bound_set(&[s("x"), s("y")]), vec![("GSI1PK".to_string(), s("x"))]);
+    assert_eq!(
+        stmt.bound_set(&[s("x"), s("y")]),
+        vec![("GSI1PK".to_string(), s("x"))]
+    );
 }
 
 #[test]
 fn the_cost_counts_the_larger_image_and_each_index_entry_touched() {
     let info = app();
     let big = "x".repeat(1500);
-    let before = item(&[("PK", s("a")), ("SK", s("1")), ("GSI1PK", s("g")), ("GSI1SK", s("h")), ("v", s(&big))]);
+    let before = item(&[
+        ("PK", s("a")),
+        ("SK", s("1")),
+        ("GSI1PK", s("g")),
+        ("GSI1SK", s("h")),
+        ("v", s(&big)),
+    ]);
     // A re-keyed index entry is a delete and a put.
     let mut after = before.clone();
     after.insert("GSI1PK", s("g2"));
@@ -74,7 +102,10 @@ fn the_cost_counts_the_larger_image_and_each_index_entry_touched() {
     assert_eq!(cost.indexes, vec![("GSI1".to_string(), 4.0)]);
     // Leaving the (sparse) index is one delete of the entry; a delete costs the item deleted.
     let cost = item_cost(&info, &before, None);
-    assert_eq!((cost.table, cost.indexes.clone()), (2.0, vec![("GSI1".to_string(), 2.0)]));
+    assert_eq!(
+        (cost.table, cost.indexes.clone()),
+        (2.0, vec![("GSI1".to_string(), 2.0)])
+    );
     // An attribute outside every index: the table only, at least one unit.
     let small = item(&[("PK", s("a")), ("SK", s("1"))]);
     let mut changed = small.clone();
@@ -95,10 +126,20 @@ fn the_journal_reads_back_and_a_cut_last_line_leaves_its_item_unfinished() {
     };
     let items: Vec<BulkItem> = (0..3)
         .map(|i| {
-            let before = item(&[("PK", s("a")), ("SK", s(&i.to_string())), ("n", AttrValue::N("12345678901234567890.123456789012345678".into()))]);
+            let before = item(&[
+                ("PK", s("a")),
+                ("SK", s(&i.to_string())),
+                (
+                    "n",
+                    AttrValue::N("12345678901234567890.123456789012345678".into()),
+                ),
+            ]);
             let mut after = before.clone();
             after.insert("a", AttrValue::N("1".into()));
-            BulkItem { before, after: Some(after) }
+            BulkItem {
+                before,
+                after: Some(after),
+            }
         })
         .collect();
     let mut text = journal::header_line(&header);
@@ -107,31 +148,57 @@ fn the_journal_reads_back_and_a_cut_last_line_leaves_its_item_unfinished() {
     }
     text.push_str(&journal::planned_line(3));
     text.push_str(&journal::outcome_line(0, &Outcome::Written));
-    text.push_str(&journal::outcome_line(1, &Outcome::Failed("throttled".into())));
+    text.push_str(&journal::outcome_line(
+        1,
+        &Outcome::Failed("throttled".into()),
+    ));
     text.push_str("{\"n\":2,\"outc");
     let j = journal::parse(&text).unwrap();
     assert_eq!(j.header, header);
-    assert_eq!(j.items, items, "images read back exactly, 38-digit numbers too");
+    assert_eq!(
+        j.items, items,
+        "images read back exactly, 38-digit numbers too"
+    );
     assert_eq!(j.planned, Some(3));
     assert_eq!(j.unfinished(), vec![1, 2]);
     // Without the planned line nothing was written, and resume must say so.
     let cut = text.split("{\"planned\"").next().unwrap();
     assert_eq!(journal::parse(cut).unwrap().planned, None);
-    assert!(journal::parse("{\"x\":1}\n").unwrap_err().contains("not a dynoscope bulk journal"));
+    assert!(journal::parse("{\"x\":1}\n")
+        .unwrap_err()
+        .contains("not a dynoscope bulk journal"));
 }
 
 #[test]
 fn the_dry_run_shows_types_and_units_as_text_and_valid_json() {
     let info = app();
-    let stmt = parse_write("UPDATE app SET total = 12.5 WHERE PK = 'a'").unwrap();
-    let before = item(&[("PK", s("a")), ("SK", s("1")), ("total", s("12.5\u{1b}"))]);
-    let same = item(&[("PK", s("a")), ("SK", s("2")), ("total", AttrValue::N("12.5".into()))]);
+    let stmt = parse_write("UPDATE app SET amount = 12.5 WHERE PK = 'a'").unwrap();
+    let before = item(&[("PK", s("a")), ("SK", s("1")), ("amount", s("12.5\u{1b}"))]);
+    let same = item(&[
+        ("PK", s("a")),
+        ("SK", s("2")),
+        ("amount", AttrValue::N("12.5".into())),
+    ]);
     let items = plan_items(&stmt, &stmt.bound_set(&[]), vec![before, same]);
     let summary = preview::summarize(&info, &items);
-    assert_eq!((summary.matched, summary.to_write, summary.unchanged), (2, 1, 1));
-    let report = Report { verb: "UPDATE", table: "app", read: "Query", info: &info, items: &items, summary: &summary, rate: Some(2.0) };
+    assert_eq!(
+        (summary.matched, summary.to_write, summary.unchanged),
+        (2, 1, 1)
+    );
+    let report = Report {
+        verb: "UPDATE",
+        table: "app",
+        read: "Query",
+        info: &info,
+        items: &items,
+        summary: &summary,
+        rate: Some(2.0),
+    };
     let text = preview::text(&report);
-    assert!(text.contains(r#"total: {"S":"12.5\u001b"} → {"N":"12.5"}"#), "{text}");
+    assert!(
+        text.contains(r#"amount: {"S":"12.5\u001b"} → {"N":"12.5"}"#),
+        "{text}"
+    );
     assert!(text.contains("about 0.5 s"), "{text}");
     let json: serde_json::Value = serde_json::from_str(&preview::json(&report)).unwrap();
     assert_eq!(json["wcu"]["total"], 1.0);

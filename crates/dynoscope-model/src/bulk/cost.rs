@@ -90,7 +90,11 @@ fn entry(info: &TableInfo, index: &IndexInfo, item: Option<&Item>) -> Option<Ite
             || table_keys.iter().any(|k| k == name)
             || match index.projection.projection_type.as_str() {
                 "ALL" => true,
-                "INCLUDE" => index.projection.non_key_attributes.iter().any(|a| a == name),
+                "INCLUDE" => index
+                    .projection
+                    .non_key_attributes
+                    .iter()
+                    .any(|a| a == name),
                 _ => false,
             }
     };

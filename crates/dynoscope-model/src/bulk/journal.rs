@@ -175,7 +175,8 @@ pub fn parse(content: &str) -> Result<Journal, String> {
             if value.get("version").and_then(Value::as_u64) != Some(VERSION) {
                 return Err(bad(line, &format!("journal version is not {VERSION}")));
             }
-            let field = |f: &str| text(&value, f).ok_or_else(|| bad(line, &format!("'{f}' is missing")));
+            let field =
+                |f: &str| text(&value, f).ok_or_else(|| bad(line, &format!("'{f}' is missing")));
             journal = Some(Journal {
                 header: Header {
                     verb: field("verb")?,
@@ -193,7 +194,10 @@ pub fn parse(content: &str) -> Result<Journal, String> {
         };
         if let Some(count) = value.get("planned").and_then(Value::as_u64) {
             if count as usize != j.items.len() {
-                return Err(bad(line, &format!("planned {count} items but lists {}", j.items.len())));
+                return Err(bad(
+                    line,
+                    &format!("planned {count} items but lists {}", j.items.len()),
+                ));
             }
             j.planned = Some(j.items.len());
             continue;
@@ -204,7 +208,10 @@ pub fn parse(content: &str) -> Result<Journal, String> {
             .ok_or_else(|| bad(line, "'n' is missing"))? as usize;
         if let Some(outcome) = text(&value, "outcome") {
             if n >= j.items.len() {
-                return Err(bad(line, &format!("outcome of item {n}, which the journal does not list")));
+                return Err(bad(
+                    line,
+                    &format!("outcome of item {n}, which the journal does not list"),
+                ));
             }
             let outcome = match outcome.as_str() {
                 "written" => Outcome::Written,
@@ -216,7 +223,10 @@ pub fn parse(content: &str) -> Result<Journal, String> {
             j.outcomes[n] = Some(outcome);
         } else {
             if j.planned.is_some() || n != j.items.len() {
-                return Err(bad(line, &format!("item {n} out of order (expected {})", j.items.len())));
+                return Err(bad(
+                    line,
+                    &format!("item {n} out of order (expected {})", j.items.len()),
+                ));
             }
             let key = image(&value, line, "key")?.ok_or_else(|| bad(line, "'key' is null"))?;
             let before =

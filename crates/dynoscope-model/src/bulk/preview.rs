@@ -67,7 +67,12 @@ fn value_or_absent(out: &mut String, v: Option<&crate::value::AttrValue>) {
     }
 }
 
-fn olds_news(edit: &AttributeEdit) -> (Option<&crate::value::AttrValue>, Option<&crate::value::AttrValue>) {
+fn olds_news(
+    edit: &AttributeEdit,
+) -> (
+    Option<&crate::value::AttrValue>,
+    Option<&crate::value::AttrValue>,
+) {
     match edit {
         AttributeEdit::Added(_, v) => (None, Some(v)),
         AttributeEdit::Removed(_, v) => (Some(v), None),
@@ -139,18 +144,31 @@ pub fn text(r: &Report) -> String {
         )),
         _ => out.push_str("time: no --wcu-per-second, so as fast as the table takes them\n"),
     }
-    let sample: Vec<&BulkItem> = r.items.iter().filter(|i| !i.unchanged()).take(SAMPLE).collect();
+    let sample: Vec<&BulkItem> = r
+        .items
+        .iter()
+        .filter(|i| !i.unchanged())
+        .take(SAMPLE)
+        .collect();
     if !sample.is_empty() {
         out.push_str(&format!("first {} of the items written:\n", sample.len()));
     }
     for item in sample {
         let mut key = String::new();
         append_dynamo_json(&mut key, &item.key(r.info));
-        out.push_str(&format!("  {key}{}\n", if item.after.is_none() { " deleted" } else { "" }));
+        out.push_str(&format!(
+            "  {key}{}\n",
+            if item.after.is_none() { " deleted" } else { "" }
+        ));
         if item.after.is_some() {
             for edit in changes(item) {
                 let (old, new) = olds_news(&edit);
-                out.push_str(&format!("    {}: {} → {}\n", edit.name(), shown(old), shown(new)));
+                out.push_str(&format!(
+                    "    {}: {} → {}\n",
+                    edit.name(),
+                    shown(old),
+                    shown(new)
+                ));
             }
         }
     }
@@ -197,7 +215,10 @@ pub fn json(r: &Report) -> String {
         }
         out.push_str("{\"key\":");
         append_dynamo_json(&mut out, &item.key(r.info));
-        out.push_str(&format!(",\"deleted\":{},\"changes\":[", item.after.is_none()));
+        out.push_str(&format!(
+            ",\"deleted\":{},\"changes\":[",
+            item.after.is_none()
+        ));
         if item.after.is_some() {
             for (j, edit) in changes(item).iter().enumerate() {
                 if j > 0 {

@@ -44,7 +44,10 @@ pub struct WriteTicket {
 pub enum WriteAdmission {
     Go(WriteTicket),
     /// The write does not fit in what is left of `--max-wcu`: the run stops here.
-    Exhausted { spent: f64, needed: f64 },
+    Exhausted {
+        spent: f64,
+        needed: f64,
+    },
 }
 
 impl WriteGuard {
@@ -122,7 +125,10 @@ mod tests {
             guard.admit(2.0, &stop).await,
             Some(WriteAdmission::Exhausted { spent, .. }) if spent == 4.0
         ));
-        assert!(matches!(guard.admit(1.0, &stop).await, Some(WriteAdmission::Go(_))));
+        assert!(matches!(
+            guard.admit(1.0, &stop).await,
+            Some(WriteAdmission::Go(_))
+        ));
     }
 
     #[tokio::test(start_paused = true)]
@@ -143,7 +149,9 @@ mod tests {
         for second in 0..4 {
             let in_it = sent
                 .iter()
-                .filter(|at| at.as_secs_f64() >= second as f64 && at.as_secs_f64() < second as f64 + 1.0)
+                .filter(|at| {
+                    at.as_secs_f64() >= second as f64 && at.as_secs_f64() < second as f64 + 1.0
+                })
                 .count();
             assert!(in_it as f64 * 2.0 <= 4.0, "second {second}: {in_it} writes");
         }
