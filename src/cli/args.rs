@@ -95,6 +95,8 @@ pub enum Command {
     /// Run a PartiQL SELECT as the Query or Scan it means (scans need --allow-scan; --explain
     /// says what it reads, in every dialect, and sends nothing).
     Partiql(Box<super::partiql_cmd::PartiqlArgs>),
+    /// Undo a bulk UPDATE or DELETE from its journal (conditional; a dry run without --yes).
+    Undo(super::undo_cmd::UndoArgs),
     /// Hot-partition triage: scan a table or index and rank its partition keys by items.
     Hotkeys(HotkeysArgs),
     /// CloudWatch metrics of a table and each GSI: capacity, throttles by reason, latency.

@@ -8,6 +8,8 @@ macro_rules! say {
 }
 
 pub mod args;
+mod bulk_cmd;
+mod bulk_run;
 mod demo;
 mod diagnose;
 mod diagnose_keys;
@@ -36,6 +38,7 @@ mod stream;
 pub mod tail;
 mod tail_table;
 mod text_table;
+mod undo_cmd;
 
 use std::time::Duration;
 
@@ -218,6 +221,10 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
         }
+        Command::Partiql(args) if crate::model::partiql::is_bulk_write(&args.statement) => {
+            bulk_cmd::run(&cli.global, *args).await
+        }
+        Command::Undo(args) => undo_cmd::run(&cli.global, args).await,
         Command::Partiql(args) => {
             partiql_cmd::run(&Engine::new(&connect(&cli.global).await?), *args).await
         }

@@ -68,6 +68,9 @@ pub struct PartiqlArgs {
     /// Rate-limit all requests together to N read units per second.
     #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
+    /// UPDATE and DELETE only: --yes, --max-wcu, --wcu-per-second, --journal, --resume.
+    #[command(flatten)]
+    pub bulk: super::bulk_cmd::BulkArgs,
 }
 
 impl PartiqlArgs {
@@ -103,6 +106,11 @@ pub async fn run(engine: &Engine, args: PartiqlArgs) -> Result<(), CliError> {
         )));
     }
     check_guard_flags(args.max_rcu, args.rcu_per_second)?;
+    if let Some(flag) = args.bulk.named() {
+        return Err(CliError::bad_input(format!(
+            "{flag} is for an UPDATE or DELETE; a SELECT writes nothing, drop {flag}"
+        )));
+    }
     let parameters = match &args.parameters {
         Some(text) => parse_parameters(text).map_err(bad)?,
         None => Vec::new(),

@@ -6,6 +6,7 @@
 mod common;
 
 mod athena_duckdb;
+mod bulk_writes;
 mod capacity_contract;
 mod cli_docs;
 mod cli_endpoints;

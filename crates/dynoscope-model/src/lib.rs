@@ -5,6 +5,7 @@ pub mod access_pattern;
 pub mod attribute_rank;
 pub mod aws_profile_file;
 pub mod aws_profiles;
+pub mod bulk;
 pub mod calendar;
 pub mod capacity;
 pub mod cell;

@@ -19,7 +19,10 @@ pub use parse::{
     plain_to_attr,
 };
 pub use pretty::{line_text, pretty_lines, Piece, PrettyLine, Token, MAX_STRING_CHARS};
-pub use serialize::{append_dynamo_json, append_json_array, append_json_number, append_plain_json};
+pub use serialize::{
+    append_dynamo_json, append_dynamo_value, append_json_array, append_json_number,
+    append_plain_json,
+};
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum JsonError {

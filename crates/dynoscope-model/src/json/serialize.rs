@@ -54,7 +54,8 @@ pub fn append_dynamo_json(out: &mut String, item: &Item) {
     out.push('}');
 }
 
-fn append_dynamo_value(out: &mut String, value: &AttrValue) {
+/// Appends one value as DynamoDB JSON (`{"S":"a"}`): its type is part of what is shown.
+pub fn append_dynamo_value(out: &mut String, value: &AttrValue) {
     out.push_str("{\"");
     out.push_str(value.type_name());
     out.push_str("\":");

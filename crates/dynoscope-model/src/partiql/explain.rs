@@ -194,7 +194,7 @@ pub fn explain(e: &Explained) -> String {
 /// The line a PartiQL write is refused with.
 pub fn write_refusal(verb: &str) -> String {
     format!(
-        "refused: '{verb}' writes, and dynoscope sends no PartiQL writes; writes go through the explorer's conditional edits (dynoscope TABLE --allow-writes)"
+        "refused: '{verb}' writes, and dynoscope does not send it as it stands: writes go through the explorer's conditional edits (dynoscope TABLE --allow-writes; 'N' creates an item), and `dynoscope partiql` runs UPDATE … WHERE and DELETE FROM … WHERE as conditional bulk writes, a dry run first"
     )
 }
 

@@ -10,6 +10,7 @@ mod advice;
 mod ast;
 pub mod complete;
 pub mod dialects;
+mod dml;
 mod error;
 mod explain;
 mod filter;
@@ -23,15 +24,16 @@ mod translate;
 
 pub use advice::{advise, Advice, NewIndex, ServingIndex};
 pub use ast::{CmpOp, Direction, Expr, Func, Operand, Path, Select, Statement, Step};
+pub use dml::{is_bulk_write, Change, WriteStatement};
 pub use error::{ErrorKind, PartiqlError};
 pub use explain::{
     advice_clause, explain, explain_dialects, explain_head, headline, refusal, scan_estimate,
     untranslated_reason, write_refusal, Explained,
 };
 pub use params::{parse_parameters, parse_parameters_from};
-pub use parser::{is_select, parse};
+pub use parser::{is_select, parse, parse_write};
 pub use plan::{Plan, ReadKind};
 pub use translate::{translate, MAX_QUERIES};
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;

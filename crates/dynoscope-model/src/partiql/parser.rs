@@ -42,6 +42,26 @@ pub fn parse(text: &str) -> Result<Statement, PartiqlError> {
     Ok(Statement::Select(select))
 }
 
+/// An UPDATE or DELETE for the bulk writer (see [`super::dml`]); any other statement is an
+/// error naming what it is.
+pub fn parse_write(text: &str) -> Result<super::dml::WriteStatement, PartiqlError> {
+    let tokens = tokenize(text)?;
+    let mut p = Parser {
+        tokens,
+        at: 0,
+        parameters: 0,
+        depth: 0,
+        logical: 0,
+    };
+    if p.eat_word("UPDATE") {
+        return p.update();
+    }
+    if p.eat_word("DELETE") {
+        return p.delete();
+    }
+    Err(p.error("UPDATE or DELETE"))
+}
+
 /// Whether DynamoDB reads `text` as a SELECT (the read-only client lets only those through).
 pub fn is_select(text: &str) -> bool {
     matches!(tokenize(text).as_deref(), Ok([Token { tok: Tok::Word(w), .. }, ..]) if w.eq_ignore_ascii_case("SELECT"))
@@ -334,6 +354,9 @@ impl Parser {
 
 #[path = "literals.rs"]
 mod literals;
+
+#[path = "parser_dml.rs"]
+mod dml;
 
 #[path = "parser_cursor.rs"]
 mod cursor;

@@ -9,6 +9,7 @@
 //! explorer under paused time with the same conditions DynamoDB evaluates.
 
 pub mod audit;
+pub mod guard;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory;
 pub mod read_only;
@@ -17,6 +18,7 @@ mod sdk;
 use std::future::Future;
 
 pub use audit::AuditLog;
+pub use guard::{WriteAdmission, WriteGuard, WriteTicket};
 #[cfg(any(test, feature = "test-engines"))]
 pub use memory::MemoryWriter;
 pub use sdk::Writer;

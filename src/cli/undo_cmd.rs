@@ -1,0 +1,171 @@
+//! `undo JOURNAL [--yes]`: puts every item a bulk run wrote back to its before-image, each
+//! conditional on the item being still what the run wrote (a deleted item still absent); an
+//! item changed since is reported with its current value and left alone. Without `--yes`
+//! (and `--allow-writes`) it says what it would restore and sends nothing.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::args::GlobalArgs;
+use super::bulk_run::{
+    check_endpoint, conflict_line, print, read_journal, send, stop_on_ctrl_c, undo_plan, Progress,
+    Sent, Tally, EXIT_CONFLICTS, EXIT_UNFINISHED,
+};
+use super::output::OutputFormat;
+use super::CliError;
+use crate::aws::write::{AuditLog, WriteAdmission, WriteGuard, Writer};
+use crate::aws::Engine;
+use crate::model::bulk::cost::item_cost;
+use crate::model::bulk::journal::Outcome;
+use crate::model::capacity::format_units;
+use crate::model::json::append_dynamo_json;
+use crate::model::sanitize::sanitize;
+
+#[derive(Debug, Clone, Args)]
+pub struct UndoArgs {
+    /// The journal of the run to undo (its path is printed when the run starts).
+    pub journal: PathBuf,
+    /// Restore the items (needs --allow-writes); without it, say what would be restored.
+    #[arg(long)]
+    pub yes: bool,
+    /// Write at most N write units in all.
+    #[arg(long, value_name = "N", value_parser = super::bulk_cmd::write_units)]
+    pub max_wcu: Option<f64>,
+    /// Write at most N write units per second.
+    #[arg(long, value_name = "N", value_parser = super::bulk_cmd::write_units)]
+    pub wcu_per_second: Option<f64>,
+    /// `json`: conflicts as JSON lines.
+    #[arg(long, value_enum, default_value = "jsonl")]
+    pub output: OutputFormat,
+}
+
+pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
+    let journal = read_journal(&args.journal)?;
+    let written: Vec<usize> = (0..journal.items.len())
+        .filter(|&i| journal.outcomes[i] == Some(Outcome::Written))
+        .collect();
+    let conn = super::connect(global).await?;
+    check_endpoint(&journal, &conn, &args.journal)?;
+    let info = Engine::new(&conn)
+        .describe_table(&journal.header.table)
+        .await?;
+    if !(args.yes && global.allow_writes) {
+        if args.yes {
+            say!("note: --yes writes only with --allow-writes; this is a dry run");
+        }
+        let units: f64 = written
+            .iter()
+            .map(|&i| {
+                let item = &journal.items[i];
+                // Undo writes the after-image back to the before-image.
+                match &item.after {
+                    Some(after) => item_cost(&info, after, Some(&item.before)).total(),
+                    None => crate::model::bulk::cost::write_units(
+                        crate::model::item_size::item_size(&item.before),
+                    ),
+                }
+            })
+            .sum();
+        let mut text = format!(
+            "dry run: undo of {} on '{}' ({}) restores {} of its {} items, each only if it is still what the run wrote; about {} WCU\n",
+            journal.header.verb,
+            journal.header.table,
+            journal.header.statement,
+            written.len(),
+            journal.items.len(),
+            format_units(units)
+        );
+        for &i in written.iter().take(crate::model::bulk::preview::SAMPLE) {
+            let mut key = String::new();
+            append_dynamo_json(&mut key, &journal.keys[i]);
+            text.push_str(&format!("  {key}\n"));
+        }
+        text.push_str("nothing was written; --allow-writes --yes restores them\n");
+        return print(&text);
+    }
+    let dir = crate::platform::dirs::state_dir().ok_or_else(|| {
+        CliError::bad_input("writes need an audit file, and there is no home directory for it")
+    })?;
+    let writer = Writer::new(&conn, AuditLog::in_dir(&dir));
+    let guard = WriteGuard::new(args.max_wcu, args.wcu_per_second);
+    let stop = stop_on_ctrl_c();
+    let mut tally = Tally::default();
+    let mut progress = Progress::new(written.len());
+    let mut conflicts = String::new();
+    let mut stopped = None;
+    for &i in &written {
+        let item = &journal.items[i];
+        let plan = undo_plan(&info, item)?;
+        let worst = match &item.after {
+            Some(after) => item_cost(&info, after, Some(&item.before)).total(),
+            None => item_cost(&info, &item.before, None).total(),
+        };
+        let ticket = match guard.admit(worst, &stop).await {
+            None => {
+                stopped = Some("interrupted (Ctrl-C)".to_string());
+                break;
+            }
+            Some(WriteAdmission::Exhausted { .. }) => {
+                stopped = Some(format!(
+                    "--max-wcu {} reached",
+                    format_units(args.max_wcu.unwrap_or_default())
+                ));
+                break;
+            }
+            Some(WriteAdmission::Go(t)) => t,
+        };
+        match send(&writer, &plan, Some(&item.before), &mut tally, &stop).await {
+            None => {
+                guard.settle(ticket, worst);
+                stopped = Some("interrupted (Ctrl-C)".to_string());
+                break;
+            }
+            Some(Sent::Done(units)) => {
+                let units = if units > 0.0 { units } else { worst };
+                guard.settle(ticket, units);
+                tally.units += units;
+                tally.done += 1;
+            }
+            Some(Sent::Conflict(current)) => {
+                guard.settle(ticket, worst);
+                tally.units += worst;
+                tally.conflicts += 1;
+                conflicts.push_str(&conflict_line(item, &info, current.as_ref(), args.output));
+            }
+            Some(Sent::Failed(why)) => {
+                guard.settle(ticket, worst);
+                tally.failed += 1;
+                say!("failed: {}", sanitize(&why));
+            }
+        }
+        progress.show(&tally, false);
+    }
+    progress.show(&tally, true);
+    print(&conflicts)?;
+    let summary = format!(
+        "{} restored, {} changed since the run and left as they are, {} failed; {} WCU{}",
+        tally.done,
+        tally.conflicts,
+        tally.failed,
+        format_units(tally.units),
+        tally.throttle_clause()
+    );
+    if let Some(why) = stopped {
+        return Err(CliError::new(
+            EXIT_UNFINISHED,
+            format!("{why}; {summary}; run undo again to continue (restored items are recognised)"),
+        ));
+    }
+    if tally.failed > 0 {
+        return Err(CliError::new(
+            EXIT_UNFINISHED,
+            format!("{summary}; run undo again to retry"),
+        ));
+    }
+    if tally.conflicts > 0 {
+        return Err(CliError::new(EXIT_CONFLICTS, summary));
+    }
+    say!("{summary}");
+    Ok(())
+}
