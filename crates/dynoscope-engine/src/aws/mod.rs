@@ -18,6 +18,8 @@ pub mod json_lines;
 mod memory_engine;
 mod partiql;
 pub use partiql::plan_read;
+mod pattern_read;
+pub use pattern_read::pattern_read;
 pub mod read;
 pub mod response_cap;
 pub mod seed;

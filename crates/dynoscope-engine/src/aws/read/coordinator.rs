@@ -30,7 +30,7 @@ pub(super) struct Shared<S> {
     pub user_cancel: CancellationToken,
     pub remaining: Remaining,
     pub limit_reached: AtomicBool,
-    pub guard: Option<CapacityGuard>,
+    pub guard: Option<Arc<CapacityGuard>>,
     pub budget_reached: AtomicBool,
     /// Segments with a request or a page in memory at once.
     pub in_flight: Semaphore,
@@ -105,7 +105,9 @@ pub fn start_read<S: PageSource>(
         user_cancel: cancel.clone(),
         remaining,
         limit_reached: AtomicBool::new(false),
-        guard: CapacityGuard::new(spec.max_rcu, spec.rcu_per_second, spec.consistent),
+        guard: spec.shared_guard.clone().or_else(|| {
+            CapacityGuard::new(spec.max_rcu, spec.rcu_per_second, spec.consistent).map(Arc::new)
+        }),
         budget_reached: AtomicBool::new(false),
         in_flight: Semaphore::new((segments as usize).min(MAX_IN_FLIGHT_SEGMENTS)),
         requests: Semaphore::new(

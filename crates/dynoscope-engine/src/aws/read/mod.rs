@@ -123,6 +123,10 @@ pub struct ReadSpec {
     pub max_rcu: Option<f64>,
     /// Spread requests so all segments together consume at most this many units a second.
     pub rcu_per_second: Option<f64>,
+    /// The guard of a user action that sends several reads (`patterns check`: every pattern's
+    /// calls and samples under one `--max-rcu`): used instead of one built from `max_rcu` and
+    /// `rcu_per_second`, so the budget holds across the reads, reserved before each request.
+    pub shared_guard: Option<std::sync::Arc<guard::CapacityGuard>>,
     /// Deliver each page's items as JSON lines in this spelling instead of as `Item`s: a
     /// headless scan to a pipe then skips the conversion (see [`super::json_lines`]).
     pub json_lines: Option<JsonSpelling>,
@@ -160,6 +164,7 @@ impl ReadSpec {
             max_pages: None,
             max_rcu: None,
             rcu_per_second: None,
+            shared_guard: None,
             json_lines: None,
             sized_keys: None,
         }
