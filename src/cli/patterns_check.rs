@@ -82,9 +82,7 @@ fn gather(
     let from_file: Vec<String> = match &global.patterns {
         Some(file) => std::fs::read_to_string(file)
             .ok()
-            .and_then(|text| {
-                crate::model::access_pattern::parse_patterns_file(&text, "").ok()
-            })
+            .and_then(|text| crate::model::access_pattern::parse_patterns_file(&text, "").ok())
             .map(|ps| ps.into_iter().map(|p| p.name).collect())
             .unwrap_or_default(),
         None => Vec::new(),
@@ -107,7 +105,10 @@ fn gather(
             say!("note: model file '{}': {line}", file.display());
         }
         for p in patterns {
-            if all.iter().any(|(q, _)| q.name == p.name && q.table == p.table) {
+            if all
+                .iter()
+                .any(|(q, _)| q.name == p.name && q.table == p.table)
+            {
                 return Err(CliError::bad_input(format!(
                     "access pattern '{}' is in the model file '{}' and in the config or patterns file; give each pattern its own name",
                     p.name,
@@ -296,7 +297,11 @@ async fn check_one(
             (Measured::of(calls, pattern.filter.is_some()), note)
         }
     };
-    let risk = match (plan.reads_gsi, &plan.pk_attribute, pattern.params().is_empty()) {
+    let risk = match (
+        plan.reads_gsi,
+        &plan.pk_attribute,
+        pattern.params().is_empty(),
+    ) {
         (true, Some(attr), false) => {
             let mut counts: BTreeMap<String, u64> = BTreeMap::new();
             for item in &items {

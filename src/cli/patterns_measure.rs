@@ -114,5 +114,7 @@ pub fn draw_params(
     if distinct.is_empty() {
         return distinct;
     }
-    (0..calls).map(|i| distinct[i % distinct.len()].clone()).collect()
+    (0..calls)
+        .map(|i| distinct[i % distinct.len()].clone())
+        .collect()
 }

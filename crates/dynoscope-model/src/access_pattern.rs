@@ -21,8 +21,8 @@ use serde::Deserialize;
 use super::key_condition::SortInput;
 use super::limits::LIMIT;
 use super::pattern_file::check_template;
-use super::pattern_filter::pattern_filter;
 pub use super::pattern_file::{error_line, parse_patterns_file};
+use super::pattern_filter::pattern_filter;
 
 /// The parameter that stands for a shard number; it is never asked for.
 pub const SHARD_PARAM: &str = "shard";

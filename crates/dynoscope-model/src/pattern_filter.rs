@@ -57,8 +57,12 @@ mod tests {
 
     #[test]
     fn the_builders_syntax_becomes_placeholders() {
-        let f = pattern_filter("total > 100 AND status = \"SHIPPED\"", &BTreeMap::new(), None)
-            .unwrap();
+        let f = pattern_filter(
+            "total > 100 AND status = \"SHIPPED\"",
+            &BTreeMap::new(),
+            None,
+        )
+        .unwrap();
         assert_eq!(f.expression, "#total > :f1 AND #status = :f2");
         assert_eq!(f.names.get("#status").map(String::as_str), Some("status"));
         let values = parse_plain_values(f.values.as_deref().unwrap()).unwrap();

@@ -93,7 +93,15 @@ mod tests {
         let Advice::Create(new) = advise(&select, &read, &info, &[]) else {
             panic!("no GSI proposed");
         };
-        assert!(new.command.starts_with("aws dynamodb update-table"), "{}", new.command);
-        assert!(new.command.contains("\"AttributeName\":\"city\""), "{}", new.command);
+        assert!(
+            new.command.starts_with("aws dynamodb update-table"),
+            "{}",
+            new.command
+        );
+        assert!(
+            new.command.contains("\"AttributeName\":\"city\""),
+            "{}",
+            new.command
+        );
     }
 }

@@ -124,10 +124,12 @@ pub fn params_from_item(
     }
     params.remove(SHARD_PARAM);
     let wanted = pattern.params();
-    wanted
-        .iter()
-        .all(|p| params.contains_key(p))
-        .then(|| params.into_iter().filter(|(k, _)| wanted.contains(k)).collect())
+    wanted.iter().all(|p| params.contains_key(p)).then(|| {
+        params
+            .into_iter()
+            .filter(|(k, _)| wanted.contains(k))
+            .collect()
+    })
 }
 
 #[cfg(test)]
@@ -148,7 +150,10 @@ mod tests {
         assert_eq!(m("USER#{id}", "USER#u42", false), Some(one("id", "u42")));
         assert_eq!(m("USER#{id}", "ORDER#1", false), None);
         assert_eq!(m("{whole}", "C#1", false), Some(one("whole", "C#1")));
-        assert_eq!(m("STATUS#PENDING", "STATUS#PENDING", false), Some(BTreeMap::new()));
+        assert_eq!(
+            m("STATUS#PENDING", "STATUS#PENDING", false),
+            Some(BTreeMap::new())
+        );
         assert_eq!(m("STATUS#PENDING", "STATUS#PENDING#3", false), None);
         let two = m("ORDER#{date}#{id}", "ORDER#2026-01-02#o9", false).unwrap();
         assert_eq!(two.get("date").map(String::as_str), Some("2026-01-02"));
@@ -158,7 +163,10 @@ mod tests {
     #[test]
     fn a_prefix_template_needs_only_a_prefix() {
         assert_eq!(m("ORDER#", "ORDER#2026#o1", true), Some(BTreeMap::new()));
-        assert_eq!(m("ORDER#{month}", "ORDER#2026-01#o1", true), Some(one("month", "2026-01#o1")));
+        assert_eq!(
+            m("ORDER#{month}", "ORDER#2026-01#o1", true),
+            Some(one("month", "2026-01#o1"))
+        );
         assert_eq!(m("ORDER#", "ITEM#1", true), None);
     }
 
@@ -175,9 +183,7 @@ mod tests {
 
     #[test]
     fn an_item_gives_every_parameter_or_none() {
-        let p = pattern(
-            "table='t'\nname='n'\npk='USER#{user}'\nsk={begins_with='ORDER#{year}'}",
-        );
+        let p = pattern("table='t'\nname='n'\npk='USER#{user}'\nsk={begins_with='ORDER#{year}'}");
         let item = Item::from_attrs(vec![
             ("PK".into(), AttrValue::S("USER#7".into())),
             ("SK".into(), AttrValue::S("ORDER#2026#1".into())),
@@ -196,6 +202,9 @@ mod tests {
     fn a_shard_suffix_is_not_a_parameter() {
         let p = pattern("table='t'\nname='n'\npk='STATUS#{status}#{shard}'\nshards='0..3'");
         let item = Item::from_attrs(vec![("G".into(), AttrValue::S("STATUS#NEW#2".into()))]);
-        assert_eq!(params_from_item(&p, "G", None, &item), Some(one("status", "NEW")));
+        assert_eq!(
+            params_from_item(&p, "G", None, &item),
+            Some(one("status", "NEW"))
+        );
     }
 }

@@ -16,10 +16,17 @@ pub const BIG_GSI_BYTES: i64 = 1 << 30;
 pub enum ReadShape {
     /// Both keys of the table fixed: one item.
     GetItem,
-    Query { index: Option<String> },
-    ShardedQueries { index: Option<String>, shards: u32 },
+    Query {
+        index: Option<String>,
+    },
+    ShardedQueries {
+        index: Option<String>,
+        shards: u32,
+    },
     /// The pattern names an index the table does not have: only a Scan can answer it.
-    Scan { missing_index: String },
+    Scan {
+        missing_index: String,
+    },
 }
 
 impl ReadShape {
@@ -69,7 +76,12 @@ pub struct PatternPlan {
 pub fn named_attributes(pattern: &AccessPattern, expression: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for part in expression.split(',') {
-        let head = part.trim().split(['.', '[']).next().unwrap_or_default().trim();
+        let head = part
+            .trim()
+            .split(['.', '['])
+            .next()
+            .unwrap_or_default()
+            .trim();
         let name = match head.strip_prefix('#') {
             Some(_) => pattern.names.get(head).cloned(),
             None => (!head.is_empty()).then(|| head.to_string()),
@@ -120,8 +132,10 @@ pub fn plan(pattern: &AccessPattern, info: &TableInfo) -> PatternPlan {
             .map(|p| named_attributes(pattern, p));
         match (ix.projection.projection_type.as_str(), needed) {
             ("ALL", Some(needed)) => {
-                let extra: Vec<String> =
-                    needed.into_iter().filter(|n| !covered.contains(n)).collect();
+                let extra: Vec<String> = needed
+                    .into_iter()
+                    .filter(|n| !covered.contains(n))
+                    .collect();
                 let would_do = if extra.is_empty() {
                     "KEYS_ONLY".to_string()
                 } else {
@@ -138,8 +152,10 @@ pub fn plan(pattern: &AccessPattern, info: &TableInfo) -> PatternPlan {
                 missing: vec!["every attribute (the pattern projects nothing)".into()],
             },
             (_, Some(needed)) => {
-                let missing: Vec<String> =
-                    needed.into_iter().filter(|n| !covered.contains(n)).collect();
+                let missing: Vec<String> = needed
+                    .into_iter()
+                    .filter(|n| !covered.contains(n))
+                    .collect();
                 if missing.is_empty() {
                     ProjectionFit::Fits
                 } else {

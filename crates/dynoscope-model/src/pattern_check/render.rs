@@ -20,7 +20,11 @@ fn cost(p: &PatternReport) -> String {
 
 fn returned_read(p: &PatternReport) -> String {
     match &p.measured {
-        Some(m) => format!("{} / {}", thousands(m.items_returned), thousands(m.items_read)),
+        Some(m) => format!(
+            "{} / {}",
+            thousands(m.items_returned),
+            thousands(m.items_read)
+        ),
         None => "—".into(),
     }
 }
@@ -53,7 +57,9 @@ fn cell(text: &str) -> String {
 
 pub fn markdown(r: &CheckReport) -> String {
     let mut out = format!("## Access patterns of `{}`\n\n", cell(&r.table));
-    out.push_str("| pattern | plan | calls | returned / read | RCU per call (median / max) | verdict |\n");
+    out.push_str(
+        "| pattern | plan | calls | returned / read | RCU per call (median / max) | verdict |\n",
+    );
     out.push_str("| --- | --- | --- | --- | --- | --- |\n");
     for p in &r.patterns {
         out.push_str(&format!(
@@ -74,7 +80,11 @@ pub fn markdown(r: &CheckReport) -> String {
     } else {
         out.push_str(&format!("Failed ({}):\n\n", r.failed.len()));
         for p in r.patterns.iter().filter(|p| p.failed()) {
-            out.push_str(&format!("- **{}**: {}\n", cell(&p.name), cell(&p.verdict.text)));
+            out.push_str(&format!(
+                "- **{}**: {}\n",
+                cell(&p.name),
+                cell(&p.verdict.text)
+            ));
         }
     }
     out

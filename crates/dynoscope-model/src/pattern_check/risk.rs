@@ -44,12 +44,13 @@ pub fn low_cardinality(attribute: &str, counts: &BTreeMap<String, u64>) -> Optio
         return None;
     }
     // The first of the largest, so that ties name the same value every time.
-    let (hottest, most) = counts
-        .iter()
-        .fold(None::<(&String, u64)>, |best, (k, &n)| match best {
-            Some((_, b)) if b >= n => best,
-            _ => Some((k, n)),
-        })?;
+    let (hottest, most) =
+        counts
+            .iter()
+            .fold(None::<(&String, u64)>, |best, (k, &n)| match best {
+                Some((_, b)) if b >= n => best,
+                _ => Some((k, n)),
+            })?;
     let share = most as f64 / sampled as f64;
     Some(LowCardinality {
         attribute: attribute.to_string(),
@@ -72,9 +73,11 @@ mod tests {
 
     #[test]
     fn a_status_enum_is_low_cardinality_with_its_hottest_value() {
-        let risk =
-            low_cardinality("GSI1PK", &counts(&[("S#NEW", 30), ("S#DONE", 15), ("S#GONE", 15)]))
-                .unwrap();
+        let risk = low_cardinality(
+            "GSI1PK",
+            &counts(&[("S#NEW", 30), ("S#DONE", 15), ("S#GONE", 15)]),
+        )
+        .unwrap();
         assert_eq!(risk.values, 3);
         assert_eq!(risk.hottest, "S#NEW");
         assert!((risk.hottest_share - 0.5).abs() < 1e-9);
@@ -87,6 +90,9 @@ mod tests {
         let many: BTreeMap<String, u64> = (0..60).map(|i| (format!("U#{i}"), 1)).collect();
         assert_eq!(low_cardinality("PK", &many), None);
         assert_eq!(low_cardinality("PK", &counts(&[("a", 5), ("b", 5)])), None);
-        assert_eq!(low_cardinality("PK", &counts(&[("a", 12), ("b", 8)])).map(|r| r.values), Some(2));
+        assert_eq!(
+            low_cardinality("PK", &counts(&[("a", 12), ("b", 8)])).map(|r| r.values),
+            Some(2)
+        );
     }
 }
