@@ -114,6 +114,9 @@ pub enum Command {
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
     Run(RunArgs),
+    /// Check a table against its access patterns: `patterns check TABLE` (exit 3: one failed).
+    #[command(subcommand)]
+    Patterns(super::patterns_check::PatternsCommand),
     /// Create and load the demo single-table data set (local endpoints only).
     Seed(SeedArgs),
     /// Start DynamoDB Local, load the demo data and open the explorer on it.

@@ -27,6 +27,8 @@ mod metrics;
 mod model_cmd;
 pub mod output;
 mod partiql_cmd;
+mod patterns_check;
+mod patterns_measure;
 mod profiles;
 mod ranges;
 mod read_cmd;
@@ -214,6 +216,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             let patterns = Settings::load(&cli.global)?.patterns;
             let engine = Engine::new(&connect(&cli.global).await?);
             read_cmd::run_pattern(&engine, &patterns, args).await
+        }
+        Command::Patterns(patterns_check::PatternsCommand::Check(args)) => {
+            patterns_check::run(&cli.global, args).await
         }
         Command::Scan(args) if args.export.export.is_some() => {
             read_cmd::run_scan_export(&cli.global, args).await

@@ -12,7 +12,7 @@ use crate::model::sanitize::sanitize;
 use crate::model::workbench::{imported_config, parse_model, ImportedConfig, WorkbenchModel};
 use crate::platform::dirs;
 
-fn read_model(file: &Path) -> Result<WorkbenchModel, CliError> {
+pub(super) fn read_model(file: &Path) -> Result<WorkbenchModel, CliError> {
     let shown = file.display().to_string();
     let text = std::fs::read_to_string(file).map_err(|e| {
         CliError::bad_input(format!(

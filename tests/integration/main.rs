@@ -19,6 +19,7 @@ mod cli_metrics;
 mod cli_model;
 mod cli_partiql;
 mod cli_patterns;
+mod cli_patterns_check;
 mod cli_query;
 mod cli_scan;
 mod corpus_designs;

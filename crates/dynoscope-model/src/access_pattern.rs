@@ -22,6 +22,7 @@ use super::key_condition::SortInput;
 use super::limits::LIMIT;
 use super::pattern_file::check_template;
 pub use super::pattern_file::{error_line, parse_patterns_file};
+use super::pattern_filter::pattern_filter;
 
 /// The parameter that stands for a shard number; it is never asked for.
 pub const SHARD_PARAM: &str = "shard";
@@ -91,6 +92,8 @@ pub struct AccessPattern {
     pub order: Order,
     #[serde(default)]
     pub limit: Option<usize>,
+    /// The query builder's filter syntax (`total > 100 AND status = "SHIPPED"`), or, with
+    /// `names` or `values`, a FilterExpression that uses their placeholders.
     #[serde(default)]
     pub filter: Option<String>,
     #[serde(default)]
@@ -104,6 +107,12 @@ pub struct AccessPattern {
     /// Inclusive shard range for `{shard}` in `pk`, e.g. `"0..9"`.
     #[serde(default)]
     pub shards: Option<String>,
+    /// The partition and sort key attributes of `index` when the table may not have it yet:
+    /// `patterns check` says such a pattern needs a GSI and proposes it.
+    #[serde(default)]
+    pub index_pk: Option<String>,
+    #[serde(default)]
+    pub index_sk: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -227,6 +236,10 @@ impl AccessPattern {
                 check_template(text).map_err(|problem| field("sk", format!("sk {problem}")))?;
             }
         }
+        if let Some(filter) = &pattern.filter {
+            pattern_filter(filter, &pattern.names, pattern.values.as_deref())
+                .map_err(|problem| field("filter", format!("filter '{filter}': {problem}")))?;
+        }
         if let Some(limit) = pattern.limit.filter(|n| !LIMIT.contains(*n as u64)) {
             return Err(PatternError::Invalid(
                 label,
@@ -297,6 +310,15 @@ impl AccessPattern {
             SortTemplate::Between([a, b]) => SortInput::Between(fill(a, params), fill(b, params)),
             SortTemplate::BeginsWith(v) => SortInput::BeginsWith(fill(v, params)),
         });
+        // Checked when the pattern was read: a builder filter compiles.
+        let filter = match &self.filter {
+            Some(text) => Some(
+                pattern_filter(text, &self.names, self.values.as_deref()).map_err(|problem| {
+                    PatternError::Invalid(format!("'{}'", self.name), problem)
+                })?,
+            ),
+            None => None,
+        };
         Ok(BoundPattern {
             table: self.table.clone(),
             index: self.index.clone(),
@@ -304,10 +326,14 @@ impl AccessPattern {
             sort,
             descending: self.order == Order::Desc,
             limit: self.limit,
-            filter: self.filter.clone(),
             projection: self.projection.clone(),
-            names: self.names.clone(),
-            values: self.values.clone(),
+            names: filter
+                .as_ref()
+                .map_or_else(|| self.names.clone(), |f| f.names.clone()),
+            values: filter
+                .as_ref()
+                .map_or_else(|| self.values.clone(), |f| f.values.clone()),
+            filter: filter.map(|f| f.expression),
             shards: self.shards.as_deref().map(parse_shards).transpose()?,
         })
     }

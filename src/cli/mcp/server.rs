@@ -26,11 +26,11 @@ use crate::cli::read_cmd::query_specs;
 use crate::cli::read_spec::key_columns;
 use crate::cli::CliError;
 use crate::model::json::to_safe_json;
-use crate::model::read_cause::ReadCause;
 use crate::model::partiql::{
     advise, explain, parse, parse_parameters_from, refusal, translate, untranslated_reason,
     write_refusal, Advice, ErrorKind, Explained, ReadKind, Statement,
 };
+use crate::model::read_cause::ReadCause;
 use crate::model::sanitize::sanitize;
 use crate::model::value::AttrValue;
 

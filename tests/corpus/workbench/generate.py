@@ -8,6 +8,8 @@ the files do not change). Two designs written for dynoscope's tests, in Workbenc
 - shop_adjacency.json: the AWS labs' '#METADATA#<id>' own records, an adjacency list
   (PK=C#933, SK=I#933) with EntityType, its inverted GSI, a KEYS_ONLY write-sharded GSI
   (shard#1..shard#10), facets holding their own TableData with plain aliases (PK, SK).
+- order_desk.json: customers and orders with the access patterns `patterns check` judges (one
+  Query, a KEYS_ONLY GSI that needs a fetch back, a GSI keyed by a three-value status).
 """
 
 import json
@@ -226,7 +228,75 @@ def shop_adjacency():
     }
 
 
-for name, model in [("social_timeline.json", social_timeline()), ("shop_adjacency.json", shop_adjacency())]:
+def order_desk():
+    """Customers and their orders, with the access patterns `patterns check` judges: orders of a
+    customer (one Query), a customer by email (a KEYS_ONLY GSI: a fetch back), orders in a
+    status (a GSI keyed by a three-value status: low cardinality, PENDING holding half)."""
+    cities = ["Oslo", "Lyon", "Porto", "Gent"]
+    statuses = ["PENDING", "PENDING", "SHIPPED", "PENDING", "DELIVERED", "SHIPPED"]
+    customers, orders = [], []
+    for c in range(1, 13):
+        cid = f"c{c:02d}"
+        customers.append({
+            "PK": S(f"CUST#{cid}"), "SK": S("PROFILE"), "Email": S(f"{cid}@example.com"),
+            "Name": S(f"customer {cid}"), "City": S(cities[c % len(cities)]),
+        })
+        for o in range(8):
+            n = c * 8 + o
+            day = f"2026-0{1 + n % 9}-{1 + n % 28:02d}"
+            status = statuses[n % len(statuses)]
+            # One order in the whole table is over 900: a filter on Total > 900 returns
+            # almost nothing of what it reads.
+            total = 950 if cid == "c07" and o == 3 else 10 + (n * 37) % 400
+            orders.append({
+                "PK": S(f"CUST#{cid}"), "SK": S(f"ORDER#{day}#o{n:03d}"),
+                "Status": S(status), "Total": N(total),
+                "GSI1PK": S(f"STATUS#{status}"), "GSI1SK": S(f"{day}#o{n:03d}"),
+            })
+    table = {
+        "TableName": "OrderDesk",
+        "KeyAttributes": {"PartitionKey": key("PK"), "SortKey": key("SK")},
+        "NonKeyAttributes": attrs(("Email", "S"), ("Name", "S"), ("City", "S"), ("Status", "S"),
+                                  ("Total", "N"), ("GSI1PK", "S"), ("GSI1SK", "S")),
+        "GlobalSecondaryIndexes": [
+            {"IndexName": "ByStatus",
+             "KeyAttributes": {"PartitionKey": key("GSI1PK"), "SortKey": key("GSI1SK")},
+             "Projection": {"ProjectionType": "ALL"}},
+            {"IndexName": "ByEmail",
+             "KeyAttributes": {"PartitionKey": key("Email")},
+             "Projection": {"ProjectionType": "KEYS_ONLY"}},
+        ],
+        "TableFacets": [
+            {"FacetName": "customer",
+             "KeyAttributeAlias": {"PartitionKeyAlias": "CustomerKey", "SortKeyAlias": "Profile"},
+             "TableData": customers, "NonKeyAttributes": ["Email", "Name", "City"]},
+            {"FacetName": "order",
+             "KeyAttributeAlias": {"PartitionKeyAlias": "CustomerKey", "SortKeyAlias": "OrderKey"},
+             "TableData": orders,
+             "NonKeyAttributes": ["Status", "Total", "GSI1PK", "GSI1SK"]},
+        ],
+        "BillingMode": "PAY_PER_REQUEST",
+        "AccessPatterns": [
+            {"Name": "orders of a customer", "Type": "Query",
+             "KeyConditionExpression": "PK = :pk AND begins_with(SK, :order)",
+             "ExpressionAttributeValues": {":pk": S("CUST#<customerId>"), ":order": S("ORDER#")},
+             "ScanIndexForward": False},
+            {"Name": "customer by email", "Type": "Query", "IndexName": "ByEmail",
+             "KeyConditionExpression": "Email = :email"},
+            {"Name": "orders in a status", "Type": "Query", "IndexName": "ByStatus",
+             "KeyConditionExpression": "GSI1PK = :status",
+             "ExpressionAttributeValues": {":status": S("STATUS#{status}")}},
+        ],
+    }
+    return {
+        "ModelName": "OrderDesk",
+        "ModelMetadata": metadata("3.0", "Customers and orders, with the access patterns a design review checks"),
+        "DataModel": [table],
+    }
+
+
+for name, model in [("social_timeline.json", social_timeline()), ("shop_adjacency.json", shop_adjacency()),
+                    ("order_desk.json", order_desk())]:
     with open(os.path.join(HERE, name), "w") as f:
         json.dump(model, f, indent=2)
         f.write("\n")

@@ -239,6 +239,9 @@ pub struct Record {
     pub fault: Option<Fault>,
     /// The request's body (the JSON the client sent).
     pub body: String,
+    /// The response's `ConsumedCapacity.CapacityUnits`, as the service wrote it (after any
+    /// `report_consumed`): what the request log says the request cost.
+    pub consumed: Option<String>,
 }
 
 struct State {
@@ -283,6 +286,7 @@ impl State {
             operation: operation.to_string(),
             fault,
             body: String::new(),
+            consumed: None,
         });
         fault
     }
@@ -341,6 +345,20 @@ impl FaultProxy {
     /// charged, as the service sees it.
     pub fn consumed_units(&self) -> f64 {
         self.state.lock().unwrap().consumed
+    }
+
+    /// The read units the responses to `operation` say they consumed, request by request.
+    pub fn consumed(&self, operation: &str) -> Vec<f64> {
+        self.log()
+            .iter()
+            .filter(|r| r.operation == operation)
+            .map(|r| {
+                r.consumed
+                    .as_deref()
+                    .and_then(|u| u.parse().ok())
+                    .unwrap_or(0.0)
+            })
+            .collect()
     }
 
     pub fn clear_log(&self) {
@@ -661,6 +679,17 @@ fn raw_response(status: u16, reason: &str, code: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// A response's `ConsumedCapacity.CapacityUnits`, as written.
+fn record_units(body: &[u8]) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    Some(
+        value
+            .get("ConsumedCapacity")?
+            .get("CapacityUnits")?
+            .to_string(),
+    )
+}
+
 /// Adds `"ConsumedCapacity"` to a successful JSON response that has none.
 fn report_consumed(response: &mut Response, units: f64) {
     let ok = response.status_line.split_whitespace().nth(1) == Some("200");
@@ -737,7 +766,7 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
             .and_then(|t| t.rsplit('.').next())
             .unwrap_or("?")
             .to_string();
-        let (fault, delay, reasons, answer, consumed) = {
+        let (fault, delay, reasons, answer, consumed, at) = {
             let mut s = state.lock().unwrap();
             let body = String::from_utf8_lossy(&req.body);
             let served = s.log.iter().filter(|r| r.operation == operation).count();
@@ -762,6 +791,7 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
                     operation: operation.clone(),
                     fault: None,
                     body: String::new(),
+                    consumed: None,
                 });
                 None
             } else {
@@ -782,6 +812,7 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
                 s.config.reasons.clone(),
                 answer,
                 consumed,
+                s.log.len() - 1,
             )
         };
         if let Some((status, body)) = answer {
@@ -825,6 +856,12 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
         }
         if let Some(units) = reported_units(&response) {
             state.lock().unwrap().consumed += units;
+        }
+        if let Some(units) = record_units(&response.body) {
+            // A log cleared meanwhile has no record of it to complete.
+            if let Some(record) = state.lock().unwrap().log.get_mut(at) {
+                record.consumed = Some(units);
+            }
         }
         let head = response.head();
         if fault == Some(Fault::Truncate) {

@@ -8,6 +8,7 @@ pub mod error;
 pub mod feature;
 pub mod json_lines;
 mod partiql;
+mod pattern_read;
 pub mod progress;
 pub mod read;
 pub mod stream;
@@ -16,6 +17,7 @@ pub mod write;
 pub use error::{EngineError, ErrorClass};
 pub use feature::FeatureError;
 pub use partiql::plan_read;
+pub use pattern_read::pattern_read;
 pub use progress::ReadProgress;
 pub use read::{
     DoneOutcome, EngineEvent, Operation, Page, ReadSpec, RequestId, SegmentStart, MAX_SEGMENTS,

@@ -2,6 +2,7 @@
 //! now, strongly consistent, so the user sees what changed. Like every read it is sent only
 //! with a [`Reservation`] (the session's guard admitted it) and settled with what it consumed.
 
+use crate::aws::error::FromSdk;
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use aws_sdk_dynamodb::Client;
 use tokio::time::Instant;

@@ -7,11 +7,11 @@ use ratatui_textarea::TextArea;
 use super::aws_cli;
 
 use crate::model::engine::{Operation, ReadSpec};
-use crate::model::read_cause::ReadCause;
 use crate::model::expression::parse_key_condition;
 use crate::model::filter_compile::{compile_filter_beside, compile_projection_beside};
 use crate::model::json::{parse_dynamo_values, parse_names};
 use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
+use crate::model::read_cause::ReadCause;
 use crate::model::schema::{KeySchema, TableInfo};
 use crate::model::value::AttrValue;
 

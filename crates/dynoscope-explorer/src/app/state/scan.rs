@@ -3,11 +3,11 @@
 
 use ratatui_textarea::TextArea;
 
-use crate::model::read_cause::ReadCause;
 use crate::model::capacity::{on_demand_cost, scan_estimate_units};
 use crate::model::engine::{Operation, ReadSpec};
 use crate::model::filter_compile::{compile_filter, compile_projection};
 use crate::model::limits::{self, RealRange};
+use crate::model::read_cause::ReadCause;
 use crate::model::schema::{IndexKind, TableInfo};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -393,7 +393,7 @@ fn a_key_sample_past_the_sessions_budget_is_refused_naming_it_and_offered_again(
     let [(id, spec)] = started.as_slice() else {
         panic!("one sample read: {started:?}");
     };
-    assert_eq!(spec.cause, crate::aws::ReadCause::KeySample);
+    assert_eq!(spec.cause, crate::model::read_cause::ReadCause::KeySample);
     send(
         &mut s,
         [Msg::Engine(EngineEvent::Done {

@@ -8,11 +8,11 @@ use super::query_form::info;
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Field, KeySample, Modal, Notice, QueryForm, State};
-use crate::model::read_cause::ReadCause;
 use crate::model::capacity::format_units;
 use crate::model::cell::cell_text;
-use crate::model::engine::{EngineEvent, Operation, ReadSpec};
+use crate::model::engine::{DoneOutcome, EngineEvent, Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
+use crate::model::read_cause::ReadCause;
 use crate::model::schema::{KeySchema, TableInfo};
 
 /// Keys in one sample: one small keys-only page.

@@ -4,8 +4,8 @@ use super::reads::start;
 use crate::app::msg::{Effect, TableEffect};
 use crate::app::state::{Loadable, Modal, OpenTable, ReadOrigin, Screen, State};
 use crate::model::engine::{Operation, ReadSpec};
-use crate::model::read_cause::ReadCause;
 use crate::model::key_condition::KeyCondition;
+use crate::model::read_cause::ReadCause;
 
 pub(super) fn open_table(state: &mut State, name: String) -> Vec<Effect> {
     state.screen = Screen::Table;

@@ -4,18 +4,13 @@
 use std::collections::BTreeMap;
 
 use crate::app::input::{Key, KeyCode};
-use crate::aws::ReadCause;
 
 use super::completion::MAX_COMPLETIONS;
 use super::query_form::info;
 use super::reads::start;
 use crate::app::msg::Effect;
 use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};
-use crate::model::access_pattern::shard_keys;
 use crate::model::completion::complete_key;
-use crate::model::engine::{Operation, ReadSpec};
-use crate::model::key_condition::KeyCondition;
-use crate::model::schema::TableInfo;
 
 pub(super) fn open_palette(state: &mut State) -> Vec<Effect> {
     let Some(v) = state.table.as_ref() else {
@@ -210,8 +205,13 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
         .iter()
         .map(|(n, a)| (n.clone(), a.lines().join("")))
         .collect();
-    let specs = pattern_specs(&pattern, &params, &info);
-    let specs = match specs {
+    // One read, a segment per write shard: one cancel, one resume point per shard, one
+    // capacity guard (the same requests `patterns check` sends).
+    let spec = pattern
+        .bind(&params)
+        .map_err(|e| e.to_string())
+        .and_then(|bound| crate::model::engine::pattern_read(&bound, &info));
+    let spec = match spec {
         Ok(s) => s,
         Err(message) => {
             if let Some(f) = state
@@ -227,64 +227,7 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
     };
     let v = state.table.as_mut().expect("open");
     v.modal = None;
-    v.view.index = specs[0].index.clone();
-    // A write-sharded pattern is one read with a segment per shard: one cancel, one resume
-    // point per shard, one capacity guard. Each shard reads to its end (or the limit).
-    let mut specs = specs.into_iter();
-    let mut spec = specs.next().expect("at least one spec");
-    let rest: Vec<ReadSpec> = specs.collect();
-    if !rest.is_empty() {
-        spec.shards = std::iter::once(spec.values.clone())
-            .chain(rest.into_iter().map(|s| s.values))
-            .collect();
-        spec.limit_per_segment = true;
-    }
+    v.view.index = spec.index.clone();
     let sharded = !spec.shards.is_empty();
     start(state, spec, ReadOrigin::Pattern { sharded })
-}
-
-/// The Query (one per shard) a pattern with these parameters stands for, checked by the same
-/// rules as the builder.
-fn pattern_specs(
-    pattern: &crate::model::access_pattern::AccessPattern,
-    params: &BTreeMap<String, String>,
-    info: &TableInfo,
-) -> Result<Vec<ReadSpec>, String> {
-    let bound = pattern.bind(params).map_err(|e| e.to_string())?;
-    let keys = info.keys_for(bound.index.as_deref()).ok_or_else(|| {
-        format!(
-            "index '{}' not found on table '{}'",
-            bound.index.clone().unwrap_or_default(),
-            info.name
-        )
-    })?;
-    let pks = match bound.shards {
-        Some(range) => shard_keys(&bound.pk, range),
-        None => vec![bound.pk.clone()],
-    };
-    let mut specs = Vec::new();
-    for pk in pks {
-        let condition =
-            KeyCondition::build(keys, &pk, bound.sort.clone()).map_err(|e| e.to_string())?;
-        let parts = condition.to_expression();
-        let mut spec = ReadSpec::new(Operation::Query, info.name.clone(), ReadCause::Pattern);
-        spec.index = bound.index.clone();
-        spec.key_condition = Some(parts.key_condition);
-        spec.names = parts.names;
-        spec.values = parts.values;
-        spec.descending = bound.descending;
-        spec.limit = bound.limit;
-        if bound.filter.is_some() || bound.values.is_some() {
-            spec.filter = bound.filter.clone();
-            spec.names.extend(bound.names.clone());
-            if let Some(values) = &bound.values {
-                let parsed =
-                    crate::model::json::parse_plain_values(values).map_err(|e| e.to_string())?;
-                spec.values.extend(parsed);
-            }
-        }
-        spec.projection = bound.projection.clone();
-        specs.push(spec);
-    }
-    Ok(specs)
 }

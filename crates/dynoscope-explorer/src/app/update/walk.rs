@@ -7,8 +7,8 @@ use super::running_read;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
 use crate::model::engine::{Operation, ReadSpec};
-use crate::model::read_cause::ReadCause;
 use crate::model::key_condition::KeyCondition;
+use crate::model::read_cause::ReadCause;
 use crate::model::relations::{related_collections, KeyKnowledge, RelationInputs};
 
 /// Recomputes the related collections when another item is selected (or a page asked for it
