@@ -178,7 +178,7 @@ fn sigtstp_suspends_the_explorer_and_sigcont_brings_it_back() {
 fn sigterm_while_a_scan_streams_exits_promptly() {
     // A triage scan rate-limited to 1 RCU/s is still running when the signal arrives (a plain
     // load-all of a small table can finish before the screen is read).
-    let table = seeded_demo(100);
+    let table = shared_demo(200).to_string();
     let mut s = Session::start(&[&table]);
     s.wait_for("the first page", |s| s.contains("Collections by PK"));
     s.keys("S");

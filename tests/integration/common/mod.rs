@@ -210,3 +210,30 @@ pub fn seeded_demo(users: u32) -> String {
     ]));
     table
 }
+
+/// A demo table of `users` users seeded once per test binary and shared by every test that
+/// only reads it (each size once); a test that writes seeds its own with [`seeded_demo`].
+/// Seeding is where DynamoDB Local's JVM spends its CPU, and each seed costs more than the one
+/// before as its in-memory database grows: four 200-user seeds (3,944 items each) in a row took
+/// 12, 17, 24 and 34 s of its CPU (docs/benchmarks.md §17).
+pub fn shared_demo(users: u32) -> &'static str {
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    static TABLES: Mutex<BTreeMap<u32, &'static OnceLock<String>>> = Mutex::new(BTreeMap::new());
+    let once: &'static OnceLock<String> = *TABLES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(users)
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    // Seeded outside the map's lock: tests asking for another size do not wait for this one.
+    once.get_or_init(|| seeded_demo(users))
+}
+
+/// Held by the tests that give every attempt a short timeout (`--timeout 1` or 2) so that a
+/// delayed or truncated answer fails fast (`faults`, `tail_faults`): they run one at a time,
+/// so that their own parallel scans and fault proxies do not stretch each other's fault-free
+/// attempts past that timeout. The rest of the suite runs beside them.
+pub fn attempt_timeouts() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
