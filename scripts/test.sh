@@ -11,8 +11,9 @@ bash scripts/install-corpus-tools.sh
 export AWS_EC2_METADATA_DISABLED=true
 export AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1
 unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_DYNAMODB
-# Four tests at a time: most of a test's time is spent waiting on DynamoDB Local, a pty
-# screen or a stream, so four overlap well on two cores. Tests that cannot share the machine's
-# timing take a lock or a DynamoDB Local of their own (tests/integration/common/mod.rs).
-export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
+# Two tests at a time (the cores of the CI machine). Tests that cannot share the machine's
+# timing take a lock or a DynamoDB Local of their own (tests/integration/common/mod.rs). Four at
+# a time failed 16 tests beside other work at load 17, nearly all pty sessions whose screen
+# waits are 30 s clocks (docs/benchmarks.md §17.1): those waits are the next thing to fix.
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-2}"
 exec cargo test --workspace --locked "$@"

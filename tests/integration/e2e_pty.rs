@@ -126,6 +126,7 @@ fn unknown_table_shows_the_error_and_stays_responsive() {
 
 #[test]
 fn demo_seeds_opens_the_explorer_and_stops_dynamodb_local_on_quit() {
+    let _one_jvm = common::demo_jvm();
     let mut s = Session::spawn(&["demo", "--users", "10"], &[], ROWS, COLS);
     s.wait_for("the demo table", |s| {
         s.contains("dynoscope · app") && s.contains("-/1")
