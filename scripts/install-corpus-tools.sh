@@ -3,7 +3,7 @@
 # dynamodb-onetable and the AWS SDK v3 pieces they need, pinned in tests/corpus/package.json and
 # package-lock.json) into .cache/corpus-node, which git ignores. Idempotent: a stamp file holds
 # the lock's sha256, and a second run with the same lock does nothing.
-# Also installs boto3, duckdb and moto[server], pinned, into a Python venv in .cache/python-venv,
+# Also installs boto3, duckdb and moto's S3 server, pinned, into a Python venv in .cache/python-venv,
 # for the test that runs the boto3 snippets `partiql --explain` prints (tests/integration/partiql_snippets.rs),
 # the one that runs the Athena SQL in DuckDB (tests/integration/athena_duckdb.rs), the S3 export tests,
 # whose local S3 server is moto_server (tests/integration/table_export_s3.rs), and the MCP server's,
@@ -15,14 +15,20 @@ venv="${PYTHON_VENV_DIR:-$root/.cache/python-venv}"
 # boto3 runs the PartiQL snippets; duckdb checks the Athena SQL (tests/integration/athena_duckdb.rs);
 # moto_server is the S3 export tests' local S3 server (tests/integration/table_export_s3.rs);
 # mcp is the independent client of `dynoscope mcp` (tests/mcp_client.py).
-python_packages="boto3==1.43.11 duckdb==1.4.2 moto[server]==5.2.5 mcp==2.3.0"
-# The list is split on spaces below: no pin may be taken for a file pattern ("[server]").
+# moto[s3] and the two web packages moto_server runs on, rather than moto[server], which brings
+# every service's dependencies (cfn-lint, sympy, networkx, docker, pydantic…): from an empty pip
+# cache on 2 cores that install took 737 s and 373 MB, this one 169 s and 196 MB
+# (docs/benchmarks.md §17). Only the four pins are version-checked below.
+python_packages="boto3==1.43.11 duckdb==1.4.2 moto[s3]==5.2.5 mcp==2.3.0"
+server_packages="flask flask-cors"
+# The list is split on spaces below: no pin may be taken for a file pattern ("[s3]").
 set -f
 installed() {
   [ -x "$venv/bin/moto_server" ] || return 1
   "$venv/bin/python" - "$@" <<'PY' 2>/dev/null
 import importlib.metadata, sys
 # The installed distribution's version: not every package has a __version__ (mcp has none).
+import flask, flask_cors  # moto_server's
 for pin in sys.argv[1:]:
     name, version = pin.split("==")
     if importlib.metadata.version(name.split("[")[0]) != version:
@@ -36,7 +42,7 @@ else
   command -v python3 >/dev/null || { echo "error: python3 is needed for the boto3, duckdb and S3 export tests (install python3 and python3-venv)" >&2; exit 2; }
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || { echo "error: cannot create a Python venv in $venv (install python3-venv)" >&2; exit 2; }
   # shellcheck disable=SC2086
-  "$venv/bin/pip" install --quiet --disable-pip-version-check $python_packages
+  "$venv/bin/pip" install --quiet --disable-pip-version-check $python_packages $server_packages
   echo "$python_packages installed in $venv"
 fi
 dest="${CORPUS_NODE_DIR:-$root/.cache/corpus-node}"

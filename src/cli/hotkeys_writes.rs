@@ -213,6 +213,8 @@ pub(super) async fn count_writes(
         RECORDS_PER_CALL,
     );
     let mut deadline = started + duration;
+    let ends_after = test_window_ends_after();
+    let mut counted: usize = 0;
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
     let mut tallies: Vec<WriteTally> = keyed.iter().map(|_| WriteTally::new()).collect();
@@ -261,6 +263,12 @@ pub(super) async fn count_writes(
                         }
                     }
                 }
+                counted += changes.len();
+                if let Some((wanted, grace)) = ends_after {
+                    if counted >= wanted {
+                        deadline = deadline.min(Instant::now() + grace);
+                    }
+                }
             }
             Some(_) => {}
         }
@@ -274,6 +282,20 @@ pub(super) async fn count_writes(
     } else {
         Counted::Whole(tallies)
     })
+}
+
+/// Debug builds only: `DYNOSCOPE_TEST_WINDOW_ENDS_AFTER=N` ends the window one second after
+/// the N-th change is counted, when that comes before the duration. The tests know how many
+/// changes they write: they give the window a duration far longer than any load can stretch
+/// the writes to, and end it on the event they wait for instead of on the clock; the second
+/// after it still counts any change beyond N, so a duplicate fails the exact counts. The
+/// report still says the duration asked for. Release builds never read it.
+fn test_window_ends_after() -> Option<(usize, Duration)> {
+    if !cfg!(debug_assertions) {
+        return None;
+    }
+    let wanted = std::env::var("DYNOSCOPE_TEST_WINDOW_ENDS_AFTER").ok()?;
+    Some((wanted.parse().ok()?, Duration::from_secs(1)))
 }
 
 fn render_table(report: &Report, partition_key: &str) -> String {

@@ -12,7 +12,6 @@
 
 use crate::common;
 
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::*;
@@ -24,8 +23,7 @@ use dynoscope::model::value::AttrValue;
 
 /// One demo table for the whole binary: 3,944 items, a full scan costs about 37 RCU.
 fn table() -> &'static str {
-    static TABLE: OnceLock<String> = OnceLock::new();
-    TABLE.get_or_init(|| seeded_demo(200))
+    shared_demo(200)
 }
 
 async fn engine() -> Engine {

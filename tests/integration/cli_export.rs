@@ -175,7 +175,7 @@ async fn json_is_one_array_of_plain_items() {
 /// Ctrl-C while a rate-limited scan streams: the array written so far is closed.
 #[test]
 fn an_interrupted_json_scan_is_still_one_valid_array() {
-    let table = seeded_demo(30);
+    let table = shared_demo(30).to_string();
     let mut cmd = Command::new(bin());
     aws_env(&mut cmd)
         .args(["--endpoint-url", &local().endpoint, "scan", &table])

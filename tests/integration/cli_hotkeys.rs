@@ -5,7 +5,6 @@
 use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
 
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::{AttributeValue, ScalarAttributeType};
@@ -15,8 +14,7 @@ use serde_json::Value;
 
 /// One demo table shared by the read-only tests of this binary.
 fn demo() -> &'static str {
-    static TABLE: OnceLock<String> = OnceLock::new();
-    TABLE.get_or_init(|| seeded_demo(60))
+    shared_demo(60)
 }
 
 fn hotkeys(args: &[&str]) -> Value {

@@ -5,11 +5,9 @@
 use crate::common;
 
 use common::*;
-use std::sync::OnceLock;
 
 fn demo() -> &'static str {
-    static TABLE: OnceLock<String> = OnceLock::new();
-    TABLE.get_or_init(|| seeded_demo(60))
+    shared_demo(60)
 }
 
 fn partiql(args: &[&str]) -> std::process::Output {

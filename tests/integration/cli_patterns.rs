@@ -3,15 +3,13 @@
 use crate::common;
 
 use std::collections::BTreeSet;
-use std::sync::OnceLock;
 
 use common::*;
 
 const PATTERNS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo-patterns.toml");
 
 fn demo() -> &'static str {
-    static DEMO: OnceLock<String> = OnceLock::new();
-    DEMO.get_or_init(|| seeded_demo(80))
+    shared_demo(80)
 }
 
 fn run_pattern(name: &str, params: &[&str], extra: &[&str]) -> std::process::Output {

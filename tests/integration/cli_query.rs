@@ -6,7 +6,6 @@ use crate::common;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity, ScalarAttributeType};
 use common::tables::{self, TableSpec};
 use common::*;
-use std::sync::OnceLock;
 
 /// A table with PK (S) and a numeric SK whose lexicographic order differs from numeric order.
 async fn numeric_table() -> String {
@@ -56,8 +55,7 @@ fn sks(out: &str) -> Vec<String> {
 }
 
 fn demo() -> &'static str {
-    static DEMO: OnceLock<String> = OnceLock::new();
-    DEMO.get_or_init(|| seeded_demo(40))
+    shared_demo(40)
 }
 
 #[tokio::test]

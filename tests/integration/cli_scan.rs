@@ -25,7 +25,7 @@ fn keys(out: &str) -> Vec<(String, String)> {
 
 #[test]
 fn parallel_scans_return_exactly_the_plain_scan() {
-    let table = seeded_demo(60);
+    let table = shared_demo(60).to_string();
     let plain = keys(&ok(run(&["scan", &table])));
     let plain_set: BTreeSet<_> = plain.iter().cloned().collect();
     assert_eq!(plain.len(), plain_set.len(), "plain scan has duplicates");
@@ -211,7 +211,7 @@ async fn every_type_round_trips_through_both_formats() {
 
 #[test]
 fn output_streams_before_the_scan_ends() {
-    let table = seeded_demo(200);
+    let table = shared_demo(200).to_string();
     let mut child = Command::new(bin());
     aws_env(&mut child)
         .args([

@@ -51,16 +51,19 @@ fn sample_writes_names_the_gsi_key_the_writes_land_on() {
             "diagnose",
             &table,
             "--since",
-            "10m",
+            "60s",
             "--sample-writes",
-            // The 200 writes below must all land inside the window: a second or two alone, but
-            // the test binary runs other tests beside this one (some read gigabytes), so the
-            // window is far longer than the writes can take rather than just long enough.
+            // The 200 writes below must all land inside the window: it is far longer than the
+            // writes take, and ends a second after the last of them arrives (debug builds
+            // only), so the test waits for the event, not for the clock.
             "60s",
             "--output",
             "json",
         ],
-        &[("AWS_ENDPOINT_URL_CLOUDWATCH", &cw.url)],
+        &[
+            ("AWS_ENDPOINT_URL_CLOUDWATCH", &cw.url),
+            (WINDOW_ENDS_AFTER, &expected.changes.len().to_string()),
+        ],
     );
     diagnose.wait_for("diagnose: following", Duration::from_secs(60));
     rt.block_on(write(&client, &table, &ops));

@@ -186,7 +186,7 @@ async fn thirty_marked_items_across_two_collections_export_and_reimport_exactly(
 /// including those past `--max-items`, which the explorer does not keep.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_streamed_four_segment_scan_cancelled_and_resumed_holds_each_item_once() {
-    let table = seeded_demo(60);
+    let table = shared_demo(60).to_string();
     let all: BTreeSet<(String, String)> = scan_all(&table)
         .await
         .into_iter()
@@ -264,7 +264,7 @@ fn thousands(n: usize) -> String {
 
 #[test]
 fn a_cancelled_export_leaves_no_file() {
-    let table = seeded_demo(60);
+    let table = shared_demo(60).to_string();
     let dir = tempfile::tempdir().unwrap();
     let mut s = start(&table, 40);
     s.keys("S");

@@ -99,6 +99,7 @@ fn the_demo_loads_hot_tenant_rises_to_the_top_and_hotkeys_writes_agrees() {
 
 #[test]
 fn demo_churn_live_shows_the_hot_tenant_rising_to_the_top() {
+    let _one_jvm = common::demo_jvm();
     // The demo starts its own DynamoDB Local, loads the table, writes its load in the
     // background and opens the explorer with the live pane open.
     let mut s = Session::spawn(

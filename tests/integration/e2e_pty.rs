@@ -24,7 +24,7 @@ fn session_rcu(screen: &str) -> f64 {
 
 #[test]
 fn browse_the_demo_table_and_quit_cleanly() {
-    let table = seeded_demo(30);
+    let table = shared_demo(30).to_string();
     let mut s = Session::start(&[&table]);
     let screen = s.wait_for("a first page with capacity", |s| {
         s.contains("Collections by PK") && s.contains("-/1")
@@ -126,6 +126,7 @@ fn unknown_table_shows_the_error_and_stays_responsive() {
 
 #[test]
 fn demo_seeds_opens_the_explorer_and_stops_dynamodb_local_on_quit() {
+    let _one_jvm = common::demo_jvm();
     let mut s = Session::spawn(&["demo", "--users", "10"], &[], ROWS, COLS);
     s.wait_for("the demo table", |s| {
         s.contains("dynoscope · app") && s.contains("-/1")
@@ -156,7 +157,7 @@ fn demo_seeds_opens_the_explorer_and_stops_dynamodb_local_on_quit() {
 
 #[test]
 fn build_a_begins_with_query_by_accepting_completions() {
-    let table = seeded_demo(30);
+    let table = shared_demo(30).to_string();
     let mut s = Session::start(&[&table]);
     s.wait_for("the first page", |s| {
         s.contains("Collections by PK") && s.contains("-/1")
@@ -231,7 +232,7 @@ fn scan_panel_rcu(screen: &str) -> (f64, f64) {
 #[test]
 fn a_triage_scan_stops_at_its_budget_and_resumes_only_with_a_new_one() {
     // The reproduction at this table's size: a full scan costs about 37 RCU.
-    let table = seeded_demo(200);
+    let table = shared_demo(200).to_string();
     let mut s = Session::start(&[&table]);
     s.wait_text("Collections by PK");
     s.keys("S");

@@ -178,7 +178,7 @@ fn sigtstp_suspends_the_explorer_and_sigcont_brings_it_back() {
 fn sigterm_while_a_scan_streams_exits_promptly() {
     // A triage scan rate-limited to 1 RCU/s is still running when the signal arrives (a plain
     // load-all of a small table can finish before the screen is read).
-    let table = seeded_demo(100);
+    let table = shared_demo(200).to_string();
     let mut s = Session::start(&[&table]);
     s.wait_for("the first page", |s| s.contains("Collections by PK"));
     s.keys("S");
@@ -254,6 +254,7 @@ fn wait_raw(s: &Session, what: &str) {
 }
 
 fn demo_stops_dynamodb_local_in_the_explorer(signal: i32, name: &str) {
+    let _one_jvm = common::demo_jvm();
     let mut s = Session::spawn(&["demo", "--users", "10"], &[], 40, 120);
     s.wait_for("the demo table", |s| {
         s.contains("dynoscope · app") && s.contains("-/1")
@@ -291,6 +292,7 @@ fn demo_stops_dynamodb_local_on_sigquit_in_the_explorer() {
 
 #[test]
 fn demo_stops_dynamodb_local_on_a_signal_while_seeding() {
+    let _one_jvm = common::demo_jvm();
     for (signal, code) in [(libc::SIGINT, 130), (libc::SIGTERM, 143)] {
         // Enough users that seeding is still running when the signal arrives.
         let mut s = Session::spawn(&["demo", "--users", "3000"], &[], 40, 120);
@@ -310,6 +312,7 @@ fn demo_stops_dynamodb_local_on_a_signal_while_seeding() {
 
 #[test]
 fn demo_no_ui_stops_dynamodb_local_on_sigterm_and_sighup() {
+    let _one_jvm = common::demo_jvm();
     for signal in [libc::SIGTERM, libc::SIGHUP] {
         let mut s = Session::spawn(&["demo", "--users", "2", "--no-ui"], &[], 40, 120);
         wait_raw(&s, "press Ctrl-C to stop DynamoDB Local");
@@ -327,6 +330,7 @@ fn demo_no_ui_stops_dynamodb_local_on_sigterm_and_sighup() {
 /// a terminal: in a pty the session's hang-up would end the JVM anyway.
 #[test]
 fn demo_sigkilled_takes_dynamodb_local_down() {
+    let _one_jvm = common::demo_jvm();
     use std::io::{BufRead, BufReader};
     let mut cmd = std::process::Command::new(bin());
     aws_env(&mut cmd)

@@ -8,7 +8,7 @@ use crate::common::fault_proxy;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Output;
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 use common::pty::Session;
@@ -29,13 +29,11 @@ const READ_OPERATIONS: [&str; 5] = [
 /// The tests share one demo table and run one at a time: the per-attempt timeout is 1 s, and
 /// several parallel scans on 2 cores could make a fault-free attempt time out.
 fn serial() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+    common::attempt_timeouts()
 }
 
 fn demo_table() -> &'static str {
-    static TABLE: OnceLock<String> = OnceLock::new();
-    TABLE.get_or_init(|| seeded_demo(40))
+    shared_demo(40)
 }
 
 /// `dynoscope --endpoint-url <proxy> --timeout 1 ARGS…`, timed.

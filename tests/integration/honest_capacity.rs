@@ -8,11 +8,9 @@ use crate::common::fault_proxy;
 
 use common::*;
 use fault_proxy::{FaultConfig, FaultProxy};
-use std::sync::OnceLock;
 
 fn demo() -> &'static str {
-    static TABLE: OnceLock<String> = OnceLock::new();
-    TABLE.get_or_init(|| seeded_demo(60))
+    shared_demo(60)
 }
 
 /// `dynoscope --endpoint-url <proxy> partiql ARGS…`.

@@ -11,11 +11,9 @@ use dynoscope::model::partiql::{dialects, parse, parse_parameters, translate, St
 use dynoscope::model::value::Item;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::OnceLock;
 
 fn demo() -> &'static str {
-    static TABLE: OnceLock<String> = OnceLock::new();
-    TABLE.get_or_init(|| seeded_demo(40))
+    shared_demo(40)
 }
 
 fn venv_python() -> PathBuf {

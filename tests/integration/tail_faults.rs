@@ -10,7 +10,7 @@ use crate::common::stream_writes;
 
 use std::collections::BTreeSet;
 use std::process::Output;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::MutexGuard;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::StreamViewType;
@@ -47,8 +47,7 @@ const ANY_CALL_FAULTS: [Fault; 5] = [
 /// One at a time: each test retries on a 2-second attempt timeout, and several at once on
 /// 2 cores could make a fault-free attempt time out.
 fn serial() -> MutexGuard<'static, ()> {
-    static LOCK: Mutex<()> = Mutex::new(());
-    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+    common::attempt_timeouts()
 }
 
 fn runtime() -> tokio::runtime::Runtime {

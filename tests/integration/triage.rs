@@ -19,7 +19,7 @@ fn key(item: &Item) -> (String, String) {
 
 #[test]
 fn max_rcu_stops_within_one_page_of_the_budget() {
-    let table = seeded_demo(60);
+    let table = shared_demo(60).to_string();
     let full = stats(&run(&[
         "scan",
         &table,
@@ -60,7 +60,7 @@ fn max_rcu_stops_within_one_page_of_the_budget() {
 
 #[test]
 fn rcu_per_second_paces_the_scan_without_changing_its_result() {
-    let table = seeded_demo(40);
+    let table = shared_demo(40).to_string();
     let plain = ok(run(&["scan", &table, "--page-size", "25"]));
     let out = run(&[
         "scan",
@@ -107,7 +107,7 @@ async fn a_cancelled_parallel_scan_resumes_and_reads_each_item_exactly_once() {
     std::env::set_var("AWS_EC2_METADATA_DISABLED", "true");
     std::env::set_var("AWS_ACCESS_KEY_ID", "dummy");
     std::env::set_var("AWS_SECRET_ACCESS_KEY", "dummy");
-    let table = seeded_demo(40);
+    let table = shared_demo(40).to_string();
     let engine = engine().await;
     let segments = 4u32;
     let mut spec = ReadSpec::new(Operation::Scan, table.clone(), ReadCause::Test);

@@ -57,6 +57,7 @@ pub fn start_local() -> Local {
         .unwrap()
         .port();
     let (tx, rx) = std::sync::mpsc::channel();
+    let (exited_tx, exited) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         use std::os::unix::process::CommandExt;
         let mut cmd = Command::new("java");
@@ -81,23 +82,34 @@ pub fn start_local() -> Local {
         let mut child = cmd.spawn().expect("start java for DynamoDB Local");
         tx.send(child.id()).unwrap();
         // This thread is the child's parent thread: it must outlive every test, so it waits
-        // on the JVM (reaping it) and then parks for the rest of the process.
-        let _ = child.wait();
+        // on the JVM (reaping it), says how it ended, and then parks for the rest of the process.
+        let _ = exited_tx.send(child.wait().map(|s| s.to_string()).unwrap_or_default());
         loop {
             std::thread::park();
         }
     });
     let pid = rx.recv().unwrap();
     let endpoint = format!("http://127.0.0.1:{port}");
+    wait_listening(port, &exited, "DynamoDB Local");
+    Local { endpoint, pid }
+}
+
+/// Waits until a server this harness spawned accepts connections on `port`, or fails when it
+/// exits first (`exited` says how). Not on a clock: a JVM starting beside a full test run on 2
+/// cores took over the 60 s this once allowed, and the tests that then started a second JVM
+/// only added load. Ten minutes is a backstop for a server that neither listens nor exits.
+pub fn wait_listening(port: u16, exited: &std::sync::mpsc::Receiver<String>, what: &str) {
     let started = Instant::now();
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(status) = exited.try_recv() {
+            panic!("{what} exited before it listened on port {port}: {status}");
+        }
         assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "DynamoDB Local did not start"
+            started.elapsed() < Duration::from_secs(600),
+            "{what} neither listened on port {port} nor exited in 10 minutes"
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    Local { endpoint, pid }
 }
 
 /// Environment every child process gets: dummy keys, no IMDS, no user AWS config.
@@ -209,4 +221,40 @@ pub fn seeded_demo(users: u32) -> String {
         &users.to_string(),
     ]));
     table
+}
+
+/// A demo table of `users` users seeded once per test binary and shared by every test that
+/// only reads it (each size once); a test that writes seeds its own with [`seeded_demo`].
+/// Seeding is where DynamoDB Local's JVM spends its CPU, and each seed costs more than the one
+/// before as its in-memory database grows: four 200-user seeds (3,944 items each) in a row took
+/// 12, 17, 24 and 34 s of its CPU (docs/benchmarks.md §17).
+pub fn shared_demo(users: u32) -> &'static str {
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    static TABLES: Mutex<BTreeMap<u32, &'static OnceLock<String>>> = Mutex::new(BTreeMap::new());
+    let once: &'static OnceLock<String> = *TABLES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(users)
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    // Seeded outside the map's lock: tests asking for another size do not wait for this one.
+    once.get_or_init(|| seeded_demo(users))
+}
+
+/// Held by the tests that give every attempt a short timeout (`--timeout 1` or 2) so that a
+/// delayed or truncated answer fails fast (`faults`, `tail_faults`): they run one at a time,
+/// so that their own parallel scans and fault proxies do not stretch each other's fault-free
+/// attempts past that timeout. The rest of the suite runs beside them.
+pub fn attempt_timeouts() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Held by the tests that run `dynoscope demo`, which starts a DynamoDB Local JVM of its own
+/// and gives it 60 s to answer (`cli/demo.rs`): a JVM's start is about 5 s of CPU, and four
+/// starting at once beside a full test run on 2 cores took longer than that. One at a time,
+/// each start has the CPU the product's bound assumes; the rest of the suite runs beside them.
+pub fn demo_jvm() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }

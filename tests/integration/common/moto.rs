@@ -7,7 +7,6 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use aws_sdk_s3::config::{BehaviorVersion, Credentials, Region};
 
@@ -41,6 +40,7 @@ pub fn moto() -> &'static Moto {
             .unwrap()
             .port();
         let (tx, rx) = std::sync::mpsc::channel();
+        let (exited_tx, exited) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             use std::os::unix::process::CommandExt;
             let mut cmd = Command::new(&server);
@@ -57,21 +57,14 @@ pub fn moto() -> &'static Moto {
             let mut child = cmd.spawn().expect("start moto_server");
             tx.send(child.id()).unwrap();
             // The child's parent thread must outlive every test (PDEATHSIG follows the thread).
-            let _ = child.wait();
+            let _ = exited_tx.send(child.wait().map(|s| s.to_string()).unwrap_or_default());
             loop {
                 std::thread::park();
             }
         });
         // moto_server was spawned (its pid is sent once it is).
         rx.recv().unwrap();
-        let started = Instant::now();
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "moto_server did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
+        super::wait_listening(port, &exited, "moto_server");
         Moto {
             endpoint: format!("http://127.0.0.1:{port}"),
         }

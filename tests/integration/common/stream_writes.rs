@@ -15,6 +15,9 @@ use aws_sdk_dynamodb::Client;
 
 pub const HOT_KEY: &str = "USER#hot";
 pub const HOT_GSI_KEY: &str = "STATUS#PENDING";
+/// `hotkeys --writes` and `diagnose --sample-writes` in a debug build end their window a
+/// second after this many changes were counted (`cli/hotkeys_writes.rs`).
+pub const WINDOW_ENDS_AFTER: &str = "DYNOSCOPE_TEST_WINDOW_ENDS_AFTER";
 
 #[derive(Debug, Clone)]
 pub enum Op {
