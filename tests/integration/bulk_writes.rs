@@ -331,7 +331,7 @@ fn the_write_guard_holds_a_killed_run_resumes_once_and_conflicts_survive() {
     child.wait().unwrap();
     let killed_at = started.elapsed();
     let sent = proxy.requests("UpdateItem") - 7;
-    assert!(sent >= 1 && sent < 13, "{sent} writes before the kill");
+    assert!((1..13).contains(&sent), "{sent} writes before the kill");
     // At 4 WCU/s the first write goes at once and each next after the last is paid for.
     assert!(
         sent as f64 <= 1.0 + killed_at.as_secs_f64() * 4.0,

@@ -232,11 +232,17 @@ pub fn shared_demo(users: u32) -> &'static str {
     use std::collections::BTreeMap;
     use std::sync::Mutex;
     static TABLES: Mutex<BTreeMap<u32, &'static OnceLock<String>>> = Mutex::new(BTreeMap::new());
-    let once: &'static OnceLock<String> = *TABLES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(users)
-        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    let once: &'static OnceLock<String> = {
+        let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+        match tables.get(&users).copied() {
+            Some(once) => once,
+            None => {
+                let once: &'static OnceLock<String> = Box::leak(Box::new(OnceLock::new()));
+                tables.insert(users, once);
+                once
+            }
+        }
+    };
     // Seeded outside the map's lock: tests asking for another size do not wait for this one.
     once.get_or_init(|| seeded_demo(users))
 }
