@@ -130,7 +130,7 @@ async def basics(args):
         tools = (await s.list_tools()).tools
         names = sorted(t.name for t in tools)
         out["tools"] = names
-        check({"list_tables", "describe_table", "query", "partiql", "explain"} <= set(names), names)
+        check({"list_tables", "describe_table", "query", "partiql", "explain", "hotkeys", "diagnose", "metrics", "insights"} <= set(names), names)
         for t in tools:
             check(t.annotations is not None and t.annotations.read_only_hint is True, f"{t.name} is not readOnlyHint")
             check(t.annotations.destructive_hint is False, f"{t.name} may be destructive")
@@ -386,7 +386,71 @@ async def seed(args):
     return {"seeded": args.table}
 
 
-SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "denied": denied}
+async def hotkeys(args):
+    """hotkeys' counts equal boto3's own count of the table's partition keys; a call with a
+    small share of the budget stops within it and says its count is partial."""
+    client = dynamo(args.oracle)
+    counts = {}
+    for page in client.get_paginator("scan").paginate(TableName=args.table):
+        for item in page["Items"]:
+            pk = item["PK"]["S"]
+            counts[pk] = counts.get(pk, 0) + 1
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    async def body(s, init):
+        got = structured(await s.call_tool("hotkeys", {"table": args.table, "top": 3}))
+        check(got["complete"] is True, got)
+        check(got["partition_key"] == "PK", got)
+        check(int(got["total_items"]) == sum(counts.values()), f"{got['total_items']} items counted, boto3 scanned {sum(counts.values())}")
+        check(int(got["distinct_keys"]) == len(counts), got["distinct_keys"])
+        top = got["top"][0]
+        check(top["key"] == ranked[0][0] and int(top["items"]) == ranked[0][1], f"server {top}, boto3 {ranked[0]}")
+        check(num(got["cost"]["call_rcu"]) > 0, got["cost"])
+        check(num(got["cost"]["call_rcu"]) <= num(got["cost"]["per_call_cap_rcu"]), got["cost"])
+        bad = await s.call_tool("hotkeys", {"table": args.table, "top": 0})
+        check(bad.is_error and "top '0'" in text_of(bad), text_of(bad))
+        return {"top": top["key"], "items": int(top["items"]), "oracle": ranked[0][1], "call_rcu": num(got["cost"]["call_rcu"])}
+
+    return await with_session(args, body)
+
+
+async def hotkeys_partial(args):
+    """A hotkeys call whose Scan outgrows its share of the budget stops within it, counts what
+    it read, and says the count is partial."""
+
+    async def body(s, init):
+        got = structured(await s.call_tool("hotkeys", {"table": args.table}))
+        cost = got["cost"]
+        check(got["complete"] is False, got)
+        check("budget" in got["note"], got["note"])
+        check(num(cost["call_rcu"]) <= num(cost["per_call_cap_rcu"]), cost)
+        check(int(got["total_items"]) > 0, got)
+        return {"call_rcu": num(cost["call_rcu"]), "total_items": int(got["total_items"])}
+
+    return await with_session(args, body)
+
+
+async def reports(args):
+    """diagnose, metrics and insights: structured results (the Rust side checks the verdicts
+    against its CloudWatch script), or one tool error each when denied."""
+
+    async def body(s, init):
+        out = {}
+        for tool in ("diagnose", "metrics", "insights"):
+            result = await s.call_tool(tool, {"table": args.table, "since": "10m"})
+            if result.is_error:
+                check(len(result.content) == 1, result.content)
+                out[tool] = {"error": text_of(result)}
+            else:
+                got = structured(result)
+                check(num(got["cost"]["call_rcu"]) == 0, got["cost"])
+                out[tool] = json.loads(json.dumps(got, default=float))
+        return out
+
+    return await with_session(args, body)
+
+
+SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports}
 
 
 def main():

@@ -209,7 +209,7 @@ const GSI_RULE: &str = "DynamoDBContributorInsights-PKT-GSI1-1700000000000";
 
 /// DynamoDB Local behind the proxy, which answers DescribeContributorInsights: on for GSI1
 /// (its most-throttled-keys rule), off for the table.
-fn insights_proxy() -> fault_proxy::FaultProxy {
+pub(crate) fn insights_proxy() -> fault_proxy::FaultProxy {
     let gsi = format!(
         r#"{{"TableName":"t","IndexName":"GSI1","ContributorInsightsRuleList":["{GSI_RULE}"],"ContributorInsightsStatus":"ENABLED","ContributorInsightsMode":"THROTTLED_KEYS"}}"#
     );
@@ -226,7 +226,7 @@ fn insights_proxy() -> fault_proxy::FaultProxy {
 }
 
 /// A table with spare capacity whose GSI1 throttles its writes on a hot key, now.
-fn hot_gsi_script(t: &str) -> Script {
+pub(crate) fn hot_gsi_script(t: &str) -> Script {
     let table = [("TableName", t)];
     Script::default()
         .series("ConsumedWriteCapacityUnits", &table, "Sum", &[600.0; 11])

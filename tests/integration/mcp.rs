@@ -40,6 +40,19 @@ fn client(
     server_args: &[&str],
     log: Option<&Path>,
 ) -> serde_json::Value {
+    client_env(scenario, table, oracle, server, server_args, log, &[])
+}
+
+/// [`client`] with extra environment for the server (CloudWatch's endpoint).
+fn client_env(
+    scenario: &str,
+    table: &str,
+    oracle: &str,
+    server: &str,
+    server_args: &[&str],
+    log: Option<&Path>,
+    env: &[(&str, &str)],
+) -> serde_json::Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
     let mut cmd = Command::new(venv_python());
     aws_env(&mut cmd)
@@ -49,6 +62,9 @@ fn client(
         .args(server_args)
         .env("AWS_DEFAULT_REGION", "us-east-1")
         .stdin(Stdio::null());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     if let Some(log) = log {
         cmd.env("DYNOSCOPE_LOG", log);
     }
@@ -204,4 +220,100 @@ fn a_denied_permission_is_one_tool_error_naming_the_action() {
     let error = out["error"].as_str().unwrap();
     assert!(error.contains("dynamodb:Query"), "{error}");
     assert_eq!(proxy.requests("Query"), 1, "{}", proxy.summary());
+}
+
+#[test]
+fn hotkeys_ranks_the_key_boto3_counts_most_and_a_small_share_stops_within_it() {
+    let endpoint = &local().endpoint;
+    let out = client(
+        "hotkeys",
+        typed_table(),
+        endpoint,
+        endpoint,
+        &["--max-rcu", "500", "--max-rcu-per-call", "200"],
+        None,
+    );
+    assert_eq!(out["top"], "BIG", "{out}");
+    assert_eq!(out["items"], 1500, "{out}");
+    assert_eq!(out["items"], out["oracle"], "{out}");
+
+    // Its own DynamoDB Local behind the proxy: the units the service charged stay within the
+    // call's share.
+    let own = start_local();
+    let table = seed_typed(&own.endpoint);
+    let proxy = FaultProxy::start(&own.endpoint, FaultConfig::none());
+    let out = client(
+        "hotkeys_partial",
+        &table,
+        &own.endpoint,
+        &proxy.url,
+        &["--max-rcu", "50", "--max-rcu-per-call", "5"],
+        None,
+    );
+    let charged = proxy.consumed_units();
+    assert!(charged <= 5.0, "the service charged {charged} RCU: {out}");
+    assert_eq!(out["call_rcu"].as_f64().unwrap(), charged, "{out}");
+}
+
+#[test]
+fn diagnose_metrics_and_insights_answer_from_cloudwatch_or_name_the_denied_action() {
+    use crate::cli_metrics::{hot_gsi_script, insights_proxy};
+    use common::cloudwatch::{CloudWatch, Script};
+    let table = common::seeded_demo(1);
+    let proxy = insights_proxy();
+    let cw = CloudWatch::start(hot_gsi_script(&table));
+    let env = [("AWS_ENDPOINT_URL_CLOUDWATCH", cw.url.as_str())];
+    let out = client_env(
+        "reports",
+        &table,
+        &local().endpoint,
+        &proxy.url,
+        &[],
+        None,
+        &env,
+    );
+    let diagnose = &out["diagnose"];
+    assert_eq!(diagnose["throttling_now"], true, "{out}");
+    assert_eq!(diagnose["verdicts"][0]["kind"], "hot_gsi", "{out}");
+    assert_eq!(diagnose["verdicts"][0]["target"]["index"], "GSI1", "{out}");
+    assert!(
+        diagnose["verdicts"][0]["says"]
+            .as_str()
+            .is_some_and(|s| s.contains("STATUS#PENDING")),
+        "{out}"
+    );
+    let metrics = &out["metrics"]["report"];
+    assert_eq!(metrics["targets"][0]["target"], "table", "{out}");
+    assert_eq!(
+        metrics["targets"][0]["provisioned_write"]["peak"], 100.0,
+        "{out}"
+    );
+    let insights = &out["insights"]["targets"];
+    assert_eq!(insights[0]["status"], "DISABLED", "{out}");
+    assert_eq!(insights[1]["status"], "ENABLED", "{out}");
+
+    // GetMetricData denied: metrics is one tool error naming the action; diagnose goes on
+    // without the metrics and says so.
+    let cw = CloudWatch::start(Script::default().deny("GetMetricData"));
+    let env = [("AWS_ENDPOINT_URL_CLOUDWATCH", cw.url.as_str())];
+    let out = client_env(
+        "reports",
+        &table,
+        &local().endpoint,
+        &proxy.url,
+        &[],
+        None,
+        &env,
+    );
+    let error = out["metrics"]["error"].as_str().unwrap_or_default();
+    assert!(error.contains("cloudwatch:GetMetricData"), "{out}");
+    assert!(
+        out["diagnose"]["notes"]
+            .as_array()
+            .is_some_and(|n| n.iter().any(|n| n
+                .as_str()
+                .unwrap_or_default()
+                .contains("cloudwatch:GetMetricData"))),
+        "{out}"
+    );
 }

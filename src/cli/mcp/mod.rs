@@ -7,6 +7,7 @@
 mod budget;
 mod cursor;
 mod page;
+mod reports;
 mod server;
 mod wording;
 
@@ -35,14 +36,15 @@ pub async fn run(global: &GlobalArgs, args: McpArgs) -> Result<(), CliError> {
     check_guard_flags(Some(args.max_rcu), args.rcu_per_second)?;
     check_guard_flags(Some(args.max_rcu_per_call), None)
         .map_err(|e| CliError::bad_input(e.message.replace("--max-rcu", "--max-rcu-per-call")))?;
-    let engine = Engine::new(&super::connect(global).await?);
+    let conn = super::connect(global).await?;
+    let engine = Engine::new(&conn);
     tracing::info!(
         max_rcu = args.max_rcu,
         max_rcu_per_call = args.max_rcu_per_call,
         rcu_per_second = args.rcu_per_second,
         "mcp server starting on stdio"
     );
-    let server = server::Server::new(engine, &args);
+    let server = server::Server::new(engine, conn, &args);
     let service = server
         .serve(rmcp::transport::stdio())
         .await
