@@ -15,6 +15,7 @@ use crate::cli::drain::{drain, Next};
 use crate::model::distribution::{key_text, KeyDistribution, Source, WarningContext};
 use crate::model::item_size::item_size;
 use crate::model::json::to_safe_json;
+use crate::model::read_cause::ReadCause;
 use crate::model::schema::{IndexKind, TableInfo};
 
 /// Keys listed by default and at most.
@@ -137,7 +138,8 @@ pub fn check_hotkeys(p: &HotkeysParams) -> Result<(usize, u32), String> {
 
 /// The Scan `hotkeys` counts: the whole table or index, under `max_rcu`.
 pub fn hotkeys_spec(info: &TableInfo, p: &HotkeysParams, segments: u32, max_rcu: f64) -> ReadSpec {
-    let mut spec = ReadSpec::new(Operation::Scan, &info.name);
+    // The agent asked for this read: the log says so.
+    let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::AgentCall);
     spec.index = p.index.clone();
     spec.segments = segments;
     spec.max_rcu = Some(max_rcu);
