@@ -507,27 +507,55 @@ impl Run<'_> {
             format_units(tally.units),
             tally.throttle_clause()
         );
-        if let Some(why) = stopped {
-            return Err(CliError::new(
-                EXIT_UNFINISHED,
-                format!("{why}; {summary}; continue with --resume {path}"),
-            ));
-        }
-        if tally.failed > 0 {
-            return Err(CliError::new(
-                EXIT_UNFINISHED,
-                format!("{summary}; the failed items were not written: --resume {path} tries them again"),
-            ));
-        }
-        if tally.conflicts > 0 {
-            return Err(CliError::new(
-                EXIT_CONFLICTS,
-                format!("{summary}; the conflicting items changed since they were read and were left as they are (listed above)"),
-            ));
-        }
-        say!("{summary}");
-        Ok(())
+        let ending = RunEnding {
+            stopped: format!("continue with --resume {path}"),
+            failed: format!("the failed items were not written: --resume {path} tries them again"),
+            conflicts: Some("the conflicting items changed since they were read and were left as they are (listed above)"),
+        };
+        end_run(&tally, stopped, summary, ending)
     }
+}
+
+/// What a write run's last line adds to its summary, by how the run ended.
+pub(super) struct RunEnding {
+    /// After a stop (Ctrl-C, the budget, a throttling storm): how to continue.
+    pub stopped: String,
+    /// When items failed: how to try them again.
+    pub failed: String,
+    /// When conflicts were skipped: what that means, if the summary does not say it.
+    pub conflicts: Option<&'static str>,
+}
+
+/// The end of a write run (a bulk statement, an undo): a stop or failed items exit
+/// [`EXIT_UNFINISHED`], skipped conflicts [`EXIT_CONFLICTS`], each with one line; otherwise the
+/// summary on stderr and exit 0.
+pub(super) fn end_run(
+    tally: &Tally,
+    stopped: Option<impl std::fmt::Display>,
+    summary: String,
+    ending: RunEnding,
+) -> Result<(), CliError> {
+    if let Some(why) = stopped {
+        return Err(CliError::new(
+            EXIT_UNFINISHED,
+            format!("{why}; {summary}; {}", ending.stopped),
+        ));
+    }
+    if tally.failed > 0 {
+        return Err(CliError::new(
+            EXIT_UNFINISHED,
+            format!("{summary}; {}", ending.failed),
+        ));
+    }
+    if tally.conflicts > 0 {
+        let line = match ending.conflicts {
+            Some(meaning) => format!("{summary}; {meaning}"),
+            None => summary,
+        };
+        return Err(CliError::new(EXIT_CONFLICTS, line));
+    }
+    say!("{summary}");
+    Ok(())
 }
 
 /// One conflicting item on stdout: its key and the item as stored now.

@@ -9,8 +9,8 @@ use clap::Args;
 
 use super::args::GlobalArgs;
 use super::bulk_run::{
-    check_endpoint, conflict_line, print, read_journal, send, stop_on_ctrl_c, undo_plan, Progress,
-    Sent, Tally, EXIT_CONFLICTS, EXIT_UNFINISHED,
+    check_endpoint, conflict_line, end_run, print, read_journal, send, stop_on_ctrl_c, undo_plan,
+    Progress, RunEnding, Sent, Tally,
 };
 use super::output::OutputFormat;
 use super::CliError;
@@ -151,21 +151,11 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
         format_units(tally.units),
         tally.throttle_clause()
     );
-    if let Some(why) = stopped {
-        return Err(CliError::new(
-            EXIT_UNFINISHED,
-            format!("{why}; {summary}; run undo again to continue (restored items are recognised)"),
-        ));
-    }
-    if tally.failed > 0 {
-        return Err(CliError::new(
-            EXIT_UNFINISHED,
-            format!("{summary}; run undo again to retry"),
-        ));
-    }
-    if tally.conflicts > 0 {
-        return Err(CliError::new(EXIT_CONFLICTS, summary));
-    }
-    say!("{summary}");
-    Ok(())
+    let ending = RunEnding {
+        stopped: "run undo again to continue (restored items are recognised)".into(),
+        failed: "run undo again to retry".into(),
+        // The summary already says the changed items were left as they are.
+        conflicts: None,
+    };
+    end_run(&tally, stopped, summary, ending)
 }
