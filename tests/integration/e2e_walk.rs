@@ -64,6 +64,22 @@ fn selected_row(s: &Session, from: u16, to: u16) -> Option<String> {
     })
 }
 
+/// The screen line of the row `selected_row` reads.
+fn selected_line(s: &Session, from: u16, to: u16) -> Option<u16> {
+    let parser = s.parser.lock().unwrap();
+    let screen = parser.screen();
+    (0..s.rows).find(|&r| (from..to).all(|c| screen.cell(r, c).is_some_and(|cell| cell.inverse())))
+}
+
+/// The screen line whose text holds `title` (a pane's top border).
+fn title_line(s: &Session, title: &str) -> Option<u16> {
+    let screen = s.screen();
+    screen
+        .lines()
+        .position(|l| l.contains(title))
+        .map(|at| at as u16)
+}
+
 /// `Requests (N)` from the request log's title.
 fn requests(screen: &str) -> u64 {
     let at = screen.find("Requests (").expect("request log") + "Requests (".len();
@@ -92,8 +108,12 @@ fn user_to_order_to_lines_to_status_and_back_twice_to_the_same_row() {
         sc.contains("Collections by PK") && sc.contains("-/1")
     });
 
-    // The scan's fourth collection selected, to come back to at the end.
+    // The scan's fourth collection selected, to come back to at the end (waited for on the
+    // screen: a loaded machine may draw the three moves one frame at a time).
     s.keys("jjj");
+    s.wait_for("the fourth collection selected", |_| {
+        selected_line(&s, 1, 12) == title_line(&s, "Collections by PK").map(|title| title + 4)
+    });
     let scan_row = selected_row(&s, 1, 12).expect("the scan's selected collection");
 
     // The user's collection, by partition key; its second order selected.

@@ -147,10 +147,14 @@ fn parallel_scan_under_faults_loses_and_duplicates_nothing() {
             "throttles vs injected: {stats}"
         );
         assert_eq!(stat(&stats, "requests"), stat(&stats, "pages"), "{stats}");
-        assert_eq!(
-            stat(&stats, "pages"),
-            scans - faulted,
-            "every unfaulted Scan is one page: {stats}"
+        // Every unfaulted Scan is one page, but for one the 1 s attempt timeout gave up on
+        // before its answer came (a loaded machine's DynamoDB Local can take that long): those
+        // the proxy answered half a second or more after it read them may be missing.
+        let pages = stat(&stats, "pages");
+        let slow = proxy.slow("Scan", Duration::from_millis(500));
+        assert!(
+            pages <= scans - faulted && pages + slow >= scans - faulted,
+            "every unfaulted Scan is one page ({scans} Scans, {faulted} faulted, {slow} slow): {stats}"
         );
         assert!(writes.is_empty(), "writes: {writes:?}");
     }

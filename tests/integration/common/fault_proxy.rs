@@ -11,7 +11,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fault {
@@ -242,6 +242,11 @@ pub struct Record {
     /// The response's `ConsumedCapacity.CapacityUnits`, as the service wrote it (after any
     /// `report_consumed`): what the request log says the request cost.
     pub consumed: Option<String>,
+    /// When the proxy read the request.
+    pub received: Instant,
+    /// How long after `received` the proxy wrote a forwarded answer back to the client;
+    /// `None` for a fault, a scripted answer, or an answer that never came.
+    pub answered_in: Option<Duration>,
 }
 
 struct State {
@@ -287,6 +292,8 @@ impl State {
             fault,
             body: String::new(),
             consumed: None,
+            received: Instant::now(),
+            answered_in: None,
         });
         fault
     }
@@ -382,6 +389,17 @@ impl FaultProxy {
             }
         }
         by_kind
+    }
+
+    /// Requests of `operation` the proxy did not fault but answered `at_least` after receiving
+    /// them, or never answered: a client whose attempt timeout is near `at_least` may have given
+    /// up on them, so they need not have become pages.
+    pub fn slow(&self, operation: &str, at_least: Duration) -> usize {
+        self.log()
+            .iter()
+            .filter(|r| r.operation == operation && r.fault.is_none())
+            .filter(|r| r.answered_in.is_none_or(|took| took >= at_least))
+            .count()
     }
 
     pub fn faulted(&self, operation: &str) -> usize {
@@ -792,6 +810,8 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
                     fault: None,
                     body: String::new(),
                     consumed: None,
+                    received: Instant::now(),
+                    answered_in: None,
                 });
                 None
             } else {
@@ -873,6 +893,9 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
             // Let the client read what was sent before the socket goes away.
             std::thread::sleep(Duration::from_millis(50));
             return;
+        }
+        if let Some(record) = state.lock().unwrap().log.get_mut(at) {
+            record.answered_in = Some(record.received.elapsed());
         }
         if writer.write_all(&head).is_err()
             || writer.write_all(&response.body).is_err()

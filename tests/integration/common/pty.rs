@@ -37,6 +37,11 @@ impl vt100::Callbacks for Recorder {
     }
 }
 
+/// How long a screen wait lets a program that neither draws what is awaited nor exits run on:
+/// a backstop for a hang, not a pace (the waits end on the screen or the exit). Two minutes,
+/// since at a load of 20 the JVM of a demo alone has taken over 30 s to start.
+const SCREEN_WAIT: Duration = Duration::from_secs(120);
+
 const BEGIN_FRAME: &[u8] = b"\x1b[?2026h";
 const END_FRAME: &[u8] = b"\x1b[?2026l";
 
@@ -91,7 +96,8 @@ pub struct Session {
     pub parser: Arc<Mutex<vt100::Parser<Recorder>>>,
     pub raw: Arc<Mutex<Vec<u8>>>,
     pub writer: Box<dyn Write + Send>,
-    pub child: Box<dyn portable_pty::Child + Send + Sync>,
+    /// Behind a lock so a screen wait (which only reads) can also see the program exit.
+    pub child: Mutex<Box<dyn portable_pty::Child + Send + Sync>>,
     pub master: Box<dyn portable_pty::MasterPty + Send>,
     pub rows: u16,
     pub cols: u16,
@@ -174,7 +180,7 @@ impl Session {
             parser,
             raw,
             writer,
-            child,
+            child: Mutex::new(child),
             master: pty.master,
             rows,
             cols,
@@ -182,7 +188,11 @@ impl Session {
     }
 
     pub fn pid(&self) -> i32 {
-        self.child.process_id().expect("a child pid") as i32
+        self.child
+            .lock()
+            .unwrap()
+            .process_id()
+            .expect("a child pid") as i32
     }
 
     /// Sends `signal` (e.g. `libc::SIGTERM`) to the program.
@@ -230,6 +240,11 @@ impl Session {
         self.raw.lock().unwrap().len()
     }
 
+    /// Waits until `check` holds for the screen. It ends on the screen, or on the program's
+    /// exit (the screen is read once more after the output drains, since a last frame or line
+    /// may come just before it), so `limit` is only a backstop for a program that hangs: a
+    /// loaded machine can take many seconds to start a JVM or seed a table, and a passing test
+    /// never waits for the clock.
     pub fn wait_for_within(
         &self,
         what: &str,
@@ -242,6 +257,14 @@ impl Session {
             if check(&screen) {
                 return screen;
             }
+            if let Some(status) = self.exited() {
+                let _ = self.raw_after_exit();
+                let screen = self.screen();
+                if check(&screen) {
+                    return screen;
+                }
+                panic!("dynoscope exited ({status:?}) while waiting for {what}; screen:\n{screen}");
+            }
             assert!(
                 started.elapsed() < limit,
                 "timed out after {limit:?} waiting for {what}; screen:\n{screen}"
@@ -250,8 +273,13 @@ impl Session {
         }
     }
 
+    /// The program's exit status once it has exited.
+    pub fn exited(&self) -> Option<portable_pty::ExitStatus> {
+        self.child.lock().unwrap().try_wait().unwrap()
+    }
+
     pub fn wait_for(&self, what: &str, check: impl Fn(&str) -> bool) -> String {
-        self.wait_for_within(what, Duration::from_secs(30), check)
+        self.wait_for_within(what, SCREEN_WAIT, check)
     }
 
     pub fn wait_text(&self, text: &str) -> String {
@@ -290,7 +318,7 @@ impl Session {
     pub fn wait_exit_within(&mut self, limit: Duration) -> portable_pty::ExitStatus {
         let started = Instant::now();
         loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
+            if let Some(status) = self.exited() {
                 return status;
             }
             assert!(
@@ -325,9 +353,13 @@ impl Session {
 impl Drop for Session {
     fn drop(&mut self) {
         // A failed test must not leave the explorer running.
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
+        let child = self
+            .child
+            .get_mut()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Ok(None) = child.try_wait() {
+            let _ = child.kill();
+            let _ = child.wait();
         }
     }
 }
