@@ -11,7 +11,7 @@ use std::io::{self, BufRead, BufReader, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Fault {
@@ -242,6 +242,8 @@ pub struct Record {
     /// The response's `ConsumedCapacity.CapacityUnits`, as the service wrote it (after any
     /// `report_consumed`): what the request log says the request cost.
     pub consumed: Option<String>,
+    /// When the proxy had read the request: a rate test measures its windows by it.
+    pub at: Instant,
 }
 
 struct State {
@@ -287,6 +289,7 @@ impl State {
             fault,
             body: String::new(),
             consumed: None,
+            at: Instant::now(),
         });
         fault
     }
@@ -357,6 +360,18 @@ impl FaultProxy {
                     .as_deref()
                     .and_then(|u| u.parse().ok())
                     .unwrap_or(0.0)
+            })
+            .collect()
+    }
+
+    /// When each request of `operation` arrived and the units its response reported.
+    pub fn timed(&self, operation: &str) -> Vec<(Instant, f64)> {
+        self.log()
+            .iter()
+            .filter(|r| r.operation == operation)
+            .map(|r| {
+                let units = r.consumed.as_deref().and_then(|u| u.parse().ok());
+                (r.at, units.unwrap_or(0.0))
             })
             .collect()
     }
@@ -792,6 +807,7 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
                     fault: None,
                     body: String::new(),
                     consumed: None,
+                    at: Instant::now(),
                 });
                 None
             } else {
