@@ -95,6 +95,9 @@ pub enum Command {
     /// Run a PartiQL SELECT as the Query or Scan it means (scans need --allow-scan; --explain
     /// says what it reads, in every dialect, and sends nothing).
     Partiql(Box<super::partiql_cmd::PartiqlArgs>),
+    /// Copy a slice of a table (a query, a SELECT, a sample or all of it) into a new table of
+    /// the same keys and indexes on a local endpoint, reading under --max-rcu.
+    Clone(Box<super::clone_cmd::CloneArgs>),
     /// Undo a bulk UPDATE or DELETE from its journal (conditional; a dry run without --yes).
     Undo(super::undo_cmd::UndoArgs),
     /// Hot-partition triage: scan a table or index and rank its partition keys by items.

@@ -10,6 +10,7 @@ macro_rules! say {
 pub mod args;
 mod bulk_cmd;
 mod bulk_run;
+mod clone_cmd;
 mod demo;
 mod diagnose;
 mod diagnose_keys;
@@ -230,6 +231,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             bulk_cmd::run(&cli.global, *args).await
         }
         Command::Undo(args) => undo_cmd::run(&cli.global, args).await,
+        Command::Clone(args) => clone_cmd::run(&cli.global, *args).await,
         Command::Partiql(args) => {
             partiql_cmd::run(&Engine::new(&connect(&cli.global).await?), *args).await
         }

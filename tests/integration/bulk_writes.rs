@@ -465,3 +465,65 @@ fn the_write_guard_holds_a_killed_run_resumes_once_and_conflicts_survive() {
     }
     assert_eq!(boto3(endpoint, &table, &["dump"]), expected_p3);
 }
+
+/// `--wcu-per-second R` measured where the writes arrive: the fault proxy's arrival time and
+/// reported units of each UpdateItem. The guard lets a write go once the one before it is
+/// paid for at the rate, so any one-second window holds at most `R` plus one item's write,
+/// and all writes but the last fit in `R` times the run's length (its average).
+#[test]
+fn the_write_rate_holds_in_every_second_and_on_average() {
+    let own = start_local();
+    let endpoint = &own.endpoint;
+    let table = table_name("bulkrate");
+    boto3(endpoint, &table, &["setup", "12"]);
+    let proxy = FaultProxy::start(endpoint, FaultConfig::none());
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    // 24 items: 1 WCU each, 2 for the 8 with a GSI1 entry; 32 WCU at 8 a second.
+    let statement = format!("UPDATE \"{table}\" SET status = 'RATED' WHERE PK IN ['P#1', 'P#2']");
+    let rate = 8.0;
+    let out = dyno(
+        &proxy.url,
+        &state,
+        &[
+            "--allow-writes",
+            "partiql",
+            &statement,
+            "--yes",
+            "--wcu-per-second",
+            "8",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let writes = proxy.timed("UpdateItem");
+    assert_eq!(writes.len(), 24, "{}", proxy.summary());
+    let units: Vec<f64> = writes.iter().map(|(_, u)| *u).collect();
+    assert!(units.iter().all(|u| *u >= 1.0), "{units:?}");
+    let total: f64 = units.iter().sum();
+    // DynamoDB Local's own report of each write (table and index).
+    assert!(total >= 24.0, "{units:?}");
+    let largest = units.iter().cloned().fold(0.0, f64::max);
+    // Arrival times carry the scheduler's jitter: a write delayed on its way narrows the gap
+    // to the next. 50 ms of it at the rate is the slack, far below one item's units.
+    let slack = 0.05 * rate;
+    let second = Duration::from_secs(1);
+    for (i, (start, _)) in writes.iter().enumerate() {
+        let in_window: f64 = writes[i..]
+            .iter()
+            .take_while(|(at, _)| at.duration_since(*start) < second)
+            .map(|(_, u)| u)
+            .sum();
+        assert!(
+            in_window <= rate + largest + slack,
+            "{in_window} WCU in the second from write {i}"
+        );
+    }
+    let (first, _) = writes[0];
+    let (last, last_units) = writes[writes.len() - 1];
+    let span = last.duration_since(first).as_secs_f64();
+    assert!(
+        total - last_units <= rate * span + slack,
+        "{} WCU before the last write in {span:.2} s",
+        total - last_units
+    );
+}

@@ -22,6 +22,7 @@ mod cli_patterns;
 mod cli_patterns_check;
 mod cli_query;
 mod cli_scan;
+mod clone;
 mod corpus_designs;
 mod corpus_explorer;
 mod diagnose_writes;

@@ -242,10 +242,10 @@ pub struct Record {
     /// The response's `ConsumedCapacity.CapacityUnits`, as the service wrote it (after any
     /// `report_consumed`): what the request log says the request cost.
     pub consumed: Option<String>,
-    /// When the proxy read the request.
-    pub received: Instant,
-    /// How long after `received` the proxy wrote a forwarded answer back to the client;
-    /// `None` for a fault, a scripted answer, or an answer that never came.
+    /// When the proxy had read the request: a rate test measures its windows by it.
+    pub at: Instant,
+    /// How long after `at` the proxy wrote a forwarded answer back to the client; `None` for
+    /// a fault, a scripted answer, or an answer that never came.
     pub answered_in: Option<Duration>,
 }
 
@@ -292,7 +292,7 @@ impl State {
             fault,
             body: String::new(),
             consumed: None,
-            received: Instant::now(),
+            at: Instant::now(),
             answered_in: None,
         });
         fault
@@ -364,6 +364,18 @@ impl FaultProxy {
                     .as_deref()
                     .and_then(|u| u.parse().ok())
                     .unwrap_or(0.0)
+            })
+            .collect()
+    }
+
+    /// When each request of `operation` arrived and the units its response reported.
+    pub fn timed(&self, operation: &str) -> Vec<(Instant, f64)> {
+        self.log()
+            .iter()
+            .filter(|r| r.operation == operation)
+            .map(|r| {
+                let units = r.consumed.as_deref().and_then(|u| u.parse().ok());
+                (r.at, units.unwrap_or(0.0))
             })
             .collect()
     }
@@ -810,7 +822,7 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
                     fault: None,
                     body: String::new(),
                     consumed: None,
-                    received: Instant::now(),
+                    at: Instant::now(),
                     answered_in: None,
                 });
                 None
@@ -895,7 +907,7 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
             return;
         }
         if let Some(record) = state.lock().unwrap().log.get_mut(at) {
-            record.answered_in = Some(record.received.elapsed());
+            record.answered_in = Some(record.at.elapsed());
         }
         if writer.write_all(&head).is_err()
             || writer.write_all(&response.body).is_err()

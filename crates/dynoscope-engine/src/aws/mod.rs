@@ -4,6 +4,7 @@
 pub mod attempts;
 mod backend;
 pub mod churn;
+pub mod clone_table;
 pub mod cloudwatch;
 pub mod connect;
 pub mod convert;

@@ -3,8 +3,8 @@
 
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    ProjectionType, ScalarAttributeType,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType,
 };
 use futures::stream::{self, TryStreamExt};
 
@@ -80,7 +80,9 @@ pub async fn seed_tables(
     Ok(loaded)
 }
 
-async fn create(
+/// Creates `info.name` with the keys and indexes `info` gives (GSIs and LSIs with their
+/// projections), on demand: `seed --model` and `clone` share it.
+pub(super) async fn create(
     client: &aws_sdk_dynamodb::Client,
     endpoint: &str,
     info: &TableInfo,
@@ -121,6 +123,17 @@ async fn create(
                     .then(|| index.projection.non_key_attributes.clone()),
             )
             .build();
+        if index.kind == schema::IndexKind::Lsi {
+            request = request.local_secondary_indexes(
+                LocalSecondaryIndex::builder()
+                    .index_name(&index.name)
+                    .set_key_schema(Some(key_schema(&index.keys)?))
+                    .projection(projection)
+                    .build()
+                    .map_err(build_error)?,
+            );
+            continue;
+        }
         request = request.global_secondary_indexes(
             GlobalSecondaryIndex::builder()
                 .index_name(&index.name)

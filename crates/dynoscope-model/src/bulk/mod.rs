@@ -6,6 +6,7 @@
 //! Every item is then written with the explorer's write contract (`write::plan_edit`,
 //! `write::plan_delete`): conditional on the stored item being exactly the image read.
 
+pub mod action;
 pub mod cost;
 pub mod journal;
 pub mod preview;
@@ -47,6 +48,16 @@ pub fn check_change(
     let Change::Update { remove, .. } = &statement.change else {
         return Ok(());
     };
+    check_update(set, remove, info)
+}
+
+/// [`check_change`] of an update's SET values and REMOVE names, whatever asked for them (a
+/// statement, the explorer's bulk dialog).
+pub fn check_update(
+    set: &[(String, AttrValue)],
+    remove: &[String],
+    info: &TableInfo,
+) -> Result<(), String> {
     let table_keys = info.keys.names();
     let named = set.iter().map(|(n, _)| n).chain(remove.iter());
     if let Some(key) = named.into_iter().find(|n| table_keys.contains(n)) {
@@ -91,10 +102,19 @@ pub fn plan_items(
     set: &[(String, AttrValue)],
     items: Vec<Item>,
 ) -> Vec<BulkItem> {
+    plan_change(&statement.change, set, items)
+}
+
+/// [`plan_items`] of a change, whatever asked for it.
+pub fn plan_change(
+    change: &Change,
+    set: &[(String, AttrValue)],
+    items: Vec<Item>,
+) -> Vec<BulkItem> {
     items
         .into_iter()
         .map(|before| {
-            let after = match &statement.change {
+            let after = match change {
                 Change::Delete => None,
                 Change::Update { remove, .. } => {
                     let mut after = before.clone();
