@@ -16,6 +16,7 @@ pub mod guard;
 #[cfg(any(test, feature = "test-engines"))]
 pub mod memory;
 pub mod reservation;
+mod request_json;
 mod sdk;
 mod segment;
 pub mod source;
@@ -37,6 +38,7 @@ pub use crate::model::engine::ReadProgress;
 pub use coordinator::start_read;
 pub(crate) use get_item::get_item;
 pub(crate) use sdk::consumed_from_sdk;
+pub use request_json::request_json;
 pub use sdk::SdkSource;
 
 use super::attempts::AttemptStats;
