@@ -462,7 +462,7 @@ async def pages(args):
         check(flat == sorted(flat, key=lambda k: k[1]), "the merged walk is not in sort-key order")
         out["merged"] = {"items": len(flat), "pages": pages}
         # A SELECT dynoscope does not translate, sent as ExecuteStatement page by page.
-        odd = f'SELECT * FROM "{args.table}" WHERE PK = ? AND pad IS NOT NULL'
+        odd = f'SELECT * FROM "{args.table}" WHERE PK = ? AND "pad" IS NOT NULL'
         operation, seen, pages = await walk(s, {"statement": odd, "parameters": ["BIG"], "allow_scan": True}, 97)
         check(operation == "ExecuteStatement", operation)
         flat = [k for page in seen for k in page]
