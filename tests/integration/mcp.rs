@@ -4,8 +4,11 @@
 //! schemas that validate; a query's items equal boto3's; a PartiQL SELECT equals
 //! ExecuteStatement's; a scan-shaped statement is refused without `allow_scan` and stays under
 //! the per-call cap with it; the session budget holds over many calls as the fault proxy
-//! counts it; a cursor walks 1,500 items with none lost or repeated; a denied permission is
-//! one tool error naming the IAM action; and every call is in the log.
+//! counts it, and with query, partiql and hotkeys called at once; a cursor walks 1,500 items
+//! with none lost or repeated, and so do the cursors of a merged `IN` and of ExecuteStatement
+//! pages (against boto3's ExecuteStatement); explain gives the exact body a query sends and
+//! sends nothing; a denied permission is one tool error naming the IAM action; and every
+//! call is in the log.
 
 use crate::common;
 
@@ -210,7 +213,10 @@ fn the_per_call_cap_and_the_session_total_hold_across_tools_called_at_once() {
     );
     let charged = proxy.consumed_units();
     assert!(charged <= 12.0, "the service charged {charged} RCU: {out}");
-    assert!(charged >= 9.0, "the budget was mostly spent: {charged} RCU, {out}");
+    assert!(
+        charged >= 9.0,
+        "the budget was mostly spent: {charged} RCU, {out}"
+    );
     let calls = out["calls"].as_array().unwrap();
     let said: f64 = calls.iter().map(|c| c["call_rcu"].as_f64().unwrap()).sum();
     assert!(
@@ -224,9 +230,16 @@ fn the_per_call_cap_and_the_session_total_hold_across_tools_called_at_once() {
             .map(|c| c["call_rcu"].as_f64().unwrap())
             .collect();
         assert!(spent.iter().any(|&r| r > 0.0), "{tool} read nothing: {out}");
-        assert!(spent.iter().all(|&r| r <= 3.0), "{tool} over the cap: {out}");
+        assert!(
+            spent.iter().all(|&r| r <= 3.0),
+            "{tool} over the cap: {out}"
+        );
     }
-    assert!(proxy.requests("Query") >= 1 && proxy.requests("Scan") >= 2, "{}", proxy.summary());
+    assert!(
+        proxy.requests("Query") >= 1 && proxy.requests("Scan") >= 2,
+        "{}",
+        proxy.summary()
+    );
 }
 
 #[test]
@@ -251,7 +264,12 @@ fn explain_gives_the_exact_request_a_query_sends_and_sends_nothing() {
     let table = typed_table();
     let out = client("explain_exact", table, endpoint, &proxy.url, &[], None);
     for op in ["Query", "Scan", "ExecuteStatement", "GetItem"] {
-        assert_eq!(proxy.requests(op), 0, "explain sent {op}: {}", proxy.summary());
+        assert_eq!(
+            proxy.requests(op),
+            0,
+            "explain sent {op}: {}",
+            proxy.summary()
+        );
     }
     // The same arguments through the query tool: the body the proxy sees is the one explain
     // gave, field for field. The guards may lower a Limit (and set one on a filtered read,
@@ -264,7 +282,10 @@ fn explain_gives_the_exact_request_a_query_sends_and_sends_nothing() {
             let extra = serde_json::json!({
                 "filter": "#n > :n", "names": {"#n": "n"}, "values": {":n": 5}, "projection": "SK, n"
             });
-            query.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            query
+                .as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
         }
         proxy.clear_log();
         let env = [("MCP_QUERY", query.to_string())];
@@ -279,7 +300,10 @@ fn explain_gives_the_exact_request_a_query_sends_and_sends_nothing() {
             sent.as_object_mut().unwrap().remove("Limit");
             explained.as_object_mut().unwrap().remove("Limit");
         }
-        assert_eq!(sent, explained, "{name}: sent {sent}, explained {explained}");
+        assert_eq!(
+            sent, explained,
+            "{name}: sent {sent}, explained {explained}"
+        );
     }
 }
 

@@ -39,8 +39,7 @@ impl Budget {
     pub fn new(max: f64, per_call: f64, rcu_per_second: Option<f64>) -> Self {
         let guarded = max - held_back(max, true);
         Budget {
-            session: SessionGuard::new(Some(guarded), rcu_per_second)
-                .expect("a budget is set"),
+            session: SessionGuard::new(Some(guarded), rcu_per_second).expect("a budget is set"),
             max,
             per_call: per_call.min(max),
         }

@@ -47,7 +47,9 @@ impl Position {
         };
         match self {
             Position::After(key) => json!({ "a": item_value(key) }),
-            Position::Queries(starts) => json!({ "q": starts.iter().map(start).collect::<Vec<_>>() }),
+            Position::Queries(starts) => {
+                json!({ "q": starts.iter().map(start).collect::<Vec<_>>() })
+            }
             Position::Resend { start, skip } => {
                 json!({ "r": start.as_ref().map(item_value), "k": skip })
             }
@@ -177,7 +179,10 @@ mod tests {
                 SegmentStart::After(key()),
                 SegmentStart::Finished,
             ]),
-            Position::Resend { start: None, skip: 7 },
+            Position::Resend {
+                start: None,
+                skip: 7,
+            },
             Position::Resend {
                 start: Some(key()),
                 skip: 0,

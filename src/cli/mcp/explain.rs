@@ -131,7 +131,12 @@ impl Server {
         if let Some(cursor) = &p.cursor {
             match self.inner.cursors.decode(&p.scope(), cursor)? {
                 Position::After(start) => spec.starts = vec![SegmentStart::After(start)],
-                _ => return Err("cursor refused: it is not one the query tool gave for these arguments".into()),
+                _ => {
+                    return Err(
+                        "cursor refused: it is not one the query tool gave for these arguments"
+                            .into(),
+                    )
+                }
             }
         }
         let info = self

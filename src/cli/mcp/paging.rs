@@ -188,12 +188,10 @@ impl Server {
             }),
             // The page held fewer items than were already returned (the guard lowered its
             // Limit this time): the rest of the skip carries over to the next page.
-            Some(SegmentStart::After(token)) if read.items.len() < skip => {
-                Some(Position::Resend {
-                    start: Some(token),
-                    skip: skip - read.items.len(),
-                })
-            }
+            Some(SegmentStart::After(token)) if read.items.len() < skip => Some(Position::Resend {
+                start: Some(token),
+                skip: skip - read.items.len(),
+            }),
             Some(SegmentStart::After(token)) => Some(Position::After(token)),
             Some(SegmentStart::Finished) | Some(SegmentStart::Beginning) => None,
         };

@@ -137,7 +137,13 @@ impl Server {
 
     /// Logs one call: the tool, its arguments, the requests it sent, what they cost, and the
     /// error line if it failed.
-    pub(super) fn log<T: Serialize>(&self, tool: &str, args: &T, cost: Option<&Cost>, error: Option<&str>) {
+    pub(super) fn log<T: Serialize>(
+        &self,
+        tool: &str,
+        args: &T,
+        cost: Option<&Cost>,
+        error: Option<&str>,
+    ) {
         let arguments = to_safe_json(args, false);
         let standing = self.inner.budget.standing();
         match (cost, error) {
@@ -177,8 +183,15 @@ impl Server {
 
     /// A read the session guard stopped before it sent anything (another call spent the
     /// budget meanwhile) is the same refusal as one refused up front.
-    pub(super) fn refused_if_spent(&self, sent_nothing: bool, outcome: Option<DoneOutcome>) -> Result<(), Refusal> {
-        match sent_nothing && outcome == Some(DoneOutcome::BudgetReached) && self.inner.budget.spent() {
+    pub(super) fn refused_if_spent(
+        &self,
+        sent_nothing: bool,
+        outcome: Option<DoneOutcome>,
+    ) -> Result<(), Refusal> {
+        match sent_nothing
+            && outcome == Some(DoneOutcome::BudgetReached)
+            && self.inner.budget.spent()
+        {
             true => Err(self.inner.budget.refusal()),
             false => Ok(()),
         }
@@ -245,4 +258,3 @@ impl ServerHandler for Server {
             )
     }
 }
-

@@ -15,8 +15,8 @@ mod get_item;
 pub mod guard;
 #[cfg(any(test, feature = "test-engines"))]
 pub mod memory;
-pub mod reservation;
 mod request_json;
+pub mod reservation;
 mod sdk;
 mod segment;
 pub mod source;
@@ -37,8 +37,8 @@ pub use crate::model::engine::read::{
 pub use crate::model::engine::ReadProgress;
 pub use coordinator::start_read;
 pub(crate) use get_item::get_item;
-pub(crate) use sdk::consumed_from_sdk;
 pub use request_json::request_json;
+pub(crate) use sdk::consumed_from_sdk;
 pub use sdk::SdkSource;
 
 use super::attempts::AttemptStats;

@@ -19,13 +19,21 @@ fn dynamo(item: &Item) -> Value {
 
 /// The request body of `segment` of `spec`, asking for `limit` items (the `Limit` the guards
 /// admit may be lower), continuing after `start` (an ExecuteStatement's `NextToken`).
-pub fn request_json(spec: &ReadSpec, segment: u32, limit: Option<i32>, start: Option<&Item>) -> Value {
+pub fn request_json(
+    spec: &ReadSpec,
+    segment: u32,
+    limit: Option<i32>,
+    start: Option<&Item>,
+) -> Value {
     let mut r = Map::new();
     let mut put = |field: &str, value: Value| {
         r.insert(field.to_string(), value);
     };
     if spec.operation == Operation::Statement {
-        put("Statement", spec.statement.clone().unwrap_or_default().into());
+        put(
+            "Statement",
+            spec.statement.clone().unwrap_or_default().into(),
+        );
         if !spec.parameters.is_empty() {
             let item = Item::from_attrs(
                 spec.parameters
@@ -75,7 +83,10 @@ pub fn request_json(spec: &ReadSpec, segment: u32, limit: Option<i32>, start: Op
     }
     let values = spec.values_for(segment);
     if !values.is_empty() {
-        put("ExpressionAttributeValues", dynamo(&Item::from_attrs(values)));
+        put(
+            "ExpressionAttributeValues",
+            dynamo(&Item::from_attrs(values)),
+        );
     }
     if spec.operation == Operation::Query {
         put("ScanIndexForward", (!spec.descending).into());
@@ -110,7 +121,10 @@ mod tests {
         spec.index = Some("GSI1".into());
         spec.key_condition = Some("#pk = :pk".into());
         spec.names = vec![("#pk".into(), "GSI1PK".into())];
-        spec.values = vec![(":pk".into(), AttrValue::N("12345678901234567890123456789012345678".into()))];
+        spec.values = vec![(
+            ":pk".into(),
+            AttrValue::N("12345678901234567890123456789012345678".into()),
+        )];
         spec.descending = true;
         let start = Item::from_attrs(vec![("PK".into(), AttrValue::S("A".into()))]);
         let body = request_json(&spec, 0, Some(50), Some(&start));
@@ -141,7 +155,10 @@ mod tests {
         );
         let start = Item::from_attrs(vec![(NEXT_TOKEN.into(), AttrValue::S("tok".into()))]);
         let body = request_json(&spec, 0, None, Some(&start));
-        assert_eq!(body["Parameters"], serde_json::json!([{"S": "x"}, {"BOOL": true}]));
+        assert_eq!(
+            body["Parameters"],
+            serde_json::json!([{"S": "x"}, {"BOOL": true}])
+        );
         assert_eq!(body["NextToken"], "tok");
         assert!(body.get("Limit").is_none());
     }
