@@ -278,6 +278,52 @@ async def budget(args):
     return await with_session(args, body)
 
 
+async def mixed(args):
+    """query, partiql (allow_scan) and hotkeys called at once, round after round, until the
+    session budget refuses all three: each call within the per-call cap, each result's session
+    total within the budget; the Rust side checks the sum against the fault proxy's."""
+
+    async def body(s, init):
+        statement = f'SELECT * FROM "{args.table}"'
+        cursors = {"query": None, "partiql": None}
+        calls = []
+        refused = {}
+
+        async def one(tool):
+            if tool == "query":
+                call = {"table": args.table, "pk": "BIG", "limit": 500}
+            elif tool == "partiql":
+                call = {"statement": statement, "allow_scan": True, "limit": 500}
+            else:
+                call = {"table": args.table}
+            if cursors.get(tool):
+                call["cursor"] = cursors[tool]
+            return tool, await s.call_tool(tool, call)
+
+        for _ in range(50):
+            live = [t for t in ("query", "partiql", "hotkeys") if t not in refused]
+            if not live:
+                break
+            for tool, result in await asyncio.gather(*(one(t) for t in live)):
+                if result.is_error:
+                    refused[tool] = text_of(result)
+                    continue
+                got = structured(result)
+                cost = got["cost"]
+                check(num(cost["call_rcu"]) <= num(cost["per_call_cap_rcu"]), (tool, cost))
+                check(num(cost["session_rcu"]) <= num(cost["budget_rcu"]), (tool, cost))
+                check(num(cost["call_rcu"]) == sum(num(r["consumed_rcu"]) for r in cost["requests"]), cost)
+                calls.append({"tool": tool, "call_rcu": num(cost["call_rcu"]), "requests": len(cost["requests"])})
+                if tool in cursors:
+                    cursors[tool] = got.get("cursor")
+        check(len(refused) == 3, f"not every tool was refused: {refused}, {calls}")
+        for tool, text in refused.items():
+            check("Restart the server with a larger --max-rcu" in text, (tool, text))
+        return {"calls": calls, "refused": refused}
+
+    return await with_session(args, body)
+
+
 async def walk(args):
     """A cursor walks a large collection page by page: no item lost or repeated."""
     client = dynamo(args.oracle)
@@ -317,6 +363,114 @@ async def walk(args):
                 break
         check(back == list(reversed(oracle)), f"{len(back)} items walked back")
         return {"pages": pages, "items": len(seen)}
+
+    return await with_session(args, body)
+
+
+def exact_json(value):
+    """A structured value with its Decimals back as JSON numbers (integers stay integers)."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, list):
+        return [exact_json(v) for v in value]
+    if isinstance(value, dict):
+        return {k: exact_json(v) for k, v in value.items()}
+    return value
+
+
+async def explain_exact(args):
+    """explain of a query tool call's arguments and of a statement sends nothing; then the same
+    query is run, and the Rust side compares explain's request with the body the proxy saw."""
+
+    async def body(s, init):
+        unfiltered = {"table": args.table, "pk": "BIG", "sk_begins_with": "ITEM#00", "descending": True, "limit": 10}
+        filtered = dict(unfiltered, filter="#n > :n", names={"#n": "n"}, values={":n": 5}, projection="SK, n")
+        out = {}
+        for name, query in (("unfiltered", unfiltered), ("filtered", filtered)):
+            got = structured(await s.call_tool("explain", {"query": query}))
+            check(got["reads"] == "Query", got)
+            check(len(got["requests"]) == 1, got["requests"])
+            check(got["aws_cli"].startswith("aws dynamodb query --cli-input-json "), got["aws_cli"])
+            check(num(got["estimated_rcu"]) > 0 and num(got["worst_case_rcu"]) >= num(got["estimated_rcu"]), got)
+            check(num(got["cost"]["call_rcu"]) == 0, got["cost"])
+            out[name] = exact_json(got["requests"][0])
+        statement = f'SELECT * FROM "{args.table}" WHERE PK IN [?, ?]'
+        got = structured(await s.call_tool("explain", {"statement": statement, "parameters": ["BIG", "TYPES"]}))
+        check(len(got["requests"]) == 2, got["requests"])
+        check(got["aws_cli"].count("aws dynamodb query") == 2, got["aws_cli"])
+        both = await s.call_tool("explain", {"statement": statement, "query": unfiltered})
+        check(both.is_error and "either statement" in text_of(both), text_of(both))
+        out["explained"] = True
+        return out
+
+    return await with_session(args, body)
+
+
+async def run_query(args):
+    """One query tool call whose arguments are in $MCP_QUERY (JSON): its first page."""
+
+    async def body(s, init):
+        got = structured(await s.call_tool("query", json.loads(os.environ["MCP_QUERY"])))
+        return {"count": int(got["count"])}
+
+    return await with_session(args, body)
+
+
+async def pages(args):
+    """Cursors over a merged IN plan and over an ExecuteStatement walk every item once, equal
+    to boto3's ExecuteStatement of the same statement."""
+    client = dynamo(args.oracle)
+
+    def oracle(statement, parameters):
+        raw, token = [], None
+        while True:
+            kw = {"Statement": statement, "Parameters": parameters}
+            if token:
+                kw["NextToken"] = token
+            page = client.execute_statement(**kw)
+            raw.extend(page["Items"])
+            token = page.get("NextToken")
+            if not token:
+                return [(i["PK"]["S"], i["SK"]["S"]) for i in raw]
+
+    async def walk(s, call, limit):
+        seen, cursor, pages = [], None, 0
+        while True:
+            c = dict(call, limit=limit)
+            if cursor:
+                c["cursor"] = cursor
+            got = structured(await s.call_tool("partiql", c))
+            pages += 1
+            check(len(got["items"]) <= limit, len(got["items"]))
+            seen.append([(i["PK"], i["SK"]) for i in got["items"]])
+            cursor = got.get("cursor")
+            if cursor is None:
+                check(got["stopped"] == "complete", got["stopped"])
+                return got["operation"], seen, pages
+            check(pages < 1000, "the cursor does not end")
+
+    async def body(s, init):
+        out = {}
+        merged = f'SELECT * FROM "{args.table}" WHERE PK IN [?, ?]'
+        operation, seen, pages = await walk(s, {"statement": merged, "parameters": ["TYPES", "BIG"]}, 97)
+        check(operation == "Query", operation)
+        flat = [k for page in seen for k in page]
+        check(len(flat) == len(set(flat)), "an item was repeated")
+        expected = oracle(merged, [{"S": "TYPES"}, {"S": "BIG"}])
+        check(sorted(flat) == sorted(expected), f"{len(flat)} items walked, boto3 has {len(expected)}")
+        # Each page is in sort-key order, and so is the walk: the merge's order.
+        check(flat == sorted(flat, key=lambda k: k[1]), "the merged walk is not in sort-key order")
+        out["merged"] = {"items": len(flat), "pages": pages}
+        # A SELECT dynoscope does not translate, sent as ExecuteStatement page by page.
+        odd = f'SELECT * FROM "{args.table}" WHERE PK = ? AND "pad" IS NOT NULL'
+        operation, seen, pages = await walk(s, {"statement": odd, "parameters": ["BIG"], "allow_scan": True}, 97)
+        check(operation == "ExecuteStatement", operation)
+        flat = [k for page in seen for k in page]
+        check(len(flat) == len(set(flat)), "an item was repeated")
+        expected = oracle(odd, [{"S": "BIG"}])
+        check(flat == expected, f"{len(flat)} items walked, boto3 has {len(expected)}")
+        out["statement"] = {"items": len(flat), "pages": pages}
+        return out
 
     return await with_session(args, body)
 
@@ -450,7 +604,7 @@ async def reports(args):
     return await with_session(args, body)
 
 
-SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports}
+SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports}
 
 
 def main():

@@ -4,8 +4,11 @@
 //! schemas that validate; a query's items equal boto3's; a PartiQL SELECT equals
 //! ExecuteStatement's; a scan-shaped statement is refused without `allow_scan` and stays under
 //! the per-call cap with it; the session budget holds over many calls as the fault proxy
-//! counts it; a cursor walks 1,500 items with none lost or repeated; a denied permission is
-//! one tool error naming the IAM action; and every call is in the log.
+//! counts it, and with query, partiql and hotkeys called at once; a cursor walks 1,500 items
+//! with none lost or repeated, and so do the cursors of a merged `IN` and of ExecuteStatement
+//! pages (against boto3's ExecuteStatement); explain gives the exact body a query sends and
+//! sends nothing; a denied permission is one tool error naming the IAM action; and every
+//! call is in the log.
 
 use crate::common;
 
@@ -194,6 +197,52 @@ fn the_session_budget_holds_over_many_calls_as_the_service_counts_it() {
 }
 
 #[test]
+fn the_per_call_cap_and_the_session_total_hold_across_tools_called_at_once() {
+    // Its own DynamoDB Local behind the proxy: every unit the service charges is this
+    // server's. Query, PartiQL Scan and hotkeys run at once, round after round.
+    let own = start_local();
+    let table = seed_typed(&own.endpoint);
+    let proxy = FaultProxy::start(&own.endpoint, FaultConfig::none());
+    let out = client(
+        "mixed",
+        &table,
+        &own.endpoint,
+        &proxy.url,
+        &["--max-rcu", "12", "--max-rcu-per-call", "3"],
+        None,
+    );
+    let charged = proxy.consumed_units();
+    assert!(charged <= 12.0, "the service charged {charged} RCU: {out}");
+    assert!(
+        charged >= 9.0,
+        "the budget was mostly spent: {charged} RCU, {out}"
+    );
+    let calls = out["calls"].as_array().unwrap();
+    let said: f64 = calls.iter().map(|c| c["call_rcu"].as_f64().unwrap()).sum();
+    assert!(
+        (said - charged).abs() < 1e-9,
+        "the calls say {said} RCU, the service charged {charged}: {out}"
+    );
+    for tool in ["query", "partiql", "hotkeys"] {
+        let spent: Vec<f64> = calls
+            .iter()
+            .filter(|c| c["tool"] == tool)
+            .map(|c| c["call_rcu"].as_f64().unwrap())
+            .collect();
+        assert!(spent.iter().any(|&r| r > 0.0), "{tool} read nothing: {out}");
+        assert!(
+            spent.iter().all(|&r| r <= 3.0),
+            "{tool} over the cap: {out}"
+        );
+    }
+    assert!(
+        proxy.requests("Query") >= 1 && proxy.requests("Scan") >= 2,
+        "{}",
+        proxy.summary()
+    );
+}
+
+#[test]
 fn a_cursor_walks_a_large_collection_with_no_item_lost_or_repeated() {
     let endpoint = &local().endpoint;
     let out = client(
@@ -206,6 +255,75 @@ fn a_cursor_walks_a_large_collection_with_no_item_lost_or_repeated() {
     );
     assert_eq!(out["items"], 1500, "{out}");
     assert!(out["pages"].as_u64().unwrap() >= 16, "{out}");
+}
+
+#[test]
+fn explain_gives_the_exact_request_a_query_sends_and_sends_nothing() {
+    let endpoint = &local().endpoint;
+    let proxy = FaultProxy::start(endpoint, FaultConfig::none());
+    let table = typed_table();
+    let out = client("explain_exact", table, endpoint, &proxy.url, &[], None);
+    for op in ["Query", "Scan", "ExecuteStatement", "GetItem"] {
+        assert_eq!(
+            proxy.requests(op),
+            0,
+            "explain sent {op}: {}",
+            proxy.summary()
+        );
+    }
+    // The same arguments through the query tool: the body the proxy sees is the one explain
+    // gave, field for field. The guards may lower a Limit (and set one on a filtered read,
+    // which asks for none): the unfiltered page of 10 keeps its own.
+    for (name, exact_limit) in [("unfiltered", true), ("filtered", false)] {
+        let mut query = serde_json::json!({
+            "table": table, "pk": "BIG", "sk_begins_with": "ITEM#00", "descending": true, "limit": 10
+        });
+        if name == "filtered" {
+            let extra = serde_json::json!({
+                "filter": "#n > :n", "names": {"#n": "n"}, "values": {":n": 5}, "projection": "SK, n"
+            });
+            query
+                .as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+        }
+        proxy.clear_log();
+        let env = [("MCP_QUERY", query.to_string())];
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        client_env("run_query", table, endpoint, &proxy.url, &[], None, &env);
+        let bodies = proxy.bodies("Query");
+        assert!(!bodies.is_empty(), "{}", proxy.summary());
+        let mut sent: serde_json::Value = serde_json::from_str(&bodies[0]).unwrap();
+        let mut explained = out[name].clone();
+        if !exact_limit {
+            assert!(sent["Limit"].as_u64().is_some(), "{sent}");
+            sent.as_object_mut().unwrap().remove("Limit");
+            explained.as_object_mut().unwrap().remove("Limit");
+        }
+        assert_eq!(
+            sent, explained,
+            "{name}: sent {sent}, explained {explained}"
+        );
+    }
+}
+
+#[test]
+fn cursors_walk_merged_queries_and_execute_statement_pages_as_boto3_reads_them() {
+    let endpoint = &local().endpoint;
+    let out = client(
+        "pages",
+        typed_table(),
+        endpoint,
+        endpoint,
+        // DynamoDB Local's ExecuteStatement reports no capacity: each page is charged the
+        // worst case of its Limit.
+        &["--max-rcu", "100000", "--max-rcu-per-call", "5000"],
+        None,
+    );
+    assert_eq!(out["merged"]["items"], 1502, "{out}");
+    assert!(out["merged"]["pages"].as_u64().unwrap() >= 16, "{out}");
+    assert_eq!(out["statement"]["items"], 1500, "{out}");
+    assert!(out["statement"]["pages"].as_u64().unwrap() >= 16, "{out}");
 }
 
 #[test]

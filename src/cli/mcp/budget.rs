@@ -1,34 +1,29 @@
-//! The session's read budget: `--max-rcu` for every call the agent makes, and
-//! `--max-rcu-per-call` for each one. A call reserves its room before it sends anything (the
-//! read's own capacity guard then holds it there, request by request, as it holds `--max-rcu`
-//! across the segments of a CLI read) and settles with what DynamoDB reported, so calls that
-//! run at once cannot together spend more than the session has.
+//! The session's read budget, held by the engine's own guards: `--max-rcu` and
+//! `--rcu-per-second` are the engine's [`SessionGuard`] (every request of every call is admitted
+//! by it before it is sent, and settled with what DynamoDB reported, as the explorer's session
+//! and `patterns check` are), and `--max-rcu-per-call` is each read's own guard (`max_rcu` of
+//! its [`ReadSpec`]). The two admit every request together (the engine's `ReadGuards`), so
+//! calls that run at once cannot together spend more than the session has, and this file only
+//! sets them up and words what they say.
 
-use std::sync::Mutex;
-
+use crate::aws::{ReadSpec, SessionGuard};
 use crate::model::capacity::{format_units, scan_estimate_units};
 
-#[derive(Debug)]
-pub struct SessionBudget {
+/// Units held back from each guard's budget for the rounding of its last page: the guard
+/// sizes that request to the room left from the cost per item seen so far, and DynamoDB
+/// rounds each page up to whole 4 KB blocks. The session guard sizes its reservations as
+/// strongly consistent reads (a block is a whole unit).
+fn held_back(budget: f64, consistent: bool) -> f64 {
+    scan_estimate_units(1, consistent).min(budget / 2.0)
+}
+
+#[derive(Debug, Clone)]
+pub struct Budget {
+    session: SessionGuard,
+    /// `--max-rcu`, as the user gave it.
     max: f64,
+    /// `--max-rcu-per-call`, at most `max`.
     per_call: f64,
-    state: Mutex<Spent>,
-}
-
-#[derive(Debug, Default)]
-struct Spent {
-    spent: f64,
-    reserved: f64,
-}
-
-/// Room reserved for one call; settle it exactly once.
-#[derive(Debug)]
-pub struct Reservation {
-    room: f64,
-    /// What the call's capacity guard may spend: the room less one 4 KB block, because the
-    /// guard sizes its last request to what is left and DynamoDB rounds each page up to whole
-    /// blocks.
-    pub guard_max: f64,
 }
 
 /// What a result says about the session's capacity after the call.
@@ -40,52 +35,61 @@ pub struct Standing {
     pub per_call: f64,
 }
 
-impl SessionBudget {
-    pub fn new(max: f64, per_call: f64) -> Self {
-        SessionBudget {
+impl Budget {
+    pub fn new(max: f64, per_call: f64, rcu_per_second: Option<f64>) -> Self {
+        let guarded = max - held_back(max, true);
+        Budget {
+            session: SessionGuard::new(Some(guarded), rcu_per_second).expect("a budget is set"),
             max,
             per_call: per_call.min(max),
-            state: Mutex::new(Spent::default()),
         }
     }
 
-    /// Reserves room for a read with `consistent` requests, or says why there is none (the
-    /// budget, what is spent and how to raise it).
-    pub fn reserve(&self, consistent: bool) -> Result<Reservation, String> {
-        let block = scan_estimate_units(1, consistent);
-        let mut s = self.state.lock().expect("budget lock");
-        let left = (self.max - s.spent - s.reserved).max(0.0);
-        let room = self.per_call.min(left);
-        if room - block < block {
-            return Err(format!(
-                "refused: the session's read budget is spent ({} of --max-rcu {} RCU consumed{}, {} RCU left; a read needs at least {} RCU); nothing was sent. Restart the server with a larger --max-rcu (e.g. --max-rcu {}) to read more",
-                format_units(s.spent),
-                format_units(self.max),
-                if s.reserved > 0.0 { format!(", {} RCU held by calls in progress", format_units(s.reserved)) } else { String::new() },
-                format_units(left),
-                format_units(2.0 * block),
-                format_units(self.max * 2.0)
-            ));
-        }
-        s.reserved += room;
-        Ok(Reservation {
-            room,
-            guard_max: room - block,
-        })
+    /// The guard the engine admits every request of the session with
+    /// (`Engine::with_session_guard`).
+    pub fn session_guard(&self) -> SessionGuard {
+        self.session.clone()
     }
 
-    /// Replaces the reservation with what the call consumed.
-    pub fn settle(&self, reservation: Reservation, consumed: f64) {
-        let mut s = self.state.lock().expect("budget lock");
-        s.reserved = (s.reserved - reservation.room).max(0.0);
-        s.spent += consumed;
+    /// Puts `spec` under the per-call cap (its own guard); the session's rate is the session
+    /// guard's.
+    pub fn per_call(&self, spec: &mut ReadSpec) {
+        spec.max_rcu = Some(self.per_call - held_back(self.per_call, spec.consistent));
+        spec.rcu_per_second = None;
+    }
+
+    /// Whether the session guard would refuse every request now.
+    pub fn spent(&self) -> bool {
+        self.session
+            .max_units()
+            .is_some_and(|max| self.session.spent() >= max)
+    }
+
+    /// Refuses a reading call before it sends anything once the session's budget is spent,
+    /// naming it and how to raise it.
+    pub fn check(&self) -> Result<(), String> {
+        match self.spent() {
+            true => Err(self.refusal()),
+            false => Ok(()),
+        }
+    }
+
+    pub fn refusal(&self) -> String {
+        let s = self.standing();
+        format!(
+            "refused: the session's read budget is spent ({} of --max-rcu {} RCU consumed, {} RCU left, held back for the rounding of the last page); nothing was sent. Restart the server with a larger --max-rcu (e.g. --max-rcu {}) to read more",
+            format_units(s.spent),
+            format_units(s.max),
+            format_units(s.left),
+            format_units(s.max * 2.0)
+        )
     }
 
     pub fn standing(&self) -> Standing {
-        let s = self.state.lock().expect("budget lock");
+        let spent = self.session.spent();
         Standing {
-            spent: s.spent,
-            left: (self.max - s.spent).max(0.0),
+            spent,
+            left: (self.max - spent).max(0.0),
             max: self.max,
             per_call: self.per_call,
         }
@@ -95,42 +99,38 @@ impl SessionBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::aws::{Operation, ReadCause};
 
     #[test]
-    fn calls_reserve_before_they_spend_and_the_session_refuses_once_spent() {
-        let budget = SessionBudget::new(10.0, 4.0);
-        let a = budget.reserve(false).unwrap();
-        assert_eq!(a.guard_max, 3.5, "the per-call cap less one block");
-        let b = budget.reserve(false).unwrap();
-        // Two calls in flight hold 8 of 10: a third gets the 2 left, less a block.
-        let c = budget.reserve(false).unwrap();
-        assert_eq!(c.guard_max, 1.5);
-        let err = budget.reserve(false).unwrap_err();
-        assert!(err.contains("--max-rcu 10"), "{err}");
-        assert!(err.contains("held by calls in progress"), "{err}");
-        budget.settle(a, 3.0);
-        budget.settle(b, 3.5);
-        budget.settle(c, 1.5);
-        let standing = budget.standing();
-        assert_eq!((standing.spent, standing.left), (8.0, 2.0));
-        // 2 left: one block for the read and one held back is just enough.
-        let d = budget.reserve(false).unwrap();
-        assert_eq!(d.guard_max, 1.5);
-        budget.settle(d, 1.5);
-        let err = budget.reserve(false).unwrap_err();
-        assert!(err.contains("9.5 of --max-rcu 10 RCU consumed"), "{err}");
-        assert!(
-            err.contains("Restart the server with a larger --max-rcu"),
-            "{err}"
-        );
+    fn the_session_guard_holds_the_budget_less_a_unit_and_each_read_the_per_call_cap() {
+        let budget = Budget::new(10.0, 4.0, Some(50.0));
+        let guard = budget.session_guard();
+        assert_eq!(guard.max_units(), Some(9.0));
+        assert_eq!(guard.units_per_second(), Some(50.0));
+        let mut spec = ReadSpec::new(Operation::Query, "t", ReadCause::AgentCall);
+        spec.rcu_per_second = Some(7.0);
+        budget.per_call(&mut spec);
+        assert_eq!(spec.max_rcu, Some(3.5), "the per-call cap less one block");
+        assert_eq!(spec.rcu_per_second, None, "the rate is the session's");
+        spec.consistent = true;
+        budget.per_call(&mut spec);
+        assert_eq!(spec.max_rcu, Some(3.0));
+        // A per-call cap above the budget is the budget.
+        assert_eq!(Budget::new(2.0, 25.0, None).standing().per_call, 2.0);
     }
 
-    #[test]
-    fn strongly_consistent_reads_hold_back_a_whole_unit() {
-        let budget = SessionBudget::new(100.0, 3.0);
-        assert_eq!(budget.reserve(true).unwrap().guard_max, 2.0);
-        let small = SessionBudget::new(1.5, 1.5);
-        assert!(small.reserve(true).is_err());
-        assert_eq!(small.reserve(false).unwrap().guard_max, 1.0);
+    #[tokio::test]
+    async fn once_the_session_guard_has_spent_it_every_call_is_refused_naming_the_budget() {
+        let budget = Budget::new(3.0, 3.0, None);
+        assert!(budget.check().is_ok());
+        let guard = budget.session_guard();
+        let reservation = guard.reserve(Some(1), ReadCause::AgentCall).await.unwrap();
+        reservation.settle(2.0, 1);
+        let err = budget.check().unwrap_err();
+        assert!(err.contains("2 of --max-rcu 3 RCU consumed"), "{err}");
+        assert!(err.contains("1 RCU left"), "{err}");
+        assert!(err.contains("e.g. --max-rcu 6"), "{err}");
+        let s = budget.standing();
+        assert_eq!((s.spent, s.left, s.max), (2.0, 1.0, 3.0));
     }
 }

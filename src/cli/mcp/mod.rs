@@ -6,8 +6,13 @@
 
 mod budget;
 mod cursor;
+mod explain;
 mod page;
+mod paging;
+mod reads;
+mod report_tools;
 mod reports;
+mod schema;
 mod server;
 mod wording;
 
@@ -27,7 +32,7 @@ pub struct McpArgs {
     /// One call consumes at most N read units (at most --max-rcu).
     #[arg(long, value_name = "N", default_value_t = 25.0, value_parser = super::ranges::max_rcu)]
     pub max_rcu_per_call: f64,
-    /// Rate-limit each call's requests to N read units per second.
+    /// Rate-limit the session's requests (every call together) to N read units per second.
     #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
 }

@@ -1,4 +1,4 @@
-//! One bounded page of a read: run under the call's share of the session budget, cut to the
+//! One bounded page of a read: run under the per-call cap and the session's guard, cut to the
 //! page's item and byte caps, with what each request consumed and where the next page starts.
 
 use serde::Serialize;
@@ -39,12 +39,10 @@ pub struct ReadOutcome {
     /// The same items, apart per segment (each Query of a merge).
     pub per_segment: Vec<Vec<Item>>,
     pub requests: Vec<RequestCost>,
-    pub consumed: f64,
     pub outcome: Option<DoneOutcome>,
-    /// Where the (single-segment) read continues after its last delivered item.
-    pub resume: Option<SegmentStart>,
-    /// Per segment: whether it read to its end.
-    pub finished: Vec<bool>,
+    /// Per segment: where it continues after its last delivered item (`Finished` once it
+    /// read to its end; `None` when it sent nothing).
+    pub resumes: Vec<Option<SegmentStart>>,
     pub failure: Option<EngineError>,
 }
 
@@ -53,9 +51,8 @@ pub struct ReadOutcome {
 pub async fn run(engine: &Engine, spec: ReadSpec) -> ReadOutcome {
     let segments = spec.segment_count() as usize;
     let mut per_segment: Vec<Vec<Item>> = vec![Vec::new(); segments];
-    let mut finished = vec![false; segments];
+    let mut resumes = vec![None; segments];
     let mut requests = Vec::new();
-    let mut resume = None;
     let drained = drain(engine, spec, |page| {
         requests.push(RequestCost {
             operation: page.operation.as_str().to_string(),
@@ -65,10 +62,9 @@ pub async fn run(engine: &Engine, spec: ReadSpec) -> ReadOutcome {
             scanned_count: page.scanned_count,
         });
         let segment = page.segment as usize;
-        if let Some(done) = finished.get_mut(segment) {
-            *done = page.resume == Some(SegmentStart::Finished);
+        if let Some(resume) = resumes.get_mut(segment) {
+            *resume = page.resume.clone();
         }
-        resume = page.resume.clone();
         if let Some(items) = per_segment.get_mut(segment) {
             items.extend(page.items);
         }
@@ -79,10 +75,8 @@ pub async fn run(engine: &Engine, spec: ReadSpec) -> ReadOutcome {
         items: per_segment.iter().flatten().cloned().collect(),
         per_segment,
         requests,
-        consumed: drained.stats.consumed_capacity.total,
         outcome: drained.outcome,
-        resume,
-        finished,
+        resumes,
         failure: drained.failure.map(|f| f.error),
     }
 }

@@ -136,20 +136,19 @@ pub fn check_hotkeys(p: &HotkeysParams) -> Result<(usize, u32), String> {
     Ok((top, segments))
 }
 
-/// The Scan `hotkeys` counts: the whole table or index, under `max_rcu`.
-pub fn hotkeys_spec(info: &TableInfo, p: &HotkeysParams, segments: u32, max_rcu: f64) -> ReadSpec {
+/// The Scan `hotkeys` counts: the whole table or index (the caller puts it under the
+/// per-call cap).
+pub fn hotkeys_spec(info: &TableInfo, p: &HotkeysParams, segments: u32) -> ReadSpec {
     // The agent asked for this read: the log says so.
     let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::AgentCall);
     spec.index = p.index.clone();
     spec.segments = segments;
-    spec.max_rcu = Some(max_rcu);
     spec
 }
 
 pub struct Counted {
     pub distribution: KeyDistribution,
     pub requests: Vec<RequestCost>,
-    pub consumed: f64,
     pub outcome: Option<crate::aws::DoneOutcome>,
     pub failure: Option<crate::aws::EngineError>,
 }
@@ -175,7 +174,6 @@ pub async fn count(engine: &Engine, spec: ReadSpec, partition_key: &str) -> Coun
     Counted {
         distribution,
         requests,
-        consumed: drained.stats.consumed_capacity.total,
         outcome: drained.outcome,
         failure: drained.failure.map(|f| f.error),
     }

@@ -15,6 +15,7 @@ mod get_item;
 pub mod guard;
 #[cfg(any(test, feature = "test-engines"))]
 pub mod memory;
+mod request_json;
 pub mod reservation;
 mod sdk;
 mod segment;
@@ -36,6 +37,7 @@ pub use crate::model::engine::read::{
 pub use crate::model::engine::ReadProgress;
 pub use coordinator::start_read;
 pub(crate) use get_item::get_item;
+pub use request_json::request_json;
 pub(crate) use sdk::consumed_from_sdk;
 pub use sdk::SdkSource;
 
