@@ -1,0 +1,144 @@
+//! Command-line interface. The headless subcommands are a scripting interface: their flags and
+//! output formats are kept stable.
+
+use clap::{Args, Parser, Subcommand};
+
+use super::ranges;
+
+mod read;
+mod report;
+mod setup;
+
+pub use read::{ExportArgs, QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
+pub use report::{HotkeysArgs, HotkeysOutput, MetricsArgs, ReportOutput};
+pub use setup::{DemoArgs, ModelCommand, SeedArgs};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "dynoscope",
+    version,
+    about = "A terminal explorer for DynamoDB single-table designs"
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Table to open in the explorer (omit for the table picker). With --export: the table whose key schema DescribeTable gives (default: the one the export names).
+    #[arg(value_parser = ranges::table_name)]
+    pub table: Option<String>,
+    /// Open the explorer on an S3 export's items instead of a live table (read-only).
+    #[command(flatten)]
+    pub export: ExportArgs,
+    /// Open TABLE with the live pane (W) already open: its stream's writes as they happen.
+    // Not `requires = "table"`: explore::check_live says what to do on an export instead.
+    #[arg(long)]
+    pub live: bool,
+    /// The explorer session's read budget: every read it sends (opening a table, pages,
+    /// queries, Ctrl-S key samples, the re-read after a refused write) is admitted against it,
+    /// and stops once N read units are consumed (at most one request past it). Before a
+    /// subcommand it is refused: give the subcommand its own.
+    #[arg(long, value_name = "N", value_parser = ranges::max_rcu)]
+    pub max_rcu: Option<f64>,
+    /// Rate-limit the explorer session's reads together to N read units per second.
+    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second)]
+    pub rcu_per_second: Option<f64>,
+}
+
+impl Cli {
+    /// Whether this run opens the interactive explorer (no subcommand, or `demo` with its UI).
+    pub fn opens_explorer(&self) -> bool {
+        match &self.command {
+            None => true,
+            Some(Command::Demo(args)) => !args.no_ui,
+            Some(_) => false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Args, Default)]
+pub struct GlobalArgs {
+    /// Named profile from ~/.aws/config (default: AWS_PROFILE or 'default').
+    #[arg(long, global = true, value_name = "NAME")]
+    pub profile: Option<String>,
+    /// AWS region (default: AWS_REGION or the profile's region).
+    #[arg(long, global = true, value_name = "NAME", value_parser = ranges::region)]
+    pub region: Option<String>,
+    /// DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local.
+    #[arg(long, global = true, value_name = "URL")]
+    pub endpoint_url: Option<String>,
+    /// Seconds one HTTP attempt may take before the SDK retries it.
+    #[arg(long, global = true, value_name = "SECS", value_parser = ranges::timeout)]
+    pub timeout: Option<f64>,
+    /// Items the explorer keeps at most; past it statistics keep counting but items are not
+    /// kept (default: sized to available memory).
+    #[arg(long, global = true, value_name = "N", value_parser = ranges::max_items)]
+    pub max_items: Option<usize>,
+    /// A file of [[pattern]] access patterns (added to the config file's).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub patterns: Option<std::path::PathBuf>,
+    /// Attempts per request, including the first (the SDK retries throttling and 5xx).
+    #[arg(long, global = true, value_name = "N", value_parser = ranges::max_attempts)]
+    pub max_attempts: Option<u32>,
+    /// Let the explorer write (edit, create, delete, undo), every write conditional and
+    /// audited; without it nothing is written.
+    #[arg(long, global = true)]
+    pub allow_writes: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List table names, one per line.
+    Tables,
+    /// Describe a table as JSON: keys, attribute types, indexes, billing, size, TTL, stream.
+    Describe {
+        #[arg(value_parser = ranges::table_name)]
+        table: String,
+    },
+    /// Query an item collection (or an index), streaming items to stdout.
+    Query(Box<QueryArgs>),
+    /// Scan a table or index, optionally in parallel segments, streaming items to stdout.
+    Scan(ScanArgs),
+    /// Run a PartiQL SELECT as the Query or Scan it means (scans need --allow-scan; --explain
+    /// says what it reads, in every dialect, and sends nothing).
+    Partiql(Box<super::partiql_cmd::PartiqlArgs>),
+    /// Copy a slice of a table (a query, a SELECT, a sample or all of it) into a new table of
+    /// the same keys and indexes on a local endpoint, reading under --max-rcu.
+    Clone(Box<super::clone_cmd::CloneArgs>),
+    /// Undo a bulk UPDATE or DELETE from its journal (conditional; a dry run without --yes).
+    Undo(super::undo_cmd::UndoArgs),
+    /// Hot-partition triage: scan a table or index and rank its partition keys by items.
+    Hotkeys(HotkeysArgs),
+    /// CloudWatch metrics of a table and each GSI: capacity, throttles by reason, latency.
+    Metrics(MetricsArgs),
+    /// Contributor Insights of a table and each GSI: its mode and the top keys (never enables it).
+    Insights(MetricsArgs),
+    /// A read-only MCP server on stdio for coding agents: every read priced and under one
+    /// session budget (--max-rcu), every page bounded, every call logged.
+    Mcp(super::mcp::McpArgs),
+    /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
+    Diagnose(super::diagnose::DiagnoseArgs),
+    /// Start an S3 export (billed): prints its aws-cli command and cost; sends it with --yes.
+    ExportStart(super::export_start::ExportStartArgs),
+    /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
+    Tail(super::tail::TailArgs),
+    /// Run a named access pattern from the config file or --patterns FILE.
+    Run(RunArgs),
+    /// Check a table against its access patterns: `patterns check TABLE` (exit 3: one failed).
+    #[command(subcommand)]
+    Patterns(super::patterns_check::PatternsCommand),
+    /// Create and load the demo single-table data set (local endpoints only).
+    Seed(SeedArgs),
+    /// Start DynamoDB Local, load the demo data and open the explorer on it.
+    Demo(DemoArgs),
+    /// Read a NoSQL Workbench data model: `model import FILE.json [--write]`.
+    #[command(subcommand)]
+    Model(ModelCommand),
+    /// Print a shell completion script: `dynoscope completions bash > ~/.local/share/bash-completion/completions/dynoscope`.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff): `dynoscope man > dynoscope.1`.
+    Man,
+}
