@@ -15,8 +15,6 @@ mod metrics_pane;
 mod picker;
 mod prompt;
 mod query_form;
-mod query_form_partiql;
-mod query_form_popup;
 mod related;
 mod request_log;
 mod scan;

@@ -4,7 +4,6 @@
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
 mod chord;
-mod completion;
 mod derived;
 mod detail;
 mod distribution;
@@ -14,7 +13,6 @@ mod export_run;
 mod help;
 mod index_chooser;
 mod insights;
-mod key_sample;
 mod live;
 mod log_pane;
 mod marks;
@@ -24,8 +22,6 @@ mod open;
 mod palette;
 mod picker;
 mod prompts;
-mod query_form;
-mod query_form_partiql;
 mod read_events;
 mod reads;
 mod scan;
@@ -46,7 +42,6 @@ use self::open::{described, open_table};
 use self::palette::palette_key;
 use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
-use self::query_form::query_form_key;
 use self::read_events::read_event;
 use self::scan::launcher_key;
 use crate::app::keymap::Action;
@@ -55,9 +50,14 @@ use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
     TerminalEffect, TimeMsg, Timer, WriteMsg,
 };
+use crate::app::query_form::query_form_key;
 use crate::app::state::{Loadable, Modal, Overlay, Screen, State};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
+
+// The read and scan starts the feature folders (`app::query_form`) send their reads through.
+pub(crate) use self::reads::start as start_read;
+pub(crate) use self::scan::launch as launch_scan;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -272,10 +272,6 @@ pub(super) fn running_read(state: &State) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod builder_completion_tests;
-#[cfg(test)]
-mod builder_tests;
-#[cfg(test)]
 mod continue_tests;
 #[cfg(test)]
 mod live_tests;
@@ -283,8 +279,6 @@ mod live_tests;
 mod modal_tests;
 #[cfg(test)]
 mod paste_tests;
-#[cfg(test)]
-mod query_form_partiql_tests;
 #[cfg(test)]
 mod scan_tests;
 #[cfg(test)]

@@ -6,7 +6,6 @@ use super::distribution::open_distribution;
 use super::open::new_scan;
 use super::palette::open_palette;
 use super::picker::picker_moved;
-use super::query_form::open_query_form;
 use super::reads::load_more;
 use super::scan::open_launcher;
 use super::walk::{follow_related, go_back};
@@ -15,6 +14,7 @@ use super::{quit, running_read};
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::msg::{Effect, ReadEffect, TerminalEffect};
+use crate::app::query_form::open_query_form;
 use crate::app::state::{JsonMode, Modal, Notice, Pane, Prompt, Screen, Stale, State};
 use crate::model::json::append_plain_json;
 

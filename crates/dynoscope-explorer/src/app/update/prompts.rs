@@ -74,7 +74,7 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
         _ => PasteTarget::Other,
     };
     match target {
-        PasteTarget::QueryForm => return super::query_form::paste(state, text),
+        PasteTarget::QueryForm => return crate::app::query_form::paste(state, text),
         PasteTarget::Launcher => return super::scan::paste(state, text),
         PasteTarget::PatternParams => return super::palette::paste(state, text),
         PasteTarget::Other => {}

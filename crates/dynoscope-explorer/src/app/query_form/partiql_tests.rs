@@ -3,9 +3,9 @@
 
 use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::builder_tests::{builder, builder_open, dismiss, typed};
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TerminalEffect};
+use crate::app::query_form::builder_tests::{builder, builder_open, dismiss, typed};
 use crate::app::state::{Field, PartiqlCheck, State};
 use crate::model::engine::Operation;
 
@@ -24,7 +24,12 @@ fn partiql_open() -> State {
 }
 
 fn problem(s: &State) -> String {
-    builder(s).pql.problem().unwrap_or_default().to_string()
+    builder(s)
+        .pql
+        .check
+        .problem()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[test]
@@ -42,7 +47,11 @@ fn ctrl_r_cycles_form_raw_partiql_and_prefills_the_table() {
     );
     assert_eq!(b.text(Field::Statement), "SELECT * FROM \"app\" WHERE ");
     // Nothing after WHERE yet: the parser's one line, not a request.
-    assert!(matches!(b.pql, PartiqlCheck::Invalid(_)), "{:?}", b.pql);
+    assert!(
+        matches!(b.pql.check, PartiqlCheck::Invalid(_)),
+        "{:?}",
+        b.pql.check
+    );
     send(&mut s, [ctrl('r')]);
     let b = builder(&s);
     assert!(!b.partiql && !b.raw);
@@ -62,7 +71,7 @@ fn validation_is_live_and_names_the_bad_token() {
     let line = problem(&s);
     assert!(!line.is_empty(), "an unfinished condition is refused");
     send(&mut s, typed(" SK > 'ORDER#'"));
-    let ready = builder(&s).pql.ready().expect("valid").clone();
+    let ready = builder(&s).pql.check.ready().expect("valid").clone();
     assert!(
         ready.head[0].starts_with("Query on table 'app'"),
         "{:?}",
@@ -84,7 +93,7 @@ fn enter_runs_a_query_exactly_as_explained() {
         &mut s,
         typed("PK = 'USER#u00001' AND begins_with(SK, 'ORDER#')"),
     );
-    let planned = builder(&s).pql.ready().expect("valid").spec.clone();
+    let planned = builder(&s).pql.check.ready().expect("valid").spec.clone();
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let spec = effects
         .iter()
@@ -119,7 +128,7 @@ fn an_in_of_partition_keys_runs_as_the_shards_of_one_read() {
 fn a_scan_shaped_statement_asks_first_then_runs_as_a_guarded_scan() {
     let mut s = partiql_open();
     send(&mut s, typed("status = 'SHIPPED'"));
-    let ready = builder(&s).pql.ready().expect("valid").clone();
+    let ready = builder(&s).pql.check.ready().expect("valid").clone();
     assert!(ready.scan_rcu.is_some());
     assert!(
         ready.head[0].starts_with("Scan of the whole table — estimated"),
@@ -128,10 +137,10 @@ fn a_scan_shaped_statement_asks_first_then_runs_as_a_guarded_scan() {
     );
     let first = send(&mut s, [press(KeyCode::Enter)]);
     assert!(first.is_empty(), "the first Enter only asks: {first:?}");
-    assert!(builder(&s).confirming);
+    assert!(builder(&s).pql.confirming);
     // An edit withdraws the question.
     send(&mut s, [press(KeyCode::Char(' '))]);
-    assert!(!builder(&s).confirming);
+    assert!(!builder(&s).pql.confirming);
     send(&mut s, [press(KeyCode::Enter)]);
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     match effects.as_slice() {
@@ -334,7 +343,7 @@ fn a_statement_run_is_kept_in_history_and_recalled_in_partiql_mode() {
     assert_eq!(builder(&s).text(Field::Statement), statement);
     assert!(builder(&s).partiql);
     assert!(
-        matches!(builder(&s).pql, PartiqlCheck::Ready(_)),
+        matches!(builder(&s).pql.check, PartiqlCheck::Ready(_)),
         "revalidated"
     );
     send(&mut s, [press(KeyCode::Up)]);
@@ -386,7 +395,7 @@ fn parameters_bind_the_question_marks_as_the_literals_would() {
     );
     // A DynamoDB JSON element is typed as written.
     send(&mut s, typed(" {\"S\": \"ORDER#\"}]"));
-    let ready = builder(&s).pql.ready().expect("bound").clone();
+    let ready = builder(&s).pql.check.ready().expect("bound").clone();
     let cli = &ready
         .dialects
         .iter()
@@ -418,7 +427,11 @@ fn the_parameters_are_kept_in_history_with_their_statement() {
     let b = builder(&s);
     assert!(b.text(Field::Statement).ends_with("WHERE PK = ?"));
     assert_eq!(b.text(Field::Parameters), "[\"USER#u00002\"]");
-    assert!(matches!(b.pql, PartiqlCheck::Ready(_)), "{:?}", b.pql);
+    assert!(
+        matches!(b.pql.check, PartiqlCheck::Ready(_)),
+        "{:?}",
+        b.pql.check
+    );
 }
 
 #[test]
@@ -439,25 +452,29 @@ fn pgdn_scrolls_explain_to_its_last_line_and_an_edit_goes_back_to_the_top() {
         "EXPLAIN runs past its pane: {last} rows past it, {page} rows"
     );
     send(&mut s, [press(KeyCode::PageDown)]);
-    assert_eq!(builder(&s).explain_scroll, page);
+    assert_eq!(builder(&s).pql.explain_scroll, page);
     send(&mut s, (0..20).map(|_| press(KeyCode::PageDown)));
     assert_eq!(
-        builder(&s).explain_scroll,
+        builder(&s).pql.explain_scroll,
         last,
         "stops with the last row at the bottom"
     );
     send(&mut s, [press(KeyCode::PageUp)]);
-    assert_eq!(builder(&s).explain_scroll, last - page);
+    assert_eq!(builder(&s).pql.explain_scroll, last - page);
     send(&mut s, [ctrl('t')]);
     assert_eq!(
-        builder(&s).explain_scroll,
+        builder(&s).pql.explain_scroll,
         0,
         "another dialect starts at the top"
     );
     send(&mut s, [press(KeyCode::PageDown)]);
-    assert!(builder(&s).explain_scroll > 0);
+    assert!(builder(&s).pql.explain_scroll > 0);
     send(&mut s, typed(" "));
-    assert_eq!(builder(&s).explain_scroll, 0, "an edit starts at the top");
+    assert_eq!(
+        builder(&s).pql.explain_scroll,
+        0,
+        "an edit starts at the top"
+    );
     assert!(builder(&s).partiql, "PgDn is not typed into the statement");
 }
 
