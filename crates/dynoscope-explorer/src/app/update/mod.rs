@@ -3,7 +3,9 @@
 //!
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
+mod actions;
 mod chord;
+mod copy;
 mod derived;
 mod detail;
 mod distribution;
@@ -35,9 +37,10 @@ mod writes;
 use crate::app::input::{Key, KeyCode, Modifiers, MouseKind};
 use ratatui::layout::Rect;
 
+use self::actions::table_action;
 use self::derived::keep_cursors_visible;
 use self::distribution::distribution_key;
-use self::navigation::{move_cursor, table_action};
+use self::navigation::move_cursor;
 use self::open::{described, open_table};
 use self::palette::palette_key;
 use self::picker::{picker_key, picker_moved};
