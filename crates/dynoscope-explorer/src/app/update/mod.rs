@@ -54,7 +54,7 @@ use crate::app::msg::{
     TerminalEffect, TimeMsg, Timer, WriteMsg,
 };
 use crate::app::query_form::query_form_key;
-use crate::app::state::{Loadable, Modal, Overlay, Screen, State};
+use crate::app::state::{Layer, Loadable, Modal, Overlay, Screen, State};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
 
@@ -140,13 +140,12 @@ fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
                 MouseKind::ScrollUp => -3,
                 _ => return Vec::new(),
             };
-            if live::stream_id(state).is_some() {
-                return live::scroll(state, delta);
+            // The wheel scrolls the topmost pane; dialogs and overlays let it through.
+            match state.layers().into_iter().find(|l| l.scrolls()) {
+                Some(Layer::Live) => live::scroll(state, delta),
+                Some(Layer::Metrics) => metrics::scroll(state, delta),
+                _ => move_cursor(state, delta),
             }
-            if metrics::is_open(state) {
-                return metrics::scroll(state, delta);
-            }
-            move_cursor(state, delta)
         }
         InputMsg::Resize(w, h) => {
             state.width = w;
@@ -195,12 +194,29 @@ fn key_event(state: &mut State, key: Key) -> Vec<Effect> {
     if ctrl && key.code == KeyCode::Char('z') {
         return vec![Effect::Terminal(TerminalEffect::Suspend)];
     }
-    if let Some(effects) = overlay_key(state, key) {
-        return effects;
+    // Top down through what is open: each layer takes the key or passes it to the one below
+    // (`ui::draw` draws the same list bottom up).
+    for layer in state.layers() {
+        if let Some(effects) = layer_key(state, layer, key) {
+            return effects;
+        }
     }
-    if let Some(effects) = modal_key(state, key) {
-        return effects;
+    Vec::new()
+}
+
+fn layer_key(state: &mut State, layer: Layer, key: Key) -> Option<Vec<Effect>> {
+    match layer {
+        Layer::Overlay => overlay_key(state, key),
+        Layer::ExportCancel => export::cancel_prompt_key(state, key),
+        Layer::Live => Some(live::live_key(state, key)),
+        Layer::Metrics => Some(metrics::metrics_key(state, key)),
+        Layer::Modal => modal_key(state, key),
+        Layer::Screen => Some(screen_key(state, key)),
     }
+}
+
+/// Keys nothing above the screen took: the picker's, or the table's actions.
+fn screen_key(state: &mut State, key: Key) -> Vec<Effect> {
     if state.screen == Screen::Picker {
         // R and A work from the picker too: the table list is what changes.
         return match state.keymap.action(&key) {
@@ -234,7 +250,7 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
     effects
 }
 
-/// Keys for what is open over everything ([`Overlay`]; `ui::draw` draws the same one).
+/// Keys for what is open over everything ([`Overlay`]).
 fn overlay_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     match state.overlay.as_ref()? {
         Overlay::Help { .. } => Some(help::help_key(state, key)),
@@ -243,19 +259,9 @@ fn overlay_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     }
 }
 
-/// Keys for what is open over the table: the export's cancel question, the live pane, else
-/// the one dialog ([`Modal`]; `ui::table_view` draws the same one). `None` when nothing is.
+/// Keys for the one dialog over the table ([`Modal`]); `None` passes the key to the table.
 fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
-    if let Some(effects) = export::cancel_prompt_key(state, key) {
-        return Some(effects);
-    }
     let v = state.table.as_ref()?;
-    if v.live.is_some() {
-        return Some(live::live_key(state, key));
-    }
-    if v.metrics.is_some() {
-        return Some(metrics::metrics_key(state, key));
-    }
     Some(match v.modal.as_ref()? {
         Modal::Write(_) => write_send::write_key(state, key),
         Modal::Export(_) => export::export_key(state, key),
