@@ -33,4 +33,8 @@ pub(crate) mod builder_tests;
 #[cfg(test)]
 mod completion_tests;
 #[cfg(test)]
+mod partiql_completion_tests;
+#[cfg(test)]
+mod partiql_explain_tests;
+#[cfg(test)]
 mod partiql_tests;
