@@ -108,7 +108,7 @@ fn initial_state(
         .filter(|_| config.history)
         .map(|dir| history_store::history_path(&dir));
     let mut state = State::new(config, keymap, endpoint, 80, 24);
-    state.history = history_file
+    state.queries.history = history_file
         .as_deref()
         .map(history_store::load)
         .unwrap_or_default();

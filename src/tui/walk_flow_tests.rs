@@ -294,7 +294,7 @@ async fn query_history_survives_a_restart_through_the_state_directory() {
 
     // The next run: history loaded at start-up, Up in the builder recalls the query.
     let mut h = Harness::new(engine());
-    h.state.history = crate::tui::history_store::load(&path);
+    h.state.queries.history = crate::tui::history_store::load(&path);
     let effects = start(&mut h.state, Some("app".into()));
     h.apply(effects);
     h.settle().await;

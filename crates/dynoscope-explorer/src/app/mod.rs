@@ -12,6 +12,7 @@ pub mod layout;
 pub mod live_layout;
 pub mod metrics_lines;
 pub mod msg;
+pub mod query_form;
 pub mod request_log;
 pub mod sent_view;
 pub mod state;

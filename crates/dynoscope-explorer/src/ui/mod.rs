@@ -15,8 +15,6 @@ mod metrics_pane;
 mod picker;
 mod prompt;
 mod query_form;
-mod query_form_partiql;
-mod query_form_popup;
 mod related;
 mod request_log;
 mod scan;
@@ -52,15 +50,28 @@ mod walk_tests;
 
 use ratatui::Frame;
 
-use crate::app::state::{Overlay, Screen, State};
+use crate::app::state::{Layer, Overlay, Screen, State};
 
+/// Draws what is open bottom up: the same [`State::layers`] the keys go through top down, so
+/// what takes the keys is what is drawn on top.
 pub fn draw(frame: &mut Frame, state: &State) {
     let area = frame.area();
-    match state.screen {
-        Screen::Picker => picker::draw(frame, area, state),
-        Screen::Table => table_view::draw(frame, area, state),
+    for layer in state.layers().into_iter().rev() {
+        match layer {
+            Layer::Screen => match state.screen {
+                Screen::Picker => picker::draw(frame, area, state),
+                Screen::Table => table_view::draw(frame, area, state),
+            },
+            Layer::Live | Layer::Metrics => table_view::draw_pane(frame, area, state),
+            Layer::Modal => table_view::draw_modal(frame, area, state),
+            // The question is the status bar's line, drawn with the screen or the pane.
+            Layer::ExportCancel => {}
+            Layer::Overlay => draw_overlay(frame, area, state),
+        }
     }
-    // The one overlay, as `update::overlay_key` routes the keys to it.
+}
+
+fn draw_overlay(frame: &mut Frame, area: ratatui::layout::Rect, state: &State) {
     match &state.overlay {
         Some(Overlay::Help { .. }) => help::draw(frame, area, state),
         Some(Overlay::Sent { row, scroll }) => sent_request::draw(frame, area, row, *scroll),

@@ -16,23 +16,30 @@ use crate::app::layout::{explorer_layout, split_progress};
 use crate::app::state::{Loadable, Modal, OpenTable, ReadOutcome, State};
 use crate::model::sanitize::sanitize;
 
-pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+/// The live or metrics pane ([`crate::app::state::Layer::Live`], `Metrics`) in place of the
+/// table's panes: it takes everything between the title and the status bar.
+pub fn draw_pane(frame: &mut Frame, area: Rect, state: &State) {
     let Some(view) = state.table.as_ref() else {
         return;
     };
     let layout = explorer_layout(state, area);
     draw_title(frame, layout.title, state, view);
     if let Some(live) = &view.live {
-        // The live pane takes everything between the title and the status bar.
         super::live::draw(frame, area, &view.name, live);
-        status::draw(frame, layout.status, state, view);
-        return;
-    }
-    if let Some(pane) = &view.metrics {
+    } else if let Some(pane) = &view.metrics {
         super::metrics_pane::draw(frame, area, &view.name, pane);
-        status::draw(frame, layout.status, state, view);
-        return;
     }
+    status::draw(frame, layout.status, state, view);
+}
+
+/// The table's panes: kinds, collections, items or the detail, the request log, the status
+/// bar. What is open over them is drawn after, by `ui::draw`.
+pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
+    let Some(view) = state.table.as_ref() else {
+        return;
+    };
+    let layout = explorer_layout(state, area);
+    draw_title(frame, layout.title, state, view);
     draw_kinds(frame, layout.kinds, view);
     match &view.info {
         Loadable::Failed(e) => {
@@ -87,11 +94,13 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     }
     request_log::draw(frame, layout.log, state);
     status::draw(frame, layout.status, state, view);
-    draw_modal(frame, area, state, view);
 }
 
 /// The one dialog open over the table: the same [`Modal`] `update` routes the keys to.
-fn draw_modal(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
+pub fn draw_modal(frame: &mut Frame, area: Rect, state: &State) {
+    let Some(view) = state.table.as_ref() else {
+        return;
+    };
     let Some(modal) = &view.modal else {
         return;
     };

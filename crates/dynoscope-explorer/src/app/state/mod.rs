@@ -6,6 +6,7 @@ mod distribution;
 mod explain;
 mod export;
 mod index_chooser;
+mod layer;
 mod live;
 mod live_summary;
 mod loaded_keys;
@@ -16,10 +17,6 @@ mod modal;
 mod overlay;
 mod palette;
 mod picker;
-mod query_form;
-mod query_form_field;
-mod query_form_history;
-mod query_form_partiql;
 mod read;
 mod related;
 mod scan;
@@ -31,14 +28,13 @@ mod view;
 mod visited;
 mod write;
 
-use std::collections::HashMap;
-
 pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;
 pub use export::*;
 pub use index_chooser::{IndexChoice, IndexChooser};
+pub use layer::Layer;
 pub use live::{ChangeDetail, Follow, Frozen, LiveStatus, LiveView};
 pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary, LIVE_TOP_KEYS};
 pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
@@ -52,10 +48,12 @@ pub use modal::Modal;
 pub use overlay::Overlay;
 pub use palette::{Palette, ParamForm};
 pub use picker::Picker;
-pub use query_form::*;
-pub use query_form_history::{HistoryEntry, HISTORY_PER_TABLE};
-pub use query_form_partiql::{
-    check_partiql, explain_area, PartiqlCheck, PartiqlReady, DIALECT_TABS,
+// The query form's state lives with its keys in `app::query_form`; the dialog enum and the
+// binary name it from here with the rest of what the explorer shows.
+pub use crate::app::query_form::{
+    check_partiql, explain_area, Completion, Field, FieldError, HistoryEntry, KeySample,
+    PartiqlCheck, PartiqlForm, PartiqlReady, PreparedQuery, QueryForm, QueryMemory, RawInputs,
+    DIALECT_TABS, HISTORY_PER_TABLE, SORT_OPS,
 };
 pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
 pub use related::Related;
@@ -71,7 +69,6 @@ use super::config::Config;
 use super::keymap::Keymap;
 use super::request_log::RequestLog;
 use crate::model::access_pattern::AccessPattern;
-use crate::model::completion::CompletionOrder;
 
 /// Something fetched in the background.
 #[derive(Debug, Clone, PartialEq)]
@@ -169,19 +166,15 @@ pub struct State {
     /// Items the explorer keeps at most (`--max-items`, the config's `max_items`, or sized to
     /// available memory).
     pub max_items: usize,
-    /// Query history per table and endpoint (`history_file::history_key`), newest last.
-    pub history: HashMap<String, Vec<HistoryEntry>>,
+    /// What the query form and the palette keep between openings: history, key samples, the
+    /// completion order.
+    pub queries: QueryMemory,
     pub patterns: Vec<AccessPattern>,
     /// `--live`: open the live pane once the table is described.
     pub open_live: bool,
     pub quit: bool,
     /// `g` waiting for its second key (`g r` follows a relation).
     pub chord: Chords,
-    /// Key completions in key order or by count (Ctrl-O in the query form and the palette).
-    pub completion_order: CompletionOrder,
-    /// Key samples the user asked for (Ctrl-S in the query form), per endpoint, table and index,
-    /// kept for the session: reopening the form or choosing the index again reads nothing.
-    pub key_samples: HashMap<String, KeySample>,
     /// The request log's height and selected row.
     pub log_pane: LogPane,
     /// Region and profile, and switching them (`R`, `A`).
@@ -199,6 +192,12 @@ impl State {
     /// The open table's current view.
     pub fn view(&self) -> Option<&View> {
         self.table.as_ref().map(|t| &t.view)
+    }
+
+    /// The open table's description, once DescribeTable has answered (a copy: callers go on
+    /// to borrow the table mutably).
+    pub fn table_info(&self) -> Option<crate::model::schema::TableInfo> {
+        self.table.as_ref()?.info.loaded().cloned()
     }
 
     pub fn view_mut(&mut self) -> Option<&mut View> {
@@ -221,13 +220,11 @@ impl State {
             next_request_id: 1,
             clock_ms: 0,
             max_items: usize::MAX,
-            history: HashMap::new(),
+            queries: QueryMemory::default(),
             patterns: Vec::new(),
             open_live: false,
             quit: false,
             chord: Chords::default(),
-            completion_order: CompletionOrder::default(),
-            key_samples: HashMap::new(),
             log_pane: LogPane::default(),
             session: Session::default(),
             session_budget: SessionBudget::default(),

@@ -1,7 +1,8 @@
-//! The one dialog open over a table. At most one is open, so the key routing
-//! (`update::modal_key`) and the drawing (`ui::table_view`) both match this one value: a dialog
-//! can never be drawn on top while another receives the keys. Opening one replaces the one
-//! open, except the budget prompt a read asks for by itself (see [`Modal::yields_to_budget`]).
+//! The one dialog open over a table. At most one is open, and it is one [`super::Layer`] of
+//! the list both the key routing (`update::key_event`) and the drawing (`ui::draw`) go through:
+//! a dialog can never be drawn on top while another receives the keys. Opening one replaces
+//! the one open, except the budget prompt a read asks for by itself (see
+//! [`Modal::yields_to_budget`]).
 
 use super::{
     DistributionView, ExportDialog, IndexChooser, OpenTable, Palette, Prompt, QueryForm,

@@ -1,6 +1,7 @@
 //! What is open over the whole screen, above the table and its dialog ([`super::Modal`]): the
-//! help, the request shown as sent, or the region/profile switcher. At most one is open, so the
-//! key routing (`update::overlay_key`) and the drawing (`ui::draw`) both match this one value.
+//! help, the request shown as sent, or the region/profile switcher. At most one is open; it is
+//! the top [`super::Layer`] when open, for the keys (`update::key_event`) and the drawing
+//! (`ui::draw`) alike.
 
 use super::{State, Switcher};
 use crate::app::request_log::RequestRow;

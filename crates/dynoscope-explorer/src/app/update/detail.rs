@@ -4,6 +4,7 @@
 use ratatui::layout::Rect;
 
 use super::layout;
+use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, split_progress, split_related};
 use crate::app::msg::Effect;
 use crate::app::state::{JsonMode, Notice, OpenTable, Pane, State};
@@ -103,5 +104,19 @@ pub(super) fn toggle_wrap(state: &mut State) -> Vec<Effect> {
     }
     // The same place, counted in the new rows.
     scroll_detail(state, 0);
+    Vec::new()
+}
+
+/// `t` switches the detail's JSON spelling, `w` its wrapping.
+pub(super) fn view_action(state: &mut State, action: Action) -> Vec<Effect> {
+    if action == Action::ToggleWrap {
+        return toggle_wrap(state);
+    }
+    if let Some(view) = state.table.as_mut() {
+        view.view.json_mode = match view.view.json_mode {
+            JsonMode::Plain => JsonMode::Dynamo,
+            JsonMode::Dynamo => JsonMode::Plain,
+        };
+    }
     Vec::new()
 }

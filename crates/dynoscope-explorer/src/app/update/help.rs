@@ -23,3 +23,9 @@ pub(super) fn help_key(state: &mut State, key: Key) -> Vec<Effect> {
     state.overlay = Some(Overlay::Help { scroll: to });
     Vec::new()
 }
+
+/// `?`: the help over everything, from its top.
+pub(super) fn open_help(state: &mut State) -> Vec<Effect> {
+    state.overlay = Some(Overlay::Help { scroll: 0 });
+    Vec::new()
+}

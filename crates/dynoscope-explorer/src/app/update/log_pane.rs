@@ -4,6 +4,7 @@
 use crate::app::input::Key;
 
 use super::area;
+use crate::app::keymap::Action;
 use crate::app::layout::log_height;
 use crate::app::msg::Effect;
 use crate::app::sent_view::{sent_lines, sent_popup, sent_rows};
@@ -73,4 +74,11 @@ pub(super) fn sent_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
         *scroll = to;
     }
     Some(Vec::new())
+}
+
+/// `+`/`-`: the request log taller or shorter, the other panes' cursors kept on screen.
+pub(super) fn resize_action(state: &mut State, action: Action) -> Vec<Effect> {
+    resize_log(state, action == Action::LogTaller);
+    super::derived::keep_cursors_visible(state);
+    Vec::new()
 }

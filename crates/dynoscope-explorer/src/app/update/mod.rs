@@ -3,8 +3,9 @@
 //!
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
+mod actions;
 mod chord;
-mod completion;
+mod copy;
 mod derived;
 mod detail;
 mod distribution;
@@ -14,7 +15,6 @@ mod export_run;
 mod help;
 mod index_chooser;
 mod insights;
-mod key_sample;
 mod live;
 mod log_pane;
 mod marks;
@@ -24,8 +24,6 @@ mod open;
 mod palette;
 mod picker;
 mod prompts;
-mod query_form;
-mod query_form_partiql;
 mod read_events;
 mod reads;
 mod scan;
@@ -39,14 +37,14 @@ mod writes;
 use crate::app::input::{Key, KeyCode, Modifiers, MouseKind};
 use ratatui::layout::Rect;
 
+use self::actions::table_action;
 use self::derived::keep_cursors_visible;
 use self::distribution::distribution_key;
-use self::navigation::{move_cursor, table_action};
+use self::navigation::move_cursor;
 use self::open::{described, open_table};
 use self::palette::palette_key;
 use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
-use self::query_form::query_form_key;
 use self::read_events::read_event;
 use self::scan::launcher_key;
 use crate::app::keymap::Action;
@@ -55,9 +53,14 @@ use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
     TerminalEffect, TimeMsg, Timer, WriteMsg,
 };
-use crate::app::state::{Loadable, Modal, Overlay, Screen, State};
+use crate::app::query_form::query_form_key;
+use crate::app::state::{Layer, Loadable, Modal, Overlay, Screen, State};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
+
+// The read and scan starts the feature folders (`app::query_form`) send their reads through.
+pub(crate) use self::reads::start as start_read;
+pub(crate) use self::scan::launch as launch_scan;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -137,13 +140,12 @@ fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
                 MouseKind::ScrollUp => -3,
                 _ => return Vec::new(),
             };
-            if live::stream_id(state).is_some() {
-                return live::scroll(state, delta);
+            // The wheel scrolls the topmost pane; dialogs and overlays let it through.
+            match state.layers().into_iter().find(|l| l.scrolls()) {
+                Some(Layer::Live) => live::scroll(state, delta),
+                Some(Layer::Metrics) => metrics::scroll(state, delta),
+                _ => move_cursor(state, delta),
             }
-            if metrics::is_open(state) {
-                return metrics::scroll(state, delta);
-            }
-            move_cursor(state, delta)
         }
         InputMsg::Resize(w, h) => {
             state.width = w;
@@ -192,12 +194,29 @@ fn key_event(state: &mut State, key: Key) -> Vec<Effect> {
     if ctrl && key.code == KeyCode::Char('z') {
         return vec![Effect::Terminal(TerminalEffect::Suspend)];
     }
-    if let Some(effects) = overlay_key(state, key) {
-        return effects;
+    // Top down through what is open: each layer takes the key or passes it to the one below
+    // (`ui::draw` draws the same list bottom up).
+    for layer in state.layers() {
+        if let Some(effects) = layer_key(state, layer, key) {
+            return effects;
+        }
     }
-    if let Some(effects) = modal_key(state, key) {
-        return effects;
+    Vec::new()
+}
+
+fn layer_key(state: &mut State, layer: Layer, key: Key) -> Option<Vec<Effect>> {
+    match layer {
+        Layer::Overlay => overlay_key(state, key),
+        Layer::ExportCancel => export::cancel_prompt_key(state, key),
+        Layer::Live => Some(live::live_key(state, key)),
+        Layer::Metrics => Some(metrics::metrics_key(state, key)),
+        Layer::Modal => modal_key(state, key),
+        Layer::Screen => Some(screen_key(state, key)),
     }
+}
+
+/// Keys nothing above the screen took: the picker's, or the table's actions.
+fn screen_key(state: &mut State, key: Key) -> Vec<Effect> {
     if state.screen == Screen::Picker {
         // R and A work from the picker too: the table list is what changes.
         return match state.keymap.action(&key) {
@@ -231,7 +250,7 @@ pub(super) fn quit(state: &mut State) -> Vec<Effect> {
     effects
 }
 
-/// Keys for what is open over everything ([`Overlay`]; `ui::draw` draws the same one).
+/// Keys for what is open over everything ([`Overlay`]).
 fn overlay_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     match state.overlay.as_ref()? {
         Overlay::Help { .. } => Some(help::help_key(state, key)),
@@ -240,19 +259,9 @@ fn overlay_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     }
 }
 
-/// Keys for what is open over the table: the export's cancel question, the live pane, else
-/// the one dialog ([`Modal`]; `ui::table_view` draws the same one). `None` when nothing is.
+/// Keys for the one dialog over the table ([`Modal`]); `None` passes the key to the table.
 fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
-    if let Some(effects) = export::cancel_prompt_key(state, key) {
-        return Some(effects);
-    }
     let v = state.table.as_ref()?;
-    if v.live.is_some() {
-        return Some(live::live_key(state, key));
-    }
-    if v.metrics.is_some() {
-        return Some(metrics::metrics_key(state, key));
-    }
     Some(match v.modal.as_ref()? {
         Modal::Write(_) => write_send::write_key(state, key),
         Modal::Export(_) => export::export_key(state, key),
@@ -272,10 +281,6 @@ pub(super) fn running_read(state: &State) -> Option<u64> {
 }
 
 #[cfg(test)]
-mod builder_completion_tests;
-#[cfg(test)]
-mod builder_tests;
-#[cfg(test)]
 mod continue_tests;
 #[cfg(test)]
 mod live_tests;
@@ -283,8 +288,6 @@ mod live_tests;
 mod modal_tests;
 #[cfg(test)]
 mod paste_tests;
-#[cfg(test)]
-mod query_form_partiql_tests;
 #[cfg(test)]
 mod scan_tests;
 #[cfg(test)]

@@ -1,155 +1,95 @@
-//! Moving around a table: panes, cursors, scrolling, the detail view, copying an item.
+//! Moving around a table: cursors and pages, columns and panes, opening what is selected, and
+//! Esc closing it again. `actions` sends these keys here.
 
 use super::derived::{refilter, refresh_columns};
 use super::detail::{detail_areas, scroll_detail};
-use super::distribution::open_distribution;
-use super::open::new_scan;
-use super::palette::open_palette;
 use super::picker::picker_moved;
-use super::query_form::open_query_form;
 use super::reads::load_more;
-use super::scan::open_launcher;
-use super::walk::{follow_related, go_back};
+use super::running_read;
+use super::walk::follow_related;
 use super::{area, layout};
-use super::{quit, running_read};
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
-use crate::app::msg::{Effect, ReadEffect, TerminalEffect};
-use crate::app::state::{JsonMode, Modal, Notice, Pane, Prompt, Screen, Stale, State};
-use crate::model::json::append_plain_json;
+use crate::app::msg::{Effect, ReadEffect};
+use crate::app::state::{Pane, Screen, Stale, State};
 
-pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
-    let rows = pane_rows(state);
+/// The moving keys: Up/Down/PageUp/PageDown/Top/Bottom, Left/Right, Tab/Shift-Tab, Enter, Esc.
+pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
+    let rows = pane_rows(state) as isize;
     match action {
-        Action::Quit => return quit(state),
-        Action::Help => state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 }),
-        Action::Up => return move_cursor(state, -1),
-        Action::Down => return move_cursor(state, 1),
-        Action::PageUp => return move_cursor(state, -(rows as isize)),
-        Action::PageDown => return move_cursor(state, rows as isize),
-        Action::Top => return move_cursor(state, isize::MIN / 2),
-        Action::Bottom => return move_cursor(state, isize::MAX / 2),
+        Action::Up => move_cursor(state, -1),
+        Action::Down => move_cursor(state, 1),
+        Action::PageUp => move_cursor(state, -rows),
+        Action::PageDown => move_cursor(state, rows),
+        Action::Top => move_cursor(state, isize::MIN / 2),
+        Action::Bottom => move_cursor(state, isize::MAX / 2),
         Action::Left | Action::Right => {
-            let right = action == Action::Right;
-            if let Some(view) = state.table.as_mut() {
-                // Stops at the last attribute column, so `←` answers at once after many `→`.
-                let max = crate::app::columns::max_column_offset(view);
-                view.view.column_offset = view.view.column_offset.min(max);
-                match (view.view.focus, right) {
-                    (Pane::Detail, _) if !view.view.detail_wrap => {
-                        super::detail::scroll_sideways(state, right)
-                    }
-                    (Pane::Items, true) => {
-                        view.view.column_offset = (view.view.column_offset + 1).min(max)
-                    }
-                    (Pane::Items, false) if view.view.column_offset > 0 => {
-                        view.view.column_offset -= 1
-                    }
-                    (Pane::Items, false) => view.view.focus = Pane::Collections,
-                    (Pane::Collections, true) => view.view.focus = Pane::Items,
-                    _ => {}
-                }
-            }
+            sideways(state, action == Action::Right);
+            Vec::new()
         }
         Action::NextPane | Action::PrevPane => {
-            if let Some(view) = state.table.as_mut() {
-                use Pane::*;
-                let panes: &[Pane] =
-                    match (view.view.detail_open, view.view.related.links.is_empty()) {
-                        (true, false) => &[Collections, Items, Related, Detail, Log],
-                        (true, true) => &[Collections, Items, Detail, Log],
-                        (false, _) => &[Collections, Items, Log],
-                    };
-                let at = panes
-                    .iter()
-                    .position(|p| *p == view.view.focus)
-                    .unwrap_or(0);
-                let step = if action == Action::NextPane {
-                    1
-                } else {
-                    panes.len() - 1
-                };
-                view.view.focus = panes[(at + step) % panes.len()];
-            }
+            cycle_pane(state, action == Action::NextPane);
+            Vec::new()
         }
-        Action::Open => {
-            if let Some(view) = state.table.as_mut() {
-                match view.view.focus {
-                    Pane::Related => return follow_related(state),
-                    Pane::Log => super::log_pane::show_sent(state),
-                    Pane::Collections => view.view.focus = Pane::Items,
-                    Pane::Items if view.view.selected_item().is_some() => {
-                        view.view.detail_open = true;
-                        view.view.detail_scroll = 0;
-                        view.view.focus = Pane::Detail;
-                    }
-                    _ => {}
-                }
-            }
+        Action::Open => open(state),
+        Action::Back => back(state),
+        _ => Vec::new(),
+    }
+}
+
+/// ←/→: the detail scrolls sideways (unwrapped), the items pane moves a column, and past the
+/// first column ← goes back to the collections.
+fn sideways(state: &mut State, right: bool) {
+    let Some(view) = state.table.as_mut() else {
+        return;
+    };
+    // Stops at the last attribute column, so `←` answers at once after many `→`.
+    let max = crate::app::columns::max_column_offset(view);
+    view.view.column_offset = view.view.column_offset.min(max);
+    match (view.view.focus, right) {
+        (Pane::Detail, _) if !view.view.detail_wrap => super::detail::scroll_sideways(state, right),
+        (Pane::Items, true) => view.view.column_offset = (view.view.column_offset + 1).min(max),
+        (Pane::Items, false) if view.view.column_offset > 0 => view.view.column_offset -= 1,
+        (Pane::Items, false) => view.view.focus = Pane::Collections,
+        (Pane::Collections, true) => view.view.focus = Pane::Items,
+        _ => {}
+    }
+}
+
+/// Tab/Shift-Tab: the next or previous of the panes shown.
+fn cycle_pane(state: &mut State, forward: bool) {
+    let Some(view) = state.table.as_mut() else {
+        return;
+    };
+    use Pane::*;
+    let panes: &[Pane] = match (view.view.detail_open, view.view.related.links.is_empty()) {
+        (true, false) => &[Collections, Items, Related, Detail, Log],
+        (true, true) => &[Collections, Items, Detail, Log],
+        (false, _) => &[Collections, Items, Log],
+    };
+    let at = panes
+        .iter()
+        .position(|p| *p == view.view.focus)
+        .unwrap_or(0);
+    let step = if forward { 1 } else { panes.len() - 1 };
+    view.view.focus = panes[(at + step) % panes.len()];
+}
+
+/// Enter: follows a relation, shows a request as sent, or opens the collection or the item.
+fn open(state: &mut State) -> Vec<Effect> {
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    match view.view.focus {
+        Pane::Related => return follow_related(state),
+        Pane::Log => super::log_pane::show_sent(state),
+        Pane::Collections => view.view.focus = Pane::Items,
+        Pane::Items if view.view.selected_item().is_some() => {
+            view.view.detail_open = true;
+            view.view.detail_scroll = 0;
+            view.view.focus = Pane::Detail;
         }
-        Action::Back => return back(state),
-        Action::Filter => {
-            if let Some(view) = state.table.as_mut() {
-                view.modal = Some(Modal::FilterPrompt(Prompt {
-                    text: view.view.filter.clone(),
-                    error: None,
-                }));
-            }
-        }
-        Action::Copy => return copy(state),
-        Action::ToggleJson => {
-            if let Some(view) = state.table.as_mut() {
-                view.view.json_mode = match view.view.json_mode {
-                    JsonMode::Plain => JsonMode::Dynamo,
-                    JsonMode::Dynamo => JsonMode::Plain,
-                };
-            }
-        }
-        Action::LoadMore => return load_more(state, false),
-        Action::LoadAll => return load_more(state, true),
-        Action::QueryPk => {
-            if let Some(view) = state.table.as_mut() {
-                view.modal = Some(Modal::PkPrompt(Prompt::default()));
-            }
-        }
-        Action::ChooseIndex => return super::index_chooser::open_chooser(state),
-        Action::QueryBuilder => return open_query_form(state),
-        Action::Patterns => return open_palette(state),
-        Action::ScanLauncher => return open_launcher(state),
-        Action::KeyDistribution => return open_distribution(state),
-        Action::Live => return super::live::open_live(state),
-        Action::Metrics => return super::metrics::open_metrics(state),
-        Action::Insights => return super::insights::open_with_insights(state),
-        Action::Rescan => return new_scan(state),
-        Action::NavBack => return go_back(state),
-        Action::CollectionOrder => super::walk::cycle_order(state),
-        Action::ToggleWrap => return super::detail::toggle_wrap(state),
-        Action::SwitchRegion => {
-            return super::session::open_switcher(state, crate::app::state::SwitchKind::Region)
-        }
-        Action::SwitchProfile => {
-            return super::session::open_switcher(state, crate::app::state::SwitchKind::Profile)
-        }
-        Action::LogTaller | Action::LogShorter => {
-            super::log_pane::resize_log(state, action == Action::LogTaller);
-            super::derived::keep_cursors_visible(state);
-        }
-        Action::Mark | Action::MarkAll | Action::InvertMarks | Action::ClearMarks => {
-            return super::marks::mark_action(state, action)
-        }
-        Action::Export => return super::export::open_export(state),
-        Action::Edit | Action::EditDynamo | Action::NewItem | Action::Delete | Action::Undo => {
-            return super::writes::write_action(state, action)
-        }
-        Action::Tables => {
-            let mut effects: Vec<Effect> = running_read(state)
-                .map(|x| Effect::Read(ReadEffect::Cancel(x)))
-                .into_iter()
-                .collect();
-            let left = state.table.take().map(|v| v.name);
-            effects.extend(super::picker::return_to_picker(state, left));
-            return effects;
-        }
+        _ => {}
     }
     Vec::new()
 }
@@ -245,44 +185,4 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
         return load_more(state, false);
     }
     Vec::new()
-}
-
-fn copy(state: &mut State) -> Vec<Effect> {
-    let Some(view) = state.table.as_ref() else {
-        return Vec::new();
-    };
-    if let (Some(store), false) = (view.view.store.as_ref(), view.view.marks.is_empty()) {
-        // Marked items go out as one JSON array, in the order the views list them.
-        let mut json = String::from("[");
-        let ids = view.view.marks.in_view_order(store);
-        for (i, &id) in ids.iter().enumerate() {
-            if i > 0 {
-                json.push(',');
-            }
-            append_plain_json(&mut json, &store.item(id));
-        }
-        json.push(']');
-        state.notice = Some(Notice {
-            text: format!(
-                "copied {} marked items as a JSON array ({} bytes) to the clipboard",
-                ids.len(),
-                json.len()
-            ),
-            error: false,
-        });
-        return vec![Effect::Terminal(TerminalEffect::Copy(json))];
-    }
-    let (Some(store), Some(id)) = (view.view.store.as_ref(), view.view.selected_item()) else {
-        return Vec::new();
-    };
-    let mut json = String::new();
-    append_plain_json(&mut json, &store.item(id));
-    state.notice = Some(Notice {
-        text: format!(
-            "copied the item as JSON ({} bytes) to the clipboard",
-            json.len()
-        ),
-        error: false,
-    });
-    vec![Effect::Terminal(TerminalEffect::Copy(json))]
 }

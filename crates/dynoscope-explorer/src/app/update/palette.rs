@@ -5,10 +5,9 @@ use std::collections::BTreeMap;
 
 use crate::app::input::{Key, KeyCode};
 
-use super::completion::MAX_COMPLETIONS;
-use super::query_form::info;
 use super::reads::start;
 use crate::app::msg::Effect;
+use crate::app::query_form::MAX_COMPLETIONS;
 use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};
 use crate::model::completion::complete_key;
 
@@ -91,7 +90,7 @@ pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
             .modifiers
             .contains(crate::app::input::Modifiers::CONTROL);
     match key.code {
-        _ if ctrl_o => state.completion_order = state.completion_order.toggled(),
+        _ if ctrl_o => state.queries.completion_order = state.queries.completion_order.toggled(),
         KeyCode::Esc if !form.completion.is_empty() => form.completion.clear(),
         KeyCode::Esc => p.form = None,
         KeyCode::Tab | KeyCode::Enter if !form.completion.is_empty() => {
@@ -147,7 +146,7 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
 }
 
 fn refresh_form(state: &mut State) {
-    let order = state.completion_order;
+    let order = state.queries.completion_order;
     let patterns = &state.patterns;
     let Some(v) = state.table.as_mut() else {
         return;
@@ -188,7 +187,7 @@ fn refresh_form(state: &mut State) {
 }
 
 fn run_pattern(state: &mut State) -> Vec<Effect> {
-    let Some(info) = info(state) else {
+    let Some(info) = state.table_info() else {
         return Vec::new();
     };
     let Some(form) = state

@@ -5,9 +5,9 @@
 
 use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::builder_tests::{builder, builder_open, typed};
 use crate::app::fixtures::*;
 use crate::app::msg::{InputMsg, Msg};
+use crate::app::query_form::builder_tests::{builder, builder_open, typed};
 use crate::app::state::{Field, LauncherField, Modal, State};
 use crate::model::access_pattern::parse_patterns_file;
 
@@ -65,14 +65,17 @@ fn the_partiql_statement_keeps_its_lines_and_the_parameters_are_one_line() {
         "SELECT * FROM \"app\"\nWHERE PK = ?"
     );
     // The statement is checked as it stands after the paste, as after typing.
-    assert!(builder(&s).pql.problem().is_some(), "a ? with no parameter");
+    assert!(
+        builder(&s).pql.check.problem().is_some(),
+        "a ? with no parameter"
+    );
     focus(&mut s, Field::Parameters);
     send(&mut s, [paste("[\"USER#celebrity\"\n]")]);
     assert_eq!(builder(&s).text(Field::Parameters), "[\"USER#celebrity\" ]");
     assert!(
-        builder(&s).pql.problem().is_none(),
+        builder(&s).pql.check.problem().is_none(),
         "{:?}",
-        builder(&s).pql.problem()
+        builder(&s).pql.check.problem()
     );
 }
 

@@ -6,7 +6,7 @@ use super::area;
 use super::open::open_table;
 use super::quit;
 use crate::app::layout::{picker_layout, picker_rows};
-use crate::app::msg::{Effect, TableEffect};
+use crate::app::msg::{Effect, ReadEffect, TableEffect};
 use crate::app::state::{Loadable, State};
 use crate::app::text_input::{edit_line, LineEdit};
 
@@ -90,4 +90,15 @@ pub(super) fn picker_moved(state: &mut State) -> Vec<Effect> {
         .describes
         .insert(table.clone(), Loadable::Loading);
     vec![Effect::Tables(TableEffect::Describe(table))]
+}
+
+/// `T`: back to the table picker, cancelling the table's running read.
+pub(super) fn leave_table(state: &mut State) -> Vec<Effect> {
+    let mut effects: Vec<Effect> = super::running_read(state)
+        .map(|x| Effect::Read(ReadEffect::Cancel(x)))
+        .into_iter()
+        .collect();
+    let left = state.table.take().map(|v| v.name);
+    effects.extend(return_to_picker(state, left));
+    effects
 }

@@ -7,8 +7,9 @@ use crate::app::input::Key;
 use super::derived::refilter;
 use super::open::submit_pk;
 use super::reads::continue_read;
+use crate::app::keymap::Action;
 use crate::app::msg::Effect;
-use crate::app::state::{Modal, Overlay, Screen, State};
+use crate::app::state::{Modal, Overlay, Prompt, Screen, State};
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::limits;
 
@@ -74,7 +75,7 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
         _ => PasteTarget::Other,
     };
     match target {
-        PasteTarget::QueryForm => return super::query_form::paste(state, text),
+        PasteTarget::QueryForm => return crate::app::query_form::paste(state, text),
         PasteTarget::Launcher => return super::scan::paste(state, text),
         PasteTarget::PatternParams => return super::palette::paste(state, text),
         PasteTarget::Other => {}
@@ -129,4 +130,20 @@ pub(super) fn budget_prompt_key(state: &mut State, key: Key) -> Option<Vec<Effec
         LineEdit::Other => {}
     }
     Some(Vec::new())
+}
+
+/// `/` opens the filter prompt on the current filter, `p` an empty partition-key prompt.
+pub(super) fn open_prompt(state: &mut State, action: Action) -> Vec<Effect> {
+    let Some(view) = state.table.as_mut() else {
+        return Vec::new();
+    };
+    view.modal = Some(if action == Action::Filter {
+        Modal::FilterPrompt(Prompt {
+            text: view.view.filter.clone(),
+            error: None,
+        })
+    } else {
+        Modal::PkPrompt(Prompt::default())
+    });
+    Vec::new()
 }

@@ -2,8 +2,8 @@
 //! end go to the read owner (`reads`), a query-form key sample to its completion code, and
 //! a stale read's pages only to the request log (their capacity was spent).
 
-use super::key_sample::sample_event;
 use crate::app::msg::Effect;
+use crate::app::query_form::sample_event;
 use crate::app::request_log::RequestRow;
 use crate::app::state::State;
 use crate::model::engine::EngineEvent;

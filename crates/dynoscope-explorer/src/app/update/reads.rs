@@ -17,7 +17,7 @@ use crate::model::read_cause::ReadCause;
 const RESUME_HINT: &str = " — loaded items kept; n resumes";
 
 /// Replaces the loaded items with a new read, paged as `origin` reads.
-pub(super) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -> Vec<Effect> {
+pub(crate) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -> Vec<Effect> {
     let mut effects: Vec<Effect> = running_read(state)
         .map(|x| Effect::Read(ReadEffect::Cancel(x)))
         .into_iter()

@@ -127,7 +127,7 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
+pub(crate) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
     let segments = plan.spec.segments;
     if let Some(v) = state.table.as_mut() {
         v.modal = None;

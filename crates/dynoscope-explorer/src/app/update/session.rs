@@ -6,6 +6,7 @@ use crate::app::input::{Key, KeyCode};
 
 use super::open::open_table;
 use super::running_read;
+use crate::app::keymap::Action;
 use crate::app::msg::{Effect, ReadEffect, SessionEffect, TableEffect};
 use crate::app::state::{
     ConnectTarget, ConnectionInfo, Loadable, Notice, Overlay, Screen, State, SwitchKind, Switcher,
@@ -174,4 +175,13 @@ pub(super) fn connected(
         }
     }
     effects
+}
+
+/// `R` and `A` on the table screen: the region or the profile switcher.
+pub(super) fn switch_action(state: &mut State, action: Action) -> Vec<Effect> {
+    let kind = match action {
+        Action::SwitchProfile => SwitchKind::Profile,
+        _ => SwitchKind::Region,
+    };
+    open_switcher(state, kind)
 }

@@ -4,6 +4,7 @@
 use super::derived::{follow_collection, refilter};
 use super::reads::start;
 use super::running_read;
+use crate::app::keymap::Action;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
 use crate::model::engine::{Operation, ReadSpec};
@@ -217,4 +218,13 @@ pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
     });
     effects.extend(running.map(|x| Effect::Read(ReadEffect::Cancel(x))));
     effects
+}
+
+/// `o` orders the collections, Backspace goes back to the previous view.
+pub(super) fn walk_action(state: &mut State, action: Action) -> Vec<Effect> {
+    if action == Action::NavBack {
+        return go_back(state);
+    }
+    cycle_order(state);
+    Vec::new()
 }

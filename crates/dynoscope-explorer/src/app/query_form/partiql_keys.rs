@@ -3,13 +3,13 @@
 //! after its estimate was shown and Enter pressed again, as the scan launcher does; a write or
 //! an untranslated SELECT refused with its line). A statement run is kept in query history.
 
-use super::query_form::remember;
-use super::reads::start;
-use super::scan::launch;
+use super::field::Field;
+use super::form::QueryForm;
+use super::history::remember;
+use super::partiql::PartiqlCheck;
 use crate::app::msg::{Effect, TerminalEffect};
-use crate::app::state::{
-    Field, LaunchPlan, Modal, Notice, PartiqlCheck, QueryForm, ReadOrigin, State,
-};
+use crate::app::state::{LaunchPlan, Modal, Notice, ReadOrigin, State};
+use crate::app::update::{launch_scan, start_read};
 use crate::model::capacity::on_demand_cost;
 use crate::model::schema::TableInfo;
 
@@ -17,7 +17,7 @@ use crate::model::schema::TableInfo;
 /// a SELECT of the table (or the chosen index) for the WHERE to be typed.
 pub(super) fn next_mode(b: &mut QueryForm, info: Option<&TableInfo>) {
     b.completion = None;
-    b.confirming = false;
+    b.pql.confirming = false;
     if b.partiql {
         b.partiql = false;
         b.raw = false;
@@ -44,13 +44,13 @@ pub(super) fn next_mode(b: &mut QueryForm, info: Option<&TableInfo>) {
 /// Ctrl-T: the next dialect in EXPLAIN (the one Ctrl-Y copies), in either mode.
 pub(super) fn next_dialect(b: &mut QueryForm) {
     let n = if b.partiql {
-        b.pql.ready().map_or(1, |r| r.dialects.len())
+        b.pql.check.ready().map_or(1, |r| r.dialects.len())
     } else {
         b.check.as_ref().map_or(1, |q| q.dialects.len())
     }
     .max(1);
     b.dialect = (b.dialect + 1) % n;
-    b.explain_scroll = 0;
+    b.pql.explain_scroll = 0;
 }
 
 /// Ctrl-Y in PartiQL mode: copies the chosen dialect.
@@ -60,6 +60,7 @@ pub(super) fn copy_dialect(state: &mut State) -> Vec<Effect> {
     };
     let chosen = b
         .pql
+        .check
         .ready()
         .and_then(|r| r.dialects.get(b.dialect).or_else(|| r.dialects.first()));
     match chosen {
@@ -75,7 +76,10 @@ pub(super) fn copy_dialect(state: &mut State) -> Vec<Effect> {
             state.notice = Some(Notice {
                 text: format!(
                     "nothing to copy: {}",
-                    b.pql.problem().unwrap_or("the statement is not translated")
+                    b.pql
+                        .check
+                        .problem()
+                        .unwrap_or("the statement is not translated")
                 ),
                 error: true,
             });
@@ -93,7 +97,7 @@ pub(super) fn run_partiql(state: &mut State) -> Vec<Effect> {
     let Some(b) = v.modal.as_mut().and_then(Modal::query_form_mut) else {
         return Vec::new();
     };
-    let ready = match &b.pql {
+    let ready = match &b.pql.check {
         PartiqlCheck::Ready(r) => (**r).clone(),
         other => {
             let text = other.problem().unwrap_or_default().to_string();
@@ -104,12 +108,12 @@ pub(super) fn run_partiql(state: &mut State) -> Vec<Effect> {
     let (entry, table) = (b.history_entry(), v.name.clone());
     if let Some(estimate_rcu) = ready.scan_rcu {
         // Scans are never silent: the first Enter shows the estimate, the second runs it.
-        if !b.confirming {
-            b.confirming = true;
+        if !b.pql.confirming {
+            b.pql.confirming = true;
             return Vec::new();
         }
         let mut effects: Vec<Effect> = remember(state, &table, entry).into_iter().collect();
-        effects.extend(launch(
+        effects.extend(launch_scan(
             state,
             LaunchPlan {
                 spec: ready.spec,
@@ -133,6 +137,6 @@ pub(super) fn run_partiql(state: &mut State) -> Vec<Effect> {
         ReadOrigin::Plain
     };
     let mut effects: Vec<Effect> = remember(state, &table, entry).into_iter().collect();
-    effects.extend(start(state, ready.spec, origin));
+    effects.extend(start_read(state, ready.spec, origin));
     effects
 }

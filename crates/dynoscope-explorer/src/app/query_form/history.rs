@@ -1,7 +1,13 @@
 //! What query history keeps of the builder: a form query's fields, or a PartiQL statement, and
 //! refilling the builder from one.
 
-use super::query_form::{Field, QueryForm};
+use std::collections::HashMap;
+
+use super::field::Field;
+use super::form::{KeySample, QueryForm};
+use crate::app::msg::{Effect, FileEffect};
+use crate::app::state::State;
+use crate::model::completion::CompletionOrder;
 
 /// What history keeps of a query: enough to refill the builder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,6 +22,18 @@ pub struct HistoryEntry {
 }
 
 pub const HISTORY_PER_TABLE: usize = 100;
+
+/// What the query form and the palette keep for the session, between openings.
+#[derive(Debug, Clone, Default)]
+pub struct QueryMemory {
+    /// Query history per table and endpoint (`history_file::history_key`), newest last.
+    pub history: HashMap<String, Vec<HistoryEntry>>,
+    /// Key samples the user asked for (Ctrl-S in the query form), per endpoint, table and index,
+    /// kept for the session: reopening the form or choosing the index again reads nothing.
+    pub key_samples: HashMap<String, KeySample>,
+    /// Key completions in key order or by count (Ctrl-O in the query form and the palette).
+    pub completion_order: CompletionOrder,
+}
 
 impl QueryForm {
     pub fn history_entry(&self) -> HistoryEntry {
@@ -78,4 +96,23 @@ impl QueryForm {
             self.set_text(*field, value);
         }
     }
+}
+
+/// Adds `entry` to `table`'s history (newest last, once, at most [`HISTORY_PER_TABLE`]), and
+/// the effect that saves it per table and endpoint unless the config says `history = false`.
+pub(super) fn remember(state: &mut State, table: &str, entry: HistoryEntry) -> Option<Effect> {
+    let key = crate::app::history_file::history_key(&state.endpoint, table);
+    let history = state.queries.history.entry(key).or_default();
+    history.retain(|h| *h != entry);
+    history.push(entry);
+    if history.len() > HISTORY_PER_TABLE {
+        history.remove(0);
+    }
+    state.config.history.then(|| {
+        Effect::Files(FileEffect::SaveHistory {
+            endpoint: state.endpoint.clone(),
+            table: table.to_string(),
+            entries: history.clone(),
+        })
+    })
 }

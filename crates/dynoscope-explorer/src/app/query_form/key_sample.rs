@@ -4,56 +4,17 @@
 //! not lower what DynamoDB charges — logged like any request, and kept for the session per
 //! table and index. Opening the form, typing and completing read nothing.
 
-use super::query_form::info;
+use super::form::KeySample;
+use super::sample_offer::{estimate, wanted, Wanted, SAMPLE_KEYS};
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
-use crate::app::state::{Field, KeySample, Modal, Notice, QueryForm, State};
+use crate::app::state::{Modal, Notice, State};
 use crate::model::capacity::format_units;
 use crate::model::cell::cell_text;
 use crate::model::engine::{DoneOutcome, EngineEvent, Operation, ReadSpec};
 use crate::model::key_condition::KeyCondition;
 use crate::model::read_cause::ReadCause;
-use crate::model::schema::{KeySchema, TableInfo};
-
-/// Keys in one sample: one small keys-only page.
-pub const SAMPLE_KEYS: i32 = 100;
-
-/// What `Ctrl-S` would read from the form as it stands.
-enum Wanted {
-    PartitionKeys,
-    SortKeysOf(String),
-}
-
-fn wanted(b: &QueryForm, info: &TableInfo) -> Option<Wanted> {
-    if b.raw || b.partiql {
-        return None;
-    }
-    match b.focus {
-        Field::Pk if !b.sample.pk_sampled => Some(Wanted::PartitionKeys),
-        Field::Sk | Field::SkHigh if b.keys(info).sort_key.is_some() => {
-            let pk = b.text(Field::Pk);
-            (!pk.is_empty() && b.sample.for_pk.as_deref() != Some(pk.as_str()))
-                .then_some(Wanted::SortKeysOf(pk))
-        }
-        _ => None,
-    }
-}
-
-fn estimate(b: &QueryForm, info: &TableInfo) -> f64 {
-    info.sample_units(b.index_name(info).as_deref(), SAMPLE_KEYS as u64)
-}
-
-/// The popup's priced action, when a sample would add keys.
-pub(super) fn offer(b: &QueryForm, info: &TableInfo) -> Option<String> {
-    let what = match wanted(b, info)? {
-        Wanted::PartitionKeys => "keys",
-        Wanted::SortKeysOf(_) => "sort keys",
-    };
-    Some(format!(
-        "Ctrl-S sample {SAMPLE_KEYS} {what} · ≈ {} RCU",
-        format_units(estimate(b, info))
-    ))
-}
+use crate::model::schema::KeySchema;
 
 fn cache_key(endpoint: &str, table: &str, index: Option<&str>) -> String {
     format!("{endpoint}\u{0}{table}\u{0}{}", index.unwrap_or(""))
@@ -62,11 +23,11 @@ fn cache_key(endpoint: &str, table: &str, index: Option<&str>) -> String {
 /// The session's sample of the form's table or index, if one was read: on opening the form
 /// and on choosing another index.
 pub(super) fn restore(state: &mut State) {
-    let Some(info) = info(state) else {
+    let Some(info) = state.table_info() else {
         return;
     };
     let endpoint = state.endpoint.clone();
-    let cache = &state.key_samples;
+    let cache = &state.queries.key_samples;
     let Some(b) = state
         .table
         .as_mut()
@@ -81,7 +42,7 @@ pub(super) fn restore(state: &mut State) {
 
 /// `Ctrl-S`: reads the sample the popup offers, after saying what it should cost.
 pub(super) fn sample_keys(state: &mut State) -> Vec<Effect> {
-    let Some(info) = info(state) else {
+    let Some(info) = state.table_info() else {
         return Vec::new();
     };
     let id = state.next_request_id;
@@ -175,8 +136,8 @@ fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
 
 /// Pages of a key sample go to the form and the session's cache, not the item store. Their
 /// capacity is logged like any other request's.
-pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec<Effect>> {
-    let info = info(state)?;
+pub(crate) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec<Effect>> {
+    let info = state.table_info()?;
     let endpoint = state.endpoint.clone();
     let session_max = state.session_budget.max_rcu.unwrap_or_default();
     let b = state
@@ -237,7 +198,7 @@ pub(super) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec
         }
         let key = cache_key(&endpoint, &info.name, b.index_name(&info).as_deref());
         let kept: KeySample = b.sample.clone();
-        state.key_samples.insert(key, kept);
+        state.queries.key_samples.insert(key, kept);
         super::completion::refresh(state);
     }
     Some(Vec::new())

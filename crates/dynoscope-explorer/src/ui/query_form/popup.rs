@@ -7,10 +7,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph};
 use ratatui::Frame;
 
-use super::theme;
 use crate::app::state::Completion;
 use crate::model::completion::{differing_part, shared_prefix};
 use crate::model::sanitize::{display_width, sanitize};
+use crate::ui::theme;
 
 /// Draws `c` within `column` next to the row of `field`, and below them `offer`: the one action
 /// in the form that reads (a priced key sample).

@@ -1,28 +1,24 @@
-//! The query form (`:`): typing, accepting completions, history, and running the query.
+//! The query form's keys (`:` opens it): typing, accepting completions, history, and running
+//! the query. The router in `update` sends the form's keys here.
 
 use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::completion::refresh;
+use super::field::{Field, SORT_OPS};
+use super::form::QueryForm;
+use super::history::remember;
 use super::key_sample::{restore, sample_keys};
-use super::query_form_partiql::{copy_dialect, next_dialect, next_mode, run_partiql};
-use super::reads::start;
-use crate::app::msg::{Effect, FileEffect, TerminalEffect};
-use crate::app::state::{
-    Field, HistoryEntry, Modal, Notice, OpenTable, QueryForm, ReadOrigin, State, HISTORY_PER_TABLE,
-    SORT_OPS,
-};
-use crate::model::schema::TableInfo;
+use super::partiql_keys::{copy_dialect, next_dialect, next_mode, run_partiql};
+use crate::app::msg::{Effect, TerminalEffect};
+use crate::app::state::{Modal, Notice, OpenTable, ReadOrigin, State};
+use crate::app::update::start_read;
 
 fn view(state: &mut State) -> Option<&mut OpenTable> {
     state.table.as_mut()
 }
 
-pub(super) fn info(state: &State) -> Option<TableInfo> {
-    state.table.as_ref()?.info.loaded().cloned()
-}
-
-pub(super) fn open_query_form(state: &mut State) -> Vec<Effect> {
-    let Some(info) = info(state) else {
+pub(crate) fn open_query_form(state: &mut State) -> Vec<Effect> {
+    let Some(info) = state.table_info() else {
         return Vec::new();
     };
     let Some(v) = view(state) else {
@@ -41,15 +37,20 @@ fn ctrl(key: &Key, c: char) -> bool {
     key.modifiers.contains(Modifiers::CONTROL) && key.code == KeyCode::Char(c)
 }
 
-pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
+pub(crate) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
     let table = state
         .table
         .as_ref()
         .map(|v| v.name.clone())
         .unwrap_or_default();
     let history_key = crate::app::history_file::history_key(&state.endpoint, &table);
-    let history = state.history.get(&history_key).cloned().unwrap_or_default();
-    let info = info(state);
+    let history = state
+        .queries
+        .history
+        .get(&history_key)
+        .cloned()
+        .unwrap_or_default();
+    let info = state.table_info();
     let Some(b) = state
         .table
         .as_mut()
@@ -85,12 +86,12 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
         KeyCode::Enter if b.partiql => return run_partiql(state),
         // EXPLAIN of a statement can run past its pane (requests, a dialect's snippet).
         KeyCode::PageUp | KeyCode::PageDown if b.partiql => {
-            let (width, page) = crate::app::state::explain_area(state.width, state.height);
+            let (width, page) = super::partiql::explain_area(state.width, state.height);
             let last = b.explain_rows(width).saturating_sub(page);
-            b.explain_scroll = if key.code == KeyCode::PageDown {
-                (b.explain_scroll + page).min(last)
+            b.pql.explain_scroll = if key.code == KeyCode::PageDown {
+                (b.pql.explain_scroll + page).min(last)
             } else {
-                b.explain_scroll.saturating_sub(page)
+                b.pql.explain_scroll.saturating_sub(page)
             };
             return effects;
         }
@@ -140,7 +141,7 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
         // The one key in the form that reads: a priced key sample the popup offers.
         _ if ctrl(&key, 's') => return sample_keys(state),
         _ if ctrl(&key, 'o') => {
-            state.completion_order = state.completion_order.toggled();
+            state.queries.completion_order = state.queries.completion_order.toggled();
         }
         _ if ctrl(&key, 'u') && b.input(b.focus).is_some() => {
             let field = b.focus;
@@ -215,7 +216,7 @@ pub(super) fn query_form_key(state: &mut State, key: Key) -> Vec<Effect> {
 
 /// Pasted text into the focused field, as if typed: the PartiQL statement keeps its lines,
 /// every other field is one line.
-pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
+pub(crate) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
     let Some(b) = view(state).and_then(|v| v.modal.as_mut().and_then(Modal::query_form_mut)) else {
         return Vec::new();
     };
@@ -234,9 +235,9 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
 /// After a change to `field`'s text: completions show again. Typing reads nothing.
 fn edited(b: &mut QueryForm, field: Field) {
     b.history_cursor = None;
-    b.explain_scroll = 0;
+    b.pql.explain_scroll = 0;
     b.completion_dismissed = false;
-    b.confirming = false;
+    b.pql.confirming = false;
     if matches!(field, Field::Pk) {
         b.generation += 1;
     }
@@ -282,25 +283,6 @@ fn run_query_form(state: &mut State) -> Vec<Effect> {
     state.notice = None;
     let save = remember(state, &table, entry);
     let mut effects: Vec<Effect> = save.into_iter().collect();
-    effects.extend(start(state, prepared.spec, ReadOrigin::Plain));
+    effects.extend(start_read(state, prepared.spec, ReadOrigin::Plain));
     effects
-}
-
-/// Adds `entry` to `table`'s history (newest last, once, at most [`HISTORY_PER_TABLE`]), and
-/// the effect that saves it per table and endpoint unless the config says `history = false`.
-pub(super) fn remember(state: &mut State, table: &str, entry: HistoryEntry) -> Option<Effect> {
-    let key = crate::app::history_file::history_key(&state.endpoint, table);
-    let history = state.history.entry(key).or_default();
-    history.retain(|h| *h != entry);
-    history.push(entry);
-    if history.len() > HISTORY_PER_TABLE {
-        history.remove(0);
-    }
-    state.config.history.then(|| {
-        Effect::Files(FileEffect::SaveHistory {
-            endpoint: state.endpoint.clone(),
-            table: table.to_string(),
-            entries: history.clone(),
-        })
-    })
 }

@@ -1,15 +1,17 @@
 //! The query form's PartiQL mode driven through `update`: the mode switch, live validation,
-//! Enter → the read EXPLAIN shows, the scan's confirmation, refusals and copying a dialect.
+//! Enter → the read EXPLAIN shows, the scan's confirmation, refusals, history and parameters.
+//! Its completions are in `partiql_completion_tests`, its dialects and EXPLAIN's scroll in
+//! `partiql_explain_tests`.
 
 use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::builder_tests::{builder, builder_open, dismiss, typed};
 use crate::app::fixtures::*;
-use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TerminalEffect};
+use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect};
+use crate::app::query_form::builder_tests::{builder, builder_open, dismiss, typed};
 use crate::app::state::{Field, PartiqlCheck, State};
 use crate::model::engine::Operation;
 
-fn ctrl(c: char) -> Msg {
+pub(super) fn ctrl(c: char) -> Msg {
     Msg::Input(InputMsg::Key(Key::new(
         KeyCode::Char(c),
         Modifiers::CONTROL,
@@ -17,14 +19,19 @@ fn ctrl(c: char) -> Msg {
 }
 
 /// The builder open in PartiQL mode with its prefilled `SELECT * FROM "app" WHERE `.
-fn partiql_open() -> State {
+pub(super) fn partiql_open() -> State {
     let mut s = builder_open();
     send(&mut s, [ctrl('r'), ctrl('r')]);
     s
 }
 
 fn problem(s: &State) -> String {
-    builder(s).pql.problem().unwrap_or_default().to_string()
+    builder(s)
+        .pql
+        .check
+        .problem()
+        .unwrap_or_default()
+        .to_string()
 }
 
 #[test]
@@ -42,7 +49,11 @@ fn ctrl_r_cycles_form_raw_partiql_and_prefills_the_table() {
     );
     assert_eq!(b.text(Field::Statement), "SELECT * FROM \"app\" WHERE ");
     // Nothing after WHERE yet: the parser's one line, not a request.
-    assert!(matches!(b.pql, PartiqlCheck::Invalid(_)), "{:?}", b.pql);
+    assert!(
+        matches!(b.pql.check, PartiqlCheck::Invalid(_)),
+        "{:?}",
+        b.pql.check
+    );
     send(&mut s, [ctrl('r')]);
     let b = builder(&s);
     assert!(!b.partiql && !b.raw);
@@ -62,7 +73,7 @@ fn validation_is_live_and_names_the_bad_token() {
     let line = problem(&s);
     assert!(!line.is_empty(), "an unfinished condition is refused");
     send(&mut s, typed(" SK > 'ORDER#'"));
-    let ready = builder(&s).pql.ready().expect("valid").clone();
+    let ready = builder(&s).pql.check.ready().expect("valid").clone();
     assert!(
         ready.head[0].starts_with("Query on table 'app'"),
         "{:?}",
@@ -84,7 +95,7 @@ fn enter_runs_a_query_exactly_as_explained() {
         &mut s,
         typed("PK = 'USER#u00001' AND begins_with(SK, 'ORDER#')"),
     );
-    let planned = builder(&s).pql.ready().expect("valid").spec.clone();
+    let planned = builder(&s).pql.check.ready().expect("valid").spec.clone();
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     let spec = effects
         .iter()
@@ -119,7 +130,7 @@ fn an_in_of_partition_keys_runs_as_the_shards_of_one_read() {
 fn a_scan_shaped_statement_asks_first_then_runs_as_a_guarded_scan() {
     let mut s = partiql_open();
     send(&mut s, typed("status = 'SHIPPED'"));
-    let ready = builder(&s).pql.ready().expect("valid").clone();
+    let ready = builder(&s).pql.check.ready().expect("valid").clone();
     assert!(ready.scan_rcu.is_some());
     assert!(
         ready.head[0].starts_with("Scan of the whole table — estimated"),
@@ -128,10 +139,10 @@ fn a_scan_shaped_statement_asks_first_then_runs_as_a_guarded_scan() {
     );
     let first = send(&mut s, [press(KeyCode::Enter)]);
     assert!(first.is_empty(), "the first Enter only asks: {first:?}");
-    assert!(builder(&s).confirming);
+    assert!(builder(&s).pql.confirming);
     // An edit withdraws the question.
     send(&mut s, [press(KeyCode::Char(' '))]);
-    assert!(!builder(&s).confirming);
+    assert!(!builder(&s).pql.confirming);
     send(&mut s, [press(KeyCode::Enter)]);
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     match effects.as_slice() {
@@ -174,136 +185,6 @@ fn writes_and_untranslated_selects_are_refused_with_the_headless_line() {
 }
 
 #[test]
-fn ctrl_t_chooses_the_dialect_ctrl_y_copies() {
-    let mut s = partiql_open();
-    send(&mut s, typed("PK = 'USER#u00001'"));
-    let copy = |s: &mut State| match send(s, [ctrl('y')]).as_slice() {
-        [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
-        other => panic!("{other:?}"),
-    };
-    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name app"));
-    send(&mut s, [ctrl('t'), ctrl('t')]);
-    assert_eq!(
-        copy(&mut s),
-        "SELECT * FROM \"app\" WHERE \"PK\" = 'USER#u00001'"
-    );
-    send(&mut s, [ctrl('t')]);
-    assert!(copy(&mut s).contains("boto3"));
-}
-
-#[test]
-fn the_statement_completes_attribute_and_index_names() {
-    let mut s = partiql_open();
-    send(&mut s, typed("stat"));
-    let c = builder(&s).completion.clone().expect("completions");
-    assert!(c.items.iter().any(|i| i.ends_with("WHERE status")), "{c:?}");
-    send(&mut s, [press(KeyCode::Tab)]);
-    assert_eq!(
-        builder(&s).text(Field::Statement),
-        "SELECT * FROM \"app\" WHERE status"
-    );
-}
-
-#[test]
-fn a_partition_key_value_completes_from_the_loaded_keys() {
-    let mut s = partiql_open();
-    send(&mut s, typed("PK = 'USER#u0000"));
-    let c = builder(&s).completion.clone().expect("completions");
-    assert!(
-        c.items
-            .iter()
-            .all(|i| i.starts_with("SELECT * FROM \"app\" WHERE PK = 'USER#u0000")),
-        "{c:?}"
-    );
-    assert!(c.items.len() > 1, "{c:?}");
-    // Another attribute's value is not a partition key.
-    send(&mut s, [ctrl('u')]);
-    send(
-        &mut s,
-        typed("SELECT * FROM \"app\" WHERE XPK = 'USER#u0000"),
-    );
-    assert!(builder(&s).completion.is_none());
-}
-
-#[test]
-fn form_queries_offer_the_same_dialects() {
-    let mut s = builder_open();
-    send(&mut s, typed("USER#u00001"));
-    let copy = |s: &mut State| match send(s, [ctrl('y')]).as_slice() {
-        [Effect::Terminal(TerminalEffect::Copy(text))] => text.clone(),
-        other => panic!("{other:?}"),
-    };
-    assert!(copy(&mut s).starts_with("aws dynamodb query --table-name app"));
-    send(&mut s, [ctrl('t')]);
-    let boto3 = copy(&mut s);
-    assert!(
-        boto3.contains("import boto3") && boto3.contains("USER#u00001"),
-        "{boto3}"
-    );
-    send(&mut s, [ctrl('t')]);
-    assert!(copy(&mut s).contains("@aws-sdk/client-dynamodb"));
-    send(&mut s, [ctrl('t'), ctrl('t')]);
-    assert!(
-        copy(&mut s).starts_with("aws dynamodb query"),
-        "four dialects, then round again"
-    );
-}
-
-#[test]
-fn a_sort_key_value_completes_within_the_pinned_partition() {
-    let mut s = partiql_open();
-    send(&mut s, typed("PK = 'USER#u00000' AND begins_with(SK, 'ORD"));
-    let c = builder(&s).completion.clone().expect("completions");
-    let head = "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND begins_with(SK, 'ORD";
-    assert!(c.items.iter().all(|i| i.starts_with(head)), "{c:?}");
-    // Only USER#u00000's sort keys: every one the loaded items hold for it, and no other's.
-    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
-    let theirs: Vec<String> = (0..store.len() as u32)
-        .map(|id| store.item(id))
-        .filter(|i| {
-            i.get("PK").map(crate::model::cell::cell_text).as_deref() == Some("USER#u00000")
-        })
-        .filter_map(|i| i.get("SK").map(crate::model::cell::cell_text))
-        .filter(|sk| sk.starts_with("ORD"))
-        .collect();
-    assert!(!theirs.is_empty());
-    for item in &c.items {
-        let value = &item[head.len() - 3..];
-        assert!(
-            theirs.iter().any(|t| t.starts_with(value)),
-            "{value} is not USER#u00000's"
-        );
-    }
-    // With no partition pinned: every loaded item's sort key (products' and users').
-    send(&mut s, [ctrl('u')]);
-    send(&mut s, typed("SELECT * FROM \"app\" WHERE SK = 'PRO"));
-    let c = builder(&s).completion.clone().expect("completions");
-    assert_eq!(
-        c.items,
-        [
-            "SELECT * FROM \"app\" WHERE SK = 'PRODUCT",
-            "SELECT * FROM \"app\" WHERE SK = 'PROFILE"
-        ]
-    );
-}
-
-#[test]
-fn keywords_complete_where_the_grammar_expects_one() {
-    let mut s = partiql_open();
-    send(&mut s, typed("PK = 'USER#u00000' AND SK betw"));
-    let c = builder(&s).completion.clone().expect("completions");
-    assert_eq!(
-        c.items[0],
-        "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND SK BETWEEN"
-    );
-    send(&mut s, [press(KeyCode::Tab)]);
-    assert_eq!(
-        builder(&s).text(Field::Statement),
-        "SELECT * FROM \"app\" WHERE PK = 'USER#u00000' AND SK BETWEEN"
-    );
-}
-
-#[test]
 fn a_statement_run_is_kept_in_history_and_recalled_in_partiql_mode() {
     let mut s = builder_open();
     // A form query first, so the two kinds share the table's history.
@@ -334,7 +215,7 @@ fn a_statement_run_is_kept_in_history_and_recalled_in_partiql_mode() {
     assert_eq!(builder(&s).text(Field::Statement), statement);
     assert!(builder(&s).partiql);
     assert!(
-        matches!(builder(&s).pql, PartiqlCheck::Ready(_)),
+        matches!(builder(&s).pql.check, PartiqlCheck::Ready(_)),
         "revalidated"
     );
     send(&mut s, [press(KeyCode::Up)]);
@@ -386,7 +267,7 @@ fn parameters_bind_the_question_marks_as_the_literals_would() {
     );
     // A DynamoDB JSON element is typed as written.
     send(&mut s, typed(" {\"S\": \"ORDER#\"}]"));
-    let ready = builder(&s).pql.ready().expect("bound").clone();
+    let ready = builder(&s).pql.check.ready().expect("bound").clone();
     let cli = &ready
         .dialects
         .iter()
@@ -418,47 +299,11 @@ fn the_parameters_are_kept_in_history_with_their_statement() {
     let b = builder(&s);
     assert!(b.text(Field::Statement).ends_with("WHERE PK = ?"));
     assert_eq!(b.text(Field::Parameters), "[\"USER#u00002\"]");
-    assert!(matches!(b.pql, PartiqlCheck::Ready(_)), "{:?}", b.pql);
-}
-
-#[test]
-fn pgdn_scrolls_explain_to_its_last_line_and_an_edit_goes_back_to_the_top() {
-    let mut s = partiql_open();
-    send(
-        &mut s,
-        typed("PK IN ['USER#u00001', 'USER#u00002'] AND SK > 'ORDER#'"),
-    );
-    dismiss(&mut s);
-    // boto3's snippet is longer than the pane of a short terminal.
-    s.height = 16;
-    send(&mut s, [ctrl('t'), ctrl('t'), ctrl('t')]);
-    let (width, page) = crate::app::state::explain_area(s.width, s.height);
-    let last = builder(&s).explain_rows(width) - page;
     assert!(
-        last > page,
-        "EXPLAIN runs past its pane: {last} rows past it, {page} rows"
+        matches!(b.pql.check, PartiqlCheck::Ready(_)),
+        "{:?}",
+        b.pql.check
     );
-    send(&mut s, [press(KeyCode::PageDown)]);
-    assert_eq!(builder(&s).explain_scroll, page);
-    send(&mut s, (0..20).map(|_| press(KeyCode::PageDown)));
-    assert_eq!(
-        builder(&s).explain_scroll,
-        last,
-        "stops with the last row at the bottom"
-    );
-    send(&mut s, [press(KeyCode::PageUp)]);
-    assert_eq!(builder(&s).explain_scroll, last - page);
-    send(&mut s, [ctrl('t')]);
-    assert_eq!(
-        builder(&s).explain_scroll,
-        0,
-        "another dialect starts at the top"
-    );
-    send(&mut s, [press(KeyCode::PageDown)]);
-    assert!(builder(&s).explain_scroll > 0);
-    send(&mut s, typed(" "));
-    assert_eq!(builder(&s).explain_scroll, 0, "an edit starts at the top");
-    assert!(builder(&s).partiql, "PgDn is not typed into the statement");
 }
 
 /// A statement nested past the parser's bound, pasted or typed into PartiQL mode, is the

@@ -1,5 +1,8 @@
 //! The query form overlay (fields, validation, completion popup, EXPLAIN) and the
-//! access-pattern palette.
+//! access-pattern palette. PartiQL mode and the completion popup are drawn in their own files.
+
+mod partiql;
+mod popup;
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
@@ -8,7 +11,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 
-use super::query_form_popup::draw_completions;
+use self::popup::draw_completions;
 use super::theme;
 use crate::app::state::{Field, QueryForm, SORT_OPS};
 use crate::app::state::{Palette, State};
@@ -52,7 +55,7 @@ pub fn draw_query_form(frame: &mut Frame, area: Rect, b: &QueryForm, info: &Tabl
     let inner = block.inner(outer);
     frame.render_widget(block, outer);
     if b.partiql {
-        return super::query_form_partiql::draw_partiql(frame, inner, b);
+        return partiql::draw_partiql(frame, inner, b);
     }
     let [left, right] =
         Layout::horizontal([Constraint::Percentage(48), Constraint::Percentage(52)]).areas(inner);
@@ -354,7 +357,7 @@ pub fn draw_palette(frame: &mut Frame, area: Rect, palette: &Palette, state: &St
                             format!(
                                 "{:LABEL$}{} · Ctrl-O toggles",
                                 "",
-                                state.completion_order.label()
+                                state.queries.completion_order.label()
                             ),
                             theme::dim(),
                         ));

@@ -2,6 +2,8 @@
 //! one-line error), translated to the Query or Scan `dynoscope partiql` would send, with its
 //! EXPLAIN (headline, filter, requests as sent) and the statement in every dialect.
 
+use ratatui_textarea::TextArea;
+
 use crate::model::engine::ReadSpec;
 use crate::model::partiql::{
     advise, explain_dialects, explain_head, parse, parse_parameters_from, scan_estimate, translate,
@@ -54,13 +56,40 @@ impl PartiqlCheck {
 /// The start of EXPLAIN's dialect line; the dialects' names follow, ` · ` between them.
 pub const DIALECT_TABS: &str = "Dialects (Ctrl-T next, Ctrl-Y copies): ";
 
-impl super::QueryForm {
-    /// PartiQL mode's EXPLAIN as text, sanitised, one entry a line: the headline, filter,
-    /// advice and requests, a blank line, the dialect line, the chosen dialect's title and
-    /// its text (or the two lines of a statement that cannot run). The pane styles and wraps
-    /// exactly these, so `update` can count its rows.
-    pub fn explain_texts(&self) -> Vec<String> {
-        let r = match &self.pql {
+/// PartiQL mode's own state: the statement, its parameters, what they would do, and EXPLAIN's
+/// scroll. The form keeps it while in the other modes, so Ctrl-R back finds the statement.
+#[derive(Debug, Clone)]
+pub struct PartiqlForm {
+    pub statement: TextArea<'static>,
+    /// The values of the statement's `?`, a JSON array as `dynoscope partiql --parameters`.
+    pub parameters: TextArea<'static>,
+    pub check: PartiqlCheck,
+    /// A scan-shaped statement's estimate was shown; the next Enter runs the Scan.
+    pub confirming: bool,
+    /// The first row of EXPLAIN shown (PgUp/PgDn scroll it).
+    pub explain_scroll: usize,
+}
+
+impl Default for PartiqlForm {
+    fn default() -> Self {
+        PartiqlForm {
+            statement: TextArea::default(),
+            parameters: TextArea::default(),
+            check: PartiqlCheck::Invalid(String::new()),
+            confirming: false,
+            explain_scroll: 0,
+        }
+    }
+}
+
+impl PartiqlForm {
+    /// EXPLAIN as text, sanitised, one entry a line: the headline, filter, advice and
+    /// requests, a blank line, the dialect line, the chosen dialect's title and its text (or
+    /// the two lines of a statement that cannot run). The pane styles and wraps exactly these,
+    /// so `update` can count its rows. `dialect` is the form's choice (Ctrl-T), shared with
+    /// form mode.
+    pub fn explain_texts(&self, dialect: usize) -> Vec<String> {
+        let r = match &self.check {
             PartiqlCheck::Ready(r) => r,
             other => {
                 return vec![
@@ -73,7 +102,7 @@ impl super::QueryForm {
         lines.push(String::new());
         let names: Vec<&str> = r.dialects.iter().map(|(name, _)| *name).collect();
         lines.push(format!("{DIALECT_TABS}{}", names.join(" · ")));
-        if let Some((name, text)) = r.dialects.get(self.chosen_dialect()) {
+        if let Some((name, text)) = r.dialects.get(self.chosen_dialect(dialect)) {
             lines.push(format!("── {name} ──"));
             lines.extend(text.trim_end().lines().map(|l| sanitize(l).into_owned()));
         }
@@ -81,24 +110,16 @@ impl super::QueryForm {
     }
 
     /// The dialect shown: the one chosen, or the last when there are fewer.
-    pub fn chosen_dialect(&self) -> usize {
-        let n = self.pql.ready().map_or(0, |r| r.dialects.len());
-        self.dialect.min(n.saturating_sub(1))
-    }
-
-    /// Rows EXPLAIN takes wrapped at `width` columns.
-    pub fn explain_rows(&self, width: usize) -> usize {
-        self.explain_texts()
-            .iter()
-            .map(|t| crate::model::wrap::row_count(t, width))
-            .sum()
+    pub fn chosen_dialect(&self, dialect: usize) -> usize {
+        let n = self.check.ready().map_or(0, |r| r.dialects.len());
+        dialect.min(n.saturating_sub(1))
     }
 }
 
 /// Columns and rows inside PartiQL mode's EXPLAIN pane on a `width`×`height` terminal: the
 /// popup is at most 120 wide, 4 narrower and 2 shorter than the screen; inside its border
 /// come the statement, the parameters, the status (two rows) and EXPLAIN's own border (see
-/// `ui::query_form_partiql`).
+/// `ui::query_form::partiql`).
 pub fn explain_area(width: u16, height: u16) -> (usize, usize) {
     let columns = width.saturating_sub(4).min(120).saturating_sub(2 + 2);
     let rows = height.saturating_sub(2 + 2 + 1 + 1 + 2 + 2);

@@ -8,12 +8,12 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::query_form::{sanitized_copy, LABEL};
-use super::query_form_popup::draw_completions;
-use super::theme;
+use super::popup::draw_completions;
+use super::{sanitized_copy, LABEL};
 use crate::app::state::{Field, PartiqlCheck, QueryForm, DIALECT_TABS};
 use crate::model::capacity::format_units;
 use crate::model::sanitize::sanitize;
+use crate::ui::theme;
 use unicode_width::UnicodeWidthChar;
 
 pub(super) fn draw_partiql(frame: &mut Frame, inner: Rect, b: &QueryForm) {
@@ -34,7 +34,7 @@ pub(super) fn draw_partiql(frame: &mut Frame, inner: Rect, b: &QueryForm) {
     );
 
     let indent = " ".repeat(LABEL);
-    let line = match (&b.pql, b.confirming) {
+    let line = match (&b.pql.check, b.pql.confirming) {
         (PartiqlCheck::Ready(r), true) if r.scan_rcu.is_some() => Line::styled(
             format!(
                 "{indent}⚠ Enter again runs this Scan of the whole table or index — estimated {} RCU — under the capacity guards; an edit or Esc cancels",
@@ -66,7 +66,7 @@ pub(super) fn draw_partiql(frame: &mut Frame, inner: Rect, b: &QueryForm) {
         .collect();
     let total = rows.len();
     let visible = room.height as usize;
-    let first = b.explain_scroll.min(total.saturating_sub(visible));
+    let first = b.pql.explain_scroll.min(total.saturating_sub(visible));
     let block = if total > visible {
         block.title_bottom(format!(
             " rows {}–{} of {total} · PgUp/PgDn scroll ",
@@ -136,7 +136,7 @@ fn draw_input(frame: &mut Frame, row: Rect, b: &QueryForm, field: Field, hint: &
 /// `QueryForm::explain_texts`' to the letter, so `update` counts the same rows.
 fn explain_lines(b: &QueryForm) -> Vec<Line<'static>> {
     let texts = b.explain_texts();
-    let Some(r) = b.pql.ready() else {
+    let Some(r) = b.pql.check.ready() else {
         let mut texts = texts.into_iter();
         let head = texts.next().unwrap_or_default();
         return std::iter::once(Line::styled(head, theme::error()))
@@ -162,6 +162,7 @@ fn dialect_tabs(b: &QueryForm) -> Line<'static> {
     let mut tabs = vec![Span::styled(DIALECT_TABS, theme::dim())];
     for (i, (name, _)) in b
         .pql
+        .check
         .ready()
         .into_iter()
         .flat_map(|r| &r.dialects)

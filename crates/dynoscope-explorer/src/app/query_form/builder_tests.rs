@@ -10,17 +10,17 @@ use crate::app::update::start;
 use crate::model::access_pattern::parse_patterns_file;
 use crate::model::engine::{DoneOutcome, EngineEvent, Operation};
 
-pub(super) fn typed(text: &str) -> Vec<Msg> {
+pub(crate) fn typed(text: &str) -> Vec<Msg> {
     text.chars().map(char).collect()
 }
 
 /// A table view with the demo items loaded and the builder open.
-pub(super) fn builder_open() -> State {
+pub(crate) fn builder_open() -> State {
     builder_open_with(demo_info(), demo_items())
 }
 
 /// The builder open on a table described as `info` whose first scan loaded `items`.
-pub(super) fn builder_open_with(
+pub(crate) fn builder_open_with(
     info: crate::model::schema::TableInfo,
     items: Vec<crate::model::value::Item>,
 ) -> State {
@@ -52,13 +52,13 @@ pub(super) fn builder_open_with(
 }
 
 /// Esc that only closes the completion popup, if one is showing.
-pub(super) fn dismiss(s: &mut State) {
+pub(crate) fn dismiss(s: &mut State) {
     if builder(s).completion.is_some() {
         send(s, [press(KeyCode::Esc)]);
     }
 }
 
-pub(super) fn builder(s: &State) -> &crate::app::state::QueryForm {
+pub(crate) fn builder(s: &State) -> &crate::app::state::QueryForm {
     s.table.as_ref().unwrap().query_form().unwrap()
 }
 
@@ -302,7 +302,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
         .unwrap();
     assert_eq!(form.completion, ["celebrity"]);
     // Ctrl-O switches the completions' order here as in the builder, keeping them listed.
-    let order = s.completion_order;
+    let order = s.queries.completion_order;
     send(
         &mut s,
         [Msg::Input(InputMsg::Key(crate::app::input::Key::new(
@@ -310,7 +310,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
             crate::app::input::Modifiers::CONTROL,
         )))],
     );
-    assert_ne!(s.completion_order, order);
+    assert_ne!(s.queries.completion_order, order);
     let form = s.table.as_ref().unwrap().palette().unwrap().form.as_ref();
     assert_eq!(form.unwrap().completion, ["celebrity"]);
     send(&mut s, [press(KeyCode::Tab)]);

@@ -3,8 +3,10 @@
 
 use std::collections::BTreeSet;
 
-use super::query_form::info;
-use crate::app::state::{check_partiql, Completion, Field, Modal, QueryForm, State};
+use super::field::Field;
+use super::form::{Completion, QueryForm};
+use super::partiql::check_partiql;
+use crate::app::state::{Modal, State};
 use crate::model::cell::cell_text;
 use crate::model::collection::ItemStore;
 use crate::model::completion::{complete_key, complete_last_word, KeyCompletion};
@@ -14,16 +16,16 @@ use crate::model::partiql::complete::{
 use crate::model::schema::KeySchema;
 use crate::model::schema::KeyType;
 
-pub(super) const MAX_COMPLETIONS: usize = 8;
+pub(crate) const MAX_COMPLETIONS: usize = 8;
 /// Loaded items a scan-shaped statement's index advice is drawn from.
 const ADVICE_SAMPLE: usize = 200;
 
 /// Revalidates and recomputes completions after any change.
 pub(super) fn refresh(state: &mut State) {
-    let Some(info) = info(state) else {
+    let Some(info) = state.table_info() else {
         return;
     };
-    let order = state.completion_order;
+    let order = state.queries.completion_order;
     let Some(v) = state.table.as_mut() else {
         return;
     };
@@ -32,7 +34,7 @@ pub(super) fn refresh(state: &mut State) {
         return;
     };
     b.check = b.prepare(&info);
-    b.sample_offer = super::key_sample::offer(b, &info);
+    b.sample_offer = super::sample_offer::offer(b, &info);
     if b.partiql {
         // A scan-shaped statement's advice is drawn from the loaded items.
         let sample: Vec<_> = store
@@ -42,7 +44,7 @@ pub(super) fn refresh(state: &mut State) {
                     .collect()
             })
             .unwrap_or_default();
-        b.pql = check_partiql(
+        b.pql.check = check_partiql(
             &b.text(Field::Statement),
             &b.text(Field::Parameters),
             &info,

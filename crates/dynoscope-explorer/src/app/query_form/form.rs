@@ -4,7 +4,9 @@
 
 use ratatui_textarea::TextArea;
 
-use super::aws_cli;
+use super::field::{Field, SORT_OPS};
+use super::partiql::PartiqlForm;
+use crate::app::state::{aws_cli, LoadedKeys};
 
 use crate::model::engine::{Operation, ReadSpec};
 use crate::model::expression::parse_key_condition;
@@ -14,8 +16,6 @@ use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
 use crate::model::read_cause::ReadCause;
 use crate::model::schema::{KeySchema, TableInfo};
 use crate::model::value::AttrValue;
-
-pub use super::query_form_field::{Field, SORT_OPS};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
@@ -58,21 +58,25 @@ pub struct KeySample {
     pub sk_values: Vec<String>,
 }
 
+/// Raw mode's three fields: a KeyConditionExpression with its names and values as typed.
+#[derive(Debug, Clone, Default)]
+pub struct RawInputs {
+    pub key: TextArea<'static>,
+    pub names: TextArea<'static>,
+    pub values: TextArea<'static>,
+}
+
+/// The form's state. Each mode's own inputs are grouped (`raw_inputs`, `pql`) so the fields
+/// here are the ones every mode shares.
 #[derive(Debug, Clone)]
 pub struct QueryForm {
     pub raw: bool,
     /// PartiQL mode (Ctrl-R cycles form → raw → PartiQL): one statement instead of the fields.
     pub partiql: bool,
-    pub statement: TextArea<'static>,
-    /// The values of the statement's `?`, a JSON array as `dynoscope partiql --parameters`.
-    pub parameters: TextArea<'static>,
-    pub pql: super::PartiqlCheck,
-    /// The dialect EXPLAIN shows and Ctrl-Y copies (Ctrl-T cycles them).
+    /// PartiQL mode's statement, parameters, check and EXPLAIN scroll.
+    pub pql: PartiqlForm,
+    /// The dialect EXPLAIN shows and Ctrl-Y copies (Ctrl-T cycles them), in either mode.
     pub dialect: usize,
-    /// A scan-shaped statement's estimate was shown; the next Enter runs the Scan.
-    pub confirming: bool,
-    /// The first row of EXPLAIN shown in PartiQL mode (PgUp/PgDn scroll it).
-    pub explain_scroll: usize,
     pub focus: Field,
     /// 0 = the table, n = the table's n-th index.
     pub index: usize,
@@ -84,9 +88,7 @@ pub struct QueryForm {
     pub limit: TextArea<'static>,
     pub filter: TextArea<'static>,
     pub projection: TextArea<'static>,
-    pub raw_key: TextArea<'static>,
-    pub raw_names: TextArea<'static>,
-    pub raw_values: TextArea<'static>,
+    pub raw_inputs: RawInputs,
     pub completion: Option<Completion>,
     /// Esc (or accepting with Enter) hides completions until the text changes again.
     pub completion_dismissed: bool,
@@ -96,7 +98,7 @@ pub struct QueryForm {
     /// `Ctrl-S sample 100 keys · ≈ 1.5 RCU`.
     pub sample_offer: Option<String>,
     /// The chosen keys' values among the loaded items, when the store groups by other keys.
-    pub loaded_keys: super::LoadedKeys,
+    pub loaded_keys: LoadedKeys,
     /// Bumped on every edit of a key field; a debounce timer only acts on the latest.
     pub generation: u64,
     pub history_cursor: Option<usize>,
@@ -117,12 +119,8 @@ impl QueryForm {
         QueryForm {
             raw: false,
             partiql: false,
-            statement: TextArea::default(),
-            parameters: TextArea::default(),
-            pql: super::PartiqlCheck::Invalid(String::new()),
+            pql: PartiqlForm::default(),
             dialect: 0,
-            confirming: false,
-            explain_scroll: 0,
             focus: Field::Pk,
             index,
             op: 0,
@@ -133,9 +131,7 @@ impl QueryForm {
             limit: TextArea::default(),
             filter: TextArea::default(),
             projection: TextArea::default(),
-            raw_key: TextArea::default(),
-            raw_names: TextArea::default(),
-            raw_values: TextArea::default(),
+            raw_inputs: RawInputs::default(),
             completion: None,
             completion_dismissed: false,
             check: Err(FieldError {
@@ -183,11 +179,11 @@ impl QueryForm {
             Field::Limit => &self.limit,
             Field::Filter => &self.filter,
             Field::Projection => &self.projection,
-            Field::RawKey => &self.raw_key,
-            Field::RawNames => &self.raw_names,
-            Field::RawValues => &self.raw_values,
-            Field::Statement => &self.statement,
-            Field::Parameters => &self.parameters,
+            Field::RawKey => &self.raw_inputs.key,
+            Field::RawNames => &self.raw_inputs.names,
+            Field::RawValues => &self.raw_inputs.values,
+            Field::Statement => &self.pql.statement,
+            Field::Parameters => &self.pql.parameters,
             Field::Index | Field::Op | Field::Order => return None,
         })
     }
@@ -200,11 +196,11 @@ impl QueryForm {
             Field::Limit => &mut self.limit,
             Field::Filter => &mut self.filter,
             Field::Projection => &mut self.projection,
-            Field::RawKey => &mut self.raw_key,
-            Field::RawNames => &mut self.raw_names,
-            Field::RawValues => &mut self.raw_values,
-            Field::Statement => &mut self.statement,
-            Field::Parameters => &mut self.parameters,
+            Field::RawKey => &mut self.raw_inputs.key,
+            Field::RawNames => &mut self.raw_inputs.names,
+            Field::RawValues => &mut self.raw_inputs.values,
+            Field::Statement => &mut self.pql.statement,
+            Field::Parameters => &mut self.pql.parameters,
             Field::Index | Field::Op | Field::Order => return None,
         })
     }
@@ -217,6 +213,24 @@ impl QueryForm {
         if let Some(a) = self.input_mut(field) {
             *a = area_with(value);
         }
+    }
+
+    /// PartiQL mode's EXPLAIN as text, one entry a line (see [`PartiqlForm::explain_texts`]).
+    pub fn explain_texts(&self) -> Vec<String> {
+        self.pql.explain_texts(self.dialect)
+    }
+
+    /// The dialect PartiQL mode shows: the one chosen, or the last when there are fewer.
+    pub fn chosen_dialect(&self) -> usize {
+        self.pql.chosen_dialect(self.dialect)
+    }
+
+    /// Rows PartiQL mode's EXPLAIN takes wrapped at `width` columns.
+    pub fn explain_rows(&self, width: usize) -> usize {
+        self.explain_texts()
+            .iter()
+            .map(|t| crate::model::wrap::row_count(t, width))
+            .sum()
     }
 
     pub fn index_name(&self, info: &TableInfo) -> Option<String> {
@@ -359,5 +373,5 @@ fn form_dialects(spec: &ReadSpec, keys: &KeySchema, cli: String) -> Vec<(&'stati
 }
 
 #[cfg(test)]
-#[path = "query_form_tests.rs"]
+#[path = "form_tests.rs"]
 mod tests;
