@@ -15,6 +15,7 @@ pub mod error;
 pub mod export_start;
 pub mod insights;
 pub mod json_lines;
+pub mod pattern_check;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory_engine;
 pub use crate::model::engine::pattern_read;
