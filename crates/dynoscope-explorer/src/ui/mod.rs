@@ -14,6 +14,7 @@ mod live_tail;
 mod metrics_pane;
 mod picker;
 mod prompt;
+mod palette_check;
 mod query_form;
 mod query_form_partiql;
 mod query_form_popup;
@@ -41,6 +42,8 @@ mod live_size_tests;
 mod live_snapshot_tests;
 #[cfg(test)]
 mod metrics_snapshot_tests;
+#[cfg(test)]
+mod palette_check_snapshot_tests;
 #[cfg(test)]
 mod query_form_partiql_snapshot_tests;
 #[cfg(test)]

@@ -15,6 +15,7 @@ mod metrics_pane;
 mod modal;
 mod overlay;
 mod palette;
+mod pattern_checks;
 mod picker;
 mod query_form;
 mod query_form_field;
@@ -51,6 +52,7 @@ pub use metrics_pane::{
 pub use modal::Modal;
 pub use overlay::Overlay;
 pub use palette::{Palette, ParamForm};
+pub use pattern_checks::{PatternCheck, PatternChecks};
 pub use picker::Picker;
 pub use query_form::*;
 pub use query_form_history::{HistoryEntry, HISTORY_PER_TABLE};
@@ -172,6 +174,8 @@ pub struct State {
     /// Query history per table and endpoint (`history_file::history_key`), newest last.
     pub history: HashMap<String, Vec<HistoryEntry>>,
     pub patterns: Vec<AccessPattern>,
+    /// The palette's Ctrl-K checks, per table and pattern.
+    pub pattern_checks: PatternChecks,
     /// `--live`: open the live pane once the table is described.
     pub open_live: bool,
     pub quit: bool,
@@ -223,6 +227,7 @@ impl State {
             max_items: usize::MAX,
             history: HashMap::new(),
             patterns: Vec::new(),
+            pattern_checks: PatternChecks::default(),
             open_live: false,
             quit: false,
             chord: Chords::default(),
