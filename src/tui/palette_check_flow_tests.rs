@@ -35,7 +35,12 @@ async fn check_order_with_lines(max_rcu: f64) -> (Harness, SessionGuard, f64) {
     h.settle().await;
     let before = guard.spent();
     // The in-memory table scans in key order: its one-page sample holds orders, not users.
-    h.send([char('P'), press(KeyCode::Down), press(KeyCode::Down), ctrl_k()]);
+    h.send([
+        char('P'),
+        press(KeyCode::Down),
+        press(KeyCode::Down),
+        ctrl_k(),
+    ]);
     h.settle().await;
     (h, guard, before)
 }
@@ -43,11 +48,15 @@ async fn check_order_with_lines(max_rcu: f64) -> (Harness, SessionGuard, f64) {
 #[tokio::test(start_paused = true)]
 async fn ctrl_k_checks_the_pattern_through_the_engine_under_the_session_guard() {
     let (h, guard, before) = check_order_with_lines(1000.0).await;
-    let Some(PatternCheck::Done(report)) = h.state.pattern_checks.get("app", "order-with-lines") else {
+    let Some(PatternCheck::Done(report)) = h.state.pattern_checks.get("app", "order-with-lines")
+    else {
         panic!("no answer: {:?}", h.state.pattern_checks);
     };
     assert_eq!(report.verdict.kind, FindingKind::Served);
-    let m = report.measured.as_ref().unwrap_or_else(|| panic!("{report:?}"));
+    let m = report
+        .measured
+        .as_ref()
+        .unwrap_or_else(|| panic!("{report:?}"));
     assert_eq!(m.calls.len(), 3);
     assert!(m.items_returned > 0, "{m:?}");
     // The session's guard counted the key sample and the three calls.
@@ -56,7 +65,9 @@ async fn ctrl_k_checks_the_pattern_through_the_engine_under_the_session_guard() 
     assert_eq!(h.runner.running_reads(), 0);
     let notice = h.state.notice.as_ref().unwrap();
     assert!(
-        notice.text.starts_with("pattern 'order-with-lines' checked, ")
+        notice
+            .text
+            .starts_with("pattern 'order-with-lines' checked, ")
             && notice.text.ends_with("served by one Query"),
         "{}",
         notice.text
@@ -68,7 +79,8 @@ async fn ctrl_k_checks_the_pattern_through_the_engine_under_the_session_guard() 
 #[tokio::test(start_paused = true)]
 async fn a_spent_session_budget_leaves_the_pattern_unmeasured_and_says_so() {
     let (h, guard, _) = check_order_with_lines(0.5).await;
-    let Some(PatternCheck::Done(report)) = h.state.pattern_checks.get("app", "order-with-lines") else {
+    let Some(PatternCheck::Done(report)) = h.state.pattern_checks.get("app", "order-with-lines")
+    else {
         panic!("no answer: {:?}", h.state.pattern_checks);
     };
     // The guard sizes the last request to the room left (one 4 KB block at least).

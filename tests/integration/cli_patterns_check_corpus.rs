@@ -157,7 +157,11 @@ fn assert_fetch_back(report: &Value, name: &str, missing: &[&str]) {
     let p = pattern(report, name);
     assert_eq!(p["plan"]["projection"], "KEYS_ONLY", "{p}");
     assert_eq!(p["plan"]["fit"]["fit"], "needs-fetch", "{p}");
-    assert_eq!(p["plan"]["fit"]["missing"], serde_json::json!(missing), "{p}");
+    assert_eq!(
+        p["plan"]["fit"]["missing"],
+        serde_json::json!(missing),
+        "{p}"
+    );
     assert!(p["measured"]["items_returned"].as_u64().unwrap() > 0, "{p}");
 }
 

@@ -15,9 +15,9 @@ pub mod error;
 pub mod export_start;
 pub mod insights;
 pub mod json_lines;
-pub mod pattern_check;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory_engine;
+pub mod pattern_check;
 pub use crate::model::engine::pattern_read;
 pub use crate::model::engine::plan_read;
 pub mod read;

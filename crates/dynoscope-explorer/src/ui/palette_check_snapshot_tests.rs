@@ -38,13 +38,21 @@ fn palette_shows_each_checked_patterns_cost_and_verdict() {
     // 40 orders over three statuses on GSI1: a low-cardinality key.
     let statuses: Vec<Item> = (0..40)
         .map(|i| {
-            let status = ["STATUS#SHIPPED", "STATUS#SHIPPED", "STATUS#NEW", "STATUS#DONE"][i % 4];
+            let status = [
+                "STATUS#SHIPPED",
+                "STATUS#SHIPPED",
+                "STATUS#NEW",
+                "STATUS#DONE",
+            ][i % 4];
             Item::from_attrs(vec![("GSI1PK".into(), AttrValue::S(status.into()))])
         })
         .collect();
     let answers = [
         ("user-orders", report("user-orders", 0.5, &[])),
-        ("orders-by-status", report("orders-by-status", 2.0, &statuses)),
+        (
+            "orders-by-status",
+            report("orders-by-status", 2.0, &statuses),
+        ),
     ];
     for (name, r) in answers {
         send(

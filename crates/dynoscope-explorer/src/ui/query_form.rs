@@ -309,8 +309,13 @@ pub fn draw_palette(frame: &mut Frame, area: Rect, palette: &Palette, state: &St
                 }
                 let name = format!("{:<24} ", sanitize(&pattern.name));
                 let check = super::palette_check::check_span(state, &pattern.name);
-                let spans = [Some(Span::raw(name)), check, Some(Span::raw(sanitize(&text).into_owned()))];
-                lines.push(Line::from(spans.into_iter().flatten().collect::<Vec<_>>()).style(style));
+                let spans = [
+                    Some(Span::raw(name)),
+                    check,
+                    Some(Span::raw(sanitize(&text).into_owned())),
+                ];
+                lines
+                    .push(Line::from(spans.into_iter().flatten().collect::<Vec<_>>()).style(style));
             }
         }
         Some(form) => {

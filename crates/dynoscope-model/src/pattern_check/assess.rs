@@ -80,8 +80,8 @@ pub fn assess(a: Assessment) -> PatternReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pattern_check::{plan, FindingKind};
     use crate::partiql::fixtures::app;
+    use crate::pattern_check::{plan, FindingKind};
     use crate::value::AttrValue;
 
     fn pattern(toml: &str) -> AccessPattern {
@@ -119,10 +119,17 @@ mod tests {
             advice: None,
         });
         assert_eq!(report.verdict.kind, FindingKind::LowCardinality);
-        assert!(report.verdict.text.contains("shard it"), "{}", report.verdict.text);
+        assert!(
+            report.verdict.text.contains("shard it"),
+            "{}",
+            report.verdict.text
+        );
         assert_eq!(report.risk.as_ref().map(|r| r.values), Some(3));
         assert_eq!(report.measured, None);
-        assert_eq!(report.unmeasured.as_deref(), Some("the budget ran out first"));
+        assert_eq!(
+            report.unmeasured.as_deref(),
+            Some("the budget ran out first")
+        );
         assert!(report.failed());
         // Without a sample there is nothing to judge the key on, and it says it was not
         // measured even when the caller gave no reason.

@@ -218,7 +218,9 @@ fn as_called(pattern: &AccessPattern, plan: &PatternPlan) -> AccessPattern {
     if plan.reads_gsi && matches!(plan.fit, Some(ProjectionFit::NeedsFetch { .. })) {
         called.projection = None;
         let filter = called.filter.clone().unwrap_or_default();
-        called.names.retain(|placeholder, _| filter.contains(placeholder.as_str()));
+        called
+            .names
+            .retain(|placeholder, _| filter.contains(placeholder.as_str()));
     }
     called
 }

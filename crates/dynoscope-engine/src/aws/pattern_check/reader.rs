@@ -7,7 +7,9 @@ use std::collections::BTreeMap;
 
 use tokio::sync::mpsc;
 
-use crate::aws::{Backend, DoneOutcome, EngineError, EngineEvent, Operation, Page, ReadCause, ReadSpec};
+use crate::aws::{
+    Backend, DoneOutcome, EngineError, EngineEvent, Operation, Page, ReadCause, ReadSpec,
+};
 use crate::model::capacity::format_units;
 use crate::model::pattern_check::CallCost;
 use crate::model::schema::TableInfo;
