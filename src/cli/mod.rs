@@ -29,7 +29,6 @@ mod model_cmd;
 pub mod output;
 mod partiql_cmd;
 mod patterns_check;
-mod patterns_measure;
 mod profiles;
 mod ranges;
 mod read_cmd;

@@ -3,32 +3,24 @@
 //! and judged in the primer's words; a summary a design review can paste. Exit 3 when a
 //! pattern fails.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::args::GlobalArgs;
-use super::patterns_measure::{draw_params, Outcome, Reader};
 use super::read_spec::check_guard_flags;
 use super::settings::Settings;
 use super::{connect, CliError};
+use crate::aws::pattern_check::reader::Reader;
+use crate::aws::pattern_check::Checker;
 use crate::aws::read::reservation::SessionGuard;
-use crate::aws::{pattern_read, plan_read, Engine, ReadSpec};
+use crate::aws::Engine;
 use crate::model::access_pattern::AccessPattern;
 use crate::model::capacity::format_units;
 use crate::model::json::to_safe_json;
-use crate::model::partiql::{advise, Advice};
-use crate::model::pattern_check::gsi::missing_index_read;
-use crate::model::pattern_check::params::params_from_item;
 use crate::model::pattern_check::render;
-use crate::model::pattern_check::verdict::Evidence;
-use crate::model::pattern_check::{
-    judge, low_cardinality, plan, CheckReport, Measured, PatternPlan, PatternReport, ReadShape,
-};
+use crate::model::pattern_check::CheckReport;
 use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
 use crate::model::workbench::patterns::access_patterns;
 
 /// The exit code of a check that found a pattern failing.
@@ -151,30 +143,31 @@ pub async fn run(global: &GlobalArgs, args: PatternsCheckArgs) -> Result<(), Cli
     let guard = SessionGuard::new(Some(max_rcu), None).expect("a budget is set");
     let engine = Engine::new(&connect(global).await?).with_session_guard(Some(guard.clone()));
     let info = engine.describe_table(&args.table).await?;
-    let mut reader = Reader {
+    let say = |line: &str| say!("{line}");
+    let reader = Reader {
         engine: &engine,
-        guard,
         info: &info,
         sample_rcu: 0.0,
+        note: &say,
     };
-    let mut samples: BTreeMap<Option<String>, Vec<Item>> = BTreeMap::new();
-    let mut budget_spent = false;
-    let mut reports = Vec::new();
-    for (pattern, source) in &patterns {
-        let report = check_one(
-            &mut reader,
-            &mut samples,
-            &mut budget_spent,
-            &args,
-            pattern,
-            source,
-        )
-        .await?;
-        reports.push(report);
-    }
+    let mut checker = Checker::new(reader, args.calls, args.allow_scan);
+    let work = async {
+        checker.sample_all(patterns.iter().map(|(p, _)| p)).await?;
+        let mut reports = Vec::new();
+        for (pattern, source) in &patterns {
+            reports.push(checker.check(pattern, source).await?);
+        }
+        Ok::<_, CliError>(reports)
+    };
+    // Ctrl-C ends the check; the reads in flight end with the process.
+    let reports = tokio::select! {
+        reports = work => reports?,
+        _ = tokio::signal::ctrl_c() => return Err(CliError::new(130, "patterns check interrupted")),
+    };
+    let budget_spent = checker.budget_spent;
     let mut report = CheckReport::new(&args.table, max_rcu, reports);
-    report.spent_rcu = reader.guard.spent();
-    report.sample_rcu = reader.sample_rcu;
+    report.spent_rcu = guard.spent();
+    report.sample_rcu = checker.reader.sample_rcu;
     if budget_spent {
         report.budget_note = Some(format!(
             "The budget ran out: the patterns not measured are judged from their plan; raise --max-rcu (now {}) to measure them.",
@@ -200,177 +193,6 @@ pub async fn run(global: &GlobalArgs, args: PatternsCheckArgs) -> Result<(), Cli
             sanitize(&report.failed.join(", "))
         ),
     ))
-}
-
-/// The sample of `index` (`None`: the table), read once for every pattern that needs it.
-async fn sample<'s>(
-    reader: &mut Reader<'_>,
-    samples: &'s mut BTreeMap<Option<String>, Vec<Item>>,
-    budget_spent: &mut bool,
-    index: Option<&str>,
-) -> Result<&'s [Item], CliError> {
-    let key = index.map(str::to_string);
-    if !samples.contains_key(&key) && !*budget_spent {
-        let items = match reader.sample(index).await? {
-            Outcome::Done(items) => items,
-            Outcome::BudgetSpent => {
-                *budget_spent = true;
-                Vec::new()
-            }
-        };
-        samples.insert(key.clone(), items);
-    }
-    Ok(samples.get(&key).map(Vec::as_slice).unwrap_or_default())
-}
-
-async fn check_one(
-    reader: &mut Reader<'_>,
-    samples: &mut BTreeMap<Option<String>, Vec<Item>>,
-    budget_spent: &mut bool,
-    args: &PatternsCheckArgs,
-    pattern: &AccessPattern,
-    source: &str,
-) -> Result<PatternReport, CliError> {
-    let info: &TableInfo = reader.info;
-    let plan = plan(pattern, info);
-    let scan = matches!(plan.shape, ReadShape::Scan { .. });
-    let runs = !scan || (args.allow_scan && plan.pk_attribute.is_some());
-    // A Scan is judged from its plan unless --allow-scan: nothing is read for it.
-    let sample_index = match scan {
-        true => None,
-        false => pattern.index.clone(),
-    };
-    let items: Vec<Item> = match runs {
-        true => sample(reader, samples, budget_spent, sample_index.as_deref())
-            .await?
-            .to_vec(),
-        false => Vec::new(),
-    };
-    let params = draw(pattern, &plan, &items, args.calls);
-    let gsi = match scan {
-        true => missing_index_read(
-            pattern,
-            &plan,
-            info,
-            &params.first().cloned().unwrap_or_default(),
-        ),
-        false => None,
-    };
-    let advice = gsi
-        .as_ref()
-        .map(|(select, read)| advise(select, read, info, &items));
-    let (measured, unmeasured) = match (runs, params.is_empty(), *budget_spent) {
-        (false, _, _) if plan.pk_attribute.is_none() => (
-            None,
-            Some("a Scan of the whole table, and the pattern names no index_pk to propose an index for".to_string()),
-        ),
-        (false, _, _) => (
-            None,
-            Some("it can only be a Scan; --allow-scan runs it".to_string()),
-        ),
-        (true, _, true) => (None, Some("the budget ran out first".to_string())),
-        (true, true, false) => (
-            None,
-            Some(format!(
-                "no item of the {}-item sample fits its key templates",
-                items.len()
-            )),
-        ),
-        (true, false, false) => {
-            let mut calls = Vec::new();
-            for p in &params {
-                let spec = call_spec(pattern, p, info, scan)?;
-                match reader.call(spec).await? {
-                    Outcome::Done(cost) => calls.push(cost),
-                    Outcome::BudgetSpent => {
-                        *budget_spent = true;
-                        break;
-                    }
-                }
-            }
-            let note = (calls.len() < params.len()).then(|| {
-                format!(
-                    "the budget ran out after {} of {} calls",
-                    calls.len(),
-                    params.len()
-                )
-            });
-            (Measured::of(calls, pattern.filter.is_some()), note)
-        }
-    };
-    let risk = match (
-        plan.reads_gsi,
-        &plan.pk_attribute,
-        pattern.params().is_empty(),
-    ) {
-        (true, Some(attr), false) => {
-            let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-            for item in &items {
-                let key = crate::model::distribution::key_text(item, attr);
-                *counts.entry(key.into_owned()).or_default() += 1;
-            }
-            low_cardinality(attr, &counts)
-        }
-        _ => None,
-    };
-    let findings = judge(&Evidence {
-        plan: &plan,
-        measured: measured.as_ref(),
-        risk: risk.as_ref(),
-        advice: advice.as_ref().filter(|a| !matches!(a, Advice::None)),
-    });
-    Ok(PatternReport {
-        name: pattern.name.clone(),
-        source: source.to_string(),
-        verdict: findings[0].clone(),
-        plan,
-        measured,
-        unmeasured,
-        risk,
-        findings,
-    })
-}
-
-/// Parameter sets for the calls, drawn from the sampled items' keys.
-fn draw(
-    pattern: &AccessPattern,
-    plan: &PatternPlan,
-    items: &[Item],
-    calls: usize,
-) -> Vec<BTreeMap<String, String>> {
-    if pattern.params().is_empty() {
-        return vec![BTreeMap::new(); calls];
-    }
-    let Some(pk) = plan.pk_attribute.as_deref() else {
-        return Vec::new();
-    };
-    let sk = plan.sk_attribute.as_deref();
-    draw_params(
-        items
-            .iter()
-            .filter_map(|item| params_from_item(pattern, pk, sk, item)),
-        calls,
-    )
-}
-
-/// The read of one call: the pattern's Query (a segment per shard), or, for a pattern on a
-/// missing index run with --allow-scan, the Scan PartiQL plans for it with these parameters.
-fn call_spec(
-    pattern: &AccessPattern,
-    params: &BTreeMap<String, String>,
-    info: &TableInfo,
-    scan: bool,
-) -> Result<ReadSpec, CliError> {
-    if scan {
-        let plan = plan(pattern, info);
-        let (_, read) = missing_index_read(pattern, &plan, info, params)
-            .ok_or_else(|| CliError::bad_input("the pattern's Scan cannot be planned"))?;
-        let mut spec = plan_read(&read);
-        spec.limit = pattern.limit;
-        return Ok(spec);
-    }
-    let bound = pattern.bind(params)?;
-    pattern_read(&bound, info).map_err(CliError::bad_input)
 }
 
 fn print(text: &str) -> Result<(), CliError> {

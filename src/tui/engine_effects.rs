@@ -4,6 +4,7 @@
 use super::EffectRunner;
 use crate::app::msg::{LiveEffect, MetricsEffect, Msg, ReadEffect, TableEffect, TableMsg};
 use crate::aws::cloudwatch::FeatureError;
+use crate::aws::pattern_check::check_pattern;
 use crate::aws::write::WriteBackend;
 use crate::aws::Backend;
 use crate::model::metrics::Window;
@@ -48,6 +49,25 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                     self.exports
                         .tee_read(&self.engine, job, id, *spec, self.engine_tx.clone());
                 self.reads.insert(id, handle);
+            }
+            ReadEffect::CheckPattern {
+                info,
+                pattern,
+                calls,
+            } => {
+                // `patterns check`'s own code, through the session's engine and its guard.
+                let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
+                tokio::spawn(async move {
+                    let result = check_pattern(&engine, &info, &pattern, calls)
+                        .await
+                        .map(Box::new)
+                        .map_err(|e| e.message);
+                    let _ = tx.send(Msg::PatternChecked {
+                        table: info.name.clone(),
+                        pattern: pattern.name.clone(),
+                        result,
+                    });
+                });
             }
         }
     }

@@ -11,6 +11,8 @@ pub mod export;
 mod flow_harness;
 pub mod history_store;
 mod input;
+#[cfg(test)]
+mod palette_check_flow_tests;
 pub mod services;
 #[cfg(test)]
 mod session_flow_tests;

@@ -20,6 +20,7 @@ mod cli_model;
 mod cli_partiql;
 mod cli_patterns;
 mod cli_patterns_check;
+mod cli_patterns_check_corpus;
 mod cli_query;
 mod cli_scan;
 mod clone;

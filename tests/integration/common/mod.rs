@@ -3,6 +3,7 @@
 
 pub mod cloudwatch;
 pub mod corpus;
+pub mod corpus_indexes;
 pub mod export_fixture;
 pub mod fake_dynamo;
 pub mod fault_proxy;

@@ -17,6 +17,7 @@ pub mod insights;
 pub mod json_lines;
 #[cfg(any(test, feature = "test-engines"))]
 mod memory_engine;
+pub mod pattern_check;
 pub use crate::model::engine::pattern_read;
 pub use crate::model::engine::plan_read;
 pub mod read;

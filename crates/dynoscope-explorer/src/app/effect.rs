@@ -43,6 +43,13 @@ pub enum ReadEffect {
         id: u64,
         spec: Box<ReadSpec>,
     },
+    /// Check one access pattern (the palette's Ctrl-K) with `patterns check`'s own code, its
+    /// samples and calls under the session's guard; answered by `Msg::PatternChecked`.
+    CheckPattern {
+        info: Box<crate::model::schema::TableInfo>,
+        pattern: Box<crate::model::access_pattern::AccessPattern>,
+        calls: usize,
+    },
 }
 
 /// The live pane's stream.

@@ -36,6 +36,12 @@ pub enum Msg {
         found: Vec<crate::model::insights::TargetInsights>,
         problems: Vec<FeatureError>,
     },
+    /// What `ReadEffect::CheckPattern` found for `pattern` of `table`.
+    PatternChecked {
+        table: String,
+        pattern: String,
+        result: Result<Box<crate::model::pattern_check::PatternReport>, String>,
+    },
     Export(ExportMsg),
     Write(WriteMsg),
     Session(SessionMsg),

@@ -12,6 +12,7 @@ pub mod json_view;
 mod live;
 mod live_tail;
 mod metrics_pane;
+mod palette_check;
 mod picker;
 mod prompt;
 mod query_form;
@@ -39,6 +40,8 @@ mod live_size_tests;
 mod live_snapshot_tests;
 #[cfg(test)]
 mod metrics_snapshot_tests;
+#[cfg(test)]
+mod palette_check_snapshot_tests;
 #[cfg(test)]
 mod query_form_partiql_snapshot_tests;
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! KEYS_ONLY index; ALL projection on a big GSI; low-cardinality GSI key). Pure: the command
 //! reads, this decides and words.
 
+pub mod assess;
 pub mod gsi;
 pub mod measure;
 pub mod params;
@@ -12,6 +13,7 @@ pub mod render;
 pub mod risk;
 pub mod verdict;
 
+pub use assess::{assess, key_risk, Assessment};
 pub use measure::{CallCost, Measured};
 pub use plan::{plan, PatternPlan, ProjectionFit, ReadShape};
 pub use risk::{low_cardinality, LowCardinality};

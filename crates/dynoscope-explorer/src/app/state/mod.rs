@@ -16,6 +16,7 @@ mod metrics_pane;
 mod modal;
 mod overlay;
 mod palette;
+mod pattern_checks;
 mod picker;
 mod read;
 mod related;
@@ -47,6 +48,7 @@ pub use metrics_pane::{
 pub use modal::Modal;
 pub use overlay::Overlay;
 pub use palette::{Palette, ParamForm};
+pub use pattern_checks::{PatternCheck, PatternChecks};
 pub use picker::Picker;
 // The query form's state lives with its keys in `app::query_form`; the dialog enum and the
 // binary name it from here with the rest of what the explorer shows.
@@ -170,6 +172,8 @@ pub struct State {
     /// completion order.
     pub queries: QueryMemory,
     pub patterns: Vec<AccessPattern>,
+    /// The palette's Ctrl-K checks, per table and pattern.
+    pub pattern_checks: PatternChecks,
     /// `--live`: open the live pane once the table is described.
     pub open_live: bool,
     pub quit: bool,
@@ -222,6 +226,7 @@ impl State {
             max_items: usize::MAX,
             queries: QueryMemory::default(),
             patterns: Vec::new(),
+            pattern_checks: PatternChecks::default(),
             open_live: false,
             quit: false,
             chord: Chords::default(),

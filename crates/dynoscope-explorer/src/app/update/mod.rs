@@ -22,6 +22,7 @@ mod metrics;
 mod navigation;
 mod open;
 mod palette;
+mod pattern_check;
 mod picker;
 mod prompts;
 mod read_events;
@@ -127,6 +128,11 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             export::path_checked(state, job, result)
         }
         Msg::Time(time) => time_msg(state, time),
+        Msg::PatternChecked {
+            table,
+            pattern,
+            result,
+        } => pattern_check::checked(state, &table, &pattern, result),
     }
 }
 

@@ -49,7 +49,12 @@ pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
         return Vec::new();
     };
     let Some(form) = p.form.as_mut() else {
+        let ctrl_k = key.code == KeyCode::Char('k')
+            && key
+                .modifiers
+                .contains(crate::app::input::Modifiers::CONTROL);
         match key.code {
+            _ if ctrl_k => return super::pattern_check::check_highlighted(state),
             KeyCode::Esc => state.table.as_mut().expect("open").modal = None,
             KeyCode::Up => p.list.move_by(-1, p.entries.len(), 20),
             KeyCode::Down => p.list.move_by(1, p.entries.len(), 20),

@@ -303,14 +303,22 @@ pub fn draw_palette(frame: &mut Frame, area: Rect, palette: &Palette, state: &St
                     Style::new()
                 };
                 let params = pattern.params();
-                let mut text = format!("{:<24} {}", pattern.name, pattern.pk);
+                let mut text = pattern.pk.clone();
                 if !params.is_empty() {
                     text.push_str(&format!("  ({})", params.join(", ")));
                 }
                 if let Some(d) = &pattern.description {
                     text.push_str(&format!(" — {d}"));
                 }
-                lines.push(Line::styled(sanitize(&text).into_owned(), style));
+                let name = format!("{:<24} ", sanitize(&pattern.name));
+                let check = super::palette_check::check_span(state, &pattern.name);
+                let spans = [
+                    Some(Span::raw(name)),
+                    check,
+                    Some(Span::raw(sanitize(&text).into_owned())),
+                ];
+                lines
+                    .push(Line::from(spans.into_iter().flatten().collect::<Vec<_>>()).style(style));
             }
         }
         Some(form) => {
@@ -373,7 +381,7 @@ pub fn draw_palette(frame: &mut Frame, area: Rect, palette: &Palette, state: &St
         Paragraph::new(lines).block(
             Block::bordered()
                 .title(" Access patterns ")
-                .title_bottom(" ↑↓ choose · Enter run · Tab next parameter / accept · Esc back ")
+                .title_bottom(super::palette_check::hint(palette))
                 .border_style(theme::border(true)),
         ),
         outer,

@@ -1,0 +1,248 @@
+//! Checking access patterns on a live table (issue 34): each pattern's key sample, its calls
+//! and its report, through the engine's session guard. `patterns check` runs every pattern of
+//! a table under its `--max-rcu`; the explorer's palette (Ctrl-K) runs one under the session's.
+//! What is judged, and how it is worded, is the model's (`model::pattern_check`).
+
+pub mod reader;
+
+use std::collections::BTreeMap;
+
+use crate::aws::{pattern_read, plan_read, Backend, EngineError, ReadSpec};
+use crate::model::access_pattern::AccessPattern;
+use crate::model::partiql::advise;
+use crate::model::pattern_check::gsi::missing_index_read;
+use crate::model::pattern_check::params::params_from_item;
+use crate::model::pattern_check::{
+    assess, plan, Assessment, Measured, PatternPlan, PatternReport, ProjectionFit, ReadShape,
+};
+use crate::model::schema::TableInfo;
+use crate::model::value::Item;
+use reader::{draw_params, Outcome, Reader};
+
+/// One check's reads: the samples taken so far (per table or index, read once) and whether
+/// the budget ran out.
+pub struct Checker<'a, B: Backend> {
+    pub reader: Reader<'a, B>,
+    samples: BTreeMap<Option<String>, Vec<Item>>,
+    pub budget_spent: bool,
+    /// Times each pattern runs.
+    pub calls: usize,
+    /// Run the patterns that can only be a Scan.
+    pub allow_scan: bool,
+}
+
+impl<'a, B: Backend> Checker<'a, B> {
+    pub fn new(reader: Reader<'a, B>, calls: usize, allow_scan: bool) -> Self {
+        Checker {
+            reader,
+            samples: BTreeMap::new(),
+            budget_spent: false,
+            calls,
+            allow_scan,
+        }
+    }
+
+    /// Every key sample the patterns need, before any call: the risk a pattern's key carries
+    /// is judged on its sample, so a pattern the calls' budget does not reach still gets it.
+    pub async fn sample_all<'p>(
+        &mut self,
+        patterns: impl IntoIterator<Item = &'p AccessPattern>,
+    ) -> Result<(), EngineError> {
+        for pattern in patterns {
+            if let Some(index) = sample_target(pattern, &plan(pattern, self.reader.info)) {
+                self.sample(index.as_deref()).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The sample of `index` (`None`: the table), read once for every pattern that needs it;
+    /// empty once the budget is spent.
+    async fn sample(&mut self, index: Option<&str>) -> Result<Vec<Item>, EngineError> {
+        let key = index.map(str::to_string);
+        if !self.samples.contains_key(&key) && !self.budget_spent {
+            let items = match self.reader.sample(index).await? {
+                Outcome::Done(items) => items,
+                Outcome::BudgetSpent => {
+                    self.budget_spent = true;
+                    Vec::new()
+                }
+            };
+            self.samples.insert(key.clone(), items);
+        }
+        Ok(self.samples.get(&key).cloned().unwrap_or_default())
+    }
+
+    /// One pattern's report: its plan, its calls (unless the budget is spent or it can only
+    /// be a Scan without `allow_scan`), its key's risk and its verdict.
+    pub async fn check(
+        &mut self,
+        pattern: &AccessPattern,
+        source: &str,
+    ) -> Result<PatternReport, EngineError> {
+        let info: &TableInfo = self.reader.info;
+        let plan = plan(pattern, info);
+        let scan = matches!(plan.shape, ReadShape::Scan { .. });
+        let runs = !scan || (self.allow_scan && plan.pk_attribute.is_some());
+        // The sample read before any call: a Scan's is the table's, the items the GSI it
+        // needs would hold.
+        let key_sample = match sample_target(pattern, &plan) {
+            Some(index) => self.sample(index.as_deref()).await?,
+            None => Vec::new(),
+        };
+        // A Scan is judged from its plan unless allowed: nothing is drawn or read for it.
+        let items: &[Item] = if runs { &key_sample } else { &[] };
+        let params = draw(pattern, &plan, items, self.calls);
+        let gsi = match scan {
+            true => missing_index_read(
+                pattern,
+                &plan,
+                info,
+                &params.first().cloned().unwrap_or_default(),
+            ),
+            false => None,
+        };
+        let advice = gsi
+            .as_ref()
+            .map(|(select, read)| advise(select, read, info, items));
+        let (measured, unmeasured) = match (runs, params.is_empty(), self.budget_spent) {
+            (false, _, _) if plan.pk_attribute.is_none() => (
+                None,
+                Some("a Scan of the whole table, and the pattern names no index_pk to propose an index for".to_string()),
+            ),
+            (false, _, _) => (
+                None,
+                Some("it can only be a Scan; --allow-scan runs it".to_string()),
+            ),
+            (true, _, true) => (None, Some("the budget ran out first".to_string())),
+            (true, true, false) => (
+                None,
+                Some(format!(
+                    "no item of the {}-item sample fits its key templates",
+                    items.len()
+                )),
+            ),
+            (true, false, false) => {
+                let mut calls = Vec::new();
+                let pattern = &as_called(pattern, &plan);
+                for p in &params {
+                    let spec = call_spec(pattern, p, info, scan)?;
+                    match self.reader.call(spec).await? {
+                        Outcome::Done(cost) => calls.push(cost),
+                        Outcome::BudgetSpent => {
+                            self.budget_spent = true;
+                            break;
+                        }
+                    }
+                }
+                let note = (calls.len() < params.len()).then(|| {
+                    format!(
+                        "the budget ran out after {} of {} calls",
+                        calls.len(),
+                        params.len()
+                    )
+                });
+                (Measured::of(calls, pattern.filter.is_some()), note)
+            }
+        };
+        Ok(assess(Assessment {
+            pattern,
+            source,
+            plan,
+            sample: &key_sample,
+            measured,
+            unmeasured,
+            advice: advice.as_ref(),
+        }))
+    }
+}
+
+/// One pattern checked on its own (the explorer's Ctrl-K): its sample and `calls` calls
+/// through `engine`, whose session guard admits every request; a would-be Scan reads nothing.
+pub async fn check_pattern<B: Backend>(
+    engine: &B,
+    info: &TableInfo,
+    pattern: &AccessPattern,
+    calls: usize,
+) -> Result<PatternReport, EngineError> {
+    let quiet = |_: &str| {};
+    let reader = Reader {
+        engine,
+        info,
+        sample_rcu: 0.0,
+        note: &quiet,
+    };
+    let mut checker = Checker::new(reader, calls, false);
+    checker.check(pattern, "config").await
+}
+
+/// The table (`Some(None)`) or index whose key sample a pattern needs: its index's to draw
+/// parameters and judge its key, the table's for a pattern on a missing index that names the
+/// key the GSI it needs would have; `None` when it needs none.
+fn sample_target(pattern: &AccessPattern, plan: &PatternPlan) -> Option<Option<String>> {
+    match plan.shape {
+        ReadShape::Scan { .. } => {
+            (plan.pk_attribute.is_some() && !pattern.params().is_empty()).then_some(None)
+        }
+        _ => Some(pattern.index.clone()),
+    }
+}
+
+/// Parameter sets for the calls, drawn from the sampled items' keys.
+fn draw(
+    pattern: &AccessPattern,
+    plan: &PatternPlan,
+    items: &[Item],
+    calls: usize,
+) -> Vec<BTreeMap<String, String>> {
+    if pattern.params().is_empty() {
+        return vec![BTreeMap::new(); calls];
+    }
+    let Some(pk) = plan.pk_attribute.as_deref() else {
+        return Vec::new();
+    };
+    let sk = plan.sk_attribute.as_deref();
+    draw_params(
+        items
+            .iter()
+            .filter_map(|item| params_from_item(pattern, pk, sk, item)),
+        calls,
+    )
+}
+
+/// The pattern as a call sends it. A GSI answers only with what it projects (DynamoDB refuses
+/// a projection of anything else): a pattern needing a fetch back reads the index's keys, as
+/// the application does before its GetItems, and names only what its filter uses.
+fn as_called(pattern: &AccessPattern, plan: &PatternPlan) -> AccessPattern {
+    let mut called = pattern.clone();
+    if plan.reads_gsi && matches!(plan.fit, Some(ProjectionFit::NeedsFetch { .. })) {
+        called.projection = None;
+        let filter = called.filter.clone().unwrap_or_default();
+        called
+            .names
+            .retain(|placeholder, _| filter.contains(placeholder.as_str()));
+    }
+    called
+}
+
+/// The read of one call: the pattern's Query (a segment per shard), or, for a pattern on a
+/// missing index run with `allow_scan`, the Scan PartiQL plans for it with these parameters.
+fn call_spec(
+    pattern: &AccessPattern,
+    params: &BTreeMap<String, String>,
+    info: &TableInfo,
+    scan: bool,
+) -> Result<ReadSpec, EngineError> {
+    if scan {
+        let plan = plan(pattern, info);
+        let (_, read) = missing_index_read(pattern, &plan, info, params)
+            .ok_or_else(|| EngineError::bad_input("the pattern's Scan cannot be planned"))?;
+        let mut spec = plan_read(&read);
+        spec.limit = pattern.limit;
+        return Ok(spec);
+    }
+    let bound = pattern
+        .bind(params)
+        .map_err(|e| EngineError::bad_input(e.to_string()))?;
+    pattern_read(&bound, info).map_err(EngineError::bad_input)
+}
