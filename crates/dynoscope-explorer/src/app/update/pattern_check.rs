@@ -12,7 +12,7 @@ use crate::model::sanitize::sanitize;
 pub const PALETTE_CALLS: usize = 3;
 
 pub(super) fn check_highlighted(state: &mut State) -> Vec<Effect> {
-    let Some(info) = super::query_form::info(state) else {
+    let Some(info) = state.table_info() else {
         return Vec::new();
     };
     let Some(p) = state
