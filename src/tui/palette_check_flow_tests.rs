@@ -48,9 +48,13 @@ async fn check_order_with_lines(max_rcu: f64) -> (Harness, SessionGuard, f64) {
 #[tokio::test(start_paused = true)]
 async fn ctrl_k_checks_the_pattern_through_the_engine_under_the_session_guard() {
     let (h, guard, before) = check_order_with_lines(1000.0).await;
-    let Some(PatternCheck::Done(report)) = h.state.pattern_checks.get("app", "order-with-lines")
+    let Some(PatternCheck::Done(report)) = h
+        .state
+        .queries
+        .pattern_checks
+        .get("app", "order-with-lines")
     else {
-        panic!("no answer: {:?}", h.state.pattern_checks);
+        panic!("no answer: {:?}", h.state.queries.pattern_checks);
     };
     assert_eq!(report.verdict.kind, FindingKind::Served);
     let m = report
@@ -79,9 +83,13 @@ async fn ctrl_k_checks_the_pattern_through_the_engine_under_the_session_guard() 
 #[tokio::test(start_paused = true)]
 async fn a_spent_session_budget_leaves_the_pattern_unmeasured_and_says_so() {
     let (h, guard, _) = check_order_with_lines(0.5).await;
-    let Some(PatternCheck::Done(report)) = h.state.pattern_checks.get("app", "order-with-lines")
+    let Some(PatternCheck::Done(report)) = h
+        .state
+        .queries
+        .pattern_checks
+        .get("app", "order-with-lines")
     else {
-        panic!("no answer: {:?}", h.state.pattern_checks);
+        panic!("no answer: {:?}", h.state.queries.pattern_checks);
     };
     // The guard sizes the last request to the room left (one 4 KB block at least).
     assert!(guard.spent() <= 1.0, "{}", guard.spent());

@@ -10,7 +10,7 @@ use crate::model::sanitize::sanitize;
 /// `[1.5 RCU a call · served]` for a pattern of the open table checked this session.
 pub fn check_span(state: &State, pattern: &str) -> Option<Span<'static>> {
     let table = state.table.as_ref()?;
-    let check = state.pattern_checks.get(&table.name, pattern)?;
+    let check = state.queries.pattern_checks.get(&table.name, pattern)?;
     let text = format!("[{}] ", sanitize(&check.summary()));
     Some(match check {
         _ if check.failed() => Span::styled(text, theme::warning()),

@@ -33,6 +33,8 @@ pub struct QueryMemory {
     pub key_samples: HashMap<String, KeySample>,
     /// Key completions in key order or by count (Ctrl-O in the query form and the palette).
     pub completion_order: CompletionOrder,
+    /// The palette's Ctrl-K checks, per table and pattern.
+    pub pattern_checks: crate::app::state::PatternChecks,
 }
 
 impl QueryForm {

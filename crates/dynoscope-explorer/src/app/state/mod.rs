@@ -169,11 +169,9 @@ pub struct State {
     /// available memory).
     pub max_items: usize,
     /// What the query form and the palette keep between openings: history, key samples, the
-    /// completion order.
+    /// completion order, the palette's pattern checks.
     pub queries: QueryMemory,
     pub patterns: Vec<AccessPattern>,
-    /// The palette's Ctrl-K checks, per table and pattern.
-    pub pattern_checks: PatternChecks,
     /// `--live`: open the live pane once the table is described.
     pub open_live: bool,
     pub quit: bool,
@@ -226,7 +224,6 @@ impl State {
             max_items: usize::MAX,
             queries: QueryMemory::default(),
             patterns: Vec::new(),
-            pattern_checks: PatternChecks::default(),
             open_live: false,
             quit: false,
             chord: Chords::default(),

@@ -26,10 +26,11 @@ pub(super) fn check_highlighted(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let pattern = state.patterns[at].clone();
-    if state.pattern_checks.get(&info.name, &pattern.name) == Some(&PatternCheck::Running) {
+    if state.queries.pattern_checks.get(&info.name, &pattern.name) == Some(&PatternCheck::Running) {
         return Vec::new();
     }
     state
+        .queries
         .pattern_checks
         .set(&info.name, &pattern.name, PatternCheck::Running);
     vec![Effect::Read(ReadEffect::CheckPattern {
@@ -69,7 +70,7 @@ pub(super) fn checked(
         text: sanitize(&text).into_owned(),
         error: check.failed(),
     });
-    state.pattern_checks.set(table, pattern, check);
+    state.queries.pattern_checks.set(table, pattern, check);
     Vec::new()
 }
 

@@ -61,7 +61,7 @@ fn ctrl_k_checks_the_highlighted_pattern_once_under_the_session() {
         other => panic!("expected one CheckPattern, got {other:?}"),
     }
     assert_eq!(
-        s.pattern_checks.get("app", "user-orders"),
+        s.queries.pattern_checks.get("app", "user-orders"),
         Some(&PatternCheck::Running)
     );
     // A second Ctrl-K while it runs sends nothing more; the palette stays open.
@@ -83,7 +83,7 @@ fn the_answer_is_kept_beside_the_pattern_and_said_once() {
             result: Ok(Box::new(report)),
         }],
     );
-    let check = s.pattern_checks.get("app", "user-orders").unwrap();
+    let check = s.queries.pattern_checks.get("app", "user-orders").unwrap();
     assert_eq!(check.summary(), "1.5 RCU a call · served");
     let notice = s.notice.as_ref().unwrap();
     assert_eq!(
@@ -100,7 +100,7 @@ fn the_answer_is_kept_beside_the_pattern_and_said_once() {
             result: Err("the session's --max-rcu is spent".into()),
         }],
     );
-    let failed = s.pattern_checks.get("app", "user-by-id").unwrap();
+    let failed = s.queries.pattern_checks.get("app", "user-by-id").unwrap();
     assert_eq!(
         failed.summary(),
         "check failed: the session's --max-rcu is spent"
