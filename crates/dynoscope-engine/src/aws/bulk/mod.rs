@@ -93,6 +93,10 @@ where
     };
     let mut stopped = None;
     for &n in items.todo {
+        if stop.is_cancelled() {
+            stopped = Some(Stopped::Cancelled);
+            break;
+        }
         let Some(step) = (items.step)(n).map_err(RunError::Plan)? else {
             note(&mut journal, n, &Outcome::Unchanged)?;
             tally.unchanged += 1;
@@ -148,10 +152,6 @@ where
         };
         note(&mut journal, n, &outcome)?;
         on(RunEvent::Progress(&tally));
-        if stop.is_cancelled() {
-            stopped = Some(Stopped::Cancelled);
-            break;
-        }
     }
     Ok(RunEnd { tally, stopped })
 }
@@ -214,3 +214,7 @@ async fn send<W: WriteBackend>(
     }
     unreachable!("the last round returns")
 }
+
+#[cfg(test)]
+#[path = "runner_tests.rs"]
+mod tests;
