@@ -233,5 +233,5 @@ fn dry_run(args: &PartiqlArgs, m: &Matched, rate: Option<f64>) -> Result<(), Cli
             preview::text(&report)
         ),
     };
-    super::bulk_run::print(&text)
+    super::bulk_print::print(&text)
 }

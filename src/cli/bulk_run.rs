@@ -5,101 +5,28 @@
 //! run ended (docs/commands.md): 0 every item written or unchanged, 4 conflicts were skipped,
 //! 5 the run stopped before its end (budget, failures or Ctrl-C) and `--resume` continues it.
 
-use std::collections::BTreeMap;
-use std::fs::File;
-use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
-use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::bulk_cmd::{bad, Matched};
+use super::bulk_print::{print, Printer, Progress};
 use super::output::OutputFormat;
 use super::partiql_cmd::PartiqlArgs;
 use super::CliError;
-use crate::aws::write::{AuditLog, WriteAdmission, WriteBackend, WriteFailure, WriteGuard, Writer};
-use crate::aws::{Connection, Engine, ErrorClass};
-use crate::model::bulk::cost::item_cost;
-use crate::model::bulk::journal::{self, Header, Journal, Outcome};
+use crate::aws::bulk::{self, Items, JournalError, JournalFile, RunError, Stopped, Tally};
+use crate::aws::write::{AuditLog, WriteGuard, Writer};
+use crate::aws::{Connection, Engine};
+use crate::model::bulk::journal::{self, Header, Journal};
 use crate::model::bulk::BulkItem;
 use crate::model::capacity::format_units;
-use crate::model::json::append_dynamo_json;
 use crate::model::sanitize::sanitize;
 use crate::model::schema::TableInfo;
-use crate::model::value::Item;
-use crate::model::write::{diff, plan_delete, plan_edit, plan_undo, UndoImage, WritePlan};
 
-/// Rounds of retries of a write the SDK gave up on (throttled, 5xx, timed out), beyond its own.
-const RETRY_ROUNDS: u32 = 6;
-const FIRST_BACKOFF: Duration = Duration::from_millis(200);
-const MAX_BACKOFF: Duration = Duration::from_secs(5);
 /// Exit code of a run that skipped conflicting items.
 pub const EXIT_CONFLICTS: u8 = 4;
 /// Exit code of a run that stopped before its end: `--resume` continues it.
 pub const EXIT_UNFINISHED: u8 = 5;
-
-/// The journal file, appended to and synced line by line.
-pub(super) struct JournalFile {
-    pub path: PathBuf,
-    file: File,
-}
-
-impl JournalFile {
-    fn create(path: PathBuf) -> Result<JournalFile, CliError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
-                bad(format!(
-                    "cannot create the journal's directory '{}': {e}",
-                    dir.display()
-                ))
-            })?;
-        }
-        let mut options = std::fs::OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let file = options.open(&path).map_err(|e| {
-            bad(format!(
-                "cannot create the journal '{}': {e}; nothing was written (name a new file with --journal)",
-                path.display()
-            ))
-        })?;
-        Ok(JournalFile { path, file })
-    }
-
-    fn append_to(path: &Path) -> Result<JournalFile, CliError> {
-        let file = crate::logging::open_private_append(path).map_err(|e| {
-            bad(format!(
-                "cannot append to the journal '{}': {e}",
-                path.display()
-            ))
-        })?;
-        Ok(JournalFile {
-            path: path.to_path_buf(),
-            file,
-        })
-    }
-
-    /// Appends `text` and syncs it: once this returns, a kill cannot lose it.
-    fn write(&mut self, text: &str) -> Result<(), CliError> {
-        self.file
-            .write_all(text.as_bytes())
-            .and_then(|()| self.file.sync_data())
-            .map_err(|e| {
-                CliError::new(
-                    EXIT_UNFINISHED,
-                    format!(
-                        "cannot write the journal '{}': {e}; the run stops here (--resume continues it)",
-                        self.path.display()
-                    ),
-                )
-            })
-    }
-}
 
 fn default_journal(table: &str) -> Result<PathBuf, CliError> {
     let dir = crate::platform::dirs::state_dir().ok_or_else(|| {
@@ -140,17 +67,8 @@ pub(super) async fn execute_new(
         Some(p) => p.clone(),
         None => default_journal(&matched.info.name)?,
     };
-    let mut file = JournalFile::create(path)?;
-    file.write(&journal::header_line(&header))?;
-    let mut text = String::new();
-    for (n, item) in matched.items.iter().enumerate() {
-        text.push_str(&journal::item_line(n, &item.key(&matched.info), item));
-        if text.len() > 1 << 20 {
-            file.write(&std::mem::take(&mut text))?;
-        }
-    }
-    text.push_str(&journal::planned_line(matched.items.len()));
-    file.write(&text)?;
+    let mut file =
+        JournalFile::start(path, &header, &matched.info, &matched.items).map_err(journal_error)?;
     say!("journal: {}", sanitize(&file.path.display().to_string()));
     let todo: Vec<usize> = (0..matched.items.len()).collect();
     let run = Run {
@@ -166,6 +84,39 @@ pub(super) async fn execute_new(
         args.bulk.wcu_per_second,
     )
     .await
+}
+
+/// The CLI's error for a journal that cannot be used: nothing written yet (bad input), or the
+/// run stopped where it is (`--resume` continues it).
+pub(super) fn journal_error(e: JournalError) -> CliError {
+    match e {
+        JournalError::Open(m) => bad(m),
+        JournalError::Write(m) => CliError::new(EXIT_UNFINISHED, m),
+    }
+}
+
+pub(super) fn run_error(e: RunError) -> CliError {
+    match e {
+        RunError::Plan(m) => bad(m),
+        RunError::Journal(m) => CliError::new(EXIT_UNFINISHED, m),
+    }
+}
+
+/// The first line of a run that stopped: why.
+pub(super) fn stop_reason(stopped: &Stopped, max_wcu: Option<f64>, detailed: bool) -> String {
+    match stopped {
+        Stopped::Cancelled => "interrupted (Ctrl-C)".into(),
+        Stopped::Budget { spent, needed } if detailed => format!(
+            "--max-wcu {} reached: {} WCU spent, the next item needs {}",
+            format_units(max_wcu.unwrap_or_default()),
+            format_units(*spent),
+            format_units(*needed)
+        ),
+        Stopped::Budget { .. } => format!(
+            "--max-wcu {} reached",
+            format_units(max_wcu.unwrap_or_default())
+        ),
+    }
 }
 
 pub(super) async fn resume(
@@ -198,7 +149,7 @@ pub(super) async fn resume(
         todo.len(),
         journal.items.len()
     );
-    let mut file = JournalFile::append_to(path)?;
+    let mut file = JournalFile::append_to(path).map_err(journal_error)?;
     let run = Run {
         info: &info,
         items: &journal.items,
@@ -236,110 +187,6 @@ pub(super) fn check_endpoint(
     Ok(())
 }
 
-/// Whether `current` (`None`: no item) is exactly `expected`: a write that went through
-/// although its answer was lost (a retried attempt, or a run killed before its outcome line).
-pub(super) fn is_image(current: Option<&Item>, expected: Option<&Item>) -> bool {
-    match (current, expected) {
-        (None, None) => true,
-        (Some(c), Some(e)) => diff(c, e).is_empty(),
-        _ => false,
-    }
-}
-
-#[derive(Debug, Default)]
-pub(super) struct Tally {
-    pub done: usize,
-    pub unchanged: usize,
-    pub conflicts: usize,
-    pub failed: usize,
-    pub units: f64,
-    pub throttles: u64,
-    pub reasons: BTreeMap<String, u64>,
-}
-
-impl Tally {
-    fn count_throttles(&mut self, attempts: &crate::aws::attempts::AttemptStats) {
-        self.throttles += u64::from(attempts.throttles);
-        if attempts.throttles > 0 && attempts.reasons.is_empty() {
-            *self.reasons.entry("no reason given".into()).or_default() +=
-                u64::from(attempts.throttles);
-        }
-        for r in &attempts.reasons {
-            let name = if r.reason.is_empty() {
-                "no reason given"
-            } else {
-                &r.reason
-            };
-            *self.reasons.entry(name.to_string()).or_default() += 1;
-        }
-    }
-
-    pub fn throttle_clause(&self) -> String {
-        if self.throttles == 0 {
-            return String::new();
-        }
-        let reasons: Vec<String> = self
-            .reasons
-            .iter()
-            .map(|(r, n)| format!("{r} {n}"))
-            .collect();
-        format!(
-            "; {} throttled attempts retried ({})",
-            self.throttles,
-            reasons.join(", ")
-        )
-    }
-}
-
-/// How one write ended, before it is journaled.
-pub(super) enum Sent {
-    Done(f64),
-    Conflict(Option<Item>),
-    Failed(String),
-}
-
-/// Sends `plan`, retrying what the SDK gave up on with backoff; `None` when `stop` fired.
-pub(super) async fn send(
-    writer: &Writer,
-    plan: &WritePlan,
-    written: Option<&Item>,
-    tally: &mut Tally,
-    stop: &CancellationToken,
-) -> Option<Sent> {
-    let mut backoff = FIRST_BACKOFF;
-    for round in 0..=RETRY_ROUNDS {
-        match writer.write(plan.clone()).await {
-            Ok(done) => {
-                tally.count_throttles(&done.attempts);
-                return Some(Sent::Done(done.consumed.total));
-            }
-            Err(WriteFailure::Conflict {
-                current, attempts, ..
-            }) => {
-                tally.count_throttles(&attempts);
-                // An earlier attempt of this write went through and its answer was lost:
-                // the item is what the write makes it, so it is written, once.
-                if is_image(current.as_ref(), written) {
-                    return Some(Sent::Done(0.0));
-                }
-                return Some(Sent::Conflict(current));
-            }
-            Err(WriteFailure::Failed { error, attempts }) => {
-                tally.count_throttles(&attempts);
-                if error.class == ErrorClass::BadInput || round == RETRY_ROUNDS {
-                    return Some(Sent::Failed(error.message));
-                }
-                tokio::select! {
-                    _ = tokio::time::sleep(backoff) => {}
-                    _ = stop.cancelled() => return None,
-                }
-                backoff = (backoff * 2).min(MAX_BACKOFF);
-            }
-        }
-    }
-    unreachable!("the last round returns")
-}
-
 /// Ctrl-C cancels the token; the write in flight finishes and is journaled first.
 pub(super) fn stop_on_ctrl_c() -> CancellationToken {
     let stop = CancellationToken::new();
@@ -352,49 +199,6 @@ pub(super) fn stop_on_ctrl_c() -> CancellationToken {
     stop
 }
 
-/// Prints a progress line on stderr at most once a second.
-pub(super) struct Progress {
-    started: Instant,
-    last: Option<Instant>,
-    total: usize,
-}
-
-impl Progress {
-    pub fn new(total: usize) -> Progress {
-        Progress {
-            started: Instant::now(),
-            last: None,
-            total,
-        }
-    }
-
-    pub fn show(&mut self, t: &Tally, force: bool) {
-        let now = Instant::now();
-        if !force && self.last.is_some_and(|l| now - l < Duration::from_secs(1)) {
-            return;
-        }
-        self.last = Some(now);
-        let finished = t.done + t.unchanged + t.conflicts + t.failed;
-        let elapsed = self.started.elapsed().as_secs_f64();
-        let eta = match finished {
-            0 => "?".to_string(),
-            f => format!(
-                "{:.0} s",
-                elapsed / f as f64 * (self.total - f.min(self.total)) as f64
-            ),
-        };
-        say!(
-            "progress: {finished}/{} items: {} written, {} unchanged, {} skipped (conflicts), {} failed; {} WCU; ETA {eta}",
-            self.total,
-            t.done,
-            t.unchanged,
-            t.conflicts,
-            t.failed,
-            format_units(t.units)
-        );
-    }
-}
-
 struct Run<'a> {
     info: &'a TableInfo,
     items: &'a [BulkItem],
@@ -402,17 +206,6 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn plan(&self, item: &BulkItem) -> Result<WritePlan, CliError> {
-        let (table, keys) = (&self.info.name, &self.info.keys);
-        match &item.after {
-            Some(after) => plan_edit(table, keys, &item.before, after, None).map_err(bad),
-            None => plan_delete(table, keys, std::slice::from_ref(&item.before), None)
-                .map_err(bad)?
-                .pop()
-                .ok_or_else(|| bad("nothing to delete")),
-        }
-    }
-
     async fn execute(
         &self,
         conn: &Connection,
@@ -424,79 +217,23 @@ impl Run<'_> {
         let writer = writer(conn)?;
         let guard = WriteGuard::new(max_wcu, rate);
         let stop = stop_on_ctrl_c();
-        let mut tally = Tally::default();
-        let mut progress = Progress::new(todo.len());
-        let mut conflicts = String::new();
-        let mut stopped: Option<String> = None;
-        for &n in todo {
-            let item = &self.items[n];
-            if item.unchanged() {
-                file.write(&journal::outcome_line(n, &Outcome::Unchanged))?;
-                tally.unchanged += 1;
-                continue;
-            }
-            let plan = self.plan(item)?;
-            let worst = item_cost(self.info, &item.before, item.after.as_ref()).total();
-            let ticket = match guard.admit(worst, &stop).await {
-                None => {
-                    stopped = Some("interrupted (Ctrl-C)".into());
-                    break;
-                }
-                Some(WriteAdmission::Exhausted { spent, needed }) => {
-                    stopped = Some(format!(
-                        "--max-wcu {} reached: {} WCU spent, the next item needs {}",
-                        format_units(max_wcu.unwrap_or_default()),
-                        format_units(spent),
-                        format_units(needed)
-                    ));
-                    break;
-                }
-                Some(WriteAdmission::Go(ticket)) => ticket,
-            };
-            let Some(sent) = send(&writer, &plan, item.after.as_ref(), &mut tally, &stop).await
-            else {
-                guard.settle(ticket, worst);
-                stopped = Some("interrupted (Ctrl-C)".into());
-                break;
-            };
-            let outcome = match sent {
-                Sent::Done(units) => {
-                    // A response without ConsumedCapacity is charged its worst case.
-                    let units = if units > 0.0 { units } else { worst };
-                    guard.settle(ticket, units);
-                    tally.units += units;
-                    tally.done += 1;
-                    Outcome::Written
-                }
-                Sent::Conflict(current) => {
-                    guard.settle(ticket, worst);
-                    tally.units += worst;
-                    tally.conflicts += 1;
-                    conflicts.push_str(&conflict_line(
-                        &self.items[n],
-                        self.info,
-                        current.as_ref(),
-                        self.output,
-                    ));
-                    Outcome::Conflict(current)
-                }
-                Sent::Failed(why) => {
-                    guard.settle(ticket, worst);
-                    tally.units += worst;
-                    tally.failed += 1;
-                    say!("failed: {}", sanitize(&why));
-                    Outcome::Failed(why)
-                }
-            };
-            file.write(&journal::outcome_line(n, &outcome))?;
-            progress.show(&tally, false);
-            if stop.is_cancelled() {
-                stopped = Some("interrupted (Ctrl-C)".into());
-                break;
-            }
-        }
-        progress.show(&tally, true);
-        print(&conflicts)?;
+        let mut printer = Printer {
+            info: self.info,
+            items: self.items,
+            output: self.output,
+            progress: Progress::new(todo.len()),
+            conflicts: String::new(),
+        };
+        let items = Items {
+            todo,
+            step: |n| bulk::run_step(self.info, &self.items[n]),
+        };
+        let end = bulk::run(&writer, &guard, &stop, items, Some(file), |e| printer.on(e))
+            .await
+            .map_err(run_error)?;
+        let tally = end.tally;
+        printer.progress.show(&tally, true);
+        print(&printer.conflicts)?;
         let path = sanitize(&file.path.display().to_string()).into_owned();
         let summary = format!(
             "{} written, {} unchanged, {} conflicts skipped, {} failed; {} WCU{}; journal: {path}",
@@ -512,6 +249,7 @@ impl Run<'_> {
             failed: format!("the failed items were not written: --resume {path} tries them again"),
             conflicts: Some("the conflicting items changed since they were read and were left as they are (listed above)"),
         };
+        let stopped = end.stopped.map(|s| stop_reason(&s, max_wcu, true));
         end_run(&tally, stopped, summary, ending)
     }
 }
@@ -556,51 +294,4 @@ pub(super) fn end_run(
     }
     say!("{summary}");
     Ok(())
-}
-
-/// One conflicting item on stdout: its key and the item as stored now.
-pub(super) fn conflict_line(
-    item: &BulkItem,
-    info: &TableInfo,
-    current: Option<&Item>,
-    output: OutputFormat,
-) -> String {
-    let mut key = String::new();
-    append_dynamo_json(&mut key, &item.key(info));
-    let mut now = String::new();
-    match current {
-        Some(c) => append_dynamo_json(&mut now, c),
-        None => now.push_str("null"),
-    }
-    match output {
-        OutputFormat::Json => format!("{{\"conflict\":{key},\"current\":{now}}}\n"),
-        _ => format!("conflict: {key} changed since it was read; it is now {now}\n"),
-    }
-}
-
-/// Undo's plan for one written item: back to its before-image, conditional on it being still
-/// what the run wrote.
-pub(super) fn undo_plan(info: &TableInfo, item: &BulkItem) -> Result<WritePlan, CliError> {
-    let image = UndoImage {
-        before: Some(item.before.clone()),
-        after: item.after.clone(),
-    };
-    plan_undo(&info.name, &info.keys, std::slice::from_ref(&image), None)
-        .map_err(bad)?
-        .pop()
-        .ok_or_else(|| bad("nothing to undo"))
-}
-
-pub(super) fn print(text: &str) -> Result<(), CliError> {
-    let mut out = String::new();
-    for line in text.lines() {
-        out.push_str(&sanitize(line));
-        out.push('\n');
-    }
-    match io::stdout().lock().write_all(out.as_bytes()) {
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(CliError::service(format!("cannot write output: {e}")))
-        }
-        _ => Ok(()),
-    }
 }

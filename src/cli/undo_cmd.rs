@@ -8,19 +8,19 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::args::GlobalArgs;
+use super::bulk_print::{print, Printer, Progress};
 use super::bulk_run::{
-    check_endpoint, conflict_line, end_run, print, read_journal, send, stop_on_ctrl_c, undo_plan,
-    Progress, RunEnding, Sent, Tally,
+    check_endpoint, end_run, read_journal, run_error, stop_on_ctrl_c, stop_reason, RunEnding,
 };
 use super::output::OutputFormat;
 use super::CliError;
-use crate::aws::write::{AuditLog, WriteAdmission, WriteGuard, Writer};
+use crate::aws::bulk::{self, Items};
+use crate::aws::write::{AuditLog, WriteGuard, Writer};
 use crate::aws::Engine;
 use crate::model::bulk::cost::item_cost;
 use crate::model::bulk::journal::Outcome;
 use crate::model::capacity::format_units;
 use crate::model::json::append_dynamo_json;
-use crate::model::sanitize::sanitize;
 
 #[derive(Debug, Clone, Args)]
 pub struct UndoArgs {
@@ -90,59 +90,23 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
     let writer = Writer::new(&conn, AuditLog::in_dir(&dir));
     let guard = WriteGuard::new(args.max_wcu, args.wcu_per_second);
     let stop = stop_on_ctrl_c();
-    let mut tally = Tally::default();
-    let mut progress = Progress::new(written.len());
-    let mut conflicts = String::new();
-    let mut stopped = None;
-    for &i in &written {
-        let item = &journal.items[i];
-        let plan = undo_plan(&info, item)?;
-        let worst = match &item.after {
-            Some(after) => item_cost(&info, after, Some(&item.before)).total(),
-            None => item_cost(&info, &item.before, None).total(),
-        };
-        let ticket = match guard.admit(worst, &stop).await {
-            None => {
-                stopped = Some("interrupted (Ctrl-C)".to_string());
-                break;
-            }
-            Some(WriteAdmission::Exhausted { .. }) => {
-                stopped = Some(format!(
-                    "--max-wcu {} reached",
-                    format_units(args.max_wcu.unwrap_or_default())
-                ));
-                break;
-            }
-            Some(WriteAdmission::Go(t)) => t,
-        };
-        match send(&writer, &plan, Some(&item.before), &mut tally, &stop).await {
-            None => {
-                guard.settle(ticket, worst);
-                stopped = Some("interrupted (Ctrl-C)".to_string());
-                break;
-            }
-            Some(Sent::Done(units)) => {
-                let units = if units > 0.0 { units } else { worst };
-                guard.settle(ticket, units);
-                tally.units += units;
-                tally.done += 1;
-            }
-            Some(Sent::Conflict(current)) => {
-                guard.settle(ticket, worst);
-                tally.units += worst;
-                tally.conflicts += 1;
-                conflicts.push_str(&conflict_line(item, &info, current.as_ref(), args.output));
-            }
-            Some(Sent::Failed(why)) => {
-                guard.settle(ticket, worst);
-                tally.failed += 1;
-                say!("failed: {}", sanitize(&why));
-            }
-        }
-        progress.show(&tally, false);
-    }
-    progress.show(&tally, true);
-    print(&conflicts)?;
+    let mut printer = Printer {
+        info: &info,
+        items: &journal.items,
+        output: args.output,
+        progress: Progress::new(written.len()),
+        conflicts: String::new(),
+    };
+    let items = Items {
+        todo: &written,
+        step: |i| bulk::undo_step(&info, &journal.items[i]).map(Some),
+    };
+    let end = bulk::run(&writer, &guard, &stop, items, None, |e| printer.on(e))
+        .await
+        .map_err(run_error)?;
+    let tally = end.tally;
+    printer.progress.show(&tally, true);
+    print(&printer.conflicts)?;
     let summary = format!(
         "{} restored, {} changed since the run and left as they are, {} failed; {} WCU{}",
         tally.done,
@@ -157,5 +121,6 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
         // The summary already says the changed items were left as they are.
         conflicts: None,
     };
+    let stopped = end.stopped.map(|s| stop_reason(&s, args.max_wcu, false));
     end_run(&tally, stopped, summary, ending)
 }

@@ -3,6 +3,7 @@
 
 pub mod attempts;
 mod backend;
+pub mod bulk;
 pub mod churn;
 pub mod clone_table;
 pub mod cloudwatch;

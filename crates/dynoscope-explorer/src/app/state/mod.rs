@@ -1,5 +1,6 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
+mod bulk;
 mod chord;
 mod cursor;
 mod distribution;
@@ -29,6 +30,7 @@ mod view;
 mod visited;
 mod write;
 
+pub use bulk::{BulkChoice, BulkDialog, BulkStage};
 pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
