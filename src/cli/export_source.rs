@@ -87,6 +87,16 @@ pub(super) async fn inferred_keys(
     Ok(keys)
 }
 
+/// `keys` (from `--key`, typed S) with the types the first items of `export` give them: a
+/// typed read (a Query's key condition) compares N and B keys as what they are.
+pub(super) async fn typed_keys(export: &OpenedExport, keys: KeySchema) -> Result<KeySchema, CliError> {
+    let sample = export.clone();
+    let (inference, _) = tokio::task::spawn_blocking(move || infer_keys(&sample))
+        .await
+        .map_err(|e| CliError::service(format!("key inference failed: {e}")))?;
+    Ok(inference.typed(keys))
+}
+
 /// Opens the export named by `--export`; `table` (the command's TABLE) overrides the name
 /// the manifest gives, for DescribeTable.
 pub(super) async fn open(

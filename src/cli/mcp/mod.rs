@@ -21,7 +21,7 @@ use clap::Args;
 use rmcp::ServiceExt;
 
 use super::args::{ExportArgs, GlobalArgs};
-use super::export_source::{export_info, inferred_keys, open_at, parse_keys};
+use super::export_source::{export_info, inferred_keys, open_at, parse_keys, typed_keys};
 use super::read_spec::check_guard_flags;
 use super::CliError;
 use crate::aws::table_export::ExportBackend;
@@ -84,7 +84,7 @@ async fn open_export(
     let export = open_at(global, path).await?;
     let mut info = export_info(&export, None);
     info.keys = match key {
-        Some(keys) => parse_keys("--key", keys)?,
+        Some(keys) => typed_keys(&export, parse_keys("--key", keys)?).await?,
         None => {
             let why = "the MCP server does not describe the table of an export (it sends DynamoDB nothing)";
             inferred_keys(&export, why).await?
