@@ -64,10 +64,7 @@ pub(super) fn export_info(export: &OpenedExport, table: Option<&str>) -> TableIn
 
 /// The key schema inferred from the first items of `export` (said on stderr), `why` being
 /// why the table was not described; an error when no attribute is on every item.
-pub(super) async fn inferred_keys(
-    export: &OpenedExport,
-    why: &str,
-) -> Result<KeySchema, CliError> {
+pub(super) async fn inferred_keys(export: &OpenedExport, why: &str) -> Result<KeySchema, CliError> {
     let sample = export.clone();
     let (inference, seen) = tokio::task::spawn_blocking(move || infer_keys(&sample))
         .await
@@ -89,7 +86,10 @@ pub(super) async fn inferred_keys(
 
 /// `keys` (from `--key`, typed S) with the types the first items of `export` give them: a
 /// typed read (a Query's key condition) compares N and B keys as what they are.
-pub(super) async fn typed_keys(export: &OpenedExport, keys: KeySchema) -> Result<KeySchema, CliError> {
+pub(super) async fn typed_keys(
+    export: &OpenedExport,
+    keys: KeySchema,
+) -> Result<KeySchema, CliError> {
     let sample = export.clone();
     let (inference, _) = tokio::task::spawn_blocking(move || infer_keys(&sample))
         .await

@@ -38,7 +38,10 @@ fn export_items() -> Vec<String> {
             "m": {"M": {"x": {"L": [{"N": "1.5"}, {"S": "y"}]}}},
         }));
     }
-    for (k, sk) in ["A\u{1b}[31m", "B\nline", "C\u{7}\"quoted\""].iter().enumerate() {
+    for (k, sk) in ["A\u{1b}[31m", "B\nline", "C\u{7}\"quoted\""]
+        .iter()
+        .enumerate()
+    {
         lines.push(json!({
             "PK": {"S": "USER#hostile"},
             "SK": {"S": sk},
@@ -103,7 +106,11 @@ fn an_mcp_client_reads_an_export_at_zero_rcu_sending_dynamodb_nothing() {
         ("hostile", 3),
     ] {
         assert_eq!(out[walk]["items"], json!(items), "{walk}: {}", out[walk]);
-        assert!(out[walk]["pages"].as_u64().unwrap() > 1, "{walk}: {}", out[walk]);
+        assert!(
+            out[walk]["pages"].as_u64().unwrap() > 1,
+            "{walk}: {}",
+            out[walk]
+        );
     }
     // The same report as the CLI's over the same folder (keys given: it describes nothing).
     let cli: Value = serde_json::from_str(&ok(run(&[

@@ -114,7 +114,10 @@ impl Server {
         table: &str,
         index: Option<&str>,
     ) -> Result<ExportBackend, Refusal> {
-        let mut info = self.export_table(export, table).await.map_err(engine_said)?;
+        let mut info = self
+            .export_table(export, table)
+            .await
+            .map_err(engine_said)?;
         if export.export().summary.export_type == ExportType::Incremental {
             return Err(format!(
                 "export '{}' is incremental: it holds changes, not items; give a full export",
@@ -139,7 +142,9 @@ impl Server {
     ) -> Result<ItemsResult, Refusal> {
         let items = page_items(p.limit)?;
         let args = query_args(p)?;
-        let backend = self.export_for(export, &p.table, p.index.as_deref()).await?;
+        let backend = self
+            .export_for(export, &p.table, p.index.as_deref())
+            .await?;
         let mut specs = query_specs(&backend, &args).await.map_err(said)?;
         let mut spec = specs.specs.pop().ok_or("no request was built")?;
         // The scope says the cursor is of an export: a table's cursor is not one of these.
@@ -186,7 +191,12 @@ impl Server {
         };
         let (values, cut) = page::to_values(&shown);
         let next = (cut || more)
-            .then(|| values.len().checked_sub(1).and_then(|last| chosen.get(last)))
+            .then(|| {
+                values
+                    .len()
+                    .checked_sub(1)
+                    .and_then(|last| chosen.get(last))
+            })
             .flatten()
             .map(|last| Position::After(page::key_of(last, &key_names)));
         Ok(ItemsResult {
@@ -214,8 +224,13 @@ impl Server {
         cancel: &CancellationToken,
     ) -> Result<HotkeysResult, Refusal> {
         let (top, segments) = reports::check_hotkeys(p)?;
-        let backend = self.export_for(export, &p.table, p.index.as_deref()).await?;
-        let info = backend.describe_table(&p.table).await.map_err(engine_said)?;
+        let backend = self
+            .export_for(export, &p.table, p.index.as_deref())
+            .await?;
+        let info = backend
+            .describe_table(&p.table)
+            .await
+            .map_err(engine_said)?;
         let keys = index_keys(&info, p.index.as_deref()).map_err(said)?;
         let partition_key = keys.partition_key.name.clone();
         let mut spec = reports::hotkeys_spec(&info, p, segments);

@@ -70,8 +70,8 @@ impl Server {
         let window = crate::cli::metrics::window(p.since(), p.period()).map_err(said)?;
         let live = self.live("metrics")?;
         let (_, report) = crate::cli::metrics::gather(&live.conn, &live.engine, &p.table, window)
-                .await
-                .map_err(said)?;
+            .await
+            .map_err(said)?;
         let report = report.map_err(feature_said)?;
         Ok(MetricsResult {
             report: reports::as_value(&report),
@@ -107,7 +107,8 @@ impl Server {
         use crate::model::diagnose::{diagnose, Evidence, IndexFacts};
         let window = crate::cli::metrics::window(p.since(), p.period()).map_err(said)?;
         let live = self.live("diagnose")?;
-        let (info, metrics) = crate::cli::metrics::gather(&live.conn, &live.engine, &p.table, window)
+        let (info, metrics) =
+            crate::cli::metrics::gather(&live.conn, &live.engine, &p.table, window)
                 .await
                 .map_err(said)?;
         let mut notes = Vec::new();

@@ -70,7 +70,12 @@ impl Server {
     ) -> Result<Json<DescribeResult>, Refusal> {
         let described = match &self.inner.export {
             Some(export) => self.export_table(export, &p.table).await,
-            None => self.live("describe_table")?.engine.describe_table(&p.table).await,
+            None => {
+                self.live("describe_table")?
+                    .engine
+                    .describe_table(&p.table)
+                    .await
+            }
         };
         let result = match described {
             Ok(info) => Ok(DescribeResult {

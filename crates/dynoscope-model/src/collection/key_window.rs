@@ -29,7 +29,13 @@ impl KeyWindow {
         keep: usize,
     ) -> Self {
         let mut order: Vec<String> = sort_key.map(str::to_string).into_iter().collect();
-        order.extend(key_names.iter().filter(|k| !order.contains(k)).cloned().collect::<Vec<_>>());
+        order.extend(
+            key_names
+                .iter()
+                .filter(|k| !order.contains(k))
+                .cloned()
+                .collect::<Vec<_>>(),
+        );
         KeyWindow {
             order,
             descending,

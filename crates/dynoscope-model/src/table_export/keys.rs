@@ -51,7 +51,12 @@ impl KeyInference {
     /// had it: a key attribute is on every item, with one type.
     pub fn typed(&self, mut keys: KeySchema) -> KeySchema {
         let seen = |attr: &mut KeyAttr| {
-            if let Some(k) = self.candidates.iter().flatten().find(|k| k.name == attr.name) {
+            if let Some(k) = self
+                .candidates
+                .iter()
+                .flatten()
+                .find(|k| k.name == attr.name)
+            {
                 attr.key_type = k.key_type;
             }
         };
