@@ -33,7 +33,7 @@ fn export_items() -> Vec<String> {
             "GSI1SK": {"S": format!("{:03}", j / 10)},
             "n": {"N": "12345678901234567890123456789012345678"},
             "tags": {"SS": ["b", "a"]},
-            "flag": {"BOOL": j % 2 == 0},
+            "flag": {"BOOL": j.is_multiple_of(2)},
             "nil": {"NULL": true},
             "m": {"M": {"x": {"L": [{"N": "1.5"}, {"S": "y"}]}}},
         }));
