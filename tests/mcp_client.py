@@ -604,7 +604,90 @@ async def reports(args):
     return await with_session(args, body)
 
 
-SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports}
+async def export(args):
+    """`--export`: the server reads an export (--oracle is its items as DynamoDB JSON lines):
+    list_tables and describe_table name it, query walks collections by cursor equal to the
+    items in key order, hotkeys counts them, each result from the export at 0 RCU; the
+    table-only tools refuse, naming the export."""
+    with open(args.oracle) as f:
+        raw = [json.loads(line) for line in f if line.strip()]
+    t = args.table
+
+    def expected(pk_name, pk, keep=lambda item: True, order=("SK",), reverse=False):
+        rows = [r for r in raw if pk_name in r and r[pk_name]["S"] == pk and keep(r)]
+        rows.sort(key=lambda r: tuple(r[k]["S"].encode() for k in order), reverse=reverse)
+        return rows
+
+    async def call(s, tool, arguments):
+        got = structured(await s.call_tool(tool, arguments))
+        check(got["source"].startswith("export "), f"{tool}: source {got['source']}")
+        cost = got["cost"]
+        check(num(cost["call_rcu"]) == 0 and num(cost["session_rcu"]) == 0, f"{tool}: {cost}")
+        check(all(num(r["consumed_rcu"]) == 0 for r in cost["requests"]), cost)
+        return got
+
+    async def walk(s, arguments, limit):
+        items, cursor, pages = [], None, 0
+        while True:
+            a = dict(arguments, limit=limit)
+            if cursor:
+                a["cursor"] = cursor
+            got = await call(s, "query", a)
+            check(got["count"] == len(got["items"]) <= limit, f"page of {got['count']} items, limit {limit}")
+            items.extend(got["items"])
+            pages += 1
+            cursor = got.get("cursor")
+            if not cursor:
+                check(got["stopped"] == "complete", got["stopped"])
+                return items, pages
+            check(pages <= 2000, "the cursor does not end")
+
+    async def body(s, init):
+        out = {}
+        tables = structured(await s.call_tool("list_tables", {}))
+        check(tables["tables"] == [t], tables)
+        described = await call(s, "describe_table", {"table": t})
+        keys = described["table"]["keys"]
+        check(keys["partition_key"]["name"] == "PK" and keys["sort_key"]["name"] == "SK", keys)
+        big = "USER#big"
+        walks = [
+            ("ascending", {"table": t, "pk": big}, expected("PK", big), 97),
+            ("descending", {"table": t, "pk": big, "descending": True}, expected("PK", big, reverse=True), 250),
+            ("begins_with", {"table": t, "pk": big, "sk_begins_with": "ITEM#01"},
+             expected("PK", big, lambda r: r["SK"]["S"].startswith("ITEM#01")), 33),
+            ("index", {"table": t, "index": "GSI1PK,GSI1SK", "pk": "G#1"},
+             expected("GSI1PK", "G#1", order=("GSI1SK", "PK", "SK")), 7),
+            ("hostile", {"table": t, "pk": "USER#hostile"}, expected("PK", "USER#hostile"), 2),
+        ]
+        for what, arguments, want, limit in walks:
+            items, pages = await walk(s, arguments, limit)
+            keys = [(i["PK"], i["SK"]) for i in items]
+            check(len(set(keys)) == len(keys), f"{what}: an item was returned twice")
+            same_items(items, want, what)
+            out[what] = {"items": len(items), "pages": pages}
+        # A projection is applied after the page is chosen: the cursor still walks the keys.
+        page = await call(s, "query", {"table": t, "pk": big, "projection": "flag", "limit": 5})
+        check(page["items"] == [{"flag": True}, {"flag": False}] * 2 + [{"flag": True}], page["items"])
+        hot = await call(s, "hotkeys", {"table": t, "top": 20})
+        check(hot["complete"] is True, hot)
+        out["hotkeys"] = json.loads(json.dumps(hot, default=float))
+        for tool, arguments in [
+            ("metrics", {"table": t}),
+            ("diagnose", {"table": t}),
+            ("insights", {"table": t}),
+            ("partiql", {"statement": f'SELECT * FROM "{t}" WHERE PK = ?', "parameters": [big]}),
+            ("explain", {"statement": f'SELECT * FROM "{t}" WHERE PK = ?', "parameters": [big]}),
+        ]:
+            r = await s.call_tool(tool, arguments)
+            check(r.is_error and f"{tool} is not served from an export" in text_of(r), f"{tool}: {text_of(r)}")
+        wrong = await s.call_tool("query", {"table": "orders", "pk": big})
+        check(wrong.is_error and "is not the one this server reads" in text_of(wrong), text_of(wrong))
+        return out
+
+    return await with_session(args, body)
+
+
+SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports, "export": export}
 
 
 def main():

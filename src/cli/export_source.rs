@@ -18,31 +18,31 @@ use crate::model::wording::{noun, thousands};
 /// Items the key inference looks at, from the first data files.
 const INFERENCE_SAMPLE: u64 = 10_000;
 
-/// Opens the export named by `--export`; `table` (the command's TABLE) overrides the name
-/// the manifest gives, for DescribeTable.
-pub(super) async fn open(
-    global: &GlobalArgs,
-    args: &ExportArgs,
-    table: Option<&str>,
-) -> Result<ExportBackend, CliError> {
-    let path = args.export.as_deref().unwrap_or_default();
-    let export = match parse_s3_url(path) {
-        None => open_export(Path::new(path)).map_err(|e| CliError::bad_input(e.0))?,
+/// Opens the export at `path` (a folder on disk, or s3://BUCKET/PREFIX): its manifests only;
+/// DynamoDB is sent nothing.
+pub(super) async fn open_at(global: &GlobalArgs, path: &str) -> Result<OpenedExport, CliError> {
+    match parse_s3_url(path) {
+        None => open_export(Path::new(path)).map_err(|e| CliError::bad_input(e.0)),
         Some(url) => {
             let (bucket, prefix) = url.map_err(|e| CliError::bad_input(e.0))?;
             let client = s3_client(&super::connect_options(global)?).await?;
             // What S3 answered (missing, denied, unreachable) is the service's, not a typo.
             open_s3_export(client, bucket, prefix)
                 .await
-                .map_err(|e| CliError::service(e.0))?
+                .map_err(|e| CliError::service(e.0))
         }
-    };
+    }
+}
+
+/// The table `export` stands for, named `table` (else as the manifest names it), its keys
+/// not known yet.
+pub(super) fn export_info(export: &OpenedExport, table: Option<&str>) -> TableInfo {
     let name = table
         .map(str::to_string)
         .or_else(|| export.summary.table.clone())
         .unwrap_or_else(|| export.summary.export_id.clone());
-    let mut info = TableInfo {
-        name: name.clone(),
+    TableInfo {
+        name,
         status: "EXPORT".into(),
         keys: KeySchema {
             partition_key: KeyAttr {
@@ -59,7 +59,54 @@ pub(super) async fn open(
         ttl_attribute: None,
         stream: None,
         on_demand_max: None,
-    };
+    }
+}
+
+/// The key schema inferred from the first items of `export` (said on stderr), `why` being
+/// why the table was not described; an error when no attribute is on every item.
+pub(super) async fn inferred_keys(export: &OpenedExport, why: &str) -> Result<KeySchema, CliError> {
+    let sample = export.clone();
+    let (inference, seen) = tokio::task::spawn_blocking(move || infer_keys(&sample))
+        .await
+        .map_err(|e| CliError::service(format!("key inference failed: {e}")))?;
+    let keys = inference.schema().ok_or_else(|| {
+        CliError::bad_input(format!(
+            "the key schema of export '{}' is unknown: {why} and no attribute is on every item; give --key PK[,SK]",
+            export.summary.export_id
+        ))
+    })?;
+    say!(
+        "note: key schema inferred as {} (attributes on every one of the first {} {}), since {why}; give --key PK[,SK] if it is wrong",
+        keys.names().join(", "),
+        thousands(seen),
+        noun(seen, "item")
+    );
+    Ok(keys)
+}
+
+/// `keys` (from `--key`, typed S) with the types the first items of `export` give them: a
+/// typed read (a Query's key condition) compares N and B keys as what they are.
+pub(super) async fn typed_keys(
+    export: &OpenedExport,
+    keys: KeySchema,
+) -> Result<KeySchema, CliError> {
+    let sample = export.clone();
+    let (inference, _) = tokio::task::spawn_blocking(move || infer_keys(&sample))
+        .await
+        .map_err(|e| CliError::service(format!("key inference failed: {e}")))?;
+    Ok(inference.typed(keys))
+}
+
+/// Opens the export named by `--export`; `table` (the command's TABLE) overrides the name
+/// the manifest gives, for DescribeTable.
+pub(super) async fn open(
+    global: &GlobalArgs,
+    args: &ExportArgs,
+    table: Option<&str>,
+) -> Result<ExportBackend, CliError> {
+    let export = open_at(global, args.export.as_deref().unwrap_or_default()).await?;
+    let mut info = export_info(&export, table);
+    let name = info.name.clone();
     if let Some(keys) = &args.key {
         info.keys = parse_keys("--key", keys)?;
         return Ok(ExportBackend::new(export, info));
@@ -78,22 +125,8 @@ pub(super) async fn open(
             info.status = table_info.status;
         }
         Err(why) => {
-            let sample = export.clone();
-            let (inference, seen) = tokio::task::spawn_blocking(move || infer_keys(&sample))
-                .await
-                .map_err(|e| CliError::service(format!("key inference failed: {e}")))?;
-            let keys = inference.schema().ok_or_else(|| {
-                CliError::bad_input(format!(
-                    "the key schema of export '{}' is unknown: table '{name}' cannot be described ({why}) and no attribute is on every item; give --key PK[,SK]",
-                    export.summary.export_id
-                ))
-            })?;
-            say!(
-                "note: key schema inferred as {} (attributes on every one of the first {} {}), since table '{name}' cannot be described ({why}); give --key PK[,SK] if it is wrong",
-                keys.names().join(", "),
-                thousands(seen),
-                noun(seen, "item")
-            );
+            let why = format!("table '{name}' cannot be described ({why})");
+            let keys = inferred_keys(&export, &why).await?;
             info.keys = keys;
         }
     }
@@ -127,7 +160,7 @@ fn infer_keys(export: &OpenedExport) -> (KeyInference, u64) {
 }
 
 /// `PK[,SK]` as a key schema (types are not needed to read an export: S stands in).
-fn parse_keys(flag: &str, text: &str) -> Result<KeySchema, CliError> {
+pub(super) fn parse_keys(flag: &str, text: &str) -> Result<KeySchema, CliError> {
     let names: Vec<&str> = text.split(',').map(str::trim).collect();
     let key = |name: &str| KeyAttr {
         name: name.to_string(),

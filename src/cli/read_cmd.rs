@@ -59,7 +59,10 @@ pub(super) struct QuerySpecs {
 
 /// Validates a `query`'s flags against the table (DescribeTable) and builds its requests;
 /// sends nothing else. `query` and the MCP server's query tool share it.
-pub(super) async fn query_specs(engine: &Engine, args: &QueryArgs) -> Result<QuerySpecs, CliError> {
+pub(super) async fn query_specs<B: Backend>(
+    engine: &B,
+    args: &QueryArgs,
+) -> Result<QuerySpecs, CliError> {
     let info = engine.describe_table(&args.table).await?;
     let keys = index_keys(&info, args.read.index.as_deref())?;
     let shard_pks: Vec<String> = match &args.pk_shards {

@@ -12,6 +12,9 @@
 
 use crate::common;
 
+#[path = "mcp_export.rs"]
+mod export;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -35,7 +38,7 @@ fn venv_python() -> PathBuf {
 
 /// Runs one scenario of tests/mcp_client.py against `dynoscope mcp --endpoint-url SERVER
 /// SERVER_ARGS…`, boto3 reading `oracle`; returns the JSON it prints.
-fn client(
+pub(super) fn client(
     scenario: &str,
     table: &str,
     oracle: &str,

@@ -118,6 +118,7 @@ fn page_estimate(info: &TableInfo, spec: &ReadSpec, items: usize) -> f64 {
 
 impl Server {
     async fn explain_call(&self, p: &ExplainParams) -> Result<ExplainResult, Refusal> {
+        self.live("explain")?;
         match (&p.statement, &p.query) {
             (Some(statement), None) => self.explain_statement(statement, p).await,
             (None, Some(query)) if p.parameters.is_none() => self.explain_query(query).await,
@@ -140,7 +141,7 @@ impl Server {
             }
         }
         let info = self
-            .inner
+            .live("explain")?
             .engine
             .describe_table(&spec.table)
             .await
@@ -180,7 +181,7 @@ impl Server {
             Err(e) => return Err(agent_words(&e.message)),
         };
         let info = self
-            .inner
+            .live("explain")?
             .engine
             .describe_table(&select.table)
             .await

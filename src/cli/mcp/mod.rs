@@ -7,6 +7,7 @@
 mod budget;
 mod cursor;
 mod explain;
+mod export_reads;
 mod page;
 mod paging;
 mod reads;
@@ -19,10 +20,13 @@ mod wording;
 use clap::Args;
 use rmcp::ServiceExt;
 
-use super::args::GlobalArgs;
+use super::args::{ExportArgs, GlobalArgs};
+use super::export_source::{export_info, inferred_keys, open_at, parse_keys, typed_keys};
 use super::read_spec::check_guard_flags;
 use super::CliError;
+use crate::aws::table_export::ExportBackend;
 use crate::aws::Engine;
+use server::Source;
 
 #[derive(Debug, Clone, Args)]
 pub struct McpArgs {
@@ -35,21 +39,31 @@ pub struct McpArgs {
     /// Rate-limit the session's requests (every call together) to N read units per second.
     #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
+    /// Serve query and hotkeys from this S3 export at 0 RCU, sending DynamoDB nothing (the
+    /// table's other tools then answer that they need the table); --key names its keys.
+    #[command(flatten)]
+    pub export: ExportArgs,
 }
 
 pub async fn run(global: &GlobalArgs, args: McpArgs) -> Result<(), CliError> {
     check_guard_flags(Some(args.max_rcu), args.rcu_per_second)?;
     check_guard_flags(Some(args.max_rcu_per_call), None)
         .map_err(|e| CliError::bad_input(e.message.replace("--max-rcu", "--max-rcu-per-call")))?;
-    let conn = super::connect(global).await?;
-    let engine = Engine::new(&conn);
+    let source = match args.export.export.as_deref() {
+        Some(path) => Source::Export(open_export(global, path, args.export.key.as_deref()).await?),
+        None => {
+            let conn = super::connect(global).await?;
+            Source::Table(Engine::new(&conn), conn)
+        }
+    };
     tracing::info!(
         max_rcu = args.max_rcu,
         max_rcu_per_call = args.max_rcu_per_call,
         rcu_per_second = args.rcu_per_second,
+        export = args.export.export.as_deref(),
         "mcp server starting on stdio"
     );
-    let server = server::Server::new(engine, conn, &args);
+    let server = server::Server::new(source, &args);
     let service = server
         .serve(rmcp::transport::stdio())
         .await
@@ -57,4 +71,24 @@ pub async fn run(global: &GlobalArgs, args: McpArgs) -> Result<(), CliError> {
     let ended = service.waiting().await;
     tracing::info!(?ended, "mcp session ended");
     Ok(())
+}
+
+/// The export of `--export`, its keys from `--key` or inferred from its first items: the table
+/// is not described, so the server sends DynamoDB nothing at all. A path that is no export is
+/// the command's error, before the session starts.
+async fn open_export(
+    global: &GlobalArgs,
+    path: &str,
+    key: Option<&str>,
+) -> Result<ExportBackend, CliError> {
+    let export = open_at(global, path).await?;
+    let mut info = export_info(&export, None);
+    info.keys = match key {
+        Some(keys) => typed_keys(&export, parse_keys("--key", keys)?).await?,
+        None => {
+            let why = "the MCP server does not describe the table of an export (it sends DynamoDB nothing)";
+            inferred_keys(&export, why).await?
+        }
+    };
+    Ok(ExportBackend::new(export, info))
 }

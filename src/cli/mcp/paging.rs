@@ -232,6 +232,7 @@ impl Server {
             cursor: next.map(|position| self.inner.cursors.encode(scope, &position)),
             stopped: stopped.to_string(),
             note,
+            source: self.source(),
             cost: self.cost(read.requests.clone()),
         }
     }

@@ -9,6 +9,7 @@ use rmcp::{tool, tool_router, Json};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::server::{engine_said, page_items, parameters, said, Cost, Refusal, Server};
 use super::wording::agent_words;
@@ -133,11 +134,71 @@ pub struct ItemsResult {
     pub stopped: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// What was read: "table", or "export" and the export's folder (read at 0 RCU).
+    pub source: String,
     pub cost: Cost,
 }
 
+/// The query tool's arguments as `dynoscope query`'s flags (at most one sort-key condition).
+pub(super) fn query_args(p: &QueryParams) -> Result<QueryArgs, Refusal> {
+    let items = page_items(p.limit)?;
+    let sorts = [
+        p.sk_eq.is_some(),
+        p.sk_lt.is_some(),
+        p.sk_le.is_some(),
+        p.sk_gt.is_some(),
+        p.sk_ge.is_some(),
+        p.sk_between.is_some(),
+        p.sk_begins_with.is_some(),
+    ];
+    if sorts.iter().filter(|&&s| s).count() > 1 {
+        return Err(
+            "give at most one sort-key condition (sk_eq, sk_lt, sk_le, sk_gt, sk_ge, sk_between or sk_begins_with)".into(),
+        );
+    }
+    Ok(QueryArgs {
+        table: p.table.clone(),
+        pk: Some(p.pk.clone()),
+        sort: SortArgs {
+            sk_eq: p.sk_eq.clone(),
+            sk_lt: p.sk_lt.clone(),
+            sk_le: p.sk_le.clone(),
+            sk_gt: p.sk_gt.clone(),
+            sk_ge: p.sk_ge.clone(),
+            sk_between: p.sk_between.clone().map(Vec::from),
+            sk_begins: p.sk_begins_with.clone(),
+        },
+        desc: p.descending,
+        pk_shards: None,
+        key_condition_expression: None,
+        read: ReadArgs {
+            index: p.index.clone(),
+            limit: Some(items),
+            consistent: p.consistent,
+            filter: p.filter.clone(),
+            projection: p.projection.clone(),
+            names: p.names.as_ref().map(|n| to_safe_json(n, false)),
+            values: p.values.as_ref().map(|v| to_safe_json(v, false)),
+            expression_attribute_values: None,
+            output: OutputFormat::Jsonl,
+            columns: None,
+            stats: false,
+            page_size: None,
+            max_rcu: None,
+            rcu_per_second: None,
+        },
+    })
+}
+
 impl Server {
-    pub(super) async fn query_page(&self, p: &QueryParams) -> Result<ItemsResult, Refusal> {
+    pub(super) async fn query_page(
+        &self,
+        p: &QueryParams,
+        cancel: &CancellationToken,
+    ) -> Result<ItemsResult, Refusal> {
+        if let Some(export) = &self.inner.export {
+            return self.export_query(export, p, cancel).await;
+        }
         let (spec, key_names) = self.query_spec(p).await?;
         self.paged(spec, key_names, &p.scope(), p.limit, p.cursor.as_deref())
             .await
@@ -150,54 +211,10 @@ impl Server {
         &self,
         p: &QueryParams,
     ) -> Result<(ReadSpec, Vec<String>), Refusal> {
+        let args = query_args(p)?;
         let items = page_items(p.limit)?;
-        let sorts = [
-            p.sk_eq.is_some(),
-            p.sk_lt.is_some(),
-            p.sk_le.is_some(),
-            p.sk_gt.is_some(),
-            p.sk_ge.is_some(),
-            p.sk_between.is_some(),
-            p.sk_begins_with.is_some(),
-        ];
-        if sorts.iter().filter(|&&s| s).count() > 1 {
-            return Err(
-                "give at most one sort-key condition (sk_eq, sk_lt, sk_le, sk_gt, sk_ge, sk_between or sk_begins_with)".into(),
-            );
-        }
-        let args = QueryArgs {
-            table: p.table.clone(),
-            pk: Some(p.pk.clone()),
-            sort: SortArgs {
-                sk_eq: p.sk_eq.clone(),
-                sk_lt: p.sk_lt.clone(),
-                sk_le: p.sk_le.clone(),
-                sk_gt: p.sk_gt.clone(),
-                sk_ge: p.sk_ge.clone(),
-                sk_between: p.sk_between.clone().map(Vec::from),
-                sk_begins: p.sk_begins_with.clone(),
-            },
-            desc: p.descending,
-            pk_shards: None,
-            key_condition_expression: None,
-            read: ReadArgs {
-                index: p.index.clone(),
-                limit: Some(items),
-                consistent: p.consistent,
-                filter: p.filter.clone(),
-                projection: p.projection.clone(),
-                names: p.names.as_ref().map(|n| to_safe_json(n, false)),
-                values: p.values.as_ref().map(|v| to_safe_json(v, false)),
-                expression_attribute_values: None,
-                output: OutputFormat::Jsonl,
-                columns: None,
-                stats: false,
-                page_size: None,
-                max_rcu: None,
-                rcu_per_second: None,
-            },
-        };
-        let mut specs = query_specs(&self.inner.engine, &args).await.map_err(said)?;
+        let engine = &self.live("explain")?.engine;
+        let mut specs = query_specs(engine, &args).await.map_err(said)?;
         let mut spec = specs.specs.pop().ok_or("no request was built")?;
         // The agent asked for this read, not a person at a prompt: the log says so.
         spec.cause = ReadCause::AgentCall;
@@ -206,6 +223,7 @@ impl Server {
     }
 
     async fn partiql_page(&self, p: &PartiqlParams) -> Result<ItemsResult, Refusal> {
+        self.live("partiql")?;
         page_items(p.limit)?;
         let parameters = parameters(p.parameters.as_deref())?;
         let select = match parse(&p.statement) {
@@ -217,7 +235,7 @@ impl Server {
             Err(e) => return Err(agent_words(&e.message)),
         };
         let info = self
-            .inner
+            .live("partiql")?
             .engine
             .describe_table(&select.table)
             .await
@@ -289,8 +307,9 @@ impl Server {
     async fn query(
         &self,
         Parameters(p): Parameters<QueryParams>,
+        cancel: CancellationToken,
     ) -> Result<Json<ItemsResult>, Refusal> {
-        let result = self.query_page(&p).await;
+        let result = self.query_page(&p, &cancel).await;
         self.logged("query", &p, result)
     }
 

@@ -4,6 +4,7 @@
 
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::{tool, tool_router, Json};
+use tokio_util::sync::CancellationToken;
 
 use super::reports::{
     self, DiagnoseResult, HotkeysParams, HotkeysResult, InsightsResult, MetricsResult, ReportParams,
@@ -17,8 +18,8 @@ use crate::model::sanitize::sanitize;
 impl Server {
     async fn hotkeys_report(&self, p: &HotkeysParams) -> Result<HotkeysResult, Refusal> {
         let (top, segments) = reports::check_hotkeys(p)?;
-        let info = self
-            .inner
+        let live = self.live("hotkeys")?;
+        let info = live
             .engine
             .describe_table(&p.table)
             .await
@@ -28,7 +29,7 @@ impl Server {
         self.inner.budget.check()?;
         let mut spec = reports::hotkeys_spec(&info, p, segments);
         self.inner.budget.per_call(&mut spec);
-        let counted = reports::count(&self.inner.engine, spec, &partition_key).await;
+        let counted = reports::count(&live.engine, spec, &partition_key).await;
         self.refused_if_spent(counted.requests.is_empty(), counted.outcome)?;
         if let Some(e) = counted.failure {
             return Err(self.failed(e, counted.requests));
@@ -60,16 +61,17 @@ impl Server {
             shard_families: reports::as_value(&d.shard_families()),
             warnings: reports::as_value(&d.warnings(&context)),
             note,
+            source: self.source(),
             cost: self.cost(counted.requests),
         })
     }
 
     async fn metrics_report(&self, p: &ReportParams) -> Result<MetricsResult, Refusal> {
         let window = crate::cli::metrics::window(p.since(), p.period()).map_err(said)?;
-        let (_, report) =
-            crate::cli::metrics::gather(&self.inner.conn, &self.inner.engine, &p.table, window)
-                .await
-                .map_err(said)?;
+        let live = self.live("metrics")?;
+        let (_, report) = crate::cli::metrics::gather(&live.conn, &live.engine, &p.table, window)
+            .await
+            .map_err(said)?;
         let report = report.map_err(feature_said)?;
         Ok(MetricsResult {
             report: reports::as_value(&report),
@@ -79,15 +81,14 @@ impl Server {
 
     async fn insights_report(&self, p: &ReportParams) -> Result<InsightsResult, Refusal> {
         let window = crate::cli::metrics::window(p.since(), p.period()).map_err(said)?;
-        let info = self
-            .inner
+        let live = self.live("insights")?;
+        let info = live
             .engine
             .describe_table(&p.table)
             .await
             .map_err(engine_said)?;
         let (found, notes) =
-            crate::cli::insights::collect(&self.inner.conn, &self.inner.engine, &info, window)
-                .await;
+            crate::cli::insights::collect(&live.conn, &live.engine, &info, window).await;
         let notes: Vec<String> = notes.iter().map(|n| unnoted(n)).collect();
         if found.is_empty() && !notes.is_empty() {
             // Nothing fetched: an empty report would read as "no insights".
@@ -105,8 +106,9 @@ impl Server {
         use crate::aws::cloudwatch::FeatureError;
         use crate::model::diagnose::{diagnose, Evidence, IndexFacts};
         let window = crate::cli::metrics::window(p.since(), p.period()).map_err(said)?;
+        let live = self.live("diagnose")?;
         let (info, metrics) =
-            crate::cli::metrics::gather(&self.inner.conn, &self.inner.engine, &p.table, window)
+            crate::cli::metrics::gather(&live.conn, &live.engine, &p.table, window)
                 .await
                 .map_err(said)?;
         let mut notes = Vec::new();
@@ -122,8 +124,7 @@ impl Server {
             }
         };
         let (insights, more) =
-            crate::cli::insights::collect(&self.inner.conn, &self.inner.engine, &info, window)
-                .await;
+            crate::cli::insights::collect(&live.conn, &live.engine, &info, window).await;
         notes.extend(more.iter().map(|n| unnoted(n)));
         let indexes = IndexFacts::of_gsis(&info);
         let verdicts = diagnose(&Evidence {
@@ -161,8 +162,12 @@ impl Server {
     async fn hotkeys(
         &self,
         Parameters(p): Parameters<HotkeysParams>,
+        cancel: CancellationToken,
     ) -> Result<Json<HotkeysResult>, Refusal> {
-        let result = self.hotkeys_report(&p).await;
+        let result = match &self.inner.export {
+            Some(export) => self.export_hotkeys(export, &p, &cancel).await,
+            None => self.hotkeys_report(&p).await,
+        };
         self.logged("hotkeys", &p, result)
     }
 

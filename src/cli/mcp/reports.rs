@@ -22,7 +22,7 @@ use crate::model::schema::{IndexKind, TableInfo};
 pub const DEFAULT_TOP: usize = 10;
 pub const MAX_TOP: usize = 100;
 /// Distinct keys counted exactly before the count turns approximate (as `hotkeys`' default).
-const MAX_EXACT_KEYS: usize = 1_000_000;
+pub const MAX_EXACT_KEYS: usize = 1_000_000;
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -61,6 +61,8 @@ pub struct HotkeysResult {
     pub warnings: Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// What was read: "table", or "export" and the export's folder (read at 0 RCU).
+    pub source: String,
     pub cost: Cost,
 }
 

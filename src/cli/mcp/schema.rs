@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::server::{engine_said, Cost, Refusal, Server};
+use crate::aws::Backend;
 use crate::model::json::to_safe_json;
 
 #[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
@@ -30,6 +31,9 @@ pub struct TablesResult {
 pub struct DescribeResult {
     /// Keys, attribute types, indexes (keys, projection, size), billing, size, TTL, stream.
     pub table: Value,
+    /// What was described: "table", or "export" and the export's folder (its key schema as
+    /// --key gave it or as inferred from its items; an export keeps no index definitions).
+    pub source: String,
     pub cost: Cost,
 }
 
@@ -42,7 +46,12 @@ impl Server {
         &self,
         Parameters(p): Parameters<NoParams>,
     ) -> Result<Json<TablesResult>, Refusal> {
-        let result = match self.inner.engine.list_tables().await {
+        let listed = match (&self.inner.export, &self.inner.live) {
+            (Some(export), _) => export.list_tables().await,
+            (None, Some(live)) => live.engine.list_tables().await,
+            (None, None) => Ok(Vec::new()),
+        };
+        let result = match listed {
             Ok(names) => Ok(TablesResult {
                 tables: names,
                 cost: self.cost(Vec::new()),
@@ -59,9 +68,19 @@ impl Server {
         &self,
         Parameters(p): Parameters<DescribeParams>,
     ) -> Result<Json<DescribeResult>, Refusal> {
-        let result = match self.inner.engine.describe_table(&p.table).await {
+        let described = match &self.inner.export {
+            Some(export) => self.export_table(export, &p.table).await,
+            None => {
+                self.live("describe_table")?
+                    .engine
+                    .describe_table(&p.table)
+                    .await
+            }
+        };
+        let result = match described {
             Ok(info) => Ok(DescribeResult {
                 table: serde_json::from_str(&to_safe_json(&info, false)).unwrap_or(Value::Null),
+                source: self.source(),
                 cost: self.cost(Vec::new()),
             }),
             Err(e) => Err(engine_said(e)),

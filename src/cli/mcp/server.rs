@@ -20,7 +20,8 @@ use super::reports::{DiagnoseResult, HotkeysResult, InsightsResult, MetricsResul
 use super::schema::{DescribeResult, TablesResult};
 use super::wording::agent_words;
 use super::McpArgs;
-use crate::aws::{Connection, DoneOutcome, Engine, EngineError, ReadSpec};
+use crate::aws::table_export::ExportBackend;
+use crate::aws::{Backend, Connection, DoneOutcome, Engine, EngineError, ReadSpec};
 use crate::cli::CliError;
 use crate::model::capacity::format_units;
 use crate::model::json::to_safe_json;
@@ -34,13 +35,27 @@ pub struct Server {
 }
 
 pub(super) struct Inner {
-    pub engine: Engine,
-    /// CloudWatch for diagnose, metrics and insights.
-    pub conn: Connection,
+    /// The table's side: absent when the server reads an export (`--export`), which it does
+    /// without sending DynamoDB anything.
+    pub live: Option<Live>,
+    /// The export every read tool answers from, at 0 RCU, with `--export`.
+    pub export: Option<ExportBackend>,
     /// The session's budget: the engine's session guard, and each read's own for the
     /// per-call cap.
     pub budget: Budget,
     pub cursors: Cursors,
+}
+
+pub(super) struct Live {
+    pub engine: Engine,
+    /// CloudWatch for diagnose, metrics and insights.
+    pub conn: Connection,
+}
+
+/// Where the server reads.
+pub enum Source {
+    Table(Engine, Connection),
+    Export(ExportBackend),
 }
 
 /// What a call cost and what the session has left.
@@ -103,14 +118,23 @@ fn read_only(mut router: ToolRouter<Server>) -> ToolRouter<Server> {
 }
 
 impl Server {
-    pub fn new(engine: Engine, conn: Connection, args: &McpArgs) -> Self {
+    pub fn new(source: Source, args: &McpArgs) -> Self {
         let budget = Budget::new(args.max_rcu, args.max_rcu_per_call, args.rcu_per_second);
-        // Every request of every call is admitted by the session's guard before it is sent.
-        let engine = engine.with_session_guard(Some(budget.session_guard()));
+        let (live, export) = match source {
+            // Every request of every call is admitted by the session's guard before it is sent.
+            Source::Table(engine, conn) => (
+                Some(Live {
+                    engine: engine.with_session_guard(Some(budget.session_guard())),
+                    conn,
+                }),
+                None,
+            ),
+            Source::Export(backend) => (None, Some(backend)),
+        };
         Server {
             inner: std::sync::Arc::new(Inner {
-                engine,
-                conn,
+                live,
+                export,
                 budget,
                 cursors: Cursors::default(),
             }),
@@ -120,6 +144,27 @@ impl Server {
                     + Self::explain_router()
                     + Self::reports_router(),
             ),
+        }
+    }
+
+    /// The table's side, or the tool error of a server reading an export: `tool` needs the
+    /// table itself.
+    pub(super) fn live(&self, tool: &str) -> Result<&Live, Refusal> {
+        match (&self.inner.live, &self.inner.export) {
+            (Some(live), _) => Ok(live),
+            (None, Some(export)) => Err(format!(
+                "{tool} is not served from an export: this server reads {} (started with --export) and sends DynamoDB nothing; query and hotkeys read the export at 0 RCU, list_tables and describe_table show it. For {tool}, start another `dynoscope mcp` without --export, against the table",
+                export.endpoint()
+            )),
+            (None, None) => Err(format!("{tool} has no table to read")),
+        }
+    }
+
+    /// What a result says it was read from: "table", or "export" and where it is.
+    pub(super) fn source(&self) -> String {
+        match &self.inner.export {
+            None => "table".into(),
+            Some(export) => export.endpoint().to_string(),
         }
     }
 
@@ -173,7 +218,7 @@ impl Server {
     pub(super) async fn read(&self, mut spec: ReadSpec) -> Result<page::ReadOutcome, Refusal> {
         self.inner.budget.check()?;
         self.inner.budget.per_call(&mut spec);
-        let mut outcome = page::run(&self.inner.engine, spec).await;
+        let mut outcome = page::run(&self.live("this read")?.engine, spec).await;
         if let Some(e) = outcome.failure.take() {
             return Err(self.failed(e, outcome.requests));
         }
@@ -251,10 +296,11 @@ has_cost!(
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
+        let export = "Read-only DynamoDB tools over an S3 export of a table, at 0 RCU: nothing is sent to DynamoDB. Start with describe_table (its key schema), then query an item collection by its partition key or count hot keys; every read goes through the export's files, so it takes time but costs no read capacity. Pages are bounded: follow the cursor only as far as you need.";
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("dynoscope", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "Read-only DynamoDB tools with a read budget for the whole session. Start with list_tables and describe_table (free), then query an item collection by its partition key; use explain before a PartiQL statement you are unsure of. Every result carries its cost and the budget left; pages are bounded, so follow the cursor only as far as you need.",
-            )
+            .with_instructions(if self.inner.export.is_some() { export } else {
+                "Read-only DynamoDB tools with a read budget for the whole session. Start with list_tables and describe_table (free), then query an item collection by its partition key; use explain before a PartiQL statement you are unsure of. Every result carries its cost and the budget left; pages are bounded, so follow the cursor only as far as you need."
+            })
     }
 }

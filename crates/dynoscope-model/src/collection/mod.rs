@@ -21,6 +21,7 @@
 mod display_order;
 mod edit;
 mod grouping;
+mod key_window;
 mod merge;
 mod ordering;
 mod sort_key;
@@ -28,6 +29,7 @@ mod store;
 
 pub use display_order::{CollectionOrder, DisplayOrder};
 pub use grouping::Collection;
+pub use key_window::KeyWindow;
 pub use merge::merge_sorted;
 pub use ordering::dynamo_cmp;
 pub use store::{ItemId, ItemStore, KindId};

@@ -47,6 +47,26 @@ impl KeyInference {
         }
     }
 
+    /// `keys` (named by the user, typed S) with each attribute's type as every item so far
+    /// had it: a key attribute is on every item, with one type.
+    pub fn typed(&self, mut keys: KeySchema) -> KeySchema {
+        let seen = |attr: &mut KeyAttr| {
+            if let Some(k) = self
+                .candidates
+                .iter()
+                .flatten()
+                .find(|k| k.name == attr.name)
+            {
+                attr.key_type = k.key_type;
+            }
+        };
+        seen(&mut keys.partition_key);
+        if let Some(sort_key) = keys.sort_key.as_mut() {
+            seen(sort_key);
+        }
+        keys
+    }
+
     /// The guess: a partition key (a conventional name first, else the first candidate by
     /// name) and a sort key when a second candidate has a conventional sort-key name.
     pub fn schema(&self) -> Option<KeySchema> {
