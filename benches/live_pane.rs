@@ -28,11 +28,11 @@ use dynoscope::app::update::{start, update};
 use dynoscope::aws::attempts::AttemptStats;
 use dynoscope::aws::stream::StreamEvent;
 use dynoscope::aws::{EngineEvent, Operation, Page, SegmentStart};
-use dynoscope::model::capacity::Consumed;
-use dynoscope::model::demo_data::DemoItems;
-use dynoscope::model::schema::TableInfo;
+use dynoscope::model::demo::demo_data::DemoItems;
+use dynoscope::model::design::schema::TableInfo;
+use dynoscope::model::item::value::{AttrValue, Item};
 use dynoscope::model::stream::{Change, ChangeEvent, ViewType};
-use dynoscope::model::value::{AttrValue, Item};
+use dynoscope::model::traffic::capacity::Consumed;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
@@ -43,7 +43,7 @@ const USERS: u64 = 20_000;
 const START_MS: i64 = 1_796_066_280_000;
 
 fn info() -> TableInfo {
-    dynoscope::model::demo_data::stream_table_info()
+    dynoscope::model::demo::demo_data::stream_table_info()
 }
 
 fn item(attrs: &[(&str, String)]) -> Item {

@@ -20,11 +20,11 @@ use dynoscope::app::state::State;
 use dynoscope::app::update::{start, update};
 use dynoscope::aws::attempts::AttemptStats;
 use dynoscope::aws::{EngineEvent, Operation, Page, SegmentStart};
-use dynoscope::model::capacity::Consumed;
-use dynoscope::model::demo_data::DemoItems;
-use dynoscope::model::json::append_dynamo_json;
-use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType, TableInfo};
-use dynoscope::model::value::Item;
+use dynoscope::model::demo::demo_data::DemoItems;
+use dynoscope::model::design::schema::{KeyAttr, KeySchema, KeyType, TableInfo};
+use dynoscope::model::formats::json::append_dynamo_json;
+use dynoscope::model::item::value::Item;
+use dynoscope::model::traffic::capacity::Consumed;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 

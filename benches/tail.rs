@@ -37,11 +37,11 @@ use std::sync::Arc;
 use dynoscope::aws::stream::convert::change_from_sdk;
 use dynoscope::aws::stream::source::StreamSource;
 use dynoscope::aws::stream::{SdkStreamSource, StreamCounters};
-use dynoscope::model::json::{append_dynamo_json, JsonSpelling};
-use dynoscope::model::schema::TableInfo;
+use dynoscope::model::design::schema::TableInfo;
+use dynoscope::model::formats::json::{append_dynamo_json, JsonSpelling};
+use dynoscope::model::item::value::{AttrValue, Item};
 use dynoscope::model::stream::change_json::write_change;
 use dynoscope::model::stream::{Change, LiveConfig, LiveStats, ViewType};
-use dynoscope::model::value::{AttrValue, Item};
 
 const PER_PAGE: usize = 1000;
 const KEYS: usize = 20_000;
@@ -75,7 +75,7 @@ impl HttpClient for Canned {
 }
 
 fn table() -> TableInfo {
-    dynoscope::model::demo_data::stream_table_info()
+    dynoscope::model::demo::demo_data::stream_table_info()
 }
 
 /// An order of the demo's shape, as it was (`status` PENDING) or is (SHIPPED).

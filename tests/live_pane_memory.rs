@@ -15,9 +15,9 @@ use dynoscope::app::msg::{Effect, InputMsg, LiveEffect, Msg, StreamMsg, TableMsg
 use dynoscope::app::state::State;
 use dynoscope::app::update::{start, update};
 use dynoscope::aws::stream::StreamEvent;
-use dynoscope::model::schema::TableInfo;
+use dynoscope::model::design::schema::TableInfo;
+use dynoscope::model::item::value::{AttrValue, Item};
 use dynoscope::model::stream::{Change, ChangeEvent, ViewType};
-use dynoscope::model::value::{AttrValue, Item};
 
 mod counting_alloc;
 use counting_alloc::{Counting, LIVE, PEAK};
@@ -41,7 +41,7 @@ const HEAP_BOUND_MB: usize = 24;
 const GROWTH_BOUND_KB: usize = 256;
 
 fn info() -> TableInfo {
-    dynoscope::model::demo_data::stream_table_info()
+    dynoscope::model::demo::demo_data::stream_table_info()
 }
 
 /// Change `n`: a MODIFY of one of 20,000 users (every fifth to the hot tenant), both images

@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use dynoscope::aws::stream::memory::MemoryStream;
 use dynoscope::aws::stream::{start_stream, StreamCounters, StreamEvent, StreamSpec, StreamStart};
-use dynoscope::model::schema::TableInfo;
+use dynoscope::model::design::schema::TableInfo;
+use dynoscope::model::item::value::{AttrValue, Item};
 use dynoscope::model::stream::{
     Change, ChangeEvent, LiveConfig, LiveStats, RankBy, RankTarget, ViewType, Window,
 };
-use dynoscope::model::value::{AttrValue, Item};
 
 mod counting_alloc;
 use counting_alloc::{Counting, LIVE, PEAK};
@@ -35,7 +35,7 @@ const GROWTH_BOUND_KB: usize = 256;
 const START_MS: i64 = 1_800_000_000_000;
 
 fn table() -> TableInfo {
-    dynoscope::model::demo_data::stream_table_info()
+    dynoscope::model::demo::demo_data::stream_table_info()
 }
 
 /// Change number `n`: a MODIFY of one of 20,000 users (every fifth to the hot tenant), with

@@ -17,13 +17,13 @@ use super::read_spec::check_guard_flags;
 use super::CliError;
 use crate::aws::read::DoneOutcome;
 use crate::aws::Engine;
-use crate::model::bulk::{self, journal, preview, BulkItem};
-use crate::model::json::append_dynamo_json;
-use crate::model::partiql::{
+use crate::model::design::schema::TableInfo;
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::query::partiql::{
     parse_parameters, parse_write, refusal, translate, Advice, ErrorKind, ReadKind, WriteStatement,
 };
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
+use crate::model::text::sanitize::sanitize;
+use crate::model::write::bulk::{self, journal, preview, BulkItem};
 
 /// The flags of a bulk write; a SELECT refuses them.
 #[derive(Debug, Clone, Default, Args)]
@@ -141,7 +141,7 @@ async fn read_matches(
     engine: &Engine,
     args: &PartiqlArgs,
     statement: WriteStatement,
-    parameters: &[crate::model::value::AttrValue],
+    parameters: &[crate::model::item::value::AttrValue],
     info: &TableInfo,
 ) -> Result<Matched, CliError> {
     let plan = translate(&statement.select, parameters, info).map_err(|e| bad(e.message))?;

@@ -10,12 +10,12 @@ use tokio::time::Instant;
 use super::output::OutputFormat;
 use super::CliError;
 use crate::aws::bulk::{RunEvent, Tally};
-use crate::model::bulk::BulkItem;
-use crate::model::capacity::format_units;
-use crate::model::json::append_dynamo_json;
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
+use crate::model::design::schema::TableInfo;
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::item::value::Item;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
+use crate::model::write::bulk::BulkItem;
 
 /// Prints what the engine's runner reports: a failed item's reason and the progress line on
 /// stderr, conflicts (collected for stdout, printed at the end).

@@ -17,11 +17,11 @@ use super::CliError;
 use crate::aws::bulk::{self, Items, JournalError, JournalFile, RunError, Stopped, Tally};
 use crate::aws::write::{AuditLog, WriteGuard, Writer};
 use crate::aws::{Connection, Engine};
-use crate::model::bulk::journal::{self, Header, Journal};
-use crate::model::bulk::BulkItem;
-use crate::model::capacity::format_units;
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
+use crate::model::write::bulk::journal::{self, Header, Journal};
+use crate::model::write::bulk::BulkItem;
 
 /// Exit code of a run that skipped conflicting items.
 pub const EXIT_CONFLICTS: u8 = 4;

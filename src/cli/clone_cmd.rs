@@ -16,11 +16,11 @@ use super::read_spec::check_guard_flags;
 use super::CliError;
 use crate::aws::clone_table::{self, Target};
 use crate::aws::{self, DoneOutcome, Engine, Operation, ReadCause, ReadSpec};
-use crate::model::json::append_dynamo_json;
-use crate::model::partiql::{parse, parse_parameters, translate, ReadKind, Statement};
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
+use crate::model::design::schema::TableInfo;
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::item::value::Item;
+use crate::model::query::partiql::{parse, parse_parameters, translate, ReadKind, Statement};
+use crate::model::text::sanitize::sanitize;
 use crate::model::write::key_of;
 
 #[derive(Debug, Clone, Args)]

@@ -13,7 +13,7 @@ use tokio::signal::unix::{signal, Signal, SignalKind};
 use super::args::{DemoArgs, GlobalArgs};
 use super::CliError;
 use crate::aws::{self, seed, Engine};
-use crate::model::demo_data;
+use crate::model::demo::demo_data;
 
 pub const DEMO_TABLE: &str = "app";
 /// The demo table's access patterns, built into the binary so `demo` works from anywhere.
@@ -156,7 +156,7 @@ impl StopSignals {
 
 pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
     if let Some(url) = &global.endpoint_url {
-        let url = crate::model::redact::redact_userinfo(url);
+        let url = crate::model::text::redact::redact_userinfo(url);
         return Err(CliError::bad_input(format!(
             "demo starts its own DynamoDB Local, so --endpoint-url '{url}' is not used; to load another endpoint run 'dynoscope seed --endpoint-url {url}'"
         )));
@@ -223,7 +223,7 @@ async fn serve(
     } else {
         let mut global = global.clone();
         global.endpoint_url = Some(local.endpoint.clone());
-        let patterns = crate::model::access_pattern::parse_patterns_file(
+        let patterns = crate::model::design::access_pattern::parse_patterns_file(
             DEMO_PATTERNS,
             "assets/demo-patterns.toml",
         )

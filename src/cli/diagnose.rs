@@ -1,5 +1,5 @@
 //! `diagnose TABLE`: the metrics, Contributor Insights and the table's description turned
-//! into verdicts ([`crate::model::diagnose`]). Exit 0, or 3 when a verdict says the table is
+//! into verdicts ([`crate::model::traffic::diagnose`]). Exit 0, or 3 when a verdict says the table is
 //! throttling now. A permission missing costs only its evidence, with one line naming it.
 
 use std::fmt::Write as _;
@@ -14,10 +14,12 @@ use super::CliError;
 use crate::aws::cloudwatch::FeatureError;
 use crate::aws::stream::RETENTION;
 use crate::aws::Engine;
-use crate::model::diagnose::{diagnose, keys_wanted, Evidence, IndexFacts, SampledKey, Verdict};
-use crate::model::duration::parse_duration_at_most;
-use crate::model::json::to_safe_json;
-use crate::model::sanitize::sanitize;
+use crate::model::formats::json::to_safe_json;
+use crate::model::input::duration::parse_duration_at_most;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::diagnose::{
+    diagnose, keys_wanted, Evidence, IndexFacts, SampledKey, Verdict,
+};
 
 #[derive(Debug, Serialize)]
 struct Report<'a> {

@@ -7,12 +7,12 @@
 
 use crate::aws::ReadCause;
 use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
-use crate::model::diagnose::{SampleSource, SampledKey};
-use crate::model::distribution::KeyDistribution;
-use crate::model::item_size::item_size;
-use crate::model::metrics::Target;
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
+use crate::model::item::item_size::item_size;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::diagnose::{SampleSource, SampledKey};
+use crate::model::traffic::distribution::KeyDistribution;
+use crate::model::traffic::metrics::Target;
 
 use std::time::Duration;
 
@@ -23,9 +23,9 @@ use super::say::say;
 use super::CliError;
 use crate::aws::stream::describe::stream_table;
 use crate::aws::Connection;
-use crate::model::duration::format_duration;
+use crate::model::input::duration::format_duration;
 use crate::model::stream::attribution::WriteTargets;
-use crate::model::wording::noun;
+use crate::model::text::wording::noun;
 
 /// The samples' read budget when `--max-rcu` is not given: enough for thousands of keys of a
 /// keys-only projection, little beside a throttling table's traffic.

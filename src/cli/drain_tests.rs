@@ -8,7 +8,7 @@ use super::*;
 use crate::aws::read::memory::{MemorySource, Step};
 use crate::aws::{MemoryEngine, Operation, ReadCause};
 use crate::model::fixtures::demo_info;
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 fn table(n: usize, fail: Option<u64>) -> MemoryEngine {
     let items = (0..n)

@@ -11,9 +11,9 @@ use crate::app::state::{ConnectTarget, ConnectionInfo, Session, State};
 use crate::aws::write::{AuditLog, Writer};
 use crate::aws::SessionGuard;
 use crate::aws::{Backend, Engine};
-use crate::model::access_pattern::AccessPattern;
-use crate::model::aws_profiles::profile_names;
-use crate::model::limits;
+use crate::model::design::access_pattern::AccessPattern;
+use crate::model::formats::aws_profiles::profile_names;
+use crate::model::input::limits;
 use crate::platform::dirs::{aws_config_file, state_dir};
 use crate::tui::{history_store, Connector, Services};
 
@@ -264,7 +264,8 @@ async fn explore_export(
     }
     let backend = super::export_source::open(&global, &export, table.as_deref()).await?;
     let summary = &backend.export().summary;
-    let incremental = summary.export_type == crate::model::table_export::ExportType::Incremental;
+    let incremental =
+        summary.export_type == crate::model::exports::table_export::ExportType::Incremental;
     needs_terminal()?;
     let name = backend.describe_table("").await?.name;
     let (mut state, history_file) = initial_state(
@@ -293,11 +294,11 @@ fn metrics_source(conn: &crate::aws::Connection) -> crate::tui::MetricsSource {
     std::sync::Arc::new(move |table: String, gsis: Vec<String>, window| {
         let client = client.clone();
         Box::pin(async move {
-            let plan = crate::model::metrics::MetricsPlan::new(&table, &gsis, window);
+            let plan = crate::model::traffic::metrics::MetricsPlan::new(&table, &gsis, window);
             crate::aws::cloudwatch::metric_data(&client, &plan)
                 .await
                 .map(|answered| {
-                    crate::model::metrics::report::MetricsReport::build(&plan, &answered)
+                    crate::model::traffic::metrics::report::MetricsReport::build(&plan, &answered)
                 })
         })
     })

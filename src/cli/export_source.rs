@@ -11,9 +11,9 @@ use crate::aws::table_export::{
     OpenedExport,
 };
 use crate::aws::{Backend, DoneOutcome, Engine};
-use crate::model::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, TableInfo};
-use crate::model::table_export::{ExportType, KeyInference, Record};
-use crate::model::wording::{noun, thousands};
+use crate::model::design::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, TableInfo};
+use crate::model::exports::table_export::{ExportType, KeyInference, Record};
+use crate::model::text::wording::{noun, thousands};
 
 /// Items the key inference looks at, from the first data files.
 const INFERENCE_SAMPLE: u64 = 10_000;
@@ -193,7 +193,7 @@ pub(super) fn index_from_keys(info: &mut TableInfo, index: &str) -> Result<(), C
         name: index.to_string(),
         kind: IndexKind::Gsi,
         keys,
-        projection: crate::model::schema::Projection {
+        projection: crate::model::design::schema::Projection {
             projection_type: "ALL".into(),
             non_key_attributes: Vec::new(),
         },
@@ -250,7 +250,7 @@ pub(super) async fn hotkeys(global: &GlobalArgs, args: HotkeysArgs) -> Result<()
     }
     if args.athena {
         let info = backend.describe_table("").await?;
-        let sql = crate::model::table_export::athena_sql(&info, summary, args.top);
+        let sql = crate::model::exports::table_export::athena_sql(&info, summary, args.top);
         let mut stdout = std::io::stdout().lock();
         return match std::io::Write::write_all(&mut stdout, sql.as_bytes()) {
             Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {

@@ -12,13 +12,13 @@ use super::settings::Settings;
 use super::{ranges, CliError};
 use crate::aws::export_start::{start_export, ExportCallError, ExportProgress};
 use crate::aws::Engine;
-use crate::model::export_start::{
+use crate::model::exports::export_start::{
     check_bucket, check_bucket_owner, cost_lines, export_folder, pitr_off_message, read_command,
     window, ExportRequest,
 };
-use crate::model::sanitize::sanitize;
-use crate::model::table_export::ExportFormat;
-use crate::model::wording::{bytes, thousands};
+use crate::model::exports::table_export::ExportFormat;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wording::{bytes, thousands};
 
 #[derive(Debug, Clone, Args)]
 pub struct ExportStartArgs {
@@ -119,7 +119,7 @@ pub async fn run(global: &GlobalArgs, args: ExportStartArgs) -> Result<(), CliEr
     if args.no_wait {
         say!(
             "not following it (--no-wait); see its status with: aws dynamodb describe-export --export-arn {}",
-            crate::model::shell::shell_word(&started.arn)
+            crate::model::text::shell::shell_word(&started.arn)
         );
         return Ok(());
     }
@@ -151,7 +151,7 @@ fn print_out(text: &str) {
 }
 
 fn id_of(arn: &str) -> &str {
-    crate::model::table_export::export_id_from_arn(arn)
+    crate::model::exports::table_export::export_id_from_arn(arn)
 }
 
 fn call_error(e: ExportCallError, table: &str) -> CliError {

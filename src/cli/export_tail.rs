@@ -8,10 +8,10 @@ use super::tail::{ChangeOutput, TailArgs};
 use super::CliError;
 use crate::aws::table_export::read_changes_in_order;
 use crate::aws::Backend;
-use crate::model::json::JsonSpelling;
+use crate::model::exports::table_export::ExportType;
+use crate::model::formats::json::JsonSpelling;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::change_json::write_change;
-use crate::model::table_export::ExportType;
 
 pub(super) async fn run(global: &GlobalArgs, args: TailArgs) -> Result<(), CliError> {
     for (flag, given) in [

@@ -1,6 +1,6 @@
 //! `hotkeys`: scan a table or index (in parallel segments) and report how its items spread over
 //! partition-key values: the hottest keys, the key histogram, write-shard families and the
-//! warnings of [`crate::model::distribution`].
+//! warnings of [`crate::model::traffic::distribution`].
 
 use crate::aws::ReadCause;
 use crate::ui::format::bytes;
@@ -16,16 +16,16 @@ use super::text_table::{write_table, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
-pub(super) use crate::model::distribution::key_text;
-use crate::model::distribution::{
+use crate::model::design::schema::{IndexKind, TableInfo};
+use crate::model::formats::json::to_safe_json;
+use crate::model::item::item_size::item_size;
+use crate::model::item::value::Item;
+use crate::model::text::sanitize::{sanitize, truncate_display};
+use crate::model::text::wording::{noun, percent, thousands};
+pub(super) use crate::model::traffic::distribution::key_text;
+use crate::model::traffic::distribution::{
     Approximation, KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
-use crate::model::item_size::item_size;
-use crate::model::json::to_safe_json;
-use crate::model::sanitize::{sanitize, truncate_display};
-use crate::model::schema::{IndexKind, TableInfo};
-use crate::model::value::Item;
-use crate::model::wording::{noun, percent, thousands};
 
 /// Widest key column in `table` output; longer keys are truncated with `…`.
 const MAX_KEY_WIDTH: usize = 48;
@@ -227,7 +227,10 @@ async fn count<B: Backend>(
             if drained.outcome == Some(DoneOutcome::BudgetReached) {
                 say!(
                     "note: {}; the report covers the {} {} read so far",
-                    crate::model::capacity::budget_stop(budget, stats.consumed_capacity.total),
+                    crate::model::traffic::capacity::budget_stop(
+                        budget,
+                        stats.consumed_capacity.total
+                    ),
                     distribution.total_items(),
                     noun(distribution.total_items(), "item")
                 );

@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 #[test]
 fn the_warnings_section_says_none_or_lists_them_sanitised() {

@@ -17,14 +17,14 @@ use super::text_table::{write_table, Align};
 use super::CliError;
 use crate::aws::stream::describe::stream_table;
 use crate::aws::stream::{StreamEvent, StreamStart, RECORDS_PER_CALL, RETENTION};
-use crate::model::distribution::ShardFamily;
-use crate::model::duration::{format_duration, parse_duration_at_most};
-use crate::model::sanitize::{sanitize, truncate_display};
-use crate::model::schema::IndexKind;
+use crate::model::design::schema::IndexKind;
+use crate::model::input::duration::{format_duration, parse_duration_at_most};
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::tally::{WriteKeyEntry, WriteTally};
 use crate::model::stream::warnings::{Subject, WriteWarning};
-use crate::model::wording::{noun, percent};
+use crate::model::text::sanitize::{sanitize, truncate_display};
+use crate::model::text::wording::{noun, percent};
+use crate::model::traffic::distribution::ShardFamily;
 
 /// How long `--writes` counts without `--for`.
 const DEFAULT_FOR: Duration = Duration::from_secs(60);

@@ -10,12 +10,12 @@ use super::args::{GlobalArgs, MetricsArgs, ReportOutput};
 use super::CliError;
 use crate::aws::cloudwatch::FeatureError;
 use crate::aws::{Connection, Engine};
-use crate::model::insights::{TargetInsights, WITHOUT_IT};
-use crate::model::json::to_safe_json;
-use crate::model::metrics::Window;
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
-use crate::model::wording::percent;
+use crate::model::design::schema::TableInfo;
+use crate::model::formats::json::to_safe_json;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wording::percent;
+use crate::model::traffic::insights::{TargetInsights, WITHOUT_IT};
+use crate::model::traffic::metrics::Window;
 
 #[derive(Debug, Serialize)]
 struct Report<'a> {

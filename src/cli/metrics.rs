@@ -8,12 +8,12 @@ use super::args::{GlobalArgs, MetricsArgs, ReportOutput};
 use super::CliError;
 use crate::aws::cloudwatch::{metric_data, FeatureError};
 use crate::aws::{Connection, Engine};
-use crate::model::duration::parse_duration;
-use crate::model::json::to_safe_json;
-use crate::model::metrics::report::{MetricsReport, Series, ThrottleEvents};
-use crate::model::metrics::{MetricsPlan, Window};
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
+use crate::model::formats::json::to_safe_json;
+use crate::model::input::duration::parse_duration;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::metrics::report::{MetricsReport, Series, ThrottleEvents};
+use crate::model::traffic::metrics::{MetricsPlan, Window};
 
 pub fn now_secs() -> i64 {
     SystemTime::now()

@@ -47,13 +47,13 @@ use std::time::Duration;
 
 use crate::app::state::SessionBudget;
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
-use crate::model::access_pattern::PatternError;
+use crate::model::design::access_pattern::PatternError;
 use crate::model::{
-    demo_data,
-    expression::ExpressionError,
-    json::{to_safe_json, JsonError},
-    key_condition::KeyConditionError,
-    limits,
+    demo::demo_data,
+    formats::json::{to_safe_json, JsonError},
+    input::limits,
+    query::expression::ExpressionError,
+    query::key_condition::KeyConditionError,
 };
 use args::{Cli, Command, GlobalArgs};
 use settings::Settings;
@@ -194,7 +194,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             let names = engine.list_tables().await?;
             let mut out = String::new();
             for name in names {
-                out.push_str(&crate::model::sanitize::sanitize(&name));
+                out.push_str(&crate::model::text::sanitize::sanitize(&name));
                 out.push('\n');
             }
             print!("{out}");
@@ -227,7 +227,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Scan(args) => {
             read_cmd::run_scan(&Engine::new(&connect(&cli.global).await?), args).await
         }
-        Command::Partiql(args) if crate::model::partiql::is_bulk_write(&args.statement) => {
+        Command::Partiql(args) if crate::model::query::partiql::is_bulk_write(&args.statement) => {
             bulk_cmd::run(&cli.global, *args).await
         }
         Command::Undo(args) => undo_cmd::run(&cli.global, args).await,

@@ -7,9 +7,11 @@ use super::args::GlobalArgs;
 use super::{connect_options, CliError};
 use crate::app::config;
 use crate::aws;
-use crate::model::access_pattern::AccessPattern;
-use crate::model::sanitize::sanitize;
-use crate::model::workbench::{imported_config, parse_model, ImportedConfig, WorkbenchModel};
+use crate::model::design::access_pattern::AccessPattern;
+use crate::model::formats::workbench::{
+    imported_config, parse_model, ImportedConfig, WorkbenchModel,
+};
+use crate::model::text::sanitize::sanitize;
 use crate::platform::dirs;
 
 pub(super) fn read_model(file: &Path) -> Result<WorkbenchModel, CliError> {

@@ -4,12 +4,12 @@
 use std::io::{self, Write};
 
 use super::text_table::{write_header, write_row, Align, Column};
-use crate::model::attribute_rank::rank_attributes;
-use crate::model::cell::cell_text;
-use crate::model::export::{all_attributes, ExportFormat, ItemEncoder};
-use crate::model::json::{append_dynamo_json, append_plain_json};
-use crate::model::sanitize::{display_width, sanitize};
-use crate::model::value::Item;
+use crate::model::exports::export::{all_attributes, ExportFormat, ItemEncoder};
+use crate::model::formats::json::{append_dynamo_json, append_plain_json};
+use crate::model::item::attribute_rank::rank_attributes;
+use crate::model::item::value::Item;
+use crate::model::text::cell::cell_text;
+use crate::model::text::sanitize::{display_width, sanitize};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {
@@ -212,7 +212,7 @@ fn render_row(out: &mut String, columns: &[Column], names: &[String], item: &Ite
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::value::AttrValue;
+    use crate::model::item::value::AttrValue;
 
     fn item(pk: &str, sk: &str, extra: &[(&str, AttrValue)]) -> Item {
         let mut attrs = vec![

@@ -15,14 +15,14 @@ use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::ReadCause;
 use crate::aws::{Engine, Operation, ReadSpec};
-use crate::model::capacity::format_units;
-use crate::model::partiql::{
+use crate::model::design::schema::TableInfo;
+use crate::model::item::value::{AttrValue, Item};
+use crate::model::query::partiql::{
     advise, dialects, explain, parse, parse_parameters, refusal, translate, untranslated_reason,
     write_refusal, Advice, ErrorKind, Explained, PartiqlError, Plan, ReadKind, Select, Statement,
 };
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
-use crate::model::value::{AttrValue, Item};
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
 use std::io::{self, Write};
 
 /// Items `--sample` reads (one page) for a scan-shaped statement's EXPLAIN or refusal, to find
@@ -214,7 +214,10 @@ async fn sample(
         return Err(failure.error.into());
     }
     if args.stats {
-        super::say::say(&crate::model::json::to_safe_json(&drained.stats, false));
+        super::say::say(&crate::model::formats::json::to_safe_json(
+            &drained.stats,
+            false,
+        ));
     }
     Ok(items)
 }

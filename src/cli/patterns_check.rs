@@ -15,13 +15,13 @@ use crate::aws::pattern_check::reader::Reader;
 use crate::aws::pattern_check::Checker;
 use crate::aws::read::reservation::SessionGuard;
 use crate::aws::Engine;
-use crate::model::access_pattern::AccessPattern;
-use crate::model::capacity::format_units;
-use crate::model::json::to_safe_json;
-use crate::model::pattern_check::render;
-use crate::model::pattern_check::CheckReport;
-use crate::model::sanitize::sanitize;
-use crate::model::workbench::patterns::access_patterns;
+use crate::model::design::access_pattern::AccessPattern;
+use crate::model::design::pattern_check::render;
+use crate::model::design::pattern_check::CheckReport;
+use crate::model::formats::json::to_safe_json;
+use crate::model::formats::workbench::patterns::access_patterns;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
 
 /// The exit code of a check that found a pattern failing.
 pub const PATTERN_FAILED: u8 = 3;
@@ -73,7 +73,9 @@ fn gather(
     let from_file: Vec<String> = match &global.patterns {
         Some(file) => std::fs::read_to_string(file)
             .ok()
-            .and_then(|text| crate::model::access_pattern::parse_patterns_file(&text, "").ok())
+            .and_then(|text| {
+                crate::model::design::access_pattern::parse_patterns_file(&text, "").ok()
+            })
             .map(|ps| ps.into_iter().map(|p| p.name).collect())
             .unwrap_or_default(),
         None => Vec::new(),

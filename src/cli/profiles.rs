@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use super::CliError;
-use crate::model::aws_profile_file::{profiles_in, ProfileFileKind};
+use crate::model::formats::aws_profile_file::{profiles_in, ProfileFileKind};
 use crate::platform::dirs::{aws_config_file, aws_credentials_file};
 
 /// Checks both files (a missing one is fine), and that `profile` (from `--profile`, else a

@@ -1,11 +1,11 @@
 //! clap value parsers for every numeric flag: the value is checked against its range from
-//! [`crate::model::limits`] while parsing, so a bad one is refused by clap's own one-line
+//! [`crate::model::input::limits`] while parsing, so a bad one is refused by clap's own one-line
 //! error (`invalid value '1e20' for '--timeout <SECS>': out of range; use 0.01 to 3600
 //! seconds`), with the text exactly as typed and exit code 2, before anything runs.
 
 use crate::aws::read::MAX_SEGMENTS;
-use crate::model::limits::{self, CountRange};
-use crate::model::names;
+use crate::model::input::limits::{self, CountRange};
+use crate::model::input::names;
 
 const SEGMENTS: CountRange = CountRange {
     min: 1,

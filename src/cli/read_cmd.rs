@@ -12,14 +12,14 @@ use super::stream::stream;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Backend, DoneOutcome, Engine, Operation, ReadSpec};
-use crate::model::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
-use crate::model::collection::merge_sorted;
-use crate::model::expression::parse_key_condition;
-use crate::model::json::to_safe_json;
-use crate::model::key_condition::{KeyCondition, SortInput};
-use crate::model::table_export::ExportType;
-use crate::model::value::Item;
-use crate::model::wording::noun;
+use crate::model::design::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
+use crate::model::design::collection::merge_sorted;
+use crate::model::exports::table_export::ExportType;
+use crate::model::formats::json::to_safe_json;
+use crate::model::item::value::Item;
+use crate::model::query::expression::parse_key_condition;
+use crate::model::query::key_condition::{KeyCondition, SortInput};
+use crate::model::text::wording::noun;
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
 
@@ -337,7 +337,7 @@ pub(super) async fn fan_out(
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
         say!(
             "note: {}; {} {} from the shards read so far are written",
-            crate::model::capacity::budget_stop(
+            crate::model::traffic::capacity::budget_stop(
                 read.max_rcu.unwrap_or_default(),
                 drained.stats.consumed_capacity.total
             ),

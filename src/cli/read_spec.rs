@@ -5,16 +5,16 @@ use super::args::ReadArgs;
 use super::CliError;
 use crate::aws::ReadCause;
 use crate::aws::{Operation, ReadSpec};
-use crate::model::expression::check_expression;
-use crate::model::json::{parse_dynamo_values, parse_names, parse_plain_values};
-use crate::model::limits;
-use crate::model::schema::TableInfo;
-use crate::model::value::AttrValue;
+use crate::model::design::schema::TableInfo;
+use crate::model::formats::json::{parse_dynamo_values, parse_names, parse_plain_values};
+use crate::model::input::limits;
+use crate::model::item::value::AttrValue;
+use crate::model::query::expression::check_expression;
 
 pub(super) fn index_keys(
     info: &TableInfo,
     index: Option<&str>,
-) -> Result<crate::model::schema::KeySchema, CliError> {
+) -> Result<crate::model::design::schema::KeySchema, CliError> {
     info.keys_for(index).cloned().ok_or_else(|| {
         let choices = info.index_names();
         let list = if choices.is_empty() {

@@ -7,9 +7,9 @@
 use std::borrow::Cow;
 use std::io::{self, Write};
 
-use crate::model::redact::redact_userinfo;
-use crate::model::sanitize::sanitize;
-use crate::model::shorten::shorten_quoted_values;
+use crate::model::text::redact::redact_userinfo;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::shorten::shorten_quoted_values;
 
 /// Writes `line` (one line: a newline in it is shown as `\n`) to stderr. A failed write is
 /// ignored (`eprintln!` would panic, e.g. on a terminal that hung up): the exit code still
@@ -47,7 +47,7 @@ mod tests {
             let text = String::from_utf8(out).unwrap();
             let (body, end) = text.split_at(text.len() - 1);
             prop_assert_eq!(end, "\n");
-            prop_assert!(!body.chars().any(crate::model::sanitize::needs_escape), "{:?}", body);
+            prop_assert!(!body.chars().any(crate::model::text::sanitize::needs_escape), "{:?}", body);
         }
     }
 

@@ -10,9 +10,9 @@ use super::args::{GlobalArgs, SeedArgs};
 use super::CliError;
 use crate::aws::churn::{churn, table_exists, ChurnReport};
 use crate::aws::{seed, Connection};
-use crate::model::churn::ChurnPlan;
-use crate::model::demo_data;
-use crate::model::duration::{format_duration, parse_duration};
+use crate::model::demo::churn::ChurnPlan;
+use crate::model::demo::demo_data;
+use crate::model::input::duration::{format_duration, parse_duration};
 
 /// More than DynamoDB Local on a laptop takes; a typo like `--churn 1e9` is refused.
 pub const MAX_CHURN_RATE: f64 = 10_000.0;

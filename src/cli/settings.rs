@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use super::args::GlobalArgs;
 use super::CliError;
 use crate::app::config::{self, Config, ConfigError};
-use crate::model::access_pattern::{error_line, parse_patterns_file, AccessPattern};
+use crate::model::design::access_pattern::{error_line, parse_patterns_file, AccessPattern};
 use crate::platform::dirs;
 
 pub struct Settings {

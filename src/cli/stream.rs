@@ -6,8 +6,8 @@ use super::drain::{drain, Failure, Next};
 use super::output::{ItemWriter, OutputFormat};
 use super::CliError;
 use crate::aws::{Backend, DoneOutcome, ErrorClass, ReadSpec};
-use crate::model::json::{to_safe_json, JsonSpelling};
-use crate::model::wording::noun;
+use crate::model::formats::json::{to_safe_json, JsonSpelling};
+use crate::model::text::wording::noun;
 use std::io::{self, IsTerminal};
 
 /// `--columns a,b,c` as attribute names.
@@ -123,7 +123,7 @@ pub(super) async fn stream<B: Backend>(
     if drained.outcome == Some(DoneOutcome::BudgetReached) {
         say!(
             "note: {}; {items_written} {} in {} {} were written",
-            crate::model::capacity::budget_stop(
+            crate::model::traffic::capacity::budget_stop(
                 read.max_rcu.unwrap_or_default(),
                 stats.consumed_capacity.total
             ),
@@ -137,7 +137,7 @@ pub(super) async fn stream<B: Backend>(
         say!(
             "note: {unreported} {} came back without ConsumedCapacity; each is counted at the worst case of its request ({} RCU in all)",
             noun(unreported, "page"),
-            crate::model::capacity::format_units(stats.consumed_capacity.total)
+            crate::model::traffic::capacity::format_units(stats.consumed_capacity.total)
         );
     }
     let stats_line = read.stats.then(|| to_safe_json(&stats, false));

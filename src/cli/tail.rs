@@ -19,13 +19,13 @@ use crate::aws::stream::{
     StreamStart, StreamStats, RECORDS_PER_CALL, RETENTION,
 };
 use crate::aws::Connection;
-use crate::model::duration::{format_duration, parse_duration, parse_duration_at_most};
-use crate::model::json::JsonSpelling;
-use crate::model::sanitize::sanitize;
+use crate::model::formats::json::JsonSpelling;
+use crate::model::input::duration::{format_duration, parse_duration, parse_duration_at_most};
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::change_json::write_change;
 use crate::model::stream::Change;
-use crate::model::wording::{noun, were};
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wording::{noun, were};
 
 /// GetRecords pages the engine may have queued ahead of stdout.
 const CHANNEL_BATCHES: usize = 4;
@@ -102,7 +102,7 @@ struct Plan {
 }
 
 fn plan(args: &TailArgs, now_ms: i64) -> Result<Plan, CliError> {
-    let bad = |e: crate::model::duration::DurationError| CliError::bad_input(e.to_string());
+    let bad = |e: crate::model::input::duration::DurationError| CliError::bad_input(e.to_string());
     let start = match (&args.since, args.trim_horizon) {
         (Some(text), _) => {
             let since = parse_duration_at_most(

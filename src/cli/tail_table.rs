@@ -3,12 +3,12 @@
 //! sanitised and truncated.
 
 use super::text_table::{write_header, write_row, Align, Column};
-use crate::model::cell::cell_text;
-use crate::model::sanitize::{sanitize, truncate_display};
+use crate::model::item::value::AttrValue;
 use crate::model::stream::change_json::push_rfc3339;
 use crate::model::stream::diff::diff;
 use crate::model::stream::Change;
-use crate::model::value::AttrValue;
+use crate::model::text::cell::cell_text;
+use crate::model::text::sanitize::{sanitize, truncate_display};
 
 const TIME_WIDTH: usize = 20;
 const EVENT_WIDTH: usize = 6;
@@ -115,8 +115,8 @@ pub fn row(out: &mut String, change: &Change, key_names: &[String]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::item::value::Item;
     use crate::model::stream::{ChangeEvent, ViewType};
-    use crate::model::value::Item;
 
     fn item(attrs: &[(&str, &str)]) -> Item {
         Item::from_attrs(

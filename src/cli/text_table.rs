@@ -2,7 +2,7 @@
 //! renderer. Cells arrive sanitised; widths are display widths, so wide characters and the
 //! visible escapes of control characters line up.
 
-use crate::model::sanitize::{display_width, truncate_display};
+use crate::model::text::sanitize::{display_width, truncate_display};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {

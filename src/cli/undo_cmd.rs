@@ -17,10 +17,10 @@ use super::CliError;
 use crate::aws::bulk::{self, Items};
 use crate::aws::write::{AuditLog, WriteGuard, Writer};
 use crate::aws::Engine;
-use crate::model::bulk::cost::item_cost;
-use crate::model::bulk::journal::Outcome;
-use crate::model::capacity::format_units;
-use crate::model::json::append_dynamo_json;
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::traffic::capacity::format_units;
+use crate::model::write::bulk::cost::item_cost;
+use crate::model::write::bulk::journal::Outcome;
 
 #[derive(Debug, Clone, Args)]
 pub struct UndoArgs {
@@ -61,8 +61,8 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
                 // Undo writes the after-image back to the before-image.
                 match &item.after {
                     Some(after) => item_cost(&info, after, Some(&item.before)).total(),
-                    None => crate::model::bulk::cost::write_units(
-                        crate::model::item_size::item_size(&item.before),
+                    None => crate::model::write::bulk::cost::write_units(
+                        crate::model::item::item_size::item_size(&item.before),
                     ),
                 }
             })
@@ -76,7 +76,10 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
             journal.items.len(),
             format_units(units)
         );
-        for &i in written.iter().take(crate::model::bulk::preview::SAMPLE) {
+        for &i in written
+            .iter()
+            .take(crate::model::write::bulk::preview::SAMPLE)
+        {
             let mut key = String::new();
             append_dynamo_json(&mut key, &journal.keys[i]);
             text.push_str(&format!("  {key}\n"));

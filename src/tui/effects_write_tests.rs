@@ -15,7 +15,7 @@ use crate::app::update::{start, update};
 use crate::aws::read::memory::MemorySource;
 use crate::aws::write::MemoryWriter;
 use crate::aws::MemoryEngine;
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 use crate::model::write::key_of;
 
 struct Harness {

@@ -7,7 +7,7 @@ use crate::aws::cloudwatch::FeatureError;
 use crate::aws::pattern_check::check_pattern;
 use crate::aws::write::WriteBackend;
 use crate::aws::Backend;
-use crate::model::metrics::Window;
+use crate::model::traffic::metrics::Window;
 use crate::tui::services::WindowSource;
 
 impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {

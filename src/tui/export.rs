@@ -20,8 +20,8 @@ use crate::app::msg::{ExportMsg, ExportSummary, Msg};
 use crate::app::state::{CsvColumns, ExportItems, ExportRequest};
 use crate::aws::read::ReadHandle;
 use crate::aws::{Backend, EngineEvent, ReadSpec};
-use crate::model::export::{all_attributes, ItemEncoder};
-use crate::model::value::Item;
+use crate::model::exports::export::{all_attributes, ItemEncoder};
+use crate::model::item::value::Item;
 
 /// Pages queued between a tee'd read and the file.
 const SINK_QUEUE: usize = 8;

@@ -1,8 +1,8 @@
 use super::*;
 use crate::app::msg::ExportMsg;
 use crate::app::state::{CsvColumns, ExportItems, ExportRequest};
-use crate::model::export::ExportFormat;
-use crate::model::value::AttrValue;
+use crate::model::exports::export::ExportFormat;
+use crate::model::item::value::AttrValue;
 
 fn items(n: usize) -> Vec<Item> {
     (0..n)

@@ -14,7 +14,7 @@ use crate::app::fixtures::{char, press};
 use crate::app::metrics_fixtures::{gsi_throttling, insights_enabled};
 use crate::app::state::{MetricsStatus, PANE_PERIOD_SECS};
 use crate::app::update::start;
-use crate::model::metrics::Window;
+use crate::model::traffic::metrics::Window;
 
 /// What the source was asked for: table, GSIs, window.
 type Asked = Arc<Mutex<Vec<(String, Vec<String>, Window)>>>;

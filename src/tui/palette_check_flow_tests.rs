@@ -10,7 +10,7 @@ use crate::app::msg::{InputMsg, Msg};
 use crate::app::state::PatternCheck;
 use crate::app::update::start;
 use crate::aws::SessionGuard;
-use crate::model::pattern_check::FindingKind;
+use crate::model::design::pattern_check::FindingKind;
 
 fn ctrl_k() -> Msg {
     Msg::Input(InputMsg::Key(Key::new(
@@ -25,7 +25,7 @@ fn ctrl_k() -> Msg {
 async fn check_order_with_lines(max_rcu: f64) -> (Harness, SessionGuard, f64) {
     let guard = SessionGuard::new(Some(max_rcu), None).unwrap();
     let mut h = Harness::new(engine().with_session_guard(Some(guard.clone())));
-    h.state.patterns = crate::model::access_pattern::parse_patterns_file(
+    h.state.patterns = crate::model::design::access_pattern::parse_patterns_file(
         include_str!("../../assets/demo-patterns.toml"),
         "demo",
     )

@@ -24,7 +24,7 @@ pub type WindowSource<T> = Arc<
     dyn Fn(
             String,
             Vec<String>,
-            crate::model::metrics::Window,
+            crate::model::traffic::metrics::Window,
         ) -> Pin<Box<dyn Future<Output = T> + Send>>
         + Send
         + Sync,
@@ -34,13 +34,16 @@ pub type WindowSource<T> = Arc<
 /// GetMetricData batch (`Effect::Metrics`); `cli` builds it on the connection's CloudWatch
 /// client, tests on a scripted server.
 pub type MetricsSource = WindowSource<
-    Result<crate::model::metrics::report::MetricsReport, crate::aws::cloudwatch::FeatureError>,
+    Result<
+        crate::model::traffic::metrics::report::MetricsReport,
+        crate::aws::cloudwatch::FeatureError,
+    >,
 >;
 
 /// Asks for Contributor Insights of a table and its GSIs over a window (`Effect::Metrics`'s
 /// `Insights`): what was found, and each call denied or failed on the way. Never enables it.
 pub type InsightsSource = WindowSource<(
-    Vec<crate::model::insights::TargetInsights>,
+    Vec<crate::model::traffic::insights::TargetInsights>,
     Vec<crate::aws::cloudwatch::FeatureError>,
 )>;
 

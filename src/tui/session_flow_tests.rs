@@ -72,7 +72,7 @@ fn typed(text: &str) -> Vec<Msg> {
 #[tokio::test(start_paused = true)]
 async fn r_switches_region_reopens_the_table_there_and_cancels_the_old_reads() {
     // The old region answers slowly: its read is still running when the switch happens.
-    let mut items = crate::model::demo_data::generate(100);
+    let mut items = crate::model::demo::demo_data::generate(100);
     assert!(items.len() > crate::app::update::EXPLORER_PAGE_SIZE as usize);
     items.sort_by_key(|i| i.get("SK").and_then(|v| v.as_s()).map(String::from));
     let slow = MemorySource::new(items, &["PK", "SK"]).with_script(|n| Step {

@@ -11,7 +11,7 @@ use crate::app::fixtures::{char, press};
 use crate::app::msg::{Effect, FileEffect, InputMsg, Msg, ReadEffect};
 use crate::app::state::{OpenTable, Pane, State, MAX_VISITED};
 use crate::app::update::start;
-use crate::model::value::AttrValue;
+use crate::model::item::value::AttrValue;
 
 fn view(state: &State) -> &OpenTable {
     state.table.as_ref().expect("a table is open")

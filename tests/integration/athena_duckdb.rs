@@ -6,7 +6,7 @@
 //! `json_extract_scalar` (a macro over its `json_extract_string`), and its JSONPath lacks the
 //! bracket form Athena takes (`$["Item"]["PK"]["S"]`), so paths are given to DuckDB as the
 //! same JSON Pointer. The `CREATE EXTERNAL TABLE` is Hive DDL, which DuckDB does not speak; its
-//! text is pinned by the snapshots in crates/dynoscope-model/src/table_export.
+//! text is pinned by the snapshots in crates/dynoscope-model/src/exports/table_export.
 
 use crate::common;
 use crate::common::table_export;
@@ -220,8 +220,8 @@ fn duckdb_statements(sql: &str) -> serde_json::Value {
 /// a comment, SQL after it, a comment closer, ESC and BEL (an OSC retitling the terminal).
 const HOSTILE: &str = "2026'\"\nDROP TABLE important; -- \u{1b}]0;PWNED\u{7} */ \\' \r\t;";
 
-fn hostile_info() -> dynoscope::model::schema::TableInfo {
-    use dynoscope::model::schema::*;
+fn hostile_info() -> dynoscope::model::design::schema::TableInfo {
+    use dynoscope::model::design::schema::*;
     let key = |name: &str| KeyAttr {
         name: name.to_string(),
         key_type: KeyType::S,
@@ -279,7 +279,7 @@ fn assert_inert(sql: &str) {
 
 #[test]
 fn hostile_export_metadata_and_key_names_stay_inside_their_literals_and_comments() {
-    use dynoscope::model::table_export::{athena_sql, ManifestSummary};
+    use dynoscope::model::exports::table_export::{athena_sql, ManifestSummary};
     let text = |s: &str| serde_json::Value::String(s.to_string());
     for format in ["DYNAMODB_JSON", "ION"] {
         let summary = serde_json::json!({

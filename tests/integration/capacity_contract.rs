@@ -19,7 +19,7 @@ use dynoscope::aws::ReadCause;
 use dynoscope::aws::{
     connect, ConnectOptions, DoneOutcome, Engine, EngineEvent, Operation, Page, ReadSpec,
 };
-use dynoscope::model::value::AttrValue;
+use dynoscope::model::item::value::AttrValue;
 
 /// One demo table for the whole binary: 3,944 items, a full scan costs about 37 RCU.
 fn table() -> &'static str {

@@ -14,9 +14,9 @@ use common::pty::Session;
 use common::tables::TableSpec;
 use common::*;
 use dynoscope::aws::convert::{item_from_sdk, item_to_sdk};
-use dynoscope::model::cell::cell_text;
-use dynoscope::model::json::parse_dynamo_item;
-use dynoscope::model::value::Item;
+use dynoscope::model::formats::json::parse_dynamo_item;
+use dynoscope::model::item::value::Item;
+use dynoscope::model::text::cell::cell_text;
 
 type Sdk = HashMap<String, AttributeValue>;
 

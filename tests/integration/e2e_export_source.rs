@@ -111,7 +111,7 @@ fn allow_writes_with_an_export_is_refused_with_one_line() {
 /// table view under it holds the newest image of each key written, not the change records.
 #[test]
 fn an_incremental_export_opens_in_the_live_pane_with_its_hot_key_first() {
-    use dynoscope::model::table_export::Change;
+    use dynoscope::model::exports::table_export::Change;
     let dir = tempfile::tempdir().unwrap();
     let item = |pk: &str, sk: &str, v: u64| {
         table_export::item_of(&format!(

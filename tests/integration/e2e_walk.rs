@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use common::pty::Session;
 use common::*;
-use dynoscope::model::demo_data;
-use dynoscope::model::value::{AttrValue, Item};
+use dynoscope::model::demo::demo_data;
+use dynoscope::model::item::value::{AttrValue, Item};
 
 const ROWS: u16 = 40;
 const COLS: u16 = 120;

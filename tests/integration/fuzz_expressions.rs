@@ -1,14 +1,14 @@
 //! Property tests of everything that parses user input before a request: no input panics, and
 //! every input either parses or gets a one-line error naming what is wrong.
 
-use dynoscope::model::access_pattern::parse_patterns_file;
-use dynoscope::model::expression::{check_expression, parse_key_condition};
-use dynoscope::model::filter_compile::{compile_filter, compile_projection};
-use dynoscope::model::json::{parse_dynamo_values, parse_plain_values};
-use dynoscope::model::key_condition::{KeyCondition, SortInput};
-use dynoscope::model::number::validate_number;
-use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType};
-use dynoscope::model::value::AttrValue;
+use dynoscope::model::design::access_pattern::parse_patterns_file;
+use dynoscope::model::design::schema::{KeyAttr, KeySchema, KeyType};
+use dynoscope::model::formats::json::{parse_dynamo_values, parse_plain_values};
+use dynoscope::model::item::number::validate_number;
+use dynoscope::model::item::value::AttrValue;
+use dynoscope::model::query::expression::{check_expression, parse_key_condition};
+use dynoscope::model::query::filter_compile::{compile_filter, compile_projection};
+use dynoscope::model::query::key_condition::{KeyCondition, SortInput};
 use proptest::prelude::*;
 
 fn keys(sk: KeyType) -> KeySchema {

@@ -14,9 +14,9 @@ use dynoscope::app::update::{start, update};
 use dynoscope::aws::stream::{StreamEvent, StreamStart};
 use dynoscope::aws::table_export::{open_export, ExportBackend};
 use dynoscope::aws::Backend;
+use dynoscope::model::exports::table_export::Change;
+use dynoscope::model::item::value::{AttrValue, Item};
 use dynoscope::model::stream::Timeline;
-use dynoscope::model::table_export::Change;
-use dynoscope::model::value::{AttrValue, Item};
 use table_export::{write_incremental_export, Format};
 
 /// 2026-12-01T10:00:00Z, the generator's `exportFromTime`.
@@ -72,7 +72,7 @@ async fn an_incremental_export_in_the_live_pane_ranks_its_hot_key_first() {
     let mut written = changes();
     written.reverse();
     let layout = write_incremental_export(dir.path(), "app", Format::DynamoJson, &written, 3);
-    let info = dynoscope::model::demo_data::stream_table_info();
+    let info = dynoscope::model::demo::demo_data::stream_table_info();
     let backend = ExportBackend::new(open_export(&layout.folder).unwrap(), info.clone());
 
     // The explorer opened on the export with the pane asked for, as `dynoscope --export` does.

@@ -12,10 +12,10 @@ use aws_sdk_dynamodb::types::{AttributeValue, PutRequest, WriteRequest};
 use aws_sdk_dynamodb::Client;
 use common::tables::{self, TableSpec};
 use common::*;
-use dynoscope::model::partiql::{parse, parse_parameters, translate, ReadKind, Statement};
-use dynoscope::model::schema::{
+use dynoscope::model::design::schema::{
     IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType as Kt, Projection as Proj, TableInfo,
 };
+use dynoscope::model::query::partiql::{parse, parse_parameters, translate, ReadKind, Statement};
 use futures::StreamExt;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;

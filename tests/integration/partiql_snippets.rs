@@ -6,9 +6,9 @@ use crate::common;
 
 use common::corpus::corpus_node_dir;
 use common::*;
-use dynoscope::model::json::parse_dynamo_item;
-use dynoscope::model::partiql::{dialects, parse, parse_parameters, translate, Statement};
-use dynoscope::model::value::Item;
+use dynoscope::model::formats::json::parse_dynamo_item;
+use dynoscope::model::item::value::Item;
+use dynoscope::model::query::partiql::{dialects, parse, parse_parameters, translate, Statement};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
@@ -30,7 +30,7 @@ fn venv_python() -> PathBuf {
     python
 }
 
-fn plan_for(statement: &str, parameters: &str) -> dynoscope::model::partiql::Plan {
+fn plan_for(statement: &str, parameters: &str) -> dynoscope::model::query::partiql::Plan {
     let table = demo();
     let Ok(Statement::Select(select)) = parse(statement) else {
         panic!("{statement}")
@@ -86,7 +86,7 @@ fn sorted(ddb_json_lines: &str) -> Vec<String> {
         .map(|l| {
             let item: Item = parse_dynamo_item(l).unwrap();
             let mut out = String::new();
-            dynoscope::model::json::append_dynamo_json(&mut out, &item);
+            dynoscope::model::formats::json::append_dynamo_json(&mut out, &item);
             out
         })
         .collect();

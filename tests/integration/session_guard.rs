@@ -13,8 +13,8 @@ use dynoscope::aws::{
     connect, ConnectOptions, DoneOutcome, Engine, EngineEvent, Operation, Page, ReadCause,
     ReadSpec, SessionGuard,
 };
-use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType};
-use dynoscope::model::value::{AttrValue, Item};
+use dynoscope::model::design::schema::{KeyAttr, KeySchema, KeyType};
+use dynoscope::model::item::value::{AttrValue, Item};
 use dynoscope::model::write::plan_edit;
 use fault_proxy::{FaultConfig, FaultProxy};
 use std::sync::OnceLock;

@@ -259,8 +259,8 @@ fn paths_that_are_not_one_export_are_refused_with_the_fix() {
 
 #[test]
 fn tail_export_prints_an_incremental_exports_changes_in_write_time_order() {
-    use dynoscope::model::table_export::Change;
-    use dynoscope::model::value::{AttrValue, Item};
+    use dynoscope::model::exports::table_export::Change;
+    use dynoscope::model::item::value::{AttrValue, Item};
     let key = |pk: &str| {
         Item::from_attrs(vec![
             ("PK".into(), AttrValue::S(pk.into())),

@@ -189,8 +189,8 @@ fn same_from_disk_and_s3(args: &[&str], disk: &str, s3: &str) {
 
 #[test]
 fn tail_and_athena_read_an_s3_export_as_they_read_it_on_disk() {
-    use dynoscope::model::table_export::Change;
-    use dynoscope::model::value::{AttrValue, Item};
+    use dynoscope::model::exports::table_export::Change;
+    use dynoscope::model::item::value::{AttrValue, Item};
     let f = uploaded();
     let key = |pk: &str| {
         Item::from_attrs(vec![

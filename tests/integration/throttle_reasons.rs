@@ -8,9 +8,9 @@ use crate::common::fault_proxy;
 use common::*;
 use dynoscope::aws::write::{AuditLog, WriteBackend, WriteFailure, Writer};
 use dynoscope::aws::{connect, ConnectOptions};
-use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType};
-use dynoscope::model::throttle::ThrottleReason;
-use dynoscope::model::value::{AttrValue, Item};
+use dynoscope::model::design::schema::{KeyAttr, KeySchema, KeyType};
+use dynoscope::model::item::value::{AttrValue, Item};
+use dynoscope::model::traffic::throttle::ThrottleReason;
 use dynoscope::model::write::plan_create;
 use fault_proxy::{Fault, FaultConfig, FaultProxy};
 

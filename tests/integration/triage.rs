@@ -10,7 +10,7 @@ use dynoscope::aws::ReadCause;
 use dynoscope::aws::{
     connect, ConnectOptions, DoneOutcome, Engine, EngineEvent, Operation, ReadSpec, SegmentStart,
 };
-use dynoscope::model::value::Item;
+use dynoscope::model::item::value::Item;
 
 fn key(item: &Item) -> (String, String) {
     let s = |k: &str| item.get(k).and_then(|v| v.as_s()).unwrap().to_string();

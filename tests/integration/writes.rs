@@ -12,8 +12,8 @@ use common::*;
 use dynoscope::aws::convert::{item_from_sdk, item_to_sdk};
 use dynoscope::aws::write::{AuditLog, WriteBackend, WriteFailure, Writer};
 use dynoscope::aws::{connect, ConnectOptions};
-use dynoscope::model::schema::{KeyAttr, KeySchema, KeyType};
-use dynoscope::model::value::{AttrValue, Item};
+use dynoscope::model::design::schema::{KeyAttr, KeySchema, KeyType};
+use dynoscope::model::item::value::{AttrValue, Item};
 use dynoscope::model::write::{key_of, plan_create, plan_delete, plan_edit, plan_undo, UndoImage};
 
 fn demo_keys() -> KeySchema {

@@ -31,8 +31,8 @@ use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::Layer;
 
-use crate::model::redact::redact_userinfo;
-use crate::model::sanitize::sanitize;
+use crate::model::text::redact::redact_userinfo;
+use crate::model::text::sanitize::sanitize;
 
 pub const LOG_ENV: &str = "DYNOSCOPE_LOG";
 pub const LEVEL_ENV: &str = "DYNOSCOPE_LOG_LEVEL";

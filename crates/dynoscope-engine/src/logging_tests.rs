@@ -56,7 +56,10 @@ fn other_crates_pass_only_at_warn_and_above() {
         "dynoscope_engine::aws::read::segment",
         Level::DEBUG
     )));
-    assert!(allowed(&meta("dynoscope_model::partiql", Level::DEBUG)));
+    assert!(allowed(&meta(
+        "dynoscope_model::query::partiql",
+        Level::DEBUG
+    )));
     assert!(!allowed(&meta("dynoscopex", Level::DEBUG)));
     assert!(!allowed(&meta("dynoscope_other", Level::DEBUG)));
     for target in [

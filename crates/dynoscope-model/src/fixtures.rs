@@ -1,9 +1,9 @@
 //! Test fixtures of the domain itself, shared with the layers above (`app::fixtures` reuses
 //! them) so there is one demo-shaped table, and model tests never name a higher layer.
 
-use crate::demo_data::stream_table_info;
-use crate::schema::TableInfo;
-use crate::value::{AttrValue, Item};
+use crate::demo::demo_data::stream_table_info;
+use crate::design::schema::TableInfo;
+use crate::item::value::{AttrValue, Item};
 
 /// An item of string attributes: `string_item(&[("PK", "USER#1"), ("SK", "PROFILE")])`.
 pub fn string_item(pairs: &[(&str, &str)]) -> Item {

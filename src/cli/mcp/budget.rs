@@ -7,7 +7,7 @@
 //! sets them up and words what they say.
 
 use crate::aws::{ReadSpec, SessionGuard};
-use crate::model::capacity::{format_units, scan_estimate_units};
+use crate::model::traffic::capacity::{format_units, scan_estimate_units};
 
 /// Units held back from each guard's budget for the rounding of its last page: the guard
 /// sizes that request to the room left from the cost per item seen so far, and DynamoDB

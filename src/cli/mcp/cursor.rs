@@ -13,8 +13,8 @@ use base64::Engine as _;
 use serde_json::{json, Value};
 
 use crate::aws::read::SegmentStart;
-use crate::model::json::{append_dynamo_json, parse_dynamo_item};
-use crate::model::value::Item;
+use crate::model::formats::json::{append_dynamo_json, parse_dynamo_item};
+use crate::model::item::value::Item;
 
 /// Where the next page starts.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,7 +137,7 @@ impl Cursors {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::value::AttrValue;
+    use crate::model::item::value::AttrValue;
 
     fn key() -> Item {
         let mut item = Item::new();

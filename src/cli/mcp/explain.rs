@@ -15,14 +15,14 @@ use super::server::{engine_said, parameters, Cost, Refusal, Server};
 use super::wording::agent_words;
 use crate::aws::read::{request_json, SegmentStart};
 use crate::aws::{plan_read, ReadSpec};
-use crate::model::capacity::worst_case_read_units;
-use crate::model::partiql::{
+use crate::model::design::schema::TableInfo;
+use crate::model::query::partiql::{
     advise, explain, parse, scan_estimate, translate, write_refusal, Advice, Explained, ReadKind,
     Statement,
 };
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
-use crate::model::shell::shell_word;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::shell::shell_word;
+use crate::model::traffic::capacity::worst_case_read_units;
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

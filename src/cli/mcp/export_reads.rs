@@ -18,13 +18,13 @@ use crate::aws::{Backend, DoneOutcome, EngineError, EngineEvent, Page, ReadSpec}
 use crate::cli::export_source::index_from_keys;
 use crate::cli::read_cmd::query_specs;
 use crate::cli::read_spec::index_keys;
-use crate::model::collection::KeyWindow;
-use crate::model::distribution::{key_text, KeyDistribution};
-use crate::model::expression::ItemProjection;
-use crate::model::item_size::item_size;
-use crate::model::read_cause::ReadCause;
-use crate::model::schema::TableInfo;
-use crate::model::table_export::ExportType;
+use crate::model::design::collection::KeyWindow;
+use crate::model::design::schema::TableInfo;
+use crate::model::engine::read_cause::ReadCause;
+use crate::model::exports::table_export::ExportType;
+use crate::model::item::item_size::item_size;
+use crate::model::query::expression::ItemProjection;
+use crate::model::traffic::distribution::{key_text, KeyDistribution};
 
 /// Pages the export's readers may queue ahead of the call.
 const CHANNEL_PAGES: usize = 4;

@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::super::drain::{drain, Next};
 use crate::aws::read::SegmentStart;
 use crate::aws::{DoneOutcome, Engine, EngineError, ReadSpec};
-use crate::model::json::append_plain_json;
-use crate::model::value::{AttrValue, Item};
+use crate::model::formats::json::append_plain_json;
+use crate::model::item::value::{AttrValue, Item};
 
 /// Items a page holds by default and at most: enough to see a collection's shape, few enough
 /// that an agent cannot pull a table into its context by accident.

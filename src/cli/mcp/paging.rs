@@ -14,10 +14,10 @@ use super::reads::ItemsResult;
 use super::server::{page_items, Refusal, Server};
 use crate::aws::read::SegmentStart;
 use crate::aws::{DoneOutcome, ReadSpec};
-use crate::model::capacity::format_units;
-use crate::model::json::append_dynamo_json;
-use crate::model::partiql::Plan;
-use crate::model::value::Item;
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::item::value::Item;
+use crate::model::query::partiql::Plan;
+use crate::model::traffic::capacity::format_units;
 
 /// What a page is of.
 struct Head {

@@ -18,14 +18,14 @@ use crate::cli::args::{QueryArgs, ReadArgs, SortArgs};
 use crate::cli::output::OutputFormat;
 use crate::cli::read_cmd::query_specs;
 use crate::cli::read_spec::key_columns;
-use crate::model::json::to_safe_json;
-use crate::model::partiql::{
+use crate::model::engine::read_cause::ReadCause;
+use crate::model::formats::json::to_safe_json;
+use crate::model::item::value::AttrValue;
+use crate::model::query::partiql::{
     advise, parse, refusal, translate, untranslated_reason, write_refusal, ErrorKind, ReadKind,
     Statement,
 };
-use crate::model::read_cause::ReadCause;
-use crate::model::sanitize::sanitize;
-use crate::model::value::AttrValue;
+use crate::model::text::sanitize::sanitize;
 
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

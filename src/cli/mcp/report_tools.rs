@@ -12,8 +12,8 @@ use super::reports::{
 use super::server::{engine_said, said, Refusal, Server};
 use crate::aws::DoneOutcome;
 use crate::cli::read_spec::index_keys;
-use crate::model::capacity::format_units;
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
 
 impl Server {
     async fn hotkeys_report(&self, p: &HotkeysParams) -> Result<HotkeysResult, Refusal> {
@@ -104,7 +104,7 @@ impl Server {
 
     async fn diagnose_report(&self, p: &ReportParams) -> Result<DiagnoseResult, Refusal> {
         use crate::aws::cloudwatch::FeatureError;
-        use crate::model::diagnose::{diagnose, Evidence, IndexFacts};
+        use crate::model::traffic::diagnose::{diagnose, Evidence, IndexFacts};
         let window = crate::cli::metrics::window(p.since(), p.period()).map_err(said)?;
         let live = self.live("diagnose")?;
         let (info, metrics) =

@@ -12,11 +12,11 @@ use super::server::Cost;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Engine, Operation, ReadSpec};
 use crate::cli::drain::{drain, Next};
-use crate::model::distribution::{key_text, KeyDistribution, Source, WarningContext};
-use crate::model::item_size::item_size;
-use crate::model::json::to_safe_json;
-use crate::model::read_cause::ReadCause;
-use crate::model::schema::{IndexKind, TableInfo};
+use crate::model::design::schema::{IndexKind, TableInfo};
+use crate::model::engine::read_cause::ReadCause;
+use crate::model::formats::json::to_safe_json;
+use crate::model::item::item_size::item_size;
+use crate::model::traffic::distribution::{key_text, KeyDistribution, Source, WarningContext};
 
 /// Keys listed by default and at most.
 pub const DEFAULT_TOP: usize = 10;

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::server::{engine_said, Cost, Refusal, Server};
 use crate::aws::Backend;
-use crate::model::json::to_safe_json;
+use crate::model::formats::json::to_safe_json;
 
 #[derive(Debug, Default, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

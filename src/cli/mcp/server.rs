@@ -23,10 +23,10 @@ use super::McpArgs;
 use crate::aws::table_export::ExportBackend;
 use crate::aws::{Backend, Connection, DoneOutcome, Engine, EngineError, ReadSpec};
 use crate::cli::CliError;
-use crate::model::capacity::format_units;
-use crate::model::json::to_safe_json;
-use crate::model::partiql::parse_parameters_from;
-use crate::model::value::AttrValue;
+use crate::model::formats::json::to_safe_json;
+use crate::model::item::value::AttrValue;
+use crate::model::query::partiql::parse_parameters_from;
+use crate::model::traffic::capacity::format_units;
 
 #[derive(Clone)]
 pub struct Server {

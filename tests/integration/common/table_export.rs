@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
-use dynoscope::model::json::parse_dynamo_item;
-use dynoscope::model::table_export::{
+use dynoscope::model::exports::table_export::{
     write_dynamo_change, write_ion_change, write_ion_line, Change,
 };
-use dynoscope::model::value::Item;
+use dynoscope::model::formats::json::parse_dynamo_item;
+use dynoscope::model::item::value::Item;
 use flate2::write::GzEncoder;
 use md5::{Digest, Md5};
 

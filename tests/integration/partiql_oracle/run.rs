@@ -4,10 +4,10 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
 use dynoscope::aws::convert::{item_from_sdk, value_to_sdk};
-use dynoscope::model::collection::dynamo_cmp;
-use dynoscope::model::json::append_dynamo_json;
-use dynoscope::model::partiql::{Plan, ReadKind};
-use dynoscope::model::value::{AttrValue, Item};
+use dynoscope::model::design::collection::dynamo_cmp;
+use dynoscope::model::formats::json::append_dynamo_json;
+use dynoscope::model::item::value::{AttrValue, Item};
+use dynoscope::model::query::partiql::{Plan, ReadKind};
 use std::collections::HashMap;
 
 fn sdk_values(values: &[(String, AttrValue)]) -> Option<HashMap<String, AttributeValue>> {

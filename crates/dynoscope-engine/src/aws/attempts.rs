@@ -19,7 +19,7 @@ use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::config_bag::ConfigBag;
 
-use crate::model::throttle::{ReasonCounts, ThrottleReason};
+use crate::model::traffic::throttle::{ReasonCounts, ThrottleReason};
 
 /// Error codes DynamoDB (and the SDK's retry classifier) treat as throttling.
 pub const THROTTLING_CODES: &[&str] = &[

@@ -10,7 +10,7 @@ use super::error::EngineError;
 use super::read::{EngineEvent, ReadHandle, ReadSpec, RequestId};
 use super::stream::describe::StreamTable;
 use super::stream::{StreamEvent, StreamHandle, StreamStart};
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
 
 pub trait Backend: Clone + Send + Sync + 'static {
     /// As shown in titles and messages.

@@ -1,4 +1,4 @@
-//! Sends the demo's write load ([`crate::model::churn::ChurnPlan`]) at a steady rate. Like
+//! Sends the demo's write load ([`crate::model::demo::churn::ChurnPlan`]) at a steady rate. Like
 //! `seed`, it refuses any endpoint that is not on this machine.
 
 use std::collections::HashMap;
@@ -14,7 +14,7 @@ use super::error::EngineError;
 use super::seed::ensure_local;
 use super::Connection;
 use crate::aws::error::FromSdk;
-use crate::model::churn::WriteOp;
+use crate::model::demo::churn::WriteOp;
 
 /// Writes in flight at once: enough for a few thousand a second against DynamoDB Local.
 const IN_FLIGHT: usize = 16;

@@ -12,8 +12,8 @@ use super::seed::{ensure_local, local_only_client, wait_active, write_batch, BAT
 use super::seed_model::create;
 use super::Connection;
 use crate::aws::error::FromSdk;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
+use crate::model::design::schema::TableInfo;
+use crate::model::item::value::Item;
 
 /// Conditional puts in flight at once when adding to an existing table.
 const PARALLEL_PUTS: usize = 8;

@@ -12,10 +12,10 @@ use aws_smithy_types::DateTime;
 use aws_types::origin::Origin;
 use aws_types::SdkConfig;
 
-use crate::model::insights::RuleReport;
-use crate::model::metrics::report::Points;
-use crate::model::metrics::{MetricsPlan, NAMESPACE};
-use crate::model::permission::{is_access_denied, Denied};
+use crate::model::engine::permission::{is_access_denied, Denied};
+use crate::model::traffic::insights::RuleReport;
+use crate::model::traffic::metrics::report::Points;
+use crate::model::traffic::metrics::{MetricsPlan, NAMESPACE};
 
 /// Pages one GetMetricData call may take before it is called a loop.
 const MAX_PAGES: usize = 1000;
@@ -61,7 +61,7 @@ fn failure<E: ProvideErrorMetadata + std::error::Error + 'static>(
     ))
 }
 
-fn query(plan: &MetricsPlan, q: &crate::model::metrics::MetricQuery) -> MetricDataQuery {
+fn query(plan: &MetricsPlan, q: &crate::model::traffic::metrics::MetricQuery) -> MetricDataQuery {
     let dims = q
         .dimensions(&plan.table)
         .into_iter()

@@ -10,7 +10,7 @@ use aws_credential_types::Credentials;
 use aws_sdk_dynamodb::Client;
 
 use super::endpoint::{self, is_loopback};
-use crate::model::redact::redact_userinfo;
+use crate::model::text::redact::redact_userinfo;
 
 /// Where and how to connect; filled from `--profile`, `--region`, `--endpoint-url`.
 #[derive(Debug, Clone, Default)]

@@ -7,14 +7,16 @@ macro_rules! attribute_conversions {
     ($sdk:ident, $item_from:ident, $value_from:ident, $item_to:ident, $value_to:ident) => {
         pub fn $item_from(
             map: std::collections::HashMap<String, $sdk::types::AttributeValue>,
-        ) -> $crate::model::value::Item {
-            $crate::model::value::Item::from_attrs(
+        ) -> $crate::model::item::value::Item {
+            $crate::model::item::value::Item::from_attrs(
                 map.into_iter().map(|(k, v)| (k, $value_from(v))).collect(),
             )
         }
 
-        pub fn $value_from(value: $sdk::types::AttributeValue) -> $crate::model::value::AttrValue {
-            use $crate::model::value::AttrValue;
+        pub fn $value_from(
+            value: $sdk::types::AttributeValue,
+        ) -> $crate::model::item::value::AttrValue {
+            use $crate::model::item::value::AttrValue;
             use $sdk::primitives::Blob;
             use $sdk::types::AttributeValue;
             match value {
@@ -39,15 +41,17 @@ macro_rules! attribute_conversions {
         }
 
         pub fn $item_to(
-            item: &$crate::model::value::Item,
+            item: &$crate::model::item::value::Item,
         ) -> std::collections::HashMap<String, $sdk::types::AttributeValue> {
             item.iter()
                 .map(|(k, v)| (k.to_string(), $value_to(v)))
                 .collect()
         }
 
-        pub fn $value_to(value: &$crate::model::value::AttrValue) -> $sdk::types::AttributeValue {
-            use $crate::model::value::AttrValue;
+        pub fn $value_to(
+            value: &$crate::model::item::value::AttrValue,
+        ) -> $sdk::types::AttributeValue {
+            use $crate::model::item::value::AttrValue;
             use $sdk::primitives::Blob;
             use $sdk::types::AttributeValue;
             match value {
@@ -80,7 +84,7 @@ attribute_conversions!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::value::{AttrValue, Item};
+    use crate::model::item::value::{AttrValue, Item};
 
     #[test]
     fn round_trips_every_type() {

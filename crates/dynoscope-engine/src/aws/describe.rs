@@ -13,11 +13,11 @@ use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 use super::error::EngineError;
 use super::Engine;
 use crate::aws::error::FromSdk;
-use crate::model::permission::{is_access_denied, Denied};
-use crate::model::sanitize::sanitize;
-use crate::model::schema::{
+use crate::model::design::schema::{
     IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo, Throughput,
 };
+use crate::model::engine::permission::{is_access_denied, Denied};
+use crate::model::text::sanitize::sanitize;
 
 impl Engine {
     /// Every table name, following `LastEvaluatedTableName` through all pages.
@@ -187,7 +187,7 @@ pub(super) fn table_info(
         .as_ref()
         .filter(|_| billing_mode == "PAY_PER_REQUEST")
         .and_then(|o| {
-            crate::model::schema::OnDemandMax::of(
+            crate::model::design::schema::OnDemandMax::of(
                 o.max_read_request_units,
                 o.max_write_request_units,
             )

@@ -130,7 +130,7 @@ impl Intercept for LoopbackOnly {
         } else {
             Err(format!(
                 "refused to send a write to '{}': dynoscope writes only to an endpoint on this machine",
-                crate::model::redact::redact_userinfo(uri)
+                crate::model::text::redact::redact_userinfo(uri)
             )
             .into())
         }

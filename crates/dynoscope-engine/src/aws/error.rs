@@ -6,8 +6,8 @@ use aws_smithy_runtime_api::client::result::ConnectorError;
 
 use super::response_cap::TOO_LARGE;
 
-use crate::model::redact::redact_userinfo;
-use crate::model::sanitize::sanitize;
+use crate::model::text::redact::redact_userinfo;
+use crate::model::text::sanitize::sanitize;
 
 pub use crate::model::engine::error::{EngineError, ErrorClass};
 
@@ -52,7 +52,7 @@ impl FromSdk for EngineError {
                 let code = sanitize(e.code().unwrap_or("UnknownError"));
                 let msg = sanitize(e.message().unwrap_or("").trim());
                 match (code.as_ref(), table) {
-                    (code, _) if crate::model::permission::is_access_denied(code) => {
+                    (code, _) if crate::model::engine::permission::is_access_denied(code) => {
                         EngineError::service(format!(
                             "these credentials are not allowed 'dynamodb:{operation}' at {endpoint} ({code}: {msg}); add it to the IAM policy (the manual's docs/permissions.md lists the read-only policy, feature by feature)"
                         ))
@@ -119,7 +119,7 @@ fn describe_not_json(response: &HttpResponse) -> String {
     format!(
         "the response (HTTP {}{content_type}) is not JSON, so it is not from DynamoDB; check --endpoint-url (it began: '{}')",
         response.status().as_u16(),
-        sanitize(&crate::model::shorten::shorten_quoted(&text, 80))
+        sanitize(&crate::model::text::shorten::shorten_quoted(&text, 80))
     )
 }
 

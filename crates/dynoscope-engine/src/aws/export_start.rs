@@ -13,9 +13,9 @@ use aws_smithy_runtime_api::client::orchestrator::HttpResponse;
 
 use super::{Connection, Engine, EngineError};
 use crate::aws::error::FromSdk;
-use crate::model::export_start::ExportRequest;
-use crate::model::permission::{is_access_denied, Denied};
-use crate::model::table_export::ExportFormat;
+use crate::model::engine::permission::{is_access_denied, Denied};
+use crate::model::exports::export_start::ExportRequest;
+use crate::model::exports::table_export::ExportFormat;
 
 /// What an export needs from DescribeTable.
 #[derive(Debug, Clone, PartialEq, Eq)]

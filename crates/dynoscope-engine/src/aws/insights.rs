@@ -5,9 +5,9 @@ use aws_sdk_dynamodb::error::ProvideErrorMetadata;
 
 use super::cloudwatch::{rule_report, FeatureError};
 use super::Engine;
-use crate::model::insights::{enable_command, TargetInsights};
-use crate::model::metrics::{Target, Window};
-use crate::model::permission::{is_access_denied, Denied};
+use crate::model::engine::permission::{is_access_denied, Denied};
+use crate::model::traffic::insights::{enable_command, TargetInsights};
+use crate::model::traffic::metrics::{Target, Window};
 
 /// Keys listed per rule.
 pub const TOP_KEYS: usize = 10;

@@ -1,6 +1,6 @@
 //! JSON lines written straight from the SDK's items, for headless `jsonl` and `ddb-jsonl`.
 //!
-//! The output is byte for byte what `model::json` writes for the same item after conversion
+//! The output is byte for byte what `model::formats::json` writes for the same item after conversion
 //! ([`super::convert::item_from_sdk`]): attributes in name order, numbers exact, control
 //! characters escaped. Skipping the conversion matters because a scan to a pipe spends most of
 //! its own CPU (beside the SDK's parsing) on it: a vector and a sort per item, and a move of
@@ -13,7 +13,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
-use crate::model::json::{append_json_array, append_json_number, append_json_string, JsonSpelling};
+use crate::model::formats::json::{
+    append_json_array, append_json_number, append_json_string, JsonSpelling,
+};
 
 pub use crate::model::engine::json_lines::JsonLines;
 
@@ -132,8 +134,8 @@ fn append_dynamo_value(out: &mut String, value: &AttributeValue) {
 mod tests {
     use super::*;
     use crate::aws::convert::item_from_sdk;
-    use crate::model::json::{append_dynamo_json, append_plain_json};
-    use crate::model::sanitize::needs_escape;
+    use crate::model::formats::json::{append_dynamo_json, append_plain_json};
+    use crate::model::text::sanitize::needs_escape;
     use aws_sdk_dynamodb::primitives::Blob;
 
     fn s(v: &str) -> AttributeValue {

@@ -21,7 +21,7 @@ use super::stream::describe::{no_stream_message, StreamTable};
 use super::stream::memory::MemoryStream;
 use super::stream::StreamStart;
 use super::stream::{start_stream, StreamCounters, StreamEvent, StreamHandle, StreamSpec};
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
 use crate::model::stream::ViewType;
 
 #[derive(Clone, Default)]

@@ -155,8 +155,9 @@ impl Backend for Engine {
     fn describe_table(
         &self,
         table: &str,
-    ) -> impl std::future::Future<Output = Result<crate::model::schema::TableInfo, EngineError>> + Send
-    {
+    ) -> impl std::future::Future<
+        Output = Result<crate::model::design::schema::TableInfo, EngineError>,
+    > + Send {
         Engine::describe_table(self, table)
     }
 

@@ -20,7 +20,7 @@ use super::endpoint::LoopbackOnly;
 use super::error::EngineError;
 use super::Connection;
 use crate::aws::error::FromSdk;
-use crate::model::value::Item;
+use crate::model::item::value::Item;
 
 pub(super) const BATCH: usize = 25;
 pub(super) const PARALLEL_BATCHES: usize = 8;
@@ -224,7 +224,7 @@ pub(super) async fn write_batch(
 mod tests {
     use super::*;
     use crate::aws::endpoint::recording;
-    use crate::model::demo_data;
+    use crate::model::demo::demo_data;
 
     fn connection(client: Client, is_local: bool) -> Connection {
         Connection {

@@ -14,8 +14,8 @@ use super::seed::{
 };
 use super::Connection;
 use crate::aws::error::FromSdk;
-use crate::model::schema::{self, KeySchema, TableInfo};
-use crate::model::value::Item;
+use crate::model::design::schema::{self, KeySchema, TableInfo};
+use crate::model::item::value::Item;
 
 fn scalar(t: schema::KeyType) -> ScalarAttributeType {
     match t {

@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use super::read::Page;
-use crate::model::capacity::Consumed;
-use crate::model::throttle::ReasonCounts;
+use crate::model::traffic::capacity::Consumed;
+use crate::model::traffic::throttle::ReasonCounts;
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ReadStats {
@@ -20,7 +20,7 @@ pub struct ReadStats {
     /// Attempts the service throttled.
     pub throttles: u64,
     /// Why: each throttled attempt's `ThrottlingReasons`, counted by reason and resource.
-    #[serde(serialize_with = "crate::model::throttle::serialize_rows")]
+    #[serde(serialize_with = "crate::model::traffic::throttle::serialize_rows")]
     pub throttle_reasons: ReasonCounts,
     /// The read units of the dearest page: what a capacity guard may overshoot by.
     pub largest_page_rcu: f64,
@@ -57,7 +57,7 @@ impl ReadStats {
         format!(
             "; DynamoDB throttled {} {}: {}",
             self.throttles,
-            crate::model::wording::noun(self.throttles, "attempt"),
+            crate::model::text::wording::noun(self.throttles, "attempt"),
             self.throttle_reasons
         )
     }
@@ -66,7 +66,7 @@ impl ReadStats {
     /// and why (a failed read says it in its error line).
     pub fn throttle_note(&self) -> Option<String> {
         (self.throttles > 0).then(|| {
-            let attempts = crate::model::wording::noun(self.throttles, "attempt");
+            let attempts = crate::model::text::wording::noun(self.throttles, "attempt");
             if self.throttle_reasons.is_empty() {
                 format!(
                     "note: DynamoDB throttled {} {attempts} (the SDK retried them); it gave no reason",

@@ -9,7 +9,7 @@ pub fn log_page(
     page: &Page,
     table: &str,
     total_segments: u32,
-    cause: crate::model::read_cause::ReadCause,
+    cause: crate::model::engine::read_cause::ReadCause,
 ) {
     let indexes: Vec<String> = page
         .consumed
@@ -35,7 +35,7 @@ pub fn log_page(
         latency_ms = page.latency.as_millis() as u64,
         attempts = page.attempts.attempts,
         throttles = page.attempts.throttles,
-        throttle_reasons = %crate::model::throttle::ReasonCounts::of(&page.attempts.reasons),
+        throttle_reasons = %crate::model::traffic::throttle::ReasonCounts::of(&page.attempts.reasons),
         more = page.last_evaluated_key.is_some(),
         "page"
     );

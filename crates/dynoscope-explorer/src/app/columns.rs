@@ -6,17 +6,17 @@
 //! Part columns are named per entity kind, from that kind's items across the whole table (so
 //! every collection names a kind's parts alike): by a configured `[[entity]]` pattern, else by
 //! the names the keys spell themselves (ElectroDB), else after the attributes that hold the
-//! same values (`model::part_names`), else `part1`, `part2`…; a collection of several kinds
+//! same values (`model::design::part_names`), else `part1`, `part2`…; a collection of several kinds
 //! joins their names (`date/sku`).
 //! Every header is unique: an attribute a part column is named after is not shown again, and
 //! the decoded kind's column takes a header no attribute has.
 
 use super::state::OpenTable;
-use crate::model::attribute_rank::rank_attributes;
-use crate::model::collection::{ItemStore, KindId};
-use crate::model::entity::{decode_key_as, EntityPattern, KeyRole};
-use crate::model::part_names::{part_names_from_data, KindPartNames};
-use crate::model::value::Item;
+use crate::model::design::collection::{ItemStore, KindId};
+use crate::model::design::entity::{decode_key_as, EntityPattern, KeyRole};
+use crate::model::design::part_names::{part_names_from_data, KindPartNames};
+use crate::model::item::attribute_rank::rank_attributes;
+use crate::model::item::value::Item;
 
 /// Items sampled to name the key parts: the first ones shown.
 pub const COLUMN_SAMPLE: usize = 50;

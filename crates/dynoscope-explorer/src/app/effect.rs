@@ -46,8 +46,8 @@ pub enum ReadEffect {
     /// Check one access pattern (the palette's Ctrl-K) with `patterns check`'s own code, its
     /// samples and calls under the session's guard; answered by `Msg::PatternChecked`.
     CheckPattern {
-        info: Box<crate::model::schema::TableInfo>,
-        pattern: Box<crate::model::access_pattern::AccessPattern>,
+        info: Box<crate::model::design::schema::TableInfo>,
+        pattern: Box<crate::model::design::access_pattern::AccessPattern>,
         calls: usize,
     },
 }

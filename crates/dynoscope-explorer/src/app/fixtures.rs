@@ -10,12 +10,12 @@ use super::config::Config;
 use super::keymap::Keymap;
 use super::msg::Msg;
 use super::state::State;
-use crate::model::capacity::Consumed;
-use crate::model::demo_data;
+use crate::model::demo::demo_data;
 use crate::model::engine::attempts::AttemptStats;
 use crate::model::engine::{EngineEvent, Operation, Page};
 pub use crate::model::fixtures::demo_info;
-use crate::model::value::Item;
+use crate::model::item::value::Item;
+use crate::model::traffic::capacity::Consumed;
 
 pub const WIDTH: u16 = 100;
 pub const HEIGHT: u16 = 30;
@@ -108,7 +108,7 @@ pub fn opened() -> (State, u64) {
 }
 
 /// `opened`, with the table described as `info`.
-pub fn opened_with(info: crate::model::schema::TableInfo) -> (State, u64) {
+pub fn opened_with(info: crate::model::design::schema::TableInfo) -> (State, u64) {
     use super::msg::Effect;
     let mut s = state();
     let effects = super::update::start(&mut s, Some("app".into()));
@@ -137,7 +137,7 @@ pub fn loaded(more: bool) -> State {
 }
 
 /// `loaded`, with the table described as `info`.
-pub fn loaded_with(info: crate::model::schema::TableInfo, more: bool) -> State {
+pub fn loaded_with(info: crate::model::design::schema::TableInfo, more: bool) -> State {
     let (mut s, id) = opened_with(info);
     send(&mut s, [page(id, 1, demo_items(), more)]);
     send(
@@ -153,8 +153,10 @@ pub fn loaded_with(info: crate::model::schema::TableInfo, more: bool) -> State {
 
 /// A table shaped like public single-table designs: five GSIs with long names (24 characters,
 /// and one longer), a hash-only one, KEYS_ONLY and INCLUDE projections, and counts per index.
-pub fn five_index_info() -> crate::model::schema::TableInfo {
-    use crate::model::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection};
+pub fn five_index_info() -> crate::model::design::schema::TableInfo {
+    use crate::model::design::schema::{
+        IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection,
+    };
     let key = |name: &str| KeyAttr {
         name: name.into(),
         key_type: KeyType::S,

@@ -3,8 +3,8 @@
 //! not in the draw function, because `update` needs the number of lines to stop scrolling.
 
 use super::keymap::Keymap;
-use crate::model::sanitize::display_width;
-use crate::model::wrap::word_wrap;
+use crate::model::text::sanitize::display_width;
+use crate::model::text::wrap::word_wrap;
 
 /// One row of the help: keys (only on a binding's first row) and text.
 #[derive(Debug, Clone, PartialEq, Eq)]

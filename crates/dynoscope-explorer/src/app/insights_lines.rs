@@ -5,9 +5,9 @@
 
 use super::metrics_lines::{line, wrap, LineKind, PaneLine};
 use crate::app::state::InsightsSection;
-use crate::model::insights::{TargetInsights, WITHOUT_IT};
-use crate::model::sanitize::sanitize;
-use crate::model::wording::percent;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wording::percent;
+use crate::model::traffic::insights::{TargetInsights, WITHOUT_IT};
 
 /// Characters of a key shown before it is cut: the count and share stay in their column.
 const KEY_WIDTH: usize = 64;

@@ -10,8 +10,8 @@ use super::fixtures::{char, loaded, press, send};
 use super::msg::{Effect, Msg, StreamMsg};
 use super::state::{LiveView, State};
 use crate::model::engine::stream::StreamEvent;
+use crate::model::item::value::{AttrValue, Item};
 use crate::model::stream::{Change, ChangeEvent, ViewType};
-use crate::model::value::{AttrValue, Item};
 
 /// 2026-11-30T19:18:00Z.
 pub const CREATED_MS: i64 = 1_796_066_280_000;

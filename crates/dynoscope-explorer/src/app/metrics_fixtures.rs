@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use crate::app::fixtures::{char, send};
 use crate::app::msg::{Effect, MetricsEffect, Msg};
 use crate::app::state::{State, PANE_PERIOD_SECS, PANE_SINCE_SECS};
-use crate::model::insights::{enable_command, RuleReport, TargetInsights};
-use crate::model::metrics::report::{MetricsReport, Points};
-use crate::model::metrics::{MetricsPlan, Stat, Target, Window};
+use crate::model::traffic::insights::{enable_command, RuleReport, TargetInsights};
+use crate::model::traffic::metrics::report::{MetricsReport, Points};
+use crate::model::traffic::metrics::{MetricsPlan, Stat, Target, Window};
 
 /// A fixed "now" (2026-12-01 12:00 UTC), so the window and snapshots do not move.
 pub const NOW: i64 = 1_796_126_400;
@@ -178,10 +178,10 @@ pub fn on_demand() -> MetricsReport {
 }
 
 /// The demo table as a provisioned one: 100 RCU and 50 WCU, GSI1 10 and 50.
-pub fn provisioned_info() -> crate::model::schema::TableInfo {
+pub fn provisioned_info() -> crate::model::design::schema::TableInfo {
     let mut info = crate::app::fixtures::demo_info();
     info.billing_mode = "PROVISIONED".into();
-    info.provisioned = Some(crate::model::schema::Throughput {
+    info.provisioned = Some(crate::model::design::schema::Throughput {
         read_capacity_units: 100,
         write_capacity_units: 50,
     });

@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 
 use crate::app::insights_lines::insights_lines;
 use crate::app::state::{MetricsPane, MetricsStatus};
-use crate::model::metrics::report::{MetricsReport, Series, TargetReport, ThrottleEvents};
-use crate::model::metrics::{Target, Window};
-use crate::model::sanitize::sanitize;
-use crate::model::wording::percent;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wording::percent;
+use crate::model::traffic::metrics::report::{MetricsReport, Series, TargetReport, ThrottleEvents};
+use crate::model::traffic::metrics::{Target, Window};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LineKind {

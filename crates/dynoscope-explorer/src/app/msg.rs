@@ -3,11 +3,11 @@
 
 use crate::app::input::{Key, Mouse};
 
+use crate::model::design::schema::TableInfo;
 use crate::model::engine::stream::StreamEvent;
 use crate::model::engine::write::WriteResult;
 use crate::model::engine::EngineEvent;
 use crate::model::engine::FeatureError;
-use crate::model::schema::TableInfo;
 use crate::model::stream::{Timeline, ViewType};
 
 /// What `update` consumes, grouped by concern (the terminal's input, the engine's read
@@ -27,20 +27,20 @@ pub enum Msg {
     /// What `MetricsEffect::Fetch { id, .. }` brought back.
     Metrics {
         id: u64,
-        result: Result<crate::model::metrics::report::MetricsReport, FeatureError>,
+        result: Result<crate::model::traffic::metrics::report::MetricsReport, FeatureError>,
     },
     /// What `MetricsEffect::Insights { id, .. }` brought back: the targets described, and
     /// each call denied or failed on the way (each costs only its part).
     Insights {
         id: u64,
-        found: Vec<crate::model::insights::TargetInsights>,
+        found: Vec<crate::model::traffic::insights::TargetInsights>,
         problems: Vec<FeatureError>,
     },
     /// What `ReadEffect::CheckPattern` found for `pattern` of `table`.
     PatternChecked {
         table: String,
         pattern: String,
-        result: Result<Box<crate::model::pattern_check::PatternReport>, String>,
+        result: Result<Box<crate::model::design::pattern_check::PatternReport>, String>,
     },
     Export(ExportMsg),
     Write(WriteMsg),

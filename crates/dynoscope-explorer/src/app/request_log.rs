@@ -3,8 +3,8 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use crate::model::capacity::Consumed;
 use crate::model::engine::{Operation, Page};
+use crate::model::traffic::capacity::Consumed;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestRow {
@@ -26,7 +26,7 @@ pub struct RequestRow {
     pub throttles: u32,
     pub throttle_reason: Option<String>,
     /// The `ThrottlingReasons` of every throttled attempt.
-    pub reasons: Vec<crate::model::throttle::ThrottleReason>,
+    pub reasons: Vec<crate::model::traffic::throttle::ThrottleReason>,
     /// The request body exactly as it was sent (its last attempt's), when recorded.
     pub sent: Option<std::sync::Arc<str>>,
     /// A write (`PutItem`…): `consumed` is then write units, and `count` the items written.
@@ -111,9 +111,9 @@ impl RequestRow {
 
     /// Its most frequent throttling reason, short (`hot key range · GSI1`), and `+N` more kinds.
     pub fn reasons_short(&self) -> Option<String> {
-        let rows = crate::model::throttle::ReasonCounts::of(&self.reasons).rows();
+        let rows = crate::model::traffic::throttle::ReasonCounts::of(&self.reasons).rows();
         let first = rows.first()?;
-        let reason = crate::model::throttle::ThrottleReason::new(
+        let reason = crate::model::traffic::throttle::ThrottleReason::new(
             first.reason.clone(),
             first.resource.clone(),
         );

@@ -5,8 +5,8 @@
 use ratatui::layout::{Constraint, Rect};
 
 use super::request_log::RequestRow;
-use crate::model::sanitize::sanitize;
-use crate::model::wrap::row_starts;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wrap::row_starts;
 
 /// Where the view is drawn in `area`.
 pub fn sent_popup(area: Rect) -> Rect {
@@ -49,9 +49,11 @@ pub fn sent_lines(row: &RequestRow, width: usize) -> Vec<(String, bool)> {
             ),
             false,
         ));
-        for r in crate::model::throttle::ReasonCounts::of(&row.reasons).rows() {
-            let reason =
-                crate::model::throttle::ThrottleReason::new(r.reason.clone(), r.resource.clone());
+        for r in crate::model::traffic::throttle::ReasonCounts::of(&row.reasons).rows() {
+            let reason = crate::model::traffic::throttle::ThrottleReason::new(
+                r.reason.clone(),
+                r.resource.clone(),
+            );
             lines.push((
                 sanitize(&format!(
                     "  {} ×{} ({}{})",
@@ -93,7 +95,7 @@ pub fn sent_lines(row: &RequestRow, width: usize) -> Vec<(String, bool)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::throttle::ThrottleReason;
+    use crate::model::traffic::throttle::ThrottleReason;
 
     #[test]
     fn a_throttled_request_says_why_above_its_body() {

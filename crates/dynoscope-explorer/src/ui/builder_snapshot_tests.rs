@@ -6,7 +6,7 @@ use super::snapshot_tests::render;
 use crate::app::fixtures::*;
 use crate::app::msg::Msg;
 use crate::app::state::{Field, State};
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 /// A 60-character ElectroDB-style partition key.
 const LONG_PK: &str = "$task-manager#country_united states#region_west#user_00042ab";

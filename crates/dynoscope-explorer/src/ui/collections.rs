@@ -9,7 +9,7 @@ use super::format::{bytes, thousands};
 use super::theme;
 use crate::app::layout::list_rows;
 use crate::app::state::{OpenTable, Pane};
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::text::sanitize::{display_width, sanitize, truncate_display};
 
 pub(super) fn draw_collections(frame: &mut Frame, area: Rect, view: &OpenTable) {
     let focused = view.view.focus == Pane::Collections;

@@ -10,9 +10,9 @@ use super::json_view::item_lines;
 use super::theme;
 use crate::app::layout::{list_rows, split_related};
 use crate::app::state::{JsonMode, OpenTable, Pane};
-use crate::model::item_size::share_of_limit;
-use crate::model::sanitize::{display_width, sanitize};
-use crate::model::wrap::row_starts;
+use crate::model::item::item_size::share_of_limit;
+use crate::model::text::sanitize::{display_width, sanitize};
+use crate::model::text::wrap::row_starts;
 
 /// The related collections above the item's JSON.
 pub(super) fn draw_detail(frame: &mut Frame, area: Rect, view: &OpenTable) {

@@ -5,8 +5,8 @@
 use ratatui::style::Style;
 use ratatui::text::Line;
 
-use crate::model::sanitize::sanitize;
-use crate::model::wrap::word_wrap;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wrap::word_wrap;
 
 /// `text` (untrusted: sanitised here) as rows of at most `width` columns, `indent` included.
 pub(super) fn message(text: &str, indent: &str, width: usize, style: Style) -> Vec<Line<'static>> {

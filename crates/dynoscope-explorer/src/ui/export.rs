@@ -8,7 +8,7 @@ use ratatui::Frame;
 use super::format::{count as counted, thousands};
 use super::theme;
 use crate::app::state::{CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage};
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
 
 pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
     let width = 76.min(area.width);
@@ -53,7 +53,7 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
             focus(ExportField::Format),
         ),
     ]));
-    if d.format == crate::model::export::ExportFormat::Csv {
+    if d.format == crate::model::exports::export::ExportFormat::Csv {
         let columns = match d.columns {
             CsvChoice::Shown => "key attributes + the items pane's columns",
             CsvChoice::All => "all attributes",

@@ -81,7 +81,7 @@ fn edit_id(effects: &[crate::app::msg::Effect]) -> (u64, String) {
 #[test]
 fn writes_enabled_diff_preview_conflict_and_delete_confirmation() {
     use crate::model::engine::write::WriteFailure;
-    use crate::model::value::AttrValue;
+    use crate::model::item::value::AttrValue;
     let mut s = loaded(false);
     s.writes_enabled = true;
     let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();

@@ -1,12 +1,12 @@
 //! Number formatting for people.
 
-pub use crate::model::wording::{bytes, count, count_as, dollars, thousands};
+pub use crate::model::text::wording::{bytes, count, count_as, dollars, thousands};
 
-pub use crate::model::capacity::format_units as units;
+pub use crate::model::traffic::capacity::format_units as units;
 
 /// ` · us-east-1 · profile default · http://…`: where requests go, for the titles.
 pub fn connection(state: &crate::app::state::State) -> String {
-    use crate::model::sanitize::sanitize;
+    use crate::model::text::sanitize::sanitize;
     let session = &state.session;
     let mut text = String::new();
     // An export is read from its files (the endpoint names where): no region or profile

@@ -8,7 +8,7 @@ use crate::app::fixtures::*;
 use crate::app::msg::{Msg, TableMsg};
 use crate::app::state::State;
 use crate::app::update::start;
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 /// What the screen shows, row by row.
 fn screen(s: &State) -> String {

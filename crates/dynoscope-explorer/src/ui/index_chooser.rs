@@ -10,10 +10,10 @@ use super::format::{bytes, dollars, thousands, units};
 use super::theme;
 use crate::app::state::{IndexChoice, IndexChooser};
 use crate::app::update::EXPLORER_PAGE_SIZE;
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
-use crate::model::schema::{IndexKind, KeySchema, TableInfo};
-use crate::model::wording::count;
-use crate::model::wrap::word_wrap;
+use crate::model::design::schema::{IndexKind, KeySchema, TableInfo};
+use crate::model::text::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::text::wording::count;
+use crate::model::text::wrap::word_wrap;
 
 const NAME: usize = 24;
 const KEYS: usize = 22;

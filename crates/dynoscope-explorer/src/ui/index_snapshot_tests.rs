@@ -84,11 +84,11 @@ fn the_title_names_the_index_once_and_its_capacity_when_it_differs() {
     let crate::app::state::Loadable::Loaded(info) = &mut view.info else {
         unreachable!("opened() describes the table")
     };
-    info.provisioned = Some(crate::model::schema::Throughput {
+    info.provisioned = Some(crate::model::design::schema::Throughput {
         read_capacity_units: 100,
         write_capacity_units: 50,
     });
-    info.indexes[0].provisioned = Some(crate::model::schema::Throughput {
+    info.indexes[0].provisioned = Some(crate::model::design::schema::Throughput {
         read_capacity_units: 20,
         write_capacity_units: 10,
     });

@@ -11,8 +11,8 @@ use super::theme;
 use crate::app::columns::sort_key_parts;
 use crate::app::layout::table_rows;
 use crate::app::state::{OpenTable, Pane};
-use crate::model::cell::cell_text;
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::text::cell::cell_text;
+use crate::model::text::sanitize::{display_width, sanitize, truncate_display};
 
 const MAX_CELL_WIDTH: usize = 36;
 const COLUMN_SPACING: usize = 2;

@@ -1,13 +1,13 @@
 //! An item as pretty, colourised JSON lines for the detail pane, in plain JSON or DynamoDB JSON:
-//! the model's pretty lines (`model::json::pretty`) with each token's colour.
+//! the model's pretty lines (`model::formats::json::pretty`) with each token's colour.
 
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::theme::json as style;
 use crate::app::state::JsonMode;
-use crate::model::json::{pretty_lines, JsonSpelling, Token};
-use crate::model::value::Item;
+use crate::model::formats::json::{pretty_lines, JsonSpelling, Token};
+use crate::model::item::value::Item;
 
 pub fn spelling(mode: JsonMode) -> JsonSpelling {
     match mode {
@@ -43,7 +43,7 @@ pub fn item_lines(item: &Item, mode: JsonMode) -> Vec<Line<'static>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::value::AttrValue;
+    use crate::model::item::value::AttrValue;
 
     fn text(lines: &[Line]) -> String {
         lines

@@ -13,11 +13,11 @@ use super::format::thousands;
 use super::theme;
 use crate::app::live_layout::{live_layout, ranking_rows};
 use crate::app::state::{view_note, LiveStatus, LiveView};
-use crate::model::sanitize::{sanitize, truncate_display};
 use crate::model::stream::change_json::rfc3339;
 use crate::model::stream::warnings::{HOT_WRITE_MIN_EVENTS, HOT_WRITE_SHARE};
 use crate::model::stream::window::RatePoint;
 use crate::model::stream::{RankedKey, Timeline};
+use crate::model::text::sanitize::{sanitize, truncate_display};
 
 /// Width of the label before each sparkline.
 const RATE_LABEL: usize = 32;
@@ -294,7 +294,7 @@ fn draw_rankings(frame: &mut Frame, area: Rect, live: &LiveView, keys: usize) {
         // Counts past the ranking's counters are upper estimates.
         let approx = if error > 0 { "≤" } else { "" };
         let key = truncate_display(&sanitize(&k.key), key_width).into_owned();
-        let pad = key_width.saturating_sub(crate::model::sanitize::display_width(&key));
+        let pad = key_width.saturating_sub(crate::model::text::sanitize::display_width(&key));
         format!(
             "{key}{} {:>8} {:>6.1}%",
             " ".repeat(pad),

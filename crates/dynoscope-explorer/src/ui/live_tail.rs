@@ -12,13 +12,13 @@ use super::format::thousands;
 use super::json_view::item_lines;
 use super::theme;
 use crate::app::state::{no_diff_reason, ChangeDetail, JsonMode, LiveView};
-use crate::model::cell::cell_text;
-use crate::model::entity::item_kind;
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::design::entity::item_kind;
+use crate::model::item::value::AttrValue;
 use crate::model::stream::change_json::rfc3339;
 use crate::model::stream::diff::{diff, AttrDiff};
 use crate::model::stream::{Change, ChangeEvent};
-use crate::model::value::AttrValue;
+use crate::model::text::cell::cell_text;
+use crate::model::text::sanitize::{display_width, sanitize, truncate_display};
 
 const TIME: usize = 8;
 const EVENT: usize = 6;

@@ -9,7 +9,7 @@ use ratatui::Frame;
 use super::theme;
 use crate::app::metrics_lines::{pane_lines, LineKind};
 use crate::app::state::{MetricsPane, MetricsStatus};
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
 
 /// The pane between the title row and the status bar of `area`.
 pub fn pane_area(area: Rect) -> Rect {

@@ -9,9 +9,9 @@ use ratatui::Terminal;
 use crate::app::fixtures::{char, send};
 use crate::app::metrics_fixtures::*;
 use crate::app::state::State;
+use crate::model::engine::permission::Denied;
 use crate::model::engine::FeatureError;
-use crate::model::insights::TargetInsights;
-use crate::model::permission::Denied;
+use crate::model::traffic::insights::TargetInsights;
 
 fn render(state: &State) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
@@ -23,7 +23,7 @@ fn opened() -> (State, u64) {
     opened_with(crate::app::fixtures::demo_info())
 }
 
-fn opened_with(info: crate::model::schema::TableInfo) -> (State, u64) {
+fn opened_with(info: crate::model::design::schema::TableInfo) -> (State, u64) {
     let mut s = crate::app::fixtures::loaded_with(info, false);
     s.width = 120;
     s.height = 40;
@@ -59,7 +59,7 @@ fn a_provisioned_table_with_a_throttling_gsi() {
 fn an_on_demand_table() {
     // A maximum on reads only: the write side and the GSI have none to show.
     let mut info = crate::app::fixtures::demo_info();
-    info.on_demand_max = crate::model::schema::OnDemandMax::of(Some(100), Some(-1));
+    info.on_demand_max = crate::model::design::schema::OnDemandMax::of(Some(100), Some(-1));
     let (mut s, id) = opened_with(info);
     send(&mut s, [answer(id, Ok(on_demand()))]);
     let t = render(&s);
@@ -72,7 +72,7 @@ fn an_on_demand_table() {
 /// `NaN` or a backfill past 100%.
 #[test]
 fn nan_and_infinity_are_drawn_as_missing() {
-    use crate::model::metrics::{Stat, Target};
+    use crate::model::traffic::metrics::{Stat, Target};
     let gsi = Target::Index("GSI1".into());
     let wild = |i: usize| match i % 3 {
         0 => f64::NAN,

@@ -5,7 +5,7 @@ use ratatui::text::Span;
 
 use super::theme;
 use crate::app::state::{Palette, PatternCheck, State};
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
 
 /// `[1.5 RCU a call · served]` for a pattern of the open table checked this session.
 pub fn check_span(state: &State, pattern: &str) -> Option<Span<'static>> {

@@ -4,13 +4,13 @@ use super::snapshot_tests::render;
 use crate::app::fixtures::*;
 use crate::app::input::{Key, KeyCode, Modifiers};
 use crate::app::msg::{InputMsg, Msg};
-use crate::model::pattern_check::{assess, plan, Assessment, CallCost, Measured};
-use crate::model::value::{AttrValue, Item};
+use crate::model::design::pattern_check::{assess, plan, Assessment, CallCost, Measured};
+use crate::model::item::value::{AttrValue, Item};
 
 #[test]
 fn palette_shows_each_checked_patterns_cost_and_verdict() {
     let mut s = loaded(false);
-    s.patterns = crate::model::access_pattern::parse_patterns_file(
+    s.patterns = crate::model::design::access_pattern::parse_patterns_file(
         include_str!("../../../../assets/demo-patterns.toml"),
         "demo",
     )

@@ -9,9 +9,9 @@ use super::format::{bytes, thousands};
 use super::theme;
 use crate::app::layout::{picker_layout, picker_rows};
 use crate::app::state::{Loadable, State};
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
-use crate::model::schema::{KeySchema, TableInfo};
-use crate::model::wrap::word_wrap;
+use crate::model::design::schema::{KeySchema, TableInfo};
+use crate::model::text::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::text::wrap::word_wrap;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let layout = picker_layout(area);
@@ -281,13 +281,16 @@ fn pack(parts: &[String], width: usize) -> Vec<String> {
 }
 
 /// A GSI has its own capacity: show it, so RCU/s can be compared with the index's limit.
-fn index_capacity(index: &crate::model::schema::IndexInfo, info: &TableInfo) -> Option<String> {
+fn index_capacity(
+    index: &crate::model::design::schema::IndexInfo,
+    info: &TableInfo,
+) -> Option<String> {
     match &index.provisioned {
         Some(t) => Some(format!(
             "{} RCU / {} WCU",
             t.read_capacity_units, t.write_capacity_units
         )),
-        None if index.kind == crate::model::schema::IndexKind::Gsi
+        None if index.kind == crate::model::design::schema::IndexKind::Gsi
             && info.provisioned.is_none() =>
         {
             Some("on demand".to_string())

@@ -7,7 +7,7 @@ use ratatui::Frame;
 
 use super::theme;
 use crate::app::state::Prompt;
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
 
 pub(super) fn draw_prompt(frame: &mut Frame, area: Rect, title: &str, prompt: &Prompt) {
     let width = 70.min(area.width);

@@ -8,7 +8,7 @@ use ratatui::Frame;
 use super::theme;
 use crate::app::layout::list_rows;
 use crate::app::state::{OpenTable, Pane};
-use crate::model::sanitize::{display_width, sanitize, truncate_display};
+use crate::model::text::sanitize::{display_width, sanitize, truncate_display};
 
 pub(super) fn draw_related(frame: &mut Frame, area: Rect, view: &OpenTable) {
     if area.height == 0 {

@@ -8,7 +8,7 @@ use super::format::{thousands, units};
 use super::theme;
 use crate::app::request_log::RequestRow;
 use crate::app::state::State;
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     let log = &state.log;

@@ -12,8 +12,8 @@ use crate::app::layout::distribution_popup;
 use crate::app::state::{
     DistributionView, LauncherField, ScanLauncher, ScanProgress, DISTRIBUTION_TOP_KEYS,
 };
-use crate::model::sanitize::{sanitize, truncate_display};
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
+use crate::model::text::sanitize::{sanitize, truncate_display};
 
 const LABEL: usize = 18;
 

@@ -11,7 +11,7 @@ use crate::app::state::State;
 use crate::app::update::{start, update};
 use crate::model::engine::attempts::AttemptStats;
 use crate::model::engine::EngineEvent;
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 /// The celebrity's items, focused (the widest items pane of the demo data).
 fn celebrity_items() -> State {
@@ -150,7 +150,7 @@ fn all_states() -> Vec<(&'static str, State)> {
     states.push(("index chooser", s));
 
     let mut s = loaded(false);
-    s.patterns = crate::model::access_pattern::parse_patterns_file(
+    s.patterns = crate::model::design::access_pattern::parse_patterns_file(
         include_str!("../../../../assets/demo-patterns.toml"),
         "demo",
     )

@@ -12,7 +12,7 @@ use crate::app::state::State;
 use crate::app::update::start;
 use crate::model::engine::attempts::AttemptStats;
 use crate::model::engine::EngineEvent;
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 pub(super) fn render(state: &State) -> Terminal<TestBackend> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
@@ -129,7 +129,7 @@ fn kinds_have_their_colours_and_throttled_requests_are_red() {
         throttles: 2,
         throttle_reason: Some("ProvisionedThroughputExceededException: hot".into()),
         reasons: vec![
-            crate::model::throttle::ThrottleReason::new(
+            crate::model::traffic::throttle::ThrottleReason::new(
                 "IndexReadKeyRangeThroughputExceeded",
                 Some("arn:aws:dynamodb:us-east-1:1:table/T/index/GSI1".into()),
             );
@@ -225,7 +225,7 @@ fn configured_part_names_and_provisioned_capacity() {
     start(&mut s, Some("app".into()));
     let mut info = demo_info();
     info.billing_mode = "PROVISIONED".into();
-    info.provisioned = Some(crate::model::schema::Throughput {
+    info.provisioned = Some(crate::model::design::schema::Throughput {
         read_capacity_units: 100,
         write_capacity_units: 50,
     });
@@ -307,7 +307,7 @@ fn query_builder_states() {
 #[test]
 fn pattern_palette() {
     let mut s = loaded(false);
-    s.patterns = crate::model::access_pattern::parse_patterns_file(
+    s.patterns = crate::model::design::access_pattern::parse_patterns_file(
         include_str!("../../../../assets/demo-patterns.toml"),
         "demo",
     )

@@ -8,9 +8,9 @@ use ratatui::Frame;
 use super::format::{count, dollars, thousands, units};
 use super::theme;
 use crate::app::state::{OpenTable, ReadOutcome, State};
-use crate::model::capacity::on_demand_cost;
-use crate::model::sanitize::sanitize;
-use crate::model::shorten::fit_middle;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::shorten::fit_middle;
+use crate::model::traffic::capacity::on_demand_cost;
 
 pub fn draw(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
     let mut spans = Vec::new();

@@ -7,7 +7,7 @@ use ratatui::Frame;
 
 use super::theme;
 use crate::app::state::{State, SwitchKind, SWITCHER_ROWS};
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
 
 const ROWS: u16 = SWITCHER_ROWS as u16;
 

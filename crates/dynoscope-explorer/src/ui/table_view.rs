@@ -14,7 +14,7 @@ use super::format::{bytes, thousands};
 use super::{request_log, status, theme};
 use crate::app::layout::{explorer_layout, split_progress};
 use crate::app::state::{Loadable, Modal, OpenTable, ReadOutcome, State};
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
 
 /// The live or metrics pane ([`crate::app::state::Layer::Live`], `Metrics`) in place of the
 /// table's panes: it takes everything between the title and the status bar.
@@ -169,7 +169,7 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
     } else if let Some(info) = view.info.loaded() {
         // Capacity mode and provisioned rate of the table, and of the index being read (a GSI
         // has its own), so RCU/s in the request log can be compared with the limit.
-        let capacity = |t: Option<&crate::model::schema::Throughput>| match t {
+        let capacity = |t: Option<&crate::model::design::schema::Throughput>| match t {
             Some(t) => format!("{} RCU/s provisioned", t.read_capacity_units),
             None if info.provisioned.is_none() => "on demand".to_string(),
             None => "shares the table's capacity".to_string(),
@@ -182,7 +182,7 @@ fn draw_title(frame: &mut Frame, area: Rect, state: &State, view: &OpenTable) {
             .index
             .as_deref()
             .and_then(|n| info.index(n))
-            .filter(|i| i.kind == crate::model::schema::IndexKind::Gsi);
+            .filter(|i| i.kind == crate::model::design::schema::IndexKind::Gsi);
         match gsi.map(|i| capacity(i.provisioned.as_ref())) {
             Some(index) if index != table => {
                 text.push_str(&format!(" · table {table} · index {index}"))

@@ -2,7 +2,7 @@
 
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::model::entity::kind_color_index;
+use crate::model::design::entity::kind_color_index;
 
 const KIND_PALETTE: [Color; 10] = [
     Color::Cyan,

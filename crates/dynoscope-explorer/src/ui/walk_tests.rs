@@ -7,7 +7,7 @@ use crate::app::msg::{InputMsg, Msg, ReadEffect, TableMsg};
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::*;
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 macro_rules! snapshot {
     ($name:expr, $state:expr) => {

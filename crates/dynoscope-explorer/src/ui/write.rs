@@ -11,10 +11,10 @@ use unicode_width::UnicodeWidthChar;
 use super::format::count;
 use super::theme;
 use crate::app::state::{WriteFlow, WriteStage};
-use crate::model::cell::cell_text;
-use crate::model::json::append_plain_json;
-use crate::model::sanitize::{sanitize, truncate_display};
-use crate::model::value::AttrValue;
+use crate::model::formats::json::append_plain_json;
+use crate::model::item::value::AttrValue;
+use crate::model::text::cell::cell_text;
+use crate::model::text::sanitize::{sanitize, truncate_display};
 use crate::model::write::{AttributeEdit, WriteKind};
 
 fn value(v: Option<&AttrValue>, width: usize) -> String {

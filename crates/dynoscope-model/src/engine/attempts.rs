@@ -1,7 +1,7 @@
 //! What the SDK's HTTP attempts for one operation cost: how many, and which were throttled
 //! (counted by the engine's interceptor, `dynoscope_engine::aws::attempts`).
 
-use crate::throttle::ThrottleReason;
+use crate::traffic::throttle::ThrottleReason;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct AttemptStats {

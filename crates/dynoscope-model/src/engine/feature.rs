@@ -1,6 +1,6 @@
 //! Why a CloudWatch feature (metrics, Contributor Insights) has nothing to show.
 
-use crate::permission::Denied;
+use crate::engine::permission::Denied;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FeatureError {

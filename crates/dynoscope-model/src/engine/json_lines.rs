@@ -1,7 +1,7 @@
 //! A page's items as JSON lines, for headless `jsonl` and `ddb-jsonl`: the engine renders
 //! them straight from the SDK's items (`dynoscope_engine::aws::json_lines`).
 
-use crate::json::JsonSpelling;
+use crate::formats::json::JsonSpelling;
 
 /// A page's items rendered as JSON lines, each ending in a newline.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -13,12 +13,12 @@ pub struct JsonLines {
 
 impl JsonLines {
     /// The same lines from items already converted (the in-memory page source's).
-    pub fn from_items(items: &[crate::value::Item], spelling: JsonSpelling) -> JsonLines {
+    pub fn from_items(items: &[crate::item::value::Item], spelling: JsonSpelling) -> JsonLines {
         let mut text = String::new();
         for item in items {
             match spelling {
-                JsonSpelling::Plain => crate::json::append_plain_json(&mut text, item),
-                JsonSpelling::Dynamo => crate::json::append_dynamo_json(&mut text, item),
+                JsonSpelling::Plain => crate::formats::json::append_plain_json(&mut text, item),
+                JsonSpelling::Dynamo => crate::formats::json::append_dynamo_json(&mut text, item),
             }
             text.push('\n');
         }

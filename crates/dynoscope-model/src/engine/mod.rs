@@ -9,8 +9,10 @@ pub mod feature;
 pub mod json_lines;
 mod partiql;
 mod pattern_read;
+pub mod permission;
 pub mod progress;
 pub mod read;
+pub mod read_cause;
 pub mod stream;
 pub mod write;
 

@@ -2,8 +2,8 @@
 //! ExecuteStatement by the read engine itself ([`ReadSpec::statement`]), under the same guard.
 
 use super::{Operation, ReadSpec};
-use crate::partiql::{Plan, ReadKind};
-use crate::read_cause::ReadCause;
+use crate::engine::read_cause::ReadCause;
+use crate::query::partiql::{Plan, ReadKind};
 
 /// The read a translated statement runs as, in the explorer and in `dynoscope partiql` alike:
 /// several Queries are the shards of one read, merged as sharded reads are.

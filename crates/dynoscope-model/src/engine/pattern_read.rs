@@ -3,11 +3,11 @@
 //! guard). The explorer's palette and `patterns check` send the same requests.
 
 use super::{Operation, ReadSpec};
-use crate::access_pattern::{shard_keys, BoundPattern};
-use crate::json::parse_plain_values;
-use crate::key_condition::KeyCondition;
-use crate::read_cause::ReadCause;
-use crate::schema::TableInfo;
+use crate::design::access_pattern::{shard_keys, BoundPattern};
+use crate::design::schema::TableInfo;
+use crate::engine::read_cause::ReadCause;
+use crate::formats::json::parse_plain_values;
+use crate::query::key_condition::KeyCondition;
 
 /// The read of `bound` on the table `info` describes, checked by the builder's rules; the
 /// message names what is wrong.

@@ -8,11 +8,11 @@ use std::time::Duration;
 use super::attempts::AttemptStats;
 use super::error::EngineError;
 use super::json_lines::JsonLines;
-use crate::capacity::Consumed;
-use crate::distribution::SizedKeys;
-use crate::json::JsonSpelling;
-use crate::read_cause::ReadCause;
-use crate::value::{AttrValue, Item};
+use crate::engine::read_cause::ReadCause;
+use crate::formats::json::JsonSpelling;
+use crate::item::value::{AttrValue, Item};
+use crate::traffic::capacity::Consumed;
+use crate::traffic::distribution::SizedKeys;
 
 pub type RequestId = u64;
 
@@ -270,10 +270,10 @@ pub enum EngineEvent {
     /// An export's read found data files missing, cut short or damaged (their lines are
     /// [`IntegrityReport`]'s): sent once, before `Done`, by a read of the whole export.
     ///
-    /// [`IntegrityReport`]: crate::table_export::IntegrityReport
+    /// [`IntegrityReport`]: crate::exports::table_export::IntegrityReport
     Integrity {
         request_id: RequestId,
-        report: crate::table_export::IntegrityReport,
+        report: crate::exports::table_export::IntegrityReport,
     },
     /// Sent once per read instead of `Done`, after every segment task has stopped.
     Failed {

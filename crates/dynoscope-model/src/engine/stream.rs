@@ -64,6 +64,6 @@ pub enum StreamEvent {
 pub fn no_stream_message(table: &str) -> String {
     format!(
         "table '{table}' has no stream enabled, and dynoscope never enables one itself; to enable it run: aws dynamodb update-table --table-name {} --stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES",
-        crate::shell::shell_word(table)
+        crate::text::shell::shell_word(table)
     )
 }

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use super::attempts::AttemptStats;
 use super::error::EngineError;
-use crate::capacity::Consumed;
-use crate::value::Item;
+use crate::item::value::Item;
+use crate::traffic::capacity::Consumed;
 
 /// A write that went through.
 #[derive(Debug, Clone, PartialEq)]

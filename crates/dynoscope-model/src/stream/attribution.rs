@@ -14,8 +14,8 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
 use super::change::Change;
-use crate::schema::{IndexKind, TableInfo};
-use crate::value::{AttrValue, Item};
+use crate::design::schema::{IndexKind, TableInfo};
+use crate::item::value::{AttrValue, Item};
 
 /// A partition key value as text: S as is, N as its exact text, B as base64. Other types never
 /// appear in keys; they are named by type rather than guessed at.

@@ -8,8 +8,8 @@
 //! estimated from what the record carries and flagged as such. Deletes by the TTL service cost
 //! no write capacity (DynamoDB does them in the background for free).
 
-use super::super::item_size::item_size;
-use super::super::value::Item;
+use crate::item::item_size::item_size;
+use crate::item::value::Item;
 
 /// Bytes per write capacity unit.
 pub const WRITE_UNIT_BYTES: u64 = 1024;
@@ -179,8 +179,10 @@ impl Change {
 #[cfg(test)]
 pub(crate) mod fixtures {
     use super::*;
-    use crate::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo};
-    use crate::value::AttrValue;
+    use crate::design::schema::{
+        IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
+    };
+    use crate::item::value::AttrValue;
 
     /// The demo schema: PK/SK, GSI1 on GSI1PK/GSI1SK, LSI1 on PK/LSI1SK.
     pub fn demo_table() -> TableInfo {

@@ -10,9 +10,11 @@
 use std::fmt::Write as _;
 
 use super::change::Change;
-use crate::calendar::civil_from_days;
-use crate::json::{append_dynamo_json, append_json_string, append_plain_json, JsonSpelling};
-use crate::value::Item;
+use crate::formats::json::{
+    append_dynamo_json, append_json_string, append_plain_json, JsonSpelling,
+};
+use crate::input::calendar::civil_from_days;
+use crate::item::value::Item;
 
 fn write_item(out: &mut String, item: &Item, spelling: JsonSpelling) {
     match spelling {
@@ -91,7 +93,7 @@ mod tests {
     use super::super::change::fixtures::change;
     use super::super::change::{ChangeEvent, ViewType};
     use super::*;
-    use crate::value::AttrValue;
+    use crate::item::value::AttrValue;
 
     #[test]
     fn times_are_rfc3339_utc() {

@@ -4,7 +4,7 @@
 //! or none the change has no diff (see [`super::change::ViewType::blind_spot`]).
 
 use super::change::Change;
-use crate::value::{same_value, AttrValue};
+use crate::item::value::{same_value, AttrValue};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AttrDiff<'a> {
@@ -64,7 +64,7 @@ mod tests {
     use super::super::change::fixtures::change;
     use super::super::change::ChangeEvent;
     use super::*;
-    use crate::value::Item;
+    use crate::item::value::Item;
 
     #[test]
     fn lists_changed_added_and_removed_attributes_in_name_order() {

@@ -10,7 +10,7 @@ use super::tail::TailBuffer;
 use super::timeline::Timeline;
 use super::warnings::{hot_key, near_limit, Subject, WriteWarning};
 use super::window::{RatePoint, RateSeries, Window};
-use crate::schema::TableInfo;
+use crate::design::schema::TableInfo;
 
 /// The bounds of a [`LiveStats`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::window::{Window, WindowedTopK, BUCKET_SECS};
-use crate::wording::share;
+use crate::text::wording::share;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RankBy {

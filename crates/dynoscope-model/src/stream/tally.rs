@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::warnings::{hot_key, near_limit, Subject, WriteWarning};
-use crate::distribution::{shard_of, KeyDistribution, ShardFamily};
-use crate::wording::share;
+use crate::text::wording::share;
+use crate::traffic::distribution::{shard_of, KeyDistribution, ShardFamily};
 
 #[derive(Debug, Clone, Copy, Default)]
 struct KeyWrites {

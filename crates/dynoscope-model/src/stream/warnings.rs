@@ -7,15 +7,15 @@
 
 use serde::Serialize;
 
-use crate::distribution::{has_hot_shard, ShardFamily, HOT_KEY_MIN_ITEMS, HOT_KEY_SHARE};
-use crate::sanitize::sanitize;
+use crate::text::sanitize::sanitize;
+use crate::traffic::distribution::{has_hot_shard, ShardFamily, HOT_KEY_MIN_ITEMS, HOT_KEY_SHARE};
 
 /// DynamoDB's per-partition write limit, in write units a second.
 pub const PARTITION_WCU_PER_SECOND: f64 = 1000.0;
 /// Warn at 80% of it: bursts above the measured rate will reach it.
 pub const NEAR_LIMIT_SHARE: f64 = 0.8;
 /// One key with this share of the writes is hot (the same rule as for items: see
-/// [`crate::distribution::HOT_KEY_SHARE`]).
+/// [`crate::traffic::distribution::HOT_KEY_SHARE`]).
 pub const HOT_WRITE_SHARE: f64 = HOT_KEY_SHARE;
 /// Below this many writes any key is a large share; shares mean nothing.
 pub const HOT_WRITE_MIN_EVENTS: u64 = HOT_KEY_MIN_ITEMS;
@@ -39,7 +39,7 @@ impl WriteRule {
 }
 
 /// One finding; `message` names the rule, the numbers and the key (sanitised), on one line.
-/// Serialises like [`crate::distribution::Warning`].
+/// Serialises like [`crate::traffic::distribution::Warning`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WriteWarning {
     pub rule: WriteRule,

@@ -2,8 +2,8 @@
 
 /// Equality as DynamoDB compares values; it lives with the values, so the live pane's diff
 /// and the write preview's compare alike.
-pub use crate::value::same_value;
-use crate::value::{AttrValue, Item};
+pub use crate::item::value::same_value;
+use crate::item::value::{AttrValue, Item};
 
 /// One clause of a condition.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,7 +3,7 @@
 //! write got there first.
 
 use super::condition::same_value;
-use crate::value::{AttrValue, Item};
+use crate::item::value::{AttrValue, Item};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttributeEdit {

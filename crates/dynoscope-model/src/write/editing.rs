@@ -7,11 +7,11 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 use serde_json::Value;
 
-use crate::json::{
+use crate::formats::json::{
     append_dynamo_json, append_plain_json, parse_dynamo_item, plain_to_attr, JsonSpelling,
 };
-use crate::number::validate_number;
-use crate::value::{AttrValue, Item};
+use crate::item::number::validate_number;
+use crate::item::value::{AttrValue, Item};
 
 /// `item` as pretty JSON in `spelling`, one attribute per line, ending in a newline.
 pub fn render_for_editor(item: &Item, spelling: JsonSpelling) -> String {

@@ -17,6 +17,7 @@
 //! - a new item is a PutItem on `attribute_not_exists` of the partition key; a delete is a
 //!   DeleteItem on the loaded image.
 
+pub mod bulk;
 mod condition;
 mod diff;
 mod editing;
@@ -36,8 +37,8 @@ pub use render::{RenderedOp, MAX_EXPRESSION_BYTES, MAX_EXPRESSION_OPERATORS};
 pub use template::new_item_template;
 pub use validate::validate;
 
-use crate::schema::KeySchema;
-use crate::value::Item;
+use crate::design::schema::KeySchema;
+use crate::item::value::Item;
 
 /// The key attributes of `item` under `keys` (those it has).
 pub fn key_of(item: &Item, keys: &KeySchema) -> Item {

@@ -4,8 +4,8 @@ use super::condition::{same_value, Guard};
 use super::diff::{diff, AttributeEdit};
 use super::key_of;
 use super::render::RenderedOp;
-use crate::schema::KeySchema;
-use crate::value::{AttrValue, Item};
+use crate::design::schema::KeySchema;
+use crate::item::value::{AttrValue, Item};
 
 /// Deletes (and restores) of marked items go in transactions of at most this many items.
 pub const MAX_TRANSACTION_ITEMS: usize = 25;

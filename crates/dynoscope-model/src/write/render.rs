@@ -4,7 +4,7 @@
 
 use super::condition::{Check, Guard};
 use super::plan::{OpAction, PlanError, WriteOp};
-use crate::value::{AttrValue, Item};
+use crate::item::value::{AttrValue, Item};
 
 /// DynamoDB's limit on the length of any one expression ("Constraints in Amazon DynamoDB",
 /// expression parameters).
@@ -115,7 +115,7 @@ impl WriteOp {
 
     fn guard_subject(&self) -> String {
         let mut key = String::new();
-        crate::json::append_plain_json(&mut key, &self.key);
+        crate::formats::json::append_plain_json(&mut key, &self.key);
         format!("the item {key}")
     }
 }

@@ -1,7 +1,7 @@
 //! The starting point of a new item (`N`): an item of the collection's most common kind with
 //! its keys filled in and every other value emptied to its type's blank.
 
-use crate::value::{AttrValue, Item};
+use crate::item::value::{AttrValue, Item};
 
 /// From `example`, an item of the kind to create: `keep` (the table's partition key and the
 /// index keys) keep their values, a string sort key keeps its kind prefix (`ORDER#`), every

@@ -2,9 +2,9 @@
 //! the table's key attributes present with their types and not empty, index key attributes
 //! of their types when present, no empty or repeated set, at most 400 KB by DynamoDB's rules.
 
-use crate::item_size::{item_size, MAX_ITEM_BYTES};
-use crate::schema::{KeyAttr, KeyType, TableInfo};
-use crate::value::{AttrValue, Item};
+use crate::design::schema::{KeyAttr, KeyType, TableInfo};
+use crate::item::item_size::{item_size, MAX_ITEM_BYTES};
+use crate::item::value::{AttrValue, Item};
 
 const MAX_PARTITION_KEY_BYTES: usize = 2048;
 const MAX_SORT_KEY_BYTES: usize = 1024;
@@ -104,7 +104,7 @@ fn distinct_numbers(v: &[String]) -> usize {
     for n in v {
         if !seen
             .iter()
-            .any(|m| crate::number::compare_numbers(m, n).is_eq())
+            .any(|m| crate::item::number::compare_numbers(m, n).is_eq())
         {
             seen.push(n);
         }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::fixtures::demo_info;
-use crate::json::JsonSpelling;
-use crate::value::{AttrValue, Item};
+use crate::formats::json::JsonSpelling;
+use crate::item::value::{AttrValue, Item};
 
 fn s(v: &str) -> AttrValue {
     AttrValue::S(v.into())
@@ -30,7 +30,7 @@ fn order() -> Item {
     ])
 }
 
-fn keys() -> crate::schema::KeySchema {
+fn keys() -> crate::design::schema::KeySchema {
     demo_info().keys
 }
 

@@ -5,9 +5,9 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use crate::model::bulk::journal::{self, Header};
-use crate::model::bulk::BulkItem;
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
+use crate::model::write::bulk::journal::{self, Header};
+use crate::model::write::bulk::BulkItem;
 
 /// Why the journal could not be used. `Open`: nothing was written yet. `Write`: the run must
 /// stop where it is (a resumed run continues it).

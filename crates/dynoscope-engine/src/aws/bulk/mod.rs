@@ -19,8 +19,8 @@ pub use tally::Tally;
 
 use crate::aws::write::{WriteAdmission, WriteBackend, WriteFailure, WriteGuard};
 use crate::aws::ErrorClass;
-use crate::model::bulk::journal::{self, Outcome};
-use crate::model::value::Item;
+use crate::model::item::value::Item;
+use crate::model::write::bulk::journal::{self, Outcome};
 use crate::model::write::{diff, WritePlan};
 
 /// Rounds of retries of a write the SDK gave up on (throttled, 5xx, timed out), beyond its own.

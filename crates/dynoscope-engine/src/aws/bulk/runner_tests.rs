@@ -1,8 +1,8 @@
 use super::*;
 use crate::aws::write::MemoryWriter;
-use crate::model::bulk::action::{plan_action, BulkAction};
 use crate::model::fixtures::demo_info;
-use crate::model::value::AttrValue;
+use crate::model::item::value::AttrValue;
+use crate::model::write::bulk::action::{plan_action, BulkAction};
 use crate::model::write::key_of;
 
 fn item(pk: &str, sk: &str, status: &str) -> Item {
@@ -13,7 +13,7 @@ fn item(pk: &str, sk: &str, status: &str) -> Item {
     ])
 }
 
-fn setup() -> (MemoryWriter, Vec<crate::model::bulk::BulkItem>) {
+fn setup() -> (MemoryWriter, Vec<crate::model::write::bulk::BulkItem>) {
     let info = demo_info();
     let writer = MemoryWriter::new();
     let items = vec![

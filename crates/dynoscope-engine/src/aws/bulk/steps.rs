@@ -2,10 +2,10 @@
 //! with the guard before it goes) and the image the item has once it is written (to recognise
 //! a write that went through although its answer was lost).
 
-use crate::model::bulk::cost::item_cost;
-use crate::model::bulk::BulkItem;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
+use crate::model::design::schema::TableInfo;
+use crate::model::item::value::Item;
+use crate::model::write::bulk::cost::item_cost;
+use crate::model::write::bulk::BulkItem;
 use crate::model::write::{plan_delete, plan_edit, plan_undo, UndoImage, WritePlan};
 
 pub struct Step {

@@ -1,22 +1,22 @@
 //! Checking access patterns on a live table (issue 34): each pattern's key sample, its calls
 //! and its report, through the engine's session guard. `patterns check` runs every pattern of
 //! a table under its `--max-rcu`; the explorer's palette (Ctrl-K) runs one under the session's.
-//! What is judged, and how it is worded, is the model's (`model::pattern_check`).
+//! What is judged, and how it is worded, is the model's (`model::design::pattern_check`).
 
 pub mod reader;
 
 use std::collections::BTreeMap;
 
 use crate::aws::{pattern_read, plan_read, Backend, EngineError, ReadSpec};
-use crate::model::access_pattern::AccessPattern;
-use crate::model::partiql::advise;
-use crate::model::pattern_check::gsi::missing_index_read;
-use crate::model::pattern_check::params::params_from_item;
-use crate::model::pattern_check::{
+use crate::model::design::access_pattern::AccessPattern;
+use crate::model::design::pattern_check::gsi::missing_index_read;
+use crate::model::design::pattern_check::params::params_from_item;
+use crate::model::design::pattern_check::{
     assess, plan, Assessment, Measured, PatternPlan, PatternReport, ProjectionFit, ReadShape,
 };
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
+use crate::model::design::schema::TableInfo;
+use crate::model::item::value::Item;
+use crate::model::query::partiql::advise;
 use reader::{draw_params, Outcome, Reader};
 
 /// One check's reads: the samples taken so far (per table or index, read once) and whether

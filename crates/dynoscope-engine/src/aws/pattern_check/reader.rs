@@ -10,10 +10,10 @@ use tokio::sync::mpsc;
 use crate::aws::{
     Backend, DoneOutcome, EngineError, EngineEvent, Operation, Page, ReadCause, ReadSpec,
 };
-use crate::model::capacity::format_units;
-use crate::model::pattern_check::CallCost;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
+use crate::model::design::pattern_check::CallCost;
+use crate::model::design::schema::TableInfo;
+use crate::model::item::value::Item;
+use crate::model::traffic::capacity::format_units;
 
 /// Items a key sample reads (one page): enough to draw parameters from and to see whether a
 /// GSI's partition key takes few values, few enough to be cheap.

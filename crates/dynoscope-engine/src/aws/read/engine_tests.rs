@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 
 use super::memory::{MemorySource, Step};
 use super::{start_read, DoneOutcome, EngineEvent, Operation, ReadCause, ReadProgress, ReadSpec};
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 fn table(n: usize, size_seed: u64) -> Vec<Item> {
     (0..n)

@@ -11,7 +11,7 @@ use super::reservation::Reservation;
 use super::sdk::consumed_or_worst_case;
 use crate::aws::convert::{item_from_sdk, item_to_sdk};
 use crate::aws::error::EngineError;
-use crate::model::value::Item;
+use crate::model::item::value::Item;
 
 /// The item under `key` in `table` now (`None`: it is gone), read strongly consistently.
 pub(crate) async fn get_item(

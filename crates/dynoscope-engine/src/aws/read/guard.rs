@@ -27,7 +27,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::model::capacity::{scan_estimate_units, worst_case_read_units};
+use crate::model::traffic::capacity::{scan_estimate_units, worst_case_read_units};
 
 /// Items asked for by a request sized to a small room before any cost per item is known, at
 /// most: big enough to learn the item size.

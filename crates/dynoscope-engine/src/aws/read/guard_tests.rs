@@ -48,7 +48,7 @@ fn page_cost(items: u32, bytes: u32, limit: Option<i32>, consistent: bool) -> (u
     }
     (
         evaluated,
-        crate::model::capacity::scan_estimate_units(read, consistent),
+        crate::model::traffic::capacity::scan_estimate_units(read, consistent),
     )
 }
 

@@ -16,9 +16,9 @@ use super::source::{PageRequest, PageSource, RawPage};
 use super::Operation;
 use crate::aws::attempts::AttemptRecorder;
 use crate::aws::error::EngineError;
-use crate::model::capacity::{scan_estimate_units, Consumed};
-use crate::model::item_size::item_size;
-use crate::model::value::Item;
+use crate::model::item::item_size::item_size;
+use crate::model::item::value::Item;
+use crate::model::traffic::capacity::{scan_estimate_units, Consumed};
 
 const PAGE_BYTES: usize = 1024 * 1024;
 
@@ -161,8 +161,8 @@ impl MemorySource {
 /// The request in DynamoDB's JSON protocol, as the SDK would send it for this page, so the
 /// request log shows the same thing against memory as against DynamoDB.
 fn request_body(request: &PageRequest, limit: Option<i32>) -> String {
-    use crate::model::json::append_dynamo_json;
-    use crate::model::value::Item;
+    use crate::model::formats::json::append_dynamo_json;
+    use crate::model::item::value::Item;
     let spec = &request.spec;
     let dynamo = |item: &Item| {
         let mut text = String::new();
@@ -224,7 +224,7 @@ fn request_body(request: &PageRequest, limit: Option<i32>) -> String {
 fn partition_condition(
     spec: &super::ReadSpec,
     segment: u32,
-) -> Option<(String, crate::model::value::AttrValue)> {
+) -> Option<(String, crate::model::item::value::AttrValue)> {
     let condition = spec.key_condition.as_deref()?;
     if spec.operation != Operation::Query || !condition.starts_with("#pk = :pk") {
         return None;

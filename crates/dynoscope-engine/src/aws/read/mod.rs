@@ -43,7 +43,7 @@ pub use sdk::SdkSource;
 
 use super::attempts::AttemptStats;
 use super::error::EngineError;
-pub use crate::model::read_cause::ReadCause;
+pub use crate::model::engine::read_cause::ReadCause;
 
 /// Segments with a request or an undelivered page at once; more segments than this still each
 /// get their own task, they just take turns.

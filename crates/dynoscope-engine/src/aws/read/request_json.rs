@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 use super::sdk::NEXT_TOKEN;
 use super::Operation;
 use crate::model::engine::ReadSpec;
-use crate::model::json::append_dynamo_json;
-use crate::model::value::{AttrValue, Item};
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::item::value::{AttrValue, Item};
 
 fn dynamo(item: &Item) -> Value {
     let mut text = String::new();
@@ -113,7 +113,7 @@ pub fn request_json(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::read_cause::ReadCause;
+    use crate::model::engine::read_cause::ReadCause;
 
     #[test]
     fn a_query_says_every_field_the_sdk_call_sets() {

@@ -9,7 +9,7 @@
 //!
 //! ```compile_fail
 //! use dynoscope_engine::aws::read::reservation::Reservation;
-//! use dynoscope_engine::model::read_cause::ReadCause;
+//! use dynoscope_engine::model::engine::read_cause::ReadCause;
 //! // No guard admitted this: there is nothing to build it from.
 //! let forged = Reservation { limit: Some(100), cause: ReadCause::Scan };
 //! ```
@@ -35,7 +35,7 @@
 //!
 //! ```
 //! use dynoscope_engine::aws::read::reservation::{Refused, SessionGuard};
-//! use dynoscope_engine::model::read_cause::ReadCause;
+//! use dynoscope_engine::model::engine::read_cause::ReadCause;
 //! # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
 //! let session = SessionGuard::new(Some(2.0), None).unwrap();
 //! let reservation = session.reserve(Some(1), ReadCause::ConflictReread).await.unwrap();
@@ -60,8 +60,8 @@ use super::guard::{Admission, CapacityGuard, Ticket};
 use super::source::{PageRequest, PageSource, RawPage};
 use crate::aws::attempts::AttemptRecorder;
 use crate::aws::error::EngineError;
-use crate::model::capacity::format_units;
-use crate::model::read_cause::ReadCause;
+use crate::model::engine::read_cause::ReadCause;
+use crate::model::traffic::capacity::format_units;
 
 /// The explorer's session-wide budget and rate: every read of the session, its key samples and
 /// its writes' re-reads are admitted by it as well as by their own guard. Cheap to clone.

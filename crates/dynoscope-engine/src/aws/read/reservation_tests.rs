@@ -4,7 +4,7 @@
 use tokio_util::sync::CancellationToken;
 
 use super::*;
-use crate::model::capacity::worst_case_read_units;
+use crate::model::traffic::capacity::worst_case_read_units;
 
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()

@@ -14,9 +14,9 @@ use crate::aws::convert::{item_from_sdk, item_to_sdk, value_from_sdk, value_to_s
 use crate::aws::error::EngineError;
 use crate::aws::error::FromSdk;
 use crate::aws::json_lines::{render_page, JsonLines};
-use crate::model::capacity::{worst_case_read_units, Consumed};
-use crate::model::json::JsonSpelling;
-use crate::model::value::{AttrValue, Item};
+use crate::model::formats::json::JsonSpelling;
+use crate::model::item::value::{AttrValue, Item};
+use crate::model::traffic::capacity::{worst_case_read_units, Consumed};
 
 #[derive(Clone)]
 pub struct SdkSource {

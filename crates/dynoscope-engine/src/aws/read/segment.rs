@@ -14,7 +14,7 @@ use super::source::{PageRequest, PageSource, RawItems, RawPage};
 use super::{EngineEvent, Page, SegmentStart};
 use crate::aws::attempts::{AttemptRecorder, AttemptStats};
 use crate::aws::error::EngineError;
-use crate::model::value::Item;
+use crate::model::item::value::Item;
 
 pub(super) struct SegmentFailure {
     pub segment: u32,

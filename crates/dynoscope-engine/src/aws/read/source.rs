@@ -10,9 +10,9 @@ use super::ReadSpec;
 use crate::aws::attempts::AttemptRecorder;
 use crate::aws::error::EngineError;
 use crate::aws::json_lines::JsonLines;
-use crate::model::capacity::Consumed;
-use crate::model::json::JsonSpelling;
-use crate::model::value::Item;
+use crate::model::formats::json::JsonSpelling;
+use crate::model::item::value::Item;
+use crate::model::traffic::capacity::Consumed;
 
 /// One request as a segment task asks for it. Its `Limit` is not here: it is the
 /// reservation's ([`Reservation::limit`]), what the guards admitted.

@@ -59,7 +59,7 @@ mod tests {
     use aws_sdk_dynamodbstreams::types::{Identity, StreamRecord};
 
     use super::*;
-    use crate::model::value::{AttrValue, Item};
+    use crate::model::item::value::{AttrValue, Item};
 
     fn record(event: OperationType, identity: Option<Identity>) -> Record {
         let keys = Item::from_attrs(vec![("PK".into(), AttrValue::S("USER#1".into()))]);

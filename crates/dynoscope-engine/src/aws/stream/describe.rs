@@ -6,7 +6,7 @@ use super::super::describe::table_info;
 use super::super::error::EngineError;
 use super::super::Connection;
 use crate::aws::error::FromSdk;
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
 use crate::model::stream::{Timeline, ViewType};
 
 pub use crate::model::engine::stream::no_stream_message;

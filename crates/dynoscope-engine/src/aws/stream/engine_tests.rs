@@ -13,8 +13,8 @@ use tokio::sync::mpsc;
 use super::memory::{Call, MemoryStream, Operation};
 use super::source::StreamErrorKind;
 use super::{start_stream, StreamCounters, StreamEvent, StreamOutcome, StreamSpec, StreamStart};
+use crate::model::item::value::{AttrValue, Item};
 use crate::model::stream::{Change, ChangeEvent, ViewType};
-use crate::model::value::{AttrValue, Item};
 
 const STARTED_AT: i64 = 1_800_000_000_000;
 

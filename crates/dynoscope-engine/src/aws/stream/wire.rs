@@ -11,7 +11,7 @@
 
 use serde::Deserialize;
 
-use crate::model::json::direct::DirectItem;
+use crate::model::formats::json::direct::DirectItem;
 use crate::model::stream::change::is_ttl_identity;
 use crate::model::stream::{Change, ChangeEvent, ViewType};
 

@@ -11,11 +11,11 @@ use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::body::SdkBody;
 use proptest::prelude::*;
 
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 use super::*;
 use crate::aws::stream::convert::change_from_sdk;
-use crate::model::json::append_dynamo_json;
+use crate::model::formats::json::append_dynamo_json;
 
 /// Answers every request with one status and body.
 #[derive(Debug, Clone)]

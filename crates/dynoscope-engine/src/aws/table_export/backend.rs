@@ -24,11 +24,13 @@ use crate::aws::read::{
 };
 use crate::aws::stream::describe::StreamTable;
 use crate::aws::stream::{StreamEvent, StreamHandle, StreamStart};
-use crate::model::distribution::SizedKeys;
-use crate::model::expression::{ItemFilter, ItemProjection};
-use crate::model::schema::TableInfo;
-use crate::model::table_export::{ExportType, FileReport, IntegrityReport, Record, SizePlan};
-use crate::model::value::Item;
+use crate::model::design::schema::TableInfo;
+use crate::model::exports::table_export::{
+    ExportType, FileReport, IntegrityReport, Record, SizePlan,
+};
+use crate::model::item::value::Item;
+use crate::model::query::expression::{ItemFilter, ItemProjection};
+use crate::model::traffic::distribution::SizedKeys;
 
 #[path = "pending.rs"]
 mod pending;
@@ -168,7 +170,7 @@ impl Shared {
     }
 
     /// The next data file no reader has taken, with its place in the manifest.
-    fn next_file(&self) -> Option<(usize, &crate::model::table_export::DataFile)> {
+    fn next_file(&self) -> Option<(usize, &crate::model::exports::table_export::DataFile)> {
         let index = self.next_file.fetch_add(1, Ordering::SeqCst);
         self.export.files.get(index).map(|file| (index, file))
     }

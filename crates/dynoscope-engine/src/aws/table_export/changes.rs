@@ -6,9 +6,9 @@
 
 use super::reader::{read_data_file, Flow};
 use super::OpenedExport;
-use crate::model::item_size::item_size;
+use crate::model::exports::table_export::{self, IntegrityReport, ManifestSummary, Record};
+use crate::model::item::item_size::item_size;
 use crate::model::stream::{Change, ChangeEvent, Timeline};
-use crate::model::table_export::{self, IntegrityReport, ManifestSummary, Record};
 
 /// An export's change as a stream record: the write time (in microseconds, the export's own
 /// order) stands in for the sequence number, and the event follows from the images it carries.
@@ -67,7 +67,7 @@ pub fn read_changes_in_order(
 /// `exportToTime` (RFC 3339 or epoch seconds); `None` when either is missing or unreadable.
 pub fn recorded_window(summary: &ManifestSummary) -> Option<Timeline> {
     let at = |text: &Option<String>| {
-        crate::model::export_start::parse_instant(text.as_deref()?.trim_matches('"'))
+        crate::model::exports::export_start::parse_instant(text.as_deref()?.trim_matches('"'))
             .ok()
             .and_then(|ms| u64::try_from(ms).ok())
     };

@@ -1,9 +1,9 @@
 //! An index read from an export's items: DynamoDB keeps no index in an export, so a read of
 //! one keeps the items an index would hold, as it would project them.
 
-use crate::model::schema::TableInfo;
-use crate::model::table_export::SizePlan;
-use crate::model::value::Item;
+use crate::model::design::schema::TableInfo;
+use crate::model::exports::table_export::SizePlan;
+use crate::model::item::value::Item;
 
 /// A GSI or LSI read from the table's items: only items with its key attributes (indexes
 /// are sparse), each with the attributes its projection keeps.

@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use super::changes::read_changes_in_order;
 use super::OpenedExport;
-use crate::model::table_export::IntegrityReport;
-use crate::model::value::Item;
+use crate::model::exports::table_export::IntegrityReport;
+use crate::model::item::value::Item;
 
 /// The newest image of each key, in the order each key was first written, and the files'
 /// reports. Blocks (S3 reads): run it on a blocking thread.

@@ -1,7 +1,7 @@
 //! Reading DynamoDB's S3 table exports, on disk or in S3: finding the export's folder, its
 //! manifests, and its gzip data files, decompressed and parsed in parallel and delivered as a
 //! Scan's pages through the same bounded channel ([`ExportBackend`]). The formats themselves
-//! are [`crate::model::table_export`]'s.
+//! are [`crate::model::exports::table_export`]'s.
 
 mod backend;
 mod changes;
@@ -20,7 +20,7 @@ pub use changes::{as_stream_change, read_changes_in_order, recorded_window};
 pub use reader::{read_data_file, Flow};
 pub use s3::{client as s3_client, parse_url as parse_s3_url, S3Export};
 
-use crate::model::table_export::{DataFile, ManifestSummary};
+use crate::model::exports::table_export::{DataFile, ManifestSummary};
 
 /// Where an export's folder is.
 #[derive(Debug, Clone)]

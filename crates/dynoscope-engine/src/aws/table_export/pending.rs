@@ -3,7 +3,7 @@
 //! page when one is full.
 
 use super::{Shared, PAGE_ITEMS};
-use crate::model::value::Item;
+use crate::model::item::value::Item;
 
 /// What one reader has gathered and not yet sent.
 pub(super) struct Pending {

@@ -4,7 +4,7 @@
 
 use crate::aws::error::EngineError;
 use crate::aws::read::{Operation, ReadSpec};
-use crate::model::expression::{ItemFilter, ItemProjection};
+use crate::model::query::expression::{ItemFilter, ItemProjection};
 
 /// A Query of an export (the explorer's collections, `p`, relations): the files have no key
 /// order to seek in, so it reads them all, keeping the items its key condition matches.

@@ -9,11 +9,11 @@ use flate2::bufread::MultiGzDecoder;
 use md5::{Digest, Md5};
 
 use super::OpenedExport;
-use crate::model::table_export::{
+use crate::model::exports::table_export::{
     parse_dynamo_line, parse_ion_line, DataFile, ExportFormat, FileProblem, FileReport, Record,
     TableExportError, LINE_MAX_BYTES,
 };
-use crate::model::wording::thousands;
+use crate::model::text::wording::thousands;
 
 /// Each buffer of a read: compressed bytes, and inflated ones.
 const BUFFER_BYTES: usize = 256 * 1024;

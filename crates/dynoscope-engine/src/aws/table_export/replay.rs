@@ -14,9 +14,9 @@ use super::OpenedExport;
 use crate::aws::error::EngineError;
 use crate::aws::stream::describe::StreamTable;
 use crate::aws::stream::{StreamEvent, StreamHandle, StreamOutcome};
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
+use crate::model::exports::table_export::{ExportType, IntegrityReport};
 use crate::model::stream::ViewType;
-use crate::model::table_export::{ExportType, IntegrityReport};
 
 /// Changes per batch sent, as many as one GetRecords page holds.
 const BATCH: usize = 1000;

@@ -7,7 +7,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::{ExportLocation, ExportOpenError, OpenedExport};
-use crate::model::table_export::{confined, DataFile, FileProblem, MANIFEST_MAX_BYTES};
+use crate::model::exports::table_export::{confined, DataFile, FileProblem, MANIFEST_MAX_BYTES};
 
 /// Where a confined key is.
 pub(super) enum Resolved {
@@ -110,7 +110,7 @@ pub(super) fn read_disk_manifest(folder: &Path, name: &str) -> Result<String, Ex
 pub(super) fn too_large(size: u64) -> String {
     format!(
         "it is {} bytes, over the {} MiB a manifest is read up to (one short line per data file); it is not an export's manifest",
-        crate::model::wording::thousands(size),
+        crate::model::text::wording::thousands(size),
         MANIFEST_MAX_BYTES / (1024 * 1024)
     )
 }

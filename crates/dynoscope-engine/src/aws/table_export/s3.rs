@@ -22,9 +22,9 @@ use super::ExportOpenError;
 use crate::aws::connect::{load_sdk_config, parse_endpoint, LOCAL_FALLBACK_REGION};
 use crate::aws::endpoint::EndpointProbe;
 use crate::aws::{ConnectError, ConnectOptions};
-use crate::model::permission::is_access_denied;
-use crate::model::sanitize::sanitize;
-use crate::model::table_export::{confined, FileProblem, MANIFEST_MAX_BYTES};
+use crate::model::engine::permission::is_access_denied;
+use crate::model::exports::table_export::{confined, FileProblem, MANIFEST_MAX_BYTES};
+use crate::model::text::sanitize::sanitize;
 
 /// Where an export is in S3, and the client that reads it.
 #[derive(Debug, Clone)]
@@ -135,7 +135,7 @@ pub async fn client(opts: &ConnectOptions) -> Result<aws_sdk_s3::Client, Connect
     if let Err(detail) = creds {
         if !is_local {
             return Err(ConnectError::NoCredentials {
-                endpoint: crate::model::redact::redact_userinfo(&url).into_owned(),
+                endpoint: crate::model::text::redact::redact_userinfo(&url).into_owned(),
                 detail,
             });
         }

@@ -1,16 +1,16 @@
 //! A key count's read of an export (`hotkeys --export`): each item delivered as its key text
 //! and DynamoDB size, never built as an item when the line's text gives both (the
-//! size-and-key pass of [`crate::model::table_export::tally_full_line`]); a line the pass
+//! size-and-key pass of [`crate::model::exports::table_export::tally_full_line`]); a line the pass
 //! leaves alone is read by the full reader, so the counts are the same either way. The files'
 //! checks (item counts, MD5, damaged lines) are [`read_data_lines`]'s, as for any read.
 
 use super::{Shared, PAGE_ITEMS};
 use crate::aws::table_export::reader::{read_data_lines, Flow};
-use crate::model::distribution::SizedKeys;
-use crate::model::table_export::{
+use crate::model::exports::table_export::{
     parse_dynamo_line, parse_ion_line, tally_full_line, tally_of_item, ExportFormat, ExportType,
     FileReport, Record, SizePlan, SizeScratch, TableExportError, Tally,
 };
+use crate::model::traffic::distribution::SizedKeys;
 
 impl Shared {
     /// One reader of a key count: takes the next file until none is left, and returns its
@@ -76,7 +76,7 @@ fn full_item(
     text: &str,
     format: ExportFormat,
     export_type: ExportType,
-) -> Result<Option<crate::model::value::Item>, TableExportError> {
+) -> Result<Option<crate::model::item::value::Item>, TableExportError> {
     let record = match format {
         ExportFormat::DynamoJson => parse_dynamo_line(text, export_type)?,
         ExportFormat::Ion => parse_ion_line(text, export_type)?,

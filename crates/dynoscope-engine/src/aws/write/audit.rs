@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use crate::logging::open_private_append;
-use crate::model::json::{append_dynamo_json, append_json_string};
-use crate::model::value::Item;
+use crate::model::formats::json::{append_dynamo_json, append_json_string};
+use crate::model::item::value::Item;
 use crate::model::write::WritePlan;
 
 #[derive(Debug, Clone)]

@@ -2,7 +2,7 @@
 //! (`--max-wcu`) and a rate (`--wcu-per-second`), both reserving before they spend.
 //!
 //! - Budget `B`: a write goes only when its worst case (its item's cost by DynamoDB's rules,
-//!   table and every index it touches: `model::bulk::cost`) fits in what is left after what was
+//!   table and every index it touches: `model::write::bulk::cost`) fits in what is left after what was
 //!   spent; otherwise the run stops there. What DynamoDB reports then replaces the
 //!   reservation. Consumed capacity never exceeds `B` as long as no write costs more than its
 //!   worst case.

@@ -10,9 +10,9 @@ use std::time::Duration;
 
 use super::{WriteBackend, WriteDone, WriteFailure, WriteResult};
 use crate::aws::attempts::AttemptStats;
-use crate::model::capacity::Consumed;
-use crate::model::json::append_dynamo_json;
-use crate::model::value::Item;
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::item::value::Item;
+use crate::model::traffic::capacity::Consumed;
 use crate::model::write::{OpAction, WritePlan};
 
 /// Items by their key (its DynamoDB JSON), shared by clones.

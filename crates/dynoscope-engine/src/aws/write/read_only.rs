@@ -35,7 +35,7 @@ fn is_select_statement(operation: &str, context: &BeforeTransmitInterceptorConte
         .and_then(|v| {
             v["Statement"]
                 .as_str()
-                .map(crate::model::partiql::is_select)
+                .map(crate::model::query::partiql::is_select)
         })
         .unwrap_or(false)
 }

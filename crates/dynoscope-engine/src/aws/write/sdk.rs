@@ -22,8 +22,8 @@ use crate::aws::error::FromSdk;
 use crate::aws::read::reservation::{self, SessionGuard};
 use crate::aws::read::{consumed_from_sdk, get_item, ReadCause};
 use crate::aws::Connection;
-use crate::model::capacity::Consumed;
-use crate::model::value::Item;
+use crate::model::item::value::Item;
+use crate::model::traffic::capacity::Consumed;
 use crate::model::write::{RenderedOp, WritePlan};
 
 #[derive(Clone)]

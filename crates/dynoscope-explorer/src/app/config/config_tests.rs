@@ -303,7 +303,8 @@ fn deeply_nested_toml_is_an_error_not_a_crash() {
             ] {
                 assert!(parse(&text, std::path::Path::new("config.toml")).is_err());
                 assert!(
-                    crate::model::access_pattern::parse_patterns_file(&text, "p.toml").is_err()
+                    crate::model::design::access_pattern::parse_patterns_file(&text, "p.toml")
+                        .is_err()
                 );
             }
         })

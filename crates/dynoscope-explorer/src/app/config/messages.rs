@@ -5,7 +5,7 @@ use std::ops::Range;
 
 use super::parse::ENTITY_KEYS;
 use super::relations::RELATION_KEYS;
-use crate::model::entity::PatternError;
+use crate::model::design::entity::PatternError;
 
 pub(super) fn describe_pattern_error(err: &PatternError) -> String {
     match err {

@@ -35,10 +35,10 @@ pub use parse::parse;
 pub use writes::WriteConfig;
 
 use crate::app::keymap::{Keymap, KeymapError};
-use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
-use crate::model::entity::{EntityPattern, KindRules};
-use crate::model::export_start::DEFAULT_PRICE_PER_GB_EXPORT;
-use crate::model::relations::RelationRule;
+use crate::model::design::entity::{EntityPattern, KindRules};
+use crate::model::design::relations::RelationRule;
+use crate::model::exports::export_start::DEFAULT_PRICE_PER_GB_EXPORT;
+use crate::model::traffic::capacity::DEFAULT_PRICE_PER_MILLION_READS;
 
 /// A config problem, shown as one line: `config file '<path>', line <n>: <what and the fix>`.
 #[derive(Debug, Clone, PartialEq, Eq)]

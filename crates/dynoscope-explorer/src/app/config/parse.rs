@@ -13,10 +13,10 @@ use super::messages::{describe_pattern_error, describe_toml_error, line_of, sour
 use super::relations::{relation_rules, RawRelation};
 use super::{Config, ConfigError, EntityConfig};
 use crate::app::keymap::{Action, KeyCombo, Keymap, KeymapError};
-use crate::model::capacity::DEFAULT_PRICE_PER_MILLION_READS;
-use crate::model::entity::EntityPattern;
-use crate::model::export_start::DEFAULT_PRICE_PER_GB_EXPORT;
-use crate::model::limits::{self, RealRange};
+use crate::model::design::entity::EntityPattern;
+use crate::model::exports::export_start::DEFAULT_PRICE_PER_GB_EXPORT;
+use crate::model::input::limits::{self, RealRange};
+use crate::model::traffic::capacity::DEFAULT_PRICE_PER_MILLION_READS;
 
 /// The keys of an `[[entity]]` table, to tell its "unknown key" errors from top-level ones.
 pub(super) const ENTITY_KEYS: [&str; 2] = ["table", "pattern"];
@@ -32,7 +32,7 @@ pub fn parse(text: &str, path_for_messages: &Path) -> Result<Config, ConfigError
         toml::from_str(text).map_err(|err| error(err.span(), describe_toml_error(&err, text)))?;
     let mut config = Config::default();
 
-    // Each number must be in its range (see model::limits): the message quotes the value as
+    // Each number must be in its range (see model::input::limits): the message quotes the value as
     // written and gives the range.
     let real = |value: &Spanned<toml::Value>, name: &str, range: RealRange, hint: &str| {
         let number = match value.get_ref() {

@@ -1,5 +1,5 @@
 //! `[[relation]]` entries: configured links between item collections (see
-//! `model::relations`), checked when the file is read.
+//! `model::design::relations`), checked when the file is read.
 
 use std::ops::Range;
 
@@ -7,7 +7,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::ConfigError;
-use crate::model::relations::RelationRule;
+use crate::model::design::relations::RelationRule;
 
 /// The keys of a `[[relation]]` table, to tell its "unknown key" errors from top-level ones.
 pub(super) const RELATION_KEYS: [&str; 6] = ["table", "attribute", "from", "to", "index", "ignore"];

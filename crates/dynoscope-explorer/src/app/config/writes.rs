@@ -38,7 +38,7 @@ pub(super) struct RawWriteTarget {
 pub(super) struct RawTable {
     name: String,
     version_attribute: Option<String>,
-    /// The attribute that names each item's entity kind (see `model::entity::KindRules`).
+    /// The attribute that names each item's entity kind (see `model::design::entity::KindRules`).
     entity_attribute: Option<String>,
 }
 

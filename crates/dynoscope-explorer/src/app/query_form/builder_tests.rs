@@ -7,7 +7,7 @@ use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect, TableMsg, TerminalEffec
 use crate::app::state::Field;
 use crate::app::state::State;
 use crate::app::update::start;
-use crate::model::access_pattern::parse_patterns_file;
+use crate::model::design::access_pattern::parse_patterns_file;
 use crate::model::engine::{DoneOutcome, EngineEvent, Operation};
 
 pub(crate) fn typed(text: &str) -> Vec<Msg> {
@@ -21,8 +21,8 @@ pub(crate) fn builder_open() -> State {
 
 /// The builder open on a table described as `info` whose first scan loaded `items`.
 pub(crate) fn builder_open_with(
-    info: crate::model::schema::TableInfo,
-    items: Vec<crate::model::value::Item>,
+    info: crate::model::design::schema::TableInfo,
+    items: Vec<crate::model::item::value::Item>,
 ) -> State {
     let mut s = state();
     start(&mut s, Some("app".into()));
@@ -199,9 +199,9 @@ fn a_key_sample_is_read_only_on_ctrl_s_priced_first_logged_and_kept_for_the_sess
     );
     // Its page: its keys complete, its capacity is logged, the store is untouched.
     let logged = s.log.len();
-    let keys = vec![crate::model::value::Item::from_attrs(vec![(
+    let keys = vec![crate::model::item::value::Item::from_attrs(vec![(
         "PK".into(),
-        crate::model::value::AttrValue::S("USER#zed".into()),
+        crate::model::item::value::AttrValue::S("USER#zed".into()),
     )])];
     send(&mut s, [page(*sample, 1, keys, false)]);
     assert_eq!(s.log.len(), logged + 1);
@@ -393,7 +393,10 @@ fn a_key_sample_past_the_sessions_budget_is_refused_naming_it_and_offered_again(
     let [(id, spec)] = started.as_slice() else {
         panic!("one sample read: {started:?}");
     };
-    assert_eq!(spec.cause, crate::model::read_cause::ReadCause::KeySample);
+    assert_eq!(
+        spec.cause,
+        crate::model::engine::read_cause::ReadCause::KeySample
+    );
     send(
         &mut s,
         [Msg::Engine(EngineEvent::Done {

@@ -7,14 +7,14 @@ use super::field::Field;
 use super::form::{Completion, QueryForm};
 use super::partiql::check_partiql;
 use crate::app::state::{Modal, State};
-use crate::model::cell::cell_text;
-use crate::model::collection::ItemStore;
-use crate::model::completion::{complete_key, complete_last_word, KeyCompletion};
-use crate::model::partiql::complete::{
+use crate::model::design::collection::ItemStore;
+use crate::model::design::schema::KeySchema;
+use crate::model::design::schema::KeyType;
+use crate::model::query::completion::{complete_key, complete_last_word, KeyCompletion};
+use crate::model::query::partiql::complete::{
     keywords, open_key_value, open_sort_value, pinned_partition,
 };
-use crate::model::schema::KeySchema;
-use crate::model::schema::KeyType;
+use crate::model::text::cell::cell_text;
 
 pub(crate) const MAX_COMPLETIONS: usize = 8;
 /// Loaded items a scan-shaped statement's index advice is drawn from.
@@ -184,7 +184,9 @@ pub(super) fn refresh(state: &mut State) {
 }
 
 /// The attribute names of the first thousand loaded items.
-fn loaded_attributes(store: Option<&crate::model::collection::ItemStore>) -> BTreeSet<String> {
+fn loaded_attributes(
+    store: Option<&crate::model::design::collection::ItemStore>,
+) -> BTreeSet<String> {
     store
         .map(|s| {
             (0..s.len().min(1000) as u32)

@@ -8,7 +8,7 @@ use crate::app::fixtures::*;
 use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect};
 use crate::app::state::{Field, State};
 use crate::model::engine::ReadSpec;
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 fn started(effects: &[Effect]) -> Option<ReadSpec> {
     effects.iter().find_map(|e| match e {

@@ -8,14 +8,14 @@ use super::field::{Field, SORT_OPS};
 use super::partiql::PartiqlForm;
 use crate::app::state::{aws_cli, LoadedKeys};
 
+use crate::model::design::schema::{KeySchema, TableInfo};
+use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
-use crate::model::expression::parse_key_condition;
-use crate::model::filter_compile::{compile_filter_beside, compile_projection_beside};
-use crate::model::json::{parse_dynamo_values, parse_names};
-use crate::model::key_condition::{KeyCondition, KeyValue, SortInput};
-use crate::model::read_cause::ReadCause;
-use crate::model::schema::{KeySchema, TableInfo};
-use crate::model::value::AttrValue;
+use crate::model::formats::json::{parse_dynamo_values, parse_names};
+use crate::model::item::value::AttrValue;
+use crate::model::query::expression::parse_key_condition;
+use crate::model::query::filter_compile::{compile_filter_beside, compile_projection_beside};
+use crate::model::query::key_condition::{KeyCondition, KeyValue, SortInput};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
@@ -41,7 +41,7 @@ pub struct Completion {
     /// Per key completion, the loaded keys behind it (empty for attribute names).
     pub counts: Vec<usize>,
     /// How they are listed (Ctrl-O toggles).
-    pub order: crate::model::completion::CompletionOrder,
+    pub order: crate::model::query::completion::CompletionOrder,
     pub selected: usize,
 }
 
@@ -229,7 +229,7 @@ impl QueryForm {
     pub fn explain_rows(&self, width: usize) -> usize {
         self.explain_texts()
             .iter()
-            .map(|t| crate::model::wrap::row_count(t, width))
+            .map(|t| crate::model::text::wrap::row_count(t, width))
             .sum()
     }
 
@@ -303,7 +303,7 @@ impl QueryForm {
         }
         let limit = self.text(Field::Limit);
         if !limit.trim().is_empty() {
-            match crate::model::limits::LIMIT.parse::<usize>(&limit) {
+            match crate::model::input::limits::LIMIT.parse::<usize>(&limit) {
                 Ok(n) => spec.limit = Some(n),
                 Err(why) => return Err(err(Field::Limit, format!("limit '{limit}': {why}"))),
             }
@@ -343,7 +343,7 @@ impl QueryForm {
 /// A form query as aws-cli, boto3, JavaScript v3 and aws-sdk-rust: the PartiQL dialects'
 /// snippets, fed the same request.
 fn form_dialects(spec: &ReadSpec, keys: &KeySchema, cli: String) -> Vec<(&'static str, String)> {
-    use crate::model::partiql::{dialects, Plan, ReadKind};
+    use crate::model::query::partiql::{dialects, Plan, ReadKind};
     let plan = Plan {
         kind: ReadKind::Query,
         table: spec.table.clone(),

@@ -7,7 +7,7 @@ use super::field::Field;
 use super::form::{KeySample, QueryForm};
 use crate::app::msg::{Effect, FileEffect};
 use crate::app::state::State;
-use crate::model::completion::CompletionOrder;
+use crate::model::query::completion::CompletionOrder;
 
 /// What history keeps of a query: enough to refill the builder.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,12 +9,12 @@ use super::sample_offer::{estimate, wanted, Wanted, SAMPLE_KEYS};
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Modal, Notice, State};
-use crate::model::capacity::format_units;
-use crate::model::cell::cell_text;
+use crate::model::design::schema::KeySchema;
+use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{DoneOutcome, EngineEvent, Operation, ReadSpec};
-use crate::model::key_condition::KeyCondition;
-use crate::model::read_cause::ReadCause;
-use crate::model::schema::KeySchema;
+use crate::model::query::key_condition::KeyCondition;
+use crate::model::text::cell::cell_text;
+use crate::model::traffic::capacity::format_units;
 
 fn cache_key(endpoint: &str, table: &str, index: Option<&str>) -> String {
     format!("{endpoint}\u{0}{table}\u{0}{}", index.unwrap_or(""))

@@ -4,14 +4,14 @@
 
 use ratatui_textarea::TextArea;
 
+use crate::model::design::schema::TableInfo;
 use crate::model::engine::ReadSpec;
-use crate::model::partiql::{
+use crate::model::item::value::Item;
+use crate::model::query::partiql::{
     advise, explain_dialects, explain_head, parse, parse_parameters_from, scan_estimate, translate,
     untranslated_reason, write_refusal, ErrorKind, Explained, Plan, ReadKind, Statement,
 };
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
+use crate::model::text::sanitize::sanitize;
 
 /// What the typed statement would do.
 #[derive(Debug, Clone)]
@@ -186,7 +186,7 @@ pub fn check_partiql(
     let advice = if scan {
         advise(&select, &plan, info, sample)
     } else {
-        crate::model::partiql::Advice::None
+        crate::model::query::partiql::Advice::None
     };
     let explained = Explained {
         select: &select,

@@ -54,9 +54,12 @@ fn a_sort_key_value_completes_within_the_pinned_partition() {
     let theirs: Vec<String> = (0..store.len() as u32)
         .map(|id| store.item(id))
         .filter(|i| {
-            i.get("PK").map(crate::model::cell::cell_text).as_deref() == Some("USER#u00000")
+            i.get("PK")
+                .map(crate::model::text::cell::cell_text)
+                .as_deref()
+                == Some("USER#u00000")
         })
-        .filter_map(|i| i.get("SK").map(crate::model::cell::cell_text))
+        .filter_map(|i| i.get("SK").map(crate::model::text::cell::cell_text))
         .filter(|sk| sk.starts_with("ORD"))
         .collect();
     assert!(!theirs.is_empty());

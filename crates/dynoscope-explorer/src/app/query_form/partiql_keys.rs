@@ -10,8 +10,8 @@ use super::partiql::PartiqlCheck;
 use crate::app::msg::{Effect, TerminalEffect};
 use crate::app::state::{LaunchPlan, Modal, Notice, ReadOrigin, State};
 use crate::app::update::{launch_scan, start_read};
-use crate::model::capacity::on_demand_cost;
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
+use crate::model::traffic::capacity::on_demand_cost;
 
 /// Ctrl-R: form → raw KeyConditionExpression → PartiQL → form. An empty statement starts as
 /// a SELECT of the table (or the chosen index) for the WHERE to be typed.

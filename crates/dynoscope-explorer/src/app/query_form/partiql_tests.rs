@@ -171,7 +171,7 @@ fn writes_and_untranslated_selects_are_refused_with_the_headless_line() {
     let line = problem(&s);
     assert_eq!(
         line,
-        crate::model::partiql::write_refusal("DELETE"),
+        crate::model::query::partiql::write_refusal("DELETE"),
         "the same line as `dynoscope partiql`"
     );
     let effects = send(&mut s, [press(KeyCode::Enter)]);

@@ -3,8 +3,8 @@
 
 use super::field::Field;
 use super::form::QueryForm;
-use crate::model::capacity::format_units;
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
+use crate::model::traffic::capacity::format_units;
 
 /// Keys in one sample: one small keys-only page.
 pub const SAMPLE_KEYS: i32 = 100;

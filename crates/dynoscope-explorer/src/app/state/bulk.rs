@@ -3,11 +3,11 @@
 //! sample diffs, WCU, time), and, once the terminal loop runs it, its progress and the
 //! journal's path. Planning is the model's (`bulk::action`); nothing here writes.
 
-use crate::model::bulk::action::{parse_value, plan_action, BulkAction};
-use crate::model::bulk::preview::{self, Report};
-use crate::model::bulk::BulkItem;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
+use crate::model::design::schema::TableInfo;
+use crate::model::item::value::Item;
+use crate::model::write::bulk::action::{parse_value, plan_action, BulkAction};
+use crate::model::write::bulk::preview::{self, Report};
+use crate::model::write::bulk::BulkItem;
 
 /// What the dialog does to each item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,7 +105,7 @@ impl BulkDialog {
 mod tests {
     use super::*;
     use crate::model::fixtures::demo_info;
-    use crate::model::value::AttrValue;
+    use crate::model::item::value::AttrValue;
 
     fn item(sk: &str, status: &str) -> Item {
         Item::from_attrs(vec![

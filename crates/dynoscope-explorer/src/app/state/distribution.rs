@@ -1,8 +1,8 @@
 //! The key distribution of the loaded items, computed once when the view opens.
 
-use crate::model::distribution::{KeyDistribution, Warning};
-use crate::model::sanitize::sanitize;
-use crate::model::wrap::word_wrap;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wrap::word_wrap;
+use crate::model::traffic::distribution::{KeyDistribution, Warning};
 
 /// The key distribution of the loaded items, computed once when the view opens.
 #[derive(Debug, Clone)]

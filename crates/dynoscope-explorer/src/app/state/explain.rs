@@ -1,9 +1,9 @@
 //! The aws-cli command the EXPLAIN pane offers for a request: the same request, pasteable.
 
 use crate::model::engine::ReadSpec;
-use crate::model::json::append_dynamo_json;
-use crate::model::shell::shell_word;
-use crate::model::value::Item;
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::item::value::Item;
+use crate::model::text::shell::shell_word;
 
 /// The same request as an aws-cli command line, ready to paste.
 pub fn aws_cli(spec: &ReadSpec) -> String {

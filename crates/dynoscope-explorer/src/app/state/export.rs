@@ -1,9 +1,9 @@
 //! The export dialog (`x`) and the export it starts: what to write, in which format, where;
 //! and, once started, its progress until the file is in place.
 
-use crate::model::collection::{ItemId, ItemStore};
-use crate::model::export::ExportFormat;
-use crate::model::value::Item;
+use crate::model::design::collection::{ItemId, ItemStore};
+use crate::model::exports::export::ExportFormat;
+use crate::model::item::value::Item;
 
 /// Which items go to the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! The index chooser (`i`): the table and each index with what DescribeTable says of it and
 //! what its first page should cost, before anything is read.
 
-use crate::model::capacity::{first_page_units, on_demand_cost};
-use crate::model::schema::{IndexKind, KeySchema, TableInfo};
+use crate::model::design::schema::{IndexKind, KeySchema, TableInfo};
+use crate::model::traffic::capacity::{first_page_units, on_demand_cost};
 
 /// The chooser's cursor over "the table, then each index" ([`TableInfo::target_position`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 
 use super::live_summary::LiveSummary;
 use super::ListCursor;
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::tail::TailBuffer;
 use crate::model::stream::{Change, LiveConfig, LiveStats, RankTarget, Timeline, ViewType, Window};

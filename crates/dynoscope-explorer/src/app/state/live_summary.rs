@@ -2,7 +2,7 @@
 //! the window or ranking changes), never per frame: merging a five-minute window's top-k
 //! buckets costs far more than a frame may take.
 
-use crate::model::json::{pretty_lines, JsonSpelling};
+use crate::model::formats::json::{pretty_lines, JsonSpelling};
 use crate::model::stream::diff::diff;
 use crate::model::stream::warnings::WriteWarning;
 use crate::model::stream::window::RatePoint;

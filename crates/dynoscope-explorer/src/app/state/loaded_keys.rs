@@ -4,9 +4,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::model::cell::cell_text;
-use crate::model::collection::ItemStore;
-use crate::model::schema::KeySchema;
+use crate::model::design::collection::ItemStore;
+use crate::model::design::schema::KeySchema;
+use crate::model::text::cell::cell_text;
 
 /// Loaded items whose index keys are read for completion, at most: each is decoded once, as
 /// pages arrive, so a large store costs a bounded pause, never one per keystroke.

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::model::collection::{ItemId, ItemStore};
+use crate::model::design::collection::{ItemId, ItemStore};
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Marks {

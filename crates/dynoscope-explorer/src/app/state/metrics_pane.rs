@@ -2,10 +2,10 @@
 //! hours, with the verdicts of `diagnose` on top. One GetMetricData batch per refresh, asked
 //! for every minute while the pane is open; a denied or failed call costs only the pane.
 
-use crate::model::diagnose::Verdict;
-use crate::model::insights::{Contributor, RuleReport, TargetInsights};
-use crate::model::metrics::report::MetricsReport;
-use crate::model::metrics::Target;
+use crate::model::traffic::diagnose::Verdict;
+use crate::model::traffic::insights::{Contributor, RuleReport, TargetInsights};
+use crate::model::traffic::metrics::report::MetricsReport;
+use crate::model::traffic::metrics::Target;
 
 /// The window the pane shows: the last three hours at one-minute points, as `dynoscope
 /// metrics` does by default.

@@ -72,7 +72,7 @@ pub use write::{UndoEntry, WriteFlow, WriteStage};
 use super::config::Config;
 use super::keymap::Keymap;
 use super::request_log::RequestLog;
-use crate::model::access_pattern::AccessPattern;
+use crate::model::design::access_pattern::AccessPattern;
 
 /// Something fetched in the background.
 #[derive(Debug, Clone, PartialEq)]
@@ -200,7 +200,7 @@ impl State {
 
     /// The open table's description, once DescribeTable has answered (a copy: callers go on
     /// to borrow the table mutably).
-    pub fn table_info(&self) -> Option<crate::model::schema::TableInfo> {
+    pub fn table_info(&self) -> Option<crate::model::design::schema::TableInfo> {
         self.table.as_ref()?.info.loaded().cloned()
     }
 

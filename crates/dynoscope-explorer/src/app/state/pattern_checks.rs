@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use crate::model::capacity::format_units;
-use crate::model::pattern_check::PatternReport;
+use crate::model::design::pattern_check::PatternReport;
+use crate::model::traffic::capacity::format_units;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum PatternCheck {

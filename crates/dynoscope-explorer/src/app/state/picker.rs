@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::{ListCursor, Loadable};
-use crate::model::schema::TableInfo;
+use crate::model::design::schema::TableInfo;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Picker {

@@ -2,8 +2,8 @@
 //! the item detail) opens.
 
 use super::ListCursor;
-use crate::model::collection::ItemId;
-use crate::model::relations::RelatedCollection;
+use crate::model::design::collection::ItemId;
+use crate::model::design::relations::RelatedCollection;
 
 #[derive(Debug, Clone, Default)]
 pub struct Related {

@@ -3,12 +3,12 @@
 
 use ratatui_textarea::TextArea;
 
-use crate::model::capacity::{on_demand_cost, scan_estimate_units};
+use crate::model::design::schema::{IndexKind, TableInfo};
+use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
-use crate::model::filter_compile::{compile_filter, compile_projection};
-use crate::model::limits::{self, RealRange};
-use crate::model::read_cause::ReadCause;
-use crate::model::schema::{IndexKind, TableInfo};
+use crate::model::input::limits::{self, RealRange};
+use crate::model::query::filter_compile::{compile_filter, compile_projection};
+use crate::model::traffic::capacity::{on_demand_cost, scan_estimate_units};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LauncherField {

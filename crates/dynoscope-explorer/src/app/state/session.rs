@@ -2,7 +2,7 @@
 //! `~/.aws/config` names, and the switcher `R` and `A` open to change them without a restart.
 
 use super::ListCursor;
-use crate::model::aws_profiles::REGIONS;
+use crate::model::formats::aws_profiles::REGIONS;
 
 /// Rows of choices the switcher shows; the list scrolls past them.
 pub const SWITCHER_ROWS: usize = 12;
@@ -56,7 +56,7 @@ pub struct Session {
     pub export: Option<String>,
     /// The export's data files as the last whole read found them, when some were missing,
     /// cut short or damaged: the title says the export is incomplete while this is set.
-    pub export_damage: Option<crate::model::table_export::IntegrityReport>,
+    pub export_damage: Option<crate::model::exports::table_export::IntegrityReport>,
 }
 
 impl Session {

@@ -6,9 +6,9 @@
 //! rest, so nothing is carried between views by hand.
 
 use super::{ExportJob, LiveView, Loadable, Modal, UndoEntry, View, Visited};
-use crate::model::part_names::KindPartNames;
-use crate::model::relations::KeyKnowledge;
-use crate::model::schema::{KeySchema, TableInfo};
+use crate::model::design::part_names::KindPartNames;
+use crate::model::design::relations::KeyKnowledge;
+use crate::model::design::schema::{KeySchema, TableInfo};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pane {

@@ -2,8 +2,8 @@
 //! streaming export has on it (every page of the reads that continue it goes to the file).
 
 use super::OpenTable;
+use crate::model::design::relations::KeyKnowledge;
 use crate::model::engine::Page;
-use crate::model::relations::KeyKnowledge;
 
 impl OpenTable {
     /// A page of the current read: counted against the read (and the launcher's per-segment

@@ -4,7 +4,7 @@
 
 use super::{JsonMode, ListCursor, Marks, Pane, ReadState, Related, ScanProgress};
 use crate::app::columns::ItemColumns;
-use crate::model::collection::{DisplayOrder, ItemId, ItemStore};
+use crate::model::design::collection::{DisplayOrder, ItemId, ItemStore};
 
 #[derive(Debug, Clone)]
 pub struct View {

@@ -6,7 +6,7 @@
 //! current one needs the room, so walking never raises the memory ceiling the user set.
 
 use super::View;
-use crate::model::collection::ItemStore;
+use crate::model::design::collection::ItemStore;
 
 /// Views kept at most.
 pub const MAX_VISITED: usize = 20;

@@ -1,8 +1,8 @@
 //! A write on its way: the editor's result, the diff and request shown before sending, the
 //! delete confirmation, the conflict view; and the undo stack of what dynoscope wrote.
 
-use crate::model::json::JsonSpelling;
-use crate::model::value::Item;
+use crate::model::formats::json::JsonSpelling;
+use crate::model::item::value::Item;
 use crate::model::write::{AttributeEdit, ThreeWayRow, UndoImage, WriteKind, WritePlan};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

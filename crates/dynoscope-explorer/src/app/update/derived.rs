@@ -8,8 +8,8 @@ use super::{area, layout};
 use crate::app::columns;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::state::{OpenTable, Stale, State};
-use crate::model::collection::ItemStore;
-use crate::model::value::AttrValue;
+use crate::model::design::collection::ItemStore;
+use crate::model::item::value::AttrValue;
 
 /// The store, the filter or the order changed: every derived list, then the columns.
 pub(super) fn refilter(state: &mut State) {

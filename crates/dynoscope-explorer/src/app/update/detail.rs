@@ -8,9 +8,9 @@ use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, split_progress, split_related};
 use crate::app::msg::Effect;
 use crate::app::state::{JsonMode, Notice, OpenTable, Pane, State};
-use crate::model::json::{line_text, pretty_lines, JsonSpelling};
-use crate::model::sanitize::display_width;
-use crate::model::wrap::row_count;
+use crate::model::formats::json::{line_text, pretty_lines, JsonSpelling};
+use crate::model::text::sanitize::display_width;
+use crate::model::text::wrap::row_count;
 
 /// Columns `←`/`→` scroll an unwrapped detail by.
 const SIDEWAYS_STEP: usize = 8;

@@ -8,8 +8,8 @@ use super::area;
 use crate::app::layout::distribution_popup;
 use crate::app::msg::Effect;
 use crate::app::state::{DistributionView, Modal, State};
-use crate::model::distribution::{KeyDistribution, Source, WarningContext};
-use crate::model::schema::IndexKind;
+use crate::model::design::schema::IndexKind;
+use crate::model::traffic::distribution::{KeyDistribution, Source, WarningContext};
 
 pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
     let Some(v) = state.table.as_mut() else {

@@ -9,7 +9,7 @@ use crate::app::state::{
     CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Modal, OpenTable, Pane, State,
 };
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
-use crate::model::export::{utc_stamp, ExportFormat};
+use crate::model::exports::export::{utc_stamp, ExportFormat};
 
 pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
     let job_id = state.next_request_id;
@@ -243,7 +243,7 @@ fn submit(state: &mut State) -> Vec<Effect> {
     if d.scope == ExportScope::Stream && view.view.dropped_items > 0 {
         d.error = Some(format!(
             "{} read earlier were not kept (--max-items); rescan (r) and stream from the start",
-            crate::model::wording::count(view.view.dropped_items, "item")
+            crate::model::text::wording::count(view.view.dropped_items, "item")
         ));
         return Vec::new();
     }

@@ -5,7 +5,7 @@
 use crate::app::fixtures::*;
 use crate::app::msg::Msg;
 use crate::model::engine::EngineEvent;
-use crate::model::table_export::{FileProblem, FileReport, IntegrityReport};
+use crate::model::exports::table_export::{FileProblem, FileReport, IntegrityReport};
 
 /// Three files of 101 items: one read whole, one corrupt after 50, one missing.
 pub fn damaged_report() -> IntegrityReport {

@@ -8,9 +8,9 @@ use crate::app::state::{
     CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Modal, Notice,
     OpenTable, State,
 };
-use crate::model::collection::ItemId;
-use crate::model::export::csv_columns;
-use crate::model::wording::{count, thousands};
+use crate::model::design::collection::ItemId;
+use crate::model::exports::export::csv_columns;
+use crate::model::text::wording::{count, thousands};
 
 /// Selections up to this many items are decoded at once; larger ones send a copy of the
 /// store, decoded by the export task off the terminal thread.

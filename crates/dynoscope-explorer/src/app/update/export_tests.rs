@@ -11,7 +11,7 @@ use crate::app::msg::{
 };
 use crate::app::state::{CsvColumns, ExportItems, ExportScope, ExportStage, State};
 use crate::model::engine::{DoneOutcome, EngineEvent};
-use crate::model::export::ExportFormat;
+use crate::model::exports::export::ExportFormat;
 
 fn view(s: &State) -> &crate::app::state::OpenTable {
     s.table.as_ref().unwrap()

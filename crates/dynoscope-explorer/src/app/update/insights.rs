@@ -9,8 +9,8 @@ use crate::app::metrics_lines::{pane_lines, LineKind};
 use crate::app::msg::{Effect, MetricsEffect};
 use crate::app::state::{InsightsSection, State, PANE_PERIOD_SECS, PANE_SINCE_SECS};
 use crate::model::engine::FeatureError;
-use crate::model::insights::{RuleKind, TargetInsights};
-use crate::model::metrics::Target;
+use crate::model::traffic::insights::{RuleKind, TargetInsights};
+use crate::model::traffic::metrics::Target;
 
 /// Asks for the shown section's answer with a new id (nothing when it is hidden).
 pub(super) fn fetch(state: &mut State) -> Option<Effect> {

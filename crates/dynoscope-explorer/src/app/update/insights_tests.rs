@@ -7,10 +7,10 @@ use crate::app::input::KeyCode;
 use crate::app::metrics_fixtures::*;
 use crate::app::msg::{Effect, MetricsEffect, Msg, ReadEffect, TimeMsg, Timer, TimerEffect};
 use crate::app::state::{InsightsSection, MetricsPane, State};
-use crate::model::diagnose::{diagnose, Evidence, IndexFacts};
+use crate::model::engine::permission::Denied;
 use crate::model::engine::FeatureError;
 use crate::model::engine::ReadSpec;
-use crate::model::permission::Denied;
+use crate::model::traffic::diagnose::{diagnose, Evidence, IndexFacts};
 
 fn sized() -> State {
     let mut s = loaded(false);
@@ -93,7 +93,7 @@ fn i_asks_once_and_the_keys_feed_the_verdicts_as_diagnose_does() {
     assert_eq!(pane(&s).verdicts, before);
 }
 
-fn provisioned_or_demo(s: &State) -> crate::model::schema::TableInfo {
+fn provisioned_or_demo(s: &State) -> crate::model::design::schema::TableInfo {
     s.table.as_ref().unwrap().info.loaded().unwrap().clone()
 }
 

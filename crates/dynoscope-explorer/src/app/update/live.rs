@@ -12,8 +12,8 @@ use crate::app::msg::{Effect, LiveEffect, StreamMsg};
 use crate::app::state::{
     detail_line_count, ChangeDetail, LiveStatus, LiveView, Loadable, Notice, State,
 };
+use crate::model::design::entity::SEPARATORS;
 use crate::model::engine::stream::{StreamEvent, StreamOutcome, StreamStart};
-use crate::model::entity::SEPARATORS;
 use crate::model::stream::{LiveConfig, Timeline, Window};
 
 /// The stream the open live pane follows.

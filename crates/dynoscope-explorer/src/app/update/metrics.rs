@@ -11,9 +11,9 @@ use crate::app::msg::{Effect, MetricsEffect, Timer, TimerEffect};
 use crate::app::state::{
     MetricsPane, MetricsStatus, Notice, State, PANE_PERIOD_SECS, PANE_REFRESH, PANE_SINCE_SECS,
 };
-use crate::model::diagnose::{diagnose, Evidence, IndexFacts};
 use crate::model::engine::FeatureError;
-use crate::model::metrics::report::MetricsReport;
+use crate::model::traffic::diagnose::{diagnose, Evidence, IndexFacts};
+use crate::model::traffic::metrics::report::MetricsReport;
 
 /// The batch for the open table, with a new id (or nothing before it is described).
 fn fetch(state: &mut State) -> Option<Effect> {

@@ -3,9 +3,9 @@ use crate::app::input::KeyCode;
 use crate::app::metrics_fixtures::*;
 use crate::app::msg::{Effect, MetricsEffect, Msg, TimeMsg, Timer, TimerEffect};
 use crate::app::state::{MetricsStatus, State, PANE_REFRESH};
-use crate::model::diagnose::VerdictKind;
+use crate::model::engine::permission::Denied;
 use crate::model::engine::FeatureError;
-use crate::model::permission::Denied;
+use crate::model::traffic::diagnose::VerdictKind;
 
 fn sized() -> State {
     let mut s = loaded(false);

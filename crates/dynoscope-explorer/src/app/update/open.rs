@@ -3,9 +3,9 @@
 use super::reads::start;
 use crate::app::msg::{Effect, TableEffect};
 use crate::app::state::{Loadable, Modal, OpenTable, ReadOrigin, Screen, State};
+use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
-use crate::model::key_condition::KeyCondition;
-use crate::model::read_cause::ReadCause;
+use crate::model::query::key_condition::KeyCondition;
 
 pub(super) fn open_table(state: &mut State, name: String) -> Vec<Effect> {
     state.screen = Screen::Table;
@@ -34,7 +34,7 @@ pub(super) fn open_table(state: &mut State, name: String) -> Vec<Effect> {
 pub(super) fn described(
     state: &mut State,
     table: String,
-    result: Result<crate::model::schema::TableInfo, String>,
+    result: Result<crate::model::design::schema::TableInfo, String>,
 ) -> Vec<Effect> {
     let loadable = match result {
         Ok(info) => Loadable::Loaded(info),

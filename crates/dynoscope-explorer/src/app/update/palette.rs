@@ -9,7 +9,7 @@ use super::reads::start;
 use crate::app::msg::Effect;
 use crate::app::query_form::MAX_COMPLETIONS;
 use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};
-use crate::model::completion::complete_key;
+use crate::model::query::completion::complete_key;
 
 pub(super) fn open_palette(state: &mut State) -> Vec<Effect> {
     let Some(v) = state.table.as_ref() else {

@@ -9,7 +9,7 @@ use crate::app::fixtures::*;
 use crate::app::msg::{InputMsg, Msg};
 use crate::app::query_form::builder_tests::{builder, builder_open, typed};
 use crate::app::state::{Field, LauncherField, Modal, State};
-use crate::model::access_pattern::parse_patterns_file;
+use crate::model::design::access_pattern::parse_patterns_file;
 
 fn paste(text: &str) -> Msg {
     Msg::Input(InputMsg::Paste(text.into()))

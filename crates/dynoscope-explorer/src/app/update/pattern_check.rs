@@ -4,9 +4,9 @@
 
 use crate::app::effect::{Effect, ReadEffect};
 use crate::app::state::{Modal, Notice, PatternCheck, State};
-use crate::model::capacity::format_units;
-use crate::model::pattern_check::PatternReport;
-use crate::model::sanitize::sanitize;
+use crate::model::design::pattern_check::PatternReport;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
 
 /// Calls a palette check makes: what `patterns check` makes by default.
 pub const PALETTE_CALLS: usize = 3;

@@ -2,7 +2,9 @@ use super::*;
 use crate::app::fixtures::*;
 use crate::app::input::{Key, KeyCode, Modifiers};
 use crate::app::msg::{InputMsg, Msg};
-use crate::model::pattern_check::{assess, plan, Assessment, CallCost, FindingKind, Measured};
+use crate::model::design::pattern_check::{
+    assess, plan, Assessment, CallCost, FindingKind, Measured,
+};
 
 fn ctrl_k() -> Msg {
     Msg::Input(InputMsg::Key(Key::new(
@@ -13,7 +15,7 @@ fn ctrl_k() -> Msg {
 
 fn with_palette() -> State {
     let mut s = loaded(false);
-    s.patterns = crate::model::access_pattern::parse_patterns_file(
+    s.patterns = crate::model::design::access_pattern::parse_patterns_file(
         include_str!("../../../../../assets/demo-patterns.toml"),
         "demo",
     )

@@ -11,7 +11,7 @@ use crate::app::keymap::Action;
 use crate::app::msg::Effect;
 use crate::app::state::{Modal, Overlay, Prompt, Screen, State};
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
-use crate::model::limits;
+use crate::model::input::limits;
 
 /// Keys for the filter or partition-key prompt (the open [`Modal`]); `None` when neither is.
 pub(super) fn prompt_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {

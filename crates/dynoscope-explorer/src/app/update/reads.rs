@@ -8,10 +8,10 @@ use super::running_read;
 use super::walk::leave_view;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Modal, Notice, Prompt, ReadOrigin, ReadOutcome, ReadState, State};
-use crate::model::capacity::format_units;
-use crate::model::collection::ItemStore;
+use crate::model::design::collection::ItemStore;
+use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{DoneOutcome, EngineError, Page, ReadSpec};
-use crate::model::read_cause::ReadCause;
+use crate::model::traffic::capacity::format_units;
 
 /// How a read's failure notice ends: a page of the resumed read clears such a notice.
 const RESUME_HINT: &str = " — loaded items kept; n resumes";

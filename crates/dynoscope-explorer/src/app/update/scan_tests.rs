@@ -5,14 +5,14 @@ use crate::app::input::KeyCode;
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, Msg, ReadEffect, TimeMsg};
 use crate::app::state::ReadOutcome;
-use crate::model::capacity::Consumed;
 use crate::model::engine::attempts::AttemptStats;
 use crate::model::engine::{EngineEvent, Operation, Page, SegmentStart};
+use crate::model::traffic::capacity::Consumed;
 
 pub(super) fn segment_page(
     id: u64,
     segment: u32,
-    items: Vec<crate::model::value::Item>,
+    items: Vec<crate::model::item::value::Item>,
     more: bool,
     arrived_ms: u64,
 ) -> Msg {
@@ -280,7 +280,7 @@ fn a_read_cancelled_before_its_first_page_resumes_from_the_start() {
 #[test]
 fn a_sharded_pattern_is_one_read_esc_cancels_and_each_shard_keeps_its_resume_point() {
     let mut s = loaded(false);
-    s.patterns = crate::model::access_pattern::parse_patterns_file(
+    s.patterns = crate::model::design::access_pattern::parse_patterns_file(
         include_str!("../../../../../assets/demo-patterns.toml"),
         "demo-patterns.toml",
     )

@@ -13,7 +13,7 @@ use crate::app::state::{
     SWITCHER_ROWS,
 };
 use crate::app::text_input::{edit_line, LineEdit};
-use crate::model::aws_profiles::looks_like_region;
+use crate::model::formats::aws_profiles::looks_like_region;
 
 pub(super) fn open_switcher(state: &mut State, kind: SwitchKind) -> Vec<Effect> {
     // An export's files are the source: another region or profile would not change them.

@@ -207,7 +207,7 @@ fn filter_narrows_collections_and_items() {
 /// Issue 20: `/404` found nothing where `responsecode` is the number 404.
 #[test]
 fn filter_matches_numbers_by_their_text() {
-    use crate::model::value::{AttrValue, Item};
+    use crate::model::item::value::{AttrValue, Item};
     let (mut s, id) = opened();
     let log = |sk: &str, code: &str| {
         Item::from_attrs(vec![
@@ -318,8 +318,8 @@ fn past_max_items_the_log_keeps_counting_but_items_are_not_kept() {
 }
 
 /// An item taller than the detail pane: 60 attributes, 62 lines of JSON.
-fn tall_item() -> crate::model::value::Item {
-    use crate::model::value::{AttrValue, Item};
+fn tall_item() -> crate::model::item::value::Item {
+    use crate::model::item::value::{AttrValue, Item};
     let mut attrs = vec![
         ("PK".to_string(), AttrValue::S("USER#tall".into())),
         ("SK".to_string(), AttrValue::S("PROFILE".into())),

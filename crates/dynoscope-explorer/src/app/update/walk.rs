@@ -7,10 +7,10 @@ use super::running_read;
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
+use crate::model::design::relations::{related_collections, KeyKnowledge, RelationInputs};
+use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
-use crate::model::key_condition::KeyCondition;
-use crate::model::read_cause::ReadCause;
-use crate::model::relations::{related_collections, KeyKnowledge, RelationInputs};
+use crate::model::query::key_condition::KeyCondition;
 
 /// Recomputes the related collections when another item is selected (or a page asked for it
 /// by clearing `for_item`). Runs after every message; costs one item's decoding when it acts.
@@ -177,7 +177,7 @@ pub(super) fn cycle_order(state: &mut State) {
     let next = view.view.ordering.order().next();
     match view.view.store.as_ref() {
         Some(store) => view.view.ordering.set(next, store),
-        None => view.view.ordering = crate::model::collection::DisplayOrder::new(next),
+        None => view.view.ordering = crate::model::design::collection::DisplayOrder::new(next),
     }
     state.notice = Some(Notice {
         text: format!("collections by {}", next.label()),

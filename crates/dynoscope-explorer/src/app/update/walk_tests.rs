@@ -6,7 +6,7 @@ use crate::app::input::KeyCode;
 use crate::app::fixtures::*;
 use crate::app::msg::{Msg, TableMsg};
 use crate::app::state::State;
-use crate::model::collection::CollectionOrder;
+use crate::model::design::collection::CollectionOrder;
 use crate::model::engine::{DoneOutcome, EngineEvent};
 
 fn selected_key(s: &State) -> String {
@@ -140,7 +140,7 @@ fn back_in_the_picker_the_filter_is_selected_and_the_cursor_on_the_table_left() 
 
 /// An item with a 1,500-character string, opened in the detail.
 fn long_string_detail() -> State {
-    use crate::model::value::{AttrValue, Item};
+    use crate::model::item::value::{AttrValue, Item};
     let (mut s, id) = opened();
     let long: String = (0..1500)
         .map(|i| char::from(b'a' + (i % 26) as u8))
@@ -286,7 +286,7 @@ fn a_long_request_as_sent_scrolls_to_its_last_row_and_no_further() {
 
 #[test]
 fn page_down_in_the_detail_moves_one_detail_page() {
-    use crate::model::value::{AttrValue, Item};
+    use crate::model::item::value::{AttrValue, Item};
     let (mut s, id) = opened();
     let mut attrs = vec![("PK".to_string(), AttrValue::S("DOC#tall".into()))];
     attrs.extend((0..60).map(|i| (format!("a{i:02}"), AttrValue::N(i.to_string()))));

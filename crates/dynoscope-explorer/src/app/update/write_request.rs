@@ -1,8 +1,8 @@
 //! The request a write sends, as the preview shows it: operation, key, item or update,
 //! condition, names and values, one line each.
 
-use crate::model::json::append_dynamo_json;
-use crate::model::value::Item;
+use crate::model::formats::json::append_dynamo_json;
+use crate::model::item::value::Item;
 use crate::model::write::WritePlan;
 
 /// The request as it will be sent, one line per part.
@@ -28,7 +28,7 @@ pub(super) fn request_lines(plans: &[WritePlan]) -> Vec<String> {
         if transaction {
             lines.push(format!(
                 "TransactWriteItems ({})",
-                crate::model::wording::count(ops.len() as u64, "item")
+                crate::model::text::wording::count(ops.len() as u64, "item")
             ));
         }
         for op in ops.iter().take(3) {

@@ -9,11 +9,11 @@ use super::write_request::request_lines;
 use crate::app::msg::{Effect, WriteEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Modal, Notice, OpenTable, State, UndoEntry, WriteStage};
-use crate::model::capacity::{format_units, Consumed};
 use crate::model::engine::write::{WriteFailure, WriteResult};
-use crate::model::json::append_plain_json;
-use crate::model::value::Item;
-use crate::model::wording::count;
+use crate::model::formats::json::append_plain_json;
+use crate::model::item::value::Item;
+use crate::model::text::wording::count;
+use crate::model::traffic::capacity::{format_units, Consumed};
 use crate::model::write::{
     diff, plan_create, plan_edit, plan_undo, rebase, render_for_editor, three_way, PlanError,
     UndoImage, WriteKind,

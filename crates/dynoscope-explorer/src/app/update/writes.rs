@@ -7,8 +7,8 @@ use super::write_send::preview;
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, WriteEffect};
 use crate::app::state::{Modal, Notice, OpenTable, Pane, State, WriteFlow, WriteStage};
-use crate::model::json::JsonSpelling;
-use crate::model::value::{AttrValue, Item};
+use crate::model::formats::json::JsonSpelling;
+use crate::model::item::value::{AttrValue, Item};
 use crate::model::write::{
     diff, new_item_template, parse_edited, plan_delete, plan_undo, render_for_editor, validate,
     WriteKind,

@@ -2,7 +2,7 @@
 
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, Msg, WriteEffect, WriteMsg};
-use crate::model::value::{AttrValue, Item};
+use crate::model::item::value::{AttrValue, Item};
 
 fn tagged(sk: &str, extra: Vec<(&str, AttrValue)>) -> Item {
     let mut attrs = vec![

@@ -15,11 +15,11 @@ use self::popup::draw_completions;
 use super::theme;
 use crate::app::state::{Field, QueryForm, SORT_OPS};
 use crate::app::state::{Palette, State};
-use crate::model::json::append_plain_json;
-use crate::model::sanitize::sanitize;
-use crate::model::schema::TableInfo;
-use crate::model::value::Item;
-use crate::model::wrap::{row_starts, word_wrap};
+use crate::model::design::schema::TableInfo;
+use crate::model::formats::json::append_plain_json;
+use crate::model::item::value::Item;
+use crate::model::text::sanitize::sanitize;
+use crate::model::text::wrap::{row_starts, word_wrap};
 
 /// Width of the field labels.
 pub(super) const LABEL: usize = 18;

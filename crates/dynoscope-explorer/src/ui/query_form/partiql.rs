@@ -11,8 +11,8 @@ use ratatui::Frame;
 use super::popup::draw_completions;
 use super::{sanitized_copy, LABEL};
 use crate::app::state::{Field, PartiqlCheck, QueryForm, DIALECT_TABS};
-use crate::model::capacity::format_units;
-use crate::model::sanitize::sanitize;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
 use crate::ui::theme;
 use unicode_width::UnicodeWidthChar;
 
@@ -181,7 +181,7 @@ fn dialect_tabs(b: &QueryForm) -> Line<'static> {
     Line::from(tabs)
 }
 
-/// `line` cut into rows of `width` columns where `model::wrap::row_starts` cuts its text,
+/// `line` cut into rows of `width` columns where `model::text::wrap::row_starts` cuts its text,
 /// each piece keeping its span's style.
 fn wrap_line(line: Line<'static>, width: usize) -> Vec<Line<'static>> {
     let width = width.max(1);

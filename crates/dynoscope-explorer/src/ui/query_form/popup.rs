@@ -8,8 +8,8 @@ use ratatui::widgets::{Block, Clear, Paragraph};
 use ratatui::Frame;
 
 use crate::app::state::Completion;
-use crate::model::completion::{differing_part, shared_prefix};
-use crate::model::sanitize::{display_width, sanitize};
+use crate::model::query::completion::{differing_part, shared_prefix};
+use crate::model::text::sanitize::{display_width, sanitize};
 use crate::ui::theme;
 
 /// Draws `c` within `column` next to the row of `field`, and below them `offer`: the one action

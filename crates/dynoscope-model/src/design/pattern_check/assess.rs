@@ -1,0 +1,186 @@
+//! A pattern's report from what the check has: its plan, the key sample of what it reads (taken
+//! before any call, so that a pattern the budget or a missing `--allow-scan` leaves unmeasured
+//! still gets the risk its key carries), its calls when they ran, and PartiQL's advice for an
+//! index the table lacks. The verdicts a plan and a sample imply do not wait for a measurement.
+
+use std::collections::BTreeMap;
+
+use super::measure::Measured;
+use super::plan::{PatternPlan, ReadShape};
+use super::risk::{low_cardinality, LowCardinality};
+use super::verdict::{judge, Evidence};
+use super::PatternReport;
+use crate::design::access_pattern::AccessPattern;
+use crate::item::value::Item;
+use crate::query::partiql::Advice;
+use crate::traffic::distribution::key_text;
+
+/// What a pattern's check found, for [`assess`].
+pub struct Assessment<'a> {
+    pub pattern: &'a AccessPattern,
+    pub source: &'a str,
+    pub plan: PatternPlan,
+    /// The key sample of what the pattern reads: its index's, or for a pattern on a missing
+    /// index the table's (the items the GSI it needs would hold). Empty when none was read.
+    pub sample: &'a [Item],
+    pub measured: Option<Measured>,
+    /// Why nothing (or not every call) ran.
+    pub unmeasured: Option<String>,
+    pub advice: Option<&'a Advice>,
+}
+
+/// The hot-partition risk of the partition key a pattern chooses by its parameters: a GSI's,
+/// or the one a pattern on a missing index names (`index_pk`) for the GSI it needs. Counted
+/// over the sampled items that hold the attribute, as a sparse index holds only those. A
+/// pattern with no parameters reads one fixed partition: its key has no choice to be low in.
+pub fn key_risk(
+    pattern: &AccessPattern,
+    plan: &PatternPlan,
+    sample: &[Item],
+) -> Option<LowCardinality> {
+    let gsi = plan.reads_gsi || matches!(plan.shape, ReadShape::Scan { .. });
+    let attribute = plan.pk_attribute.as_deref()?;
+    if !gsi || pattern.params().is_empty() {
+        return None;
+    }
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for item in sample.iter().filter(|i| i.get(attribute).is_some()) {
+        *counts
+            .entry(key_text(item, attribute).into_owned())
+            .or_default() += 1;
+    }
+    low_cardinality(attribute, &counts)
+}
+
+/// The pattern's report: every finding its plan, sample and calls imply, the worst first.
+pub fn assess(a: Assessment) -> PatternReport {
+    let risk = key_risk(a.pattern, &a.plan, a.sample);
+    let findings = judge(&Evidence {
+        plan: &a.plan,
+        measured: a.measured.as_ref(),
+        risk: risk.as_ref(),
+        advice: a.advice.filter(|x| !matches!(x, Advice::None)),
+    });
+    let unmeasured = match (&a.measured, a.unmeasured) {
+        (None, None) => Some("not measured".to_string()),
+        (_, why) => why,
+    };
+    PatternReport {
+        name: a.pattern.name.clone(),
+        source: a.source.to_string(),
+        verdict: findings[0].clone(),
+        plan: a.plan,
+        measured: a.measured,
+        unmeasured,
+        risk,
+        findings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::pattern_check::{plan, FindingKind};
+    use crate::item::value::AttrValue;
+    use crate::query::partiql::fixtures::app;
+
+    fn pattern(toml: &str) -> AccessPattern {
+        let text = format!("[[pattern]]\ntable = \"app\"\n{toml}");
+        crate::design::access_pattern::parse_patterns_file(&text, "")
+            .unwrap()
+            .remove(0)
+    }
+
+    /// 60 orders in three statuses (30/15/15), each also under its customer.
+    fn sample(key: &str) -> Vec<Item> {
+        (0..60)
+            .map(|i| {
+                let status = ["S#NEW", "S#NEW", "S#DONE", "S#GONE"][i % 4];
+                Item::from_attrs(vec![
+                    ("PK".into(), AttrValue::S(format!("C#{i}"))),
+                    ("SK".into(), AttrValue::S(format!("O#{i}"))),
+                    (key.into(), AttrValue::S(status.into())),
+                ])
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_gsi_pattern_the_budget_left_unmeasured_keeps_its_low_cardinality_verdict() {
+        let p = pattern("name = \"orders-in-a-status\"\nindex = \"GSI1\"\npk = \"{status}\"");
+        let items = sample("GSI1PK");
+        let report = assess(Assessment {
+            pattern: &p,
+            source: "config",
+            plan: plan(&p, &app()),
+            sample: &items,
+            measured: None,
+            unmeasured: Some("the budget ran out first".into()),
+            advice: None,
+        });
+        assert_eq!(report.verdict.kind, FindingKind::LowCardinality);
+        assert!(
+            report.verdict.text.contains("shard it"),
+            "{}",
+            report.verdict.text
+        );
+        assert_eq!(report.risk.as_ref().map(|r| r.values), Some(3));
+        assert_eq!(report.measured, None);
+        assert_eq!(
+            report.unmeasured.as_deref(),
+            Some("the budget ran out first")
+        );
+        assert!(report.failed());
+        // Without a sample there is nothing to judge the key on, and it says it was not
+        // measured even when the caller gave no reason.
+        let bare = assess(Assessment {
+            pattern: &p,
+            source: "config",
+            plan: plan(&p, &app()),
+            sample: &[],
+            measured: None,
+            unmeasured: None,
+            advice: None,
+        });
+        assert_eq!(bare.verdict.kind, FindingKind::Served);
+        assert_eq!(bare.unmeasured.as_deref(), Some("not measured"));
+    }
+
+    #[test]
+    fn a_would_be_scan_without_allow_scan_keeps_the_risk_of_the_key_it_needs() {
+        let p = pattern(
+            "name = \"orders-in-a-state\"\nindex = \"ByState\"\nindex_pk = \"state\"\npk = \"{state}\"",
+        );
+        let mut items = sample("state");
+        // Items without the attribute are not in the GSI it needs: they do not count.
+        items.extend((0..200).map(|i| {
+            Item::from_attrs(vec![
+                ("PK".into(), AttrValue::S(format!("U#{i}"))),
+                ("SK".into(), AttrValue::S("PROFILE".into())),
+            ])
+        }));
+        let report = assess(Assessment {
+            pattern: &p,
+            source: "config",
+            plan: plan(&p, &app()),
+            sample: &items,
+            measured: None,
+            unmeasured: Some("it can only be a Scan; --allow-scan runs it".into()),
+            advice: None,
+        });
+        let kinds: Vec<FindingKind> = report.findings.iter().map(|f| f.kind).collect();
+        assert_eq!(kinds, [FindingKind::Scan, FindingKind::LowCardinality]);
+        let risk = report.risk.unwrap();
+        assert_eq!((risk.attribute.as_str(), risk.sampled_items), ("state", 60));
+        assert!(report.unmeasured.unwrap().contains("--allow-scan"));
+    }
+
+    #[test]
+    fn a_pattern_on_the_table_or_without_parameters_has_no_key_risk() {
+        let items = sample("GSI1PK");
+        let table = pattern("name = \"orders\"\npk = \"{customer}\"");
+        assert_eq!(key_risk(&table, &plan(&table, &app()), &items), None);
+        let fixed = pattern("name = \"new\"\nindex = \"GSI1\"\npk = \"S#NEW\"");
+        assert_eq!(key_risk(&fixed, &plan(&fixed, &app()), &items), None);
+    }
+}

@@ -1,0 +1,115 @@
+use crate::formats::workbench::parse_model;
+
+const KEYS: &str = r#""KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"S"},"SortKey":{"AttributeName":"SK","AttributeType":"S"}}"#;
+
+fn table(name: &str, rest: &str) -> String {
+    format!(r#"{{"TableName":"{name}",{KEYS}{rest}}}"#)
+}
+
+fn model(tables: &[String]) -> String {
+    format!(r#"{{"DataModel":[{}]}}"#, tables.join(","))
+}
+
+fn item(pk: &str, extra: &str) -> String {
+    format!(r#"{{"PK":{{"S":"{pk}"}},"SK":{{"S":"x"}}{extra}}}"#)
+}
+
+fn error(text: &str) -> String {
+    parse_model(text, "m.json").unwrap_err().to_string()
+}
+
+/// Every table checked before any is created: a bad second table refuses the whole model.
+#[test]
+fn a_model_breaking_a_dynamodb_rule_anywhere_is_refused_whole() {
+    let good = table("orders", &format!(r#","TableData":[{}]"#, item("a", "")));
+    let big = "x".repeat(500 * 1024);
+    let cases = [
+        (
+            model(&[good.clone(), table("bad name!", "")]),
+            "DataModel[1]: table name 'bad name!' is not one DynamoDB accepts; rename it",
+        ),
+        (
+            model(&[good.clone(), table("x; rm -rf ~", "")]),
+            "table name 'x; rm -rf ~' is not one DynamoDB accepts",
+        ),
+        (model(&[table("ab", "")]), "table name 'ab'"),
+        (
+            model(&[
+                good.clone(),
+                table(
+                    "second",
+                    &format!(
+                        r#","TableData":[{},{}]"#,
+                        item("a", ""),
+                        item("b", &format!(r#","blob":{{"S":"{big}"}}"#))
+                    ),
+                ),
+            ]),
+            "DataModel[1] ('second').TableData[1] is 512010 bytes by DynamoDB's item size rules, over its 409600-byte (400 KB) limit",
+        ),
+        (
+            model(&[table(
+                "orders",
+                &format!(r#","TableData":[{}]"#, item(&"k".repeat(2049), "")),
+            )]),
+            "its partition key 'PK' is 2049 bytes; DynamoDB takes at most 2048",
+        ),
+        (
+            model(&[table(
+                "orders",
+                r#","GlobalSecondaryIndexes":[{"IndexName":"by status","KeyAttributes":{"PartitionKey":{"AttributeName":"s","AttributeType":"S"}}}]"#,
+            )]),
+            "GlobalSecondaryIndexes[0]: index name 'by status' is not one DynamoDB accepts",
+        ),
+        (
+            model(&[table(
+                "orders",
+                r#","LocalSecondaryIndexes":[{"IndexName":"l"}]"#,
+            )]),
+            "LocalSecondaryIndexes[0]: index name 'l' is not one DynamoDB accepts",
+        ),
+        (
+            model(&[format!(
+                r#"{{"TableName":"orders","KeyAttributes":{{"PartitionKey":{{"AttributeName":"{}","AttributeType":"S"}}}}}}"#,
+                "a".repeat(256)
+            )]),
+            "is 256 bytes; DynamoDB takes 1 to 255",
+        ),
+    ];
+    for (text, wanted) in cases {
+        let err = error(&text);
+        assert!(err.contains(wanted), "{err}\nwanted: {wanted}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.len() < 700, "one short line: {err}");
+    }
+}
+
+#[test]
+fn twenty_one_indexes_are_one_too_many_and_400_kb_fits() {
+    let gsi = |i: usize| {
+        format!(
+            r#"{{"IndexName":"gsi{i}","KeyAttributes":{{"PartitionKey":{{"AttributeName":"g{i}","AttributeType":"S"}}}}}}"#
+        )
+    };
+    let list = |n: usize| (0..n).map(gsi).collect::<Vec<_>>().join(",");
+    let text = model(&[table(
+        "orders",
+        &format!(r#","GlobalSecondaryIndexes":[{}]"#, list(21)),
+    )]);
+    assert!(error(&text).contains("has 21 GlobalSecondaryIndexes; DynamoDB allows 20 per table"));
+    let text = model(&[table(
+        "orders",
+        &format!(r#","GlobalSecondaryIndexes":[{}]"#, list(20)),
+    )]);
+    assert!(parse_model(&text, "m.json").is_ok());
+    // PK (2+1) + SK (2+1) + "blob" (4) + the value: exactly the limit is accepted.
+    let fill = "x".repeat(400 * 1024 - 10);
+    let text = model(&[table(
+        "orders",
+        &format!(
+            r#","TableData":[{}]"#,
+            item("a", &format!(r#","blob":{{"S":"{fill}"}}"#))
+        ),
+    )]);
+    parse_model(&text, "m.json").unwrap_or_else(|e| panic!("{e}"));
+}

@@ -1,0 +1,59 @@
+//! The demo's shape: PK/SK, GSI1 (GSI1PK/GSI1SK, all attributes), LSI1 (numeric).
+
+use crate::design::schema::{
+    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
+};
+
+pub fn key(name: &str, key_type: KeyType) -> KeyAttr {
+    KeyAttr {
+        name: name.into(),
+        key_type,
+    }
+}
+
+pub fn app() -> TableInfo {
+    let index = |name: &str, kind, pk: KeyAttr, sk: KeyAttr| IndexInfo {
+        name: name.into(),
+        kind,
+        keys: KeySchema {
+            partition_key: pk,
+            sort_key: Some(sk),
+        },
+        projection: Projection {
+            projection_type: "ALL".into(),
+            non_key_attributes: Vec::new(),
+        },
+        provisioned: None,
+        item_count: Some(300),
+        size_bytes: Some(40_000),
+    };
+    TableInfo {
+        name: "app".into(),
+        status: "ACTIVE".into(),
+        keys: KeySchema {
+            partition_key: key("PK", KeyType::S),
+            sort_key: Some(key("SK", KeyType::S)),
+        },
+        indexes: vec![
+            index(
+                "GSI1",
+                IndexKind::Gsi,
+                key("GSI1PK", KeyType::S),
+                key("GSI1SK", KeyType::S),
+            ),
+            index(
+                "LSI1",
+                IndexKind::Lsi,
+                key("PK", KeyType::S),
+                key("total", KeyType::N),
+            ),
+        ],
+        billing_mode: "PAY_PER_REQUEST".into(),
+        provisioned: None,
+        item_count: 420,
+        size_bytes: 65_100,
+        ttl_attribute: None,
+        stream: None,
+        on_demand_max: None,
+    }
+}
