@@ -12,25 +12,10 @@ use crate::common;
 use crate::common::table_export;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use common::*;
 use table_export::*;
-
-fn venv_python() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let venv = std::env::var_os("PYTHON_VENV_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".cache/python-venv"));
-    let python = venv.join("bin/python");
-    assert!(
-        python.is_file(),
-        "duckdb is not installed in {}; run: bash scripts/install-corpus-tools.sh",
-        venv.display()
-    );
-    python
-}
 
 /// Parses each SELECT of the SQL on stdin, runs it over the data files in argv[1] and prints
 /// `{"statements": N, "ranked": [[[key, items], …] per statement]}`.

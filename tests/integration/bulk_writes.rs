@@ -4,7 +4,7 @@
 //! the write guard holds, a killed run resumes writing each item once, a concurrent writer's
 //! change survives as a conflict, throttled writes lose nothing, undo restores the table.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
@@ -12,25 +12,11 @@ use crate::common;
 use common::fault_proxy::{Fault, FaultConfig, FaultProxy};
 use common::*;
 
-fn python() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let venv = std::env::var_os("PYTHON_VENV_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".cache/python-venv"));
-    let python = venv.join("bin/python");
-    assert!(
-        python.is_file(),
-        "boto3 is not installed in {}; run: bash scripts/install-corpus-tools.sh",
-        venv.display()
-    );
-    python
-}
-
 /// boto3: setup, dump, touch or expect (see the script).
 fn boto3(endpoint: &str, table: &str, args: &[&str]) -> String {
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/bulk_writes/boto3_state.py");
-    let out = Command::new(python())
+    let out = Command::new(venv_python())
         .arg(script)
         .args([endpoint, table])
         .args(args)

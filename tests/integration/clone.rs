@@ -4,31 +4,17 @@
 //! (counted by the fault proxy in front of the source), and an existing target or a remote
 //! one is refused.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use crate::common;
 use common::fault_proxy::{FaultConfig, FaultProxy};
 use common::*;
 
-fn python() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let venv = std::env::var_os("PYTHON_VENV_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".cache/python-venv"));
-    let python = venv.join("bin/python");
-    assert!(
-        python.is_file(),
-        "boto3 is not installed in {}; run: bash scripts/install-corpus-tools.sh",
-        venv.display()
-    );
-    python
-}
-
 fn boto3(endpoint: &str, table: &str, command: &str) -> String {
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/clone/boto3_clone.py");
-    let out = Command::new(python())
+    let out = Command::new(venv_python())
         .arg(script)
         .args([endpoint, table, command])
         .env_remove("AWS_PROFILE")

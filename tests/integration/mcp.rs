@@ -15,26 +15,12 @@ use crate::common;
 #[path = "mcp_export.rs"]
 mod export;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use common::fault_proxy::{FaultConfig, FaultProxy};
-use common::{aws_env, bin, local, start_local, table_name};
-
-fn venv_python() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let venv = std::env::var_os("PYTHON_VENV_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".cache/python-venv"));
-    let python = venv.join("bin/python");
-    assert!(
-        python.is_file(),
-        "no Python venv at {}; run: bash scripts/install-corpus-tools.sh",
-        venv.display()
-    );
-    python
-}
+use common::{aws_env, bin, local, start_local, table_name, venv_python};
 
 /// Runs one scenario of tests/mcp_client.py against `dynoscope mcp --endpoint-url SERVER
 /// SERVER_ARGS…`, boto3 reading `oracle`; returns the JSON it prints.

@@ -9,25 +9,10 @@ use common::*;
 use dynoscope::model::formats::json::parse_dynamo_item;
 use dynoscope::model::item::value::Item;
 use dynoscope::model::query::partiql::{dialects, parse, parse_parameters, translate, Statement};
-use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 fn demo() -> &'static str {
     shared_demo(40)
-}
-
-fn venv_python() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let venv = std::env::var_os("PYTHON_VENV_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join(".cache/python-venv"));
-    let python = venv.join("bin/python");
-    assert!(
-        python.is_file(),
-        "boto3 is not installed in {}; run: bash scripts/install-corpus-tools.sh",
-        venv.display()
-    );
-    python
 }
 
 fn plan_for(statement: &str, parameters: &str) -> dynoscope::model::query::partiql::Plan {

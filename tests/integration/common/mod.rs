@@ -265,3 +265,19 @@ pub fn demo_jvm() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
+
+/// The Python of the test venv (boto3, DuckDB, moto and the MCP SDK) that
+/// `scripts/install-corpus-tools.sh` makes in `.cache/python-venv`, or `$PYTHON_VENV_DIR`'s.
+pub fn venv_python() -> std::path::PathBuf {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let venv = std::env::var_os("PYTHON_VENV_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join(".cache/python-venv"));
+    let python = venv.join("bin/python");
+    assert!(
+        python.is_file(),
+        "no test venv (boto3, duckdb, moto, mcp) in {}; run: bash scripts/install-corpus-tools.sh",
+        venv.display()
+    );
+    python
+}
