@@ -21,4 +21,5 @@ wait "$install" || { echo "demo.sh: installing DynamoDB Local failed:" >&2; cat 
 cat "$log"
 rm -f "$log"
 export AWS_EC2_METADATA_DISABLED=true
-exec "${CARGO_TARGET_DIR:-$root/target}/debug/dynoscope" demo "$@"
+# The build above is done, so this only runs it, wherever cargo's target directory is.
+exec cargo run --quiet --locked --bin dynoscope -- demo "$@"
