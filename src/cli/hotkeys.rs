@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::args::{HotkeysArgs, HotkeysOutput};
 use super::drain::{drain, Next};
 use super::read_spec::{check_guard_flags, index_keys};
-use super::text_table::{write_table, Align};
+use super::text_table::{write_table, write_warnings, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
@@ -378,23 +378,6 @@ fn render_table(
 
     write_warnings(&mut out, report.warnings.iter().map(|w| w.message.as_str()));
     out
-}
-
-/// The table report's closing section, for stored and written keys alike.
-pub(super) fn write_warnings<'m>(
-    out: &mut String,
-    messages: impl ExactSizeIterator<Item = &'m str>,
-) {
-    out.push('\n');
-    if messages.len() == 0 {
-        out.push_str("warnings: none\n");
-        return;
-    }
-    out.push_str("warnings:\n");
-    for message in messages {
-        // Messages sanitise the key text they quote; sanitise again for anything else.
-        let _ = writeln!(out, "! {}", sanitize(message));
-    }
 }
 
 #[cfg(test)]

@@ -366,6 +366,6 @@ fn render_table(report: &Report, partition_key: &str) -> String {
             );
         }
     }
-    super::hotkeys::write_warnings(&mut out, report.warnings.iter().map(|w| w.message.as_str()));
+    super::text_table::write_warnings(&mut out, report.warnings.iter().map(|w| w.message.as_str()));
     out
 }

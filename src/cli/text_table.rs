@@ -2,7 +2,9 @@
 //! renderer. Cells arrive sanitised; widths are display widths, so wide characters and the
 //! visible escapes of control characters line up.
 
-use crate::model::text::sanitize::{display_width, truncate_display};
+use std::fmt::Write as _;
+
+use crate::model::text::sanitize::{display_width, sanitize, truncate_display};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Align {
@@ -95,6 +97,20 @@ pub fn write_table(out: &mut String, headers: &[(&str, Align)], rows: &[Vec<Stri
     for row in rows {
         let cells: Vec<&str> = row.iter().map(String::as_str).collect();
         write_row(out, &columns, &cells);
+    }
+}
+
+/// The table report's closing section, for stored and written keys alike.
+pub fn write_warnings<'m>(out: &mut String, messages: impl ExactSizeIterator<Item = &'m str>) {
+    out.push('\n');
+    if messages.len() == 0 {
+        out.push_str("warnings: none\n");
+        return;
+    }
+    out.push_str("warnings:\n");
+    for message in messages {
+        // Messages sanitise the key text they quote; sanitise again for anything else.
+        let _ = writeln!(out, "! {}", sanitize(message));
     }
 }
 
