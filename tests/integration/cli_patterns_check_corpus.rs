@@ -1,6 +1,6 @@
 //! Issue 34, `patterns check` on designs written by the modelling libraries themselves
-//! (tests/integration/common/corpus.rs): ElectroDB's task manager and OneTable's arcade. Each
-//! has the indexes an operator adds on attributes
+//! (tests/integration/common/corpus.rs): ElectroDB's task manager and OneTable's arcade here,
+//! dynamodb-toolbox's shop in toolbox.rs. Each has the indexes an operator adds on attributes
 //! the library writes (a KEYS_ONLY index, a GSI keyed on a status-like attribute;
 //! common/corpus_indexes.rs) and a patterns file with the five shapes the primer warns about:
 //! one served by a Query, one that needs a GSI, one whose filter returns under 5 % of what it
@@ -10,6 +10,7 @@
 //! are shared (support.rs).
 
 mod support;
+mod toolbox;
 
 use support::{assert_costs_are_the_logs, assert_fetch_back, assert_filter_heavy};
 use support::{check, pattern, verdicts, want};
