@@ -1,169 +1,21 @@
 //! Issue 34, `patterns check` on designs written by the modelling libraries themselves
-//! (tests/integration/common/corpus.rs): ElectroDB's task manager and OneTable's arcade, each
-//! with the indexes an operator adds on attributes the library writes (a KEYS_ONLY copy, a GSI
-//! keyed on a status-like attribute; common/corpus_indexes.rs) and a patterns file with the
-//! five shapes the primer warns about: one served by a Query, one that needs a GSI, one whose
-//! filter returns under 5 % of what it reads, one on a KEYS_ONLY index that fetches back, one
-//! on a low-cardinality GSI key. Each gets its verdict; every call's RCU is what the fault
-//! proxy's log says DynamoDB consumed for that request; one --max-rcu holds for them all.
+//! (tests/integration/common/corpus.rs): ElectroDB's task manager and OneTable's arcade here,
+//! dynamodb-toolbox's shop in toolbox.rs. Each has the indexes an operator adds on attributes
+//! the library writes (a KEYS_ONLY index, a GSI keyed on a status-like attribute;
+//! common/corpus_indexes.rs) and a patterns file with the five shapes the primer warns about:
+//! one served by a Query, one that needs a GSI, one whose filter returns under 5 % of what it
+//! reads, one on a KEYS_ONLY index that fetches back, one on a low-cardinality GSI key. Each
+//! gets its verdict; every call's RCU is what the fault proxy's log says DynamoDB consumed for
+//! that request; one --max-rcu holds for them all. The loading, the run and those assertions
+//! are shared (support.rs).
 
-use crate::common;
+mod support;
+mod toolbox;
 
-use std::collections::BTreeMap;
+use support::{assert_costs_are_the_logs, assert_fetch_back, assert_filter_heavy};
+use support::{check, pattern, verdicts, want};
 
-use common::corpus::{self, design};
-use common::corpus_indexes::{with_indexes, ExtraIndex};
-use common::fault_proxy::{FaultConfig, FaultProxy};
-use common::*;
-use serde_json::Value;
-
-/// Nothing is read from the user's config: the patterns file is all.
-const NO_CONFIG: &[(&str, &str)] = &[
-    ("XDG_CONFIG_HOME", "/nonexistent/xdg"),
-    ("HOME", "/nonexistent/home"),
-];
-
-/// Loads the design (with `extra` indexes) as a fresh table, writes `patterns` (with
-/// `{TABLE}` standing for its name) to a file, and runs `patterns check` through a fault
-/// proxy. Returns the report, the proxy and the table's name.
-async fn check(
-    name: &str,
-    extra: &[ExtraIndex<'_>],
-    patterns: &str,
-    calls: &str,
-    max_rcu: &str,
-) -> (Value, FaultProxy, String) {
-    let d = with_indexes(&design(name), extra);
-    let table = table_name(&format!("pc-{}", name.replace('_', "-")));
-    corpus::load(&d, &table).await;
-    let file = std::env::temp_dir().join(format!("dynoscope-{table}.toml"));
-    std::fs::write(&file, patterns.replace("{TABLE}", &table)).unwrap();
-    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
-    let out = run_raw(
-        &[
-            "--endpoint-url",
-            &proxy.url,
-            "--patterns",
-            file.to_str().unwrap(),
-            "patterns",
-            "check",
-            &table,
-            "--calls",
-            calls,
-            "--max-rcu",
-            max_rcu,
-            "--output",
-            "json",
-        ],
-        NO_CONFIG,
-    );
-    let _ = std::fs::remove_file(&file);
-    // Four of the five fail the check: exit 3.
-    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
-    let report: Value = serde_json::from_str(&stdout(&out))
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", stdout(&out), stderr(&out)));
-    (report, proxy, table)
-}
-
-fn pattern<'a>(report: &'a Value, name: &str) -> &'a Value {
-    report["patterns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == name)
-        .unwrap_or_else(|| panic!("no pattern '{name}' in {report:#}"))
-}
-
-fn verdicts(report: &Value) -> BTreeMap<String, String> {
-    report["patterns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p["name"].as_str().unwrap().to_string(),
-                p["verdict"]["kind"].as_str().unwrap().to_string(),
-            )
-        })
-        .collect()
-}
-
-fn want(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-    pairs
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect()
-}
-
-/// What every call reported is what DynamoDB's responses said, request by request (the
-/// Queries are the calls, in pattern order; the Scans are the key samples), and the whole
-/// check spent no more than `max_rcu`.
-fn assert_costs_are_the_logs(report: &Value, proxy: &FaultProxy, max_rcu: f64) {
-    let reported: Vec<f64> = report["patterns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|p| p["measured"]["calls"].as_array())
-        .flatten()
-        .map(|c| c["rcu"].as_f64().unwrap())
-        .collect();
-    let pages: u64 = report["patterns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|p| p["measured"]["pages"].as_u64())
-        .sum();
-    assert_eq!(pages as usize, reported.len(), "one page a call here");
-    assert_eq!(reported, proxy.consumed("Query"), "{}", proxy.summary());
-    let samples: f64 = proxy.consumed("Scan").iter().sum();
-    assert!(
-        (report["sample_rcu"].as_f64().unwrap() - samples).abs() < 1e-9,
-        "{report:#}"
-    );
-    let spent = samples + proxy.consumed("Query").iter().sum::<f64>();
-    assert!(
-        (report["spent_rcu"].as_f64().unwrap() - spent).abs() < 1e-9,
-        "{report:#}"
-    );
-    assert!(spent > 0.0 && spent <= max_rcu, "{spent} of {max_rcu}");
-    // Nothing else read: no fetch-backs, no GetItem, no statement.
-    for op in ["GetItem", "BatchGetItem", "ExecuteStatement"] {
-        assert_eq!(proxy.requests(op), 0, "{op}: {}", proxy.summary());
-    }
-    // The would-be Scan of the pattern on a missing index read nothing: every Scan is a
-    // one-page key sample.
-    assert!(
-        proxy
-            .bodies("Scan")
-            .iter()
-            .all(|b| b.contains("\"Limit\"") && !b.contains("FilterExpression")),
-        "{}",
-        proxy.summary()
-    );
-}
-
-fn assert_filter_heavy(report: &Value, name: &str, read: u64, returned: u64) {
-    let m = &pattern(report, name)["measured"];
-    assert_eq!(
-        (m["items_read"].as_u64(), m["items_returned"].as_u64()),
-        (Some(read), Some(returned)),
-        "{m}"
-    );
-    let share = m["filter_efficiency"].as_f64().unwrap();
-    assert!(share > 0.0 && share < 0.05, "{m}");
-}
-
-fn assert_fetch_back(report: &Value, name: &str, missing: &[&str]) {
-    let p = pattern(report, name);
-    assert_eq!(p["plan"]["projection"], "KEYS_ONLY", "{p}");
-    assert_eq!(p["plan"]["fit"]["fit"], "needs-fetch", "{p}");
-    assert_eq!(
-        p["plan"]["fit"]["missing"],
-        serde_json::json!(missing),
-        "{p}"
-    );
-    assert!(p["measured"]["items_returned"].as_u64().unwrap() > 0, "{p}");
-}
+use crate::common::corpus_indexes::ExtraIndex;
 
 /// ElectroDB's task manager: tasks by employee on its own `gsi2` (the assignments
 /// collection), an operator's KEYS_ONLY copy of it, and a GSI on the task's `status` enum.
