@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use super::measure::Measured;
+use super::params::match_template;
 use super::plan::{PatternPlan, ReadShape};
 use super::risk::{low_cardinality, LowCardinality};
 use super::verdict::{judge, Evidence};
@@ -31,8 +32,11 @@ pub struct Assessment<'a> {
 
 /// The hot-partition risk of the partition key a pattern chooses by its parameters: a GSI's,
 /// or the one a pattern on a missing index names (`index_pk`) for the GSI it needs. Counted
-/// over the sampled items that hold the attribute, as a sparse index holds only those. A
-/// pattern with no parameters reads one fixed partition: its key has no choice to be low in.
+/// over the sampled items that hold the attribute, as a sparse index holds only those, and
+/// whose key the pattern's `pk` template can spell: an overloaded GSI keys many entity types
+/// (`CUSTOMER#…` beside `STATUS#…`), and only the pattern's own are the values it chooses
+/// among. A pattern with no parameters reads one fixed partition: its key has no choice to be
+/// low in.
 pub fn key_risk(
     pattern: &AccessPattern,
     plan: &PatternPlan,
@@ -45,9 +49,10 @@ pub fn key_risk(
     }
     let mut counts: BTreeMap<String, u64> = BTreeMap::new();
     for item in sample.iter().filter(|i| i.get(attribute).is_some()) {
-        *counts
-            .entry(key_text(item, attribute).into_owned())
-            .or_default() += 1;
+        let key = key_text(item, attribute);
+        if match_template(&pattern.pk, &key, false, &mut BTreeMap::new()) {
+            *counts.entry(key.into_owned()).or_default() += 1;
+        }
     }
     low_cardinality(attribute, &counts)
 }
@@ -182,5 +187,29 @@ mod tests {
         assert_eq!(key_risk(&table, &plan(&table, &app()), &items), None);
         let fixed = pattern("name = \"new\"\nindex = \"GSI1\"\npk = \"S#NEW\"");
         assert_eq!(key_risk(&fixed, &plan(&fixed, &app()), &items), None);
+    }
+
+    #[test]
+    fn on_an_overloaded_gsi_only_the_keys_the_template_spells_count() {
+        // GSI1 keys 60 orders by `S#<status>` (three values) and 400 customers by `C#<id>`:
+        // counted over every key the index has, the statuses would drown among 403 values.
+        let mut items = sample("GSI1PK");
+        items.extend((0..400).map(|i| {
+            Item::from_attrs(vec![
+                ("PK".into(), AttrValue::S(format!("C#{i}"))),
+                ("SK".into(), AttrValue::S("PROFILE".into())),
+                ("GSI1PK".into(), AttrValue::S(format!("C#{i}"))),
+            ])
+        }));
+        let by_status = pattern("name = \"by-status\"\nindex = \"GSI1\"\npk = \"S#{status}\"");
+        let risk = key_risk(&by_status, &plan(&by_status, &app()), &items).unwrap();
+        assert_eq!((risk.values, risk.sampled_items), (3, 60));
+        assert_eq!(risk.hottest, "S#NEW");
+        // The customers' own pattern on the same index chooses among 400 values: no risk.
+        let by_customer = pattern("name = \"by-customer\"\nindex = \"GSI1\"\npk = \"C#{id}\"");
+        assert_eq!(
+            key_risk(&by_customer, &plan(&by_customer, &app()), &items),
+            None
+        );
     }
 }
