@@ -207,6 +207,16 @@ impl AccessPattern {
             .and_then(|v| v.as_str())
             .map(|n| format!("'{n}'"))
             .unwrap_or_else(|| format!("#{}", position + 1));
+        // serde would say "unknown variant"; a bare string is the one slip everyone makes.
+        if let Some(toml::Value::String(text)) = table.get("sk") {
+            return Err(PatternError::Field {
+                label,
+                field: "sk",
+                message: format!(
+                    "sk '{text}' needs its operator: write sk = {{ eq = \"{text}\" }} (or begins_with, between, lt, le, gt, ge)"
+                ),
+            });
+        }
         let pattern: AccessPattern =
             toml::Value::Table(table)
                 .try_into()

@@ -97,6 +97,10 @@ fn bad_pattern_definitions() {
             "[[pattern]]\ntable='t'\nname='a'\npk='X'\nsk={ like = 'x' }\n",
             "'a'",
         ),
+        (
+            "[[pattern]]\ntable='t'\nname='a'\npk='X'\nsk = 'ORDER#{x}'\n",
+            "line 5: access pattern 'a': sk 'ORDER#{x}' needs its operator: write sk = { eq = \"ORDER#{x}\" }",
+        ),
         ("[[pattern]\n", "line 1"),
         (
             "[[pattern]]\ntable='t'\nname='a'\npk='X#{a'\n",
