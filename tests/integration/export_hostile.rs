@@ -156,39 +156,17 @@ fn a_manifest_outside_the_folder_or_too_large_is_refused_without_reading_it() {
     assert!(started.elapsed() < Duration::from_secs(20));
 }
 
-/// Runs `args` and returns its output and peak resident memory (kB), from `wait4`.
-fn run_measured(args: &[&str]) -> (std::process::Output, i64) {
+/// Runs `args` and returns its output and its own peak resident memory (kB).
+fn run_measured(args: &[&str]) -> (std::process::Output, u64) {
     let mut cmd = Command::new(bin());
     aws_env(&mut cmd).args(args);
-    let child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    // The pipes are read on threads so the child never blocks on a full one.
-    let mut child = child;
-    let (mut so, mut se) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
-    let out_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut so, &mut v).unwrap();
-        v
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        std::io::Read::read_to_end(&mut se, &mut v).unwrap();
-        v
-    });
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+    let run = common::peak_memory::run(&mut cmd, Duration::from_secs(600));
     let output = std::process::Output {
-        status: std::os::unix::process::ExitStatusExt::from_raw(status),
-        stdout: out_reader.join().unwrap(),
-        stderr: err_reader.join().unwrap(),
+        status: run.status,
+        stdout: run.stdout,
+        stderr: run.stderr,
     };
-    (output, usage.ru_maxrss)
+    (output, run.peak_kb)
 }
 
 #[test]

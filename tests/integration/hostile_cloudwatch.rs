@@ -1,17 +1,17 @@
 //! CloudWatch answering without end (a 2 GB Content-Length, an endless chunked body, a body
 //! read to the end of the connection): `metrics` and `insights` fail with one line and the
 //! process's peak memory stays near the 16 MiB cap every SDK client has, measured as the
-//! child's maximum resident set (its VmHWM, from wait4).
+//! child's own high-water resident set (`common::peak_memory`).
 
 use crate::common;
 use crate::common::fake_dynamo;
 use crate::common::fault_proxy;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::*;
 use fake_dynamo::FakeDynamo;
@@ -56,50 +56,22 @@ fn hostile_cloudwatch(flood: Flood, sent: Arc<AtomicUsize>) -> FakeDynamo {
 struct Finished {
     code: Option<i32>,
     stderr: String,
-    /// The child's peak resident set in MiB (`ru_maxrss`, which is its VmHWM).
+    /// The child's own peak resident set in MiB (`common::peak_memory`).
     peak_mib: u64,
 }
 
-/// Runs the binary to its end and reads its peak memory from wait4; killed after two minutes.
+/// Runs the binary to its end and reads its peak memory as it runs; killed after two minutes.
 fn run_measured(args: &[&str], env: &[(&str, &str)]) -> Finished {
     let mut cmd = Command::new(bin());
     aws_env(&mut cmd).args(args);
     for (k, v) in env {
         cmd.env(k, v);
     }
-    // Reaped by wait4 below (which also gives its peak memory), not by Child::wait.
-    #[allow(clippy::zombie_processes)]
-    let child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let pid = child.id() as libc::pid_t;
-    let mut stderr_pipe = child.stderr.unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut text = String::new();
-        std::io::Read::read_to_string(&mut stderr_pipe, &mut text).unwrap();
-        text
-    });
-    let started = Instant::now();
-    let (mut status, mut usage) = (0, unsafe { std::mem::zeroed::<libc::rusage>() });
-    loop {
-        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if r == pid {
-            break;
-        }
-        assert!(r == 0, "wait4: {}", std::io::Error::last_os_error());
-        if started.elapsed() > Duration::from_secs(120) {
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    let run = common::peak_memory::run(&mut cmd, Duration::from_secs(120));
     Finished {
-        code,
-        stderr: reader.join().unwrap(),
-        peak_mib: usage.ru_maxrss as u64 / 1024,
+        code: run.status.code(),
+        stderr: String::from_utf8_lossy(&run.stderr).into_owned(),
+        peak_mib: run.peak_kb / 1024,
     }
 }
 

@@ -8,6 +8,7 @@ pub mod export_fixture;
 pub mod fake_dynamo;
 pub mod fault_proxy;
 pub mod moto;
+pub mod peak_memory;
 pub mod pty;
 pub mod stream_writes;
 pub mod table_export;
