@@ -282,3 +282,33 @@ fn the_preview_times_the_writes_at_the_session_rate() {
     };
     assert!(text.contains("s at --wcu-per-second 0.5"), "{text}");
 }
+
+#[test]
+fn a_value_is_pasted_into_the_field_that_has_the_keys() {
+    let mut s = marked(true);
+    send(&mut s, [char('B'), press(KeyCode::Tab)]);
+    send(
+        &mut s,
+        [Msg::Input(crate::app::msg::InputMsg::Paste("tags".into()))],
+    );
+    send(&mut s, [press(KeyCode::Tab)]);
+    send(
+        &mut s,
+        [Msg::Input(crate::app::msg::InputMsg::Paste(
+            "{\"SS\":[\"a\",\n\"b\"]}".into(),
+        ))],
+    );
+    let d = dialog(&s);
+    assert_eq!(
+        (d.name.as_str(), d.value.as_str()),
+        ("tags", "{\"SS\":[\"a\", \"b\"]}")
+    );
+    send(&mut s, [press(KeyCode::Enter)]);
+    let BulkStage::Preview { text, .. } = &dialog(&s).stage else {
+        panic!("{:?}", dialog(&s).stage);
+    };
+    assert!(
+        text.contains("tags: (absent) → {\"SS\":[\"a\",\"b\"]}"),
+        "{text}"
+    );
+}

@@ -1,6 +1,7 @@
-//! Starting a write (`e`/`E` edit, `N` new item, `D` delete, `U` undo, of a bulk run too) and reading the
-//! editor's result into the preview: the diff and the exact request, sent only on Enter.
-//! Without writes enabled, each of these keys says how to enable them and does nothing.
+//! Starting a write (`e`/`E` edit, `N` new item, `D` delete, `U` undo; a bulk run's undo goes
+//! to the bulk dialog) and reading the editor's result into the preview: the diff and the exact
+//! request, sent only on Enter. Without writes enabled, each of these keys says how to enable
+//! them and does nothing.
 
 use super::write_request::request_lines;
 use super::write_send::preview;
