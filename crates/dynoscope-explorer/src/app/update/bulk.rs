@@ -234,7 +234,10 @@ fn run_key(state: &mut State, key: Key) -> Vec<Effect> {
             run.stopping = true;
             return vec![Effect::Bulk(BulkEffect::Stop(run.id))];
         }
-        KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q') if !run.running() => {
+        // Not Alt-q: an Esc with a q right behind it arrives as that.
+        KeyCode::Esc | KeyCode::Enter | KeyCode::Char('q')
+            if !run.running() && !key.modifiers.contains(Modifiers::ALT) =>
+        {
             let undo = run.undo;
             close(
                 state,
