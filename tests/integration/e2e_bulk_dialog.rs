@@ -2,8 +2,8 @@
 //! against DynamoDB Local, on a small table of its own. Two marked items get `status` set
 //! through `B` (preview, then run), the SDK sees exactly those two change and nothing else,
 //! and `U` puts them back. A run stopped with Esc (held by `--wcu-per-second`) leaves a journal
-//! that `partiql --resume` finishes and `undo` reverses. `--max-wcu` without `--allow-writes`
-//! is refused.
+//! that `partiql --resume` finishes and `undo` reverses. `--max-wcu` holds as the service
+//! counts it (through the fault proxy), and without `--allow-writes` it is refused.
 
 use crate::common;
 
@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use common::fault_proxy::{FaultConfig, FaultProxy};
 use common::pty::Session;
 use common::tables::TableSpec;
 use common::*;
@@ -79,11 +80,11 @@ fn expected(before: &[Stored], sks: &[&str]) -> Vec<Stored> {
 }
 
 fn start(table: &str, state: &Path, extra: &[&str]) -> Session {
-    let mut args = vec![
-        "--endpoint-url",
-        local().endpoint.as_str(),
-        "--allow-writes",
-    ];
+    start_at(&local().endpoint, table, state, extra)
+}
+
+fn start_at(endpoint: &str, table: &str, state: &Path, extra: &[&str]) -> Session {
+    let mut args = vec!["--endpoint-url", endpoint, "--allow-writes"];
     args.extend_from_slice(extra);
     args.push(table);
     let s = Session::spawn(
@@ -232,6 +233,29 @@ async fn esc_stops_a_run_that_partiql_resumes_and_undo_reverses() {
     );
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(everything(&table).await, before);
+    s.send("\x1b");
+    s.wait_text("bulk dialog closed");
+    s.send("q");
+    s.wait_exit();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn max_wcu_holds_for_the_dialogs_run_as_the_service_counts_it() {
+    let table = small_table().await;
+    let before = everything(&table).await;
+    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    // Each item is one write unit (no index): 1.5 admits the first, not the second.
+    let mut s = start_at(&proxy.url, &table, &state, &["--max-wcu", "1.5"]);
+    mark_and_preview(&mut s);
+    s.send("\r");
+    let stopped = s.wait_text("Bulk UPDATE: stopped");
+    assert!(stopped.contains("--max-wcu 1.5 reached"), "{stopped}");
+    assert_eq!(proxy.requests("UpdateItem"), 1);
+    let spent: f64 = proxy.consumed("UpdateItem").iter().sum();
+    assert!(spent > 0.0 && spent <= 1.5, "{spent}");
+    assert_eq!(everything(&table).await, expected(&before, &["1"]));
     s.send("\x1b");
     s.wait_text("bulk dialog closed");
     s.send("q");
