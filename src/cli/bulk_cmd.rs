@@ -101,24 +101,28 @@ pub async fn run(global: &GlobalArgs, args: PartiqlArgs) -> Result<(), CliError>
         Some(text) => parse_parameters(text).map_err(|e| bad(e.message))?,
         None => Vec::new(),
     };
-    let statement = parse_write(&args.statement).map_err(|e| match e.kind {
-        ErrorKind::Unsupported => bad(format!("{}; nothing was read or written", e.message)),
-        _ => bad(e.message),
-    })?;
     let writing = bulk.yes && global.allow_writes;
-    if bulk.yes && !global.allow_writes {
-        say!("note: --yes writes only with --allow-writes; this is a dry run");
-    }
     if bulk.resume.is_some() && !writing {
         return Err(CliError::bad_input(
             "--resume writes: add --allow-writes --yes, or drop --resume for a dry run",
         ));
     }
-    let conn = super::connect(global).await?;
-    let engine = Engine::new(&conn);
+    // A resumed run writes its journal's items, not what the statement reads now: the
+    // statement only has to be the journal's (the explorer's bulk dialog names its runs
+    // `UPDATE "TABLE" -- explorer bulk dialog`, which reads nothing).
     if let Some(path) = &bulk.resume {
+        let conn = super::connect(global).await?;
         return super::bulk_run::resume(&conn, &args, path).await;
     }
+    let statement = parse_write(&args.statement).map_err(|e| match e.kind {
+        ErrorKind::Unsupported => bad(format!("{}; nothing was read or written", e.message)),
+        _ => bad(e.message),
+    })?;
+    if bulk.yes && !global.allow_writes {
+        say!("note: --yes writes only with --allow-writes; this is a dry run");
+    }
+    let conn = super::connect(global).await?;
+    let engine = Engine::new(&conn);
     let info = engine.describe_table(&statement.select.table).await?;
     let matched = read_matches(&engine, &args, statement, &parameters, &info).await?;
     if !writing {

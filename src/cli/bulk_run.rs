@@ -32,22 +32,7 @@ fn default_journal(table: &str) -> Result<PathBuf, CliError> {
     let dir = crate::platform::dirs::state_dir().ok_or_else(|| {
         CliError::bad_input("a bulk write needs a journal and there is no home directory for it; name one with --journal FILE")
     })?;
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let safe: String = table
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    Ok(dir
-        .join("journals")
-        .join(format!("{secs}-{safe}-{}.jsonl", std::process::id())))
+    Ok(bulk::journal_file::default_path(&dir, table))
 }
 
 fn writer(conn: &Connection) -> Result<Writer, CliError> {

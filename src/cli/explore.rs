@@ -177,6 +177,7 @@ pub async fn explore(
 ) -> Result<(), CliError> {
     check_live(live, table.as_deref(), export.export.is_some())?;
     super::read_spec::check_guard_flags(budget.max_rcu, budget.rcu_per_second)?;
+    check_write_budget(&budget, global.allow_writes)?;
     if export.export.is_some() {
         // An export's reads are of files: no read capacity to guard.
         if budget != SessionBudget::default() {
@@ -219,9 +220,29 @@ pub async fn explore(
         connector: Some(connector(global.clone(), session_guard.clone())),
         metrics: Some(metrics_source(&conn)),
         insights: Some(insights_source(&conn)),
+        journal_dir: crate::platform::dirs::state_dir(),
     };
     let engine = Engine::new(&conn).with_session_guard(session_guard);
     ended(crate::tui::run(engine, writer, state, table, services).await)
+}
+
+/// `--max-wcu`/`--wcu-per-second` budget the bulk dialog's runs and undos, which write only
+/// with `--allow-writes`: without it they would guard nothing, so they are refused.
+pub(super) fn check_write_budget(
+    budget: &SessionBudget,
+    allow_writes: bool,
+) -> Result<(), CliError> {
+    let flag = match (budget.max_wcu, budget.wcu_per_second) {
+        (Some(_), _) => "--max-wcu",
+        (None, Some(_)) => "--wcu-per-second",
+        (None, None) => return Ok(()),
+    };
+    if allow_writes {
+        return Ok(());
+    }
+    Err(CliError::bad_input(format!(
+        "{flag} budgets the explorer's bulk writes (B and its undo U), and writes are off: add --allow-writes, or drop {flag}"
+    )))
 }
 
 /// `--max-rcu`/`--rcu-per-second` before a subcommand would guard an explorer that does not
@@ -235,8 +256,12 @@ pub(super) fn check_session_budget(
     }
     let flag = if budget.max_rcu.is_some() {
         "--max-rcu"
-    } else {
+    } else if budget.rcu_per_second.is_some() {
         "--rcu-per-second"
+    } else if budget.max_wcu.is_some() {
+        "--max-wcu"
+    } else {
+        "--wcu-per-second"
     };
     let opens_explorer = matches!(command, super::args::Command::Demo(args) if !args.no_ui);
     Err(CliError::bad_input(if opens_explorer {
@@ -283,6 +308,7 @@ async fn explore_export(
         // An export's files have no CloudWatch metrics; the table's are not the export's.
         metrics: None,
         insights: None,
+        journal_dir: None,
     };
     ended(crate::tui::run(backend, None::<Writer>, state, Some(name), services).await)
 }

@@ -170,6 +170,8 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
     let budget = SessionBudget {
         max_rcu: cli.max_rcu,
         rcu_per_second: cli.rcu_per_second,
+        max_wcu: cli.max_wcu,
+        wcu_per_second: cli.wcu_per_second,
     };
     let Some(command) = cli.command else {
         let settings = Settings::load(&cli.global)?;

@@ -1,6 +1,6 @@
 //! Performs what `update` asks for, each concern by its own service: the engine's (tables,
 //! reads, live streams: `engine_effects.rs`), the local ones (exports, writes, files, timers:
-//! `local_effects.rs`) and the connection (here). Generic over the [`Backend`], so it is
+//! `local_effects.rs`), the bulk dialog's runs (`bulk.rs`) and the connection (here). Generic over the [`Backend`], so it is
 //! tested with the in-memory engine under paused time; the terminal's own effects (copy,
 //! suspend, quit, the editor) go back to the loop.
 
@@ -8,6 +8,7 @@ use std::collections::HashMap;
 
 use tokio::sync::mpsc;
 
+pub use self::bulk::BulkRuns;
 use super::debounce::Debouncer;
 use super::export::Exports;
 use super::history_store::HistoryWriter;
@@ -38,6 +39,8 @@ pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     metrics: Option<MetricsSource>,
     /// The metrics pane's Contributor Insights.
     insights: Option<InsightsSource>,
+    /// The bulk dialog's runs: the session's write guard, the journal directory, stop tokens.
+    bulk: BulkRuns,
 }
 
 impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
@@ -61,7 +64,14 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             streams: StreamTasks::default(),
             metrics: None,
             insights: None,
+            bulk: BulkRuns::default(),
         }
+    }
+
+    /// The bulk dialog's runs go under `runs`' write guard and journal directory.
+    pub fn with_bulk(mut self, runs: BulkRuns) -> Self {
+        self.bulk = runs;
+        self
     }
 
     /// Makes new connections with `connector` (`Effect::Session(SessionEffect::Connect)`).
@@ -112,6 +122,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                 Effect::Metrics(e) => self.metrics(e),
                 Effect::Export(e) => self.export(e),
                 Effect::Write(WriteEffect::Send { write, plan }) => self.write(write, *plan),
+                Effect::Bulk(e) => self.bulk(e),
                 Effect::Session(SessionEffect::Connect { generation, target }) => {
                     self.connect(generation, target)
                 }
@@ -191,6 +202,8 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     /// Cancels every read and stream and waits until their tasks have stopped: nothing keeps
     /// running.
     pub async fn shutdown(self) {
+        // A bulk run stops before its next item; its journal continues it.
+        self.bulk.stop_all();
         self.streams.shutdown().await;
         if let Some(history) = self.history {
             // The last query's history is on disk before the process ends.
@@ -207,6 +220,8 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     }
 }
 
+#[path = "bulk.rs"]
+mod bulk;
 #[path = "engine_effects.rs"]
 mod engine_effects;
 #[path = "local_effects.rs"]
@@ -219,3 +234,7 @@ mod tests;
 #[cfg(test)]
 #[path = "effects_write_tests.rs"]
 mod write_tests;
+
+#[cfg(test)]
+#[path = "bulk_flow_tests.rs"]
+mod bulk_flow_tests;

@@ -111,7 +111,12 @@ pub async fn run<B: Backend, W: WriteBackend>(
         .with_metrics(services.metrics)
         .with_insights(services.insights)
         .with_streams(stream_tx)
-        .with_writer(writer);
+        .with_writer(writer)
+        .with_bulk(super::effects::BulkRuns::new(
+            state.session_budget.max_wcu,
+            state.session_budget.wcu_per_second,
+            services.journal_dir,
+        ));
     // `None` while an editor has the terminal (see `next_event`).
     let mut events = Some(EventStream::new());
     let mut side = TerminalSide {

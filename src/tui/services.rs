@@ -57,6 +57,9 @@ pub struct Services<B> {
     pub metrics: Option<MetricsSource>,
     /// `None`: the pane's Contributor Insights section says there is no client.
     pub insights: Option<InsightsSource>,
+    /// Where the bulk dialog's journals go (`DIR/journals/…`, as `partiql`'s); `None`: no
+    /// state directory, and a bulk run says so and writes nothing.
+    pub journal_dir: Option<PathBuf>,
 }
 
 impl<B> Default for Services<B> {
@@ -66,6 +69,7 @@ impl<B> Default for Services<B> {
             connector: None,
             metrics: None,
             insights: None,
+            journal_dir: None,
         }
     }
 }

@@ -43,6 +43,15 @@ pub struct Cli {
     /// Rate-limit the explorer session's reads together to N read units per second.
     #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second)]
     pub rcu_per_second: Option<f64>,
+    /// The explorer session's bulk writes (the B dialog's runs and U's undo of them) spend at
+    /// most N write units in all, each item reserved at its worst case before it is sent
+    /// (needs --allow-writes). Before a subcommand it is refused: give `partiql` its own.
+    #[arg(long, value_name = "N", value_parser = crate::cli::bulk_cmd::write_units)]
+    pub max_wcu: Option<f64>,
+    /// Rate-limit the explorer session's bulk writes to N write units per second; the bulk
+    /// preview's time estimate uses it (needs --allow-writes).
+    #[arg(long, value_name = "N", value_parser = crate::cli::bulk_cmd::write_units)]
+    pub wcu_per_second: Option<f64>,
 }
 
 impl Cli {

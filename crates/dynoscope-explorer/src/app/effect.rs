@@ -16,6 +16,7 @@ pub enum Effect {
     Metrics(MetricsEffect),
     Export(ExportEffect),
     Write(WriteEffect),
+    Bulk(BulkEffect),
     Session(SessionEffect),
     Files(FileEffect),
     Timer(TimerEffect),
@@ -110,6 +111,30 @@ pub enum WriteEffect {
     /// Send one plan through the writer (refused when writes are off); answered by
     /// `Msg::Write(WriteMsg::Written)`.
     Send { write: u64, plan: Box<WritePlan> },
+}
+
+/// The bulk dialog's runs (`B`) and undos (`U`), on a task of their own under the session's
+/// write guard (`--max-wcu`, `--wcu-per-second`); their news comes back as `Msg::Bulk`.
+#[derive(Debug, Clone)]
+pub enum BulkEffect {
+    /// Journal `items` under a new file in the journal directory (as `partiql` does), then
+    /// write each one conditional on it being its before-image.
+    Run {
+        run: u64,
+        info: Box<crate::model::design::schema::TableInfo>,
+        items: Vec<crate::model::write::bulk::BulkItem>,
+        header: Box<crate::model::write::bulk::journal::Header>,
+    },
+    /// Put `items[todo]` back to their before-images, each only if it is still what the run
+    /// wrote (as `dynoscope undo` does).
+    Undo {
+        run: u64,
+        info: Box<crate::model::design::schema::TableInfo>,
+        items: Vec<crate::model::write::bulk::BulkItem>,
+        todo: Vec<usize>,
+    },
+    /// Stop run `run` before its next item (the one in flight ends and is journaled).
+    Stop(u64),
 }
 
 /// The connection: another region or profile.

@@ -44,6 +44,7 @@ pub enum Msg {
     },
     Export(ExportMsg),
     Write(WriteMsg),
+    Bulk(BulkMsg),
     Session(SessionMsg),
     Files(FileMsg),
     Time(TimeMsg),
@@ -96,6 +97,40 @@ pub enum WriteMsg {
         write: u64,
         result: WriteResult,
     },
+}
+
+/// A bulk run's (or undo's) news, in order: `Started` (a run's journal is on disk), then
+/// `Item` and `Progress` as items end, then one `Done`.
+#[derive(Debug, Clone)]
+pub enum BulkMsg {
+    Started {
+        run: u64,
+        journal: String,
+    },
+    Progress {
+        run: u64,
+        progress: crate::app::state::BulkProgress,
+    },
+    /// Item `index` (of the effect's `items`) ended.
+    Item {
+        run: u64,
+        index: usize,
+        outcome: BulkOutcome,
+    },
+    Done {
+        run: u64,
+        progress: crate::app::state::BulkProgress,
+        ended: crate::app::state::BulkEnded,
+    },
+}
+
+/// How one item of a bulk run ended (an unchanged item sends nothing).
+#[derive(Debug, Clone, PartialEq)]
+pub enum BulkOutcome {
+    Written,
+    /// It changed since it was read and was left alone: as it is now (`None`: gone).
+    Conflict(Option<crate::model::item::value::Item>),
+    Failed(String),
 }
 
 /// The connection.

@@ -1,5 +1,6 @@
 //! Draw functions: each reads `State` and renders only what is visible.
 
+mod bulk;
 mod collections;
 mod detail;
 mod dialog;
@@ -28,6 +29,8 @@ mod write;
 
 #[cfg(test)]
 mod builder_snapshot_tests;
+#[cfg(test)]
+mod bulk_snapshot_tests;
 #[cfg(test)]
 mod export_snapshot_tests;
 #[cfg(test)]

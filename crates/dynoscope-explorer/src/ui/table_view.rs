@@ -108,6 +108,9 @@ pub fn draw_modal(frame: &mut Frame, area: Rect, state: &State) {
     match (modal, info) {
         (Modal::Write(w), _) => super::write::draw_write(frame, area, w),
         (Modal::Export(d), _) => super::export::draw_export(frame, area, d),
+        (Modal::Bulk(d), info) => {
+            super::bulk::draw_bulk(frame, area, d, info, state.writes_enabled)
+        }
         (Modal::QueryForm(b), Some(info)) => {
             super::query_form::draw_query_form(frame, area, b, info)
         }

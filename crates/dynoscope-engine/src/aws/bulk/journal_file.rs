@@ -25,6 +25,27 @@ impl std::fmt::Display for JournalError {
     }
 }
 
+/// Where a run's journal goes when none is named: `DIR/journals/SECONDS-TABLE-PID.jsonl`, the
+/// table's name kept to characters safe in a file name. The command line and the explorer's
+/// bulk dialog both write there, so `--resume` and `undo` find either's.
+pub fn default_path(dir: &Path, table: &str) -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let safe: String = table
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    dir.join("journals")
+        .join(format!("{secs}-{safe}-{}.jsonl", std::process::id()))
+}
+
 /// The journal file, appended to and synced line by line.
 pub struct JournalFile {
     pub path: PathBuf,

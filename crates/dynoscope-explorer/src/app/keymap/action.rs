@@ -75,7 +75,8 @@ actions! {
     EditDynamo = "edit_dynamodb_json", ["E"], "Edit the item as DynamoDB JSON in $VISUAL/$EDITOR (--allow-writes)";
     NewItem = "new_item", ["N"], "Create an item from the collection's most common kind (--allow-writes)";
     Delete = "delete", ["D"], "Delete the item, or the marked items (--allow-writes)";
-    Undo = "undo", ["U"], "Undo the last write if the item is still what dynoscope wrote (--allow-writes)";
+    Undo = "undo", ["U"], "Undo the last write, or the last bulk run, where the items are still what dynoscope wrote (--allow-writes)";
+    BulkWrite = "bulk_write", ["B"], "Bulk dialog on the marked items (or the listed ones): set or remove an attribute, or delete; preview, then run with --allow-writes (journaled, Esc stops, U undoes)";
     LoadMore = "load_more", ["n"], "Load the next page";
     LoadAll = "load_all", ["L"], "Keep loading pages until the end";
     QueryBuilder = "query_builder", [":", "Q"], "Build a Query: index, key conditions, filter, EXPLAIN";

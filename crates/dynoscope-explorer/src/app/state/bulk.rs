@@ -1,13 +1,30 @@
 //! The bulk dialog (`B`) as plain state: one action (set a typed attribute, remove one, or
-//! delete) over the marked items, its preview (the same text `partiql`'s dry run prints: count,
-//! sample diffs, WCU, time), and, once the terminal loop runs it, its progress and the
-//! journal's path. Planning is the model's (`bulk::action`); nothing here writes.
+//! delete) over the marked items (or the listed ones), its preview (the same text `partiql`'s
+//! dry run prints: count, sample diffs, WCU, time), and, once the terminal loop runs it, its
+//! progress and the journal's path ([`BulkRun`]); `U` opens it on a run's undo. Planning is
+//! the model's (`bulk::action`); nothing here writes.
 
 use crate::model::design::schema::TableInfo;
 use crate::model::item::value::Item;
 use crate::model::write::bulk::action::{parse_value, plan_action, BulkAction};
 use crate::model::write::bulk::preview::{self, Report};
 use crate::model::write::bulk::BulkItem;
+
+pub use super::bulk_run::{BulkEnded, BulkProgress, BulkRecord, BulkRun};
+
+/// The statement a dialog run's journal names: `partiql` resumes a journal only when given
+/// its statement again, and this one starts with the verb, as a bulk statement must.
+pub fn explorer_statement(verb: &str, table: &str) -> String {
+    format!("{verb} \"{table}\" -- explorer bulk dialog")
+}
+
+/// The command line that continues a dialog run stopped before its end.
+pub fn resume_command(verb: &str, table: &str, journal: &str) -> String {
+    format!(
+        "dynoscope partiql '{}' --resume {journal} --allow-writes --yes",
+        explorer_statement(verb, table)
+    )
+}
 
 /// What the dialog does to each item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +44,14 @@ impl BulkChoice {
     }
 }
 
+/// The field of the edit stage that has the keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BulkField {
+    Action,
+    Name,
+    Value,
+}
+
 /// Where the dialog is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum BulkStage {
@@ -37,30 +62,89 @@ pub enum BulkStage {
         planned: Vec<BulkItem>,
         text: String,
     },
+    /// A run or an undo under way, or ended (its tally, conflicts and journal).
+    Run(BulkRun),
+    /// `U`: what undoing the session's last bulk run would restore; Enter restores it.
+    UndoPreview { record: BulkRecord, text: String },
 }
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct BulkDialog {
-    /// The marked items as they were loaded (each write is conditional on them).
+    /// The marked (or listed) items as they were loaded (each write is conditional on them).
     pub items: Vec<Item>,
+    /// Which items they are, for the title and the preview: "marked" or "listed".
+    pub scope: &'static str,
     pub choice: BulkChoice,
     pub name: String,
     /// The value to set, typed: plain JSON, or DynamoDB JSON for sets and binary.
     pub value: String,
-    /// The value field has the keys (else the name field).
-    pub on_value: bool,
+    /// The field that has the keys.
+    pub field: BulkField,
     pub stage: BulkStage,
+    /// Rows scrolled off the top of the preview or the run.
+    pub scroll: usize,
 }
 
 impl BulkDialog {
     pub fn new(items: Vec<Item>) -> BulkDialog {
+        BulkDialog::of(items, "marked")
+    }
+
+    /// The dialog on `items`, which are the `scope` ones ("marked", "listed").
+    pub fn of(items: Vec<Item>, scope: &'static str) -> BulkDialog {
         BulkDialog {
             items,
+            scope,
             choice: BulkChoice::Set,
             name: String::new(),
             value: String::new(),
-            on_value: false,
+            field: BulkField::Action,
             stage: BulkStage::Edit { error: None },
+            scroll: 0,
+        }
+    }
+
+    /// The undo of `record`, previewed as `text`.
+    pub fn undo(record: BulkRecord, text: String) -> BulkDialog {
+        BulkDialog {
+            stage: BulkStage::UndoPreview { record, text },
+            ..BulkDialog::of(Vec::new(), "written")
+        }
+    }
+
+    /// The fields the edit stage shows, in Tab order: a delete has no attribute to name.
+    pub fn fields(&self) -> &'static [BulkField] {
+        match self.choice {
+            BulkChoice::Set => &[BulkField::Action, BulkField::Name, BulkField::Value],
+            BulkChoice::Remove => &[BulkField::Action, BulkField::Name],
+            BulkChoice::Delete => &[BulkField::Action],
+        }
+    }
+
+    /// Moves the keys to the next (`forward`) or previous field, round.
+    pub fn move_field(&mut self, forward: bool) {
+        let fields = self.fields();
+        let at = fields.iter().position(|f| *f == self.field).unwrap_or(0);
+        let n = fields.len();
+        self.field = fields[if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        }];
+    }
+
+    /// The run under way or ended, if the dialog is at one.
+    pub fn run(&self) -> Option<&BulkRun> {
+        match &self.stage {
+            BulkStage::Run(run) => Some(run),
+            _ => None,
+        }
+    }
+
+    pub fn run_mut(&mut self) -> Option<&mut BulkRun> {
+        match &mut self.stage {
+            BulkStage::Run(run) => Some(run),
+            _ => None,
         }
     }
 
@@ -88,7 +172,11 @@ impl BulkDialog {
                 let text = preview::text(&Report {
                     verb: action.verb(),
                     table: &info.name,
-                    read: "the marked items",
+                    read: if self.scope == "listed" {
+                        "the listed items"
+                    } else {
+                        "the marked items"
+                    },
                     info,
                     items: &planned,
                     summary: &summary,
@@ -147,5 +235,25 @@ mod tests {
         d.choice = BulkChoice::Delete;
         d.preview(&demo_info(), None);
         assert!(matches!(d.stage, BulkStage::Preview { .. }));
+    }
+
+    #[test]
+    fn tab_goes_round_the_fields_the_action_has() {
+        let mut d = BulkDialog::new(vec![item("1", "PENDING")]);
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            d.move_field(true);
+            seen.push(d.field);
+        }
+        assert_eq!(seen, [BulkField::Name, BulkField::Value, BulkField::Action]);
+        d.move_field(false);
+        assert_eq!(d.field, BulkField::Value);
+        d.choice = BulkChoice::Remove;
+        d.field = BulkField::Name;
+        d.move_field(true);
+        assert_eq!(d.field, BulkField::Action);
+        d.choice = BulkChoice::Delete;
+        d.move_field(true);
+        assert_eq!(d.field, BulkField::Action);
     }
 }

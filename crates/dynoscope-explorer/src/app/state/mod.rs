@@ -1,6 +1,7 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
 mod bulk;
+mod bulk_run;
 mod chord;
 mod cursor;
 mod distribution;
@@ -30,7 +31,10 @@ mod view;
 mod visited;
 mod write;
 
-pub use bulk::{BulkChoice, BulkDialog, BulkStage};
+pub use bulk::{
+    explorer_statement, resume_command, BulkChoice, BulkDialog, BulkEnded, BulkField, BulkProgress,
+    BulkRecord, BulkRun, BulkStage,
+};
 pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
@@ -134,11 +138,16 @@ pub struct Notice {
     pub error: bool,
 }
 
-/// The explorer session's read guard, as given on the command line.
+/// The explorer session's read guard, and its bulk writes' guard, as given on the command
+/// line.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SessionBudget {
     pub max_rcu: Option<f64>,
     pub rcu_per_second: Option<f64>,
+    /// `--max-wcu`: the write units the session's bulk runs and undos spend at most, in all.
+    pub max_wcu: Option<f64>,
+    /// `--wcu-per-second`: their rate, and the preview's time estimate.
+    pub wcu_per_second: Option<f64>,
 }
 
 impl SessionBudget {

@@ -5,8 +5,8 @@
 //! [`Modal::yields_to_budget`]).
 
 use super::{
-    DistributionView, ExportDialog, IndexChooser, OpenTable, Palette, Prompt, QueryForm,
-    ScanLauncher, WriteFlow,
+    BulkDialog, DistributionView, ExportDialog, IndexChooser, OpenTable, Palette, Prompt,
+    QueryForm, ScanLauncher, WriteFlow,
 };
 
 // One per open table, never held in bulk: smaller than the ten `Option`s it replaced.
@@ -17,6 +17,8 @@ pub enum Modal {
     Write(WriteFlow),
     /// The export dialog (`x`).
     Export(ExportDialog),
+    /// The bulk dialog (`B`): its action, preview, run and undo (`U` after a run).
+    Bulk(BulkDialog),
     /// The query form (`:` or `Q`).
     QueryForm(QueryForm),
     /// The access-pattern palette.
@@ -82,6 +84,7 @@ macro_rules! modal_access {
 modal_access! {
     Write(WriteFlow) => write, write_mut;
     Export(ExportDialog) => export, export_mut;
+    Bulk(BulkDialog) => bulk, bulk_mut;
     QueryForm(QueryForm) => query_form, query_form_mut;
     Palette(Palette) => palette, palette_mut;
     Launcher(ScanLauncher) => launcher, launcher_mut;

@@ -91,4 +91,7 @@ pub struct UndoEntry {
     pub images: Vec<UndoImage>,
     /// What it was, for messages (`UpdateItem`, `3 DeleteItems`…).
     pub label: String,
+    /// A bulk run (`B`): its journal and written items, undone by the bulk dialog (`images`
+    /// is empty then).
+    pub bulk: Option<super::BulkRecord>,
 }

@@ -2,9 +2,9 @@
 //! routing here: what an action does lives with its feature, so a new action is one arm here
 //! and its code there.
 
+use super::{bulk, open, quit, session, walk, writes};
 use super::{copy, distribution, index_chooser, palette, picker, prompts, reads, scan};
 use super::{detail, export, help, insights, live, log_pane, marks, metrics, navigation};
-use super::{open, quit, session, walk, writes};
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
 use crate::app::query_form::open_query_form;
@@ -46,5 +46,6 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Export => export::open_export(state),
         // Writes (`--allow-writes`).
         Edit | EditDynamo | NewItem | Delete | Undo => writes::write_action(state, action),
+        BulkWrite => bulk::open(state),
     }
 }

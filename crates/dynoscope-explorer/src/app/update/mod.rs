@@ -4,6 +4,8 @@
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
 mod actions;
+mod bulk;
+mod bulk_run;
 mod chord;
 mod copy;
 mod derived;
@@ -114,6 +116,7 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             Vec::new()
         }
         Msg::Write(WriteMsg::Edited { edit, result }) => writes::edited(state, edit, result),
+        Msg::Bulk(msg) => bulk_run::bulk_msg(state, msg),
         Msg::Write(WriteMsg::Written { write, result }) => {
             write_send::written(state, write, result)
         }
@@ -271,6 +274,7 @@ fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     Some(match v.modal.as_ref()? {
         Modal::Write(_) => write_send::write_key(state, key),
         Modal::Export(_) => export::export_key(state, key),
+        Modal::Bulk(_) => bulk::bulk_key(state, key),
         Modal::QueryForm(_) => query_form_key(state, key),
         Modal::Palette(_) => palette_key(state, key),
         Modal::Launcher(_) => launcher_key(state, key),
@@ -286,6 +290,8 @@ pub(super) fn running_read(state: &State) -> Option<u64> {
     read.running.then_some(read.id)
 }
 
+#[cfg(test)]
+pub(crate) mod bulk_tests;
 #[cfg(test)]
 mod continue_tests;
 #[cfg(test)]

@@ -9,7 +9,7 @@ use super::open::submit_pk;
 use super::reads::continue_read;
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
-use crate::app::state::{Modal, Overlay, Prompt, Screen, State};
+use crate::app::state::{BulkField, BulkStage, Modal, Overlay, Prompt, Screen, State};
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::input::limits;
 
@@ -104,6 +104,12 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
             paste_line(&mut p.text, text);
             p.error = None;
         }
+        // The bulk dialog's attribute name or value (a long DynamoDB JSON value is pasted).
+        Some(Modal::Bulk(d)) if matches!(d.stage, BulkStage::Edit { .. }) => match d.field {
+            BulkField::Name => paste_line(&mut d.name, text),
+            BulkField::Value => paste_line(&mut d.value, text),
+            BulkField::Action => {}
+        },
         _ => {}
     }
     Vec::new()

@@ -212,7 +212,7 @@ fn reapply(view: &mut OpenTable, version: Option<&str>) {
 }
 
 /// A written item replaces its loaded image in the collections; a deleted one leaves them.
-fn apply_to_store(view: &mut OpenTable, before: Option<&Item>, after: Option<&Item>) {
+pub(super) fn apply_to_store(view: &mut OpenTable, before: Option<&Item>, after: Option<&Item>) {
     let Some(store) = view.view.store.as_mut() else {
         return;
     };
@@ -310,6 +310,7 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
                     table: plan.table.clone(),
                     images,
                     label: label.clone(),
+                    bulk: None,
                 });
             } else {
                 view.undo.pop();
@@ -354,6 +355,7 @@ pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
                     table: plan.table.clone(),
                     images,
                     label: "the batches written before a conflict".into(),
+                    bulk: None,
                 });
             }
         }

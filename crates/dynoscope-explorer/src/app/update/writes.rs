@@ -1,6 +1,7 @@
-//! Starting a write (`e`/`E` edit, `N` new item, `D` delete, `U` undo) and reading the
-//! editor's result into the preview: the diff and the exact request, sent only on Enter.
-//! Without writes enabled, each of these keys says how to enable them and does nothing.
+//! Starting a write (`e`/`E` edit, `N` new item, `D` delete, `U` undo; a bulk run's undo goes
+//! to the bulk dialog) and reading the editor's result into the preview: the diff and the exact
+//! request, sent only on Enter. Without writes enabled, each of these keys says how to enable
+//! them and does nothing.
 
 use super::write_request::request_lines;
 use super::write_send::preview;
@@ -50,6 +51,11 @@ pub(super) fn write_action(state: &mut State, action: Action) -> Vec<Effect> {
         Action::EditDynamo => start_edit(view, id, JsonSpelling::Dynamo),
         Action::NewItem => start_create(view, id),
         Action::Delete => confirm_delete(view, id, state.config.version_attribute(&view.name)),
+        // The last write was a bulk run: its undo goes through the bulk dialog.
+        _ if view.undo.last().is_some_and(|e| e.bulk.is_some()) => {
+            super::bulk_run::start_undo(view, state.session_budget.wcu_per_second)
+                .map(|()| Vec::new())
+        }
         _ => start_undo(view, id, state.config.version_attribute(&view.name)),
     };
     match result {
