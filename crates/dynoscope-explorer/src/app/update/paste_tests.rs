@@ -152,3 +152,25 @@ fn a_pattern_parameter_takes_a_paste() {
         .unwrap();
     assert_eq!(form.params[0].1.lines().join("\n"), "celeb rity");
 }
+
+#[test]
+fn a_paste_goes_where_a_key_would_and_never_into_a_covered_dialog() {
+    use crate::app::live_fixtures::live_opened;
+    use crate::app::state::{Layer, Prompt};
+    use crate::model::stream::ViewType;
+    // A filter prompt under the live pane: the pane has the keys, so the prompt takes nothing.
+    let (mut s, _) = live_opened(ViewType::NewAndOldImages);
+    s.table.as_mut().unwrap().modal = Some(Modal::FilterPrompt(Prompt::default()));
+    assert_eq!(s.layers().first(), Some(&Layer::Live));
+    send(&mut s, [paste("USER#")]);
+    let prompt = |s: &State| match s.table.as_ref().unwrap().modal.as_ref() {
+        Some(Modal::FilterPrompt(p)) => p.text.clone(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(prompt(&s), "");
+    // The pane closed, the prompt is on top again and takes it.
+    s.table.as_mut().unwrap().live = None;
+    assert_eq!(s.layers().first(), Some(&Layer::Modal));
+    send(&mut s, [paste("USER#")]);
+    assert_eq!(prompt(&s), "USER#");
+}

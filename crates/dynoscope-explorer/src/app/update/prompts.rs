@@ -9,7 +9,7 @@ use super::open::submit_pk;
 use super::reads::continue_read;
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
-use crate::app::state::{BulkField, BulkStage, Modal, Overlay, Prompt, Screen, State};
+use crate::app::state::{BulkField, BulkStage, Layer, Modal, Overlay, Prompt, Screen, State};
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::input::limits;
 
@@ -58,14 +58,21 @@ enum PasteTarget {
 /// switcher's filter, the picker's, the prompts, the export path, the query form and the
 /// PartiQL statement and parameters, the scan launcher and a pattern's parameters. How a
 /// one-line field takes line breaks is [`crate::app::text_input::pasted`]'s.
+///
+/// It goes where a key would: to the topmost of [`State::layers`]. The switcher's filter is the
+/// one overlay field; the export's cancel question and the live and metrics panes have no text
+/// field, and a dialog they cover takes nothing while it is out of sight.
 pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
-    if let Some(Overlay::Switcher(s)) = state.overlay.as_mut() {
-        paste_line(&mut s.filter, text);
-        s.list = Default::default();
-        return Vec::new();
-    }
-    if state.overlay.is_some() {
-        return Vec::new();
+    match state.layers().first() {
+        Some(Layer::Overlay) => {
+            if let Some(Overlay::Switcher(s)) = state.overlay.as_mut() {
+                paste_line(&mut s.filter, text);
+                s.list = Default::default();
+            }
+            return Vec::new();
+        }
+        Some(Layer::ExportCancel | Layer::Live | Layer::Metrics) | None => return Vec::new(),
+        Some(Layer::Modal | Layer::Screen) => {}
     }
     let target = match state.table.as_ref().and_then(|v| v.modal.as_ref()) {
         _ if state.screen == Screen::Picker => PasteTarget::Other,
