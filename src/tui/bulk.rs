@@ -81,6 +81,51 @@ fn send(tx: &UnboundedSender<Msg>, msg: BulkMsg) {
     let _ = tx.send(Msg::Bulk(msg));
 }
 
+/// Items' outcomes sent at most once a [`BATCH`]: each message re-filters the loaded view,
+/// which at a million loaded items costs milliseconds, and writes can end hundreds a second.
+struct Batch<'a> {
+    run: u64,
+    tx: &'a UnboundedSender<Msg>,
+    pending: Vec<(usize, BulkOutcome)>,
+    /// When the last batch went; none yet, so the first outcome goes at once. The runtime's
+    /// clock, which the rate guard's waits also use.
+    sent_at: Option<tokio::time::Instant>,
+}
+
+const BATCH: std::time::Duration = std::time::Duration::from_millis(100);
+
+impl<'a> Batch<'a> {
+    fn new(run: u64, tx: &'a UnboundedSender<Msg>) -> Self {
+        Batch {
+            run,
+            tx,
+            pending: Vec::new(),
+            sent_at: None,
+        }
+    }
+
+    fn push(&mut self, index: usize, outcome: BulkOutcome) {
+        self.pending.push((index, outcome));
+        if self.sent_at.is_none_or(|at| at.elapsed() >= BATCH) {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.pending.is_empty() {
+            let outcomes = std::mem::take(&mut self.pending);
+            send(
+                self.tx,
+                BulkMsg::Items {
+                    run: self.run,
+                    outcomes,
+                },
+            );
+        }
+        self.sent_at = Some(tokio::time::Instant::now());
+    }
+}
+
 /// One run or undo: what it writes and how.
 struct Job<W> {
     run: u64,
@@ -119,19 +164,12 @@ impl<W: WriteBackend> Job<W> {
                 bulk::run_step(&info, &items[n])
             }
         };
+        let mut batch = Batch::new(run, &tx);
         let on = |event: RunEvent<'_>| match event {
             RunEvent::Progress(t) => {
                 if t.done > last_done {
                     last_done = t.done;
-                    let index = current.load(Ordering::Relaxed);
-                    send(
-                        &tx,
-                        BulkMsg::Item {
-                            run,
-                            index,
-                            outcome: BulkOutcome::Written,
-                        },
-                    );
+                    batch.push(current.load(Ordering::Relaxed), BulkOutcome::Written);
                 }
                 send(
                     &tx,
@@ -141,25 +179,15 @@ impl<W: WriteBackend> Job<W> {
                     },
                 );
             }
-            RunEvent::Conflict { index, current } => send(
-                &tx,
-                BulkMsg::Item {
-                    run,
-                    index,
-                    outcome: BulkOutcome::Conflict(current),
-                },
-            ),
-            RunEvent::Failed { index, why } => send(
-                &tx,
-                BulkMsg::Item {
-                    run,
-                    index,
-                    outcome: BulkOutcome::Failed(why),
-                },
-            ),
+            RunEvent::Conflict { index, current } => {
+                batch.push(index, BulkOutcome::Conflict(current))
+            }
+            RunEvent::Failed { index, why } => batch.push(index, BulkOutcome::Failed(why)),
         };
         let items_ = Items { todo: &todo, step };
         let result = bulk::run(&writer, &guard, &stop, items_, journal, on).await;
+        // Every outcome before the end: the end turns the written ones into `U`'s record.
+        batch.flush();
         let (progress, ended) = match result {
             Ok(end) => {
                 let ended = match end.stopped {

@@ -213,10 +213,8 @@ async fn esc_stops_the_run_before_its_next_item_and_the_journal_resumes_it() {
     h.until(|m| {
         matches!(
             m,
-            Msg::Bulk(BulkMsg::Item {
-                outcome: BulkOutcome::Written,
-                ..
-            })
+            Msg::Bulk(BulkMsg::Items { outcomes, .. })
+                if outcomes.iter().any(|(_, o)| *o == BulkOutcome::Written)
         )
     })
     .await;

@@ -111,11 +111,12 @@ pub enum BulkMsg {
         run: u64,
         progress: crate::app::state::BulkProgress,
     },
-    /// Item `index` (of the effect's `items`) ended.
-    Item {
+    /// Items (by index into the effect's `items`) that ended, in order. The runner sends them
+    /// in batches of at most a tenth of a second, so a run of thousands of items over a large
+    /// loaded table re-filters the view a few times a second, not once an item.
+    Items {
         run: u64,
-        index: usize,
-        outcome: BulkOutcome,
+        outcomes: Vec<(usize, BulkOutcome)>,
     },
     Done {
         run: u64,

@@ -67,10 +67,9 @@ fn a_bulk_run_in_progress_then_done_then_undo() {
                 run: id,
                 journal: JOURNAL.into(),
             }),
-            Msg::Bulk(BulkMsg::Item {
+            Msg::Bulk(BulkMsg::Items {
                 run: id,
-                index: 0,
-                outcome: BulkOutcome::Written,
+                outcomes: vec![(0, BulkOutcome::Written)],
             }),
             Msg::Bulk(BulkMsg::Progress {
                 run: id,
@@ -87,10 +86,9 @@ fn a_bulk_run_in_progress_then_done_then_undo() {
     send(
         &mut s,
         [
-            Msg::Bulk(BulkMsg::Item {
+            Msg::Bulk(BulkMsg::Items {
                 run: id,
-                index: 1,
-                outcome: BulkOutcome::Conflict(Some(theirs)),
+                outcomes: vec![(1, BulkOutcome::Conflict(Some(theirs)))],
             }),
             Msg::Bulk(BulkMsg::Done {
                 run: id,

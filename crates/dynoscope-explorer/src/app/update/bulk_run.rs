@@ -35,19 +35,24 @@ pub(super) fn bulk_msg(state: &mut State, msg: BulkMsg) -> Vec<Effect> {
                 r.progress = progress;
             }
         }
-        BulkMsg::Item {
-            run,
-            index,
-            outcome,
-        } => {
+        BulkMsg::Items { run, outcomes } => {
             let Some(r) = run_of(view, run) else {
                 return Vec::new();
             };
-            match outcome {
-                BulkOutcome::Written => {
-                    r.written.push(index);
-                    let item = r.items[index].clone();
-                    let undo = r.undo;
+            let undo = r.undo;
+            let mut written = Vec::new();
+            for (index, outcome) in outcomes {
+                match outcome {
+                    BulkOutcome::Written => {
+                        r.written.push(index);
+                        written.push(r.items[index].clone());
+                    }
+                    BulkOutcome::Conflict(current) => r.conflicts.push((index, current)),
+                    BulkOutcome::Failed(why) => r.failures.push((index, why)),
+                }
+            }
+            if !written.is_empty() {
+                for item in &written {
                     // An undo writes the other way: from the after-image to the before-image.
                     let (from, to) = if undo {
                         (item.after.as_ref(), Some(&item.before))
@@ -56,11 +61,10 @@ pub(super) fn bulk_msg(state: &mut State, msg: BulkMsg) -> Vec<Effect> {
                     };
                     // A deleted item an undo puts back was not in the store: nothing to find.
                     apply_to_store(view, from, to);
-                    refilter(state);
-                    keep_cursors_visible(state);
                 }
-                BulkOutcome::Conflict(current) => r.conflicts.push((index, current)),
-                BulkOutcome::Failed(why) => r.failures.push((index, why)),
+                // Once a batch: the store changed, so every derived list is stale.
+                refilter(state);
+                keep_cursors_visible(state);
             }
         }
         BulkMsg::Done {

@@ -154,20 +154,18 @@ fn a_run_streams_into_the_dialog_and_the_loaded_items_and_u_undoes_it() {
                 run: id,
                 journal: journal.clone(),
             }),
-            Msg::Bulk(BulkMsg::Item {
+            Msg::Bulk(BulkMsg::Items {
                 run: id,
-                index: 0,
-                outcome: BulkOutcome::Written,
+                outcomes: vec![(0, BulkOutcome::Written)],
             }),
             Msg::Bulk(BulkMsg::Progress {
                 run: id,
                 progress: progress(1, 0),
             }),
             // Another run's news is not this one's.
-            Msg::Bulk(BulkMsg::Item {
+            Msg::Bulk(BulkMsg::Items {
                 run: id + 100,
-                index: 1,
-                outcome: BulkOutcome::Written,
+                outcomes: vec![(1, BulkOutcome::Written)],
             }),
         ],
     );
@@ -183,10 +181,9 @@ fn a_run_streams_into_the_dialog_and_the_loaded_items_and_u_undoes_it() {
     send(
         &mut s,
         [
-            Msg::Bulk(BulkMsg::Item {
+            Msg::Bulk(BulkMsg::Items {
                 run: id,
-                index: 1,
-                outcome: BulkOutcome::Conflict(Some(theirs.clone())),
+                outcomes: vec![(1, BulkOutcome::Conflict(Some(theirs.clone())))],
             }),
             Msg::Bulk(BulkMsg::Done {
                 run: id,
@@ -227,10 +224,9 @@ fn a_run_streams_into_the_dialog_and_the_loaded_items_and_u_undoes_it() {
     send(
         &mut s,
         [
-            Msg::Bulk(BulkMsg::Item {
+            Msg::Bulk(BulkMsg::Items {
                 run: undo,
-                index: 0,
-                outcome: BulkOutcome::Written,
+                outcomes: vec![(0, BulkOutcome::Written)],
             }),
             Msg::Bulk(BulkMsg::Done {
                 run: undo,
@@ -311,4 +307,30 @@ fn a_value_is_pasted_into_the_field_that_has_the_keys() {
         text.contains("tags: (absent) → {\"SS\":[\"a\",\"b\"]}"),
         "{text}"
     );
+}
+
+#[test]
+fn a_batch_of_outcomes_lands_whole_in_the_dialog_and_the_loaded_items() {
+    let mut s = marked(true);
+    previewed(&mut s, "\"DONE\"");
+    let (id, items) = run(&mut s);
+    send(
+        &mut s,
+        [Msg::Bulk(BulkMsg::Items {
+            run: id,
+            outcomes: vec![
+                (0, BulkOutcome::Written),
+                (1, BulkOutcome::Failed("InternalServerError".into())),
+            ],
+        })],
+    );
+    let r = dialog(&s).run().unwrap();
+    assert_eq!(r.written, vec![0]);
+    assert_eq!(r.failures, vec![(1, "InternalServerError".to_string())]);
+    let after = items[0].after.clone().unwrap();
+    assert_eq!(
+        stored(&s, &after).unwrap().get("status"),
+        Some(&AttrValue::S("DONE".into()))
+    );
+    assert_eq!(stored(&s, &items[1].before), Some(items[1].before.clone()));
 }
