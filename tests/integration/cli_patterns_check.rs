@@ -10,6 +10,7 @@ use crate::common;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+use crate::cli_patterns_check_corpus::support::assert_costs_are_the_logs;
 use common::fault_proxy::{FaultConfig, FaultProxy};
 use common::*;
 use serde_json::Value;
@@ -196,30 +197,7 @@ fn every_pattern_gets_its_verdict_and_the_rcu_the_responses_said() {
 
     // What each call reports is what DynamoDB's responses said, request by request: the
     // Queries are the calls (in pattern order, one request each here), the Scans the samples.
-    let reported: Vec<f64> = report["patterns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|p| p["measured"]["calls"].as_array())
-        .flatten()
-        .map(|c| c["rcu"].as_f64().unwrap())
-        .collect();
-    let pages: u64 = report["patterns"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|p| p["measured"]["pages"].as_u64())
-        .sum();
-    assert_eq!(pages as usize, reported.len(), "one page a call here");
-    assert_eq!(reported, proxy.consumed("Query"), "{}", proxy.summary());
-    let samples: f64 = proxy.consumed("Scan").iter().sum();
-    assert!((report["sample_rcu"].as_f64().unwrap() - samples).abs() < 1e-9);
-    let spent = samples + proxy.consumed("Query").iter().sum::<f64>();
-    assert!(
-        (report["spent_rcu"].as_f64().unwrap() - spent).abs() < 1e-9,
-        "{report:#}"
-    );
-    assert!(spent > 0.0 && spent <= 25.0);
+    assert_costs_are_the_logs(&report, &proxy, 25.0);
     assert_eq!(
         reads(&proxy),
         proxy.requests("Scan") + proxy.requests("Query")

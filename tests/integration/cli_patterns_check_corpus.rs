@@ -9,7 +9,7 @@
 //! that request; one --max-rcu holds for them all. The loading, the run and those assertions
 //! are shared (support.rs).
 
-mod support;
+pub mod support;
 mod toolbox;
 
 use support::{assert_costs_are_the_logs, assert_fetch_back, assert_filter_heavy};
