@@ -158,67 +158,16 @@ impl MemorySource {
     }
 }
 
-/// The request in DynamoDB's JSON protocol, as the SDK would send it for this page, so the
-/// request log shows the same thing against memory as against DynamoDB.
+/// The request in DynamoDB's JSON protocol, as the SDK would send it for this page (the body
+/// `explain` shows), so the request log shows the same thing against memory as against DynamoDB.
 fn request_body(request: &PageRequest, limit: Option<i32>) -> String {
-    use crate::model::formats::json::append_dynamo_json;
-    use crate::model::item::value::Item;
-    let spec = &request.spec;
-    let dynamo = |item: &Item| {
-        let mut text = String::new();
-        append_dynamo_json(&mut text, item);
-        serde_json::from_str::<serde_json::Value>(&text).unwrap_or_default()
-    };
-    let mut body = serde_json::Map::new();
-    let mut put = |k: &str, v: serde_json::Value| {
-        body.insert(k.to_string(), v);
-    };
-    put("TableName", spec.table.clone().into());
-    if let Some(index) = &spec.index {
-        put("IndexName", index.clone().into());
-    }
-    if let Some(k) = &spec.key_condition {
-        put("KeyConditionExpression", k.clone().into());
-    }
-    if let Some(f) = &spec.filter {
-        put("FilterExpression", f.clone().into());
-    }
-    if let Some(p) = &spec.projection {
-        put("ProjectionExpression", p.clone().into());
-    }
-    if !spec.names.is_empty() {
-        let names = spec
-            .names
-            .iter()
-            .map(|(k, v)| (k.clone(), v.clone().into()));
-        put(
-            "ExpressionAttributeNames",
-            serde_json::Map::from_iter(names).into(),
-        );
-    }
-    let values = spec.values_for(request.segment);
-    if !values.is_empty() {
-        put(
-            "ExpressionAttributeValues",
-            dynamo(&Item::from_attrs(values)),
-        );
-    }
-    if spec.operation == Operation::Query {
-        put("ScanIndexForward", (!spec.descending).into());
-    }
-    put("ConsistentRead", spec.consistent.into());
-    if let Some(limit) = limit {
-        put("Limit", limit.into());
-    }
-    if spec.operation == Operation::Scan && request.total_segments > 1 {
-        put("Segment", request.segment.into());
-        put("TotalSegments", request.total_segments.into());
-    }
-    if let Some(start) = &request.start {
-        put("ExclusiveStartKey", dynamo(start));
-    }
-    put("ReturnConsumedCapacity", "INDEXES".into());
-    serde_json::Value::Object(body).to_string()
+    super::request_json(
+        &request.spec,
+        request.segment,
+        limit,
+        request.start.as_ref(),
+    )
+    .to_string()
 }
 
 fn partition_condition(
