@@ -37,6 +37,18 @@ pub fn dynamodb_local_dir() -> PathBuf {
     }
 }
 
+/// The JVM's settings for a test's DynamoDB Local. Each lives minutes and sees a few thousand
+/// requests, over which the C2 compiler's work costs more CPU than its faster code saves, and the
+/// concurrent collector's threads compete with the tests for two cores: C1 only, the serial
+/// collector and a young generation that rarely fills take less of the JVM's CPU for the same
+/// requests (docs/benchmarks.md §17.6). The product's `demo` keeps the JVM's defaults.
+const TEST_JVM_FLAGS: [&str; 4] = [
+    "-XX:TieredStopAtLevel=1",
+    "-XX:+UseSerialGC",
+    "-Xms1g",
+    "-Xmn700m",
+];
+
 /// Starts DynamoDB Local once per test binary. It is spawned from a thread that never exits,
 /// with PR_SET_PDEATHSIG, so the JVM dies with the test process instead of leaking.
 pub fn local() -> &'static Local {
@@ -65,6 +77,7 @@ pub fn start_local() -> Local {
         let mut cmd = Command::new("java");
         // Its working directory is the cache, where it writes a metadata file.
         cmd.current_dir(&dir)
+            .args(TEST_JVM_FLAGS)
             .arg(format!(
                 "-Djava.library.path={}",
                 dir.join("DynamoDBLocal_lib").display()
