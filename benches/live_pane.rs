@@ -282,7 +282,7 @@ fn main() {
         update(&mut state, Msg::Time(TimeMsg::Tick(now)));
         tick_times.push(cpu_time() - started);
     }
-    let live = state.table.as_ref().unwrap().live.as_ref().unwrap();
+    let live = state.table.as_ref().unwrap().live().unwrap();
     assert_eq!(live.stats.totals().events, n);
     assert_eq!(live.shown_tail().len(), 1000, "the tail is full");
     println!(

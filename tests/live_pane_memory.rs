@@ -165,7 +165,7 @@ fn two_hours_of_the_live_pane_stay_flat_in_memory() {
         mb(peak)
     );
 
-    let live = state.table.as_ref().unwrap().live.as_ref().unwrap();
+    let live = state.table.as_ref().unwrap().live().unwrap();
     assert_eq!(live.stats.totals().events, 3 * PHASE_PAGES * PAGE);
     assert_eq!(live.shown_tail().len(), 1000);
     assert_eq!(live.summary.by_events[0].key, "USER#celebrity");

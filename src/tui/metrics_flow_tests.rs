@@ -54,7 +54,7 @@ async fn the_pane_asks_once_then_every_minute_while_open() {
         );
         assert_eq!(window.period, PANE_PERIOD_SECS);
     }
-    let pane = h.state.table.as_ref().unwrap().metrics.as_ref().unwrap();
+    let pane = h.state.table.as_ref().unwrap().metrics().unwrap();
     assert_eq!(pane.status, MetricsStatus::Ready);
     assert!(pane.verdicts.iter().any(|v| v.throttling_now));
 
@@ -65,7 +65,7 @@ async fn the_pane_asks_once_then_every_minute_while_open() {
         2,
         "a minute later it asked again"
     );
-    let pane = h.state.table.as_ref().unwrap().metrics.as_ref().unwrap();
+    let pane = h.state.table.as_ref().unwrap().metrics().unwrap();
     assert_eq!(pane.refreshes, 2);
 
     h.send([press(KeyCode::Esc)]);
@@ -114,7 +114,7 @@ async fn insights_are_asked_for_on_i_then_every_minute_and_enter_reads_the_key()
             ("app", &["GSI1".to_string()][..], PANE_PERIOD_SECS)
         );
     }
-    let pane = h.state.table.as_ref().unwrap().metrics.as_ref().unwrap();
+    let pane = h.state.table.as_ref().unwrap().metrics().unwrap();
     assert!(pane.insights.as_ref().unwrap().targets.is_some());
     assert!(pane
         .verdicts
@@ -135,7 +135,7 @@ async fn insights_are_asked_for_on_i_then_every_minute_and_enter_reads_the_key()
     h.send([press(KeyCode::Enter)]);
     h.settle().await;
     let view = h.state.table.as_ref().unwrap();
-    assert!(view.metrics.is_none());
+    assert!(view.metrics().is_none());
     assert_eq!(view.view.index.as_deref(), Some("GSI1"));
     let store = view.view.store.as_ref().unwrap();
     assert!(!store.is_empty());

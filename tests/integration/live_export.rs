@@ -144,7 +144,7 @@ async fn an_incremental_export_in_the_live_pane_ranks_its_hot_key_first() {
     }
     handle.join().await;
 
-    let live = state.table.as_ref().unwrap().live.as_ref().unwrap();
+    let live = state.table.as_ref().unwrap().live().unwrap();
     assert_eq!(live.status, LiveStatus::Ended);
     assert_eq!(live.stats.totals().events, 1000);
     let s = &live.summary;

@@ -162,7 +162,7 @@ pub fn feed_mix(s: &mut State, id: u64, per_second: u64, seconds: u64) {
 pub fn live(s: &State) -> &LiveView {
     s.table
         .as_ref()
-        .and_then(|v| v.live.as_ref())
+        .and_then(|v| v.live())
         .expect("the live pane is open")
 }
 

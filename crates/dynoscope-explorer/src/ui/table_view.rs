@@ -13,7 +13,7 @@ use ratatui::Frame;
 use super::format::{bytes, thousands};
 use super::{request_log, status, theme};
 use crate::app::layout::{explorer_layout, split_progress};
-use crate::app::state::{Loadable, Modal, OpenTable, ReadOutcome, State};
+use crate::app::state::{CoverPane, Loadable, Modal, OpenTable, ReadOutcome, State};
 use crate::model::text::sanitize::sanitize;
 
 /// The live or metrics pane ([`crate::app::state::Layer::Live`], `Metrics`) in place of the
@@ -24,10 +24,10 @@ pub fn draw_pane(frame: &mut Frame, area: Rect, state: &State) {
     };
     let layout = explorer_layout(state, area);
     draw_title(frame, layout.title, state, view);
-    if let Some(live) = &view.live {
-        super::live::draw(frame, area, &view.name, live);
-    } else if let Some(pane) = &view.metrics {
-        super::metrics_pane::draw(frame, area, &view.name, pane);
+    match &view.cover {
+        Some(CoverPane::Live(live)) => super::live::draw(frame, area, &view.name, live),
+        Some(CoverPane::Metrics(pane)) => super::metrics_pane::draw(frame, area, &view.name, pane),
+        None => {}
     }
     status::draw(frame, layout.status, state, view);
 }

@@ -1,10 +1,10 @@
 //! What is open, as one ordered list: the key router (`update::key_event`), the mouse wheel and
 //! the drawer (`ui::draw`) all read [`State::layers`], so "who gets this key" and "what is drawn
 //! on top" have one answer. The values themselves stay where they live (`State::overlay`,
-//! `OpenTable::modal`, the live and metrics panes, the export's cancel question); this is the
-//! one place that orders them.
+//! `OpenTable::modal`, the live or metrics pane in `OpenTable::cover`, the export's cancel
+//! question); this is the one place that orders them.
 
-use super::State;
+use super::{CoverPane, State};
 
 /// One thing that can take keys, topmost first in [`State::layers`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,13 +49,16 @@ impl State {
         }
         // A pane replaces the table: its dialog and panes are neither drawn nor given keys
         // while it is open.
-        if table.is_some_and(|t| t.live.is_some()) {
-            layers.push(Layer::Live);
-            return layers;
-        }
-        if table.is_some_and(|t| t.metrics.is_some()) {
-            layers.push(Layer::Metrics);
-            return layers;
+        match table.and_then(|t| t.cover.as_ref()) {
+            Some(CoverPane::Live(_)) => {
+                layers.push(Layer::Live);
+                return layers;
+            }
+            Some(CoverPane::Metrics(_)) => {
+                layers.push(Layer::Metrics);
+                return layers;
+            }
+            None => {}
         }
         if table.is_some_and(|t| t.modal.is_some()) {
             layers.push(Layer::Modal);

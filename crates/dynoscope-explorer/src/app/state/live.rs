@@ -115,7 +115,7 @@ impl LiveView {
 impl super::State {
     /// Whether the live pane is open: it needs ticks to move its windows on.
     pub fn live_open(&self) -> bool {
-        self.table.as_ref().is_some_and(|v| v.live.is_some())
+        self.table.as_ref().is_some_and(|v| v.live().is_some())
     }
 }
 

@@ -3,6 +3,7 @@
 mod bulk;
 mod bulk_run;
 mod chord;
+mod cover;
 mod cursor;
 mod distribution;
 mod explain;
@@ -36,6 +37,7 @@ pub use bulk::{
     BulkRecord, BulkRun, BulkStage,
 };
 pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
+pub use cover::CoverPane;
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;

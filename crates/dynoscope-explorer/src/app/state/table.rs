@@ -1,11 +1,11 @@
 //! One open table: what belongs to the table whichever view shows it (its description, the
-//! live stream, a running export, the undo history, what reads taught about its kinds and
+//! live or metrics pane, a running export, the undo history, what reads taught about its kinds and
 //! keys, the views kept for going back), the current [`View`] and the one dialog open.
 //!
 //! A new read, a walk to another collection and Backspace replace the `View` and keep the
 //! rest, so nothing is carried between views by hand.
 
-use super::{ExportJob, LiveView, Loadable, Modal, UndoEntry, View, Visited};
+use super::{CoverPane, ExportJob, Loadable, Modal, UndoEntry, View, Visited};
 use crate::model::design::part_names::KindPartNames;
 use crate::model::design::relations::KeyKnowledge;
 use crate::model::design::schema::{KeySchema, TableInfo};
@@ -43,10 +43,9 @@ pub struct OpenTable {
     pub view: View,
     /// The one dialog open over the table, if any.
     pub modal: Option<Modal>,
-    /// The live pane (`W`): the table's writes from its stream.
-    pub live: Option<LiveView>,
-    /// The metrics pane (`M`): CloudWatch's series and the verdicts.
-    pub metrics: Option<super::MetricsPane>,
+    /// The live (`W`) or metrics (`M`) pane, drawn in place of the table's panes and over its
+    /// dialog; one slot, so opening one closes the other.
+    pub cover: Option<CoverPane>,
     /// The export under way (the dialog is `Modal::Export`).
     pub export_job: Option<ExportJob>,
     /// What `U` can undo (the write under way is `Modal::Write`).
@@ -66,8 +65,7 @@ impl OpenTable {
             info,
             view: View::default(),
             modal: None,
-            live: None,
-            metrics: None,
+            cover: None,
             export_job: None,
             undo: Vec::new(),
             knowledge: KeyKnowledge::default(),

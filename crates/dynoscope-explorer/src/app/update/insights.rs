@@ -17,7 +17,7 @@ pub(super) fn fetch(state: &mut State) -> Option<Effect> {
     let id = state.next_request_id;
     let view = state.table.as_mut()?;
     let gsis = view.info.loaded()?.gsi_names();
-    let section = view.metrics.as_mut()?.insights.as_mut()?;
+    let section = view.metrics_mut()?.insights.as_mut()?;
     section.fetch_id = id;
     state.next_request_id += 1;
     Some(Effect::Metrics(MetricsEffect::Insights {
@@ -40,7 +40,7 @@ pub(super) fn open_with_insights(state: &mut State) -> Vec<Effect> {
 
 /// `I` in the pane: shows the section (and asks for it) or hides it.
 fn toggle(state: &mut State) -> Vec<Effect> {
-    let Some(pane) = state.table.as_mut().and_then(|v| v.metrics.as_mut()) else {
+    let Some(pane) = state.table.as_mut().and_then(|v| v.metrics_mut()) else {
         return Vec::new();
     };
     if pane.insights.take().is_some() {
@@ -61,7 +61,7 @@ pub(super) fn fetched(
     let Some(section) = state
         .table
         .as_mut()
-        .and_then(|v| v.metrics.as_mut())
+        .and_then(|v| v.metrics_mut())
         .and_then(|p| p.insights.as_mut())
         .filter(|s| s.fetch_id == id)
     else {
@@ -105,7 +105,7 @@ pub(super) fn insights_key(state: &mut State, action: Option<Action>) -> Option<
     if action == Some(Action::Insights) {
         return Some(toggle(state));
     }
-    let section = state.table.as_ref()?.metrics.as_ref()?.insights.as_ref()?;
+    let section = state.table.as_ref()?.metrics()?.insights.as_ref()?;
     let count = section.keys().len();
     if count == 0 {
         return None;
@@ -116,7 +116,7 @@ pub(super) fn insights_key(state: &mut State, action: Option<Action>) -> Option<
         Action::Open => return Some(open_selected(state)),
         _ => return None,
     };
-    let section = state.table.as_mut()?.metrics.as_mut()?.insights.as_mut()?;
+    let section = state.table.as_mut()?.metrics_mut()?.insights.as_mut()?;
     section.cursor = section
         .cursor
         .saturating_add_signed(delta)
@@ -129,7 +129,7 @@ pub(super) fn insights_key(state: &mut State, action: Option<Action>) -> Option<
 fn follow_cursor(state: &mut State) {
     let area = area(state);
     let visible = area.height.saturating_sub(4).max(1) as usize;
-    let Some(pane) = state.table.as_mut().and_then(|v| v.metrics.as_mut()) else {
+    let Some(pane) = state.table.as_mut().and_then(|v| v.metrics_mut()) else {
         return;
     };
     let lines = pane_lines(pane, area.width.saturating_sub(2));
@@ -149,8 +149,7 @@ fn open_selected(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let picked = view
-        .metrics
-        .as_ref()
+        .metrics()
         .and_then(|p| p.insights.as_ref())
         .and_then(|s| s.selected())
         .and_then(|k| {
@@ -164,6 +163,6 @@ fn open_selected(state: &mut State) -> Vec<Effect> {
     let Some((index, key)) = picked else {
         return Vec::new();
     };
-    view.metrics = None;
+    view.cover = None;
     super::walk::open_collection(state, index, key)
 }

@@ -20,7 +20,7 @@ fn sized() -> State {
 }
 
 fn pane(s: &State) -> &MetricsPane {
-    s.table.as_ref().unwrap().metrics.as_ref().unwrap()
+    s.table.as_ref().unwrap().metrics().unwrap()
 }
 
 fn section(s: &State) -> &InsightsSection {
@@ -256,7 +256,7 @@ fn enter_opens_the_keys_collection_on_the_index_its_rule_ranks() {
     send(&mut s, std::iter::repeat_with(|| char('j')).take(4));
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     assert!(
-        s.table.as_ref().unwrap().metrics.is_none(),
+        s.table.as_ref().unwrap().metrics().is_none(),
         "the pane closes"
     );
     let spec = the_read(&effects);
@@ -289,7 +289,7 @@ fn disabled_lists_no_keys_and_never_enables_it() {
     assert!(section(&s).keys().is_empty());
     // No key to open: Enter does nothing and ↓ scrolls the pane as without the section.
     let effects = send(&mut s, [press(KeyCode::Enter)]);
-    assert!(effects.is_empty() && s.table.as_ref().unwrap().metrics.is_some());
+    assert!(effects.is_empty() && s.table.as_ref().unwrap().metrics().is_some());
     s.height = 16;
     send(&mut s, [char('j')]);
     assert_eq!(pane(&s).scroll, 1);

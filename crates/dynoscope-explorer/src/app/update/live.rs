@@ -10,7 +10,7 @@ use crate::app::keymap::Action;
 use crate::app::live_layout::{detail_rows, live_layout, tail_rows};
 use crate::app::msg::{Effect, LiveEffect, StreamMsg};
 use crate::app::state::{
-    detail_line_count, ChangeDetail, LiveStatus, LiveView, Loadable, Notice, State,
+    detail_line_count, ChangeDetail, CoverPane, LiveStatus, LiveView, Loadable, Notice, State,
 };
 use crate::model::design::entity::SEPARATORS;
 use crate::model::engine::stream::{StreamEvent, StreamOutcome, StreamStart};
@@ -18,11 +18,11 @@ use crate::model::stream::{LiveConfig, Timeline, Window};
 
 /// The stream the open live pane follows.
 pub(super) fn stream_id(state: &State) -> Option<u64> {
-    Some(state.table.as_ref()?.live.as_ref()?.stream_id)
+    Some(state.table.as_ref()?.live()?.stream_id)
 }
 
 fn live_mut(state: &mut State) -> Option<&mut LiveView> {
-    state.table.as_mut()?.live.as_mut()
+    state.table.as_mut()?.live_mut()
 }
 
 /// After any message: the stream of a pane that is gone (closed, or its table left) is stopped.
@@ -46,7 +46,7 @@ pub(super) fn open_live(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    if view.live.is_some() {
+    if view.live().is_some() {
         return Vec::new();
     }
     let Some(info) = view.info.loaded() else {
@@ -59,7 +59,10 @@ pub(super) fn open_live(state: &mut State) -> Vec<Effect> {
         .store
         .as_ref()
         .map_or(SEPARATORS[0], |store| store.separator());
-    view.live = Some(LiveView::new(id, info, config, now, separator));
+    // It takes the slot: a metrics pane open there closes.
+    view.cover = Some(CoverPane::Live(Box::new(LiveView::new(
+        id, info, config, now, separator,
+    ))));
     state.next_request_id += 1;
     state.open_live = false;
     vec![Effect::Live(LiveEffect::Start {
@@ -263,7 +266,7 @@ pub(super) fn live_key(state: &mut State, key: Key) -> Vec<Effect> {
         KeyCode::Esc => {
             // The stream stops after this message (`stop_if_closed`).
             if let Some(view) = state.table.as_mut() {
-                view.live = None;
+                view.cover = None;
             }
         }
         _ => {

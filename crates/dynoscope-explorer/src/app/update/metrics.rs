@@ -9,7 +9,8 @@ use crate::app::keymap::Action;
 use crate::app::metrics_lines::pane_lines;
 use crate::app::msg::{Effect, MetricsEffect, Timer, TimerEffect};
 use crate::app::state::{
-    MetricsPane, MetricsStatus, Notice, State, PANE_PERIOD_SECS, PANE_REFRESH, PANE_SINCE_SECS,
+    CoverPane, MetricsPane, MetricsStatus, Notice, State, PANE_PERIOD_SECS, PANE_REFRESH,
+    PANE_SINCE_SECS,
 };
 use crate::model::engine::FeatureError;
 use crate::model::traffic::diagnose::{diagnose, Evidence, IndexFacts};
@@ -20,7 +21,7 @@ fn fetch(state: &mut State) -> Option<Effect> {
     let id = state.next_request_id;
     let view = state.table.as_mut()?;
     let gsis = view.info.loaded()?.gsi_names();
-    let pane = view.metrics.as_mut()?;
+    let pane = view.metrics_mut()?;
     pane.fetch_id = id;
     state.next_request_id += 1;
     Some(Effect::Metrics(MetricsEffect::Fetch {
@@ -55,10 +56,13 @@ pub(super) fn open_metrics(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    if view.metrics.is_some() || view.info.loaded().is_none() {
+    if view.metrics().is_some() || view.info.loaded().is_none() {
         return Vec::new();
     }
-    view.metrics = Some(MetricsPane::new(0, generation));
+    // It takes the slot: a live pane open there closes, and its stream stops.
+    view.cover = Some(CoverPane::Metrics(Box::new(MetricsPane::new(
+        0, generation,
+    ))));
     state.next_request_id += 1;
     fetch(state)
         .into_iter()
@@ -71,7 +75,7 @@ pub(super) fn refresh(state: &mut State, generation: u64) -> Vec<Effect> {
     let open = state
         .table
         .as_ref()
-        .and_then(|v| v.metrics.as_ref())
+        .and_then(|v| v.metrics())
         .is_some_and(|p| p.generation == generation);
     if !open {
         return Vec::new();
@@ -95,7 +99,7 @@ pub(super) fn judge(state: &mut State) {
         .info
         .loaded()
         .map(|info| (info.size_bytes, IndexFacts::of_gsis(info)));
-    let Some(pane) = view.metrics.as_mut() else {
+    let Some(pane) = view.metrics_mut() else {
         return;
     };
     let Some(report) = pane.report.as_ref() else {
@@ -128,7 +132,7 @@ pub(super) fn fetched(state: &mut State, id: u64, result: Result<MetricsReport, 
     let Some(pane) = state
         .table
         .as_mut()
-        .and_then(|v| v.metrics.as_mut())
+        .and_then(|v| v.metrics_mut())
         .filter(|p| p.fetch_id == id)
     else {
         return;
@@ -171,13 +175,13 @@ pub(super) fn metrics_key(state: &mut State, key: Key) -> Vec<Effect> {
         return Vec::new();
     };
     if key.code == KeyCode::Esc || action == Some(Action::Metrics) {
-        view.metrics = None;
+        view.cover = None;
         return Vec::new();
     }
     if let Some(effects) = super::insights::insights_key(state, action) {
         return effects;
     }
-    let Some(pane) = state.table.as_mut().and_then(|v| v.metrics.as_mut()) else {
+    let Some(pane) = state.table.as_mut().and_then(|v| v.metrics_mut()) else {
         return Vec::new();
     };
     let lines = pane_lines(pane, area.width.saturating_sub(2)).len();
@@ -198,7 +202,7 @@ pub(super) fn metrics_key(state: &mut State, key: Key) -> Vec<Effect> {
 pub(super) fn scroll(state: &mut State, delta: isize) -> Vec<Effect> {
     let area = area(state);
     let visible = area.height.saturating_sub(4).max(1) as usize;
-    if let Some(pane) = state.table.as_mut().and_then(|v| v.metrics.as_mut()) {
+    if let Some(pane) = state.table.as_mut().and_then(|v| v.metrics_mut()) {
         let lines = pane_lines(pane, area.width.saturating_sub(2)).len();
         scroll_by(pane, delta, lines, visible);
     }
@@ -211,5 +215,5 @@ fn scroll_by(pane: &mut MetricsPane, delta: isize, lines: usize, visible: usize)
 }
 
 pub(super) fn is_open(state: &State) -> bool {
-    state.table.as_ref().is_some_and(|v| v.metrics.is_some())
+    state.table.as_ref().is_some_and(|v| v.metrics().is_some())
 }

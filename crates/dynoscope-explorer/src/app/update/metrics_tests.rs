@@ -15,7 +15,7 @@ fn sized() -> State {
 }
 
 fn pane(s: &State) -> &crate::app::state::MetricsPane {
-    s.table.as_ref().unwrap().metrics.as_ref().unwrap()
+    s.table.as_ref().unwrap().metrics().unwrap()
 }
 
 fn generation(s: &State) -> u64 {
@@ -66,7 +66,7 @@ fn the_pane_refreshes_every_minute_until_it_closes() {
     send(&mut s, [answer(first, Ok(on_demand()))]);
     assert!(pane(&s).report.is_none());
     send(&mut s, [press(KeyCode::Esc)]);
-    assert!(s.table.as_ref().unwrap().metrics.is_none());
+    assert!(s.table.as_ref().unwrap().metrics().is_none());
     // A closed pane's timer and answers do nothing.
     let effects = send(
         &mut s,
@@ -74,12 +74,12 @@ fn the_pane_refreshes_every_minute_until_it_closes() {
     );
     assert!(effects.is_empty(), "{effects:?}");
     send(&mut s, [answer(second, Ok(gsi_throttling()))]);
-    assert!(s.table.as_ref().unwrap().metrics.is_none());
+    assert!(s.table.as_ref().unwrap().metrics().is_none());
     // M opens it again with a new generation; M closes it too.
     pane_opened(&mut s);
     assert_ne!(generation(&s), g);
     send(&mut s, [char('M')]);
-    assert!(s.table.as_ref().unwrap().metrics.is_none());
+    assert!(s.table.as_ref().unwrap().metrics().is_none());
 }
 
 #[test]
@@ -127,7 +127,7 @@ fn m_before_the_table_is_described_opens_nothing() {
     let mut s = crate::app::fixtures::state();
     crate::app::update::start(&mut s, Some("app".into()));
     let effects = send(&mut s, [char('M')]);
-    assert!(effects.is_empty() && s.table.as_ref().unwrap().metrics.is_none());
+    assert!(effects.is_empty() && s.table.as_ref().unwrap().metrics().is_none());
 }
 
 /// `M` on an export: its files have no CloudWatch metrics; one notice says so (and where the
@@ -138,7 +138,7 @@ fn m_on_an_export_says_it_has_no_metrics() {
     s.session.export = Some("export 017-abc of app at 2026-12-01T11:00:00Z".into());
     let effects = send(&mut s, [char('M')]);
     assert!(effects.is_empty(), "{effects:?}");
-    assert!(s.table.as_ref().unwrap().metrics.is_none());
+    assert!(s.table.as_ref().unwrap().metrics().is_none());
     let notice = s.notice.as_ref().expect("a notice");
     assert_eq!(notice.text, super::metrics::EXPORT_NO_METRICS);
     assert!(notice

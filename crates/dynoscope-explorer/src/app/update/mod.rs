@@ -295,6 +295,8 @@ pub(crate) mod bulk_tests;
 #[cfg(test)]
 mod continue_tests;
 #[cfg(test)]
+mod cover_tests;
+#[cfg(test)]
 mod live_tests;
 #[cfg(test)]
 mod modal_tests;

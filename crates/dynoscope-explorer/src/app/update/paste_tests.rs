@@ -169,7 +169,7 @@ fn a_paste_goes_where_a_key_would_and_never_into_a_covered_dialog() {
     };
     assert_eq!(prompt(&s), "");
     // The pane closed, the prompt is on top again and takes it.
-    s.table.as_mut().unwrap().live = None;
+    s.table.as_mut().unwrap().cover = None;
     assert_eq!(s.layers().first(), Some(&Layer::Modal));
     send(&mut s, [paste("USER#")]);
     assert_eq!(prompt(&s), "USER#");
