@@ -309,9 +309,9 @@ fn hostile_items_reach_the_screen_as_visible_escapes_only() {
             s.keys("\u{1b}[6~\u{1b}[6~\u{1b}[6~");
             seen.check(&s, &format!("DynamoDB JSON of collection {n} scrolled"));
             s.keys("t");
+            // Two Escs the explorer reads at once are one key to crossterm (ESC ESC parses as a
+            // single Esc), so the second waits until the first has closed the detail.
             s.keys("\u{1b}"); // close the detail
-            // Two Escs the explorer reads at once are one key to crossterm (ESC ESC parses as
-            // a single Esc), so the second waits until the first has closed the detail.
             s.wait_for("the detail closed", |sc| !sc.contains("% of 400 KB"));
             s.keys("\u{1b}"); // back to the collections
             seen.check(&s, &format!("back from collection {n}"));
