@@ -30,3 +30,6 @@ echo "== reading an S3 export from disk: hotkeys --export against zcat and DuckD
 [ -x .cache/bench-venv/bin/python ] || python3 -m venv .cache/bench-venv
 .cache/bench-venv/bin/pip install -q duckdb==1.4.2
 python3 bench/export_read.py --gb 2 --small-gb 0.2 --rounds 3 --cores 1,2
+echo "== DynamoDB Local's CPU under the test harness's JVM flags against the JVM's defaults"
+bash scripts/install-corpus-tools.sh >/dev/null
+.cache/python-venv/bin/python bench/jvm_flags.py --items 6000 --rounds 3
