@@ -12,6 +12,7 @@ mod pattern_read;
 pub mod permission;
 pub mod progress;
 pub mod read;
+mod read_budget;
 pub mod read_cause;
 pub mod stream;
 pub mod write;
@@ -22,7 +23,8 @@ pub use partiql::plan_read;
 pub use pattern_read::pattern_read;
 pub use progress::ReadProgress;
 pub use read::{
-    DoneOutcome, EngineEvent, Operation, Page, ReadSpec, RequestId, SegmentStart, MAX_SEGMENTS,
+    DoneOutcome, EngineEvent, Operation, Page, ReadBudget, ReadSpec, RequestId, SegmentStart,
+    MAX_SEGMENTS,
 };
 pub use stream::{no_stream_message, StreamEvent, StreamOutcome, StreamStart};
 pub use write::{WriteDone, WriteFailure, WriteResult};

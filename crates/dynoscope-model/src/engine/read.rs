@@ -14,6 +14,8 @@ use crate::item::value::{AttrValue, Item};
 use crate::traffic::capacity::Consumed;
 use crate::traffic::distribution::SizedKeys;
 
+pub use super::read_budget::ReadBudget;
+
 pub type RequestId = u64;
 
 /// A Scan's most segments (DynamoDB allows 1,000,000; more than this only adds tasks).
@@ -88,13 +90,6 @@ pub struct ReadSpec {
     pub key_attributes: Vec<String>,
     /// `Select=COUNT`: DynamoDB returns counts and capacity but no items.
     pub count_only: bool,
-    /// Stop each segment after this many pages (the explorer loads page by page on demand).
-    pub max_pages: Option<u32>,
-    /// Stop once consumed capacity reaches this many read units (`--max-rcu`), at most one
-    /// page past it.
-    pub max_rcu: Option<f64>,
-    /// Spread requests so all segments together consume at most this many units a second.
-    pub rcu_per_second: Option<f64>,
     /// Deliver each page's items as JSON lines in this spelling instead of as `Item`s: a
     /// headless scan to a pipe then skips the conversion (see `dynoscope_engine::aws::json_lines`).
     pub json_lines: Option<JsonSpelling>,
@@ -103,6 +98,8 @@ pub struct ReadSpec {
     /// building it (an export); others deliver items. Only for reads with no filter or
     /// projection: `hotkeys` needs nothing else.
     pub sized_keys: Option<String>,
+    /// The pages and capacity this read may spend.
+    pub budget: ReadBudget,
 }
 
 impl ReadSpec {
@@ -131,11 +128,9 @@ impl ReadSpec {
             starts: Vec::new(),
             key_attributes: Vec::new(),
             count_only: false,
-            max_pages: None,
-            max_rcu: None,
-            rcu_per_second: None,
             json_lines: None,
             sized_keys: None,
+            budget: ReadBudget::default(),
         }
     }
 
@@ -237,12 +232,12 @@ impl Page {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DoneOutcome {
-    /// Every segment stopped normally: at its end, or after `max_pages` (each page's
+    /// Every segment stopped normally: at its end, or after `budget.max_pages` (each page's
     /// `resume` says whether more remain).
     Complete,
     /// `limit` items were returned.
     LimitReached,
-    /// The capacity budget (`max_rcu`) is spent.
+    /// The capacity budget (`budget.max_rcu`) is spent.
     BudgetReached,
     Cancelled,
 }

@@ -229,7 +229,7 @@ pub(super) async fn run_segment<S: PageSource>(
         let more = !limit_hit
             && raw.last_evaluated_key.is_some()
             && !shared.stop.is_cancelled()
-            && spec.max_pages.is_none_or(|max| page_number < max);
+            && spec.budget.max_pages.is_none_or(|max| page_number < max);
         if more {
             next = Some(spawn_fetch(
                 &shared,
