@@ -15,7 +15,7 @@ use super::read_spec::{check_guard_flags, index_keys};
 use super::text_table::{write_table, write_warnings, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
+use crate::aws::{Backend, Delivery, DoneOutcome, Operation, ReadSpec};
 use crate::model::design::schema::{IndexKind, TableInfo};
 use crate::model::formats::json::to_safe_json;
 use crate::model::item::item_size::item_size;
@@ -77,7 +77,7 @@ pub async fn run<B: Backend>(
     spec.budget.max_rcu = args.max_rcu;
     spec.budget.rcu_per_second = args.rcu_per_second;
     // An export reads each line's key and size without building the item; DynamoDB sends items.
-    spec.sized_keys = Some(partition_key.clone());
+    spec.delivery = Delivery::SizedKeys(partition_key.clone());
 
     // An export with a damaged file is still reported; its shortfall is the error after it.
     let (distribution, stats_line, shortfall) = count(

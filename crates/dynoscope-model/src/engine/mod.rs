@@ -4,6 +4,7 @@
 //! explorer reads them without the engine in reach.
 
 pub mod attempts;
+mod delivery;
 pub mod error;
 pub mod feature;
 pub mod json_lines;
@@ -23,8 +24,8 @@ pub use partiql::plan_read;
 pub use pattern_read::pattern_read;
 pub use progress::ReadProgress;
 pub use read::{
-    DoneOutcome, EngineEvent, Operation, Page, ReadBudget, ReadSpec, RequestId, SegmentStart,
-    MAX_SEGMENTS,
+    Delivery, DoneOutcome, EngineEvent, Operation, Page, ReadBudget, ReadSpec, RequestId,
+    SegmentStart, MAX_SEGMENTS,
 };
 pub use stream::{no_stream_message, StreamEvent, StreamOutcome, StreamStart};
 pub use write::{WriteDone, WriteFailure, WriteResult};

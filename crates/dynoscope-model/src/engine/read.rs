@@ -9,11 +9,11 @@ use super::attempts::AttemptStats;
 use super::error::EngineError;
 use super::json_lines::JsonLines;
 use crate::engine::read_cause::ReadCause;
-use crate::formats::json::JsonSpelling;
 use crate::item::value::{AttrValue, Item};
 use crate::traffic::capacity::Consumed;
 use crate::traffic::distribution::SizedKeys;
 
+pub use super::delivery::Delivery;
 pub use super::read_budget::ReadBudget;
 
 pub type RequestId = u64;
@@ -88,16 +88,8 @@ pub struct ReadSpec {
     /// limit can say where it stopped (the key of its last delivered item). Without them such a
     /// page's [`Page::resume`] is `None`.
     pub key_attributes: Vec<String>,
-    /// `Select=COUNT`: DynamoDB returns counts and capacity but no items.
-    pub count_only: bool,
-    /// Deliver each page's items as JSON lines in this spelling instead of as `Item`s: a
-    /// headless scan to a pipe then skips the conversion (see `dynoscope_engine::aws::json_lines`).
-    pub json_lines: Option<JsonSpelling>,
-    /// Deliver each item as this attribute's key text and the item's DynamoDB size (in
-    /// [`Page::sized_keys`]) instead of the item, when the reader can find them without
-    /// building it (an export); others deliver items. Only for reads with no filter or
-    /// projection: `hotkeys` needs nothing else.
-    pub sized_keys: Option<String>,
+    /// The form the pages carry the items in: items, counts, JSON lines or key texts and sizes.
+    pub delivery: Delivery,
     /// The pages and capacity this read may spend.
     pub budget: ReadBudget,
 }
@@ -127,9 +119,7 @@ impl ReadSpec {
             segments: 1,
             starts: Vec::new(),
             key_attributes: Vec::new(),
-            count_only: false,
-            json_lines: None,
-            sized_keys: None,
+            delivery: Delivery::Items,
             budget: ReadBudget::default(),
         }
     }
@@ -196,10 +186,10 @@ pub struct Page {
     pub segment: u32,
     /// 1-based within the segment.
     pub page: u32,
-    /// Empty when the read asked for [`ReadSpec::json_lines`]; the items are then in `json_lines`.
+    /// Empty when the read asked for [`Delivery::JsonLines`]; the items are then in `json_lines`.
     pub items: Vec<Item>,
     pub json_lines: Option<JsonLines>,
-    /// The items as key texts and sizes, when the read asked for [`ReadSpec::sized_keys`] and
+    /// The items as key texts and sizes, when the read asked for [`Delivery::SizedKeys`] and
     /// the reader could give them. Boxed: most pages have none, and every event is as big as
     /// the biggest.
     pub sized_keys: Option<Box<SizedKeys>>,

@@ -95,7 +95,7 @@ pub fn request_json(
     if let Some(l) = limit {
         put("Limit", l.into());
     }
-    if spec.count_only {
+    if spec.delivery.is_count() {
         put("Select", "COUNT".into());
     }
     let total = spec.segment_count();

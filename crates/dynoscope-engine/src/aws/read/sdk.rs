@@ -85,7 +85,7 @@ impl SdkSource {
                 .map(|(k, v)| (k.clone(), value_to_sdk(v)))
                 .collect()
         });
-        let select = spec.count_only.then_some(Select::Count);
+        let select = spec.delivery.is_count().then_some(Select::Count);
         let start = request.start.as_ref().map(item_to_sdk);
         let table = Some(spec.table.as_str());
         let (items, count, scanned_count, consumed, last_evaluated_key) = match spec.operation {

@@ -240,7 +240,7 @@ pub(super) async fn run_segment<S: PageSource>(
             // steal: without yielding, its request would wait for this page's conversion.
             tokio::task::yield_now().await;
         }
-        let (items, json_lines) = raw.items.deliver(spec.json_lines);
+        let (items, json_lines) = raw.items.deliver(spec.delivery.json_lines());
         let page = Page {
             request_id: shared.request_id,
             operation: spec.operation,
