@@ -9,6 +9,7 @@ pub mod error;
 pub mod feature;
 pub mod json_lines;
 mod partiql;
+mod partiql_statement;
 mod pattern_read;
 pub mod permission;
 pub mod progress;
@@ -24,8 +25,8 @@ pub use partiql::plan_read;
 pub use pattern_read::pattern_read;
 pub use progress::ReadProgress;
 pub use read::{
-    Delivery, DoneOutcome, EngineEvent, Operation, Page, ReadBudget, ReadSpec, RequestId,
-    SegmentStart, MAX_SEGMENTS,
+    Delivery, DoneOutcome, EngineEvent, Operation, Page, PartiqlStatement, ReadBudget, ReadSpec,
+    RequestId, SegmentStart, MAX_SEGMENTS,
 };
 pub use stream::{no_stream_message, StreamEvent, StreamOutcome, StreamStart};
 pub use write::{WriteDone, WriteFailure, WriteResult};

@@ -14,6 +14,7 @@ use crate::traffic::capacity::Consumed;
 use crate::traffic::distribution::SizedKeys;
 
 pub use super::delivery::Delivery;
+pub use super::partiql_statement::PartiqlStatement;
 pub use super::read_budget::ReadBudget;
 
 pub type RequestId = u64;
@@ -55,8 +56,7 @@ pub struct ReadSpec {
     /// The user action that asked for this read: logged with each of its requests.
     pub cause: ReadCause,
     /// Statement only: the PartiQL text and the values of its `?`s.
-    pub statement: Option<String>,
-    pub parameters: Vec<AttrValue>,
+    pub statement: Option<PartiqlStatement>,
     pub index: Option<String>,
     /// Query only: the KeyConditionExpression, already validated.
     pub key_condition: Option<String>,
@@ -102,7 +102,6 @@ impl ReadSpec {
             table: table.into(),
             cause,
             statement: None,
-            parameters: Vec::new(),
             index: None,
             key_condition: None,
             filter: None,
@@ -132,8 +131,10 @@ impl ReadSpec {
         cause: ReadCause,
     ) -> Self {
         ReadSpec {
-            statement: Some(statement.into()),
-            parameters,
+            statement: Some(PartiqlStatement {
+                text: statement.into(),
+                parameters,
+            }),
             ..ReadSpec::new(Operation::Statement, table, cause)
         }
     }
