@@ -174,8 +174,8 @@ async fn read_matches(
     };
     let mut spec = crate::aws::plan_read(&plan);
     spec.limit = args.limit;
-    spec.max_rcu = args.max_rcu;
-    spec.rcu_per_second = args.rcu_per_second;
+    spec.budget.max_rcu = args.max_rcu;
+    spec.budget.rcu_per_second = args.rcu_per_second;
     if plan.kind == ReadKind::Scan {
         spec.segments = args.segments;
     }

@@ -223,8 +223,8 @@ async fn read_spec(
         spec.limit = args.sample;
         spec
     };
-    spec.max_rcu = args.max_rcu;
-    spec.rcu_per_second = args.rcu_per_second;
+    spec.budget.max_rcu = args.max_rcu;
+    spec.budget.rcu_per_second = args.rcu_per_second;
     Ok(spec)
 }
 

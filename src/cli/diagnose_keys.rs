@@ -60,8 +60,8 @@ pub async fn sample<B: Backend>(
         spec.projection = Some("#k".into());
         spec.names = vec![("#k".into(), partition_key.clone())];
         spec.segments = SAMPLE_SEGMENTS;
-        spec.max_rcu = Some(share);
-        spec.rcu_per_second = rcu_per_second;
+        spec.budget.max_rcu = Some(share);
+        spec.budget.rcu_per_second = rcu_per_second;
         let mut distribution = KeyDistribution::bounded(MAX_EXACT_KEYS);
         let drained = drain(engine, spec, |page| {
             for item in &page.items {

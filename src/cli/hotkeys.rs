@@ -15,7 +15,7 @@ use super::read_spec::{check_guard_flags, index_keys};
 use super::text_table::{write_table, write_warnings, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
-use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
+use crate::aws::{Backend, Delivery, DoneOutcome, Operation, ReadSpec};
 use crate::model::design::schema::{IndexKind, TableInfo};
 use crate::model::formats::json::to_safe_json;
 use crate::model::item::item_size::item_size;
@@ -74,10 +74,10 @@ pub async fn run<B: Backend>(
     let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::Hotkeys);
     spec.index = args.index.clone();
     spec.segments = args.segments;
-    spec.max_rcu = args.max_rcu;
-    spec.rcu_per_second = args.rcu_per_second;
+    spec.budget.max_rcu = args.max_rcu;
+    spec.budget.rcu_per_second = args.rcu_per_second;
     // An export reads each line's key and size without building the item; DynamoDB sends items.
-    spec.sized_keys = Some(partition_key.clone());
+    spec.delivery = Delivery::SizedKeys(partition_key.clone());
 
     // An export with a damaged file is still reported; its shortfall is the error after it.
     let (distribution, stats_line, shortfall) = count(
@@ -179,7 +179,7 @@ async fn count<B: Backend>(
     mut distribution: KeyDistribution,
     check: impl FnOnce(Option<DoneOutcome>) -> Result<(), CliError>,
 ) -> Result<(KeyDistribution, Option<String>, Option<CliError>), CliError> {
-    let budget = spec.max_rcu.unwrap_or_default();
+    let budget = spec.budget.max_rcu.unwrap_or_default();
     let drained = drain(engine, spec, |page| {
         for item in &page.items {
             distribution.add(&key_text(item, partition_key), item_size(item));

@@ -201,9 +201,9 @@ async fn sample(
     spec.index = plan.index.clone();
     spec.page_size = Some(SAMPLE_ITEMS);
     spec.limit = Some(SAMPLE_ITEMS as usize);
-    spec.max_pages = Some(1);
-    spec.max_rcu = args.max_rcu;
-    spec.rcu_per_second = args.rcu_per_second;
+    spec.budget.max_pages = Some(1);
+    spec.budget.max_rcu = args.max_rcu;
+    spec.budget.rcu_per_second = args.rcu_per_second;
     let mut items = Vec::new();
     let drained = drain(engine, spec, |page| {
         items.extend(page.items);
@@ -232,8 +232,8 @@ async fn run_plan(
     let read = args.read_args();
     let mut spec = crate::aws::plan_read(&plan);
     spec.limit = args.limit;
-    spec.max_rcu = args.max_rcu;
-    spec.rcu_per_second = args.rcu_per_second;
+    spec.budget.max_rcu = args.max_rcu;
+    spec.budget.rcu_per_second = args.rcu_per_second;
     if plan.kind == ReadKind::Scan {
         spec.segments = args.segments;
     }
@@ -286,8 +286,8 @@ async fn untranslated(
         ReadCause::Statement,
     );
     spec.limit = args.limit;
-    spec.max_rcu = args.max_rcu;
-    spec.rcu_per_second = args.rcu_per_second;
+    spec.budget.max_rcu = args.max_rcu;
+    spec.budget.rcu_per_second = args.rcu_per_second;
     stream(engine, spec, Vec::new(), &args.read_args(), |_| Ok(())).await
 }
 

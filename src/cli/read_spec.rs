@@ -122,8 +122,8 @@ pub(super) fn read_spec(
             _ => ReadCause::Scan,
         },
     );
-    spec.max_rcu = read.max_rcu;
-    spec.rcu_per_second = read.rcu_per_second;
+    spec.budget.max_rcu = read.max_rcu;
+    spec.budget.rcu_per_second = read.rcu_per_second;
     spec.index = read.index.clone();
     spec.filter = read.filter.clone();
     spec.projection = read.projection.clone();

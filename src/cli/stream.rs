@@ -5,7 +5,7 @@ use super::args::ReadArgs;
 use super::drain::{drain, Failure, Next};
 use super::output::{ItemWriter, OutputFormat};
 use super::CliError;
-use crate::aws::{Backend, DoneOutcome, ErrorClass, ReadSpec};
+use crate::aws::{Backend, Delivery, DoneOutcome, ErrorClass, ReadSpec};
 use crate::model::formats::json::{to_safe_json, JsonSpelling};
 use crate::model::text::wording::noun;
 use std::io::{self, IsTerminal};
@@ -34,11 +34,12 @@ pub(super) async fn stream<B: Backend>(
 ) -> Result<(), CliError> {
     let operation = spec.operation;
     // JSON lines are written by the engine's segment tasks straight from the SDK's items.
+    // The output decides the form: every read streamed here is built to deliver items.
     let spec = ReadSpec {
-        json_lines: match read.output {
-            OutputFormat::Jsonl => Some(JsonSpelling::Plain),
-            OutputFormat::DdbJsonl => Some(JsonSpelling::Dynamo),
-            OutputFormat::Table | OutputFormat::Csv | OutputFormat::Json => None,
+        delivery: match read.output {
+            OutputFormat::Jsonl => Delivery::JsonLines(JsonSpelling::Plain),
+            OutputFormat::DdbJsonl => Delivery::JsonLines(JsonSpelling::Dynamo),
+            OutputFormat::Table | OutputFormat::Csv | OutputFormat::Json => Delivery::Items,
         },
         ..spec
     };

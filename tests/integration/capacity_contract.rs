@@ -126,7 +126,7 @@ async fn a_budget_is_never_passed_by_more_than_one_page() {
             spent(&all_shards)
         };
         let budget = (full / 3.0).max(1.0).floor();
-        spec.max_rcu = Some(budget);
+        spec.budget.max_rcu = Some(budget);
         let name = label(&spec);
         let (pages, outcome) = read_all(&engine, spec).await;
         let (spent, page) = (spent(&pages), largest(&pages));
@@ -172,7 +172,7 @@ async fn a_rate_holds_in_every_second_and_on_average() {
         // 7.5 cannot be sent in under (42 - 7.5) / 3 = 11.5 s at 3 RCU/s. At 4 RCU/s that bound
         // was 8.6 s, and a 4-segment read whose pages came out larger ended at 9.8 s.
         let rate = if spec.shards.is_empty() { 3.0 } else { 0.4 };
-        spec.rcu_per_second = Some(rate);
+        spec.budget.rcu_per_second = Some(rate);
         tokio::spawn(async move {
             let name = label(&spec);
             let (pages, outcome) = read_all(&engine, spec).await;

@@ -118,7 +118,7 @@ fn key_sample() -> ReadSpec {
     spec.projection = Some("#kp".into());
     spec.page_size = Some(100);
     spec.limit = Some(100);
-    spec.max_pages = Some(1);
+    spec.budget.max_pages = Some(1);
     spec
 }
 

@@ -1,10 +1,10 @@
-//! The session's read budget, held by the engine's own guards: `--max-rcu` and
-//! `--rcu-per-second` are the engine's [`SessionGuard`] (every request of every call is admitted
-//! by it before it is sent, and settled with what DynamoDB reported, as the explorer's session
-//! and `patterns check` are), and `--max-rcu-per-call` is each read's own guard (`max_rcu` of
-//! its [`ReadSpec`]). The two admit every request together (the engine's `ReadGuards`), so
-//! calls that run at once cannot together spend more than the session has, and this file only
-//! sets them up and words what they say.
+//! The session's read budget, held by the engine's own guards: `--max-rcu` and `--rcu-per-second`
+//! are the engine's [`SessionGuard`] (every request of every call is admitted by it before it is
+//! sent, and settled with what DynamoDB reported, as the explorer's session and `patterns check`
+//! are), and `--max-rcu-per-call` is each read's own guard (`budget.max_rcu` of its [`ReadSpec`]).
+//! The two admit every request together (the engine's `ReadGuards`), so calls that run at once
+//! cannot together spend more than the session has, and this file only sets them up and words what
+//! they say.
 
 use crate::aws::{ReadSpec, SessionGuard};
 use crate::model::traffic::capacity::{format_units, scan_estimate_units};
@@ -54,8 +54,8 @@ impl Budget {
     /// Puts `spec` under the per-call cap (its own guard); the session's rate is the session
     /// guard's.
     pub fn per_call(&self, spec: &mut ReadSpec) {
-        spec.max_rcu = Some(self.per_call - held_back(self.per_call, spec.consistent));
-        spec.rcu_per_second = None;
+        spec.budget.max_rcu = Some(self.per_call - held_back(self.per_call, spec.consistent));
+        spec.budget.rcu_per_second = None;
     }
 
     /// Whether the session guard would refuse every request now.
@@ -108,13 +108,20 @@ mod tests {
         assert_eq!(guard.max_units(), Some(9.0));
         assert_eq!(guard.units_per_second(), Some(50.0));
         let mut spec = ReadSpec::new(Operation::Query, "t", ReadCause::AgentCall);
-        spec.rcu_per_second = Some(7.0);
+        spec.budget.rcu_per_second = Some(7.0);
         budget.per_call(&mut spec);
-        assert_eq!(spec.max_rcu, Some(3.5), "the per-call cap less one block");
-        assert_eq!(spec.rcu_per_second, None, "the rate is the session's");
+        assert_eq!(
+            spec.budget.max_rcu,
+            Some(3.5),
+            "the per-call cap less one block"
+        );
+        assert_eq!(
+            spec.budget.rcu_per_second, None,
+            "the rate is the session's"
+        );
         spec.consistent = true;
         budget.per_call(&mut spec);
-        assert_eq!(spec.max_rcu, Some(3.0));
+        assert_eq!(spec.budget.max_rcu, Some(3.0));
         // A per-call cap above the budget is the budget.
         assert_eq!(Budget::new(2.0, 25.0, None).standing().per_call, 2.0);
     }

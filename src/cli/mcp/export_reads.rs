@@ -14,7 +14,7 @@ use super::reads::{query_args, ItemsResult, QueryParams};
 use super::reports::{self, HotkeysParams, HotkeysResult, MAX_EXACT_KEYS};
 use super::server::{engine_said, page_items, said, Refusal, Server};
 use crate::aws::table_export::ExportBackend;
-use crate::aws::{Backend, DoneOutcome, EngineError, EngineEvent, Page, ReadSpec};
+use crate::aws::{Backend, Delivery, DoneOutcome, EngineError, EngineEvent, Page, ReadSpec};
 use crate::cli::export_source::index_from_keys;
 use crate::cli::read_cmd::query_specs;
 use crate::cli::read_spec::index_keys;
@@ -235,7 +235,7 @@ impl Server {
         let partition_key = keys.partition_key.name.clone();
         let mut spec = reports::hotkeys_spec(&info, p, segments);
         // Each line's key and size, without building the item (as `hotkeys --export`).
-        spec.sized_keys = Some(partition_key.clone());
+        spec.delivery = Delivery::SizedKeys(partition_key.clone());
         let mut d = KeyDistribution::bounded(MAX_EXACT_KEYS);
         let mut scanned = 0u64;
         drain_export(&backend, spec, cancel, |page| {

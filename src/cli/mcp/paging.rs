@@ -173,7 +173,7 @@ impl Server {
         }
         spec.limit = None;
         spec.page_size = Some(items.clamp(1, i32::MAX as usize) as i32);
-        spec.max_pages = Some(1);
+        spec.budget.max_pages = Some(1);
         let head = Head::of(&spec);
         let read = self.read(spec).await?;
         let resume = read.resumes.first().cloned().flatten();

@@ -44,8 +44,8 @@ pub use error::{EngineError, ErrorClass};
 pub use memory_engine::MemoryEngine;
 pub use read::reservation::SessionGuard;
 pub use read::{
-    DoneOutcome, EngineEvent, Operation, Page, ReadCause, ReadHandle, ReadProgress, ReadSpec,
-    SegmentStart,
+    Delivery, DoneOutcome, EngineEvent, Operation, Page, PartiqlStatement, ReadBudget, ReadCause,
+    ReadHandle, ReadProgress, ReadSpec, SegmentStart,
 };
 pub use stats::ReadStats;
 

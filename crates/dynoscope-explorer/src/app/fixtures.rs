@@ -123,7 +123,7 @@ pub fn opened_with(info: crate::model::design::schema::TableInfo) -> (State, u64
     let id = match effects.as_slice() {
         [Effect::Read(ReadEffect::Start { id, spec })] => {
             assert_eq!(spec.operation, Operation::Scan);
-            assert_eq!(spec.max_pages, Some(1));
+            assert_eq!(spec.budget.max_pages, Some(1));
             *id
         }
         other => panic!("expected one StartRead, got {other:?}"),

@@ -4,14 +4,17 @@
 //! explorer reads them without the engine in reach.
 
 pub mod attempts;
+mod delivery;
 pub mod error;
 pub mod feature;
 pub mod json_lines;
 mod partiql;
+mod partiql_statement;
 mod pattern_read;
 pub mod permission;
 pub mod progress;
 pub mod read;
+mod read_budget;
 pub mod read_cause;
 pub mod stream;
 pub mod write;
@@ -22,7 +25,8 @@ pub use partiql::plan_read;
 pub use pattern_read::pattern_read;
 pub use progress::ReadProgress;
 pub use read::{
-    DoneOutcome, EngineEvent, Operation, Page, ReadSpec, RequestId, SegmentStart, MAX_SEGMENTS,
+    Delivery, DoneOutcome, EngineEvent, Operation, Page, PartiqlStatement, ReadBudget, ReadSpec,
+    RequestId, SegmentStart, MAX_SEGMENTS,
 };
 pub use stream::{no_stream_message, StreamEvent, StreamOutcome, StreamStart};
 pub use write::{WriteDone, WriteFailure, WriteResult};

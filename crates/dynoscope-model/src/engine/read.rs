@@ -9,10 +9,13 @@ use super::attempts::AttemptStats;
 use super::error::EngineError;
 use super::json_lines::JsonLines;
 use crate::engine::read_cause::ReadCause;
-use crate::formats::json::JsonSpelling;
 use crate::item::value::{AttrValue, Item};
 use crate::traffic::capacity::Consumed;
 use crate::traffic::distribution::SizedKeys;
+
+pub use super::delivery::Delivery;
+pub use super::partiql_statement::PartiqlStatement;
+pub use super::read_budget::ReadBudget;
 
 pub type RequestId = u64;
 
@@ -53,8 +56,7 @@ pub struct ReadSpec {
     /// The user action that asked for this read: logged with each of its requests.
     pub cause: ReadCause,
     /// Statement only: the PartiQL text and the values of its `?`s.
-    pub statement: Option<String>,
-    pub parameters: Vec<AttrValue>,
+    pub statement: Option<PartiqlStatement>,
     pub index: Option<String>,
     /// Query only: the KeyConditionExpression, already validated.
     pub key_condition: Option<String>,
@@ -86,23 +88,10 @@ pub struct ReadSpec {
     /// limit can say where it stopped (the key of its last delivered item). Without them such a
     /// page's [`Page::resume`] is `None`.
     pub key_attributes: Vec<String>,
-    /// `Select=COUNT`: DynamoDB returns counts and capacity but no items.
-    pub count_only: bool,
-    /// Stop each segment after this many pages (the explorer loads page by page on demand).
-    pub max_pages: Option<u32>,
-    /// Stop once consumed capacity reaches this many read units (`--max-rcu`), at most one
-    /// page past it.
-    pub max_rcu: Option<f64>,
-    /// Spread requests so all segments together consume at most this many units a second.
-    pub rcu_per_second: Option<f64>,
-    /// Deliver each page's items as JSON lines in this spelling instead of as `Item`s: a
-    /// headless scan to a pipe then skips the conversion (see `dynoscope_engine::aws::json_lines`).
-    pub json_lines: Option<JsonSpelling>,
-    /// Deliver each item as this attribute's key text and the item's DynamoDB size (in
-    /// [`Page::sized_keys`]) instead of the item, when the reader can find them without
-    /// building it (an export); others deliver items. Only for reads with no filter or
-    /// projection: `hotkeys` needs nothing else.
-    pub sized_keys: Option<String>,
+    /// The form the pages carry the items in: items, counts, JSON lines or key texts and sizes.
+    pub delivery: Delivery,
+    /// The pages and capacity this read may spend.
+    pub budget: ReadBudget,
 }
 
 impl ReadSpec {
@@ -113,7 +102,6 @@ impl ReadSpec {
             table: table.into(),
             cause,
             statement: None,
-            parameters: Vec::new(),
             index: None,
             key_condition: None,
             filter: None,
@@ -130,12 +118,8 @@ impl ReadSpec {
             segments: 1,
             starts: Vec::new(),
             key_attributes: Vec::new(),
-            count_only: false,
-            max_pages: None,
-            max_rcu: None,
-            rcu_per_second: None,
-            json_lines: None,
-            sized_keys: None,
+            delivery: Delivery::Items,
+            budget: ReadBudget::default(),
         }
     }
 
@@ -147,8 +131,10 @@ impl ReadSpec {
         cause: ReadCause,
     ) -> Self {
         ReadSpec {
-            statement: Some(statement.into()),
-            parameters,
+            statement: Some(PartiqlStatement {
+                text: statement.into(),
+                parameters,
+            }),
             ..ReadSpec::new(Operation::Statement, table, cause)
         }
     }
@@ -201,10 +187,10 @@ pub struct Page {
     pub segment: u32,
     /// 1-based within the segment.
     pub page: u32,
-    /// Empty when the read asked for [`ReadSpec::json_lines`]; the items are then in `json_lines`.
+    /// Empty when the read asked for [`Delivery::JsonLines`]; the items are then in `json_lines`.
     pub items: Vec<Item>,
     pub json_lines: Option<JsonLines>,
-    /// The items as key texts and sizes, when the read asked for [`ReadSpec::sized_keys`] and
+    /// The items as key texts and sizes, when the read asked for [`Delivery::SizedKeys`] and
     /// the reader could give them. Boxed: most pages have none, and every event is as big as
     /// the biggest.
     pub sized_keys: Option<Box<SizedKeys>>,
@@ -237,12 +223,12 @@ impl Page {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DoneOutcome {
-    /// Every segment stopped normally: at its end, or after `max_pages` (each page's
+    /// Every segment stopped normally: at its end, or after `budget.max_pages` (each page's
     /// `resume` says whether more remain).
     Complete,
     /// `limit` items were returned.
     LimitReached,
-    /// The capacity budget (`max_rcu`) is spent.
+    /// The capacity budget (`budget.max_rcu`) is spent.
     BudgetReached,
     Cancelled,
 }

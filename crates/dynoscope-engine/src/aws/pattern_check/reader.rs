@@ -76,7 +76,7 @@ impl<B: Backend> Reader<'_, B> {
         spec.index = index.map(str::to_string);
         spec.page_size = Some(SAMPLE_ITEMS);
         spec.limit = Some(SAMPLE_ITEMS as usize);
-        spec.max_pages = Some(1);
+        spec.budget.max_pages = Some(1);
         let mut items = Vec::new();
         let mut units = 0.0;
         let outcome = read_all(self.engine, spec, |page| {

@@ -86,8 +86,8 @@ impl Remaining {
 }
 
 /// Starts `spec` against `source`; its events arrive on `tx`, ending with exactly one `Done`
-/// or `Failed`. Every request is admitted by the read's own guard (`spec.max_rcu`,
-/// `spec.rcu_per_second`) and by `session`'s.
+/// or `Failed`. Every request is admitted by the read's own guard (`spec.budget.max_rcu`,
+/// `spec.budget.rcu_per_second`) and by `session`'s.
 pub fn start_read<S: PageSource>(
     source: Arc<S>,
     request_id: RequestId,
@@ -112,7 +112,11 @@ pub fn start_read<S: PageSource>(
         remaining,
         limit_reached: AtomicBool::new(false),
         guards: ReadGuards::new(
-            CapacityGuard::new(spec.max_rcu, spec.rcu_per_second, spec.consistent),
+            CapacityGuard::new(
+                spec.budget.max_rcu,
+                spec.budget.rcu_per_second,
+                spec.consistent,
+            ),
             session,
         ),
         budget_reached: AtomicBool::new(false),

@@ -120,7 +120,7 @@ impl Case {
         spec.page_size = self.page_size;
         spec.limit = self.limit;
         spec.filter = self.filter.then(|| "n filter".to_string());
-        spec.max_rcu = self.max_rcu;
+        spec.budget.max_rcu = self.max_rcu;
         spec.key_attributes = vec!["PK".into(), "SK".into()];
         spec
     }
@@ -296,7 +296,7 @@ async fn first_pages_of_many_segments_are_budgeted_too() {
     );
     let mut spec = ReadSpec::new(Operation::Scan, "t", ReadCause::Test);
     spec.segments = 64;
-    spec.max_rcu = Some(10.0);
+    spec.budget.max_rcu = Some(10.0);
     let (pages, outcome) = drain_all(source, spec).await;
     let spent: f64 = pages.iter().map(|p| p.consumed.total).sum();
     let largest = pages.iter().map(|p| p.consumed.total).fold(0.0, f64::max);

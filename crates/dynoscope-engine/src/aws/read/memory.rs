@@ -128,7 +128,7 @@ impl MemorySource {
             bytes += item_size(item);
             last = Some(i);
             let keep = spec.filter.is_none() || self.filter.as_ref().is_none_or(|f| f(item));
-            if keep && !spec.count_only {
+            if keep && !spec.delivery.is_count() {
                 returned.push(item.clone());
             }
         }
@@ -140,7 +140,7 @@ impl MemorySource {
             .flatten();
         let units = scan_estimate_units(bytes as u64, spec.consistent).max(0.5);
         RawPage {
-            count: if spec.count_only {
+            count: if spec.delivery.is_count() {
                 evaluated
             } else {
                 returned.len() as u64

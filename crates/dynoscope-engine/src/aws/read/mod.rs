@@ -32,7 +32,8 @@ use tokio_util::sync::CancellationToken;
 
 pub use crate::model::engine::progress;
 pub use crate::model::engine::read::{
-    DoneOutcome, EngineEvent, Operation, Page, ReadSpec, RequestId, SegmentStart, MAX_SEGMENTS,
+    Delivery, DoneOutcome, EngineEvent, Operation, Page, PartiqlStatement, ReadBudget, ReadSpec,
+    RequestId, SegmentStart, MAX_SEGMENTS,
 };
 pub use crate::model::engine::ReadProgress;
 pub use coordinator::start_read;

@@ -30,20 +30,20 @@ pub fn request_json(
         r.insert(field.to_string(), value);
     };
     if spec.operation == Operation::Statement {
-        put(
-            "Statement",
-            spec.statement.clone().unwrap_or_default().into(),
-        );
-        if !spec.parameters.is_empty() {
+        let statement = spec.statement.as_ref();
+        let text = statement.map(|s| s.text.as_str()).unwrap_or_default();
+        put("Statement", text.into());
+        let parameters = statement.map_or(&[][..], |s| s.parameters.as_slice());
+        if !parameters.is_empty() {
             let item = Item::from_attrs(
-                spec.parameters
+                parameters
                     .iter()
                     .enumerate()
                     .map(|(i, v)| (i.to_string(), v.clone()))
                     .collect(),
             );
             let values = dynamo(&item);
-            let list = (0..spec.parameters.len())
+            let list = (0..parameters.len())
                 .map(|i| values[i.to_string()].clone())
                 .collect();
             put("Parameters", Value::Array(list));
@@ -95,7 +95,7 @@ pub fn request_json(
     if let Some(l) = limit {
         put("Limit", l.into());
     }
-    if spec.count_only {
+    if spec.delivery.is_count() {
         put("Select", "COUNT".into());
     }
     let total = spec.segment_count();

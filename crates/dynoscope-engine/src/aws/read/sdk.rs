@@ -85,7 +85,7 @@ impl SdkSource {
                 .map(|(k, v)| (k.clone(), value_to_sdk(v)))
                 .collect()
         });
-        let select = spec.count_only.then_some(Select::Count);
+        let select = spec.delivery.is_count().then_some(Select::Count);
         let start = request.start.as_ref().map(item_to_sdk);
         let table = Some(spec.table.as_str());
         let (items, count, scanned_count, consumed, last_evaluated_key) = match spec.operation {
@@ -158,12 +158,14 @@ impl SdkSource {
                         Some(AttrValue::S(token)) => Some(token.clone()),
                         _ => None,
                     });
-                let parameters = (!spec.parameters.is_empty())
-                    .then(|| spec.parameters.iter().map(value_to_sdk).collect());
+                let statement = spec.statement.as_ref();
+                let parameters = statement
+                    .filter(|s| !s.parameters.is_empty())
+                    .map(|s| s.parameters.iter().map(value_to_sdk).collect());
                 let out = self
                     .client
                     .execute_statement()
-                    .statement(spec.statement.clone().unwrap_or_default())
+                    .statement(statement.map(|s| s.text.clone()).unwrap_or_default())
                     .set_parameters(parameters)
                     .consistent_read(spec.consistent)
                     .set_limit(limit)

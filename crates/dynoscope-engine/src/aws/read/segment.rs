@@ -229,7 +229,7 @@ pub(super) async fn run_segment<S: PageSource>(
         let more = !limit_hit
             && raw.last_evaluated_key.is_some()
             && !shared.stop.is_cancelled()
-            && spec.max_pages.is_none_or(|max| page_number < max);
+            && spec.budget.max_pages.is_none_or(|max| page_number < max);
         if more {
             next = Some(spawn_fetch(
                 &shared,
@@ -240,7 +240,7 @@ pub(super) async fn run_segment<S: PageSource>(
             // steal: without yielding, its request would wait for this page's conversion.
             tokio::task::yield_now().await;
         }
-        let (items, json_lines) = raw.items.deliver(spec.json_lines);
+        let (items, json_lines) = raw.items.deliver(spec.delivery.json_lines());
         let page = Page {
             request_id: shared.request_id,
             operation: spec.operation,

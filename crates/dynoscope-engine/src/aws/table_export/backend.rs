@@ -88,8 +88,10 @@ struct Shared {
     filter: Option<ItemFilter>,
     projection: Option<ItemProjection>,
     index: Option<IndexView>,
-    /// Set when the read asked for [`ReadSpec::sized_keys`] and needs nothing else: items are
+    /// Set when the read asked for [`Delivery::SizedKeys`] and needs nothing else: items are
     /// then read as key texts and sizes (`sized.rs`).
+    ///
+    /// [`Delivery::SizedKeys`]: crate::aws::read::Delivery::SizedKeys
     sized: Option<SizePlan>,
     id: RequestId,
     next_file: AtomicUsize,
@@ -120,7 +122,7 @@ impl Shared {
         scanned: u64,
     ) -> bool {
         *page_no += 1;
-        let json_lines = self.spec.json_lines.map(|spelling| {
+        let json_lines = self.spec.delivery.json_lines().map(|spelling| {
             let lines = JsonLines::from_items(&items, spelling);
             items = Vec::new();
             lines
@@ -257,15 +259,9 @@ impl Backend for ExportBackend {
         // items, and each item is a line (an incremental export's items are its newest
         // images, which only the full reader finds).
         let sized = spec
-            .sized_keys
-            .as_deref()
-            .filter(|_| {
-                filter.is_none()
-                    && projection.is_none()
-                    && spec.limit.is_none()
-                    && spec.json_lines.is_none()
-                    && !latest
-            })
+            .delivery
+            .sized_keys()
+            .filter(|_| filter.is_none() && projection.is_none() && spec.limit.is_none() && !latest)
             .map(|key| size_plan(index.as_ref(), key));
         let readers = match latest {
             true => 1,

@@ -190,7 +190,10 @@ fn a_key_sample_is_read_only_on_ctrl_s_priced_first_logged_and_kept_for_the_sess
         panic!("one sample read: {started:?}");
     };
     assert_eq!(spec.operation, Operation::Scan);
-    assert_eq!((spec.page_size, spec.max_pages), (Some(100), Some(1)));
+    assert_eq!(
+        (spec.page_size, spec.budget.max_pages),
+        (Some(100), Some(1))
+    );
     assert!(spec.projection.is_some(), "the key sample reads keys only");
     let notice = s.notice.clone().expect("the estimate, first").text;
     assert!(
@@ -353,14 +356,17 @@ fn palette_runs_patterns_and_fans_out_shards() {
     }
     // Each shard reads to its end (or the limit), in explorer-sized pages: the read owner
     // pages it as the palette asked, the effect is not patched afterwards.
-    assert_eq!(specs[0].max_pages, None);
+    assert_eq!(specs[0].budget.max_pages, None);
     assert_eq!(
         specs[0].page_size,
         Some(crate::app::state::EXPLORER_PAGE_SIZE)
     );
     let read = s.table.as_ref().unwrap().view.read.as_ref().unwrap();
     assert_eq!(read.progress.starts.len(), 10, "a resume point per shard");
-    assert_eq!(read.spec.max_pages, None, "the read is what was sent");
+    assert_eq!(
+        read.spec.budget.max_pages, None,
+        "the read is what was sent"
+    );
     assert_eq!(
         read.origin,
         crate::app::state::ReadOrigin::Pattern { sharded: true }

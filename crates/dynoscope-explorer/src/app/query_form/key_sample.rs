@@ -131,7 +131,7 @@ fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
     spec.projection = Some(projection.join(", "));
     spec.page_size = Some(SAMPLE_KEYS);
     spec.limit = Some(SAMPLE_KEYS as usize);
-    spec.max_pages = Some(1);
+    spec.budget.max_pages = Some(1);
 }
 
 /// Pages of a key sample go to the form and the session's cache, not the item store. Their

@@ -120,7 +120,7 @@ fn an_in_of_partition_keys_runs_as_the_shards_of_one_read() {
         [.., Effect::Read(ReadEffect::Start { spec, .. })] => {
             assert_eq!(spec.operation, Operation::Query);
             assert_eq!(spec.shards.len(), 2);
-            assert_eq!(spec.max_pages, None, "each shard reads to its end");
+            assert_eq!(spec.budget.max_pages, None, "each shard reads to its end");
         }
         other => panic!("{other:?}"),
     }

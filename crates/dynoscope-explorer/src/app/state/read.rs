@@ -34,7 +34,7 @@ pub enum ReadOrigin {
 }
 
 impl ReadOrigin {
-    /// `(max_pages, page_size)` of the read's first request. A browsing read loads one
+    /// `(budget.max_pages, page_size)` of the read's first request. A browsing read loads one
     /// page; a sharded pattern reads each shard to its end (or the limit); a triage scan
     /// streams to its end (or its budget) in pages capped so that applying one takes a few
     /// milliseconds, and a keypress never waits behind a 15,000-item 1 MB page (capacity is
@@ -49,7 +49,7 @@ impl ReadOrigin {
         }
     }
 
-    /// `(max_pages, page_size)` of a continuation (`n`, or everything with `all`); `None`:
+    /// `(budget.max_pages, page_size)` of a continuation (`n`, or everything with `all`); `None`:
     /// the continuation keeps the read's own (a triage scan already reads to its end).
     pub fn next_paging(self, all: bool) -> Option<(Option<u32>, Option<i32>)> {
         match self {

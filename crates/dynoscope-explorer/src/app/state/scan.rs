@@ -183,8 +183,8 @@ impl ScanLauncher {
         spec.index = index.map(|i| i.name.clone());
         spec.segments = segments;
         spec.consistent = self.consistent;
-        spec.max_rcu = in_range(LauncherField::MaxRcu, limits::MAX_RCU)?;
-        spec.rcu_per_second = in_range(LauncherField::Rate, limits::RCU_PER_SECOND)?;
+        spec.budget.max_rcu = in_range(LauncherField::MaxRcu, limits::MAX_RCU)?;
+        spec.budget.rcu_per_second = in_range(LauncherField::Rate, limits::RCU_PER_SECOND)?;
         let filter = self.text(LauncherField::Filter);
         if !filter.trim().is_empty() {
             let c = compile_filter(&filter, "f").map_err(|e| (LauncherField::Filter, e))?;

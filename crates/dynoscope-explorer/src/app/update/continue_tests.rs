@@ -74,8 +74,8 @@ fn a_streaming_export_of_a_budget_stopped_read_asks_for_a_new_budget_first() {
     let effects = send(&mut s, [press(KeyCode::Enter)]);
     match effects.as_slice() {
         [Effect::Read(ReadEffect::Tee { spec, .. })] => {
-            assert_eq!(spec.max_rcu, Some(5.0));
-            assert!(spec.max_pages.is_none(), "streams to the end");
+            assert_eq!(spec.budget.max_rcu, Some(5.0));
+            assert!(spec.budget.max_pages.is_none(), "streams to the end");
         }
         other => panic!("{other:?}"),
     }
@@ -123,7 +123,10 @@ fn n_resumes_a_paused_streaming_export_and_cancelling_it_stops_its_read() {
     assert!(notice.contains("n resumes it"), "{notice}");
     let resumed = match send(&mut s, [char('n')]).as_slice() {
         [Effect::Read(ReadEffect::Tee { id, spec, .. })] => {
-            assert!(spec.max_pages.is_none(), "resumes the export to the end");
+            assert!(
+                spec.budget.max_pages.is_none(),
+                "resumes the export to the end"
+            );
             assert_eq!(spec.page_size, None);
             *id
         }

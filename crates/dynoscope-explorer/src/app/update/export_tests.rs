@@ -227,7 +227,7 @@ fn a_streaming_export_stops_the_running_read_then_tees_its_continuation() {
         panic!()
     };
     assert_eq!(initial.len(), 30);
-    assert!(spec.max_pages.is_none(), "streams to the end");
+    assert!(spec.budget.max_pages.is_none(), "streams to the end");
     // The read reaches its end: the export is finished.
     send(&mut s, [page(*next, 1, items[30..].to_vec(), false)]);
     let effects = send(

@@ -33,7 +33,7 @@ fn i_lists_the_targets_and_reads_nothing_until_enter() {
     match effects.as_slice() {
         [Effect::Read(ReadEffect::Start { spec, .. })] => {
             assert_eq!(spec.index.as_deref(), Some("ByEmail"));
-            assert_eq!(spec.max_pages, Some(1));
+            assert_eq!(spec.budget.max_pages, Some(1));
         }
         other => panic!("expected one scan of ByEmail, got {other:?}"),
     }

@@ -54,7 +54,7 @@ pub(crate) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -
     if table.budget_prompt().is_some() {
         table.modal = None;
     }
-    (spec.max_pages, spec.page_size) = origin.first_paging();
+    (spec.budget.max_pages, spec.page_size) = origin.first_paging();
     table.view.read = Some(ReadState::new(id, spec.clone(), 0.0, origin));
     refilter(state);
     effects.push(Effect::Read(ReadEffect::Start {
@@ -86,7 +86,7 @@ pub(super) fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
     continue_read(state, all || holds, None)
 }
 
-/// Starts the read that continues the current one; `budget` replaces its `max_rcu`. A read
+/// Starts the read that continues the current one; `budget` replaces its `budget.max_rcu`. A read
 /// with a capacity budget continues only with a new one: without `budget` it asks for it
 /// (the prompt's Enter comes back here with it), whoever continues it (`n`, `L`, a streaming
 /// export, a read upgraded to load everything).
@@ -98,7 +98,7 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
     let Some(read) = table.view.read.as_mut() else {
         return Vec::new();
     };
-    if let (None, Some(old)) = (budget, read.spec.max_rcu) {
+    if let (None, Some(old)) = (budget, read.spec.budget.max_rcu) {
         let left = match read.outcome {
             Some(ReadOutcome::BudgetReached { .. }) => old,
             _ => (old - read.spent_rcu).max(0.0),
@@ -130,10 +130,10 @@ pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
     };
     let origin = read.origin;
     if let Some(paging) = origin.next_paging(all) {
-        (spec.max_pages, spec.page_size) = paging;
+        (spec.budget.max_pages, spec.page_size) = paging;
     }
     if let Some(b) = budget {
-        spec.max_rcu = Some(b);
+        spec.budget.max_rcu = Some(b);
     }
     let spent = read.spent_rcu;
     let mut next = ReadState::new(id, spec.clone(), spent, origin);
@@ -199,14 +199,14 @@ pub(super) fn done(
                         .progress
                         .as_ref()
                         .and_then(|p| p.budget_rcu)
-                        .or(read.spec.max_rcu)
+                        .or(read.spec.budget.max_rcu)
                         .unwrap_or_default(),
                 },
             });
             if let Some(progress) = table.view.progress.as_mut() {
                 progress.finish(elapsed, !read.has_more());
             }
-            let own_budget = read.spec.max_rcu.is_some()
+            let own_budget = read.spec.budget.max_rcu.is_some()
                 || table
                     .view
                     .progress

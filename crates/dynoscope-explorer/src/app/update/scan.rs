@@ -142,7 +142,7 @@ pub(crate) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
             request_id: id,
             segments: vec![SegmentProgress::default(); segments as usize],
             estimate_rcu: plan.estimate_rcu,
-            budget_rcu: plan.spec.max_rcu,
+            budget_rcu: plan.spec.budget.max_rcu,
             from_files,
             ..Default::default()
         });

@@ -76,7 +76,7 @@ fn launcher_estimates_confirms_and_streams_every_segment_to_the_end() {
         })
         .expect("the second Enter launches");
     assert_eq!(spec.segments, 4);
-    assert_eq!(spec.max_pages, None, "a triage scan runs to its end");
+    assert_eq!(spec.budget.max_pages, None, "a triage scan runs to its end");
     assert_eq!(
         spec.page_size,
         Some(crate::app::state::TRIAGE_PAGE_ITEMS),
@@ -172,7 +172,7 @@ pub(super) fn launch_budgeted(s: &mut crate::app::state::State, budget: &str) ->
         .iter()
         .find_map(|e| match e {
             Effect::Read(ReadEffect::Start { id, spec }) => {
-                assert_eq!(spec.max_rcu, Some(budget.parse().unwrap()));
+                assert_eq!(spec.budget.max_rcu, Some(budget.parse().unwrap()));
                 Some(*id)
             }
             _ => None,
@@ -245,7 +245,7 @@ fn a_spent_budget_stops_the_scan_and_resumes_only_with_a_new_budget() {
         [Effect::Read(ReadEffect::Start { spec, .. })] => spec.clone(),
         other => panic!("{other:?}"),
     };
-    assert_eq!(spec.max_rcu, Some(50.0));
+    assert_eq!(spec.budget.max_rcu, Some(50.0));
     assert_eq!(spec.segments, 4);
     assert!(matches!(spec.starts[0], SegmentStart::After(_)));
     assert_eq!(
@@ -409,7 +409,7 @@ fn the_launcher_s_rate_goes_to_the_read_and_to_its_continuation() {
             .expect("a read starts")
     };
     let (id, spec) = start(send(&mut s, [press(KeyCode::Enter)]));
-    assert_eq!((spec.segments, spec.rcu_per_second), (4, Some(2.5)));
+    assert_eq!((spec.segments, spec.budget.rcu_per_second), (4, Some(2.5)));
     // Cancelled, then resumed: the continuation keeps the rate.
     send(&mut s, [press(KeyCode::Esc)]);
     send(
@@ -417,5 +417,5 @@ fn the_launcher_s_rate_goes_to_the_read_and_to_its_continuation() {
         [done(id, crate::model::engine::DoneOutcome::Cancelled)],
     );
     let (_, spec) = start(send(&mut s, [char('n')]));
-    assert_eq!(spec.rcu_per_second, Some(2.5));
+    assert_eq!(spec.budget.rcu_per_second, Some(2.5));
 }
