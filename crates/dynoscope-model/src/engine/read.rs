@@ -76,7 +76,8 @@ pub struct ReadSpec {
     pub limit: Option<usize>,
     pub limit_per_segment: bool,
     /// Per segment, items the reads this one continues have already delivered towards
-    /// `limit` (see [`ReadProgress::resume`]); empty for a fresh read.
+    /// `limit` (see [`ReadProgress::resume`](super::progress::ReadProgress::resume)); empty for
+    /// a fresh read.
     pub delivered: Vec<usize>,
     /// DynamoDB's per-request `Limit` (items evaluated per page).
     pub page_size: Option<i32>,

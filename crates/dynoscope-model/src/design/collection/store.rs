@@ -68,7 +68,7 @@ pub struct ItemStore {
 impl ItemStore {
     /// `group_keys`: keys whose partition key groups items and whose sort key orders them (the
     /// table's, or the queried index's). `table_keys`: the table's own keys, used to decode
-    /// entity kinds (via [`item_kind`]).
+    /// entity kinds (via [`item_kind`](crate::design::entity::item_kind)).
     pub fn new(group_keys: KeySchema, table_keys: KeySchema) -> Self {
         ItemStore {
             group_keys,
