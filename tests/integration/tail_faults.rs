@@ -87,6 +87,27 @@ fn only_reads(proxy: &FaultProxy) {
     }
 }
 
+/// The fault on the last GetRecords the proxy saw. `--count` cancels the read once the last
+/// change is out, and by then the shard's reader has asked for its next page (it does not wait
+/// for the pages it sent to be written). When that request reached the proxy and was faulted,
+/// the answer can arrive after the cancel, which drops it unread: the tool cannot count what it
+/// never read (its `attempts` still counts the request). Seen once at three test threads: 4
+/// throttles counted of 5, the fifth on the last of 15 GetRecords.
+fn last_records_fault(proxy: &FaultProxy) -> Option<Fault> {
+    proxy
+        .log()
+        .iter()
+        .rfind(|r| r.operation == "GetRecords")
+        .and_then(|r| r.fault)
+}
+
+/// `counted` is the `injected` faults of a kind, or one fewer when the last GetRecords had one
+/// of them (see [`last_records_fault`]); every earlier one must be counted.
+fn counted_all_read(counted: u64, injected: usize, last_was_this_kind: bool) -> bool {
+    let injected = injected as u64;
+    counted == injected || (last_was_this_kind && counted + 1 == injected)
+}
+
 fn no_duplicates(text: &str) {
     let lines = lines(text);
     let sequence: BTreeSet<&str> = lines
@@ -158,18 +179,26 @@ fn trim_horizon_through_faults_reads_exactly_what_a_fault_free_read_does() {
             faults.len() >= 4,
             "{what}: too few kinds injected: {summary}"
         );
-        // What the engine counted is what the proxy did.
-        assert_eq!(
-            throttles,
-            (proxy.throttles("GetRecords")
-                + proxy.throttles("GetShardIterator")
-                + proxy.throttles("DescribeStream")) as u64,
-            "{what}: {summary}"
+        // What the engine counted is what the proxy did, but for a fault on a request the
+        // `--count` stop left unread.
+        let last = last_records_fault(&proxy);
+        assert!(
+            counted_all_read(
+                throttles,
+                proxy.throttles("GetRecords")
+                    + proxy.throttles("GetShardIterator")
+                    + proxy.throttles("DescribeStream"),
+                last.is_some_and(Fault::is_throttle)
+            ),
+            "{what}: counted {throttles}: {summary}"
         );
-        assert_eq!(
-            expired,
-            faults.get(&Fault::ExpiredIterator).copied().unwrap_or(0) as u64,
-            "{what}: {summary}"
+        assert!(
+            counted_all_read(
+                expired,
+                faults.get(&Fault::ExpiredIterator).copied().unwrap_or(0),
+                last == Some(Fault::ExpiredIterator)
+            ),
+            "{what}: counted {expired}: {summary}"
         );
         assert!(retries > 0, "{what}: {summary}");
         eprintln!("{what}: {summary}");
@@ -263,10 +292,14 @@ fn sdk_retries_of_throttled_calls_are_counted() {
     let throttled = stat(&out, "throttled_attempts");
     let attempts = stat(&out, "attempts");
     assert_eq!(lines(&ok(out)).len(), 50);
-    assert_eq!(
-        throttled,
-        proxy.throttles("GetRecords") as u64,
-        "{}",
+    let last = last_records_fault(&proxy);
+    assert!(
+        counted_all_read(
+            throttled,
+            proxy.throttles("GetRecords"),
+            last.is_some_and(Fault::is_throttle)
+        ),
+        "counted {throttled}: {}",
         proxy.summary()
     );
     assert!(throttled > 0);
