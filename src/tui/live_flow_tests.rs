@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use super::effects::EffectRunner;
 use super::streams::StreamNews;
 use crate::app::fixtures::{char, demo_info, demo_items, press, state};
-use crate::app::live_fixtures::{live, mix};
+use crate::app::live::fixtures::{live, mix};
 use crate::app::msg::{Effect, Msg, TerminalEffect, TimeMsg};
 use crate::app::state::{LiveStatus, State};
 use crate::app::update::{start, update};

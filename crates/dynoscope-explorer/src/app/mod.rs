@@ -9,7 +9,7 @@ pub mod input;
 pub mod insights_lines;
 pub mod keymap;
 pub mod layout;
-pub mod live_layout;
+pub mod live;
 pub mod metrics_lines;
 pub mod msg;
 pub mod query_form;
@@ -21,7 +21,5 @@ pub mod update;
 
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
-#[cfg(any(test, feature = "fixtures"))]
-pub mod live_fixtures;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod metrics_fixtures;

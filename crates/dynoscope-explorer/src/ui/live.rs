@@ -11,7 +11,7 @@ use ratatui::Frame;
 
 use super::format::thousands;
 use super::theme;
-use crate::app::live_layout::{live_layout, ranking_rows};
+use crate::app::live::layout::{live_layout, ranking_rows};
 use crate::app::state::{view_note, LiveStatus, LiveView};
 use crate::model::stream::change_json::rfc3339;
 use crate::model::stream::warnings::{HOT_WRITE_MIN_EVENTS, HOT_WRITE_SHARE};

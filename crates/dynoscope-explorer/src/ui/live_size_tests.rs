@@ -7,7 +7,7 @@ use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 
 use crate::app::fixtures::{char, press, send};
-use crate::app::live_fixtures::*;
+use crate::app::live::fixtures::*;
 use crate::app::msg::{InputMsg, Msg, StreamMsg};
 use crate::app::state::State;
 use crate::app::update::update;

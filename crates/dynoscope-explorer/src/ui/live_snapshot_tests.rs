@@ -8,7 +8,7 @@ use ratatui::style::Color;
 
 use super::snapshot_tests::render;
 use crate::app::fixtures::{char, press, send};
-use crate::app::live_fixtures::*;
+use crate::app::live::fixtures::*;
 use crate::app::msg::{Effect, LiveEffect, Msg, StreamMsg, TimeMsg};
 use crate::model::engine::no_stream_message;
 use crate::model::stream::ViewType;

@@ -1,7 +1,7 @@
 //! The pane that covers the open table's own panes and its dialog: the live pane (`W`) or the
 //! metrics pane (`M`). It is one slot, so at most one is open and "what covers the table" has
 //! one answer: opening one closes the other. A closed live pane's stream stops after the message
-//! (`update::live::stop_if_closed`); a closed metrics pane's refresh finds no pane of its
+//! (`app::live::keys::stop_if_closed`); a closed metrics pane's refresh finds no pane of its
 //! generation and asks CloudWatch nothing more.
 
 use super::{LiveView, MetricsPane, OpenTable};

@@ -10,8 +10,6 @@ mod explain;
 mod export;
 mod index_chooser;
 mod layer;
-mod live;
-mod live_summary;
 mod loaded_keys;
 mod log_pane;
 mod marks;
@@ -44,8 +42,12 @@ pub use explain::aws_cli;
 pub use export::*;
 pub use index_chooser::{IndexChoice, IndexChooser};
 pub use layer::Layer;
-pub use live::{ChangeDetail, Follow, Frozen, LiveStatus, LiveView};
-pub use live_summary::{detail_line_count, no_diff_reason, view_note, LiveSummary, LIVE_TOP_KEYS};
+// The live pane's state lives with its keys in `app::live`; the binary and the drawing name it
+// from here with the rest of what the explorer shows.
+pub use crate::app::live::{
+    detail_line_count, no_diff_reason, view_note, ChangeDetail, Follow, Frozen, LiveStatus,
+    LiveSummary, LiveView, LIVE_TOP_KEYS,
+};
 pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;

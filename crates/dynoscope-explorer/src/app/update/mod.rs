@@ -17,7 +17,6 @@ mod export_run;
 mod help;
 mod index_chooser;
 mod insights;
-mod live;
 mod log_pane;
 mod marks;
 mod metrics;
@@ -50,8 +49,10 @@ use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
 use self::read_events::read_event;
 use self::scan::launcher_key;
+// The live pane's keys and stream news live with its state in `app::live`.
 use crate::app::keymap::Action;
 use crate::app::layout::{explorer_layout, TableLayout};
+use crate::app::live::keys as live;
 use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
     TerminalEffect, TimeMsg, Timer, WriteMsg,
@@ -249,7 +250,7 @@ fn screen_key(state: &mut State, key: Key) -> Vec<Effect> {
     }
 }
 
-pub(super) fn quit(state: &mut State) -> Vec<Effect> {
+pub(crate) fn quit(state: &mut State) -> Vec<Effect> {
     state.quit = true;
     let mut effects: Vec<Effect> = running_read(state)
         .map(|x| Effect::Read(ReadEffect::Cancel(x)))
@@ -297,8 +298,6 @@ mod continue_tests;
 #[cfg(test)]
 mod cover_tests;
 #[cfg(test)]
-mod live_tests;
-#[cfg(test)]
 mod modal_tests;
 #[cfg(test)]
 mod paste_tests;
@@ -312,7 +311,7 @@ mod walk_tests;
 mod writes_tests;
 
 /// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
-pub(super) fn area(state: &State) -> Rect {
+pub(crate) fn area(state: &State) -> Rect {
     Rect::new(0, 0, state.width, state.height)
 }
 

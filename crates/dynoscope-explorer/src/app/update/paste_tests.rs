@@ -155,7 +155,7 @@ fn a_pattern_parameter_takes_a_paste() {
 
 #[test]
 fn a_paste_goes_where_a_key_would_and_never_into_a_covered_dialog() {
-    use crate::app::live_fixtures::live_opened;
+    use crate::app::live::fixtures::live_opened;
     use crate::app::state::{Layer, Prompt};
     use crate::model::stream::ViewType;
     // A filter prompt under the live pane: the pane has the keys, so the prompt takes nothing.

@@ -3,8 +3,8 @@
 
 use crate::app::input::KeyCode;
 
+use super::fixtures::*;
 use crate::app::fixtures::{char, demo_info, press, send, state};
-use crate::app::live_fixtures::*;
 use crate::app::msg::{
     Effect, LiveEffect, Msg, ReadEffect, StreamMsg, TableEffect, TableMsg, TerminalEffect, TimeMsg,
 };
@@ -72,15 +72,12 @@ fn the_hot_collection_and_the_hot_gsi_key_rank_first_and_are_warned_about() {
     assert!(hot[1].starts_with("hot-write-key 'STATUS#SHIPPED' (GSI1 GSI1PK)"));
     // Tab: GSI1's keys. A shipped order wrote to its PENDING shard and to SHIPPED.
     send(&mut s, [press(KeyCode::Tab)]);
-    let live = super::super::live_fixtures::live(&s);
+    let live = super::fixtures::live(&s);
     assert_eq!(live.target, RankTarget::Gsi(0));
     assert_eq!(live.summary.by_events[0].key, "STATUS#SHIPPED");
     assert_eq!(live.summary.by_events[0].events, 100);
     send(&mut s, [press(KeyCode::Tab)]);
-    assert_eq!(
-        super::super::live_fixtures::live(&s).target,
-        RankTarget::Table
-    );
+    assert_eq!(super::fixtures::live(&s).target, RankTarget::Table);
 }
 
 #[test]

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use crate::app::input::KeyCode;
 
-use super::fixtures::{char, loaded, press, send};
-use super::msg::{Effect, Msg, StreamMsg};
-use super::state::{LiveView, State};
+use crate::app::fixtures::{char, loaded, press, send};
+use crate::app::msg::{Effect, Msg, StreamMsg};
+use crate::app::state::{LiveView, State};
 use crate::model::engine::stream::StreamEvent;
 use crate::model::item::value::{AttrValue, Item};
 use crate::model::stream::{Change, ChangeEvent, ViewType};

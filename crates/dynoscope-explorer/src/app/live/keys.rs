@@ -5,19 +5,19 @@
 
 use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::{area, quit};
+use super::layout::{detail_rows, live_layout, tail_rows};
 use crate::app::keymap::Action;
-use crate::app::live_layout::{detail_rows, live_layout, tail_rows};
 use crate::app::msg::{Effect, LiveEffect, StreamMsg};
 use crate::app::state::{
     detail_line_count, ChangeDetail, CoverPane, LiveStatus, LiveView, Loadable, Notice, State,
 };
+use crate::app::update::{area, quit};
 use crate::model::design::entity::SEPARATORS;
 use crate::model::engine::stream::{StreamEvent, StreamOutcome, StreamStart};
 use crate::model::stream::{LiveConfig, Timeline, Window};
 
 /// The stream the open live pane follows.
-pub(super) fn stream_id(state: &State) -> Option<u64> {
+pub(crate) fn stream_id(state: &State) -> Option<u64> {
     Some(state.table.as_ref()?.live()?.stream_id)
 }
 
@@ -26,7 +26,7 @@ fn live_mut(state: &mut State) -> Option<&mut LiveView> {
 }
 
 /// After any message: the stream of a pane that is gone (closed, or its table left) is stopped.
-pub(super) fn stop_if_closed(state: &State, before: Option<u64>, effects: &mut Vec<Effect>) {
+pub(crate) fn stop_if_closed(state: &State, before: Option<u64>, effects: &mut Vec<Effect>) {
     if let Some(id) = before {
         if stream_id(state) != Some(id) {
             effects.push(Effect::Live(LiveEffect::Stop(id)));
@@ -36,7 +36,7 @@ pub(super) fn stop_if_closed(state: &State, before: Option<u64>, effects: &mut V
 
 /// `W`: opens the pane and starts following the stream from now on. Before the table is
 /// described the pane opens as soon as it is.
-pub(super) fn open_live(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open_live(state: &mut State) -> Vec<Effect> {
     let now = state.clock_ms;
     let config = LiveConfig {
         tail_changes: state.config.live_tail_changes,
@@ -73,7 +73,7 @@ pub(super) fn open_live(state: &mut State) -> Vec<Effect> {
 }
 
 /// The table's description arrived: open the pane if `--live` (or an early `W`) asked for it.
-pub(super) fn after_described(state: &mut State) -> Vec<Effect> {
+pub(crate) fn after_described(state: &mut State) -> Vec<Effect> {
     if !state.open_live {
         return Vec::new();
     }
@@ -89,14 +89,14 @@ pub(super) fn after_described(state: &mut State) -> Vec<Effect> {
     }
 }
 
-pub(super) fn tick(state: &mut State) {
+pub(crate) fn tick(state: &mut State) {
     let now = state.clock_ms;
     if let Some(live) = live_mut(state) {
         live.advance(now);
     }
 }
 
-pub(super) fn stream_msg(state: &mut State, id: u64, event: StreamMsg) -> Vec<Effect> {
+pub(crate) fn stream_msg(state: &mut State, id: u64, event: StreamMsg) -> Vec<Effect> {
     let now = state.clock_ms;
     let Some(live) = live_mut(state).filter(|l| l.stream_id == id) else {
         // A stopped stream's last news, or a pane since closed: stale.
@@ -161,7 +161,7 @@ pub(super) fn stream_msg(state: &mut State, id: u64, event: StreamMsg) -> Vec<Ef
 }
 
 /// The mouse wheel: moves the tail list's cursor (or scrolls an open change).
-pub(super) fn scroll(state: &mut State, delta: isize) -> Vec<Effect> {
+pub(crate) fn scroll(state: &mut State, delta: isize) -> Vec<Effect> {
     let layout = live_layout(area(state));
     let (rows, lines) = (tail_rows(&layout), detail_rows(&layout));
     if let Some(live) = live_mut(state) {
@@ -186,7 +186,7 @@ fn move_in(live: &mut LiveView, delta: isize, rows: usize, detail_lines: usize) 
 }
 
 /// Keys while the pane is open (it is modal): see the help's "Live pane" line.
-pub(super) fn live_key(state: &mut State, key: Key) -> Vec<Effect> {
+pub(crate) fn live_key(state: &mut State, key: Key) -> Vec<Effect> {
     let now = state.clock_ms;
     let layout = live_layout(area(state));
     let (rows, lines) = (tail_rows(&layout), detail_rows(&layout));

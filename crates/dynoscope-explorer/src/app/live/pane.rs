@@ -4,8 +4,8 @@
 //! [`LiveSummary`], so drawing only formats what is visible. Pausing freezes what is shown while
 //! the changes keep being counted.
 
-use super::live_summary::LiveSummary;
-use super::ListCursor;
+use super::summary::LiveSummary;
+use crate::app::state::ListCursor;
 use crate::model::design::schema::TableInfo;
 use crate::model::stream::attribution::WriteTargets;
 use crate::model::stream::tail::TailBuffer;
@@ -50,7 +50,7 @@ pub struct Frozen {
 pub struct ChangeDetail {
     pub change: Change,
     pub scroll: usize,
-    /// Lines the detail draws (see [`super::live_summary::detail_line_count`]).
+    /// Lines the detail draws (see [`super::summary::detail_line_count`]).
     pub line_count: usize,
 }
 
@@ -112,7 +112,7 @@ impl LiveView {
     }
 }
 
-impl super::State {
+impl crate::app::state::State {
     /// Whether the live pane is open: it needs ticks to move its windows on.
     pub fn live_open(&self) -> bool {
         self.table.as_ref().is_some_and(|v| v.live().is_some())
