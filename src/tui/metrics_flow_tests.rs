@@ -11,7 +11,7 @@ use crate::app::input::KeyCode;
 use super::flow_harness::{engine, Harness};
 use super::services::{InsightsSource, MetricsSource};
 use crate::app::fixtures::{char, press};
-use crate::app::metrics_fixtures::{gsi_throttling, insights_enabled};
+use crate::app::metrics::fixtures::{gsi_throttling, insights_enabled};
 use crate::app::state::{MetricsStatus, PANE_PERIOD_SECS};
 use crate::app::update::start;
 use crate::model::traffic::metrics::Window;

@@ -6,11 +6,10 @@ pub mod effect;
 pub mod help;
 pub mod history_file;
 pub mod input;
-pub mod insights_lines;
 pub mod keymap;
 pub mod layout;
 pub mod live;
-pub mod metrics_lines;
+pub mod metrics;
 pub mod msg;
 pub mod query_form;
 pub mod request_log;
@@ -21,5 +20,3 @@ pub mod update;
 
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
-#[cfg(any(test, feature = "fixtures"))]
-pub mod metrics_fixtures;

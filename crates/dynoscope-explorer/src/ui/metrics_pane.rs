@@ -1,4 +1,4 @@
-//! The metrics pane (`M`): the lines `app::metrics_lines` builds for the open table, styled,
+//! The metrics pane (`M`): the lines `app::metrics::lines` builds for the open table, styled,
 //! from the pane's scroll position; the title says what refreshes and the bottom its keys.
 
 use ratatui::layout::Rect;
@@ -7,7 +7,7 @@ use ratatui::widgets::{Block, Paragraph};
 use ratatui::Frame;
 
 use super::theme;
-use crate::app::metrics_lines::{pane_lines, LineKind};
+use crate::app::metrics::lines::{pane_lines, LineKind};
 use crate::app::state::{MetricsPane, MetricsStatus};
 use crate::model::text::sanitize::sanitize;
 

@@ -7,7 +7,7 @@ use ratatui::style::Color;
 use ratatui::Terminal;
 
 use crate::app::fixtures::{char, send};
-use crate::app::metrics_fixtures::*;
+use crate::app::metrics::fixtures::*;
 use crate::app::state::State;
 use crate::model::engine::permission::Denied;
 use crate::model::engine::FeatureError;

@@ -13,7 +13,6 @@ mod layer;
 mod loaded_keys;
 mod log_pane;
 mod marks;
-mod metrics_pane;
 mod modal;
 mod overlay;
 mod palette;
@@ -51,7 +50,8 @@ pub use crate::app::live::{
 pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 pub use marks::Marks;
-pub use metrics_pane::{
+// The metrics pane's state lives with its keys in `app::metrics`.
+pub use crate::app::metrics::{
     InsightsKey, InsightsSection, MetricsPane, MetricsStatus, PANE_PERIOD_SECS, PANE_REFRESH,
     PANE_SINCE_SECS,
 };

@@ -4,7 +4,7 @@
 
 use crate::app::fixtures::{demo_info, loaded, press, send};
 use crate::app::input::KeyCode;
-use crate::app::metrics_fixtures::pane_opened;
+use crate::app::metrics::fixtures::pane_opened;
 use crate::app::msg::{Effect, LiveEffect, Msg, TableMsg, TimeMsg, Timer};
 use crate::app::state::{CoverPane, Layer, State};
 

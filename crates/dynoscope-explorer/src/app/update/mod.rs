@@ -16,10 +16,8 @@ mod export_damage;
 mod export_run;
 mod help;
 mod index_chooser;
-mod insights;
 mod log_pane;
 mod marks;
-mod metrics;
 mod navigation;
 mod open;
 mod palette;
@@ -53,6 +51,8 @@ use self::scan::launcher_key;
 use crate::app::keymap::Action;
 use crate::app::layout::{explorer_layout, TableLayout};
 use crate::app::live::keys as live;
+// The metrics pane's, likewise, in `app::metrics`.
+use crate::app::metrics::{insights, keys as metrics};
 use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
     TerminalEffect, TimeMsg, Timer, WriteMsg,
@@ -65,6 +65,8 @@ pub use crate::app::state::EXPLORER_PAGE_SIZE;
 // The read and scan starts the feature folders (`app::query_form`) send their reads through.
 pub(crate) use self::reads::start as start_read;
 pub(crate) use self::scan::launch as launch_scan;
+// Enter on a Contributor Insights key (`app::metrics`) walks to its collection.
+pub(crate) use self::walk::open_collection;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -323,7 +325,3 @@ pub(super) fn layout(state: &State) -> TableLayout {
 pub(crate) mod export_damage_tests;
 #[cfg(test)]
 mod export_tests;
-#[cfg(test)]
-mod insights_tests;
-#[cfg(test)]
-mod metrics_tests;

@@ -95,7 +95,7 @@ pub(super) fn follow_related(state: &mut State) -> Vec<Effect> {
 }
 
 /// Queries one collection of the table or of `index`, keeping the view it leaves.
-pub(super) fn open_collection(
+pub(crate) fn open_collection(
     state: &mut State,
     index: Option<String>,
     key: String,

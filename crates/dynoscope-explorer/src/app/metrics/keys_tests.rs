@@ -1,6 +1,6 @@
 use crate::app::fixtures::{char, loaded, press, send};
 use crate::app::input::KeyCode;
-use crate::app::metrics_fixtures::*;
+use crate::app::metrics::fixtures::*;
 use crate::app::msg::{Effect, MetricsEffect, Msg, TimeMsg, Timer, TimerEffect};
 use crate::app::state::{MetricsStatus, State, PANE_REFRESH};
 use crate::model::engine::permission::Denied;
@@ -109,7 +109,7 @@ fn the_pane_scrolls_within_its_lines() {
     s.height = 16;
     let id = pane_opened(&mut s);
     send(&mut s, [answer(id, Ok(gsi_throttling()))]);
-    let lines = crate::app::metrics_lines::pane_lines(pane(&s), 118).len();
+    let lines = crate::app::metrics::lines::pane_lines(pane(&s), 118).len();
     let visible = 16 - 4;
     assert!(lines > visible, "{lines} lines fit without scrolling");
     send(&mut s, [char('j'), char('j')]);
@@ -140,7 +140,7 @@ fn m_on_an_export_says_it_has_no_metrics() {
     assert!(effects.is_empty(), "{effects:?}");
     assert!(s.table.as_ref().unwrap().metrics().is_none());
     let notice = s.notice.as_ref().expect("a notice");
-    assert_eq!(notice.text, super::metrics::EXPORT_NO_METRICS);
+    assert_eq!(notice.text, super::keys::EXPORT_NO_METRICS);
     assert!(notice
         .text
         .starts_with("an export has no CloudWatch metrics"));

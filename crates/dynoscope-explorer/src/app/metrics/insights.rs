@@ -3,17 +3,17 @@
 //! shown; its keys feed the pane's verdicts, the cursor moves over them and Enter opens the
 //! key's collection with the explorer's own collection opener (`walk::open_collection`).
 
-use super::area;
+use super::lines::{pane_lines, LineKind};
 use crate::app::keymap::Action;
-use crate::app::metrics_lines::{pane_lines, LineKind};
 use crate::app::msg::{Effect, MetricsEffect};
 use crate::app::state::{InsightsSection, State, PANE_PERIOD_SECS, PANE_SINCE_SECS};
+use crate::app::update::area;
 use crate::model::engine::FeatureError;
 use crate::model::traffic::insights::{RuleKind, TargetInsights};
 use crate::model::traffic::metrics::Target;
 
 /// Asks for the shown section's answer with a new id (nothing when it is hidden).
-pub(super) fn fetch(state: &mut State) -> Option<Effect> {
+pub(crate) fn fetch(state: &mut State) -> Option<Effect> {
     let id = state.next_request_id;
     let view = state.table.as_mut()?;
     let gsis = view.info.loaded()?.gsi_names();
@@ -30,9 +30,9 @@ pub(super) fn fetch(state: &mut State) -> Option<Effect> {
 }
 
 /// `I` in the table view: the metrics pane, with the section shown.
-pub(super) fn open_with_insights(state: &mut State) -> Vec<Effect> {
-    let mut effects = super::metrics::open_metrics(state);
-    if super::metrics::is_open(state) {
+pub(crate) fn open_with_insights(state: &mut State) -> Vec<Effect> {
+    let mut effects = super::keys::open_metrics(state);
+    if super::keys::is_open(state) {
         effects.extend(toggle(state));
     }
     effects
@@ -44,7 +44,7 @@ fn toggle(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     if pane.insights.take().is_some() {
-        super::metrics::judge(state);
+        super::keys::judge(state);
         return Vec::new();
     }
     pane.insights = Some(InsightsSection::new(0));
@@ -52,7 +52,7 @@ fn toggle(state: &mut State) -> Vec<Effect> {
 }
 
 /// An answer came back: kept if it is the one asked for last, the cursor staying on its key.
-pub(super) fn fetched(
+pub(crate) fn fetched(
     state: &mut State,
     id: u64,
     found: Vec<TargetInsights>,
@@ -91,7 +91,7 @@ pub(super) fn fetched(
         .and_then(|was| keys.iter().position(|k| identity(*k) == was))
         .unwrap_or(section.cursor)
         .min(keys.len().saturating_sub(1));
-    super::metrics::judge(state);
+    super::keys::judge(state);
 }
 
 /// What a listed key is, across refreshes that reorder the list.
@@ -101,7 +101,7 @@ fn identity(k: crate::app::state::InsightsKey<'_>) -> (Target, RuleKind, Vec<Str
 
 /// The section's keys in the pane: `I`, the cursor and Enter. `None`: not the section's
 /// key (the pane scrolls with it).
-pub(super) fn insights_key(state: &mut State, action: Option<Action>) -> Option<Vec<Effect>> {
+pub(crate) fn insights_key(state: &mut State, action: Option<Action>) -> Option<Vec<Effect>> {
     if action == Some(Action::Insights) {
         return Some(toggle(state));
     }
@@ -164,5 +164,5 @@ fn open_selected(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     view.cover = None;
-    super::walk::open_collection(state, index, key)
+    crate::app::update::open_collection(state, index, key)
 }

@@ -3,7 +3,7 @@
 //! (`LineKind::Selected`, so `update` can scroll to it); when not, the command that enables
 //! it and what works without it.
 
-use super::metrics_lines::{line, wrap, LineKind, PaneLine};
+use super::lines::{line, wrap, LineKind, PaneLine};
 use crate::app::state::InsightsSection;
 use crate::model::text::sanitize::sanitize;
 use crate::model::text::wording::percent;

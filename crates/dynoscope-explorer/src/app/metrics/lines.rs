@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::app::insights_lines::insights_lines;
+use super::insights_lines::insights_lines;
 use crate::app::state::{MetricsPane, MetricsStatus};
 use crate::model::text::sanitize::sanitize;
 use crate::model::text::wording::percent;

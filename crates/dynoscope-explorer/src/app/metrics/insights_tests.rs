@@ -4,7 +4,7 @@
 
 use crate::app::fixtures::{char, loaded, press, send};
 use crate::app::input::KeyCode;
-use crate::app::metrics_fixtures::*;
+use crate::app::metrics::fixtures::*;
 use crate::app::msg::{Effect, MetricsEffect, Msg, ReadEffect, TimeMsg, Timer, TimerEffect};
 use crate::app::state::{InsightsSection, MetricsPane, State};
 use crate::model::engine::permission::Denied;
@@ -326,7 +326,7 @@ fn keys_and_service_text_are_sanitised_before_display() {
     found[1].mode = Some("THROTTLED\u{1b}[2J".into());
     let problems = vec![FeatureError::Failed("boom\u{1b}[31m\n".into())];
     send(&mut s, [insights_answer(id, found, problems)]);
-    let lines = crate::app::metrics_lines::pane_lines(pane(&s), 118);
+    let lines = crate::app::metrics::lines::pane_lines(pane(&s), 118);
     for l in &lines {
         assert!(
             !l.text.chars().any(|c| c.is_control() || c == '\u{202e}'),

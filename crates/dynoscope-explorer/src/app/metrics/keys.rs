@@ -3,15 +3,15 @@
 //! keys scroll; Esc or `M` closes it (the answers and timers of a closed pane are dropped as
 //! stale: each carries its batch id or pane generation).
 
-use super::{area, quit};
+use super::lines::pane_lines;
 use crate::app::input::{Key, KeyCode};
 use crate::app::keymap::Action;
-use crate::app::metrics_lines::pane_lines;
 use crate::app::msg::{Effect, MetricsEffect, Timer, TimerEffect};
 use crate::app::state::{
     CoverPane, MetricsPane, MetricsStatus, Notice, State, PANE_PERIOD_SECS, PANE_REFRESH,
     PANE_SINCE_SECS,
 };
+use crate::app::update::{area, quit};
 use crate::model::engine::FeatureError;
 use crate::model::traffic::diagnose::{diagnose, Evidence, IndexFacts};
 use crate::model::traffic::metrics::report::MetricsReport;
@@ -41,10 +41,10 @@ fn refresh_timer(generation: u64) -> Effect {
 }
 
 /// What `M` says on an export: its files have no metrics, and no refresh would bring any.
-pub(super) const EXPORT_NO_METRICS: &str = "an export has no CloudWatch metrics (it is files, not the table): open the table itself, 'dynoscope TABLE', and press M there";
+pub(crate) const EXPORT_NO_METRICS: &str = "an export has no CloudWatch metrics (it is files, not the table): open the table itself, 'dynoscope TABLE', and press M there";
 
 /// `M`: opens the pane (once the table is described) and asks for the first batch.
-pub(super) fn open_metrics(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open_metrics(state: &mut State) -> Vec<Effect> {
     if state.session.export.is_some() {
         state.notice = Some(Notice {
             text: EXPORT_NO_METRICS.into(),
@@ -71,7 +71,7 @@ pub(super) fn open_metrics(state: &mut State) -> Vec<Effect> {
 }
 
 /// The minute is up: ask again if the pane of `generation` is still open.
-pub(super) fn refresh(state: &mut State, generation: u64) -> Vec<Effect> {
+pub(crate) fn refresh(state: &mut State, generation: u64) -> Vec<Effect> {
     let open = state
         .table
         .as_ref()
@@ -91,7 +91,7 @@ pub(super) fn refresh(state: &mut State, generation: u64) -> Vec<Effect> {
 
 /// The verdicts of what the pane holds: the last batch, with Contributor Insights' keys once
 /// shown (so a verdict names the hot key as `dynoscope diagnose` does). None without a batch.
-pub(super) fn judge(state: &mut State) {
+pub(crate) fn judge(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
@@ -122,7 +122,7 @@ pub(super) fn judge(state: &mut State) {
 }
 
 /// A batch came back: keep it (and its verdicts) if it is the one asked for last.
-pub(super) fn fetched(state: &mut State, id: u64, result: Result<MetricsReport, FeatureError>) {
+pub(crate) fn fetched(state: &mut State, id: u64, result: Result<MetricsReport, FeatureError>) {
     // The table's on-demand maximum is in its description, not in CloudWatch.
     let max = state
         .table
@@ -158,7 +158,7 @@ pub(super) fn fetched(state: &mut State, id: u64, result: Result<MetricsReport, 
 
 /// Keys while the pane is open: Contributor Insights' (`I`, its cursor, Enter), scrolling,
 /// Esc/`M` to close, help and quit.
-pub(super) fn metrics_key(state: &mut State, key: Key) -> Vec<Effect> {
+pub(crate) fn metrics_key(state: &mut State, key: Key) -> Vec<Effect> {
     let area = area(state);
     // The pane has the screen but its title and status rows.
     let visible = area.height.saturating_sub(4).max(1) as usize;
@@ -199,7 +199,7 @@ pub(super) fn metrics_key(state: &mut State, key: Key) -> Vec<Effect> {
 }
 
 /// Mouse wheel over the open pane.
-pub(super) fn scroll(state: &mut State, delta: isize) -> Vec<Effect> {
+pub(crate) fn scroll(state: &mut State, delta: isize) -> Vec<Effect> {
     let area = area(state);
     let visible = area.height.saturating_sub(4).max(1) as usize;
     if let Some(pane) = state.table.as_mut().and_then(|v| v.metrics_mut()) {
@@ -214,6 +214,6 @@ fn scroll_by(pane: &mut MetricsPane, delta: isize, lines: usize, visible: usize)
     pane.scroll = pane.scroll.saturating_add_signed(delta).min(last);
 }
 
-pub(super) fn is_open(state: &State) -> bool {
+pub(crate) fn is_open(state: &State) -> bool {
     state.table.as_ref().is_some_and(|v| v.metrics().is_some())
 }
