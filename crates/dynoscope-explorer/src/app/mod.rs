@@ -3,6 +3,7 @@
 pub mod columns;
 pub mod config;
 pub mod effect;
+pub mod export;
 pub mod help;
 pub mod history_file;
 pub mod input;

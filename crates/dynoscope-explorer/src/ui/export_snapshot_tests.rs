@@ -201,7 +201,7 @@ fn the_table_view_on_an_export() {
 /// under the pages read.
 #[test]
 fn the_table_view_on_a_damaged_export() {
-    use crate::app::update::export_damage_tests::damaged_report;
+    use crate::app::export::damage_tests::damaged_report;
     let mut info = demo_info();
     info.status = "EXPORT".into();
     info.item_count = 303;

@@ -7,7 +7,6 @@ mod cover;
 mod cursor;
 mod distribution;
 mod explain;
-mod export;
 mod index_chooser;
 mod layer;
 mod loaded_keys;
@@ -38,7 +37,8 @@ pub use cover::CoverPane;
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
 pub use explain::aws_cli;
-pub use export::*;
+// The export's dialog and job live with its keys in `app::export`.
+pub use crate::app::export::*;
 pub use index_chooser::{IndexChoice, IndexChooser};
 pub use layer::Layer;
 // The live pane's state lives with its keys in `app::live`; the binary and the drawing name it

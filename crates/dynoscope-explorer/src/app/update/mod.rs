@@ -11,9 +11,6 @@ mod copy;
 mod derived;
 mod detail;
 mod distribution;
-mod export;
-mod export_damage;
-mod export_run;
 mod help;
 mod index_chooser;
 mod log_pane;
@@ -51,7 +48,8 @@ use self::scan::launcher_key;
 use crate::app::keymap::Action;
 use crate::app::layout::{explorer_layout, TableLayout};
 use crate::app::live::keys as live;
-// The metrics pane's, likewise, in `app::metrics`.
+// The metrics pane's and the export's, likewise, in `app::metrics` and `app::export`.
+use crate::app::export::{damage as export_damage, keys as export, run as export_run};
 use crate::app::metrics::{insights, keys as metrics};
 use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
@@ -67,6 +65,8 @@ pub(crate) use self::reads::start as start_read;
 pub(crate) use self::scan::launch as launch_scan;
 // Enter on a Contributor Insights key (`app::metrics`) walks to its collection.
 pub(crate) use self::walk::open_collection;
+// A streaming export (`app::export`) continues the read it tees into its file.
+pub(crate) use self::reads::continue_read;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -288,7 +288,7 @@ fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     })
 }
 
-pub(super) fn running_read(state: &State) -> Option<u64> {
+pub(crate) fn running_read(state: &State) -> Option<u64> {
     let read = state.table.as_ref()?.view.read.as_ref()?;
     read.running.then_some(read.id)
 }
@@ -320,8 +320,3 @@ pub(crate) fn area(state: &State) -> Rect {
 pub(super) fn layout(state: &State) -> TableLayout {
     explorer_layout(state, area(state))
 }
-
-#[cfg(test)]
-pub(crate) mod export_damage_tests;
-#[cfg(test)]
-mod export_tests;

@@ -90,7 +90,7 @@ pub(super) fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
 /// with a capacity budget continues only with a new one: without `budget` it asks for it
 /// (the prompt's Enter comes back here with it), whoever continues it (`n`, `L`, a streaming
 /// export, a read upgraded to load everything).
-pub(super) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -> Vec<Effect> {
+pub(crate) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -> Vec<Effect> {
     let id = state.next_request_id;
     let Some(table) = state.table.as_mut() else {
         return Vec::new();

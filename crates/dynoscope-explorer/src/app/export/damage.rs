@@ -7,7 +7,7 @@ use crate::app::request_log::RequestRow;
 use crate::app::state::{Notice, State};
 use crate::model::exports::table_export::IntegrityReport;
 
-pub(super) fn damaged(state: &mut State, request_id: u64, report: IntegrityReport) {
+pub(crate) fn damaged(state: &mut State, request_id: u64, report: IntegrityReport) {
     let lines: Vec<(String, u64)> = report
         .troubled()
         .filter_map(|file| Some((file.message()?, file.read)))

@@ -2,12 +2,12 @@
 //! and what a streaming export does when the read it holds ends (the read owner, `reads`,
 //! tees every page of the reads that continue it into the file, until the read's end).
 
-use super::reads::continue_read;
 use crate::app::msg::{Effect, ExportEffect, ExportSummary, ReadEffect};
 use crate::app::state::{
     CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Modal, Notice,
     OpenTable, State,
 };
+use crate::app::update::continue_read;
 use crate::model::design::collection::ItemId;
 use crate::model::exports::export::csv_columns;
 use crate::model::text::wording::{count, thousands};
@@ -17,7 +17,7 @@ use crate::model::text::wording::{count, thousands};
 const DECODE_NOW: usize = 10_000;
 
 /// Starts the export the dialog describes (`overwrite`: the user agreed to replace the file).
-pub(super) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
+pub(crate) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -144,8 +144,8 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
 
 /// `x`, `y`: the export is cancelled, and so is the read a streaming export started (or is
 /// waiting for). An export still waiting for the read to stop has no file yet: it just ends.
-pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
-    let reading = super::running_read(state);
+pub(crate) fn cancel(state: &mut State) -> Vec<Effect> {
+    let reading = crate::app::update::running_read(state);
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -179,7 +179,7 @@ pub(super) fn cancel(state: &mut State) -> Vec<Effect> {
 
 /// The current read ended (done or failed). A streaming export waiting for it takes over;
 /// one that holds it is finished once the read has nothing left.
-pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
+pub(crate) fn read_ended(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -213,7 +213,7 @@ pub(super) fn read_ended(state: &mut State) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn progress(state: &mut State, job: u64, items: u64, bytes: u64) {
+pub(crate) fn progress(state: &mut State, job: u64, items: u64, bytes: u64) {
     if let Some(j) = state
         .table
         .as_mut()
@@ -225,7 +225,7 @@ pub(super) fn progress(state: &mut State, job: u64, items: u64, bytes: u64) {
     }
 }
 
-pub(super) fn done(state: &mut State, job: u64, result: Result<ExportSummary, String>) {
+pub(crate) fn done(state: &mut State, job: u64, result: Result<ExportSummary, String>) {
     if let Some(view) = state.table.as_mut() {
         if view.export_job.as_ref().is_some_and(|j| j.id == job) {
             view.export_job = None;

@@ -3,7 +3,7 @@
 
 use crate::app::input::{Key, KeyCode};
 
-use super::export_run::launch;
+use super::run::launch;
 use crate::app::msg::{Effect, ExportEffect, FileEffect};
 use crate::app::state::{
     CsvChoice, ExportDialog, ExportField, ExportScope, ExportStage, Modal, OpenTable, Pane, State,
@@ -11,7 +11,7 @@ use crate::app::state::{
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::exports::export::{utc_stamp, ExportFormat};
 
-pub(super) fn open_export(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open_export(state: &mut State) -> Vec<Effect> {
     let job_id = state.next_request_id;
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
@@ -72,7 +72,7 @@ fn scope_counts(view: &OpenTable) -> [Option<usize>; 5] {
 }
 
 /// `./<table>-<utc timestamp>.<ext>`, the table name kept to what any file system takes.
-pub(super) fn default_path(table: &str, unix_seconds: u64, format: ExportFormat) -> String {
+pub(crate) fn default_path(table: &str, unix_seconds: u64, format: ExportFormat) -> String {
     let safe: String = table
         .chars()
         .map(|c| {
@@ -90,7 +90,7 @@ pub(super) fn default_path(table: &str, unix_seconds: u64, format: ExportFormat)
     )
 }
 
-pub(super) fn clock(state: &mut State, unix_seconds: u64) {
+pub(crate) fn clock(state: &mut State, unix_seconds: u64) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
@@ -122,7 +122,7 @@ fn follow_format(d: &mut ExportDialog) {
     }
 }
 
-pub(super) fn export_key(state: &mut State, key: Key) -> Vec<Effect> {
+pub(crate) fn export_key(state: &mut State, key: Key) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -208,7 +208,7 @@ pub(super) fn export_key(state: &mut State, key: Key) -> Vec<Effect> {
     Vec::new()
 }
 
-pub(super) fn paste(view: &mut OpenTable, text: &str) -> bool {
+pub(crate) fn paste(view: &mut OpenTable, text: &str) -> bool {
     match view.modal.as_mut().and_then(Modal::export_mut) {
         Some(d) if d.field == ExportField::Path => {
             paste_line(&mut d.path, text);
@@ -255,7 +255,7 @@ fn submit(state: &mut State) -> Vec<Effect> {
     })]
 }
 
-pub(super) fn path_checked(
+pub(crate) fn path_checked(
     state: &mut State,
     job: u64,
     result: Result<bool, String>,
@@ -282,7 +282,7 @@ pub(super) fn path_checked(
     }
 }
 
-pub(super) fn completions(state: &mut State, path: String, dirs: Vec<String>) {
+pub(crate) fn completions(state: &mut State, path: String, dirs: Vec<String>) {
     let Some(d) = state
         .table
         .as_mut()
@@ -316,12 +316,12 @@ pub(super) fn completions(state: &mut State, path: String, dirs: Vec<String>) {
     }
 }
 
-pub(super) fn cancel_prompt_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
+pub(crate) fn cancel_prompt_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     let view = state.table.as_mut()?;
     let job = view.export_job.as_mut().filter(|j| j.confirm_cancel)?;
     job.confirm_cancel = false;
     if matches!(key.code, KeyCode::Char('y') | KeyCode::Char('Y')) {
-        return Some(super::export_run::cancel(state));
+        return Some(super::run::cancel(state));
     }
     Some(Vec::new())
 }
