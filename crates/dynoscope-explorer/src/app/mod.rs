@@ -18,6 +18,7 @@ pub mod sent_view;
 pub mod state;
 pub mod text_input;
 pub mod update;
+pub mod writes;
 
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;

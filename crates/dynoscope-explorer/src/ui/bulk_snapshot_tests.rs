@@ -8,7 +8,7 @@ use super::snapshot_tests::render;
 use crate::app::fixtures::*;
 use crate::app::msg::{BulkEffect, BulkMsg, BulkOutcome, Effect, Msg};
 use crate::app::state::{BulkEnded, BulkProgress, State};
-use crate::app::update::bulk_tests::{marked, previewed};
+use crate::app::writes::bulk_tests::{marked, previewed};
 
 macro_rules! snapshot {
     ($name:expr, $state:expr) => {

@@ -1,7 +1,5 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
-mod bulk;
-mod bulk_run;
 mod chord;
 mod cover;
 mod cursor;
@@ -26,11 +24,11 @@ mod table;
 mod table_read;
 mod view;
 mod visited;
-mod write;
 
-pub use bulk::{
+// The writes' state (one item's and bulk) lives with their keys in `app::writes`.
+pub use crate::app::writes::{
     explorer_statement, resume_command, BulkChoice, BulkDialog, BulkEnded, BulkField, BulkProgress,
-    BulkRecord, BulkRun, BulkStage,
+    BulkRecord, BulkRun, BulkStage, UndoEntry, WriteFlow, WriteStage,
 };
 pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cover::CoverPane;
@@ -75,7 +73,6 @@ pub use session::{ConnectTarget, ConnectionInfo, Session, SwitchKind, Switcher, 
 pub use table::{JsonMode, OpenTable, Pane, Prompt};
 pub use view::View;
 pub use visited::{Visited, MAX_VISITED};
-pub use write::{UndoEntry, WriteFlow, WriteStage};
 
 use super::config::Config;
 use super::keymap::Keymap;

@@ -12,7 +12,7 @@ use crate::model::design::collection::ItemStore;
 use crate::model::item::value::AttrValue;
 
 /// The store, the filter or the order changed: every derived list, then the columns.
-pub(super) fn refilter(state: &mut State) {
+pub(crate) fn refilter(state: &mut State) {
     state.refresh.ask(Stale::All);
 }
 
@@ -35,7 +35,7 @@ pub(super) fn follow_collection(state: &mut State, selected: Option<usize>) {
 }
 
 /// Every list's cursor back on screen (after a resize, a page, a taller log).
-pub(super) fn keep_cursors_visible(state: &mut State) {
+pub(crate) fn keep_cursors_visible(state: &mut State) {
     state.refresh.keep_visible = true;
 }
 

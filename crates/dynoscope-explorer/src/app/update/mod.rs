@@ -4,8 +4,6 @@
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
 mod actions;
-mod bulk;
-mod bulk_run;
 mod chord;
 mod copy;
 mod derived;
@@ -27,15 +25,11 @@ mod scan;
 mod scroll;
 mod session;
 mod walk;
-mod write_request;
-mod write_send;
-mod writes;
 
 use crate::app::input::{Key, KeyCode, Modifiers, MouseKind};
 use ratatui::layout::Rect;
 
 use self::actions::table_action;
-use self::derived::keep_cursors_visible;
 use self::distribution::distribution_key;
 use self::navigation::move_cursor;
 use self::open::{described, open_table};
@@ -50,6 +44,7 @@ use crate::app::layout::{explorer_layout, TableLayout};
 use crate::app::live::keys as live;
 // The metrics pane's and the export's, likewise, in `app::metrics` and `app::export`.
 use crate::app::export::{damage as export_damage, keys as export, run as export_run};
+// The writes', in `app::writes`.
 use crate::app::metrics::{insights, keys as metrics};
 use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
@@ -57,6 +52,7 @@ use crate::app::msg::{
 };
 use crate::app::query_form::query_form_key;
 use crate::app::state::{Layer, Loadable, Modal, Overlay, Screen, State};
+use crate::app::writes::{bulk_keys as bulk, bulk_run, keys as writes, send as write_send};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
 
@@ -67,6 +63,8 @@ pub(crate) use self::scan::launch as launch_scan;
 pub(crate) use self::walk::open_collection;
 // A streaming export (`app::export`) continues the read it tees into its file.
 pub(crate) use self::reads::continue_read;
+// A write's or a bulk run's outcome (`app::writes`) changes the loaded items.
+pub(crate) use self::derived::{keep_cursors_visible, refilter};
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -294,8 +292,6 @@ pub(crate) fn running_read(state: &State) -> Option<u64> {
 }
 
 #[cfg(test)]
-pub(crate) mod bulk_tests;
-#[cfg(test)]
 mod continue_tests;
 #[cfg(test)]
 mod cover_tests;
@@ -309,8 +305,6 @@ mod scan_tests;
 mod update_tests;
 #[cfg(test)]
 mod walk_tests;
-#[cfg(test)]
-mod writes_tests;
 
 /// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
 pub(crate) fn area(state: &State) -> Rect {

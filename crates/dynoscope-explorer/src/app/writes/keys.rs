@@ -3,8 +3,8 @@
 //! request, sent only on Enter. Without writes enabled, each of these keys says how to enable
 //! them and does nothing.
 
-use super::write_request::request_lines;
-use super::write_send::preview;
+use super::request::request_lines;
+use super::send::preview;
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, WriteEffect};
 use crate::app::state::{Modal, Notice, OpenTable, Pane, State, WriteFlow, WriteStage};
@@ -15,7 +15,7 @@ use crate::model::write::{
     WriteKind,
 };
 
-pub(super) const WRITES_OFF: &str = "writes are off: start dynoscope with --allow-writes, or set allow_writes = true for this profile or endpoint in the config";
+pub(crate) const WRITES_OFF: &str = "writes are off: start dynoscope with --allow-writes, or set allow_writes = true for this profile or endpoint in the config";
 
 fn notice(state: &mut State, text: impl Into<String>, error: bool) {
     state.notice = Some(Notice {
@@ -26,10 +26,10 @@ fn notice(state: &mut State, text: impl Into<String>, error: bool) {
 
 /// What a write key says on an export: the files are a copy, and writing there would not
 /// change the table.
-pub(super) const EXPORT_READ_ONLY: &str =
+pub(crate) const EXPORT_READ_ONLY: &str =
     "an export is read-only (a copy of the table): to write, open the table with --allow-writes";
 
-pub(super) fn write_action(state: &mut State, action: Action) -> Vec<Effect> {
+pub(crate) fn write_action(state: &mut State, action: Action) -> Vec<Effect> {
     if state.session.export.is_some() {
         notice(state, EXPORT_READ_ONLY, true);
         return Vec::new();
@@ -200,7 +200,7 @@ fn start_undo(view: &mut OpenTable, id: u64, version: Option<&str>) -> Result<Ve
 }
 
 /// The editor closed: read the item back, check it, and show what would be sent.
-pub(super) fn edited(state: &mut State, edit: u64, result: Result<String, String>) -> Vec<Effect> {
+pub(crate) fn edited(state: &mut State, edit: u64, result: Result<String, String>) -> Vec<Effect> {
     let version = state
         .table
         .as_ref()

@@ -4,11 +4,11 @@
 
 use crate::app::input::{Key, KeyCode};
 
-use super::derived::{keep_cursors_visible, refilter};
-use super::write_request::request_lines;
+use super::request::request_lines;
 use crate::app::msg::{Effect, WriteEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Modal, Notice, OpenTable, State, UndoEntry, WriteStage};
+use crate::app::update::{keep_cursors_visible, refilter};
 use crate::model::engine::write::{WriteFailure, WriteResult};
 use crate::model::formats::json::append_plain_json;
 use crate::model::item::value::Item;
@@ -21,7 +21,7 @@ use crate::model::write::{
 
 /// Plans the user's item against the loaded one (or as a new item) and fills the preview.
 /// `Err`: nothing to send (no change), to say in the status bar.
-pub(super) fn preview(view: &mut OpenTable, version: Option<&str>) -> Result<(), String> {
+pub(crate) fn preview(view: &mut OpenTable, version: Option<&str>) -> Result<(), String> {
     let info = view
         .info
         .loaded()
@@ -77,7 +77,7 @@ fn send_next(view: &mut OpenTable) -> Vec<Effect> {
 }
 
 /// Keys while a write is shown: preview, delete confirmation, conflict.
-pub(super) fn write_key(state: &mut State, key: Key) -> Vec<Effect> {
+pub(crate) fn write_key(state: &mut State, key: Key) -> Vec<Effect> {
     let version = state
         .table
         .as_ref()
@@ -212,7 +212,7 @@ fn reapply(view: &mut OpenTable, version: Option<&str>) {
 }
 
 /// A written item replaces its loaded image in the collections; a deleted one leaves them.
-pub(super) fn apply_to_store(view: &mut OpenTable, before: Option<&Item>, after: Option<&Item>) {
+pub(crate) fn apply_to_store(view: &mut OpenTable, before: Option<&Item>, after: Option<&Item>) {
     let Some(store) = view.view.store.as_mut() else {
         return;
     };
@@ -240,7 +240,7 @@ fn key_text(item: Option<&Item>) -> String {
     s
 }
 
-pub(super) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec<Effect> {
+pub(crate) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };

@@ -6,7 +6,7 @@ use crate::model::item::value::Item;
 use crate::model::write::WritePlan;
 
 /// The request as it will be sent, one line per part.
-pub(super) fn request_lines(plans: &[WritePlan]) -> Vec<String> {
+pub(crate) fn request_lines(plans: &[WritePlan]) -> Vec<String> {
     let mut lines = Vec::new();
     for (i, plan) in plans.iter().enumerate() {
         let Ok(ops) = plan.render() else {

@@ -74,7 +74,7 @@ fn write_keys_on_an_export_say_it_is_read_only_and_do_nothing() {
         assert!(effects.is_empty(), "{key}: {effects:?}");
         let notice = s.notice.as_ref().expect("a notice");
         assert!(notice.error, "{key}");
-        assert_eq!(notice.text, super::writes::EXPORT_READ_ONLY, "{key}");
+        assert_eq!(notice.text, super::keys::EXPORT_READ_ONLY, "{key}");
         let view = s.table.as_ref().unwrap();
         assert!(view.write().is_none() && view.modal.is_none(), "{key}");
     }

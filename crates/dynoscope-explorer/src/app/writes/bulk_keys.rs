@@ -3,7 +3,7 @@
 //! writes are on; Esc stops a run before its next item. The run itself is the terminal loop's
 //! (`BulkEffect`); what it sends back is `bulk_run.rs`'s.
 
-use super::writes::{EXPORT_READ_ONLY, WRITES_OFF};
+use super::keys::{EXPORT_READ_ONLY, WRITES_OFF};
 use crate::app::input::{Key, KeyCode, Modifiers};
 use crate::app::msg::{BulkEffect, Effect};
 use crate::app::state::{
@@ -21,7 +21,7 @@ fn notice(state: &mut State, text: impl Into<String>, error: bool) {
 
 /// `B`: the dialog on the marked items, or on the listed ones when none is marked. It opens
 /// with writes off too: the preview reads nothing and says how to enable writes.
-pub(super) fn open(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open(state: &mut State) -> Vec<Effect> {
     if state.session.export.is_some() {
         notice(state, EXPORT_READ_ONLY, true);
         return Vec::new();
@@ -56,7 +56,7 @@ pub(super) fn open(state: &mut State) -> Vec<Effect> {
 }
 
 /// Keys while the bulk dialog is open.
-pub(super) fn bulk_key(state: &mut State, key: Key) -> Vec<Effect> {
+pub(crate) fn bulk_key(state: &mut State, key: Key) -> Vec<Effect> {
     let Some(d) = state
         .table
         .as_ref()

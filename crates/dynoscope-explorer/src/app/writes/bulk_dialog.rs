@@ -10,7 +10,7 @@ use crate::model::write::bulk::action::{parse_value, plan_action, BulkAction};
 use crate::model::write::bulk::preview::{self, Report};
 use crate::model::write::bulk::BulkItem;
 
-pub use super::bulk_run::{BulkEnded, BulkProgress, BulkRecord, BulkRun};
+use super::bulk_progress::{BulkRecord, BulkRun};
 
 /// The statement a dialog run's journal names: `partiql` resumes a journal only when given
 /// its statement again, and this one starts with the verb, as a bulk statement must.

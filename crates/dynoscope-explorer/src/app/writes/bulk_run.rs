@@ -2,12 +2,12 @@
 //! path, the tally, each item's outcome (a written item replaces its loaded image, so the view
 //! shows what the table holds now), and the end, after which `U` offers the run's undo.
 
-use super::derived::{keep_cursors_visible, refilter};
-use super::write_send::apply_to_store;
+use super::send::apply_to_store;
 use crate::app::msg::{BulkMsg, BulkOutcome, Effect};
 use crate::app::state::{
     BulkDialog, BulkEnded, BulkRecord, BulkRun, Modal, Notice, OpenTable, State, UndoEntry,
 };
+use crate::app::update::{keep_cursors_visible, refilter};
 use crate::model::text::wording::count;
 use crate::model::traffic::capacity::format_units;
 
@@ -20,7 +20,7 @@ fn run_of(view: &mut OpenTable, id: u64) -> Option<&mut BulkRun> {
         .filter(|r| r.id == id)
 }
 
-pub(super) fn bulk_msg(state: &mut State, msg: BulkMsg) -> Vec<Effect> {
+pub(crate) fn bulk_msg(state: &mut State, msg: BulkMsg) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -139,7 +139,7 @@ fn done(state: &mut State, id: u64, progress: crate::app::state::BulkProgress, e
 }
 
 /// `U` when the last write was a bulk run: its undo's preview in the bulk dialog.
-pub(super) fn start_undo(view: &mut OpenTable, rate: Option<f64>) -> Result<(), String> {
+pub(crate) fn start_undo(view: &mut OpenTable, rate: Option<f64>) -> Result<(), String> {
     let record = view
         .undo
         .last()
