@@ -38,20 +38,20 @@ use self::picker::{picker_key, picker_moved};
 use self::prompts::{budget_prompt_key, prompt_key};
 use self::read_events::read_event;
 use self::scan::launcher_key;
-// The live pane's keys and stream news live with its state in `app::live`.
 use crate::app::keymap::Action;
 use crate::app::layout::{explorer_layout, TableLayout};
-use crate::app::live::keys as live;
-// The metrics pane's and the export's, likewise, in `app::metrics` and `app::export`.
-use crate::app::export::{damage as export_damage, keys as export, run as export_run};
-// The writes', in `app::writes`.
-use crate::app::metrics::{insights, keys as metrics};
 use crate::app::msg::{
     Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
     TerminalEffect, TimeMsg, Timer, WriteMsg,
 };
 use crate::app::query_form::query_form_key;
 use crate::app::state::{Layer, Loadable, Modal, Overlay, Screen, State};
+
+// The feature folders' keys and news (`app::export`, `app::live`, `app::metrics`,
+// `app::writes`) live with their state; the router and `actions` call them by these names.
+use crate::app::export::{damage as export_damage, keys as export, run as export_run};
+use crate::app::live::keys as live;
+use crate::app::metrics::{insights, keys as metrics};
 use crate::app::writes::{bulk_keys as bulk, bulk_run, keys as writes, send as write_send};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
