@@ -4,7 +4,7 @@
 //! (`app::live::keys::stop_if_closed`); a closed metrics pane's refresh finds no pane of its
 //! generation and asks CloudWatch nothing more.
 
-use super::{LiveView, MetricsPane, OpenTable};
+use super::{Layer, LiveView, MetricsPane, OpenTable};
 
 /// Both boxed: the panes are hundreds of bytes to a kilobyte, which an open table would carry
 /// while neither is open.
@@ -14,6 +14,16 @@ pub enum CoverPane {
     Live(Box<LiveView>),
     /// CloudWatch's series, Contributor Insights and the verdicts.
     Metrics(Box<MetricsPane>),
+}
+
+impl CoverPane {
+    /// Its place in [`super::State::layers`].
+    pub fn layer(&self) -> Layer {
+        match self {
+            CoverPane::Live(_) => Layer::Live,
+            CoverPane::Metrics(_) => Layer::Metrics,
+        }
+    }
 }
 
 impl OpenTable {

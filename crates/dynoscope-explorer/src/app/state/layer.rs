@@ -4,7 +4,7 @@
 //! `OpenTable::modal`, the live or metrics pane in `OpenTable::cover`, the export's cancel
 //! question); this is the one place that orders them.
 
-use super::{CoverPane, State};
+use super::State;
 
 /// One thing that can take keys, topmost first in [`State::layers`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,16 +49,9 @@ impl State {
         }
         // A pane replaces the table: its dialog and panes are neither drawn nor given keys
         // while it is open.
-        match table.and_then(|t| t.cover.as_ref()) {
-            Some(CoverPane::Live(_)) => {
-                layers.push(Layer::Live);
-                return layers;
-            }
-            Some(CoverPane::Metrics(_)) => {
-                layers.push(Layer::Metrics);
-                return layers;
-            }
-            None => {}
+        if let Some(cover) = table.and_then(|t| t.cover.as_ref()) {
+            layers.push(cover.layer());
+            return layers;
         }
         if table.is_some_and(|t| t.modal.is_some()) {
             layers.push(Layer::Modal);
