@@ -6,10 +6,9 @@ use std::fmt::Write as _;
 use crate::text::sanitize::needs_escape;
 
 /// JSON string escaping. Control characters, and every other character the sanitiser shows as
-/// an escape (DEL, C1 controls, bidi and invisible format characters; see
-/// [`needs_escape`](crate::text::sanitize::needs_escape)), are `\u`-escaped, so JSON output
-/// never carries a raw terminal escape sequence or a bidi override even though it keeps the data
-/// exact.
+/// an escape (DEL, C1 controls, bidi and invisible format characters; see [`needs_escape`]),
+/// are `\u`-escaped, so JSON output never carries a raw terminal escape sequence or a bidi
+/// override even though it keeps the data exact.
 pub fn append_json_string(out: &mut String, s: &str) {
     let bytes = s.as_bytes();
     out.reserve(bytes.len() + 2);
