@@ -42,12 +42,14 @@ installs_ok
 [ "$#" -eq 0 ] || exec cargo test --workspace --locked "$@"
 
 # The whole suite: the integration binary waits on DynamoDB Local, moto and the pty sessions
-# for much of its run and leaves a core's worth of CPU idle, so the other test binaries (the
-# crates' unit and snapshot tests, CPU-bound) run beside it instead of after it
+# for much of its run and leaves most of a core idle (it used 58 % of two), so the other test
+# binaries (the crates' unit and snapshot tests, CPU-bound) run beside it instead of after it
 # (docs/benchmarks.md §17.6). Each runs from its package's directory, as under `cargo test`.
 cargo test --workspace --locked --no-run --message-format=json 2>/dev/null \
-  | python3 scripts/test_binaries.py >"$logs/binaries.tsv"
-grep -q "^integration	" "$logs/binaries.tsv" || { echo "test.sh: cargo built no integration test binary" >&2; exit 1; }
+  | python3 scripts/test_binaries.py >"$logs/binaries.tsv" \
+  || { echo "test.sh: cannot list the test binaries cargo built" >&2; exit 1; }
+IFS=$'\t' read -r _ integration_dir integration_exe < <(grep "^integration	" "$logs/binaries.tsv") \
+  || { echo "test.sh: cargo built no integration test binary" >&2; exit 1; }
 run_binary() { # name dir exe
   echo "== $1 ($3)"
   (cd "$2" && CARGO_MANIFEST_DIR="$2" "$3")
@@ -62,10 +64,8 @@ run_binary() { # name dir exe
 ) >"$logs/others.log" 2>&1 &
 others_pid=$!
 status=0
-while IFS=$'\t' read -r name dir exe; do
-  [ "$name" = integration ] || continue
-  run_binary "$name" "$dir" "$exe" || { echo "test.sh: FAILED: integration" >&2; status=1; }
-done <"$logs/binaries.tsv"
+run_binary integration "$integration_dir" "$integration_exe" \
+  || { echo "test.sh: FAILED: integration" >&2; status=1; }
 wait "$others_pid" || status=1
 cat "$logs/others.log"
 grep "^test.sh: FAILED" "$logs/others.log" >&2 || true
