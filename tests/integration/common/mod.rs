@@ -49,9 +49,25 @@ const TEST_JVM_FLAGS: [&str; 4] = [
     "-Xmn700m",
 ];
 
+/// The same settings as `JAVA_TOOL_OPTIONS`, which every child process gets: the DynamoDB Local
+/// that `dynoscope demo` starts then costs what the harness's own do. The
+/// JVM's notice that it picked them up goes to the demo's discarded stderr.
+pub fn test_jvm_options() -> String {
+    TEST_JVM_FLAGS.join(" ")
+}
+
 /// Starts DynamoDB Local once per test binary. It is spawned from a thread that never exits,
 /// with PR_SET_PDEATHSIG, so the JVM dies with the test process instead of leaking.
 pub fn local() -> &'static Local {
+    static LOCAL: OnceLock<Local> = OnceLock::new();
+    LOCAL.get_or_init(start_local)
+}
+
+/// The DynamoDB Local of the tests that hold [`attempt_timeouts`] (`faults`, `tail_faults`), apart
+/// from the shared one: their fault-free attempts must answer within a 1 or 2 s timeout, and in
+/// the shared JVM a request can wait behind another test's seed or scan of the same in-memory
+/// database. Started on first use; it dies with the test process.
+pub fn timeouts_local() -> &'static Local {
     static LOCAL: OnceLock<Local> = OnceLock::new();
     LOCAL.get_or_init(start_local)
 }
@@ -145,6 +161,7 @@ pub fn aws_env(cmd: &mut Command) -> &mut Command {
         .env_remove("AWS_SESSION_TOKEN")
         // Tests never write to the user's log file; tests/integration/e2e_logs.rs sets its own.
         .env("DYNOSCOPE_LOG", "off")
+        .env("JAVA_TOOL_OPTIONS", test_jvm_options())
 }
 
 pub fn bin() -> &'static str {
@@ -153,10 +170,15 @@ pub fn bin() -> &'static str {
 
 /// Runs `dynoscope --endpoint-url <local> ARGS…`.
 pub fn run(args: &[&str]) -> Output {
+    run_at(&local().endpoint, args)
+}
+
+/// Runs `dynoscope --endpoint-url ENDPOINT ARGS…`.
+pub fn run_at(endpoint: &str, args: &[&str]) -> Output {
     let mut cmd = Command::new(bin());
     aws_env(&mut cmd)
         .arg("--endpoint-url")
-        .arg(&local().endpoint)
+        .arg(endpoint)
         .args(args);
     cmd.stdin(Stdio::null()).output().expect("run dynoscope")
 }
@@ -205,11 +227,15 @@ pub fn lines(text: &str) -> Vec<serde_json::Value> {
 }
 
 pub async fn client() -> Client {
+    client_at(&local().endpoint).await
+}
+
+pub async fn client_at(endpoint: &str) -> Client {
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("dummy", "dummy", None, None, "test"))
-        .endpoint_url(&local().endpoint)
+        .endpoint_url(endpoint)
         .build();
     Client::from_conf(config)
 }

@@ -135,6 +135,7 @@ impl Session {
         ] {
             cmd.env(k, v);
         }
+        cmd.env("JAVA_TOOL_OPTIONS", super::test_jvm_options());
         for k in [
             "AWS_PROFILE",
             "AWS_SESSION_TOKEN",
