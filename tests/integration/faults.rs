@@ -32,8 +32,22 @@ fn serial() -> MutexGuard<'static, ()> {
     common::attempt_timeouts()
 }
 
+/// The DynamoDB Local these tests read, apart from the shared one ([`common::timeouts_local`]).
+fn endpoint() -> &'static str {
+    &common::timeouts_local().endpoint
+}
+
+/// A 40-user demo table in [`endpoint`], seeded once.
 fn demo_table() -> &'static str {
-    shared_demo(40)
+    static TABLE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let table = table_name("demo");
+        ok(run_at(
+            endpoint(),
+            &["seed", "--table", &table, "--users", "40"],
+        ));
+        table
+    })
 }
 
 /// `dynoscope --endpoint-url <proxy> --timeout 1 ARGS…`, timed.
@@ -83,7 +97,7 @@ fn write_operations(proxy: &FaultProxy) -> BTreeMap<String, usize> {
 fn parallel_scan_under_faults_loses_and_duplicates_nothing() {
     let _serial = serial();
     let table = demo_table();
-    let baseline = keys_of(&ok(run(&["scan", table, "--page-size", "25"])));
+    let baseline = keys_of(&ok(run_at(endpoint(), &["scan", table, "--page-size", "25"])));
     let expected: BTreeSet<_> = baseline.iter().cloned().collect();
     assert_eq!(
         expected.len(),
@@ -93,7 +107,7 @@ fn parallel_scan_under_faults_loses_and_duplicates_nothing() {
 
     for (seed, segments) in [(11u64, 1u32), (12, 4), (13, 16)] {
         let proxy = FaultProxy::start(
-            &local().endpoint,
+            endpoint(),
             FaultConfig::new(FAULT_RATE, seed, &RETRIED),
         );
         let (out, elapsed) = run_via(
@@ -172,14 +186,14 @@ fn paginated_query_under_faults_returns_the_same_ordered_items() {
         "--page-size",
         "10",
     ];
-    let baseline = ok(run(&args));
+    let baseline = ok(run_at(endpoint(), &args));
     let baseline_keys = keys_of(&baseline);
     assert!(baseline_keys.len() > 50, "{}", baseline_keys.len());
 
     let mut total_faults = 0;
     for seed in [21u64, 22, 23] {
         let proxy = FaultProxy::start(
-            &local().endpoint,
+            endpoint(),
             FaultConfig::new(FAULT_RATE, seed, &RETRIED),
         );
         let mut full = args.to_vec();
@@ -235,7 +249,7 @@ fn every_fault_kind_exhausts_a_small_retry_budget_cleanly() {
     let mut failures = Vec::new();
     for (name, kinds) in cases {
         let proxy = FaultProxy::start(
-            &local().endpoint,
+            endpoint(),
             FaultConfig::new(1.0, 7, &kinds).only(&["Scan"]).after(3),
         );
         let (out, elapsed) = run_via(
@@ -287,7 +301,7 @@ fn failed_parallel_scan_stats_account_for_every_attempt() {
     let table = demo_table();
     for seed in [41u64, 42, 43] {
         let proxy = FaultProxy::start(
-            &local().endpoint,
+            endpoint(),
             FaultConfig::new(1.0, seed, &[Fault::InternalServerError])
                 .only(&["Scan"])
                 .after(8),
@@ -338,7 +352,7 @@ fn the_explorer_under_faults_sends_only_read_operations() {
     let _serial = serial();
     let table = demo_table();
     let proxy = FaultProxy::start(
-        &local().endpoint,
+        endpoint(),
         // Seed 33 at 30% faults the first requests (ListTables, its retry, …).
         FaultConfig::new(0.3, 33, &RETRIED),
     );
@@ -399,7 +413,7 @@ fn the_explorer_under_faults_sends_only_read_operations() {
 fn a_plain_scan_sends_only_scan_requests() {
     let _serial = serial();
     let table = demo_table();
-    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
+    let proxy = FaultProxy::start(endpoint(), FaultConfig::none());
     for (args, describes) in [
         (vec!["scan", table, "--segments", "3"], false),
         (vec!["scan", table, "--output", "ddb-jsonl"], false),

@@ -50,6 +50,12 @@ fn serial() -> MutexGuard<'static, ()> {
     common::attempt_timeouts()
 }
 
+/// The DynamoDB Local these tests write and read, apart from the shared one
+/// ([`common::timeouts_local`]).
+fn endpoint() -> &'static str {
+    &common::timeouts_local().endpoint
+}
+
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -121,7 +127,7 @@ fn no_duplicates(text: &str) {
 fn trim_horizon_through_faults_reads_exactly_what_a_fault_free_read_does() {
     let _serial = serial();
     let rt = runtime();
-    let client = rt.block_on(client());
+    let client = rt.block_on(client_at(endpoint()));
     let table = table_name("faults");
     rt.block_on(create_table(
         &client,
@@ -146,7 +152,7 @@ fn trim_horizon_through_faults_reads_exactly_what_a_fault_free_read_does() {
         "7",
         "--stats",
     ];
-    let baseline = ok(run(&args));
+    let baseline = ok(run_at(endpoint(), &args));
     let seen: Vec<Seen> = lines(&baseline).iter().map(seen).collect();
     assert_eq!(per_item(&seen), expected.per_item());
 
@@ -165,7 +171,7 @@ fn trim_horizon_through_faults_reads_exactly_what_a_fault_free_read_does() {
         ),
     ];
     for (what, config) in passes {
-        let proxy = FaultProxy::start(&local().endpoint, config);
+        let proxy = FaultProxy::start(endpoint(), config);
         let out = via(&proxy, &args);
         let summary = proxy.summary();
         let (throttles, retries) = (stat(&out, "throttles"), stat(&out, "retries"));
@@ -209,7 +215,7 @@ fn trim_horizon_through_faults_reads_exactly_what_a_fault_free_read_does() {
 fn a_live_tail_through_faults_loses_and_repeats_nothing() {
     let _serial = serial();
     let rt = runtime();
-    let client = rt.block_on(client());
+    let client = rt.block_on(client_at(endpoint()));
     let table = table_name("livefaults");
     rt.block_on(create_table(
         &client,
@@ -223,7 +229,7 @@ fn a_live_tail_through_faults_loses_and_repeats_nothing() {
         model.apply(op, &mut expected);
     }
     let proxy = FaultProxy::start(
-        &local().endpoint,
+        endpoint(),
         FaultConfig::new(0.3, 31, &RECORDS_FAULTS).only(&["GetRecords"]),
     );
     let n = expected.changes.len().to_string();
@@ -258,7 +264,7 @@ fn a_live_tail_through_faults_loses_and_repeats_nothing() {
 fn sdk_retries_of_throttled_calls_are_counted() {
     let _serial = serial();
     let rt = runtime();
-    let client = rt.block_on(client());
+    let client = rt.block_on(client_at(endpoint()));
     let table = table_name("sdkretry");
     rt.block_on(create_table(
         &client,
@@ -269,7 +275,7 @@ fn sdk_retries_of_throttled_calls_are_counted() {
     let ops = mix(&model, 0, 50);
     rt.block_on(write(&client, &table, &ops));
     let proxy = FaultProxy::start(
-        &local().endpoint,
+        endpoint(),
         FaultConfig::new(0.25, 41, &[Fault::LimitExceeded, Fault::Throttling])
             .only(&["GetRecords"]),
     );
