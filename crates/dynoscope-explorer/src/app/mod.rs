@@ -16,6 +16,7 @@ pub mod query_form;
 pub mod request_log;
 pub mod sent_view;
 pub mod state;
+pub mod table;
 pub mod text_input;
 pub mod update;
 pub mod writes;

@@ -1,6 +1,5 @@
 //! Everything the explorer shows, as plain data. `update` changes it; `ui` only reads it.
 
-mod chord;
 mod cover;
 mod cursor;
 mod distribution;
@@ -9,28 +8,22 @@ mod index_chooser;
 mod layer;
 mod loaded_keys;
 mod log_pane;
-mod marks;
 mod modal;
 mod overlay;
 mod palette;
 mod pattern_checks;
 mod picker;
 mod read;
-mod related;
 mod scan;
 mod scan_progress;
 mod session;
-mod table;
 mod table_read;
-mod view;
-mod visited;
 
 // The writes' state (one item's and bulk) lives with their keys in `app::writes`.
 pub use crate::app::writes::{
     explorer_statement, resume_command, BulkChoice, BulkDialog, BulkEnded, BulkField, BulkProgress,
     BulkRecord, BulkRun, BulkStage, UndoEntry, WriteFlow, WriteStage,
 };
-pub use chord::{Chords, CursorsBefore, PendingChord, CHORD_TIMEOUT};
 pub use cover::CoverPane;
 pub use cursor::ListCursor;
 pub use distribution::{DistributionView, DISTRIBUTION_TOP_KEYS};
@@ -47,7 +40,6 @@ pub use crate::app::live::{
 };
 pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
-pub use marks::Marks;
 // The metrics pane's state lives with its keys in `app::metrics`.
 pub use crate::app::metrics::{
     InsightsKey, InsightsSection, MetricsPane, MetricsStatus, PANE_PERIOD_SECS, PANE_REFRESH,
@@ -66,13 +58,16 @@ pub use crate::app::query_form::{
     DIALECT_TABS, HISTORY_PER_TABLE, SORT_OPS,
 };
 pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
-pub use related::Related;
 pub use scan::*;
 pub use scan_progress::{ScanProgress, SegmentProgress};
 pub use session::{ConnectTarget, ConnectionInfo, Session, SwitchKind, Switcher, SWITCHER_ROWS};
-pub use table::{JsonMode, OpenTable, Pane, Prompt};
-pub use view::View;
-pub use visited::{Visited, MAX_VISITED};
+// The table view's state (the open table, its view, marks, related collections, the views kept
+// for going back, the `g` chord) lives in `app::table`; the binary, the dialogs and the drawing
+// name it from here with the rest of what the explorer shows.
+pub use crate::app::table::{
+    Chords, CursorsBefore, JsonMode, Marks, OpenTable, Pane, PendingChord, Prompt, Related, View,
+    Visited, CHORD_TIMEOUT, MAX_VISITED,
+};
 
 use super::config::Config;
 use super::keymap::Keymap;

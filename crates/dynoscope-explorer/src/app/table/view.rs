@@ -2,8 +2,9 @@
 //! filter, columns, detail, marks), with the read that feeds them. A new read gets a new
 //! `View` ([`View::next`]); the one left is kept for going back, as it was.
 
-use super::{JsonMode, ListCursor, Marks, Pane, ReadState, Related, ScanProgress};
+use super::{JsonMode, Marks, Pane, Related};
 use crate::app::columns::ItemColumns;
+use crate::app::state::{ListCursor, ReadState, ScanProgress};
 use crate::model::design::collection::{DisplayOrder, ItemId, ItemStore};
 
 #[derive(Debug, Clone)]

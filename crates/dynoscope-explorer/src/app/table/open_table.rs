@@ -5,7 +5,8 @@
 //! A new read, a walk to another collection and Backspace replace the `View` and keep the
 //! rest, so nothing is carried between views by hand.
 
-use super::{CoverPane, ExportJob, Loadable, Modal, UndoEntry, View, Visited};
+use super::{View, Visited};
+use crate::app::state::{CoverPane, ExportJob, Loadable, Modal, UndoEntry};
 use crate::model::design::part_names::KindPartNames;
 use crate::model::design::relations::KeyKnowledge;
 use crate::model::design::schema::{KeySchema, TableInfo};

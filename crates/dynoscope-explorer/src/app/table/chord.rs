@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use super::ListCursor;
+use crate::app::state::ListCursor;
 
 /// How long `g` waits for its second key.
 pub const CHORD_TIMEOUT: Duration = Duration::from_millis(1000);

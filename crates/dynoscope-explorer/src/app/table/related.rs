@@ -1,7 +1,7 @@
 //! The related collections of the item under the cursor: what `g r` (or Enter on the list in
 //! the item detail) opens.
 
-use super::ListCursor;
+use crate::app::state::ListCursor;
 use crate::model::design::collection::ItemId;
 use crate::model::design::relations::RelatedCollection;
 
