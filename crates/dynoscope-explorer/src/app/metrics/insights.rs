@@ -164,5 +164,5 @@ fn open_selected(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     view.cover = None;
-    crate::app::update::open_collection(state, index, key)
+    crate::app::table::walk::open_collection(state, index, key)
 }

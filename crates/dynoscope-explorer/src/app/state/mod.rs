@@ -193,7 +193,7 @@ pub struct State {
     pub session_budget: SessionBudget,
     /// A writer exists (`--allow-writes` or the config): the write keys work.
     pub writes_enabled: bool,
-    /// Derived view data this message made stale (see `update::derived`).
+    /// Derived view data this message made stale (see `table::derived`).
     pub refresh: Refresh,
 }
 

@@ -25,7 +25,7 @@ pub(super) fn resize_log(state: &mut State, taller: bool) {
 }
 
 /// Moves the log's cursor; it starts on the newest row.
-pub(super) fn move_log_cursor(state: &mut State, delta: isize) {
+pub(crate) fn move_log_cursor(state: &mut State, delta: isize) {
     let len = state.log.len();
     if len == 0 {
         state.log_pane.cursor = None;
@@ -36,7 +36,7 @@ pub(super) fn move_log_cursor(state: &mut State, delta: isize) {
 }
 
 /// Enter on a row: its request as sent.
-pub(super) fn show_sent(state: &mut State) {
+pub(crate) fn show_sent(state: &mut State) {
     let Some(row) = state
         .log_pane
         .cursor

@@ -4,16 +4,10 @@
 //! Each screen or concern has its own file; this one routes a message to the file that owns it.
 
 mod actions;
-mod chord;
-mod copy;
-mod derived;
-mod detail;
 mod distribution;
 mod help;
 mod index_chooser;
 mod log_pane;
-mod marks;
-mod navigation;
 mod open;
 mod palette;
 mod pattern_check;
@@ -24,17 +18,15 @@ mod reads;
 mod scan;
 mod scroll;
 mod session;
-mod walk;
 
 use crate::app::input::{Key, KeyCode, Modifiers, MouseKind};
 use ratatui::layout::Rect;
 
 use self::actions::table_action;
 use self::distribution::distribution_key;
-use self::navigation::move_cursor;
 use self::open::{described, open_table};
 use self::palette::palette_key;
-use self::picker::{picker_key, picker_moved};
+use self::picker::picker_key;
 use self::prompts::{budget_prompt_key, prompt_key};
 use self::read_events::read_event;
 use self::scan::launcher_key;
@@ -47,11 +39,14 @@ use crate::app::msg::{
 use crate::app::query_form::query_form_key;
 use crate::app::state::{Layer, Loadable, Modal, Overlay, Screen, State};
 
-// The feature folders' keys and news (`app::export`, `app::live`, `app::metrics`,
+// The feature folders' keys and news (`app::export`, `app::live`, `app::metrics`, `app::table`,
 // `app::writes`) live with their state; the router and `actions` call them by these names.
 use crate::app::export::{damage as export_damage, keys as export, run as export_run};
 use crate::app::live::keys as live;
 use crate::app::metrics::{insights, keys as metrics};
+use crate::app::table::derived::{self, keep_cursors_visible};
+use crate::app::table::navigation::{self, move_cursor};
+use crate::app::table::{chord_keys as chord, copy, detail, mark_keys as marks, walk};
 use crate::app::writes::{bulk_keys as bulk, bulk_run, keys as writes, send as write_send};
 
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
@@ -59,12 +54,12 @@ pub use crate::app::state::EXPLORER_PAGE_SIZE;
 // The read and scan starts the feature folders (`app::query_form`) send their reads through.
 pub(crate) use self::reads::start as start_read;
 pub(crate) use self::scan::launch as launch_scan;
-// Enter on a Contributor Insights key (`app::metrics`) walks to its collection.
-pub(crate) use self::walk::open_collection;
 // A streaming export (`app::export`) continues the read it tees into its file.
 pub(crate) use self::reads::continue_read;
-// A write's or a bulk run's outcome (`app::writes`) changes the loaded items.
-pub(crate) use self::derived::{keep_cursors_visible, refilter};
+// What the table view (`app::table`) asks of the reads, the picker and the request log.
+pub(crate) use self::log_pane::{move_log_cursor, show_sent};
+pub(crate) use self::picker::picker_moved;
+pub(crate) use self::reads::load_more;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -303,8 +298,6 @@ mod paste_tests;
 mod scan_tests;
 #[cfg(test)]
 mod update_tests;
-#[cfg(test)]
-mod walk_tests;
 
 /// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
 pub(crate) fn area(state: &State) -> Rect {

@@ -78,7 +78,7 @@ pub(super) fn return_to_picker(state: &mut State, left: Option<String>) -> Vec<E
 }
 
 /// Describes the highlighted table once, so its summary shows without a keypress.
-pub(super) fn picker_moved(state: &mut State) -> Vec<Effect> {
+pub(crate) fn picker_moved(state: &mut State) -> Vec<Effect> {
     let Some(table) = state.picker.highlighted() else {
         return Vec::new();
     };

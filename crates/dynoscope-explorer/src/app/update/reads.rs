@@ -66,7 +66,7 @@ pub(crate) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -
 
 /// `n` (one more page per segment) and `L` (everything): continues the current read where each
 /// segment stopped. A read with a capacity budget continues only with a new budget, asked for.
-pub(super) fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
+pub(crate) fn load_more(state: &mut State, all: bool) -> Vec<Effect> {
     let Some(table) = state.table.as_mut() else {
         return Vec::new();
     };

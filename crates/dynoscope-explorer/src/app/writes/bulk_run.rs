@@ -7,7 +7,7 @@ use crate::app::msg::{BulkMsg, BulkOutcome, Effect};
 use crate::app::state::{
     BulkDialog, BulkEnded, BulkRecord, BulkRun, Modal, Notice, OpenTable, State, UndoEntry,
 };
-use crate::app::update::{keep_cursors_visible, refilter};
+use crate::app::table::derived::{keep_cursors_visible, refilter};
 use crate::model::text::wording::count;
 use crate::model::traffic::capacity::format_units;
 

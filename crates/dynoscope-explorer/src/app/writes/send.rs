@@ -8,7 +8,7 @@ use super::request::request_lines;
 use crate::app::msg::{Effect, WriteEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Modal, Notice, OpenTable, State, UndoEntry, WriteStage};
-use crate::app::update::{keep_cursors_visible, refilter};
+use crate::app::table::derived::{keep_cursors_visible, refilter};
 use crate::model::engine::write::{WriteFailure, WriteResult};
 use crate::model::formats::json::append_plain_json;
 use crate::model::item::value::Item;

@@ -6,7 +6,7 @@ use crate::app::keymap::Action;
 use crate::app::msg::Effect;
 use crate::app::state::{Pane, State};
 
-pub(super) fn mark_action(state: &mut State, action: Action) -> Vec<Effect> {
+pub(crate) fn mark_action(state: &mut State, action: Action) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };

@@ -3,11 +3,11 @@
 
 use ratatui::layout::Rect;
 
-use super::layout;
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, split_progress, split_related};
 use crate::app::msg::Effect;
 use crate::app::state::{JsonMode, Notice, OpenTable, Pane, State};
+use crate::app::update::layout;
 use crate::model::formats::json::{line_text, pretty_lines, JsonSpelling};
 use crate::model::text::sanitize::display_width;
 use crate::model::text::wrap::row_count;
@@ -108,7 +108,7 @@ pub(super) fn toggle_wrap(state: &mut State) -> Vec<Effect> {
 }
 
 /// `t` switches the detail's JSON spelling, `w` its wrapping.
-pub(super) fn view_action(state: &mut State, action: Action) -> Vec<Effect> {
+pub(crate) fn view_action(state: &mut State, action: Action) -> Vec<Effect> {
     if action == Action::ToggleWrap {
         return toggle_wrap(state);
     }

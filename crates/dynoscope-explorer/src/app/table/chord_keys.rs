@@ -1,4 +1,4 @@
-//! The `g` prefix (see `state::chord`): `g` goes to the top at once and waits a moment for
+//! The `g` prefix (see `table::chord`): `g` goes to the top at once and waits a moment for
 //! `r`, which follows the selected related collection from where the cursor was.
 //!
 //! Why not wait for the second key before moving: `g` has always gone to the top at once, and
@@ -14,7 +14,7 @@ use crate::app::msg::{Effect, Timer, TimerEffect};
 use crate::app::state::{CursorsBefore, PendingChord, State, CHORD_TIMEOUT};
 
 /// `g`: to the top, and the chord armed.
-pub(super) fn top_and_arm(state: &mut State) -> Vec<Effect> {
+pub(crate) fn top_and_arm(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_ref() else {
         return Vec::new();
     };
@@ -37,7 +37,7 @@ pub(super) fn top_and_arm(state: &mut State) -> Vec<Effect> {
 
 /// The key after `g`: `r` follows, `g` is `g g` (already at the top); `None` for any other
 /// key, which is then handled as itself.
-pub(super) fn chord_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
+pub(crate) fn chord_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
     let pending = state.chord.pending.take()?;
     let plain = key.modifiers.difference(Modifiers::SHIFT).is_empty();
     match key.code {
@@ -50,7 +50,7 @@ pub(super) fn chord_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
     }
 }
 
-pub(super) fn chord_expired(state: &mut State, generation: u64) {
+pub(crate) fn chord_expired(state: &mut State, generation: u64) {
     if state
         .chord
         .pending

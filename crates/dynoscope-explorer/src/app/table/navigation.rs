@@ -1,20 +1,17 @@
 //! Moving around a table: cursors and pages, columns and panes, opening what is selected, and
-//! Esc closing it again. `actions` sends these keys here.
+//! Esc closing it again. `update::actions` sends these keys here.
 
 use super::derived::{refilter, refresh_columns};
 use super::detail::{detail_areas, scroll_detail};
-use super::picker::picker_moved;
-use super::reads::load_more;
-use super::running_read;
 use super::walk::follow_related;
-use super::{area, layout};
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::state::{Pane, Screen, Stale, State};
+use crate::app::update::{area, layout, load_more, picker_moved, running_read};
 
 /// The moving keys: Up/Down/PageUp/PageDown/Top/Bottom, Left/Right, Tab/Shift-Tab, Enter, Esc.
-pub(super) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
+pub(crate) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
     let rows = pane_rows(state) as isize;
     match action {
         Action::Up => move_cursor(state, -1),
@@ -82,7 +79,7 @@ fn open(state: &mut State) -> Vec<Effect> {
     };
     match view.view.focus {
         Pane::Related => return follow_related(state),
-        Pane::Log => super::log_pane::show_sent(state),
+        Pane::Log => crate::app::update::show_sent(state),
         Pane::Collections => view.view.focus = Pane::Items,
         Pane::Items if view.view.selected_item().is_some() => {
             view.view.detail_open = true;
@@ -129,7 +126,7 @@ fn pane_rows(state: &State) -> usize {
     }
 }
 
-pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
+pub(crate) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
     if state.screen == Screen::Picker {
         let rows = picker_rows(picker_layout(area(state)).list);
         let len = state.picker.visible().len();
@@ -173,7 +170,7 @@ pub(super) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
             return Vec::new();
         }
         Pane::Log => {
-            super::log_pane::move_log_cursor(state, delta);
+            crate::app::update::move_log_cursor(state, delta);
             return Vec::new();
         }
     }

@@ -2,11 +2,10 @@
 //! with a Query, and going back through the views left on the way, as they were.
 
 use super::derived::{follow_collection, refilter};
-use super::reads::start;
-use super::running_read;
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
+use crate::app::update::{running_read, start_read as start};
 use crate::model::design::relations::{related_collections, KeyKnowledge, RelationInputs};
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
@@ -14,7 +13,7 @@ use crate::model::query::key_condition::KeyCondition;
 
 /// Recomputes the related collections when another item is selected (or a page asked for it
 /// by clearing `for_item`). Runs after every message; costs one item's decoding when it acts.
-pub(super) fn refresh_related(state: &mut State) {
+pub(crate) fn refresh_related(state: &mut State) {
     let Some(view) = state.table.as_mut() else {
         return;
     };
@@ -144,7 +143,7 @@ pub(crate) fn open_collection(
 /// JSON spelling, wrapping and order, nothing loaded) and keeps the one it leaves for going
 /// back; what belongs to the table (knowledge, live stream, export, undo, dialog) stays. A
 /// view with nothing loaded is not worth keeping.
-pub(super) fn leave_view(state: &mut State) {
+pub(crate) fn leave_view(state: &mut State) {
     let cap = state.max_items;
     let Some(table) = state.table.as_mut() else {
         return;
@@ -221,7 +220,7 @@ pub(super) fn go_back(state: &mut State) -> Vec<Effect> {
 }
 
 /// `o` orders the collections, Backspace goes back to the previous view.
-pub(super) fn walk_action(state: &mut State, action: Action) -> Vec<Effect> {
+pub(crate) fn walk_action(state: &mut State, action: Action) -> Vec<Effect> {
     if action == Action::NavBack {
         return go_back(state);
     }

@@ -4,10 +4,10 @@
 //! [`keep_cursors_visible`]); `update` refreshes once after each message ([`refresh`]), so
 //! a message that changes the store, the filter and the cursor filters once.
 
-use super::{area, layout};
 use crate::app::columns;
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::state::{OpenTable, Stale, State};
+use crate::app::update::{area, layout};
 use crate::model::design::collection::ItemStore;
 use crate::model::item::value::AttrValue;
 
@@ -28,7 +28,7 @@ pub(super) fn refresh_columns(state: &mut State) {
 
 /// Puts the cursor back on collection `selected` after the order changed (`o`, or a page that
 /// made a collection bigger): the list moves, the selection stays.
-pub(super) fn follow_collection(state: &mut State, selected: Option<usize>) {
+pub(crate) fn follow_collection(state: &mut State, selected: Option<usize>) {
     if selected.is_some() {
         state.refresh.follow = selected;
     }
@@ -41,7 +41,7 @@ pub(crate) fn keep_cursors_visible(state: &mut State) {
 
 /// What the message asked for, once, in order: the filtered lists, the columns, the followed
 /// collection, the cursors on screen.
-pub(super) fn refresh(state: &mut State) {
+pub(crate) fn refresh(state: &mut State) {
     let asked = std::mem::take(&mut state.refresh);
     if asked.stale == Stale::All {
         filter_collections(state);

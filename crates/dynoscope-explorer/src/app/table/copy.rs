@@ -4,7 +4,7 @@ use crate::app::msg::{Effect, TerminalEffect};
 use crate::app::state::{Notice, State};
 use crate::model::formats::json::append_plain_json;
 
-pub(super) fn copy(state: &mut State) -> Vec<Effect> {
+pub(crate) fn copy(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_ref() else {
         return Vec::new();
     };
