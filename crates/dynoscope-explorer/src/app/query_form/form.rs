@@ -5,8 +5,9 @@
 use ratatui_textarea::TextArea;
 
 use super::field::{Field, SORT_OPS};
+use super::loaded_keys::LoadedKeys;
 use super::partiql::PartiqlForm;
-use crate::app::state::{aws_cli, LoadedKeys};
+use crate::app::state::aws_cli;
 
 use crate::model::design::schema::{KeySchema, TableInfo};
 use crate::model::engine::read_cause::ReadCause;

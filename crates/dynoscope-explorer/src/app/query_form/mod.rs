@@ -1,10 +1,12 @@
 //! The query form (`:`), one feature in one folder: its state (`form`, `field`, `partiql`,
 //! `history`, `sample_offer`), what its keys do (`keys`, `partiql_keys`), its completions and
-//! key samples (`completion`, `key_sample`). `ui::query_form` draws it.
+//! key samples (`completion`, `key_sample`, and the loaded items' key values in `loaded_keys`).
+//! `ui::query_form` draws it.
 //!
 //! The files depend one way, so each can be read without the others' internals:
-//! `keys` → `partiql_keys` → `history` → `form` → `partiql`, `field`; and `keys` →
-//! `key_sample` → `completion` → `sample_offer` → `form`. Nothing below `keys` calls back up.
+//! `keys` → `partiql_keys` → `history` → `form` → `partiql`, `field`, `loaded_keys`; and
+//! `keys` → `key_sample` → `completion` → `sample_offer` → `form`. Nothing below `keys` calls
+//! back up.
 
 mod completion;
 mod field;
@@ -12,6 +14,7 @@ mod form;
 mod history;
 mod key_sample;
 mod keys;
+mod loaded_keys;
 mod partiql;
 mod partiql_keys;
 mod sample_offer;
@@ -19,6 +22,7 @@ mod sample_offer;
 pub use field::{Field, SORT_OPS};
 pub use form::{Completion, FieldError, KeySample, PreparedQuery, QueryForm, RawInputs};
 pub use history::{HistoryEntry, QueryMemory, HISTORY_PER_TABLE};
+pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use partiql::{
     check_partiql, explain_area, PartiqlCheck, PartiqlForm, PartiqlReady, DIALECT_TABS,
 };

@@ -6,7 +6,6 @@ mod distribution;
 mod explain;
 mod index_chooser;
 mod layer;
-mod loaded_keys;
 mod log_pane;
 mod modal;
 mod overlay;
@@ -38,7 +37,6 @@ pub use crate::app::live::{
     detail_line_count, no_diff_reason, view_note, ChangeDetail, Follow, Frozen, LiveStatus,
     LiveSummary, LiveView, LIVE_TOP_KEYS,
 };
-pub use loaded_keys::{LoadedKeys, LOADED_KEYS_LIMIT};
 pub use log_pane::LogPane;
 // The metrics pane's state lives with its keys in `app::metrics`.
 pub use crate::app::metrics::{
@@ -54,8 +52,8 @@ pub use picker::Picker;
 // binary name it from here with the rest of what the explorer shows.
 pub use crate::app::query_form::{
     check_partiql, explain_area, Completion, Field, FieldError, HistoryEntry, KeySample,
-    PartiqlCheck, PartiqlForm, PartiqlReady, PreparedQuery, QueryForm, QueryMemory, RawInputs,
-    DIALECT_TABS, HISTORY_PER_TABLE, SORT_OPS,
+    LoadedKeys, PartiqlCheck, PartiqlForm, PartiqlReady, PreparedQuery, QueryForm, QueryMemory,
+    RawInputs, DIALECT_TABS, HISTORY_PER_TABLE, LOADED_KEYS_LIMIT, SORT_OPS,
 };
 pub use read::{ReadOrigin, ReadOutcome, ReadState, EXPLORER_PAGE_SIZE};
 pub use scan::*;
