@@ -4,7 +4,8 @@
 //!   (one second, or ten and more: the rate holds on average too) never exceeds R × T plus the
 //!   cost of one page;
 //! - anything that continues a budget-stopped read asks for a new budget first (the explorer's
-//!   side of it is in `crates/dynoscope-explorer/src/app/update/scan_tests.rs` and `export_tests.rs`);
+//!   side of it is in `crates/dynoscope-explorer/src/app/update/scan_tests.rs` and
+//!   `continue_tests.rs`);
 //!
 //! at 1, 4, 16 and 64 segments, with a filter and without, and for a 10-shard fan-out, through
 //! the engine (which sees every page's cost and send time) and through the headless commands

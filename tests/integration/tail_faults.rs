@@ -170,45 +170,52 @@ fn trim_horizon_through_faults_reads_exactly_what_a_fault_free_read_does() {
             ]),
         ),
     ];
-    for (what, config) in passes {
-        let proxy = FaultProxy::start(endpoint(), config);
-        let out = via(&proxy, &args);
-        let summary = proxy.summary();
-        let (throttles, retries) = (stat(&out, "throttles"), stat(&out, "retries"));
-        let expired = stat(&out, "expired_iterators");
-        let text = ok(out);
-        assert_eq!(text, baseline, "{what}: {summary}");
-        no_duplicates(&text);
-        only_reads(&proxy);
-        let faults = proxy.faults("GetRecords");
-        assert!(
-            faults.len() >= 4,
-            "{what}: too few kinds injected: {summary}"
-        );
-        // What the engine counted is what the proxy did, but for a fault on a request the
-        // `--count` stop left unread.
-        let last = last_records_fault(&proxy);
-        assert!(
-            counted_all_read(
-                throttles,
-                proxy.throttles("GetRecords")
-                    + proxy.throttles("GetShardIterator")
-                    + proxy.throttles("DescribeStream"),
-                last.is_some_and(Fault::is_throttle)
-            ),
-            "{what}: counted {throttles}: {summary}"
-        );
-        assert!(
-            counted_all_read(
-                expired,
-                faults.get(&Fault::ExpiredIterator).copied().unwrap_or(0),
-                last == Some(Fault::ExpiredIterator)
-            ),
-            "{what}: counted {expired}: {summary}"
-        );
-        assert!(retries > 0, "{what}: {summary}");
-        eprintln!("{what}: {summary}");
-    }
+    // The two passes read the stream at once, each through its own proxy: two readers of a
+    // shard, as AWS advises at most, and each pass's checks are its own proxy's.
+    std::thread::scope(|scope| {
+        for (what, config) in passes {
+            let (args, baseline) = (&args, &baseline);
+            scope.spawn(move || {
+                let proxy = FaultProxy::start(endpoint(), config);
+                let out = via(&proxy, args);
+                let summary = proxy.summary();
+                let (throttles, retries) = (stat(&out, "throttles"), stat(&out, "retries"));
+                let expired = stat(&out, "expired_iterators");
+                let text = ok(out);
+                assert_eq!(&text, baseline, "{what}: {summary}");
+                no_duplicates(&text);
+                only_reads(&proxy);
+                let faults = proxy.faults("GetRecords");
+                assert!(
+                    faults.len() >= 4,
+                    "{what}: too few kinds injected: {summary}"
+                );
+                // What the engine counted is what the proxy did, but for a fault on a request
+                // the `--count` stop left unread.
+                let last = last_records_fault(&proxy);
+                assert!(
+                    counted_all_read(
+                        throttles,
+                        proxy.throttles("GetRecords")
+                            + proxy.throttles("GetShardIterator")
+                            + proxy.throttles("DescribeStream"),
+                        last.is_some_and(Fault::is_throttle)
+                    ),
+                    "{what}: counted {throttles}: {summary}"
+                );
+                assert!(
+                    counted_all_read(
+                        expired,
+                        faults.get(&Fault::ExpiredIterator).copied().unwrap_or(0),
+                        last == Some(Fault::ExpiredIterator)
+                    ),
+                    "{what}: counted {expired}: {summary}"
+                );
+                assert!(retries > 0, "{what}: {summary}");
+                eprintln!("{what}: {summary}");
+            });
+        }
+    });
 }
 
 #[test]
