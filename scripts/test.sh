@@ -28,10 +28,12 @@ installs_ok() {
 export AWS_EC2_METADATA_DISABLED=true
 export AWS_ACCESS_KEY_ID=dummy AWS_SECRET_ACCESS_KEY=dummy AWS_REGION=us-east-1
 unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_DYNAMODB
-# Two tests at a time: tests that cannot share the machine's timing take a lock or a DynamoDB
-# Local of their own (tests/integration/common/mod.rs), and the screen waits end on the screen
-# or the program's exit, not on a short clock (docs/benchmarks.md §17.3).
-export RUST_TEST_THREADS="${RUST_TEST_THREADS:-2}"
+# Four tests at a time: the integration binary's tests wait on DynamoDB Local, streams, moto and
+# pty sessions, and at two threads it left 42 % of two cores idle (docs/benchmarks.md §17.7).
+# Tests that cannot share the machine's timing take a lock or a DynamoDB Local of their own
+# (tests/integration/common/mod.rs), and the screen waits end on the screen or the program's
+# exit, not on a short clock (§17.3).
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
 
 if ! cargo test --workspace --locked --no-run "$@"; then
   installs_ok || true
