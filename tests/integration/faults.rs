@@ -97,7 +97,10 @@ fn write_operations(proxy: &FaultProxy) -> BTreeMap<String, usize> {
 fn parallel_scan_under_faults_loses_and_duplicates_nothing() {
     let _serial = serial();
     let table = demo_table();
-    let baseline = keys_of(&ok(run_at(endpoint(), &["scan", table, "--page-size", "25"])));
+    let baseline = keys_of(&ok(run_at(
+        endpoint(),
+        &["scan", table, "--page-size", "25"],
+    )));
     let expected: BTreeSet<_> = baseline.iter().cloned().collect();
     assert_eq!(
         expected.len(),
@@ -106,10 +109,7 @@ fn parallel_scan_under_faults_loses_and_duplicates_nothing() {
     );
 
     for (seed, segments) in [(11u64, 1u32), (12, 4), (13, 16)] {
-        let proxy = FaultProxy::start(
-            endpoint(),
-            FaultConfig::new(FAULT_RATE, seed, &RETRIED),
-        );
+        let proxy = FaultProxy::start(endpoint(), FaultConfig::new(FAULT_RATE, seed, &RETRIED));
         let (out, elapsed) = run_via(
             &proxy,
             &[
@@ -192,10 +192,7 @@ fn paginated_query_under_faults_returns_the_same_ordered_items() {
 
     let mut total_faults = 0;
     for seed in [21u64, 22, 23] {
-        let proxy = FaultProxy::start(
-            endpoint(),
-            FaultConfig::new(FAULT_RATE, seed, &RETRIED),
-        );
+        let proxy = FaultProxy::start(endpoint(), FaultConfig::new(FAULT_RATE, seed, &RETRIED));
         let mut full = args.to_vec();
         full.extend_from_slice(&["--max-attempts", "10", "--stats"]);
         let (out, elapsed) = run_via(&proxy, &full);
