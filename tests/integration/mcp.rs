@@ -20,7 +20,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use common::fault_proxy::{FaultConfig, FaultProxy};
-use common::{aws_env, bin, local, start_local, table_name, venv_python};
+use common::{aws_env, bin, local, shared_demo, table_name, venv_python};
 
 /// Runs one scenario of tests/mcp_client.py against `dynoscope mcp --endpoint-url SERVER
 /// SERVER_ARGS…`, boto3 reading `oracle`; returns the JSON it prints.
@@ -84,23 +84,6 @@ fn typed_table() -> &'static str {
     TABLE.get_or_init(|| seed_typed(&local().endpoint))
 }
 
-/// The demo data set in a fresh table of `endpoint` (it has orders with a `status`).
-fn seed_demo(endpoint: &str, users: u32) -> String {
-    let table = table_name("mcp-demo");
-    let mut cmd = Command::new(bin());
-    let out = aws_env(&mut cmd)
-        .args(["--endpoint-url", endpoint, "seed", "--table", &table])
-        .args(["--users", &users.to_string()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    table
-}
-
 #[test]
 fn an_mcp_client_lists_read_only_tools_and_reads_what_boto3_reads() {
     let endpoint = &local().endpoint;
@@ -144,10 +127,10 @@ fn an_mcp_client_lists_read_only_tools_and_reads_what_boto3_reads() {
 #[test]
 fn a_scan_shaped_statement_is_refused_and_with_allow_scan_stays_under_the_cap() {
     let endpoint = &local().endpoint;
-    let table = seed_demo(endpoint, 60);
+    let table = shared_demo(60);
     let out = client(
         "scan_refusal",
-        &table,
+        table,
         endpoint,
         endpoint,
         &["--max-rcu", "50", "--max-rcu-per-call", "2"],
@@ -159,14 +142,15 @@ fn a_scan_shaped_statement_is_refused_and_with_allow_scan_stays_under_the_cap() 
 
 #[test]
 fn the_session_budget_holds_over_many_calls_as_the_service_counts_it() {
-    // A DynamoDB Local of its own: the proxy counts every unit this server is charged.
-    let own = start_local();
-    let table = seed_demo(&own.endpoint, 60);
-    let proxy = FaultProxy::start(&own.endpoint, FaultConfig::none());
+    // Only this server's requests go through its proxy, so the proxy counts every unit this
+    // server is charged, and only those.
+    let endpoint = &local().endpoint;
+    let table = shared_demo(60);
+    let proxy = FaultProxy::start(endpoint, FaultConfig::none());
     let out = client(
         "budget",
-        &table,
-        &own.endpoint,
+        table,
+        endpoint,
         &proxy.url,
         &["--max-rcu", "12", "--max-rcu-per-call", "2.5"],
         None,
@@ -187,15 +171,14 @@ fn the_session_budget_holds_over_many_calls_as_the_service_counts_it() {
 
 #[test]
 fn the_per_call_cap_and_the_session_total_hold_across_tools_called_at_once() {
-    // Its own DynamoDB Local behind the proxy: every unit the service charges is this
+    // Only this server's requests go through its proxy: every unit the proxy counts is this
     // server's. Query, PartiQL Scan and hotkeys run at once, round after round.
-    let own = start_local();
-    let table = seed_typed(&own.endpoint);
-    let proxy = FaultProxy::start(&own.endpoint, FaultConfig::none());
+    let endpoint = &local().endpoint;
+    let proxy = FaultProxy::start(endpoint, FaultConfig::none());
     let out = client(
         "mixed",
-        &table,
-        &own.endpoint,
+        typed_table(),
+        endpoint,
         &proxy.url,
         &["--max-rcu", "12", "--max-rcu-per-call", "3"],
         None,
@@ -344,15 +327,13 @@ fn hotkeys_ranks_the_key_boto3_counts_most_and_a_small_share_stops_within_it() {
     assert_eq!(out["items"], 1500, "{out}");
     assert_eq!(out["items"], out["oracle"], "{out}");
 
-    // Its own DynamoDB Local behind the proxy: the units the service charged stay within the
+    // Through a proxy of its own: the units the service charged this server stay within the
     // call's share.
-    let own = start_local();
-    let table = seed_typed(&own.endpoint);
-    let proxy = FaultProxy::start(&own.endpoint, FaultConfig::none());
+    let proxy = FaultProxy::start(endpoint, FaultConfig::none());
     let out = client(
         "hotkeys_partial",
-        &table,
-        &own.endpoint,
+        typed_table(),
+        endpoint,
         &proxy.url,
         &["--max-rcu", "50", "--max-rcu-per-call", "5"],
         None,
