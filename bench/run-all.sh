@@ -33,3 +33,7 @@ python3 bench/export_read.py --gb 2 --small-gb 0.2 --rounds 3 --cores 1,2
 echo "== DynamoDB Local's CPU under the test harness's JVM flags against the JVM's defaults"
 bash scripts/install-corpus-tools.sh >/dev/null
 .cache/python-venv/bin/python bench/jvm_flags.py --items 6000 --rounds 3
+echo "== the integration binary at four test threads: wall, CPU, tests at once, costliest modules"
+integration="$(cargo test --locked --test integration --no-run --message-format=json 2>/dev/null \
+  | python3 -c 'import json,sys; print(next(m["executable"] for m in map(json.loads, sys.stdin) if m.get("target", {}).get("name") == "integration" and m.get("executable")))')"
+python3 bench/test_profile.py "$integration" 4
