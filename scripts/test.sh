@@ -35,28 +35,39 @@ unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL AWS_ENDPOINT_URL_DYNAMODB
 # exit, not on a short clock (§17.3).
 export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
 
-if ! cargo test --workspace --locked --no-run "$@"; then
-  installs_ok || true
-  exit 1
+build_failed() { installs_ok || true; exit 1; }
+# With arguments (a filter, a package) it is cargo's own build and run.
+if [ "$#" -gt 0 ]; then
+  cargo test --workspace --locked --no-run "$@" || build_failed
+  installs_ok
+  exec cargo test --workspace --locked "$@"
 fi
-installs_ok
-# With arguments (a filter, a package) it is cargo's own run.
-[ "$#" -eq 0 ] || exec cargo test --workspace --locked "$@"
 
-# The whole suite: the integration binary waits on DynamoDB Local, moto and the pty sessions
-# for much of its run and leaves most of a core idle (it used 58 % of two), so the other test
-# binaries (the crates' unit and snapshot tests, CPU-bound) run beside it instead of after it
-# (docs/benchmarks.md §17.6). Each runs from its package's directory, as under `cargo test`.
-cargo test --workspace --locked --no-run --message-format=json 2>/dev/null \
-  | python3 scripts/test_binaries.py >"$logs/binaries.tsv" \
-  || { echo "test.sh: cannot list the test binaries cargo built" >&2; exit 1; }
-IFS=$'\t' read -r _ integration_dir integration_exe < <(grep "^integration	" "$logs/binaries.tsv") \
+# The whole suite. The integration binary is built first and starts as soon as it and the
+# installs are ready. It waits on DynamoDB Local, moto and the pty sessions for much of its
+# run and leaves part of the two cores idle (1.47 of two used at four threads), so the rest of
+# the build (each crate's unit-test binary, about a minute on two cores at the end of a clean
+# build) and then those binaries run beside it, at a lower priority (docs/benchmarks.md §17.6,
+# §17.7). The first build selects the same packages, so it resolves the same features and the
+# second finds the integration binary and `dynoscope` fresh. Each binary runs from its
+# package's directory, as under `cargo test`.
+cargo test --workspace --locked --no-run --test integration || build_failed
+installs_ok
+list_binaries() { # cargo test arguments…; prints name, package directory, executable per line
+  cargo test --workspace --locked --no-run --message-format=json "$@" 2>/dev/null \
+    | python3 scripts/test_binaries.py
+}
+IFS=$'\t' read -r _ integration_dir integration_exe < <(list_binaries --test integration | grep "^integration	") \
   || { echo "test.sh: cargo built no integration test binary" >&2; exit 1; }
 run_binary() { # name dir exe
   echo "== $1 ($3)"
   (cd "$2" && CARGO_MANIFEST_DIR="$2" "$3")
 }
 (
+  nice -n 10 cargo test --workspace --locked --no-run 2>&1 \
+    || { echo "test.sh: FAILED: the build of the other test binaries"; exit 1; }
+  list_binaries >"$logs/binaries.tsv" \
+    || { echo "test.sh: FAILED: cannot list the test binaries cargo built"; exit 1; }
   status=0
   while IFS=$'\t' read -r name dir exe; do
     [ "$name" = integration ] && continue
