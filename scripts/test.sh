@@ -59,9 +59,9 @@ list_binaries() { # cargo test arguments…; prints name, package directory, exe
 }
 IFS=$'\t' read -r _ integration_dir integration_exe < <(list_binaries --test integration | grep "^integration	") \
   || { echo "test.sh: cargo built no integration test binary" >&2; exit 1; }
-run_binary() { # name dir exe
-  echo "== $1 ($3)"
-  (cd "$2" && CARGO_MANIFEST_DIR="$2" "$3")
+run_binary() { # name dir exe [test arguments…]
+  echo "== $1 ($3 ${*:4})"
+  (cd "$2" && CARGO_MANIFEST_DIR="$2" "${@:3}")
 }
 (
   nice -n 10 cargo test --workspace --locked --no-run 2>&1 \
@@ -76,9 +76,19 @@ run_binary() { # name dir exe
   exit "$status"
 ) >"$logs/others.log" 2>&1 &
 others_pid=$!
+# The stream tests (`tail`, `tail_faults`) come last in libtest's name order, and most of their
+# time is waiting: stream pages, fixed read windows, and the SDK's pacing after throttles. At
+# the end of the run they were its tail, so they run from the start in a process of their own,
+# one at a time, and the rest at four threads (docs/benchmarks.md §17.7).
+stream_tests=(tail:: tail_faults::)
+RUST_TEST_THREADS=1 run_binary "integration, stream tests" "$integration_dir" "$integration_exe" \
+  "${stream_tests[@]}" >"$logs/streams.log" 2>&1 &
+streams_pid=$!
 status=0
-run_binary integration "$integration_dir" "$integration_exe" \
+run_binary integration "$integration_dir" "$integration_exe" "${stream_tests[@]/#/--skip=}" \
   || { echo "test.sh: FAILED: integration" >&2; status=1; }
+wait "$streams_pid" || { echo "test.sh: FAILED: integration, stream tests" >&2; status=1; }
+cat "$logs/streams.log"
 wait "$others_pid" || status=1
 cat "$logs/others.log"
 grep "^test.sh: FAILED" "$logs/others.log" >&2 || true
