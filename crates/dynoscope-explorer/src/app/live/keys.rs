@@ -11,7 +11,7 @@ use crate::app::msg::{Effect, LiveEffect, StreamMsg};
 use crate::app::state::{
     detail_line_count, ChangeDetail, CoverPane, LiveStatus, LiveView, Loadable, Notice, State,
 };
-use crate::app::update::{area, quit};
+use crate::app::update::{area, open_help, quit};
 use crate::model::design::entity::SEPARATORS;
 use crate::model::engine::stream::{StreamEvent, StreamOutcome, StreamStart};
 use crate::model::stream::{LiveConfig, Timeline, Window};
@@ -207,10 +207,7 @@ pub(crate) fn live_key(state: &mut State, key: Key) -> Vec<Effect> {
     };
     match action {
         Some(Action::Quit) => return quit(state),
-        Some(Action::Help) => {
-            state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 });
-            return Vec::new();
-        }
+        Some(Action::Help) => return open_help(state),
         _ => {}
     }
     let Some(live) = live_mut(state) else {

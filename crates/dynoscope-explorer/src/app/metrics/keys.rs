@@ -11,7 +11,7 @@ use crate::app::state::{
     CoverPane, MetricsPane, MetricsStatus, Notice, State, PANE_PERIOD_SECS, PANE_REFRESH,
     PANE_SINCE_SECS,
 };
-use crate::app::update::{area, quit};
+use crate::app::update::{area, open_help, quit};
 use crate::model::engine::FeatureError;
 use crate::model::traffic::diagnose::{diagnose, Evidence, IndexFacts};
 use crate::model::traffic::metrics::report::MetricsReport;
@@ -165,10 +165,7 @@ pub(crate) fn metrics_key(state: &mut State, key: Key) -> Vec<Effect> {
     let action = state.keymap.action(&key);
     match action {
         Some(Action::Quit) => return quit(state),
-        Some(Action::Help) => {
-            state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 });
-            return Vec::new();
-        }
+        Some(Action::Help) => return open_help(state),
         _ => {}
     }
     let Some(view) = state.table.as_mut() else {

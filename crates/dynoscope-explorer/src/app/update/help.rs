@@ -25,7 +25,7 @@ pub(super) fn help_key(state: &mut State, key: Key) -> Vec<Effect> {
 }
 
 /// `?`: the help over everything, from its top.
-pub(super) fn open_help(state: &mut State) -> Vec<Effect> {
+pub(crate) fn open_help(state: &mut State) -> Vec<Effect> {
     state.overlay = Some(Overlay::Help { scroll: 0 });
     Vec::new()
 }

@@ -60,6 +60,8 @@ pub(crate) use self::reads::continue_read;
 pub(crate) use self::log_pane::{move_log_cursor, show_sent};
 pub(crate) use self::picker::picker_moved;
 pub(crate) use self::reads::load_more;
+// `?` over the panes (`app::live`, `app::metrics`) opens the same help as over the table.
+pub(crate) use self::help::open_help;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);

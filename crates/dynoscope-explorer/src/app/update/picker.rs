@@ -4,7 +4,7 @@ use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::area;
 use super::open::open_table;
-use super::quit;
+use super::{help::open_help, quit};
 use crate::app::layout::{picker_layout, picker_rows};
 use crate::app::msg::{Effect, ReadEffect, TableEffect};
 use crate::app::state::{Loadable, State};
@@ -39,10 +39,7 @@ pub(super) fn picker_key(state: &mut State, key: Key) -> Vec<Effect> {
             };
         }
         KeyCode::Esc if state.picker.filter.is_empty() => return quit(state),
-        KeyCode::Char('?') => {
-            state.overlay = Some(crate::app::state::Overlay::Help { scroll: 0 });
-            return Vec::new();
-        }
+        KeyCode::Char('?') => return open_help(state),
         _ => {
             // Everything else edits the filter; Esc clears it.
             match edit_line(&mut state.picker.filter, &key) {
