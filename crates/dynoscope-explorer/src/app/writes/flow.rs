@@ -1,6 +1,7 @@
 //! A write on its way: the editor's result, the diff and request shown before sending, the
 //! delete confirmation, the conflict view; and the undo stack of what dynoscope wrote.
 
+use crate::app::state::Modal;
 use crate::model::formats::json::JsonSpelling;
 use crate::model::item::value::Item;
 use crate::model::write::{AttributeEdit, ThreeWayRow, UndoImage, WriteKind, WritePlan};
@@ -58,6 +59,15 @@ pub struct WriteFlow {
 }
 
 impl WriteFlow {
+    /// The open write flow when it is write `id` and still at `stage`: an answer (the editor's
+    /// text, the service's result) for a flow since closed, replaced or moved on finds none.
+    pub(crate) fn at(modal: &mut Option<Modal>, id: u64, stage: WriteStage) -> Option<&mut Self> {
+        modal
+            .as_mut()
+            .and_then(Modal::write_mut)
+            .filter(|f| f.id == id && f.stage == stage)
+    }
+
     pub fn new(id: u64, kind: WriteKind, spelling: JsonSpelling) -> Self {
         WriteFlow {
             id,

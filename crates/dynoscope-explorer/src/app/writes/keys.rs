@@ -209,12 +209,7 @@ pub(crate) fn edited(state: &mut State, edit: u64, result: Result<String, String
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(flow) = view
-        .modal
-        .as_mut()
-        .and_then(Modal::write_mut)
-        .filter(|f| f.id == edit && f.stage == WriteStage::Editing)
-    else {
+    let Some(flow) = WriteFlow::at(&mut view.modal, edit, WriteStage::Editing) else {
         return Vec::new();
     };
     let text = match result {

@@ -7,7 +7,7 @@ use crate::app::input::{Key, KeyCode};
 use super::request::request_lines;
 use crate::app::msg::{Effect, WriteEffect};
 use crate::app::request_log::RequestRow;
-use crate::app::state::{Modal, Notice, OpenTable, State, UndoEntry, WriteStage};
+use crate::app::state::{Modal, Notice, OpenTable, State, UndoEntry, WriteFlow, WriteStage};
 use crate::app::table::derived::{keep_cursors_visible, refilter};
 use crate::model::engine::write::{WriteFailure, WriteResult};
 use crate::model::formats::json::append_plain_json;
@@ -244,12 +244,7 @@ pub(crate) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
-    let Some(flow) = view
-        .modal
-        .as_mut()
-        .and_then(Modal::write_mut)
-        .filter(|f| f.id == write && f.stage == WriteStage::Sending)
-    else {
+    let Some(flow) = WriteFlow::at(&mut view.modal, write, WriteStage::Sending) else {
         return Vec::new();
     };
     let plan = flow.plans[flow.sent].clone();
