@@ -40,14 +40,7 @@ fn endpoint() -> &'static str {
 /// A 40-user demo table in [`endpoint`], seeded once.
 fn demo_table() -> &'static str {
     static TABLE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        let table = table_name("demo");
-        ok(run_at(
-            endpoint(),
-            &["seed", "--table", &table, "--users", "40"],
-        ));
-        table
-    })
+    TABLE.get_or_init(|| seeded_demo_at(endpoint(), 40))
 }
 
 /// `dynoscope --endpoint-url <proxy> --timeout 1 ARGS…`, timed.

@@ -253,14 +253,16 @@ pub fn table_name(prefix: &str) -> String {
 
 /// Seeds a fresh demo table through the binary and returns its name.
 pub fn seeded_demo(users: u32) -> String {
+    seeded_demo_at(&local().endpoint, users)
+}
+
+/// [`seeded_demo`] in the DynamoDB Local at `endpoint`.
+pub fn seeded_demo_at(endpoint: &str, users: u32) -> String {
     let table = table_name("demo");
-    ok(run(&[
-        "seed",
-        "--table",
-        &table,
-        "--users",
-        &users.to_string(),
-    ]));
+    ok(run_at(
+        endpoint,
+        &["seed", "--table", &table, "--users", &users.to_string()],
+    ));
     table
 }
 
