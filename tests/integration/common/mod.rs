@@ -233,6 +233,8 @@ pub async fn client() -> Client {
 pub async fn client_at(endpoint: &str) -> Client {
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(BehaviorVersion::latest())
+        // The SDK crates carry no default HTTP client: dynoscope's own (rustls over ring).
+        .http_client(dynoscope_engine::aws::https::client())
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("dummy", "dummy", None, None, "test"))
         .endpoint_url(endpoint)

@@ -75,6 +75,8 @@ pub fn moto() -> &'static Moto {
 pub fn s3() -> aws_sdk_s3::Client {
     let config = aws_sdk_s3::Config::builder()
         .behavior_version(BehaviorVersion::latest())
+        // The SDK crates carry no default HTTP client: dynoscope's own (rustls over ring).
+        .http_client(dynoscope_engine::aws::https::client())
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("dummy", "dummy", None, None, "test"))
         .endpoint_url(&moto().endpoint)

@@ -125,10 +125,12 @@ fn shown(url: &str) -> String {
     url.strip_suffix('/').unwrap_or(&url).to_string()
 }
 
-/// aws-config's default chain with dynoscope's retry, timeouts and `--profile`, `--region`,
-/// `--endpoint-url`: shared by every client, so each uses the same credentials and region.
+/// aws-config's default chain with dynoscope's HTTPS client, retry, timeouts and `--profile`,
+/// `--region`, `--endpoint-url`: shared by every client (and by the SSO and STS calls of the
+/// credential chain), so each uses the same credentials, region and TLS stack.
 pub async fn load_sdk_config(opts: &ConnectOptions) -> aws_types::SdkConfig {
     let mut loader = aws_config::defaults(BehaviorVersion::latest())
+        .http_client(super::https::client())
         .retry_config(
             RetryConfig::adaptive()
                 .with_max_attempts(opts.max_attempts.unwrap_or(DEFAULT_MAX_ATTEMPTS))

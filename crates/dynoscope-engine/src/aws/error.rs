@@ -170,7 +170,20 @@ fn connector_reason(err: &ConnectorError) -> String {
     } else {
         "request failed"
     };
-    format!("{kind}: {}", root_cause(err))
+    format!("{kind}: {}", with_certificate_fix(root_cause(err)))
+}
+
+/// rustls names why it refused a server's certificate ("invalid peer certificate:
+/// UnknownIssuer") but not what to do about it.
+fn with_certificate_fix(reason: String) -> String {
+    if reason.contains("invalid peer certificate") {
+        format!(
+            "{reason} (the endpoint's TLS certificate is checked against the system's trusted \
+             roots: install ca-certificates, or set SSL_CERT_FILE to the CA that signed it)"
+        )
+    } else {
+        reason
+    }
 }
 
 /// The innermost error's text: hyper and the SDK wrap "Connection refused (os error 111)" in

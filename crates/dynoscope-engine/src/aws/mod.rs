@@ -14,6 +14,7 @@ pub mod endpoint;
 mod engine_streams;
 pub mod error;
 pub mod export_start;
+pub mod https;
 pub mod insights;
 pub mod json_lines;
 #[cfg(any(test, feature = "test-engines"))]
