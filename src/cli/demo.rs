@@ -14,6 +14,7 @@ use super::args::{DemoArgs, GlobalArgs};
 use super::CliError;
 use crate::aws::{self, seed, Engine};
 use crate::model::demo::demo_data;
+use crate::platform::listener::{who_listens, PortHolder};
 
 pub const DEMO_TABLE: &str = "app";
 /// The demo table's access patterns, built into the binary so `demo` works from anywhere.
@@ -31,11 +32,24 @@ pub fn dynamodb_local_dir() -> PathBuf {
 /// A running DynamoDB Local; killed when dropped, so every exit path stops it.
 pub struct LocalDynamo {
     child: Child,
+    port: u16,
     pub endpoint: String,
 }
 
+/// Times the demo starts DynamoDB Local on a fresh port when another program took the one it
+/// picked before the JVM could bind it.
+const PORT_ATTEMPTS: u32 = 3;
+
+/// Why DynamoDB Local is not ready.
+enum NotReady {
+    /// Another program listens on the port the JVM was to bind, and the JVM has exited.
+    PortTaken,
+    Failed(CliError),
+}
+
 impl LocalDynamo {
-    pub async fn start(dir: &Path) -> Result<LocalDynamo, CliError> {
+    /// Starts the JVM on `port`, or on a port that is free now.
+    pub async fn start(dir: &Path, port: Option<u16>) -> Result<LocalDynamo, CliError> {
         let jar = dir.join("DynamoDBLocal.jar");
         if !jar.is_file() {
             return Err(CliError::bad_input(format!(
@@ -43,10 +57,13 @@ impl LocalDynamo {
                 dir.display()
             )));
         }
-        let port = TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .map_err(|e| CliError::service(format!("cannot find a free local port: {e}")))?
-            .port();
+        let port = match port {
+            Some(port) => port,
+            None => TcpListener::bind("127.0.0.1:0")
+                .and_then(|l| l.local_addr())
+                .map_err(|e| CliError::service(format!("cannot find a free local port: {e}")))?
+                .port(),
+        };
         let mut command = Command::new("java");
         command
             .arg(format!(
@@ -87,27 +104,41 @@ impl LocalDynamo {
         })?;
         Ok(LocalDynamo {
             child,
+            port,
             endpoint: format!("http://127.0.0.1:{port}"),
         })
     }
 
-    /// Polls ListTables until DynamoDB Local answers (JVM start-up takes a second or two).
-    pub async fn wait_ready(&mut self, engine: &Engine) -> Result<(), CliError> {
+    /// Polls ListTables until this JVM answers (start-up takes a second or two). An answer
+    /// counts only when the listener on the port is the JVM's own: the port was free when
+    /// picked, but another program may have bound it since, and then the demo would load and
+    /// show that program's tables while its own JVM, unable to bind, exits.
+    async fn wait_ready(&mut self, engine: &Engine) -> Result<(), NotReady> {
         let started = Instant::now();
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
-                return Err(CliError::service(format!(
+                // A pid that has exited holds nothing: any listener left is another program's.
+                if who_listens(0, self.port) == PortHolder::Another {
+                    return Err(NotReady::PortTaken);
+                }
+                return Err(NotReady::Failed(CliError::service(format!(
                     "DynamoDB Local exited during start-up ({status}); check that Java is 17 or newer"
-                )));
+                ))));
             }
             if engine.list_tables().await.is_ok() {
-                return Ok(());
+                let pid = self.child.id().unwrap_or(0);
+                if matches!(
+                    who_listens(pid, self.port),
+                    PortHolder::Process | PortHolder::Unknown
+                ) {
+                    return Ok(());
+                }
             }
             if started.elapsed() > Duration::from_secs(60) {
-                return Err(CliError::service(format!(
+                return Err(NotReady::Failed(CliError::service(format!(
                     "DynamoDB Local did not answer at {} within 60 s",
                     self.endpoint
-                )));
+                ))));
             }
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
@@ -165,7 +196,7 @@ pub async fn run(global: &GlobalArgs, args: DemoArgs) -> Result<(), CliError> {
         super::seed_churn::churn_rate(rate)?;
     }
     let mut signals = StopSignals::new()?;
-    let mut local = LocalDynamo::start(&dynamodb_local_dir()).await?;
+    let mut local = LocalDynamo::start(&dynamodb_local_dir(), args.port).await?;
     let no_ui = args.no_ui;
     // Dropping the explorer on a signal restores the terminal.
     let outcome = tokio::select! {
@@ -197,13 +228,34 @@ async fn serve(
     local: &mut LocalDynamo,
 ) -> Result<(), CliError> {
     let mut options = super::connect_options(global)?;
-    options.endpoint_url = Some(local.endpoint.clone());
     options.local_only = Some("demo");
     // A few quick attempts while the JVM starts; the poll loop does the waiting.
     options.max_attempts = Some(1);
-    let conn = aws::connect(&options).await?;
-    let engine = Engine::new(&conn);
-    local.wait_ready(&engine).await?;
+    let mut attempt = 1;
+    let conn = loop {
+        options.endpoint_url = Some(local.endpoint.clone());
+        let conn = aws::connect(&options).await?;
+        match local.wait_ready(&Engine::new(&conn)).await {
+            Ok(()) => break conn,
+            Err(NotReady::PortTaken) if args.port.is_some() => {
+                return Err(CliError::bad_input(format!(
+                    "another program listens on port {}, so DynamoDB Local could not start there; choose another --port, or leave it out for a free one",
+                    local.port
+                )))
+            }
+            Err(NotReady::PortTaken) if attempt < PORT_ATTEMPTS => {
+                attempt += 1;
+                *local = LocalDynamo::start(&dynamodb_local_dir(), None).await?;
+            }
+            Err(NotReady::PortTaken) => {
+                return Err(CliError::service(format!(
+                    "another program took DynamoDB Local's port {PORT_ATTEMPTS} times in a row before it started (the last: {}); try again",
+                    local.port
+                )))
+            }
+            Err(NotReady::Failed(e)) => return Err(e),
+        }
+    };
     say!(
         "DynamoDB Local is up at {}; loading the demo table '{DEMO_TABLE}'…",
         local.endpoint

@@ -354,3 +354,26 @@ fn demo_sigkilled_takes_dynamodb_local_down() {
     child.wait().unwrap();
     assert_local_stops(port);
 }
+
+/// A `--port` another program holds (here a proxy to the shared DynamoDB Local, which answers
+/// ListTables as a DynamoDB Local would) stops the demo with one line naming the port, and the
+/// readiness polls are all that program sees: the demo loads its data only into its own JVM.
+/// Without `--port`, the same check makes the demo start again on another free port.
+#[test]
+fn demo_on_a_port_another_program_holds_stops_and_loads_nothing_there() {
+    use common::fault_proxy::{FaultConfig, FaultProxy};
+    let _one_jvm = common::demo_jvm();
+    let squatter = FaultProxy::start(&local().endpoint, FaultConfig::none());
+    let port = squatter.url.rsplit(':').next().unwrap().to_string();
+    let out = run_raw(&["demo", "--users", "2", "--no-ui", "--port", &port], &[]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!("another program listens on port {port}")),
+        "{err}"
+    );
+    let operations = squatter.operations();
+    assert!(operations.contains_key("ListTables"), "{operations:?}");
+    assert_eq!(operations.len(), 1, "only readiness polls: {operations:?}");
+}

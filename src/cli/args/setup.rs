@@ -51,4 +51,7 @@ pub struct DemoArgs {
     /// Open the demo table with the live pane (W) already open.
     #[arg(long, conflicts_with = "no_ui")]
     pub live: bool,
+    /// Start DynamoDB Local on this port (default: a free one); if another program holds it, the demo stops.
+    #[arg(long, value_name = "PORT", value_parser = clap::value_parser!(u16).range(1..))]
+    pub port: Option<u16>,
 }
