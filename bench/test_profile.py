@@ -26,8 +26,11 @@ import time
 SAMPLE_EVERY = 0.5
 
 
-def session_cpu(sid, hz):
-    """CPU seconds of every process in session `sid`, with the children each has reaped."""
+def session_cpu(sid, hz, programs=None):
+    """CPU seconds of every process in session `sid`, with the children each has reaped.
+
+    With `programs`, also keeps each process's own CPU (without its reaped children) by pid,
+    under its command name, for the run's CPU by program."""
     total = 0
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
@@ -40,6 +43,9 @@ def session_cpu(sid, hz):
         fields = stat[stat.rfind(")") + 2 :].split()
         if int(fields[3]) == sid:
             total += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+            if programs is not None:
+                comm = stat[stat.find("(") + 1 : stat.rfind(")")]
+                programs[pid] = (comm, (int(fields[11]) + int(fields[12])) / hz)
     return total / hz
 
 
@@ -63,11 +69,11 @@ def main():
     if os.getsid(0) != os.getpid():
         os.setsid()
     sid, hz = os.getsid(0), os.sysconf("SC_CLK_TCK")
-    samples, finished = [], threading.Event()
+    samples, finished, programs = [], threading.Event(), {}
 
     def sample():
         while not finished.is_set():
-            samples.append((time.time(), session_cpu(sid, hz)))
+            samples.append((time.time(), session_cpu(sid, hz, programs)))
             time.sleep(SAMPLE_EVERY)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -117,6 +123,15 @@ def main():
     print("\nCPU s  time s  module")
     for module, seconds in modules_cpu.most_common(20):
         print(f"{seconds:5.0f}  {modules_time[module]:6.0f}  {module}")
+    # A process seen in at least one sample, by its command name; one that lived less than a
+    # sample, and the last half second of each, count only in `spent` (its parent reaped it).
+    by_program = collections.Counter()
+    for comm, seconds in programs.values():
+        by_program[comm] += seconds
+    print("\nCPU s  program (a process's own CPU as last sampled)")
+    for comm, seconds in by_program.most_common(8):
+        print(f"{seconds:5.0f}  {comm}")
+    print(f"{spent - sum(by_program.values()):5.0f}  (not sampled: short-lived processes, last half seconds)")
     print("\nCPU s  time s  start    end  test")
     for name, seconds in cpu.most_common(25):
         if name in took:
