@@ -10,6 +10,7 @@ pub mod fault_proxy;
 pub mod moto;
 pub mod peak_memory;
 pub mod pty;
+pub mod server;
 pub mod stream_writes;
 pub mod table_export;
 pub mod tables;
@@ -18,7 +19,6 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::Client;
@@ -81,15 +81,7 @@ pub fn start_local() -> Local {
         "DynamoDB Local is not installed in {}; run: bash scripts/install-dynamodb-local.sh",
         dir.display()
     );
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let (tx, rx) = std::sync::mpsc::channel();
-    let (exited_tx, exited) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        use std::os::unix::process::CommandExt;
+    let (port, pid) = server::start_server("DynamoDB Local", move |port| {
         let mut cmd = Command::new("java");
         // Its working directory is the cache, where it writes a metadata file.
         cmd.current_dir(&dir)
@@ -104,43 +96,22 @@ pub fn start_local() -> Local {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
-        let mut child = cmd.spawn().expect("start java for DynamoDB Local");
-        tx.send(child.id()).unwrap();
-        // This thread is the child's parent thread: it must outlive every test, so it waits
-        // on the JVM (reaping it), says how it ended, and then parks for the rest of the process.
-        let _ = exited_tx.send(child.wait().map(|s| s.to_string()).unwrap_or_default());
-        loop {
-            std::thread::park();
-        }
+        cmd
     });
-    let pid = rx.recv().unwrap();
-    let endpoint = format!("http://127.0.0.1:{port}");
-    wait_listening(port, &exited, "DynamoDB Local");
-    Local { endpoint, pid }
+    Local {
+        endpoint: format!("http://127.0.0.1:{port}"),
+        pid,
+    }
 }
 
-/// Waits until a server this harness spawned accepts connections on `port`, or fails when it
-/// exits first (`exited` says how). Not on a clock: a JVM starting beside a full test run on 2
-/// cores took over the 60 s this once allowed, and the tests that then started a second JVM
-/// only added load. Ten minutes is a backstop for a server that neither listens nor exits.
-pub fn wait_listening(port: u16, exited: &std::sync::mpsc::Receiver<String>, what: &str) {
-    let started = Instant::now();
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Ok(status) = exited.try_recv() {
-            panic!("{what} exited before it listened on port {port}: {status}");
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(600),
-            "{what} neither listened on port {port} nor exited in 10 minutes"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+/// A port nothing listens on now; the caller's server must make sure it got it
+/// ([`server::start_server`]).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
 }
 
 /// Environment every child process gets: dummy keys, no IMDS, no user AWS config.

@@ -3,7 +3,6 @@
 //! binary on a free port, as DynamoDB Local is (tests/integration/common/mod.rs), and dying with the test
 //! process; and an upload of a folder (an export written by tests/integration/common/table_export.rs).
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -23,8 +22,8 @@ pub fn moto_server() -> PathBuf {
     }
 }
 
-/// Starts moto_server once per test binary, from a thread that never exits, with
-/// PR_SET_PDEATHSIG, so the server dies with the test process instead of leaking.
+/// Starts moto_server once per test binary ([`super::server::start_server`]: on a port of its
+/// own, dying with the test process).
 pub fn moto() -> &'static Moto {
     static MOTO: OnceLock<Moto> = OnceLock::new();
     MOTO.get_or_init(|| {
@@ -34,37 +33,14 @@ pub fn moto() -> &'static Moto {
             "moto_server is not installed at {}; run: bash scripts/install-corpus-tools.sh",
             server.display()
         );
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let (tx, rx) = std::sync::mpsc::channel();
-        let (exited_tx, exited) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            use std::os::unix::process::CommandExt;
+        let (port, _) = super::server::start_server("moto_server", move |port| {
             let mut cmd = Command::new(&server);
             cmd.args(["-H", "127.0.0.1", "-p", &port.to_string()])
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null());
-            unsafe {
-                cmd.pre_exec(|| {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    Ok(())
-                });
-            }
-            let mut child = cmd.spawn().expect("start moto_server");
-            tx.send(child.id()).unwrap();
-            // The child's parent thread must outlive every test (PDEATHSIG follows the thread).
-            let _ = exited_tx.send(child.wait().map(|s| s.to_string()).unwrap_or_default());
-            loop {
-                std::thread::park();
-            }
+            cmd
         });
-        // moto_server was spawned (its pid is sent once it is).
-        rx.recv().unwrap();
-        super::wait_listening(port, &exited, "moto_server");
         Moto {
             endpoint: format!("http://127.0.0.1:{port}"),
         }
