@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """DynamoDB Local's CPU under the JVM's default settings against the integration harness's
-(`TEST_JVM_FLAGS` in tests/integration/common/mod.rs, read from there so the two cannot drift).
+(`TEST_JVM_FLAGS` in tests/integration/common/mod.rs, read from there so the two cannot drift,
+and DynamoDB Local's `-disableTelemetry`), and the harness's flags with telemetry left on.
 
 Each round starts one DynamoDB Local per setting, one after the other, and gives each the same
 work a test module gives its instance: a table, N items batch-written, 10 full scans and 1,000
@@ -42,11 +43,11 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def start(flags):
+def start(flags, extra=()):
     port = free_port()
     jvm = subprocess.Popen(
         ["java", *flags, f"-Djava.library.path={DDB}/DynamoDBLocal_lib", "-jar",
-         f"{DDB}/DynamoDBLocal.jar", "-inMemory", "-sharedDb", "-port", str(port)],
+         f"{DDB}/DynamoDBLocal.jar", "-inMemory", "-sharedDb", "-port", str(port), *extra],
         cwd=DDB, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     endpoint = f"http://127.0.0.1:{port}"
     began = time.perf_counter()
@@ -88,9 +89,9 @@ def work(endpoint, items):
                                                 ":s": {"S": "ORDER#"}})
 
 
-def one(flags, items):
+def one(flags, extra, items):
     began = time.perf_counter()
-    jvm, endpoint = start(flags)
+    jvm, endpoint = start(flags, extra)
     try:
         ready = cpu_seconds(jvm.pid)
         work(endpoint, items)
@@ -106,19 +107,25 @@ def main():
     parser.add_argument("--items", type=int, default=6000)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    settings = [("JVM defaults", []), ("harness", harness_flags())]
-    print(f"harness flags: {' '.join(settings[1][1])}; {args.items} items, {args.rounds} rounds")
-    runs = {name: [] for name, _ in settings}
+    flags = harness_flags()
+    settings = [
+        ("JVM defaults", [], []),
+        ("harness flags, telemetry on", flags, []),
+        ("harness", flags, ["-disableTelemetry"]),
+    ]
+    print(f"harness flags: {' '.join(flags)} -disableTelemetry; {args.items} items, {args.rounds} rounds")
+    runs = {name: [] for name, _, _ in settings}
     for _ in range(args.rounds):
-        for name, flags in settings:
-            runs[name].append(one(flags, args.items))
+        for name, jvm_flags, extra in settings:
+            runs[name].append(one(jvm_flags, extra, args.items))
     median = lambda name, k: statistics.median(r[k] for r in runs[name])
     print("| setting | start CPU s | work CPU s | wall s |")
     print("|---|---|---|---|")
-    for name, _ in settings:
+    for name, _, _ in settings:
         print(f"| {name} | {median(name, 0):.1f} | {median(name, 1):.1f} | {median(name, 2):.1f} |")
-    for k, what in [(0, "start CPU"), (1, "work CPU"), (2, "wall")]:
-        print(f"harness / defaults, {what}: {median('harness', k) / median('JVM defaults', k):.2f}")
+    for base in ["JVM defaults", "harness flags, telemetry on"]:
+        for k, what in [(0, "start CPU"), (1, "work CPU"), (2, "wall")]:
+            print(f"harness / {base}, {what}: {median('harness', k) / median(base, k):.2f}")
 
 
 if __name__ == "__main__":

@@ -73,6 +73,9 @@ impl LocalDynamo {
             .arg("-jar")
             .arg(&jar)
             .args(["-inMemory", "-sharedDb", "-port", &port.to_string()])
+            // A demo has nothing to report to AWS, and telemetry is a third of the JVM's
+            // start-up CPU (docs/benchmarks.md §17.8).
+            .arg("-disableTelemetry")
             .current_dir(dir)
             .stdin(Stdio::null())
             .stdout(Stdio::null())

@@ -93,6 +93,9 @@ pub fn start_local() -> Local {
             .arg("-jar")
             .arg(dir.join("DynamoDBLocal.jar"))
             .args(["-inMemory", "-sharedDb", "-port", &port.to_string()])
+            // Telemetry costs a third of the JVM's start-up CPU and a tenth of its work's
+            // (docs/benchmarks.md §17.8), and a test has nothing to report to AWS.
+            .arg("-disableTelemetry")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
