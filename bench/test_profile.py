@@ -132,6 +132,9 @@ def main():
     for comm, seconds in by_program.most_common(8):
         print(f"{seconds:5.0f}  {comm}")
     print(f"{spent - sum(by_program.values()):5.0f}  (not sampled: short-lived processes, last half seconds)")
+    print("\nCPU s  pid  the costliest processes")
+    for pid, (comm, seconds) in sorted(programs.items(), key=lambda p: -p[1][1])[:6]:
+        print(f"{seconds:5.0f}  {pid:>6}  {comm}")
     print("\nCPU s  time s  start    end  test")
     for name, seconds in cpu.most_common(25):
         if name in took:
