@@ -47,7 +47,7 @@ fi
 # installs are ready. It waits on DynamoDB Local, moto and the pty sessions for much of its
 # run and leaves part of the two cores idle (1.47 of two used at four threads), so the rest of
 # the build (each crate's unit-test binary, about a minute on two cores at the end of a clean
-# build) and then those binaries run beside it, at a lower priority (docs/benchmarks.md §17.6,
+# build) and then those binaries and the doc tests run beside it, at a lower priority (docs/benchmarks.md §17.6,
 # §17.7). The first build selects the same packages, so it resolves the same features and the
 # second finds the integration binary and `dynoscope` fresh. Each binary runs from its
 # package's directory, as under `cargo test`.
@@ -73,6 +73,9 @@ run_binary() { # name dir exe [test arguments…]
     [ "$name" = integration ] && continue
     run_binary "$name" "$dir" "$exe" || { echo "test.sh: FAILED: $name" ; status=1; }
   done <"$logs/binaries.tsv"
+  # The doc tests too: rustdoc builds each, and the other build is done by now.
+  echo "== doc tests"
+  nice -n 10 cargo test --workspace --locked --doc || { echo "test.sh: FAILED: doc tests"; status=1; }
   exit "$status"
 ) >"$logs/others.log" 2>&1 &
 others_pid=$!
@@ -92,7 +95,5 @@ cat "$logs/streams.log"
 wait "$others_pid" || status=1
 cat "$logs/others.log"
 grep "^test.sh: FAILED" "$logs/others.log" >&2 || true
-# Doc tests last: rustdoc builds them, and cargo's build lock would make them wait anyway.
-cargo test --workspace --locked --doc || status=1
 [ "$status" -eq 0 ] || { echo "test.sh: some tests failed (see above)" >&2; exit 1; }
 echo "test.sh: every test binary passed"
