@@ -46,12 +46,14 @@ mod linux {
             // The process has exited (or is not ours to read): the listener is someone else's.
             return PortHolder::Another;
         };
+        // What a listener's fd links to; made once, not for every fd of a JVM's hundreds.
+        let links: Vec<String> = listeners
+            .iter()
+            .map(|inode| format!("socket:[{inode}]"))
+            .collect();
         let owns = fds.flatten().any(|fd| {
-            std::fs::read_link(fd.path()).is_ok_and(|target| {
-                listeners
-                    .iter()
-                    .any(|inode| target.as_os_str() == format!("socket:[{inode}]").as_str())
-            })
+            std::fs::read_link(fd.path())
+                .is_ok_and(|target| links.iter().any(|link| target.as_os_str() == link.as_str()))
         });
         if owns {
             PortHolder::Process
