@@ -32,6 +32,8 @@ pub fn dynamodb_local_dir() -> PathBuf {
 /// A running DynamoDB Local; killed when dropped, so every exit path stops it.
 pub struct LocalDynamo {
     child: Child,
+    /// The JVM's pid, kept: tokio forgets it once the child is reaped.
+    pid: u32,
     port: u16,
     pub endpoint: String,
 }
@@ -106,6 +108,7 @@ impl LocalDynamo {
             ))
         })?;
         Ok(LocalDynamo {
+            pid: child.id().unwrap_or_default(),
             child,
             port,
             endpoint: format!("http://127.0.0.1:{port}"),
@@ -120,22 +123,21 @@ impl LocalDynamo {
         let started = Instant::now();
         loop {
             if let Ok(Some(status)) = self.child.try_wait() {
-                // A pid that has exited holds nothing: any listener left is another program's.
-                if who_listens(0, self.port) == PortHolder::Another {
+                // A process that has exited holds nothing: any listener left is another's.
+                if who_listens(self.pid, self.port) == PortHolder::Another {
                     return Err(NotReady::PortTaken);
                 }
                 return Err(NotReady::Failed(CliError::service(format!(
                     "DynamoDB Local exited during start-up ({status}); check that Java is 17 or newer"
                 ))));
             }
-            if engine.list_tables().await.is_ok() {
-                let pid = self.child.id().unwrap_or(0);
-                if matches!(
-                    who_listens(pid, self.port),
+            if engine.list_tables().await.is_ok()
+                && matches!(
+                    who_listens(self.pid, self.port),
                     PortHolder::Process | PortHolder::Unknown
-                ) {
-                    return Ok(());
-                }
+                )
+            {
+                return Ok(());
             }
             if started.elapsed() > Duration::from_secs(60) {
                 return Err(NotReady::Failed(CliError::service(format!(
