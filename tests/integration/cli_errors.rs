@@ -236,6 +236,11 @@ fn every_numeric_flag_out_of_range_is_one_line_and_exit_2() {
             &["'5000000000'", "1 to 100000"],
         ),
         (&["demo", "--users", "100001"], &["'100001'", "1 to 100000"]),
+        (&["demo", "--port", "0"], &["'0'", "--port", "1..=65535"]),
+        (
+            &["demo", "--port", "70000"],
+            &["'70000'", "--port", "1..=65535"],
+        ),
     ];
     for (args, needles) in cases {
         // Port 9 (discard) on loopback: whatever happens, nothing goes beyond this machine.
