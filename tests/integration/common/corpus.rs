@@ -397,15 +397,16 @@ pub async fn load(design: &Design, table_name: &str) {
     }
 }
 
-/// Seeds a NoSQL Workbench model from `tests/corpus/workbench/` once per test process, for
-/// every test that reads its tables (`seed --model` refuses a table that exists, and one
-/// DynamoDB Local serves the whole test binary); returns what that one `seed --model` printed
-/// on stderr.
+/// Seeds a NoSQL Workbench model from `tests/corpus/workbench/` once in each shared DynamoDB
+/// Local (`super::shard`), for every test that reads its tables (`seed --model` refuses a table
+/// that exists); returns what that one `seed --model` printed on stderr.
 pub fn seed_workbench(file: &str) -> String {
-    static SEEDED: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+    type Seeded = Vec<(usize, String, String)>;
+    static SEEDED: std::sync::Mutex<Seeded> = std::sync::Mutex::new(Vec::new());
     // A test that failed while holding the lock leaves the list as it was: still true.
     let mut seeded = SEEDED.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, said)) = seeded.iter().find(|(f, _)| f == file) {
+    let shard = super::shard();
+    if let Some((_, _, said)) = seeded.iter().find(|(s, f, _)| *s == shard && f == file) {
         return said.clone();
     }
     let path = format!(
@@ -415,6 +416,6 @@ pub fn seed_workbench(file: &str) -> String {
     let out = super::run(&["seed", "--model", &path]);
     let said = super::stderr(&out);
     assert!(out.status.success(), "seed --model {file}: {said}");
-    seeded.push((file.to_owned(), said.clone()));
+    seeded.push((shard, file.to_owned(), said.clone()));
     said
 }

@@ -172,9 +172,11 @@ pub struct Fixture {
     pub ion: ExportLayout,
 }
 
+/// The fixture in the calling module's shared DynamoDB Local (`super::shard`), made once there.
 pub fn fixture() -> &'static Fixture {
-    static F: OnceLock<Fixture> = OnceLock::new();
-    F.get_or_init(|| {
+    static F: [OnceLock<Fixture>; super::SHARED_LOCALS] =
+        [const { OnceLock::new() }; super::SHARED_LOCALS];
+    F[super::shard()].get_or_init(|| {
         let table = tokio::runtime::Runtime::new()
             .unwrap()
             .block_on(create_table());

@@ -56,15 +56,44 @@ pub fn test_jvm_options() -> String {
     TEST_JVM_FLAGS.join(" ")
 }
 
-/// Starts DynamoDB Local once per test binary. It is spawned from a thread that never exits,
+/// How many DynamoDB Locals the tests share. DynamoDB Local looks up a stream's shards on
+/// every write to a table with a stream, with a query that reads every stream record the JVM
+/// holds, of every table, kept 24 hours even after DeleteTable. So a write costs more with
+/// every item the run has written before it (a 370-item seed: 0.4 s of the JVM's CPU in a
+/// fresh instance, 5.5 s in one that served the suite), and the suite's writes cost the
+/// square of their number. Split over N instances, that square is an N-th
+/// (docs/benchmarks.md §17.9).
+pub const SHARED_LOCALS: usize = 3;
+
+/// The DynamoDB Local of the calling test's module, started on first use. A module's tests
+/// all get the same one of the [`SHARED_LOCALS`], chosen by the module's name (libtest names
+/// each test's thread after the test), so a table one test creates, or a module seeds once
+/// for its tests, is where the others look. Each is spawned from a thread that never exits,
 /// with PR_SET_PDEATHSIG, so the JVM dies with the test process instead of leaking.
 pub fn local() -> &'static Local {
-    static LOCAL: OnceLock<Local> = OnceLock::new();
-    LOCAL.get_or_init(start_local)
+    static LOCALS: [OnceLock<Local>; SHARED_LOCALS] = [const { OnceLock::new() }; SHARED_LOCALS];
+    LOCALS[shard()].get_or_init(start_local)
+}
+
+/// Which of the [`SHARED_LOCALS`] the calling test's module uses: its name hashed (FNV-1a, the
+/// same in every run and build), so a module's tests stay together and the split is the same
+/// in every run. A thread without a test's name (one a test spawns, a bench's main thread)
+/// gets the first: a test's own threads are handed what they need (an endpoint, a table)
+/// by the test's thread, and do not call [`local`] themselves.
+pub fn shard() -> usize {
+    let thread = std::thread::current();
+    let module = thread
+        .name()
+        .and_then(|name| name.split_once("::"))
+        .map_or("", |(module, _)| module);
+    let hash = module.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    (hash % SHARED_LOCALS as u64) as usize
 }
 
 /// The DynamoDB Local of the tests that hold [`attempt_timeouts`] (`faults`, `tail_faults`), apart
-/// from the shared one: their fault-free attempts must answer within a 1 or 2 s timeout, and in
+/// from the shared ones: their fault-free attempts must answer within a 1 or 2 s timeout, and in
 /// the shared JVM a request can wait behind another test's seed or scan of the same in-memory
 /// database. Started on first use; it dies with the test process.
 pub fn timeouts_local() -> &'static Local {
@@ -242,22 +271,25 @@ pub fn seeded_demo_at(endpoint: &str, users: u32) -> String {
     table
 }
 
-/// A demo table of `users` users seeded once per test binary and shared by every test that
-/// only reads it (each size once); a test that writes seeds its own with [`seeded_demo`].
-/// Seeding is where DynamoDB Local's JVM spends its CPU, and each seed costs more than the one
-/// before as its in-memory database grows: four 200-user seeds (3,944 items each) in a row took
-/// 12, 17, 24 and 34 s of its CPU (docs/benchmarks.md §17).
+/// A demo table of `users` users seeded once in each shared DynamoDB Local and shared by every
+/// test that only reads it (each size once); a test that writes seeds its own with
+/// [`seeded_demo`]. Seeding is where DynamoDB Local's JVM spends its CPU, and each seed costs
+/// more than the one before: the demo table has a stream, and every write reads all the
+/// stream records the JVM holds ([`SHARED_LOCALS`]; docs/benchmarks.md §17.9).
 pub fn shared_demo(users: u32) -> &'static str {
     use std::collections::BTreeMap;
     use std::sync::Mutex;
-    static TABLES: Mutex<BTreeMap<u32, &'static OnceLock<String>>> = Mutex::new(BTreeMap::new());
+    type Tables = BTreeMap<(usize, u32), &'static OnceLock<String>>;
+    static TABLES: Mutex<Tables> = Mutex::new(BTreeMap::new());
+    // One table per size in each shared DynamoDB Local.
+    let key = (shard(), users);
     let once: &'static OnceLock<String> = {
         let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-        match tables.get(&users).copied() {
+        match tables.get(&key).copied() {
             Some(once) => once,
             None => {
                 let once: &'static OnceLock<String> = Box::leak(Box::new(OnceLock::new()));
-                tables.insert(users, once);
+                tables.insert(key, once);
                 once
             }
         }
