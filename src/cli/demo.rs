@@ -36,6 +36,10 @@ pub struct LocalDynamo {
     pid: u32,
     port: u16,
     pub endpoint: String,
+    /// Where the JVM writes out its SQLite library (`org.sqlite.tmpdir`), removed with the
+    /// demo (after `child`: fields drop in order). By default it goes to `/tmp` as a 900 KB
+    /// file the JVM deletes only on a clean exit, and a killed JVM left one behind per demo.
+    _native_lib: tempfile::TempDir,
 }
 
 /// Times the demo starts DynamoDB Local on a fresh port when another program took the one it
@@ -66,8 +70,20 @@ impl LocalDynamo {
                 .map_err(|e| CliError::service(format!("cannot find a free local port: {e}")))?
                 .port(),
         };
+        let native_lib = tempfile::Builder::new()
+            .prefix("dynoscope-demo-")
+            .tempdir()
+            .map_err(|e| {
+                CliError::service(format!(
+                    "cannot make a temporary folder for DynamoDB Local ({e}); set TMPDIR to a writable folder"
+                ))
+            })?;
         let mut command = Command::new("java");
         command
+            .arg(format!(
+                "-Dorg.sqlite.tmpdir={}",
+                native_lib.path().display()
+            ))
             .arg(format!(
                 "-Djava.library.path={}",
                 dir.join("DynamoDBLocal_lib").display()
@@ -112,6 +128,7 @@ impl LocalDynamo {
             child,
             port,
             endpoint: format!("http://127.0.0.1:{port}"),
+            _native_lib: native_lib,
         })
     }
 

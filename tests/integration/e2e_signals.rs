@@ -310,18 +310,58 @@ fn demo_stops_dynamodb_local_on_a_signal_while_seeding() {
     }
 }
 
+/// Every file under `dir`, as paths relative to it.
+fn files_under(dir: &std::path::Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            let sub = files_under(&path);
+            found.extend(
+                sub.into_iter()
+                    .map(|f| format!("{}/{f}", entry.file_name().to_string_lossy())),
+            );
+        } else {
+            found.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    found
+}
+
+/// The demo stops its JVM on these signals, and takes its temporary files with it: the JVM
+/// writes out its SQLite library into the demo's own folder under TMPDIR (by default a
+/// 900 KB file in /tmp, which a killed JVM left behind on every demo).
 #[test]
 fn demo_no_ui_stops_dynamodb_local_on_sigterm_and_sighup() {
     let _one_jvm = common::demo_jvm();
     for signal in [libc::SIGTERM, libc::SIGHUP] {
-        let mut s = Session::spawn(&["demo", "--users", "2", "--no-ui"], &[], 40, 120);
+        let tmp = tempfile::tempdir().unwrap();
+        let tmpdir = tmp.path().to_str().unwrap();
+        let mut s = Session::spawn(
+            &["demo", "--users", "2", "--no-ui"],
+            &[("TMPDIR", tmpdir)],
+            40,
+            120,
+        );
         wait_raw(&s, "press Ctrl-C to stop DynamoDB Local");
+        let during = files_under(tmp.path());
+        assert!(
+            during.len() == 1
+                && during[0].starts_with("dynoscope-demo-")
+                && during[0].ends_with("libsqlite4java.so"),
+            "the JVM's SQLite library in the demo's folder: {during:?}"
+        );
         let port = demo_port(&s);
         assert!(port_open(port));
         s.signal(signal);
         let status = s.wait_exit_within(Duration::from_secs(10));
         assert_local_stops(port);
         assert!(status.success(), "{signal}: {status:?}");
+        assert_eq!(
+            files_under(tmp.path()),
+            Vec::<String>::new(),
+            "left in TMPDIR"
+        );
     }
 }
 
@@ -332,8 +372,11 @@ fn demo_no_ui_stops_dynamodb_local_on_sigterm_and_sighup() {
 fn demo_sigkilled_takes_dynamodb_local_down() {
     let _one_jvm = common::demo_jvm();
     use std::io::{BufRead, BufReader};
+    // A SIGKILLed demo cannot remove its temporary folder: it is left in this one.
+    let tmp = tempfile::tempdir().unwrap();
     let mut cmd = std::process::Command::new(bin());
     aws_env(&mut cmd)
+        .env("TMPDIR", tmp.path())
         .args(["demo", "--users", "2", "--no-ui"])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

@@ -19,6 +19,7 @@ use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::Client;
@@ -110,11 +111,13 @@ pub fn start_local() -> Local {
         "DynamoDB Local is not installed in {}; run: bash scripts/install-dynamodb-local.sh",
         dir.display()
     );
+    let native_lib = native_lib_dir();
     let (port, pid) = server::start_server("DynamoDB Local", move |port| {
         let mut cmd = Command::new("java");
         // Its working directory is the cache, where it writes a metadata file.
         cmd.current_dir(&dir)
             .args(TEST_JVM_FLAGS)
+            .arg(format!("-Dorg.sqlite.tmpdir={}", native_lib.display()))
             .arg(format!(
                 "-Djava.library.path={}",
                 dir.join("DynamoDBLocal_lib").display()
@@ -134,6 +137,34 @@ pub fn start_local() -> Local {
         endpoint: format!("http://127.0.0.1:{port}"),
         pid,
     }
+}
+
+/// Where the harness's JVMs write out DynamoDB Local's SQLite library (`org.sqlite.tmpdir`):
+/// 900 KB each, which a JVM deletes only on a clean exit, and these die by SIGKILL with the
+/// test process. By default that is `/tmp`, where every run left a file per JVM; here it is
+/// cargo's temporary folder, and each test process first removes the files older than ten
+/// minutes (a JVM loads its copy within a second of writing it, and deleting a loaded
+/// library on Linux leaves it mapped: a concurrent test process's JVMs are unharmed).
+fn native_lib_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("dynamodb-local-native");
+        std::fs::create_dir_all(&dir).expect("create the JVMs' native library folder");
+        let stale = |entry: &std::fs::DirEntry| {
+            entry.file_name().to_string_lossy().starts_with("sqlite-")
+                && entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .is_ok_and(|t| t.elapsed().unwrap_or_default() > Duration::from_secs(600))
+        };
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            if stale(&entry) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        dir
+    })
+    .clone()
 }
 
 /// A port nothing listens on now; the caller's server must make sure it got it
