@@ -397,16 +397,16 @@ pub async fn load(design: &Design, table_name: &str) {
     }
 }
 
-/// Seeds a NoSQL Workbench model from `tests/corpus/workbench/` once in each shared DynamoDB
-/// Local (`super::shard`), for every test that reads its tables (`seed --model` refuses a table
-/// that exists); returns what that one `seed --model` printed on stderr.
+/// Seeds a NoSQL Workbench model from `tests/corpus/workbench/` once in each module's database
+/// (`super::local`), for every test that reads its tables (`seed --model` refuses a table that
+/// exists); returns what that one `seed --model` printed on stderr.
 pub fn seed_workbench(file: &str) -> String {
-    type Seeded = Vec<(usize, String, String)>;
+    type Seeded = Vec<(String, String, String)>;
     static SEEDED: std::sync::Mutex<Seeded> = std::sync::Mutex::new(Vec::new());
     // A test that failed while holding the lock leaves the list as it was: still true.
     let mut seeded = SEEDED.lock().unwrap_or_else(|e| e.into_inner());
-    let shard = super::shard();
-    if let Some((_, _, said)) = seeded.iter().find(|(s, f, _)| *s == shard && f == file) {
+    let module = super::test_module();
+    if let Some((_, _, said)) = seeded.iter().find(|(m, f, _)| *m == module && f == file) {
         return said.clone();
     }
     let path = format!(
@@ -416,6 +416,6 @@ pub fn seed_workbench(file: &str) -> String {
     let out = super::run(&["seed", "--model", &path]);
     let said = super::stderr(&out);
     assert!(out.status.success(), "seed --model {file}: {said}");
-    seeded.push((shard, file.to_owned(), said.clone()));
+    seeded.push((module, file.to_owned(), said.clone()));
     said
 }

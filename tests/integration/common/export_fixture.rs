@@ -172,11 +172,17 @@ pub struct Fixture {
     pub ion: ExportLayout,
 }
 
-/// The fixture in the calling module's shared DynamoDB Local (`super::shard`), made once there.
+/// The fixture in the calling module's database (`super::local`), made once there.
 pub fn fixture() -> &'static Fixture {
-    static F: [OnceLock<Fixture>; super::SHARED_LOCALS] =
-        [const { OnceLock::new() }; super::SHARED_LOCALS];
-    F[super::shard()].get_or_init(|| {
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    static F: Mutex<BTreeMap<String, &'static OnceLock<Fixture>>> = Mutex::new(BTreeMap::new());
+    let once: &'static OnceLock<Fixture> = F
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(super::test_module())
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    once.get_or_init(|| {
         let table = tokio::runtime::Runtime::new()
             .unwrap()
             .block_on(create_table());

@@ -472,22 +472,22 @@ impl Drop for FaultProxy {
     }
 }
 
-struct Request {
-    head: Vec<u8>,
+pub(super) struct Request {
+    pub(super) head: Vec<u8>,
     body: Vec<u8>,
     target: Option<String>,
 }
 
-struct Response {
+pub(super) struct Response {
     status_line: String,
     headers: Vec<(String, String)>,
-    body: Vec<u8>,
-    close: bool,
+    pub(super) body: Vec<u8>,
+    pub(super) close: bool,
 }
 
 impl Response {
     /// The response as sent to the client, with a Content-Length for `body_len` bytes of body.
-    fn head(&self) -> Vec<u8> {
+    pub(super) fn head(&self) -> Vec<u8> {
         let mut out = format!("{}\r\n", self.status_line);
         for (name, value) in &self.headers {
             let lower = name.to_ascii_lowercase();
@@ -546,7 +546,7 @@ fn content_length(headers: &[(String, String)]) -> io::Result<Option<usize>> {
 }
 
 /// The next request on a client connection; `None` when the client closed it.
-fn read_request(reader: &mut impl BufRead) -> io::Result<Option<Request>> {
+pub(super) fn read_request(reader: &mut impl BufRead) -> io::Result<Option<Request>> {
     let request_line = loop {
         match read_line(reader)? {
             None => return Ok(None),
@@ -622,7 +622,7 @@ fn read_response(reader: &mut impl BufRead) -> io::Result<Response> {
     })
 }
 
-struct Upstream {
+pub(super) struct Upstream {
     writer: TcpStream,
     reader: BufReader<TcpStream>,
 }
@@ -647,7 +647,11 @@ impl Upstream {
 }
 
 /// Sends `req` upstream, reusing the kept-alive connection; a stale one is replaced once.
-fn forward(upstream: &mut Option<Upstream>, addr: &str, req: &Request) -> io::Result<Response> {
+pub(super) fn forward(
+    upstream: &mut Option<Upstream>,
+    addr: &str,
+    req: &Request,
+) -> io::Result<Response> {
     let reused = upstream.is_some();
     let mut conn = match upstream.take() {
         Some(c) => c,

@@ -4,6 +4,7 @@
 pub mod cloudwatch;
 pub mod corpus;
 pub mod corpus_indexes;
+pub mod database_relay;
 pub mod export_fixture;
 pub mod fake_dynamo;
 pub mod fault_proxy;
@@ -58,39 +59,61 @@ pub fn test_jvm_options() -> String {
 }
 
 /// How many DynamoDB Locals the tests share. DynamoDB Local looks up a stream's shards on
-/// every write to a table with a stream, with a query that reads every stream record the JVM
-/// holds, of every table, kept 24 hours even after DeleteTable. So a write costs more with
-/// every item the run has written before it (a 370-item seed: 0.4 s of the JVM's CPU in a
-/// fresh instance, 5.5 s in one that served the suite), and the suite's writes cost the
-/// square of their number. Split over N instances, that square is an N-th
-/// (docs/benchmarks.md §17.9).
+/// every write to a table with a stream, with a query that reads every stream record of the
+/// database, of every table, kept 24 hours even after DeleteTable. So in one database a write
+/// costs more with every item written before it (a 370-item seed: 0.4 s of the JVM's CPU in a
+/// fresh one, 5.5 s in one that served the suite), and the suite's writes cost the square of
+/// their number. Each test module therefore has a database of its own
+/// ([`database_relay`]), in one of these instances, which share out the JVMs' fixed costs and
+/// run their SQLite threads side by side (docs/benchmarks.md §17.9).
 pub const SHARED_LOCALS: usize = 3;
 
-/// The DynamoDB Local of the calling test's module, started on first use. A module's tests
-/// all get the same one of the [`SHARED_LOCALS`], chosen by the module's name (libtest names
-/// each test's thread after the test), so a table one test creates, or a module seeds once
-/// for its tests, is where the others look. Each is spawned from a thread that never exits,
-/// with PR_SET_PDEATHSIG, so the JVM dies with the test process instead of leaking.
+/// The DynamoDB Local of the calling test's module: its own database in one of the
+/// [`SHARED_LOCALS`], reached through a [`database_relay`], both started on first use. A
+/// module's tests all get the same one, chosen by the module's name (libtest names each test's
+/// thread after the test), so a table one test creates, or a module seeds once for its tests,
+/// is where the others look, whatever credentials and region they sign with. Each JVM is
+/// spawned from a thread that never exits, with PR_SET_PDEATHSIG, so it dies with the test
+/// process instead of leaking.
 pub fn local() -> &'static Local {
-    static LOCALS: [OnceLock<Local>; SHARED_LOCALS] = [const { OnceLock::new() }; SHARED_LOCALS];
-    LOCALS[shard()].get_or_init(start_local)
+    use std::collections::BTreeMap;
+    use std::sync::Mutex;
+    static JVMS: [OnceLock<Local>; SHARED_LOCALS] = [const { OnceLock::new() }; SHARED_LOCALS];
+    static MODULES: Mutex<BTreeMap<String, &'static OnceLock<Local>>> = Mutex::new(BTreeMap::new());
+    let module = test_module();
+    let once: &'static OnceLock<Local> = MODULES
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(module.clone())
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
+    // Started outside the map's lock: other modules do not wait for this JVM.
+    once.get_or_init(|| {
+        let hash = fnv1a(&module);
+        let jvm = JVMS[(hash % SHARED_LOCALS as u64) as usize].get_or_init(|| start_jvm(false));
+        Local {
+            endpoint: database_relay::start(&jvm.endpoint, &format!("test{hash:016x}")),
+            pid: jvm.pid,
+        }
+    })
 }
 
-/// Which of the [`SHARED_LOCALS`] the calling test's module uses: its name hashed (FNV-1a, the
-/// same in every run and build), so a module's tests stay together and the split is the same
-/// in every run. A thread without a test's name (one a test spawns, a bench's main thread)
-/// gets the first: a test's own threads are handed what they need (an endpoint, a table)
-/// by the test's thread, and do not call [`local`] themselves.
-pub fn shard() -> usize {
-    let thread = std::thread::current();
-    let module = thread
+/// The calling test's module: the first part of its thread's name, which libtest sets to the
+/// test's path. A thread without a test's name (one a test spawns, a bench's main thread) gets
+/// `""`, a module of its own: a test's threads are handed what they need (an endpoint, a
+/// table) by the test's thread, and do not call [`local`] themselves.
+pub fn test_module() -> String {
+    std::thread::current()
         .name()
         .and_then(|name| name.split_once("::"))
-        .map_or("", |(module, _)| module);
-    let hash = module.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        .map_or("", |(module, _)| module)
+        .to_owned()
+}
+
+/// FNV-1a: the same in every run and build, so a module's instance and database are too.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    (hash % SHARED_LOCALS as u64) as usize
+    })
 }
 
 /// The DynamoDB Local of the tests that hold [`attempt_timeouts`] (`faults`, `tail_faults`), apart
@@ -104,7 +127,14 @@ pub fn timeouts_local() -> &'static Local {
 
 /// Starts a DynamoDB Local of its own, for the few tests that measure writes per second and so
 /// must not share the JVM with other tests' seeds and scans; it dies with the test process.
+/// One database (`-sharedDb`), whatever the requests' credentials.
 pub fn start_local() -> Local {
+    start_jvm(true)
+}
+
+/// Starts a DynamoDB Local; with `shared_db`, one database for every access key and region,
+/// else one for each (what [`database_relay`] relies on).
+fn start_jvm(shared_db: bool) -> Local {
     let dir = dynamodb_local_dir();
     assert!(
         dir.join("DynamoDBLocal.jar").is_file(),
@@ -124,7 +154,8 @@ pub fn start_local() -> Local {
             ))
             .arg("-jar")
             .arg(dir.join("DynamoDBLocal.jar"))
-            .args(["-inMemory", "-sharedDb", "-port", &port.to_string()])
+            .args(["-inMemory", "-port", &port.to_string()])
+            .args(shared_db.then_some("-sharedDb"))
             // Telemetry costs a third of the JVM's start-up CPU and a tenth of its work's
             // (docs/benchmarks.md §17.8), and a test has nothing to report to AWS.
             .arg("-disableTelemetry")
@@ -302,18 +333,18 @@ pub fn seeded_demo_at(endpoint: &str, users: u32) -> String {
     table
 }
 
-/// A demo table of `users` users seeded once in each shared DynamoDB Local and shared by every
-/// test that only reads it (each size once); a test that writes seeds its own with
-/// [`seeded_demo`]. Seeding is where DynamoDB Local's JVM spends its CPU, and each seed costs
-/// more than the one before: the demo table has a stream, and every write reads all the
-/// stream records the JVM holds ([`SHARED_LOCALS`]; docs/benchmarks.md §17.9).
+/// A demo table of `users` users seeded once in each module's database and shared by every
+/// test of the module that only reads it (each size once); a test that writes seeds its own
+/// with [`seeded_demo`]. Seeding is where DynamoDB Local's JVM spends its CPU, and in one
+/// database each seed costs more than the one before: the demo table has a stream, and every
+/// write reads all the database's stream records ([`SHARED_LOCALS`]; docs/benchmarks.md §17.9).
 pub fn shared_demo(users: u32) -> &'static str {
     use std::collections::BTreeMap;
     use std::sync::Mutex;
-    type Tables = BTreeMap<(usize, u32), &'static OnceLock<String>>;
+    type Tables = BTreeMap<(String, u32), &'static OnceLock<String>>;
     static TABLES: Mutex<Tables> = Mutex::new(BTreeMap::new());
-    // One table per size in each shared DynamoDB Local.
-    let key = (shard(), users);
+    // One table per size in each module's database.
+    let key = (test_module(), users);
     let once: &'static OnceLock<String> = {
         let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
         match tables.get(&key).copied() {
