@@ -9,10 +9,10 @@
 //! everything else as it came (DynamoDB Local does not check signatures), reusing the fault
 //! proxy's HTTP reading and forwarding.
 
-use std::io::{BufReader, Write};
+use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 
-use super::fault_proxy::{forward, read_request, Upstream};
+use super::fault_proxy::{forward, host_port, read_request, split, Upstream};
 
 /// Starts a relay to `upstream` (`http://127.0.0.1:PORT`) that signs every request in the
 /// database of access key `key` (letters and digits: DynamoDB Local refuses anything else);
@@ -22,11 +22,7 @@ pub fn start(upstream: &str, key: &str) -> String {
         !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric()),
         "DynamoDB Local takes letters and digits as an access key, not {key:?}"
     );
-    let upstream = upstream
-        .strip_prefix("http://")
-        .expect("upstream is http://host:port")
-        .trim_end_matches('/')
-        .to_string();
+    let upstream = host_port(upstream);
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind the database relay");
     let port = listener.local_addr().unwrap().port();
     let key = key.to_string();
@@ -40,12 +36,9 @@ pub fn start(upstream: &str, key: &str) -> String {
 }
 
 fn serve(client: TcpStream, upstream_addr: &str, key: &str) {
-    let _ = client.set_nodelay(true);
-    let Ok(read_half) = client.try_clone() else {
+    let Some((mut reader, mut writer)) = split(client) else {
         return;
     };
-    let mut reader = BufReader::new(read_half);
-    let mut writer = client;
     let mut upstream: Option<Upstream> = None;
     while let Ok(Some(mut req)) = read_request(&mut reader) {
         req.head = in_database(&req.head, key);

@@ -310,11 +310,7 @@ pub struct FaultProxy {
 impl FaultProxy {
     /// Starts a proxy forwarding to `upstream` (`http://127.0.0.1:PORT`).
     pub fn start(upstream: &str, config: FaultConfig) -> FaultProxy {
-        let upstream = upstream
-            .strip_prefix("http://")
-            .expect("upstream is http://host:port")
-            .trim_end_matches('/')
-            .to_string();
+        let upstream = host_port(upstream);
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind the fault proxy");
         let port = listener.local_addr().unwrap().port();
         let state = Arc::new(Mutex::new(State {
@@ -470,6 +466,14 @@ impl Drop for FaultProxy {
         // Wake the accept loop so it sees the flag.
         let _ = TcpStream::connect(("127.0.0.1", self.port));
     }
+}
+
+/// `host:port` of an `http://host:port` URL.
+pub(super) fn host_port(url: &str) -> String {
+    url.strip_prefix("http://")
+        .expect("upstream is http://host:port")
+        .trim_end_matches('/')
+        .to_string()
 }
 
 pub(super) struct Request {
@@ -780,14 +784,19 @@ fn reset(stream: &TcpStream) {
     }
 }
 
+/// A client connection as a buffered reader and a writer, with Nagle off (small answers go out
+/// at once).
+pub(super) fn split(client: TcpStream) -> Option<(BufReader<TcpStream>, TcpStream)> {
+    let _ = client.set_nodelay(true);
+    let read_half = client.try_clone().ok()?;
+    Some((BufReader::new(read_half), client))
+}
+
 /// One client connection: requests in order until it closes or a fault ends it.
 fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
-    let _ = client.set_nodelay(true);
-    let Ok(read_half) = client.try_clone() else {
+    let Some((mut reader, mut writer)) = split(client) else {
         return;
     };
-    let mut reader = BufReader::new(read_half);
-    let mut writer = client;
     let mut upstream: Option<Upstream> = None;
     loop {
         let req = match read_request(&mut reader) {
