@@ -173,7 +173,9 @@ fn user_to_order_to_lines_to_status_and_back_twice_to_the_same_row() {
     s.keys("\t"); // collections → items
     s.keys("\t"); // items → log
     s.keys("\r");
-    let screen = s.wait_text("as sent");
+    // The popup's own text: "as sent" is also in the log's border hint, drawn as soon as the
+    // log has the focus, before the Enter is read.
+    let screen = s.wait_for("the request as sent", |sc| sc.contains("X-Amz-Target:"));
     assert!(
         screen.contains("X-Amz-Target: DynamoDB_20120810.Query")
             && screen.contains("\"KeyConditionExpression\"")
