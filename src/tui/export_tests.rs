@@ -69,7 +69,13 @@ async fn a_cancelled_stream_leaves_no_file_under_the_final_name() {
     let mut exports = Exports::new(tx);
     exports.start(request(&path, true, false));
     exports.send(7, SinkInput::Items(items(5)));
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    // The sink's task makes its temporary file when it starts, on a thread of its own: waited
+    // for, with a backstop a passing run never reaches (a fixed 50 ms was outlasted on a
+    // loaded machine).
+    let started = std::time::Instant::now();
+    while files(dir.path()).is_empty() && started.elapsed() < Duration::from_secs(30) {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
     assert_eq!(
         files(dir.path()).len(),
         1,
