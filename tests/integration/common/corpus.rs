@@ -401,21 +401,19 @@ pub async fn load(design: &Design, table_name: &str) {
 /// (`super::local`), for every test that reads its tables (`seed --model` refuses a table that
 /// exists); returns what that one `seed --model` printed on stderr.
 pub fn seed_workbench(file: &str) -> String {
-    type Seeded = Vec<(String, String, String)>;
-    static SEEDED: std::sync::Mutex<Seeded> = std::sync::Mutex::new(Vec::new());
-    // A test that failed while holding the lock leaves the list as it was: still true.
-    let mut seeded = SEEDED.lock().unwrap_or_else(|e| e.into_inner());
-    let module = super::test_module();
-    if let Some((_, _, said)) = seeded.iter().find(|(m, f, _)| *m == module && f == file) {
-        return said.clone();
-    }
-    let path = format!(
-        "{}/tests/corpus/workbench/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out = super::run(&["seed", "--model", &path]);
-    let said = super::stderr(&out);
-    assert!(out.status.success(), "seed --model {file}: {said}");
-    seeded.push((module, file.to_owned(), said.clone()));
-    said
+    static SEEDED: super::OnceMap<(String, String), String> =
+        std::sync::Mutex::new(std::collections::BTreeMap::new());
+    // A seed that failed leaves its cell empty: the next test tries again, and fails as loudly.
+    super::once_for(&SEEDED, (super::test_module(), file.to_owned()))
+        .get_or_init(|| {
+            let path = format!(
+                "{}/tests/corpus/workbench/{file}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let out = super::run(&["seed", "--model", &path]);
+            let said = super::stderr(&out);
+            assert!(out.status.success(), "seed --model {file}: {said}");
+            said
+        })
+        .clone()
 }

@@ -4,7 +4,6 @@
 //! tests/integration/table_export_s3.rs in a local S3 server).
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use crate::common::table_export::*;
 use crate::common::*;
@@ -174,15 +173,9 @@ pub struct Fixture {
 
 /// The fixture in the calling module's database (`super::local`), made once there.
 pub fn fixture() -> &'static Fixture {
-    use std::collections::BTreeMap;
-    use std::sync::Mutex;
-    static F: Mutex<BTreeMap<String, &'static OnceLock<Fixture>>> = Mutex::new(BTreeMap::new());
-    let once: &'static OnceLock<Fixture> = F
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(super::test_module())
-        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
-    once.get_or_init(|| {
+    static F: super::OnceMap<String, Fixture> =
+        std::sync::Mutex::new(std::collections::BTreeMap::new());
+    super::once_for(&F, super::test_module()).get_or_init(|| {
         let table = tokio::runtime::Runtime::new()
             .unwrap()
             .block_on(create_table());

@@ -79,15 +79,9 @@ pub fn local() -> &'static Local {
     use std::collections::BTreeMap;
     use std::sync::Mutex;
     static JVMS: [OnceLock<Local>; SHARED_LOCALS] = [const { OnceLock::new() }; SHARED_LOCALS];
-    static MODULES: Mutex<BTreeMap<String, &'static OnceLock<Local>>> = Mutex::new(BTreeMap::new());
+    static MODULES: OnceMap<String, Local> = Mutex::new(BTreeMap::new());
     let module = test_module();
-    let once: &'static OnceLock<Local> = MODULES
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(module.clone())
-        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())));
-    // Started outside the map's lock: other modules do not wait for this JVM.
-    once.get_or_init(|| {
+    once_for(&MODULES, module.clone()).get_or_init(|| {
         let hash = fnv1a(&module);
         let jvm = JVMS[(hash % SHARED_LOCALS as u64) as usize].get_or_init(|| start_jvm(false));
         Local {
@@ -95,6 +89,19 @@ pub fn local() -> &'static Local {
             pid: jvm.pid,
         }
     })
+}
+
+/// Values made once per key and kept for the whole test process: see [`once_for`].
+pub type OnceMap<K, T> = std::sync::Mutex<std::collections::BTreeMap<K, &'static OnceLock<T>>>;
+
+/// The cell of `key` in `map`, made empty on first use. The caller fills it with `get_or_init`
+/// outside the map's lock, so a slow first use (a JVM's start, a seed) of one key does not hold
+/// up the others, and callers of the same key wait for that one.
+pub fn once_for<K: Ord, T>(map: &OnceMap<K, T>, key: K) -> &'static OnceLock<T> {
+    map.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_insert_with(|| Box::leak(Box::new(OnceLock::new())))
 }
 
 /// The calling test's module: the first part of its thread's name, which libtest sets to the
@@ -341,21 +348,9 @@ pub fn seeded_demo_at(endpoint: &str, users: u32) -> String {
 pub fn shared_demo(users: u32) -> &'static str {
     use std::collections::BTreeMap;
     use std::sync::Mutex;
-    type Tables = BTreeMap<(String, u32), &'static OnceLock<String>>;
-    static TABLES: Mutex<Tables> = Mutex::new(BTreeMap::new());
+    static TABLES: OnceMap<(String, u32), String> = Mutex::new(BTreeMap::new());
     // One table per size in each module's database.
-    let key = (test_module(), users);
-    let once: &'static OnceLock<String> = {
-        let mut tables = TABLES.lock().unwrap_or_else(|e| e.into_inner());
-        match tables.get(&key).copied() {
-            Some(once) => once,
-            None => {
-                let once: &'static OnceLock<String> = Box::leak(Box::new(OnceLock::new()));
-                tables.insert(key, once);
-                once
-            }
-        }
-    };
+    let once = once_for(&TABLES, (test_module(), users));
     // Seeded outside the map's lock: tests asking for another size do not wait for this one.
     once.get_or_init(|| seeded_demo(users))
 }
