@@ -74,8 +74,9 @@ impl LocalDynamo {
             .prefix("dynoscope-demo-")
             .tempdir()
             .map_err(|e| {
-                CliError::service(format!(
-                    "cannot make a temporary folder for DynamoDB Local ({e}); set TMPDIR to a writable folder"
+                CliError::bad_input(format!(
+                    "cannot make a temporary folder for DynamoDB Local in '{}' ({e}); set TMPDIR to a writable folder",
+                    std::env::temp_dir().display()
                 ))
             })?;
         let mut command = Command::new("java");

@@ -355,6 +355,12 @@ fn seed_and_demo_refuse_what_they_cannot_do() {
         2,
         &["'/nonexistent/ddb'", "scripts/install-dynamodb-local.sh"],
     );
+    // Where the JVM's SQLite library would go: named, with the fix, before any JVM starts.
+    fails(
+        run_raw(&["demo"], &[("TMPDIR", "/nonexistent/tmp")]),
+        2,
+        &["'/nonexistent/tmp'", "set TMPDIR to a writable folder"],
+    );
     let table = seeded_demo(1);
     fails(
         run(&["seed", "--table", &table, "--users", "1"]),
