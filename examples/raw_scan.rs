@@ -4,6 +4,10 @@
 //! usage: raw_scan ENDPOINT TABLE SEGMENTS [--capacity]
 //!
 //! `--capacity` asks for ReturnConsumedCapacity=INDEXES on every page, as dynoscope does.
+//!
+//! It sends through dynoscope's HTTP client (`aws::https`), the one every client of dynoscope
+//! uses: the SDK crates are built without their default client, and a config given none fails
+//! its first request.
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
@@ -25,6 +29,7 @@ async fn main() {
         .region(Region::new("us-east-1"))
         .credentials_provider(Credentials::new("bench", "bench", None, None, "bench"))
         .endpoint_url(endpoint)
+        .http_client(dynoscope::aws::https::client())
         .build();
     let client = aws_sdk_dynamodb::Client::from_conf(config);
     let mut tasks = Vec::new();
