@@ -9,7 +9,6 @@
 //! everything else as it came (DynamoDB Local does not check signatures), reusing the fault
 //! proxy's HTTP reading and forwarding.
 
-use std::io::Write;
 use std::net::{TcpListener, TcpStream};
 
 use super::fault_proxy::{forward, host_port, read_request, split, Upstream};
@@ -45,11 +44,7 @@ fn serve(client: TcpStream, upstream_addr: &str, key: &str) {
         let Ok(response) = forward(&mut upstream, upstream_addr, &req) else {
             return;
         };
-        if writer.write_all(&response.head()).is_err()
-            || writer.write_all(&response.body).is_err()
-            || writer.flush().is_err()
-            || response.close
-        {
+        if response.send(&mut writer).is_err() || response.close {
             return;
         }
     }

@@ -485,13 +485,20 @@ pub(super) struct Request {
 pub(super) struct Response {
     status_line: String,
     headers: Vec<(String, String)>,
-    pub(super) body: Vec<u8>,
+    body: Vec<u8>,
     pub(super) close: bool,
 }
 
 impl Response {
+    /// Sends the whole response to the client: head, body, flushed.
+    pub(super) fn send(&self, writer: &mut impl Write) -> io::Result<()> {
+        writer.write_all(&self.head())?;
+        writer.write_all(&self.body)?;
+        writer.flush()
+    }
+
     /// The response as sent to the client, with a Content-Length for `body_len` bytes of body.
-    pub(super) fn head(&self) -> Vec<u8> {
+    fn head(&self) -> Vec<u8> {
         let mut out = format!("{}\r\n", self.status_line);
         for (name, value) in &self.headers {
             let lower = name.to_ascii_lowercase();
@@ -908,10 +915,9 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
                 record.consumed = Some(units);
             }
         }
-        let head = response.head();
         if fault == Some(Fault::Truncate) {
             let half = response.body.len() / 2;
-            let _ = writer.write_all(&head);
+            let _ = writer.write_all(&response.head());
             let _ = writer.write_all(&response.body[..half]);
             let _ = writer.flush();
             let _ = writer.shutdown(Shutdown::Write);
@@ -922,13 +928,7 @@ fn serve(client: TcpStream, state: &Mutex<State>, upstream_addr: &str) {
         if let Some(record) = state.lock().unwrap().log.get_mut(at) {
             record.answered_in = Some(record.at.elapsed());
         }
-        if writer.write_all(&head).is_err()
-            || writer.write_all(&response.body).is_err()
-            || writer.flush().is_err()
-        {
-            return;
-        }
-        if response.close {
+        if response.send(&mut writer).is_err() || response.close {
             return;
         }
     }
