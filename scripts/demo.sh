@@ -3,9 +3,9 @@
 # demo single-table data set and opens the explorer on it. Quitting stops DynamoDB Local.
 #
 # It builds the debug profile, not the release one: on two cores the release build (fat LTO)
-# takes about nine minutes (docs/benchmarks.md §17.8) and the debug one about three, the
-# demo's few thousand items need no more, and `scripts/test.sh` then reuses the same build (docs/benchmarks.md
-# §17.3). The download of DynamoDB Local runs beside the build.
+# takes about seven and a half minutes (docs/benchmarks.md §17.10) and the debug one about
+# three, the demo's few thousand items need no more, and `scripts/test.sh` then reuses the same
+# build (docs/benchmarks.md §17.3). The download of DynamoDB Local runs beside the build.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

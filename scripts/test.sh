@@ -48,9 +48,9 @@ fi
 # run and leaves part of the two cores idle (1.47 of two used at four threads), so the rest of
 # the build (each crate's unit-test binary, about a minute on two cores at the end of a clean
 # build) and then those binaries and the doc tests run beside it, at a lower priority
-# (docs/benchmarks.md §17.6, §17.7). The first build selects the same packages, so it resolves the same features and the
-# second finds the integration binary and `dynoscope` fresh. Each binary runs from its
-# package's directory, as under `cargo test`.
+# (docs/benchmarks.md §17.6, §17.7). The first build selects the same packages, so it resolves
+# the same features and the second finds the integration binary and `dynoscope` fresh. Each
+# binary runs from its package's directory, as under `cargo test`.
 cargo test --workspace --locked --no-run --test integration || build_failed
 installs_ok
 list_binaries() { # cargo test arguments…; prints name, package directory, executable per line
