@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use crate::cli_patterns_check_corpus::support::assert_costs_are_the_logs;
@@ -59,14 +59,20 @@ fn endpoint() -> &'static str {
         .endpoint
 }
 
+/// The patterns file, under cargo's scratch folder for integration tests (`target/tmp`): a file
+/// in the system's temp folder outlived every run, since a `static` is never dropped. Written
+/// beside its final name and renamed, so a second run of this binary never reads it half-written.
 fn patterns_file() -> &'static str {
     static FILE: OnceLock<PathBuf> = OnceLock::new();
     FILE.get_or_init(|| {
-        let path = std::env::temp_dir().join(format!(
-            "dynoscope-patterns-check-{}.toml",
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"));
+        let path = dir.join("dynoscope-patterns-check.toml");
+        let partial = dir.join(format!(
+            "dynoscope-patterns-check.{}.part",
             std::process::id()
         ));
-        std::fs::write(&path, PATTERNS).unwrap();
+        std::fs::write(&partial, PATTERNS).unwrap();
+        std::fs::rename(&partial, &path).unwrap();
         path
     })
     .to_str()
