@@ -3,7 +3,7 @@
 # demo single-table data set and opens the explorer on it. Quitting stops DynamoDB Local.
 #
 # It builds the debug profile, not the release one: on two cores the release build (fat LTO)
-# takes about seven and a half minutes (docs/benchmarks.md §17.10) and the debug one about
+# takes about seven minutes (docs/benchmarks.md §17.11) and the debug one about
 # three, the demo's few thousand items need no more, and `scripts/test.sh` then reuses the same
 # build (docs/benchmarks.md §17.3). The download of DynamoDB Local runs beside the build.
 set -euo pipefail
