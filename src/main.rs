@@ -8,7 +8,7 @@ use dynoscope::cli::{self, args::Cli};
 // frees them on the consumer's; glibc's malloc spent a third of `hotkeys --export` on that
 // (docs/benchmarks.md §15), mimalloc a fraction of it. Built with `no_thp`: mimalloc otherwise
 // asks for transparent huge pages, and on a long-running machine the kernel then compacts memory
-// on the faults: up to twice a scan's CPU time, and an export read 13 % slower (§17.11).
+// on the faults: up to 2.2 times a scan's CPU time, and an export read 13 % slower (§17.11).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

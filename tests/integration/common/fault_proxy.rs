@@ -497,7 +497,8 @@ impl Response {
         writer.flush()
     }
 
-    /// The response as sent to the client, with a Content-Length for `body_len` bytes of body.
+    /// The response's status line and headers as sent to the client, with a Content-Length for
+    /// its body.
     fn head(&self) -> Vec<u8> {
         let mut out = format!("{}\r\n", self.status_line);
         for (name, value) in &self.headers {
