@@ -37,6 +37,9 @@ pub struct Token {
     pub tok: Tok,
     /// 1-based column (in characters) of the token's first character.
     pub col: usize,
+    /// 0-based character offset just past the token's last character: with `col`, whether two
+    /// tokens were written apart or adjacent.
+    pub end: usize,
 }
 
 impl Tok {
@@ -120,6 +123,32 @@ fn number(chars: &[char], start: usize) -> (String, usize) {
     (chars[start..i].iter().collect(), i)
 }
 
+/// Where a `/* … */` comment starting at `start` ends (just past its `*/`). DynamoDB honours
+/// these comments; a `/*` inside one is refused rather than guessed at, as lexers differ on
+/// whether comments nest, and a statement must mean one thing here and there.
+fn block_comment_end(chars: &[char], start: usize) -> Result<usize, PartiqlError> {
+    let mut i = start + 2;
+    loop {
+        match (chars.get(i), chars.get(i + 1)) {
+            (Some('*'), Some('/')) => return Ok(i + 2),
+            (Some('/'), Some('*')) => {
+                return Err(PartiqlError::syntax(format!(
+                    "the comment starting at column {} has another '/*' inside it at column {}; remove the inner one",
+                    start + 1,
+                    i + 1
+                )))
+            }
+            (Some(_), _) => i += 1,
+            (None, _) => {
+                return Err(PartiqlError::syntax(format!(
+                    "the comment starting at column {} is never closed; add the closing */",
+                    start + 1
+                )))
+            }
+        }
+    }
+}
+
 pub fn tokenize(text: &str) -> Result<Vec<Token>, PartiqlError> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -134,16 +163,22 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, PartiqlError> {
                 continue;
             }
             '-' if next == Some('-') => {
-                // A comment to the end of the line.
-                while i < chars.len() && chars[i] != '\n' {
+                // A comment to the end of the line, which DynamoDB ends at CR as well as LF:
+                // ending it at LF alone let `--<CR>UPDATE …` read as a comment here and as an
+                // UPDATE there.
+                while i < chars.len() && !matches!(chars[i], '\n' | '\r') {
                     i += 1;
                 }
+                continue;
+            }
+            '/' if next == Some('*') => {
+                i = block_comment_end(&chars, i)?;
                 continue;
             }
             '\'' | '"' => {
                 let (s, end) = quoted(&chars, i, c)?;
                 let tok = if c == '\'' { Tok::Str(s) } else { Tok::Quoted(s) };
-                out.push(Token { tok, col });
+                out.push(Token { tok, col, end });
                 i = end;
                 continue;
             }
@@ -154,6 +189,7 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, PartiqlError> {
                 out.push(Token {
                     tok: Tok::Num(n),
                     col,
+                    end,
                 });
                 i = end;
                 continue;
@@ -169,6 +205,7 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, PartiqlError> {
                 out.push(Token {
                     tok: Tok::Word(chars[start..i].iter().collect()),
                     col,
+                    end: i,
                 });
                 continue;
             }
@@ -209,8 +246,8 @@ pub fn tokenize(text: &str) -> Result<Vec<Token>, PartiqlError> {
                 )))
             }
         };
-        out.push(Token { tok, col });
         i += len;
+        out.push(Token { tok, col, end: i });
     }
     Ok(out)
 }
