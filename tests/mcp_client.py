@@ -687,7 +687,54 @@ async def export(args):
     return await with_session(args, body)
 
 
-SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports, "export": export}
+async def smuggle(args):
+    """PartiQL writes hidden from a lexer that ends `--` at LF only, sent to the read-only
+    `partiql` tool with allow_scan: each is refused, and boto3 finds the item as it was. A
+    SELECT with comments runs, as the text without them."""
+    client = dynamo(args.oracle)
+    client.create_table(
+        TableName=args.table,
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    client.get_waiter("table_exists").wait(TableName=args.table)
+    before = {"PK": {"S": "x"}, "a": {"N": "1"}}
+    client.put_item(TableName=args.table, Item=before)
+    t = args.table
+    statements = [
+        f"--\rUPDATE \"{t}\" SET a = 666 WHERE PK = 'x' /*\nSELECT * FROM \"{t}\" WHERE a IS NULL */",
+        f"--\rDELETE FROM \"{t}\" WHERE PK = 'x' /*\nSELECT * FROM \"{t}\" WHERE a IS NULL */",
+        f"--\r\ninsert INTO \"{t}\" VALUE {{'PK': 'y'}} /*\nSELECT * FROM \"{t}\" WHERE a IS NULL */",
+        f"/* SELECT */ UpDaTe \"{t}\" SET a = 666 WHERE PK = 'x'",
+        f"\x0b\x0cDELETE FROM \"{t}\" WHERE PK = 'x'",
+        f"--\rEXISTS(SELECT * FROM \"{t}\" WHERE PK = 'x')",
+        f"SELECT * FROM \"{t}\" WHERE a IS NULL; DELETE FROM \"{t}\" WHERE PK = 'x'",
+    ]
+    refusals = []
+
+    async def body(s, init):
+        for statement in statements:
+            result = await s.call_tool("partiql", {"statement": statement, "allow_scan": True})
+            text = text_of(result)
+            check(result.is_error, f"not refused: {statement!r}: {text}")
+            refusals.append(text)
+        ran = structured(
+            await s.call_tool(
+                "partiql",
+                {"statement": f'SELECT * FROM "{t}" -- comment\rWHERE a IS NOT NULL /* and */', "allow_scan": True},
+            )
+        )
+        return ran
+
+    ran = await with_session(args, body)
+    items = client.scan(TableName=args.table)["Items"]
+    check(items == [before], f"the table changed: {items}")
+    check(len(ran["items"]) == 1, ran)
+    return {"refusals": refusals, "items": len(items)}
+
+
+SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports, "export": export, "smuggle": smuggle}
 
 
 def main():

@@ -18,8 +18,9 @@ use crate::aws::{Engine, Operation, ReadSpec};
 use crate::model::design::schema::TableInfo;
 use crate::model::item::value::{AttrValue, Item};
 use crate::model::query::partiql::{
-    advise, dialects, explain, parse, parse_parameters, refusal, translate, untranslated_reason,
-    write_refusal, Advice, ErrorKind, Explained, PartiqlError, Plan, ReadKind, Select, Statement,
+    advise, dialects, explain, parse, parse_parameters, read_statement, refusal, translate,
+    untranslated_reason, write_refusal, Advice, ErrorKind, Explained, PartiqlError, Plan, ReadKind,
+    Select, Statement,
 };
 use crate::model::text::sanitize::sanitize;
 use crate::model::traffic::capacity::format_units;
@@ -257,10 +258,12 @@ async fn untranslated(
     table: Option<&str>,
 ) -> Result<(), CliError> {
     let why = untranslated_reason(reason);
+    // What would be sent: the SELECT spelled again from its tokens, comments dropped.
+    let sent = read_statement(&args.statement).map_err(bad)?;
     if args.explain {
         let text = format!(
             "{why}\n\n── aws-cli (PartiQL) ──\n{}\n",
-            dialects::execute_statement(&args.statement, parameters)
+            dialects::execute_statement(&sent, parameters)
         );
         return print(&text);
     }
@@ -281,10 +284,11 @@ async fn untranslated(
     // `Limit`, counted in --stats, and stopped by --max-rcu.
     let mut spec = ReadSpec::statement(
         table.unwrap_or_default(),
-        &args.statement,
+        &sent,
         parameters.to_vec(),
         ReadCause::Statement,
-    );
+    )
+    .map_err(bad)?;
     spec.limit = args.limit;
     spec.budget.max_rcu = args.max_rcu;
     spec.budget.rcu_per_second = args.rcu_per_second;

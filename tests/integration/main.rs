@@ -51,6 +51,7 @@ mod mcp;
 mod package;
 mod partiql_oracle;
 mod partiql_snippets;
+mod read_only_partiql;
 mod session_guard;
 mod table_export;
 mod table_export_s3;

@@ -282,12 +282,15 @@ impl Server {
                 "{why}, and it may read the whole table; set allow_scan: true to send it anyway (under the read budget)"
             ));
         }
+        // What is sent is the SELECT spelled again from dynoscope's tokens, never the raw
+        // text: a statement that is a SELECT only to dynoscope's lexer is refused here.
         let spec = ReadSpec::statement(
             table.unwrap_or_default(),
             &p.statement,
             parameters,
             ReadCause::AgentCall,
-        );
+        )
+        .map_err(|e| agent_words(&e.message))?;
         let mut page = self
             .statement_page(spec, &p.scope(), p.limit, p.cursor.as_deref())
             .await?;

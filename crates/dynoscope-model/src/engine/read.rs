@@ -10,6 +10,7 @@ use super::error::EngineError;
 use super::json_lines::JsonLines;
 use crate::engine::read_cause::ReadCause;
 use crate::item::value::{AttrValue, Item};
+use crate::query::partiql::{read_statement, PartiqlError};
 use crate::traffic::capacity::Consumed;
 use crate::traffic::distribution::SizedKeys;
 
@@ -124,20 +125,22 @@ impl ReadSpec {
         }
     }
 
-    /// `statement` sent as ExecuteStatement, read like a one-segment Scan.
+    /// `statement` sent as ExecuteStatement, read like a one-segment Scan. What is sent is the
+    /// SELECT re-rendered from dynoscope's own tokens ([`read_statement`]), never the raw text,
+    /// so DynamoDB runs what dynoscope judged; anything but one SELECT is refused here.
     pub fn statement(
         table: impl Into<String>,
-        statement: impl Into<String>,
+        statement: &str,
         parameters: Vec<AttrValue>,
         cause: ReadCause,
-    ) -> Self {
-        ReadSpec {
+    ) -> Result<Self, PartiqlError> {
+        Ok(ReadSpec {
             statement: Some(PartiqlStatement {
-                text: statement.into(),
+                text: read_statement(statement)?,
                 parameters,
             }),
             ..ReadSpec::new(Operation::Statement, table, cause)
-        }
+        })
     }
 
     /// Segments this read runs: scan segments, or one per shard of a Query.

@@ -152,7 +152,8 @@ mod tests {
             "SELECT * FROM app WHERE a = ? AND b = ?",
             vec![AttrValue::S("x".into()), AttrValue::Bool(true)],
             ReadCause::AgentCall,
-        );
+        )
+        .unwrap();
         let start = Item::from_attrs(vec![(NEXT_TOKEN.into(), AttrValue::S("tok".into()))]);
         let body = request_json(&spec, 0, None, Some(&start));
         assert_eq!(

@@ -21,8 +21,9 @@ pub const READ_OPERATIONS: &[&str] = &[
     "GetItem",
 ];
 
-/// ExecuteStatement reads only when its statement is a SELECT; the body as signed is what is
-/// checked, so no caller can send a PartiQL write through the read client.
+/// ExecuteStatement reads only when its statement is one SELECT already spelled as dynoscope
+/// re-renders it (no comment, single spaces): the body as signed is what is checked, so raw
+/// text that DynamoDB's lexer could read otherwise than dynoscope's never leaves.
 fn is_select_statement(operation: &str, context: &BeforeTransmitInterceptorContextRef<'_>) -> bool {
     if operation != "ExecuteStatement" {
         return false;
@@ -35,7 +36,7 @@ fn is_select_statement(operation: &str, context: &BeforeTransmitInterceptorConte
         .and_then(|v| {
             v["Statement"]
                 .as_str()
-                .map(crate::model::query::partiql::is_select)
+                .map(crate::model::query::partiql::is_sendable_read)
         })
         .unwrap_or(false)
 }
@@ -99,6 +100,12 @@ mod tests {
         for write in [
             "UPDATE app SET a = 1 WHERE PK = 'x'",
             "/* */ DELETE FROM app WHERE PK = 'x'",
+            // A SELECT to a lexer that ends `--` at LF only; an UPDATE to DynamoDB's.
+            "--\rUPDATE \"app\" SET a = 666 WHERE PK = 'x' /*\nSELECT * FROM \"app\" */",
+            // Raw text, even of a real SELECT, is not what a read-only path sends.
+            "SELECT * FROM app -- a comment",
+            "SELECT  *  FROM app",
+            "SELECT * FROM app; DELETE FROM app WHERE PK = 'x'",
         ] {
             let err = engine
                 .client()

@@ -336,3 +336,26 @@ fn a_deeply_nested_statement_pasted_or_typed_is_one_line_not_a_crash() {
         .join()
         .unwrap();
 }
+
+/// A write smuggled behind comments (`--` ended by CR as DynamoDB ends it, a `/* */` block) is
+/// a write to the explorer too, pasted as it would be: refused, nothing sent.
+#[test]
+fn a_write_hidden_by_comments_is_refused_as_a_write() {
+    let mut s = partiql_open();
+    send(&mut s, [ctrl('u')]);
+    send(
+        &mut s,
+        [Msg::Input(InputMsg::Paste(
+            "--\rUPDATE \"app\" SET a = 666 WHERE PK = 'x' /*\nSELECT * FROM \"app\" WHERE a IS NULL */"
+                .into(),
+        ))],
+    );
+    let line = problem(&s);
+    assert_eq!(
+        line,
+        crate::model::query::partiql::write_refusal("UPDATE"),
+        "{line}"
+    );
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    assert!(effects.is_empty(), "{effects:?}");
+}

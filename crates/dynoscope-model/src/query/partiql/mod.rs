@@ -8,6 +8,7 @@
 
 mod advice;
 mod ast;
+mod canonical;
 pub mod complete;
 pub mod dialects;
 mod dml;
@@ -24,6 +25,7 @@ mod translate;
 
 pub use advice::{advise, Advice, NewIndex, ServingIndex};
 pub use ast::{CmpOp, Direction, Expr, Func, Operand, Path, Select, Statement, Step};
+pub use canonical::{canonical, is_sendable_read, read_statement};
 pub use dml::{is_bulk_write, Change, WriteStatement};
 pub use error::{ErrorKind, PartiqlError};
 pub use explain::{
@@ -35,5 +37,7 @@ pub use parser::{is_select, parse, parse_write};
 pub use plan::{Plan, ReadKind};
 pub use translate::{translate, MAX_QUERIES};
 
+#[cfg(test)]
+mod canonical_tests;
 #[cfg(test)]
 pub(crate) mod fixtures;
