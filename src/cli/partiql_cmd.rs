@@ -55,6 +55,7 @@ pub struct PartiqlArgs {
     /// Stop after N items in total.
     #[arg(long, value_name = "N", value_parser = super::ranges::limit)]
     pub limit: Option<usize>,
+    /// How items are written to stdout.
     #[arg(long, value_enum, default_value = "jsonl")]
     pub output: OutputFormat,
     /// With --output csv: the columns, comma-separated.

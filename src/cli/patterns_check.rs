@@ -33,18 +33,23 @@ const MAX_CALLS: usize = 100;
 pub enum PatternsCommand {
     /// Check TABLE against its access patterns (the config's, --patterns FILE's, --model's):
     /// each one's plan, measured cost and verdict, under one --max-rcu (exit 3: one failed).
+    #[command(after_long_help = super::args::examples::PATTERNS_CHECK)]
     Check(PatternsCheckArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum CheckOutput {
+    /// Lines and a summary table for people.
     Text,
+    /// One JSON object, for scripts.
     Json,
+    /// A Markdown report for a ticket or a review.
     Markdown,
 }
 
 #[derive(Debug, Clone, Args)]
 pub struct PatternsCheckArgs {
+    /// The table to check (its access patterns come from the config file or --patterns).
     #[arg(value_parser = super::ranges::table_name)]
     pub table: String,
     /// A NoSQL Workbench model whose access patterns are checked too (no config file needed).
@@ -60,6 +65,7 @@ pub struct PatternsCheckArgs {
     /// it they are judged from their plan alone and read nothing.
     #[arg(long)]
     pub allow_scan: bool,
+    /// How the report is written: text for people, one JSON object, or Markdown for a ticket.
     #[arg(long, value_enum, default_value = "text")]
     pub output: CheckOutput,
 }

@@ -60,6 +60,7 @@ pub struct TailArgs {
     /// Only changes to items with this partition key value (text; N as written, B as base64).
     #[arg(long, value_name = "PK")]
     pub follow_key: Option<String>,
+    /// How each change is written: one JSON object a line (plain or DynamoDB JSON), or aligned text.
     #[arg(long, value_enum, default_value = "jsonl")]
     pub output: ChangeOutput,
     /// Stop after this long, e.g. 30s or 5m.

@@ -5,6 +5,7 @@ use clap::{Args, Parser, Subcommand};
 
 use super::ranges;
 
+pub(super) mod examples;
 mod read;
 mod report;
 mod setup;
@@ -68,86 +69,126 @@ impl Cli {
 #[derive(Debug, Clone, Args, Default)]
 pub struct GlobalArgs {
     /// Named profile from ~/.aws/config (default: AWS_PROFILE or 'default').
-    #[arg(long, global = true, value_name = "NAME")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "NAME",
+        help_heading = "Global options"
+    )]
     pub profile: Option<String>,
     /// AWS region (default: AWS_REGION or the profile's region).
-    #[arg(long, global = true, value_name = "NAME", value_parser = ranges::region)]
+    #[arg(long, global = true, value_name = "NAME", value_parser = ranges::region, help_heading = "Global options")]
     pub region: Option<String>,
     /// DynamoDB endpoint, e.g. http://localhost:8000 for DynamoDB Local.
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "URL",
+        help_heading = "Global options"
+    )]
     pub endpoint_url: Option<String>,
     /// Seconds one HTTP attempt may take before the SDK retries it.
-    #[arg(long, global = true, value_name = "SECS", value_parser = ranges::timeout)]
+    #[arg(long, global = true, value_name = "SECS", value_parser = ranges::timeout, help_heading = "Global options")]
     pub timeout: Option<f64>,
     /// Items the explorer keeps at most; past it statistics keep counting but items are not
     /// kept (default: sized to available memory).
-    #[arg(long, global = true, value_name = "N", value_parser = ranges::max_items)]
+    #[arg(long, global = true, value_name = "N", value_parser = ranges::max_items, help_heading = "Global options")]
     pub max_items: Option<usize>,
     /// A file of [[pattern]] access patterns (added to the config file's).
-    #[arg(long, global = true, value_name = "FILE")]
+    #[arg(
+        long,
+        global = true,
+        value_name = "FILE",
+        help_heading = "Global options"
+    )]
     pub patterns: Option<std::path::PathBuf>,
     /// Attempts per request, including the first (the SDK retries throttling and 5xx).
-    #[arg(long, global = true, value_name = "N", value_parser = ranges::max_attempts)]
+    #[arg(long, global = true, value_name = "N", value_parser = ranges::max_attempts, help_heading = "Global options")]
     pub max_attempts: Option<u32>,
     /// Let the explorer write (edit, create, delete, undo), every write conditional and
     /// audited; without it nothing is written.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     pub allow_writes: bool,
 }
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// List table names, one per line.
+    #[command(after_long_help = examples::TABLES)]
     Tables,
     /// Describe a table as JSON: keys, attribute types, indexes, billing, size, TTL, stream.
+    #[command(after_long_help = examples::DESCRIBE)]
     Describe {
+        /// The table to describe.
         #[arg(value_parser = ranges::table_name)]
         table: String,
     },
     /// Query an item collection (or an index), streaming items to stdout.
+    #[command(after_long_help = examples::QUERY)]
     Query(Box<QueryArgs>),
     /// Scan a table or index, optionally in parallel segments, streaming items to stdout.
+    #[command(after_long_help = examples::SCAN)]
     Scan(ScanArgs),
     /// Run a PartiQL SELECT as the Query or Scan it means (scans need --allow-scan; --explain
     /// says what it reads, in every dialect, and sends nothing).
+    #[command(after_long_help = examples::PARTIQL)]
     Partiql(Box<super::partiql_cmd::PartiqlArgs>),
     /// Copy a slice of a table (a query, a SELECT, a sample or all of it) into a new table of
     /// the same keys and indexes on a local endpoint, reading under --max-rcu.
+    #[command(after_long_help = examples::CLONE)]
     Clone(Box<super::clone_cmd::CloneArgs>),
     /// Undo a bulk UPDATE or DELETE from its journal (conditional; a dry run without --yes).
+    #[command(after_long_help = examples::UNDO)]
     Undo(super::undo_cmd::UndoArgs),
     /// Hot-partition triage: scan a table or index and rank its partition keys by items.
+    #[command(after_long_help = examples::HOTKEYS)]
     Hotkeys(HotkeysArgs),
     /// CloudWatch metrics of a table and each GSI: capacity, throttles by reason, latency.
+    #[command(after_long_help = examples::METRICS)]
     Metrics(MetricsArgs),
     /// Contributor Insights of a table and each GSI: its mode and the top keys (never enables it).
+    #[command(after_long_help = examples::INSIGHTS)]
     Insights(MetricsArgs),
     /// A read-only MCP server on stdio for coding agents: every read priced and under one
     /// session budget (--max-rcu), every page bounded, every call logged.
+    #[command(after_long_help = examples::MCP)]
     Mcp(super::mcp::McpArgs),
     /// Why the table throttles: metrics, reasons and hot keys as verdicts (exit 3: throttling now).
+    #[command(after_long_help = examples::DIAGNOSE)]
     Diagnose(super::diagnose::DiagnoseArgs),
     /// Start an S3 export (billed): prints its aws-cli command and cost; sends it with --yes.
+    #[command(after_long_help = examples::EXPORT_START)]
     ExportStart(super::export_start::ExportStartArgs),
     /// Follow a table's changes from its DynamoDB stream, one JSON object per line.
+    #[command(after_long_help = examples::TAIL)]
     Tail(super::tail::TailArgs),
     /// Run a named access pattern from the config file or --patterns FILE.
+    #[command(after_long_help = examples::RUN)]
     Run(RunArgs),
     /// Check a table against its access patterns: `patterns check TABLE` (exit 3: one failed).
-    #[command(subcommand)]
+    #[command(subcommand, after_long_help = examples::PATTERNS)]
     Patterns(super::patterns_check::PatternsCommand),
     /// Create and load the demo single-table data set (local endpoints only).
+    #[command(after_long_help = examples::SEED)]
     Seed(SeedArgs),
     /// Start DynamoDB Local, load the demo data and open the explorer on it.
+    #[command(after_long_help = examples::DEMO)]
     Demo(DemoArgs),
     /// Read a NoSQL Workbench data model: `model import FILE.json [--write]`.
-    #[command(subcommand)]
+    #[command(subcommand, after_long_help = examples::MODEL)]
     Model(ModelCommand),
     /// Print a shell completion script: `dynoscope completions bash > ~/.local/share/bash-completion/completions/dynoscope`.
+    #[command(after_long_help = examples::COMPLETIONS)]
     Completions {
+        /// The shell to write the script for.
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
     /// Print the man page (roff): `dynoscope man > dynoscope.1`.
+    #[command(after_long_help = examples::MAN)]
     Man,
 }
+
+#[cfg(test)]
+#[path = "help_tests.rs"]
+mod help_tests;

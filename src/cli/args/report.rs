@@ -31,6 +31,7 @@ pub struct HotkeysArgs {
     /// states its error bounds.
     #[arg(long, default_value_t = 1_000_000, value_name = "N", value_parser = ranges::top)]
     pub max_exact_keys: usize,
+    /// How the report is written: one JSON object, or aligned text for people.
     #[arg(long, value_enum, default_value = "json")]
     pub output: HotkeysOutput,
     /// Print request statistics as one JSON object on the last line of stderr.
@@ -53,6 +54,7 @@ pub struct HotkeysArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct MetricsArgs {
+    /// The table to report on (its GSIs are reported beside it).
     #[arg(value_parser = ranges::table_name)]
     pub table: String,
     /// How far back to look, e.g. 30m, 3h or 2d (at most 15d).
@@ -61,6 +63,7 @@ pub struct MetricsArgs {
     /// Seconds per datapoint: a whole number of minutes (60, 300, 3600…).
     #[arg(long, default_value_t = 60, value_name = "SECS")]
     pub period: u32,
+    /// How the report is written: aligned text for people, or one JSON object.
     #[arg(long, value_enum, default_value = "table")]
     pub output: ReportOutput,
 }

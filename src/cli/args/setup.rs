@@ -7,6 +7,7 @@ use crate::cli::ranges;
 
 #[derive(Debug, Subcommand)]
 pub enum ModelCommand {
+    #[command(after_long_help = super::examples::MODEL_IMPORT)]
     /// Print the config a NoSQL Workbench model implies: [[entity]] key templates from its facets, [[pattern]]s from its access patterns.
     Import {
         /// The model, as NoSQL Workbench exports it (JSON).
@@ -40,6 +41,7 @@ pub struct SeedArgs {
 
 #[derive(Debug, Clone, Args)]
 pub struct DemoArgs {
+    /// Users the demo data set is generated for (each with orders, items and a profile).
     #[arg(long, default_value_t = 2000, value_name = "N", value_parser = ranges::users)]
     pub users: u32,
     /// Load the data and print the endpoint, without opening the explorer (keeps running until Ctrl-C).
