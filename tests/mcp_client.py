@@ -13,7 +13,9 @@ import asyncio
 import base64
 import json
 import os
+import re
 import sys
+import unicodedata
 from decimal import Decimal
 
 import boto3
@@ -734,7 +736,55 @@ async def smuggle(args):
     return {"refusals": refusals, "items": len(items)}
 
 
-SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports, "export": export, "smuggle": smuggle}
+# What docs/mcp.md promises the text content never carries raw: C0 and C1 controls, DEL,
+# every format character (Cf) and default-ignorable code point, U+2028/2029.
+HOSTILE = "\x1b\x07\x7f\x85\x9b\u034f\u0600\u061c\u115f\u1160\u17b4\u200b\u2028\u2029\u202e\u2066\u3164\ufe0f\ufeff\uffa0\U000e0001\U000e0041"
+
+
+def default_ignorable(c):
+    """Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt), which Python's
+    unicodedata does not carry."""
+    o = ord(c)
+    return any(lo <= o <= hi for lo, hi in (
+        (0xAD, 0xAD), (0x34F, 0x34F), (0x61C, 0x61C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+        (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+        (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8),
+        (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF)))
+
+
+async def hostile_text(args):
+    """A query whose items carry HOSTILE in a key, a value and an attribute name: the text
+    content holds none of them raw (nor any other Cc, Cf or default-ignorable character, by
+    Python's own Unicode tables), still parses to exactly what boto3 reads, and agrees with
+    the structured content."""
+    client = dynamo(args.oracle)
+    pk = "USER#1" + HOSTILE
+    client.put_item(
+        TableName=args.table,
+        Item={"PK": {"S": pk}, "SK": {"S": "A" + HOSTILE}, "v" + HOSTILE: {"S": HOSTILE}, "l": {"L": [{"S": HOSTILE}]}},
+    )
+
+    async def body(s, init):
+        result = await s.call_tool("query", {"table": args.table, "pk": pk})
+        check(not result.is_error, text_of(result))
+        texts = [c.text for c in result.content if getattr(c, "type", None) == "text"]
+        check(len(texts) == 1, texts)
+        text = texts[0]
+        raw = sorted(
+            {f"U+{ord(c):04X}" for c in text if unicodedata.category(c) in ("Cc", "Cf") or default_ignorable(c) or c in "\u2028\u2029"}
+        )
+        check(not raw, f"raw in the text content: {raw}")
+        got = json.loads(text)
+        same_items(got["items"], oracle_query(client, args.table, "PK", pk), "the hostile item")
+        check(got == result.structured_content, "the text content and structuredContent differ")
+        return {"escapes": sorted(set(re.findall(r"\\u[0-9a-f]{4}", text)))}
+
+    return await with_session(args, body)
+
+
+SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports, "export": export}
+SCENARIOS["hostile_text"] = hostile_text
+SCENARIOS["smuggle"] = smuggle
 
 
 def main():

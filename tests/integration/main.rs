@@ -45,6 +45,7 @@ mod fuzz_expressions;
 mod honest_capacity;
 mod hostile_cloudwatch;
 mod hostile_server;
+mod hostile_text;
 mod https;
 mod live_export;
 mod mcp;

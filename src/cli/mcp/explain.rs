@@ -4,7 +4,9 @@
 //! aws-cli command that sends the same body, and the estimated cost.
 
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::{tool, tool_router, Json};
+use rmcp::{tool, tool_router};
+
+use super::result::Json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

@@ -13,6 +13,7 @@ mod paging;
 mod reads;
 mod report_tools;
 mod reports;
+mod result;
 mod schema;
 mod server;
 mod wording;

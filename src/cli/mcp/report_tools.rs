@@ -3,7 +3,9 @@
 //! parameters, results and counting are in `reports.rs`.
 
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::{tool, tool_router, Json};
+use rmcp::{tool, tool_router};
+
+use super::result::Json;
 use tokio_util::sync::CancellationToken;
 
 use super::reports::{

@@ -1,7 +1,9 @@
 //! The schema tools: `list_tables` and `describe_table`. They read no items (0 RCU).
 
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::{tool, tool_router, Json};
+use rmcp::{tool, tool_router};
+
+use super::result::Json;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

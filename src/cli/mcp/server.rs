@@ -6,7 +6,7 @@
 
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, ToolAnnotations};
-use rmcp::{tool_handler, Json, ServerHandler};
+use rmcp::{tool_handler, ServerHandler};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
@@ -17,6 +17,7 @@ use super::explain::ExplainResult;
 use super::page::{self, RequestCost, DEFAULT_PAGE_ITEMS, MAX_PAGE_ITEMS};
 use super::reads::ItemsResult;
 use super::reports::{DiagnoseResult, HotkeysResult, InsightsResult, MetricsResult};
+use super::result::Json;
 use super::schema::{DescribeResult, TablesResult};
 use super::wording::agent_words;
 use super::McpArgs;

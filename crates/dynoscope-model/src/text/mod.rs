@@ -4,6 +4,7 @@
 //! lines and the SQL it prints.
 
 pub mod cell;
+pub mod escaped;
 pub mod redact;
 pub mod sanitize;
 pub mod shell;

@@ -6,6 +6,9 @@
 //! a visible escape instead, so the output is inert and unambiguous. Because ESC itself becomes
 //! the text `\x1b`, no escape sequence can survive, whatever follows it.
 //!
+//! What is escaped is the one table in `escaped.rs`: controls, every format character and
+//! every default-ignorable code point, and the line and paragraph separators.
+//!
 //! Backslashes are left alone: the escapes are for the eye, not for round-tripping, and escaping
 //! them would make every Windows path or regex noisy.
 
@@ -13,6 +16,8 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+pub use super::escaped::needs_escape;
 
 pub fn sanitize(text: &str) -> Cow<'_, str> {
     // Printable ASCII is by far the common case and needs no char decoding at all.
@@ -32,33 +37,6 @@ pub fn sanitize(text: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
-}
-
-/// Whether `c` is shown as an escape. JSON output escapes the same set (`model::formats::json`), so that
-/// no string from data reaches a terminal raw through either.
-pub fn needs_escape(c: char) -> bool {
-    matches!(
-        c,
-        // C0 controls, DEL and C1 controls (U+009B is a one-byte CSI on some terminals).
-        '\u{0}'..='\u{1f}'
-            | '\u{7f}'..='\u{9f}'
-            // Soft hyphen and the zero-width / invisible format characters.
-            | '\u{ad}'
-            | '\u{180e}'
-            | '\u{200b}'..='\u{200d}'
-            | '\u{2060}'..='\u{2064}'
-            | '\u{feff}'
-            | '\u{fff9}'..='\u{fffb}'
-            // Bidi marks, embeddings, overrides and isolates, plus deprecated format controls.
-            | '\u{61c}'
-            | '\u{200e}'
-            | '\u{200f}'
-            | '\u{202a}'..='\u{202e}'
-            | '\u{2066}'..='\u{206f}'
-            // Line and paragraph separators would break a one-line cell.
-            | '\u{2028}'
-            | '\u{2029}'
-    ) || c.width().is_none()
 }
 
 fn push_escaped(out: &mut String, c: char) {
@@ -138,6 +116,15 @@ mod tests {
             ("soft hyphen", "ab\u{ad}c", "ab\\u{ad}c"),
             ("line separator", "a\u{2028}b", "a\\u{2028}b"),
             ("paragraph separator", "a\u{2029}b", "a\\u{2029}b"),
+            (
+                "tag characters",
+                "USER#1\u{e0041}\u{e0044}",
+                "USER#1\\u{e0041}\\u{e0044}",
+            ),
+            ("combining grapheme joiner", "a\u{34f}b", "a\\u{34f}b"),
+            ("lone VS16", "\u{fe0f}", "\\u{fe0f}"),
+            ("Khmer inherent vowel", "\u{17b4}", "\\u{17b4}"),
+            ("Hangul fillers", "\u{115f}\u{1160}", "\\u{115f}\\u{1160}"),
             ("after non-ASCII", "é\x1b", "é\\x1b"),
         ];
         for (name, input, want) in cases {
@@ -169,6 +156,23 @@ mod tests {
             let out = sanitize(input);
             assert_eq!(out, *want, "{name}");
             assert!(!out.chars().any(needs_escape), "{name}");
+        }
+    }
+
+    /// Every character of the table, exhaustively, comes out as printable ASCII.
+    #[test]
+    fn every_escaped_char_comes_out_as_printable_ascii() {
+        for &(lo, hi) in crate::text::escaped::ESCAPED {
+            for c in (lo..=hi).filter_map(char::from_u32) {
+                let input = format!("é{c}");
+                let out = sanitize(&input);
+                let escape = out.strip_prefix('é').expect("the text before it kept");
+                assert!(
+                    escape.starts_with('\\') && escape.bytes().all(|b| (0x20..0x7f).contains(&b)),
+                    "U+{:04X} became {escape:?}",
+                    u32::from(c)
+                );
+            }
         }
     }
 

@@ -3,17 +3,20 @@
 
 /// `text` when at most `max` characters, else its first `max` characters, an ellipsis and the
 /// whole length: `'aaaa…' (20000 characters)` reads as a cut, not as the value. A path or key
-/// (a `/` and no space) loses its middle instead: its end is the file's own name, which an
-/// error about that file must keep (`s3://b/long/prefix…/data/abc.json.gz (183 characters)`).
+/// (a `/` and no space) is kept whole up to [`PATH_KEPT`] characters: an error about a file is
+/// only useful with the path to open or fetch, and a real path is never longer (Linux's
+/// PATH_MAX is 4,096 bytes, an S3 key at most 1,024). A longer one is no path anyone typed, and
+/// loses its middle, keeping its end, the file's own name.
 pub fn shorten_quoted(text: &str, max: usize) -> String {
     let count = text.chars().count();
     if count <= max {
         return text.to_string();
     }
-    if let Some(slash) = text
-        .rfind('/')
-        .filter(|_| !text.contains(char::is_whitespace))
-    {
+    let path = text.contains('/') && !text.contains(char::is_whitespace);
+    if path && count <= PATH_KEPT {
+        return text.to_string();
+    }
+    if let Some(slash) = text.rfind('/').filter(|_| path) {
         // The name is kept whole up to the longest a file name has on disk (255 bytes).
         let name = &text[slash..];
         let name_chars = name.chars().count().min(NAME_KEPT);
@@ -30,6 +33,9 @@ pub fn shorten_quoted(text: &str, max: usize) -> String {
     let head: String = text.chars().take(max).collect();
     format!("{head}… ({count} characters)")
 }
+
+/// The longest path [`shorten_quoted`] keeps whole.
+pub const PATH_KEPT: usize = 4096;
 
 /// The most of a path's last segment [`shorten_quoted`] keeps, and the least of its start.
 const NAME_KEPT: usize = 256;
@@ -150,23 +156,34 @@ mod tests {
     }
 
     #[test]
-    fn a_long_path_keeps_its_file_name() {
+    fn a_path_is_kept_whole() {
         let prefix = "p".repeat(120);
         let path = format!(
             "{prefix}/AWSDynamoDB/01700000000000-abcd1234/data/140d9730c3af33ad58cf53726f.json.gz"
         );
-        let cut = shorten_quoted(&path, 80);
-        assert!(
-            cut.ends_with("…/140d9730c3af33ad58cf53726f.json.gz (196 characters)"),
-            "{cut}"
-        );
-        assert!(cut.starts_with("ppppp"), "{cut}");
-        assert!(cut.chars().count() < 80 + 30, "{cut}");
+        assert_eq!(shorten_quoted(&path, 80), path);
         let message = format!("data file '{path}' is missing; {}", "x ".repeat(200));
-        assert!(shorten_quoted_values(&message, 80).contains("140d9730c3af33ad58cf53726f.json.gz"));
+        assert!(shorten_quoted_values(&message, 80).contains(&format!("'{path}'")));
+        let s3 = format!("s3://bucket/{}/data/e87d5e88.json.gz", "k".repeat(1000));
+        assert_eq!(shorten_quoted(&s3, 80), s3);
         // A sentence with a slash in it is not a path: cut at its end as before.
         let sentence = format!("a / b {}", "c".repeat(100));
         assert!(shorten_quoted(&sentence, 80).ends_with("c… (106 characters)"));
+    }
+
+    #[test]
+    fn a_value_longer_than_any_path_keeps_its_file_name() {
+        let path = format!(
+            "{}/data/140d9730c3af33ad58cf53726f.json.gz",
+            "p/".repeat(3000)
+        );
+        let cut = shorten_quoted(&path, 80);
+        assert!(
+            cut.ends_with("…/140d9730c3af33ad58cf53726f.json.gz (6040 characters)"),
+            "{cut}"
+        );
+        assert!(cut.starts_with("p/p/p/"), "{cut}");
+        assert!(cut.chars().count() < 80 + 30, "{cut}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! summary alone, to paste.
 
 use super::{CheckReport, PatternReport};
-use crate::text::sanitize::sanitize;
+use crate::text::sanitize::{display_width, sanitize};
 use crate::text::wording::{percent, thousands};
 use crate::traffic::capacity::format_units;
 
@@ -90,6 +90,9 @@ pub fn markdown(r: &CheckReport) -> String {
     out
 }
 
+/// The text report. Every string from the patterns file, the model or DescribeTable (names,
+/// index names in a plan, findings quoting them) is sanitised where it is written, and the
+/// summary table pads by display width, so a wide name keeps its row in line.
 pub fn text(r: &CheckReport) -> String {
     let mut out = String::new();
     for p in &r.patterns {
@@ -100,7 +103,7 @@ pub fn text(r: &CheckReport) -> String {
             sanitize(&p.plan.shape.describe())
         ));
         if let Some(projection) = &p.plan.projection {
-            out.push_str(&format!("  projection: {projection}\n"));
+            out.push_str(&format!("  projection: {}\n", sanitize(projection)));
         }
         match (&p.measured, &p.unmeasured) {
             (Some(m), _) => {
@@ -122,7 +125,7 @@ pub fn text(r: &CheckReport) -> String {
             (None, None) => {}
         }
         for f in &p.findings {
-            out.push_str(&format!("  - {}\n", f.text));
+            out.push_str(&format!("  - {}\n", sanitize(&f.text)));
         }
         out.push('\n');
     }
@@ -132,7 +135,7 @@ pub fn text(r: &CheckReport) -> String {
         .map(|p| {
             [
                 sanitize(&p.name).into_owned(),
-                p.plan.shape.describe(),
+                sanitize(&p.plan.shape.describe()).into_owned(),
                 cost(p),
                 p.verdict.kind.as_str().to_string(),
             ]
@@ -142,7 +145,7 @@ pub fn text(r: &CheckReport) -> String {
     let widths: Vec<usize> = (0..4)
         .map(|i| {
             rows.iter()
-                .map(|row| row[i].chars().count())
+                .map(|row| display_width(&row[i]))
                 .chain([headers[i].len()])
                 .max()
                 .unwrap_or(0)
@@ -152,7 +155,7 @@ pub fn text(r: &CheckReport) -> String {
         let padded: Vec<String> = cells
             .iter()
             .zip(&widths)
-            .map(|(c, w)| format!("{c}{}", " ".repeat(w - c.chars().count())))
+            .map(|(c, w)| format!("{c}{}", " ".repeat(w - display_width(c))))
             .collect();
         format!("{}\n", padded.join("  ").trim_end())
     };
@@ -168,3 +171,7 @@ pub fn text(r: &CheckReport) -> String {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "render_tests.rs"]
+mod tests;

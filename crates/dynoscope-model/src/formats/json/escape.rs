@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 use crate::text::sanitize::needs_escape;
 
 /// JSON string escaping. Control characters, and every other character the sanitiser shows as
-/// an escape (DEL, C1 controls, bidi and invisible format characters; see [`needs_escape`]),
+/// an escape (DEL, C1 controls, every format character and default-ignorable code point, the
+/// line and paragraph separators; the table of [`needs_escape`]),
 /// are `\u`-escaped, so JSON output never carries a raw terminal escape sequence or a bidi
 /// override even though it keeps the data exact.
 pub fn append_json_string(out: &mut String, s: &str) {
@@ -43,7 +44,7 @@ pub fn append_json_string(out: &mut String, s: &str) {
                 b'\t' => (Some("\\t"), 1),
                 0x00..=0x1f | 0x7f => (None, 1),
                 // A lead byte, so a char boundary: the char decides.
-                0xc2 | 0xd8 | 0xe1 | 0xe2 | 0xef => {
+                0xc2 | 0xcd | 0xd8..=0xdf | 0xe0..=0xe3 | 0xef | 0xf0..=0xf3 => {
                     let c = s[i..].chars().next().expect("at a char boundary");
                     if !needs_escape(c) {
                         i += c.len_utf8();
@@ -106,10 +107,13 @@ fn is_clean(bytes: &[u8]) -> bool {
 }
 
 /// Whether any of the eight bytes (little-endian) is below 0x20, or is `"`, `\\`, DEL, or the
-/// UTF-8 lead byte of a character the sanitiser escapes: 0xC2 (C1 controls, soft hyphen), 0xD8
-/// (U+061C), 0xE1 (U+180E), 0xE2 (U+2000..U+2FFF: bidi controls, zero-width characters,
-/// separators) and 0xEF (U+FEFF, U+FFF9..U+FFFB). Exact as a yes/no for the whole word (the
-/// classic has-zero-byte trick), never a false no; a lead byte is only a maybe.
+/// UTF-8 lead byte of a range holding a character the escaper's table (`text::escaped`) lists:
+/// 0xC2 (C1 controls, soft hyphen), 0xCD (U+034F), 0xD8-0xDF (Arabic and Syriac format
+/// characters; tested as one masked pattern), 0xE0-0xE3 (U+0800-U+3FFF: Arabic marks, Hangul
+/// fillers, Khmer and Mongolian, bidi controls, zero-width characters, separators), 0xEF
+/// (variation selectors, U+FEFF, U+FFA0, U+FFF0-U+FFFB) and 0xF0-0xF3 (U+10000-U+FFFFF: the
+/// supplementary planes' format characters and the tag block). Exact as a yes/no for the whole
+/// word (the classic has-zero-byte trick), never a false no; a lead byte is only a maybe.
 fn may_need_escape(word: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -119,10 +123,11 @@ fn may_need_escape(word: u64) -> bool {
         | zero_byte(word ^ (ONES * u64::from(b'\\')))
         | zero_byte(word ^ (ONES * 0x7f))
         | zero_byte(word ^ (ONES * 0xc2))
-        | zero_byte(word ^ (ONES * 0xd8))
-        | zero_byte(word ^ (ONES * 0xe1))
-        | zero_byte(word ^ (ONES * 0xe2))
-        | zero_byte(word ^ (ONES * 0xef));
+        | zero_byte(word ^ (ONES * 0xcd))
+        | zero_byte((word & (ONES * 0xf8)) ^ (ONES * 0xd8))
+        | zero_byte((word & (ONES * 0xfc)) ^ (ONES * 0xe0))
+        | zero_byte(word ^ (ONES * 0xef))
+        | zero_byte((word & (ONES * 0xfc)) ^ (ONES * 0xf0));
     hits & HIGHS != 0
 }
 

@@ -83,7 +83,11 @@ fn json_strings_escape_exactly_what_json_needs() {
             "bidi\u{202e}\u{2066}\u{200f}\u{61c}zw\u{200b}\u{feff}shy\u{ad}",
             r#""bidi\u202e\u2066\u200f\u061czw\u200b\ufeffshy\u00ad""#,
         ),
-        ("kept: ™ – ‘q’ © ؀ က", "\"kept: ™ – ‘q’ © ؀ က\""),
+        ("kept: ™ – ‘q’ © ก က あ 🦀", "\"kept: ™ – ‘q’ © ก က あ 🦀\""),
+        (
+            "ar\u{600}cgj\u{34f}vs\u{fe0f}fill\u{3164}tag\u{e0041}",
+            r#""ar\u0600cgj\u034fvs\ufe0ffill\u3164tag\udb40\udc41""#,
+        ),
     ];
     for (input, want) in cases {
         let mut out = String::new();
@@ -105,7 +109,12 @@ fn reference_escape(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if needs_escape(c) => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c if needs_escape(c) => {
+                let mut units = [0u16; 2];
+                for unit in c.encode_utf16(&mut units) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
             c => out.push(c),
         }
     }
@@ -127,7 +136,9 @@ proptest::proptest! {
                     '\u{85}', '\u{9f}', '\u{c2}', '\u{ad}', '\u{a9}', '\u{61c}', '\u{600}',
                     '\u{180e}', '\u{1000}', '\u{200b}', '\u{200f}', '\u{2010}', '\u{2028}',
                     '\u{202e}', '\u{2066}', '\u{2069}', '\u{2122}', '\u{feff}', '\u{fffa}',
-                    '\u{fffd}', '\u{f8ff}',
+                    '\u{fffd}', '\u{f8ff}', '\u{34f}', '\u{6dd}', '\u{7ff}', '\u{890}',
+                    '\u{3042}', '\u{3164}', '\u{fe0f}', '\u{ffa0}', '\u{1f600}', '\u{13430}',
+                    '\u{e0041}', '\u{e01ef}', '\u{f0000}',
                 ]),
             ],
             0..40,
@@ -139,6 +150,28 @@ proptest::proptest! {
         proptest::prop_assert_eq!(&out, &reference_escape(&input));
         let back: String = serde_json::from_str(&out).unwrap();
         proptest::prop_assert_eq!(back, input);
+    }
+}
+
+/// Every code point, alone (the gathered short-string check) and after a clean word (the
+/// word-at-a-time check): escaped exactly as the reference says, every other one copied.
+#[test]
+fn every_char_is_escaped_as_the_table_says() {
+    let (mut input, mut out) = (String::new(), String::new());
+    for c in (0..=u32::from(char::MAX)).filter_map(char::from_u32) {
+        for prefix in ["", "abcdefg"] {
+            input.clear();
+            input.push_str(prefix);
+            input.push(c);
+            out.clear();
+            append_json_string(&mut out, &input);
+            let copied = out.len() == input.len() + 2 && out[1..out.len() - 1] == input;
+            if needs_escape(c) || c == '"' || c == '\\' {
+                assert_eq!(out, reference_escape(&input), "U+{:04X}", u32::from(c));
+            } else {
+                assert!(copied, "U+{:04X} became {out}", u32::from(c));
+            }
+        }
     }
 }
 
