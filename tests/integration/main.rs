@@ -48,6 +48,7 @@ mod hostile_server;
 mod https;
 mod live_export;
 mod mcp;
+mod mcp_capacity;
 mod package;
 mod partiql_oracle;
 mod partiql_snippets;
