@@ -233,6 +233,7 @@ async fn run_plan(
 ) -> Result<(), CliError> {
     let read = args.read_args();
     let mut spec = crate::aws::plan_read(&plan);
+    spec.average_item_bytes = info.average_item_bytes(plan.index.as_deref());
     spec.limit = args.limit;
     spec.budget.max_rcu = args.max_rcu;
     spec.budget.rcu_per_second = args.rcu_per_second;

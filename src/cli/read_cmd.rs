@@ -96,6 +96,7 @@ pub(super) async fn query_specs<B: Backend>(
         let mut spec = read_spec(Operation::Query, &args.table, &args.read, names, values)?;
         spec.key_condition = Some(key_condition);
         spec.descending = args.desc;
+        spec.average_item_bytes = info.average_item_bytes(spec.index.as_deref());
         check_all_used(&spec)?;
         specs.push(spec);
     }

@@ -49,6 +49,7 @@ mod hostile_text;
 mod https;
 mod live_export;
 mod mcp;
+mod mcp_capacity;
 mod package;
 mod partiql_oracle;
 mod partiql_snippets;

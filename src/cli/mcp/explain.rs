@@ -17,6 +17,7 @@ use super::server::{engine_said, parameters, Cost, Refusal, Server};
 use super::wording::agent_words;
 use crate::aws::read::{request_json, SegmentStart};
 use crate::aws::{plan_read, ReadSpec};
+use crate::cli::read_spec::key_columns;
 use crate::model::design::schema::TableInfo;
 use crate::model::query::partiql::{
     advise, explain, parse, scan_estimate, translate, write_refusal, Advice, Explained, ReadKind,
@@ -202,6 +203,8 @@ impl Server {
             limit: None,
         });
         let mut spec = plan_read(&plan);
+        // The key attributes the partiql tool reads beside the projection.
+        spec.key_attributes = key_columns(&info, plan.index.as_deref());
         let items = super::page::DEFAULT_PAGE_ITEMS;
         spec.limit = Some(items);
         let requests = bodies(&spec);

@@ -1,12 +1,15 @@
 //! One bounded page of a read: run under the per-call cap and the session's guard, cut to the
 //! page's item and byte caps, with what each request consumed and where the next page starts.
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::Value;
 
 use super::super::drain::{drain, Next};
 use crate::aws::read::SegmentStart;
 use crate::aws::{DoneOutcome, Engine, EngineError, ReadSpec};
+use crate::model::engine::keyed_projection::KeyedProjection;
 use crate::model::formats::json::append_plain_json;
 use crate::model::item::value::{AttrValue, Item};
 
@@ -98,6 +101,24 @@ pub fn to_values(items: &[Item]) -> (Vec<Value>, bool) {
         values.push(serde_json::from_str(&line).unwrap_or(Value::Null));
     }
     (values, false)
+}
+
+/// The items as the page shows them: without the key attributes read only to page on (the
+/// projection left them out; `keyed` is what was sent instead of it).
+pub fn shown<'a>(items: &'a [Item], keyed: Option<&KeyedProjection>) -> Cow<'a, [Item]> {
+    match keyed {
+        None => Cow::Borrowed(items),
+        Some(keyed) => Cow::Owned(
+            items
+                .iter()
+                .map(|item| {
+                    let mut item = item.clone();
+                    keyed.strip(&mut item);
+                    item
+                })
+                .collect(),
+        ),
+    }
 }
 
 /// The key attributes of `item`: where a page cut after it continues.

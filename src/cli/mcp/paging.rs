@@ -14,6 +14,7 @@ use super::reads::ItemsResult;
 use super::server::{page_items, Refusal, Server};
 use crate::aws::read::SegmentStart;
 use crate::aws::{DoneOutcome, ReadSpec};
+use crate::model::engine::keyed_projection::keyed_projection;
 use crate::model::formats::json::append_dynamo_json;
 use crate::model::item::value::Item;
 use crate::model::query::partiql::Plan;
@@ -74,9 +75,14 @@ impl Server {
         }
         spec.limit = Some(items);
         spec.key_attributes = key_names.clone();
+        // Paged on the items' full keys, read even when the projection leaves them out.
+        spec.key_attributes_kept = true;
+        // A page full of bytes stops reading: nothing is paid for that it does not show.
+        spec.max_bytes = Some(page::MAX_PAGE_BYTES);
+        let keyed = keyed_projection(&spec);
         let head = Head::of(&spec);
         let read = self.read(spec).await?;
-        let (values, cut) = page::to_values(&read.items);
+        let (values, cut) = page::to_values(&page::shown(&read.items, keyed.as_ref()));
         let next = if cut {
             read.items
                 .get(values.len().wrapping_sub(1))
@@ -119,11 +125,17 @@ impl Server {
         spec.starts = starts.clone();
         spec.limit = Some(items);
         spec.key_attributes = key_names.clone();
+        // Merged and paged on the items' full keys, read even when the projection leaves
+        // them out.
+        spec.key_attributes_kept = true;
+        // A page full of bytes stops reading: nothing is paid for that it does not show.
+        spec.max_bytes = Some(page::MAX_PAGE_BYTES);
+        let keyed = keyed_projection(&spec);
         let head = Head::of(&spec);
         let read = self.read(spec).await?;
         let mut merged = plan.merge(read.per_segment.clone());
         merged.truncate(items);
-        let (values, _) = page::to_values(&merged);
+        let (values, _) = page::to_values(&page::shown(&merged, keyed.as_ref()));
         // The page is a prefix of the merge, so it holds a prefix of each Query's items.
         let returned: HashSet<String> = merged[..values.len()]
             .iter()

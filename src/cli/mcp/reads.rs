@@ -221,6 +221,8 @@ impl Server {
         // The agent asked for this read, not a person at a prompt: the log says so.
         spec.cause = ReadCause::AgentCall;
         spec.limit = Some(items);
+        // Always read, so the cursor comes from the items' keys (the request explain shows).
+        spec.key_attributes = specs.key_names.clone();
         Ok((spec, specs.key_names))
     }
 
@@ -259,6 +261,7 @@ impl Server {
         let mut spec = crate::aws::plan_read(&plan);
         // The agent asked for this read, not a person at a prompt: the log says so.
         spec.cause = ReadCause::AgentCall;
+        spec.average_item_bytes = info.average_item_bytes(plan.index.as_deref());
         let scope = p.scope();
         let cursor = p.cursor.as_deref();
         match plan.queries.is_empty() {

@@ -19,6 +19,7 @@ use aws_smithy_runtime_api::client::interceptors::Intercept;
 use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
 use aws_smithy_types::config_bag::ConfigBag;
 
+use crate::aws::read::attempt_charge::AttemptCharge;
 use crate::model::traffic::throttle::{ReasonCounts, ThrottleReason};
 
 /// Error codes DynamoDB (and the SDK's retry classifier) treat as throttling.
@@ -43,6 +44,13 @@ pub trait AttemptSink: std::fmt::Debug + Send + Sync + 'static {
     fn sent(&self, _body: &[u8]) {}
     /// An attempt failed with this service error.
     fn failed(&self, error: AttemptError);
+    /// May the next attempt be made? `Err` refuses it, failing the operation with that error
+    /// (a read's retry its budget cannot cover).
+    fn admit(&self) -> Result<(), String> {
+        Ok(())
+    }
+    /// An attempt ended; `answered`: the service's answer came back whole.
+    fn ended(&self, _answered: bool) {}
 }
 
 /// The attempt interceptor: put `Attempts(sink)` on an operation's `customize()`.
@@ -54,6 +62,8 @@ pub struct AttemptRecorder {
     stats: Arc<Mutex<AttemptStats>>,
     /// The last attempt's request body, exactly as it went on the wire (signed JSON).
     sent: Arc<Mutex<Option<Arc<str>>>>,
+    /// A read request's reservation: every attempt is admitted and charged against it.
+    charge: Option<AttemptCharge>,
 }
 
 impl AttemptRecorder {
@@ -64,6 +74,13 @@ impl AttemptRecorder {
     /// The request body the last attempt sent, for the request log's "as sent" view.
     pub fn sent_body(&self) -> Option<Arc<str>> {
         self.sent.lock().ok().and_then(|s| s.clone())
+    }
+
+    /// The recorder of a read request: its attempts are admitted and charged against
+    /// `charge`.
+    pub fn charged(mut self, charge: AttemptCharge) -> Self {
+        self.charge = Some(charge);
+        self
     }
 
     /// Records a body sent without the SDK (the in-memory page source's rendering of it).
@@ -88,6 +105,16 @@ impl AttemptSink for AttemptRecorder {
     fn attempt(&self) {
         if let Ok(mut stats) = self.stats.lock() {
             stats.attempts += 1;
+        }
+    }
+
+    fn admit(&self) -> Result<(), String> {
+        self.charge.as_ref().map_or(Ok(()), AttemptCharge::admit)
+    }
+
+    fn ended(&self, answered: bool) {
+        if let Some(charge) = &self.charge {
+            charge.ended(answered);
         }
     }
 
@@ -136,7 +163,7 @@ impl<S: AttemptSink> Intercept for Attempts<S> {
         _cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
         self.0.attempt();
-        Ok(())
+        self.0.admit().map_err(BoxError::from)
     }
 
     fn read_before_transmit(
@@ -158,6 +185,15 @@ impl<S: AttemptSink> Intercept for Attempts<S> {
         _runtime_components: &RuntimeComponents,
         _cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
+        // Answered: a response came back and was read, the service's output or its error.
+        // Without one (a timeout, a reset), or with a success whose body did not parse (cut
+        // short), the service may have served the attempt without saying what it cost.
+        let answered = match (context.response(), context.output_or_error()) {
+            (Some(_), Some(Ok(_))) => true,
+            (Some(response), Some(Err(_))) => !response.status().is_success(),
+            _ => false,
+        };
+        self.0.ended(answered);
         if let Some(Err(err)) = context.output_or_error() {
             if let Some(error) = err.as_operation_error().and_then(error_code) {
                 self.0.failed(error);

@@ -168,6 +168,16 @@ impl TableInfo {
     /// What a one-page sample of `items` items of the table or an index should cost, priced
     /// before it is sent from DescribeTable's average item size (size ÷ count). A projection
     /// does not lower it: DynamoDB charges for the items it reads.
+    /// The average item size DescribeTable gives for the table or `index` (its size over its
+    /// item count, rounded up); `None` while it counts no item (figures lag up to six hours).
+    pub fn average_item_bytes(&self, index: Option<&str>) -> Option<u64> {
+        let (count, size) = index
+            .and_then(|name| self.index(name))
+            .and_then(|i| Some((i.item_count?, i.size_bytes?)))
+            .unwrap_or((self.item_count, self.size_bytes));
+        (count > 0 && size > 0).then(|| (size as u64).div_ceil(count as u64))
+    }
+
     pub fn sample_units(&self, index: Option<&str>, items: u64) -> f64 {
         let (count, size) = index
             .and_then(|name| self.index(name))

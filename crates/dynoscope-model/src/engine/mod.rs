@@ -8,6 +8,7 @@ mod delivery;
 pub mod error;
 pub mod feature;
 pub mod json_lines;
+pub mod keyed_projection;
 mod partiql;
 mod partiql_statement;
 mod pattern_read;

@@ -88,8 +88,22 @@ pub struct ReadSpec {
     pub starts: Vec<SegmentStart>,
     /// The key attributes of the table and of the index read, so that a page cut short by the
     /// limit can say where it stopped (the key of its last delivered item). Without them such a
-    /// page's [`Page::resume`] is `None`.
+    /// page's [`Page::resume`] is `None`. They are always read: a projection that leaves them
+    /// out is sent with them added ([`keyed_projection`](super::keyed_projection::keyed_projection)),
+    /// and they are dropped from the delivered items unless `key_attributes_kept`.
     pub key_attributes: Vec<String>,
+    /// The pages carry the key attributes added to the projection: the caller pages on them
+    /// (merges, cuts to a byte cap) and drops them itself (the MCP server).
+    pub key_attributes_kept: bool,
+    /// DescribeTable's average item size of the table or index read, in bytes: before any
+    /// page says what an item costs, a request sized to a small budget assumes it (rounded up
+    /// to whole 4 KB blocks), not one block an item.
+    pub average_item_bytes: Option<u64>,
+    /// Per segment: the read stops once its delivered items reach this many bytes (DynamoDB's
+    /// item size), ending on the item that reaches it, and asks each request for no more
+    /// items than fill what is left (the MCP server's 256 KB page): a full page reads nothing
+    /// it does not deliver.
+    pub max_bytes: Option<usize>,
     /// The form the pages carry the items in: items, counts, JSON lines or key texts and sizes.
     pub delivery: Delivery,
     /// The pages and capacity this read may spend.
@@ -120,6 +134,9 @@ impl ReadSpec {
             segments: 1,
             starts: Vec::new(),
             key_attributes: Vec::new(),
+            key_attributes_kept: false,
+            average_item_bytes: None,
+            max_bytes: None,
             delivery: Delivery::Items,
             budget: ReadBudget::default(),
         }

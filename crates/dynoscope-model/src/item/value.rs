@@ -89,6 +89,15 @@ impl Item {
         }
     }
 
+    /// Takes the attribute `name` out of the item.
+    pub fn remove(&mut self, name: &str) -> Option<AttrValue> {
+        let i = self
+            .attrs
+            .binary_search_by(|(n, _)| n.as_str().cmp(name))
+            .ok()?;
+        Some(self.attrs.remove(i).1)
+    }
+
     pub fn iter(&self) -> impl Iterator<Item = (&str, &AttrValue)> {
         self.attrs.iter().map(|(n, v)| (n.as_str(), v))
     }

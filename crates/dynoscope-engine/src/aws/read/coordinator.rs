@@ -118,7 +118,8 @@ pub fn start_read<S: PageSource>(
                 spec.consistent,
             ),
             session,
-        ),
+        )
+        .with_item_bytes(spec.average_item_bytes),
         budget_reached: AtomicBool::new(false),
         session_refused: std::sync::OnceLock::new(),
         in_flight: Semaphore::new((segments as usize).min(MAX_IN_FLIGHT_SEGMENTS)),

@@ -17,8 +17,15 @@
 //!   at most `R × T` plus the cost of one page. Nothing is saved up while the read waits.
 //!
 //! Sizing needs the cost per item. Before any page settled, a request sized to a small room
-//! assumes items of at most 4 KB (one read unit's block each): a budget of half a unit sends
-//! `Limit 1`, never a 100-item probe.
+//! assumes items of DescribeTable's average size when the read knows it
+//! ([`ReadSpec::average_item_bytes`](crate::model::engine::ReadSpec::average_item_bytes),
+//! rounded up to 4 KB blocks), else of at most 4 KB (one read unit's block each): a budget of
+//! half a unit sends `Limit 1`, never a 100-item probe, and 25 units on items of 100 KB send
+//! `Limit 1`, not 49.
+//!
+//! Every attempt of an admitted request is charged (`attempt_charge.rs`): one whose answer
+//! was lost stays at its worst case, and a retry is sent only when [`CapacityGuard::extend`]
+//! finds room for one more.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -121,6 +128,17 @@ impl CapacityGuard {
     /// Waits until a request asking for `limit` items may be sent, and says with what `Limit`;
     /// `None` when `stop` fires first.
     pub async fn admit(&self, limit: Option<i32>, stop: &CancellationToken) -> Option<Admission> {
+        self.admit_sized(limit, None, stop).await
+    }
+
+    /// [`Self::admit`] for a read whose items average `item_bytes` (DescribeTable's figure):
+    /// before any page settled, a request sized to a small room assumes items of that size.
+    pub async fn admit_sized(
+        &self,
+        limit: Option<i32>,
+        item_bytes: Option<u64>,
+        stop: &CancellationToken,
+    ) -> Option<Admission> {
         loop {
             let settled = self.settled.notified();
             tokio::pin!(settled);
@@ -129,7 +147,7 @@ impl CapacityGuard {
             let now = Instant::now();
             let wait_until = {
                 let mut s = self.state.lock().expect("guard lock");
-                match self.decide(&s, limit, now) {
+                match self.decide(&s, limit, item_bytes, now) {
                     Decision::Go(limit) => {
                         let worst = worst_case_read_units(limit, self.consistent);
                         let id = s.next_ticket;
@@ -167,7 +185,13 @@ impl CapacityGuard {
         }
     }
 
-    fn decide(&self, s: &GuardState, limit: Option<i32>, now: Instant) -> Decision {
+    fn decide(
+        &self,
+        s: &GuardState,
+        limit: Option<i32>,
+        item_bytes: Option<u64>,
+        now: Instant,
+    ) -> Decision {
         if self.max_units.is_some_and(|max| s.spent >= max) {
             return Decision::Exhausted;
         }
@@ -179,7 +203,7 @@ impl CapacityGuard {
                     return Decision::Wait(Some(paid_at));
                 }
             }
-            cap = Some(self.items_costing(s, rate * RATE_PAGE.as_secs_f64()));
+            cap = Some(self.items_costing(s, rate * RATE_PAGE.as_secs_f64(), item_bytes));
         }
         if let Some(max) = self.max_units {
             let left = max - s.spent - s.reserved;
@@ -190,7 +214,7 @@ impl CapacityGuard {
                 }
                 // One request alone, sized to the room left: the contract's one page beyond
                 // stays small.
-                let for_budget = self.items_costing(s, left);
+                let for_budget = self.items_costing(s, left, item_bytes);
                 cap = Some(cap.map_or(for_budget, |c| c.min(for_budget)));
             }
         }
@@ -198,9 +222,10 @@ impl CapacityGuard {
     }
 
     /// Items a request may ask for to cost about `units`: from the cost per item seen so far,
-    /// or assuming items of 4 KB at most before any page settled. Never less than one item,
-    /// nor less than a 4 KB block's worth (each page is rounded up to whole blocks anyway).
-    fn items_costing(&self, s: &GuardState, units: f64) -> i32 {
+    /// or before any page settled from `item_bytes` (DescribeTable's average item size, in
+    /// whole 4 KB blocks; one block without it). Never less than one item, nor less than a
+    /// 4 KB block's worth (each page is rounded up to whole blocks anyway).
+    fn items_costing(&self, s: &GuardState, units: f64, item_bytes: Option<u64>) -> i32 {
         let block = scan_estimate_units(1, self.consistent);
         let units = units.max(block);
         let items = if s.settled_items > 0 && s.settled_units > 0.0 {
@@ -212,7 +237,8 @@ impl CapacityGuard {
             let per_item = items_cost / s.settled_items as f64;
             (units / per_item).floor()
         } else {
-            (units / block).floor().min(PROBE_ITEMS as f64)
+            let blocks = item_bytes.map_or(1, |b| b.div_ceil(4096).max(1)) as f64;
+            (units / (block * blocks)).floor().min(PROBE_ITEMS as f64)
         };
         items.clamp(1.0, i32::MAX as f64) as i32
     }
@@ -239,6 +265,25 @@ impl CapacityGuard {
 
     pub fn spent(&self) -> f64 {
         self.state.lock().expect("guard lock").spent
+    }
+
+    pub fn max_units(&self) -> Option<f64> {
+        self.max_units
+    }
+
+    /// Reserves `units` more for an admitted request (a retry after an attempt whose answer
+    /// was lost); `false`, reserving nothing, when the budget cannot cover them.
+    pub fn extend(&self, ticket: &mut Ticket, units: f64) -> bool {
+        let mut s = self.state.lock().expect("guard lock");
+        if self
+            .max_units
+            .is_some_and(|max| s.spent + s.reserved + units > max + 1e-9)
+        {
+            return false;
+        }
+        s.reserved += units;
+        ticket.reserved += units;
+        true
     }
 }
 

@@ -272,3 +272,40 @@ async fn the_rate_waits_until_the_last_request_is_paid_for_and_stop_ends_the_wai
     stop.cancel();
     assert!(guard.admit(None, &stop).await.is_none());
 }
+
+/// 25 units on items of 100 KB (DescribeTable's average) used to send `Limit 49`, assuming
+/// 4 KB items: one 1 MB page, 128 units.
+#[tokio::test(start_paused = true)]
+async fn the_first_request_is_sized_from_the_average_item_size() {
+    let guard = CapacityGuard::new(Some(24.5), None, false).unwrap();
+    let stop = CancellationToken::new();
+    let Some(Admission::Go { limit, .. }) =
+        guard.admit_sized(Some(50), Some(100 * 1024), &stop).await
+    else {
+        panic!("the first request goes");
+    };
+    // 25 blocks of half a unit: 12.5 units an item, one fits in 24.5.
+    assert_eq!(limit, Some(1));
+    // Items of 9 KB are 3 blocks, 1.5 units: 16 of them.
+    let guard = CapacityGuard::new(Some(24.5), None, false).unwrap();
+    let Some(Admission::Go { limit, .. }) = guard.admit_sized(None, Some(9 * 1024), &stop).await
+    else {
+        panic!("the first request goes");
+    };
+    assert_eq!(limit, Some(16));
+}
+
+#[tokio::test(start_paused = true)]
+async fn extend_reserves_only_what_the_budget_still_covers() {
+    let guard = CapacityGuard::new(Some(10.0), None, false).unwrap();
+    let stop = CancellationToken::new();
+    let Some(Admission::Go { mut ticket, .. }) = guard.admit(Some(8), &stop).await else {
+        panic!("the first request goes");
+    };
+    let one = ticket.reserved();
+    assert!(one <= 10.0, "{one}");
+    // Room for a second worst case only if two fit in ten units.
+    let fits = 2.0 * one <= 10.0;
+    assert_eq!(guard.extend(&mut ticket, one), fits);
+    assert_eq!(ticket.reserved(), if fits { 2.0 * one } else { one });
+}

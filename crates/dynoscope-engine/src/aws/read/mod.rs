@@ -10,6 +10,8 @@
 //! and a request is sent only with the [`reservation::Reservation`] it and the session's guard
 //! minted for it; every read names the user action that asked for it ([`ReadSpec::cause`]).
 
+pub mod attempt_charge;
+mod byte_fill;
 mod coordinator;
 mod get_item;
 pub mod guard;

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 
 use super::sdk::NEXT_TOKEN;
 use super::Operation;
+use crate::model::engine::keyed_projection::keyed_projection;
 use crate::model::engine::ReadSpec;
 use crate::model::formats::json::append_dynamo_json;
 use crate::model::item::value::{AttrValue, Item};
@@ -70,12 +71,17 @@ pub fn request_json(
     if let Some(f) = &spec.filter {
         put("FilterExpression", f.clone().into());
     }
-    if let Some(p) = &spec.projection {
+    // The projection as sent: with the key attributes it leaves out (see `sdk.rs`).
+    let keyed = keyed_projection(spec);
+    let (projection, names) = match &keyed {
+        Some(k) => (Some(&k.expression), &k.names),
+        None => (spec.projection.as_ref(), &spec.names),
+    };
+    if let Some(p) = projection {
         put("ProjectionExpression", p.clone().into());
     }
-    if !spec.names.is_empty() {
-        let names = spec
-            .names
+    if !names.is_empty() {
+        let names = names
             .iter()
             .map(|(k, v)| (k.clone(), Value::String(v.clone())))
             .collect();

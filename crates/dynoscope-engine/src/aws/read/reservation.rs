@@ -56,12 +56,13 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use super::attempt_charge::AttemptCharge;
 use super::guard::{Admission, CapacityGuard, Ticket};
 use super::source::{PageRequest, PageSource, RawPage};
 use crate::aws::attempts::AttemptRecorder;
 use crate::aws::error::EngineError;
 use crate::model::engine::read_cause::ReadCause;
-use crate::model::traffic::capacity::format_units;
+use crate::model::traffic::capacity::{format_units, worst_case_read_units};
 
 /// The explorer's session-wide budget and rate: every read of the session, its key samples and
 /// its writes' re-reads are admitted by it as well as by their own guard. Cheap to clone.
@@ -145,6 +146,7 @@ pub async fn reserve(
     let guards = ReadGuards {
         own: None,
         session: session.cloned(),
+        item_bytes: None,
     };
     match guards.admit(limit, cause, &CancellationToken::new()).await {
         Some(Admitted::Go(reservation)) => Ok(reservation),
@@ -166,6 +168,8 @@ pub async fn reserve(
 pub struct ReadGuards {
     own: Option<Arc<CapacityGuard>>,
     session: Option<SessionGuard>,
+    /// The read's average item size, for sizing requests before any page settled.
+    item_bytes: Option<u64>,
 }
 
 /// What [`ReadGuards::admit`] says about the next request.
@@ -184,7 +188,15 @@ impl ReadGuards {
         ReadGuards {
             own: own.map(Arc::new),
             session,
+            item_bytes: None,
         }
+    }
+
+    /// Requests sized before any page settled assume items of `bytes` (DescribeTable's
+    /// average), not of one 4 KB block.
+    pub fn with_item_bytes(mut self, bytes: Option<u64>) -> Self {
+        self.item_bytes = bytes;
+        self
     }
 
     /// Waits until a request asking for `limit` items may be sent; `None` when `stop` fires
@@ -199,7 +211,7 @@ impl ReadGuards {
         let mut limit = limit;
         let session = self.session.as_ref().map(|s| &s.guard);
         for guard in [self.own.as_ref(), session].into_iter().flatten() {
-            match guard.admit(limit, stop).await {
+            match guard.admit_sized(limit, self.item_bytes, stop).await {
                 Some(Admission::Go {
                     ticket,
                     limit: admitted,
@@ -221,7 +233,11 @@ impl ReadGuards {
                 }
             }
         }
-        Some(Admitted::Go(Reservation { held, limit, cause }))
+        Some(Admitted::Go(Reservation {
+            charge: AttemptCharge::new(held),
+            limit,
+            cause,
+        }))
     }
 }
 
@@ -230,7 +246,8 @@ impl ReadGuards {
 /// what the request consumed.
 #[derive(Debug)]
 pub struct Reservation {
-    held: Vec<(Arc<CapacityGuard>, Ticket)>,
+    /// The guards' tickets, shared with the interceptor that charges every attempt.
+    charge: AttemptCharge,
     limit: Option<i32>,
     cause: ReadCause,
 }
@@ -247,10 +264,15 @@ impl Reservation {
 
     /// Replaces what was reserved with what the request consumed; `evaluated` is the page's
     /// ScannedCount (0 for a request that failed).
-    pub fn settle(mut self, units: f64, evaluated: u64) {
-        for (guard, ticket) in std::mem::take(&mut self.held) {
+    pub fn settle(self, units: f64, evaluated: u64) {
+        for (guard, ticket) in self.charge.take() {
             guard.settle(ticket, units, evaluated);
         }
+    }
+
+    /// What every attempt of the request is charged against (see `attempt_charge.rs`).
+    pub fn charge(&self) -> &AttemptCharge {
+        &self.charge
     }
 }
 
@@ -264,10 +286,18 @@ impl Reservation {
         request: PageRequest,
         recorder: AttemptRecorder,
     ) -> Result<RawPage<S::Items>, EngineError> {
-        let result = source.fetch(request, &self, recorder).await;
-        let (units, evaluated) = match &result {
-            Ok(raw) => (raw.consumed.total, raw.scanned_count),
-            Err(_) => (0.0, 0),
+        // Every attempt whose answer was lost is charged its worst case, on the page too.
+        let one = worst_case_read_units(self.limit, request.spec.consistent);
+        let recorder = recorder.charged(self.charge.clone());
+        let mut result = source.fetch(request, &self, recorder).await;
+        let lost = f64::from(self.charge.lost()) * one;
+        let (units, evaluated) = match &mut result {
+            Ok(raw) => {
+                raw.consumed.total += lost;
+                raw.consumed.table += lost;
+                (raw.consumed.total, raw.scanned_count)
+            }
+            Err(_) => (lost, 0),
         };
         self.settle(units, evaluated);
         result
@@ -277,8 +307,9 @@ impl Reservation {
 impl Drop for Reservation {
     fn drop(&mut self) {
         // Dropped unsettled: its request was aborted after it may have been sent. DynamoDB may
-        // have served it, so it is charged its worst case rather than nothing.
-        for (guard, ticket) in std::mem::take(&mut self.held) {
+        // have served it (and every attempt before), so it is charged what was reserved for
+        // its attempts rather than nothing.
+        for (guard, ticket) in self.charge.take() {
             let worst = ticket.reserved();
             guard.settle(ticket, worst, 0);
         }

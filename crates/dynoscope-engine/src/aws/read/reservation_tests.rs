@@ -91,6 +91,7 @@ fn the_reads_own_budget_stops_it_without_naming_the_session() {
         let guards = ReadGuards {
             own: Some(std::sync::Arc::new(own)),
             session: SessionGuard::new(Some(100.0), None),
+            item_bytes: None,
         };
         let admitted = guards
             .admit(Some(1), ReadCause::Scan, &CancellationToken::new())
@@ -129,5 +130,50 @@ fn without_any_guard_a_reservation_still_carries_its_cause_and_limit() {
             panic!("not admitted");
         };
         assert_eq!((r.limit(), r.cause()), (None, ReadCause::OpenTable));
+    });
+}
+
+/// A timed-out attempt may have been served: it stays charged at its worst case, and a retry
+/// goes only when the budget holds one more worst case; an answered attempt (a throttle) costs
+/// what it says.
+#[test]
+fn every_attempt_whose_answer_was_lost_is_charged_and_a_retry_needs_room() {
+    rt().block_on(async {
+        // One item strongly consistent: 100 units at worst (400 KB).
+        let one = worst_case_read_units(Some(1), true);
+        let session = SessionGuard::new(Some(2.5 * one), None).unwrap();
+        let stop = CancellationToken::new();
+        let guards = ReadGuards::new(None, Some(session.clone()));
+        let Some(Admitted::Go(r)) = guards.admit(Some(1), ReadCause::Scan, &stop).await else {
+            panic!("not admitted");
+        };
+        let charge = r.charge().clone();
+        charge.admit().expect("the first attempt");
+        charge.ended(true); // throttled: answered, nothing consumed
+        charge
+            .admit()
+            .expect("a retry after an answer needs no more room");
+        charge.ended(false); // timed out: it may have been served
+        charge
+            .admit()
+            .expect("two worst cases fit in two and a half");
+        charge.ended(false);
+        assert_eq!(charge.lost(), 2);
+        let refused = charge.admit().unwrap_err();
+        assert!(refused.contains("not retried"), "{refused}");
+        // Settled at every lost attempt's worst case (the request failed).
+        r.settle(2.0 * one, 0);
+        assert_eq!(session.spent(), 2.0 * one);
+        // Dropped unsettled after a lost attempt and a retry: both worst cases.
+        let session = SessionGuard::new(Some(10.0 * one), None).unwrap();
+        let guards = ReadGuards::new(None, Some(session.clone()));
+        let Some(Admitted::Go(r)) = guards.admit(Some(1), ReadCause::Scan, &stop).await else {
+            panic!("not admitted");
+        };
+        r.charge().admit().unwrap();
+        r.charge().ended(false);
+        r.charge().admit().unwrap();
+        drop(r);
+        assert_eq!(session.spent(), 2.0 * one);
     });
 }

@@ -14,7 +14,9 @@ use crate::aws::convert::{item_from_sdk, item_to_sdk, value_from_sdk, value_to_s
 use crate::aws::error::EngineError;
 use crate::aws::error::FromSdk;
 use crate::aws::json_lines::{render_page, JsonLines};
+use crate::model::engine::keyed_projection::keyed_projection;
 use crate::model::formats::json::JsonSpelling;
+use crate::model::item::item_size::item_size;
 use crate::model::item::value::{AttrValue, Item};
 use crate::model::traffic::capacity::{worst_case_read_units, Consumed};
 
@@ -43,6 +45,20 @@ impl RawItems for Vec<SdkItem> {
             key.insert(name.clone(), value_from_sdk(item.get(name)?.clone()));
         }
         Some(key)
+    }
+
+    fn size_of(&self, index: usize) -> usize {
+        // Only a read with a byte cap asks (the MCP server's pages, at most a few hundred).
+        self.get(index)
+            .map_or(0, |item| item_size(&item_from_sdk(item.clone())))
+    }
+
+    fn strip(&mut self, names: &[String]) {
+        for item in self.iter_mut() {
+            for name in names {
+                item.remove(name);
+            }
+        }
     }
 
     fn deliver(self, json_lines: Option<JsonSpelling>) -> (Vec<Item>, Option<JsonLines>) {
@@ -76,8 +92,15 @@ impl SdkSource {
         recorder: AttemptRecorder,
     ) -> Result<RawPage<Vec<SdkItem>>, EngineError> {
         let spec = &request.spec;
+        // The key attributes are always read, so where the read continues comes from the
+        // items' full keys; the segment drops the ones the projection left out.
+        let keyed = keyed_projection(spec);
+        let (projection, names) = match &keyed {
+            Some(k) => (Some(k.expression.clone()), &k.names),
+            None => (spec.projection.clone(), &spec.names),
+        };
         let names: Option<HashMap<String, String>> =
-            (!spec.names.is_empty()).then(|| spec.names.iter().cloned().collect());
+            (!names.is_empty()).then(|| names.iter().cloned().collect());
         let values = spec.values_for(request.segment);
         let values: Option<HashMap<String, AttributeValue>> = (!values.is_empty()).then(|| {
             values
@@ -97,7 +120,7 @@ impl SdkSource {
                     .set_index_name(spec.index.clone())
                     .set_key_condition_expression(spec.key_condition.clone())
                     .set_filter_expression(spec.filter.clone())
-                    .set_projection_expression(spec.projection.clone())
+                    .set_projection_expression(projection.clone())
                     .set_expression_attribute_names(names)
                     .set_expression_attribute_values(values)
                     .scan_index_forward(!spec.descending)
@@ -127,7 +150,7 @@ impl SdkSource {
                     .table_name(&spec.table)
                     .set_index_name(spec.index.clone())
                     .set_filter_expression(spec.filter.clone())
-                    .set_projection_expression(spec.projection.clone())
+                    .set_projection_expression(projection.clone())
                     .set_expression_attribute_names(names)
                     .set_expression_attribute_values(values)
                     .consistent_read(spec.consistent)

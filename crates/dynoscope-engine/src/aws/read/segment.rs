@@ -8,12 +8,14 @@ use std::time::Duration;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use super::byte_fill::ByteFill;
 use super::coordinator::Shared;
 use super::reservation::{Admitted, Refused};
 use super::source::{PageRequest, PageSource, RawItems, RawPage};
 use super::{EngineEvent, Page, SegmentStart};
 use crate::aws::attempts::{AttemptRecorder, AttemptStats};
 use crate::aws::error::EngineError;
+use crate::model::engine::keyed_projection::keyed_projection;
 use crate::model::item::value::Item;
 
 pub(super) struct SegmentFailure {
@@ -54,6 +56,7 @@ fn spawn_fetch<S: PageSource>(
     shared: &Arc<Shared<S>>,
     segment: u32,
     start: Option<Item>,
+    fill: &ByteFill,
 ) -> Fetch<S::Items> {
     let spec = &shared.spec;
     // Without a filter every evaluated item is returned, so asking for no more than the
@@ -67,6 +70,14 @@ fn spawn_fetch<S: PageSource>(
                 .clamp(1, i32::MAX as usize) as i32,
         ),
         _ => spec.page_size,
+    };
+    // Under a byte cap, no more items than fill what is left of it.
+    let limit = match (fill.items_left(), unfiltered) {
+        (Some(fits), true) => {
+            let fits = fits.clamp(1, i32::MAX as usize) as i32;
+            Some(limit.map_or(fits, |l| l.min(fits)))
+        }
+        _ => limit,
     };
     let recorder = AttemptRecorder::default();
     let (task_shared, task_recorder, task_start) =
@@ -132,7 +143,13 @@ pub(super) async fn run_segment<S: PageSource>(
         permit = shared.in_flight.acquire() => permit.expect("semaphore is never closed"),
         _ = shared.stop.cancelled() => return Ok(()),
     };
-    let mut next = Some(spawn_fetch(&shared, segment, start));
+    // Key attributes read only to page on: dropped once the page's resume key is taken.
+    let dropped: Vec<String> = match keyed_projection(&spec) {
+        Some(keyed) if !spec.key_attributes_kept => keyed.added,
+        _ => Vec::new(),
+    };
+    let mut fill = ByteFill::new(&spec);
+    let mut next = Some(spawn_fetch(&shared, segment, start, &fill));
     let mut page_number = 0u32;
     while let Some(mut fetch) = next.take() {
         // A request already sent is waited for when the read stops for a limit or another
@@ -196,6 +213,8 @@ pub(super) async fn run_segment<S: PageSource>(
         page_number += 1;
         let returned = raw.items.len();
         let take = shared.remaining.take(segment, returned);
+        // A page that fills the byte cap ends on the item that fills it.
+        let take = fill.keep(&raw.items, take);
         let resume = if take < returned {
             raw.items.truncate(take);
             // Cut short by the limit: continue after the last item delivered, not after the
@@ -219,7 +238,7 @@ pub(super) async fn run_segment<S: PageSource>(
                 None => SegmentStart::Finished,
             })
         };
-        let limit_hit = shared.remaining.left(segment) == Some(0);
+        let limit_hit = shared.remaining.left(segment) == Some(0) || fill.full();
         if limit_hit {
             shared.limit_reached.store(true, Ordering::Release);
             if !spec.limit_per_segment {
@@ -235,10 +254,14 @@ pub(super) async fn run_segment<S: PageSource>(
                 &shared,
                 segment,
                 raw.last_evaluated_key.clone(),
+                &fill,
             ));
             // The new task sits in this worker's next-task slot, which other workers cannot
             // steal: without yielding, its request would wait for this page's conversion.
             tokio::task::yield_now().await;
+        }
+        if !dropped.is_empty() {
+            raw.items.strip(&dropped);
         }
         let (items, json_lines) = raw.items.deliver(spec.delivery.json_lines());
         let page = Page {

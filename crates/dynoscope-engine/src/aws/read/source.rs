@@ -11,6 +11,7 @@ use crate::aws::attempts::AttemptRecorder;
 use crate::aws::error::EngineError;
 use crate::aws::json_lines::JsonLines;
 use crate::model::formats::json::JsonSpelling;
+use crate::model::item::item_size::item_size;
 use crate::model::item::value::Item;
 use crate::model::traffic::capacity::Consumed;
 
@@ -44,6 +45,10 @@ pub trait RawItems: Send + 'static {
     fn truncate(&mut self, len: usize);
     /// The primary key (these attributes) of item `index`; `None` if one is missing.
     fn key_of(&self, index: usize, names: &[String]) -> Option<Item>;
+    /// Item `index`'s size as DynamoDB counts it (names and values).
+    fn size_of(&self, index: usize) -> usize;
+    /// Drops these attributes from every item (the key attributes read only to page on).
+    fn strip(&mut self, names: &[String]);
     /// As `Item`s, or (with a spelling) as JSON lines rendered without building `Item`s.
     fn deliver(self, json_lines: Option<JsonSpelling>) -> (Vec<Item>, Option<JsonLines>);
 }
@@ -78,6 +83,18 @@ impl RawItems for Vec<Item> {
             key.insert(name.clone(), item.get(name)?.clone());
         }
         Some(key)
+    }
+
+    fn size_of(&self, index: usize) -> usize {
+        self.get(index).map_or(0, item_size)
+    }
+
+    fn strip(&mut self, names: &[String]) {
+        for item in self.iter_mut() {
+            for name in names {
+                item.remove(name);
+            }
+        }
     }
 
     fn deliver(self, json_lines: Option<JsonSpelling>) -> (Vec<Item>, Option<JsonLines>) {

@@ -119,6 +119,14 @@ impl ItemProjection {
         Ok(projection)
     }
 
+    /// The top-level attributes the projection names (whole, or a path into them).
+    pub fn attributes(&self) -> impl Iterator<Item = &str> {
+        self.root.children.keys().filter_map(|key| match key {
+            StepKey::Name(name) => Some(name.as_str()),
+            StepKey::Index(_) => None,
+        })
+    }
+
     /// The item with only the projected paths (an item with none of them becomes empty, as
     /// DynamoDB returns it).
     pub fn apply(&self, item: &Item) -> Item {
