@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use tokio_util::sync::CancellationToken;
 
 use super::bulk_cmd::{bad, Matched};
+use super::bulk_journal::{check_journal, read_journal};
 use super::bulk_print::{print, Printer, Progress};
 use super::output::OutputFormat;
 use super::partiql_cmd::PartiqlArgs;
@@ -20,7 +21,7 @@ use crate::aws::{Connection, Engine};
 use crate::model::design::schema::TableInfo;
 use crate::model::text::sanitize::sanitize;
 use crate::model::traffic::capacity::format_units;
-use crate::model::write::bulk::journal::{self, Header, Journal};
+use crate::model::write::bulk::journal::{Header, Journal};
 use crate::model::write::bulk::BulkItem;
 
 /// Exit code of a run that skipped conflicting items.
@@ -109,7 +110,8 @@ pub(super) async fn resume(
     args: &PartiqlArgs,
     path: &Path,
 ) -> Result<(), CliError> {
-    let journal = read_journal(path)?;
+    let read = read_journal(path)?;
+    let journal = &read.journal;
     let h = &journal.header;
     if h.statement != args.statement || h.parameters != args.parameters {
         return Err(bad(format!(
@@ -119,14 +121,14 @@ pub(super) async fn resume(
             h.parameters.as_deref().map(|p| format!(" with --parameters {p}")).unwrap_or_default()
         )));
     }
-    check_endpoint(&journal, conn, path)?;
+    check_endpoint(journal, conn, path)?;
     if journal.planned.is_none() {
         return Err(bad(format!(
             "the journal '{}' stopped before it listed every item, so nothing was written; run the statement again without --resume",
             path.display()
         )));
     }
-    let info = Engine::new(conn).describe_table(&h.table).await?;
+    let info = check_journal(&Engine::new(conn), &read, path).await?;
     let todo = journal.unfinished();
     say!(
         "resuming '{}': {} of {} items unfinished",
@@ -135,6 +137,14 @@ pub(super) async fn resume(
         journal.items.len()
     );
     let mut file = JournalFile::append_to(path).map_err(journal_error)?;
+    if let Some(torn) = read.torn {
+        let len = read.whole_len + torn.bytes as u64;
+        file.cut_to(read.whole_len, len).map_err(journal_error)?;
+        say!(
+            "journal line {} was cut short (by a crash): cut off before resuming",
+            torn.line
+        );
+    }
     let run = Run {
         info: &info,
         items: &journal.items,
@@ -148,12 +158,6 @@ pub(super) async fn resume(
         args.bulk.wcu_per_second,
     )
     .await
-}
-
-pub(super) fn read_journal(path: &Path) -> Result<Journal, CliError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| bad(format!("cannot read the journal '{}': {e}", path.display())))?;
-    journal::parse(&text).map_err(|e| bad(format!("'{}': {e}", path.display())))
 }
 
 pub(super) fn check_endpoint(

@@ -105,9 +105,19 @@ pub async fn run(global: &GlobalArgs, args: CloneArgs) -> Result<(), CliError> {
     let spec = read_spec(&engine, &args, &info).await?;
     // Created before the read: a name that is taken is refused before anything is read.
     let created = clone_table::prepare(&target, &info, &to_table, args.add).await?;
+    // Ctrl-C while the copy goes stops it (the read's own drain answers it while it reads).
+    let stop = super::bulk_run::stop_on_ctrl_c();
     let (items, budget_stop) = read(&engine, spec, &args, &info).await?;
     let read_count = items.len();
-    let copied = clone_table::copy(&target, &to_table, &info.keys.names(), items, created).await?;
+    let copied = clone_table::copy(
+        &target,
+        &to_table,
+        &info.keys.names(),
+        items,
+        created,
+        &stop,
+    )
+    .await?;
     let what = match created {
         Target::Created => "created",
         Target::Existing => "added to",
@@ -117,13 +127,24 @@ pub async fn run(global: &GlobalArgs, args: CloneArgs) -> Result<(), CliError> {
     } else {
         String::new()
     };
-    say!(
+    let summary = format!(
         "{what} '{}' at {}: {} of {read_count} items copied{kept} from '{}'",
         sanitize(&to_table),
         target.endpoint,
         copied.written,
         sanitize(&info.name)
     );
+    if copied.stopped {
+        let cut_off = match copied.cut_off {
+            0 => String::new(),
+            n => format!("; {n} more were being written when it stopped and may be there"),
+        };
+        return Err(CliError::new(
+            130,
+            format!("interrupted (Ctrl-C) while copying: {summary}{cut_off}; clone again with --add to copy the rest (the items there are kept)"),
+        ));
+    }
+    say!("{summary}");
     if budget_stop {
         return Err(CliError::new(
             UNFINISHED,

@@ -9,6 +9,7 @@ macro_rules! say {
 
 pub mod args;
 mod bulk_cmd;
+mod bulk_journal;
 mod bulk_print;
 mod bulk_run;
 mod clone_cmd;

@@ -8,10 +8,9 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::args::GlobalArgs;
+use super::bulk_journal::{check_journal, read_journal};
 use super::bulk_print::{print, Printer, Progress};
-use super::bulk_run::{
-    check_endpoint, end_run, read_journal, run_error, stop_on_ctrl_c, stop_reason, RunEnding,
-};
+use super::bulk_run::{check_endpoint, end_run, run_error, stop_on_ctrl_c, stop_reason, RunEnding};
 use super::output::OutputFormat;
 use super::CliError;
 use crate::aws::bulk::{self, Items};
@@ -41,15 +40,21 @@ pub struct UndoArgs {
 }
 
 pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
-    let journal = read_journal(&args.journal)?;
+    let read = read_journal(&args.journal)?;
+    let journal = &read.journal;
     let written: Vec<usize> = (0..journal.items.len())
         .filter(|&i| journal.outcomes[i] == Some(Outcome::Written))
         .collect();
     let conn = super::connect(global).await?;
-    check_endpoint(&journal, &conn, &args.journal)?;
-    let info = Engine::new(&conn)
-        .describe_table(&journal.header.table)
-        .await?;
+    check_endpoint(journal, &conn, &args.journal)?;
+    let info = check_journal(&Engine::new(&conn), &read, &args.journal).await?;
+    if let Some(torn) = read.torn {
+        // Its outcome never reached the disk: undo cannot know the item was written.
+        say!(
+            "note: journal line {} was cut short (by a crash) and is ignored; an item whose outcome it held is not restored (--resume records that outcome first)",
+            torn.line
+        );
+    }
     if !(args.yes && global.allow_writes) {
         if args.yes {
             say!("note: --yes writes only with --allow-writes; this is a dry run");

@@ -1,14 +1,17 @@
 //! `clone TABLE --to-endpoint URL` from the shared DynamoDB Local to a second one of its own,
 //! checked with boto3 (clone/boto3_clone.py): the copy's items equal the source's slice with
 //! every type kept, its keys and indexes equal the source's, the read stays under --max-rcu
-//! (counted by the fault proxy in front of the source), and an existing target or a remote
-//! one is refused.
+//! (counted by the fault proxy in front of the source), an existing target or a remote one is
+//! refused, `--add` into a table of another key schema writes nothing, and Ctrl-C stops a copy
+//! within a second (the fault proxy in front of the target slows its writes), saying what it
+//! copied.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use crate::common;
-use common::fault_proxy::{FaultConfig, FaultProxy};
+use common::fault_proxy::{Fault, FaultConfig, FaultProxy};
 use common::*;
 
 fn boto3(endpoint: &str, table: &str, command: &str) -> String {
@@ -16,7 +19,8 @@ fn boto3(endpoint: &str, table: &str, command: &str) -> String {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/clone/boto3_clone.py");
     let out = Command::new(venv_python())
         .arg(script)
-        .args([endpoint, table, command])
+        .args([endpoint, table])
+        .args(command.split(' '))
         .env_remove("AWS_PROFILE")
         .output()
         .expect("run python");
@@ -194,5 +198,161 @@ fn clone_refuses_a_remote_target_and_a_partial_index() {
         stderr(&out).contains("index 'ByBlob' projects KEYS_ONLY attributes"),
         "{}",
         stderr(&out)
+    );
+}
+
+#[test]
+fn clone_add_refuses_a_target_of_another_key_schema_before_any_write() {
+    let source = &local().endpoint;
+    let table = table_name("clonesrc-add");
+    boto3(source, &table, "setup");
+    let target_table = table_name("clone-pk-only");
+    boto3(source, &target_table, "pk-only");
+    let proxy = FaultProxy::start(source, FaultConfig::none());
+    let out = dyno(
+        source,
+        &[
+            &table,
+            "--to-endpoint",
+            &proxy.url,
+            "--to-table",
+            &target_table,
+            "--query",
+            "P#1",
+            "--add",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "--add copies only into a table of the source's key schema and indexes: '{target_table}' at {} has key (PK S) and no indexes, '{table}' has key (PK S, SK S) and GSI ByBlob (blobkey B; KEYS_ONLY), GSI GSI1 (GSI1PK S, rank N; ALL), LSI LSI1 (PK S, rank N; INCLUDE status tags); nothing was written",
+            proxy.url
+        )),
+        "{err}"
+    );
+    let written: usize = ["PutItem", "BatchWriteItem", "UpdateItem"]
+        .iter()
+        .map(|op| proxy.requests(op))
+        .sum();
+    assert_eq!(written, 0, "{}", proxy.summary());
+    assert_eq!(boto3(source, &target_table, "count").trim(), "0");
+}
+
+/// Waits for `child` to end, at most `within`; kills it (by its pid) when it does not.
+fn wait_for_exit(child: &mut Child, within: Duration) -> Option<std::process::ExitStatus> {
+    let until = Instant::now() + within;
+    while Instant::now() < until {
+        if let Some(status) = child.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    None
+}
+
+/// Starts a clone, waits until the proxy has seen `writes` requests of `operation`, sends
+/// SIGINT, and returns how long the exit took after it, the exit code and stderr.
+fn interrupt_clone(
+    args: &[&str],
+    proxy: &FaultProxy,
+    operation: &str,
+    writes: usize,
+) -> (Duration, Option<i32>, String) {
+    let mut cmd = Command::new(bin());
+    aws_env(&mut cmd)
+        .arg("--endpoint-url")
+        .arg(&local().endpoint)
+        .arg("clone")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    let until = Instant::now() + Duration::from_secs(60);
+    while proxy.requests(operation) < writes {
+        assert!(Instant::now() < until, "{}", proxy.summary());
+        assert!(child.try_wait().unwrap().is_none(), "the clone ended early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = Instant::now();
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = wait_for_exit(&mut child, Duration::from_secs(20));
+    let took = sent.elapsed();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    (took, status.and_then(|s| s.code()), err)
+}
+
+/// The number before `" of {total} items copied"` in `err`.
+fn copied_of(err: &str, total: usize) -> usize {
+    let mark = format!(" of {total} items copied");
+    let head = &err[..err.find(&mark).unwrap_or_else(|| panic!("{err}"))];
+    head.rsplit(' ').next().unwrap().parse().unwrap()
+}
+
+/// "N more were being written when it stopped" in `err`, or 0.
+fn cut_off(err: &str) -> usize {
+    err.find(" more were being written")
+        .map(|at| err[..at].rsplit(' ').next().unwrap().parse().unwrap())
+        .unwrap_or(0)
+}
+
+#[test]
+fn ctrl_c_stops_a_copy_within_a_second_and_says_what_it_copied() {
+    let source = &local().endpoint;
+    let table = table_name("clonemany");
+    boto3(source, &table, "setup-many 2000");
+    let copy = table_name("clonemany-copy");
+    // Every write to the target takes 400 ms: 80 batches, 8 at a time, take 4 s.
+    let mut config = FaultConfig::new(1.0, 7, &[Fault::Delay]).only(&["BatchWriteItem", "PutItem"]);
+    config.delay = Duration::from_millis(400);
+    let proxy = FaultProxy::start(source, config);
+    let args = [
+        table.as_str(),
+        "--to-endpoint",
+        &proxy.url,
+        "--to-table",
+        &copy,
+    ];
+
+    let (took, code, err) = interrupt_clone(&args, &proxy, "BatchWriteItem", 9);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(
+        took < Duration::from_secs(1),
+        "exit {took:?} after SIGINT: {err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "interrupted (Ctrl-C) while copying: created '{copy}' at {}: ",
+            proxy.url
+        )) && err.contains("clone again with --add"),
+        "{err}"
+    );
+    let copied = copied_of(&err, 2000);
+    let stored: usize = boto3(source, &copy, "count").trim().parse().unwrap();
+    assert!(copied < 2000, "{err}");
+    assert!(
+        (copied..=copied + cut_off(&err)).contains(&stored),
+        "{stored} items stored: {err}"
+    );
+
+    // Adding the rest, one conditional put each: stopped the same way.
+    let mut add = args.to_vec();
+    add.push("--add");
+    let (took, code, err) = interrupt_clone(&add, &proxy, "PutItem", 9);
+    assert_eq!(code, Some(130), "{err}");
+    assert!(
+        took < Duration::from_secs(1),
+        "exit {took:?} after SIGINT: {err}"
+    );
+    assert!(err.contains("added to"), "{err}");
+    let more = copied_of(&err, 2000);
+    let now: usize = boto3(source, &copy, "count").trim().parse().unwrap();
+    assert!(
+        (stored + more..=stored + more + cut_off(&err)).contains(&now),
+        "{now} items stored after {stored} and {more} more: {err}"
     );
 }

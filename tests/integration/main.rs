@@ -6,6 +6,7 @@
 mod common;
 
 mod athena_duckdb;
+mod bulk_journal;
 mod bulk_writes;
 mod capacity_contract;
 mod cli_docs;

@@ -2,7 +2,7 @@
 table (a GSI, a keys-only GSI, an LSI; provisioned, with a stream: settings a local copy does
 not take), and prints a table's items or its index definitions, normalised for comparison.
 
-usage: boto3_clone.py ENDPOINT TABLE setup|dump|indexes
+usage: boto3_clone.py ENDPOINT TABLE setup|dump|indexes|count|pk-only|setup-many N
 """
 import base64
 import json
@@ -125,6 +125,34 @@ if command == "setup":
             if s % 4 == 0:
                 item["blobkey"] = {"B": bytes([p, s])}
             client.put_item(TableName=table, Item=item)
+elif command == "setup-many":
+    # N small items in a PK/SK table without indexes: a copy of many batches.
+    client.create_table(
+        TableName=table,
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}, {"AttributeName": "SK", "KeyType": "RANGE"}],
+        AttributeDefinitions=[{"AttributeName": n, "AttributeType": "S"} for n in ("PK", "SK")],
+        BillingMode="PAY_PER_REQUEST",
+    )
+    resource = boto3.resource(
+        "dynamodb",
+        endpoint_url=endpoint,
+        region_name="us-east-1",
+        aws_access_key_id="dummy",
+        aws_secret_access_key="dummy",
+    )
+    with resource.Table(table).batch_writer() as batch:
+        for i in range(int(sys.argv[4])):
+            batch.put_item(Item={"PK": f"P#{i % 10}", "SK": f"S#{i:05}", "n": i})
+elif command == "pk-only":
+    # A table keyed by PK alone: another key schema than the source's PK and SK.
+    client.create_table(
+        TableName=table,
+        KeySchema=[{"AttributeName": "PK", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "PK", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+elif command == "count":
+    print(client.scan(TableName=table, Select="COUNT", ConsistentRead=True)["Count"])
 elif command == "dump":
     dump()
 elif command == "indexes":

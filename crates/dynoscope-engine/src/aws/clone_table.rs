@@ -1,22 +1,33 @@
 //! `clone`'s writing half: creates a table on a local endpoint with the key schema and the
 //! indexes of a source table (as DescribeTable gave them; on demand, no stream, no TTL: a
-//! local copy cannot have the source's billing) and copies items into it. Local only, like
-//! `seed`: the request guard refuses any other host before signing.
+//! local copy cannot have the source's billing) and copies items into it, until the end or a
+//! stop (Ctrl-C). Local only, like `seed`: the request guard refuses any other host before
+//! signing. Adding to an existing table takes one of the source's key schema and indexes only:
+//! into another key schema, items of distinct keys would land on one key and be lost.
+
+use std::cell::Cell;
+use std::time::Duration;
 
 use aws_sdk_dynamodb::error::SdkError;
-use futures::stream::{self, StreamExt, TryStreamExt};
+use aws_sdk_dynamodb::Client;
+use futures::stream::{self, StreamExt};
+use tokio_util::sync::CancellationToken;
 
 use super::convert::item_to_sdk;
+use super::describe::table_info;
 use super::error::EngineError;
 use super::seed::{ensure_local, local_only_client, wait_active, write_batch, BATCH};
 use super::seed_model::create;
 use super::Connection;
 use crate::aws::error::FromSdk;
-use crate::model::design::schema::TableInfo;
+use crate::model::design::schema::{IndexKind, KeySchema, TableInfo};
 use crate::model::item::value::Item;
 
 /// Conditional puts in flight at once when adding to an existing table.
 const PARALLEL_PUTS: usize = 8;
+/// How long the writes in flight when the copy is stopped may still end (and be counted):
+/// a local endpoint answers in milliseconds, and a stop must come within a second.
+const GRACE: Duration = Duration::from_millis(500);
 
 /// What `prepare` found at the target.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,7 +50,20 @@ pub async fn prepare(
     let client = &local_only_client(conn);
     let endpoint = conn.endpoint.as_str();
     match client.describe_table().table_name(name).send().await {
-        Ok(_) if add => return Ok(Target::Existing),
+        Ok(out) if add => {
+            let existing = out.table.ok_or_else(|| {
+                EngineError::service(format!("DescribeTable for '{name}' returned no table"))
+            })?;
+            let existing = table_info(existing, None).map_err(EngineError::service)?;
+            let (want, have) = (shape(source), shape(&existing));
+            if want != have {
+                return Err(EngineError::bad_input(format!(
+                    "--add copies only into a table of the source's key schema and indexes: '{name}' at {endpoint} has {have}, '{}' has {want}; nothing was written (clone into a new --to-table)",
+                    source.name
+                )));
+            }
+            return Ok(Target::Existing);
+        }
         Ok(_) => {
             return Err(EngineError::bad_input(format!(
                 "table '{name}' already exists at {endpoint}; pass --to-table with another name, or --add to add the items to it (an item already there is kept)"
@@ -55,78 +79,161 @@ pub async fn prepare(
     Ok(Target::Created)
 }
 
+fn keys_text(keys: &KeySchema) -> String {
+    std::iter::once(&keys.partition_key)
+        .chain(keys.sort_key.as_ref())
+        .map(|k| format!("{} {}", k.name, k.key_type.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A table's key schema and indexes (keys and projections) as one line, indexes by name:
+/// equal for two tables an item is copied between whole, under its key.
+fn shape(info: &TableInfo) -> String {
+    let mut indexes: Vec<String> = info
+        .indexes
+        .iter()
+        .map(|i| {
+            let kind = match i.kind {
+                IndexKind::Gsi => "GSI",
+                IndexKind::Lsi => "LSI",
+            };
+            let mut attrs = i.projection.non_key_attributes.clone();
+            attrs.sort();
+            let include = if attrs.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", attrs.join(" "))
+            };
+            format!(
+                "{kind} {} ({}; {}{include})",
+                i.name,
+                keys_text(&i.keys),
+                i.projection.projection_type
+            )
+        })
+        .collect();
+    indexes.sort();
+    let indexes = if indexes.is_empty() {
+        "no indexes".to_string()
+    } else {
+        indexes.join(", ")
+    };
+    format!("key ({}) and {indexes}", keys_text(&info.keys))
+}
+
 /// How many items `copy` wrote, and how many it kept as they were at the target.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Copied {
     pub written: usize,
     /// Items whose key was already at the target (only when adding to an existing table).
     pub kept: usize,
+    /// The copy was stopped before its end.
+    pub stopped: bool,
+    /// Items whose write was in flight when the stop came and had no answer within
+    /// [`GRACE`]: they may be at the target or not.
+    pub cut_off: usize,
 }
 
 /// Writes `items` (distinct keys) into `table`. Into a table `prepare` created, in batches;
 /// into an existing one, one conditional PutItem each, so an item already there is kept
-/// rather than overwritten.
+/// rather than overwritten. Once `stop` fires no write starts, and the writes in flight get
+/// [`GRACE`] to end.
 pub async fn copy(
     conn: &Connection,
     table: &str,
     key_names: &[String],
     items: Vec<Item>,
     target: Target,
+    stop: &CancellationToken,
 ) -> Result<Copied, EngineError> {
     ensure_local(conn, "clone")?;
     let client = &local_only_client(conn);
     let endpoint = conn.endpoint.as_str();
-    let total = items.len();
-    if target == Target::Created {
-        let chunks: Vec<Vec<Item>> = items.chunks(BATCH).map(<[Item]>::to_vec).collect();
-        stream::iter(chunks.into_iter().map(Ok))
-            .try_for_each_concurrent(super::seed::PARALLEL_BATCHES, |chunk| {
-                write_batch(client, endpoint, table, chunk)
-            })
-            .await?;
-        return Ok(Copied {
-            written: total,
-            kept: 0,
-        });
-    }
+    let (size, parallel) = match target {
+        Target::Created => (BATCH, super::seed::PARALLEL_BATCHES),
+        Target::Existing => (1, PARALLEL_PUTS),
+    };
     let condition = key_names
         .iter()
         .enumerate()
         .map(|(i, _)| format!("attribute_not_exists(#k{i})"))
         .collect::<Vec<_>>()
         .join(" AND ");
-    let outcomes: Vec<Result<bool, EngineError>> = stream::iter(items)
-        .map(|item| {
-            let mut put = client
-                .put_item()
-                .table_name(table)
-                .set_item(Some(item_to_sdk(&item)))
-                .condition_expression(&condition);
-            for (i, name) in key_names.iter().enumerate() {
-                put = put.expression_attribute_names(format!("#k{i}"), name);
-            }
+    let condition = condition.as_str();
+    let started = Cell::new(0usize);
+    let chunks: Vec<Vec<Item>> = items.chunks(size).map(<[Item]>::to_vec).collect();
+    let mut pending = stream::iter(chunks)
+        .take_while(|_| std::future::ready(!stop.is_cancelled()))
+        .map(|chunk| {
+            started.set(started.get() + chunk.len());
             async move {
-                match put.send().await {
-                    Ok(_) => Ok(true),
-                    Err(SdkError::ServiceError(e))
-                        if e.err().is_conditional_check_failed_exception() =>
-                    {
-                        Ok(false)
+                match target {
+                    Target::Created => {
+                        let n = chunk.len();
+                        write_batch(client, endpoint, table, chunk).await?;
+                        Ok((n, 0))
                     }
-                    Err(e) => Err(EngineError::from_sdk(e, "PutItem", Some(table), endpoint)),
+                    Target::Existing => {
+                        let new = put_new(client, endpoint, table, key_names, condition, &chunk[0]);
+                        Ok(if new.await? { (1, 0) } else { (0, 1) })
+                    }
                 }
             }
         })
-        .buffer_unordered(PARALLEL_PUTS)
-        .collect()
-        .await;
+        .buffer_unordered(parallel);
     let mut copied = Copied::default();
-    for outcome in outcomes {
-        if outcome? {
-            copied.written += 1;
-        } else {
-            copied.kept += 1;
+    let mut deadline = None;
+    loop {
+        let grace_over = async {
+            match deadline {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            next = pending.next() => match next {
+                None => break,
+                Some(done) => {
+                    let (written, kept): (usize, usize) = done?;
+                    copied.written += written;
+                    copied.kept += kept;
+                }
+            },
+            _ = stop.cancelled(), if deadline.is_none() => {
+                deadline = Some(tokio::time::Instant::now() + GRACE);
+            }
+            _ = grace_over => break,
         }
     }
+    drop(pending);
+    copied.stopped = stop.is_cancelled();
+    copied.cut_off = started.get() - copied.written - copied.kept;
     Ok(copied)
+}
+
+/// One conditional PutItem: `true` when written, `false` when an item of its key was there.
+async fn put_new(
+    client: &Client,
+    endpoint: &str,
+    table: &str,
+    key_names: &[String],
+    condition: &str,
+    item: &Item,
+) -> Result<bool, EngineError> {
+    let mut put = client
+        .put_item()
+        .table_name(table)
+        .set_item(Some(item_to_sdk(item)))
+        .condition_expression(condition);
+    for (i, name) in key_names.iter().enumerate() {
+        put = put.expression_attribute_names(format!("#k{i}"), name);
+    }
+    match put.send().await {
+        Ok(_) => Ok(true),
+        Err(SdkError::ServiceError(e)) if e.err().is_conditional_check_failed_exception() => {
+            Ok(false)
+        }
+        Err(e) => Err(EngineError::from_sdk(e, "PutItem", Some(table), endpoint)),
+    }
 }

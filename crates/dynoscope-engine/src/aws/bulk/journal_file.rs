@@ -113,6 +113,27 @@ impl JournalFile {
         })
     }
 
+    /// Cuts the file back to its first `len` bytes, synced: a torn last line (a crash cut it
+    /// short) goes before anything is appended, or the next line would be glued to it and no
+    /// reader could take the journal again. `expected` is the length the journal was read at:
+    /// a file that changed since is left alone.
+    pub fn cut_to(&mut self, len: u64, expected: u64) -> Result<(), JournalError> {
+        let cut = |e: std::io::Error| {
+            JournalError::Open(format!(
+                "cannot cut the torn last line off the journal '{}': {e}; nothing was written",
+                self.path.display()
+            ))
+        };
+        let now = self.file.metadata().map_err(cut)?.len();
+        if now != expected {
+            return Err(cut(std::io::Error::other(format!(
+                "it changed while it was read ({expected} bytes, now {now})"
+            ))));
+        }
+        self.file.set_len(len).map_err(cut)?;
+        self.file.sync_all().map_err(cut)
+    }
+
     /// Appends `text` and syncs it: once this returns, a kill cannot lose it.
     pub fn write(&mut self, text: &str) -> Result<(), JournalError> {
         self.file

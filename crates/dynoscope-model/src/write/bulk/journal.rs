@@ -4,7 +4,8 @@
 //! Undo reads the images of the items written; a resumed run writes the items with no final
 //! outcome. A line cut short by a crash is the last one and is ignored: its item counts as
 //! unfinished, and re-sending its conditional write cannot write it twice (see
-//! [`Outcome::Written`]).
+//! [`Outcome::Written`]). A journal read back is untrusted: [`super::journal_read`] bounds and
+//! splits it, [`super::journal_check`] checks every image follows from its statement.
 
 use serde_json::Value;
 
@@ -154,18 +155,24 @@ fn text(v: &Value, field: &str) -> Option<String> {
     v.get(field).and_then(Value::as_str).map(str::to_string)
 }
 
-/// Reads a journal's text. A last line that does not parse is the one a crash cut short and
-/// is dropped; any other bad line is an error naming it.
+/// Reads a journal's text: a torn last line (a crash cut it short) is dropped, any other bad
+/// line is an error naming it (see [`super::journal_read::read`]).
 pub fn parse(content: &str) -> Result<Journal, String> {
-    let lines: Vec<&str> = content.lines().collect();
+    super::journal_read::read(content.as_bytes()).map(|r| r.journal)
+}
+
+/// Reads whole lines, each of which must be good: item lines (line `n + 2` for item `n`),
+/// the planned line, then outcome lines.
+pub(super) fn parse_whole(content: &str) -> Result<Journal, String> {
     let mut journal: Option<Journal> = None;
-    for (i, raw) in lines.iter().enumerate() {
+    for (i, raw) in content.lines().enumerate() {
         let line = i + 1;
-        let value: Value = match serde_json::from_str(raw) {
-            Ok(v) => v,
-            Err(_) if i + 1 == lines.len() && journal.is_some() => break,
-            Err(e) => return Err(bad(line, &format!("not JSON ({e})"))),
-        };
+        let value: Value = serde_json::from_str(raw).map_err(|e| {
+            bad(
+                line,
+                &format!("not JSON ({e}); only the last line may be cut short (by a crash), so the journal is corrupt"),
+            )
+        })?;
         let Some(j) = journal.as_mut() else {
             if value.get("journal").and_then(Value::as_str) != Some(FORMAT) {
                 return Err(
@@ -207,6 +214,9 @@ pub fn parse(content: &str) -> Result<Journal, String> {
             .and_then(Value::as_u64)
             .ok_or_else(|| bad(line, "'n' is missing"))? as usize;
         if let Some(outcome) = text(&value, "outcome") {
+            if j.planned.is_none() {
+                return Err(bad(line, "an outcome before the planned line"));
+            }
             if n >= j.items.len() {
                 return Err(bad(
                     line,

@@ -9,6 +9,8 @@
 pub mod action;
 pub mod cost;
 pub mod journal;
+pub mod journal_check;
+pub mod journal_read;
 pub mod preview;
 
 use crate::design::schema::{KeyType, TableInfo};
