@@ -73,7 +73,8 @@ pub fn keyed_projection(spec: &ReadSpec) -> Option<KeyedProjection> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Operation, ReadCause};
+    use crate::engine::read_cause::ReadCause;
+    use crate::engine::Operation;
     use crate::item::value::AttrValue;
 
     fn spec(projection: &str, names: &[(&str, &str)], keys: &[&str]) -> ReadSpec {

@@ -297,15 +297,29 @@ async fn the_first_request_is_sized_from_the_average_item_size() {
 
 #[tokio::test(start_paused = true)]
 async fn extend_reserves_only_what_the_budget_still_covers() {
-    let guard = CapacityGuard::new(Some(10.0), None, false).unwrap();
+    // One item: 50 units at worst (400 KB, eventually consistent); 120 hold two, not three.
+    let guard = CapacityGuard::new(Some(120.0), None, false).unwrap();
     let stop = CancellationToken::new();
-    let Some(Admission::Go { mut ticket, .. }) = guard.admit(Some(8), &stop).await else {
+    let Some(Admission::Go { mut ticket, limit }) = guard.admit(Some(1), &stop).await else {
         panic!("the first request goes");
     };
-    let one = ticket.reserved();
-    assert!(one <= 10.0, "{one}");
-    // Room for a second worst case only if two fit in ten units.
-    let fits = 2.0 * one <= 10.0;
-    assert_eq!(guard.extend(&mut ticket, one), fits);
-    assert_eq!(ticket.reserved(), if fits { 2.0 * one } else { one });
+    assert_eq!((limit, ticket.reserved()), (Some(1), 50.0));
+    assert!(guard.extend(&mut ticket, 50.0));
+    assert_eq!(ticket.reserved(), 100.0);
+    assert!(
+        !guard.extend(&mut ticket, 50.0),
+        "a third worst case passes 120"
+    );
+    assert_eq!(
+        ticket.reserved(),
+        100.0,
+        "a refused extension reserves nothing"
+    );
+    // Settled at what the attempts cost: the reservation is given back whole.
+    guard.settle(ticket, 30.0, 1);
+    assert_eq!(guard.spent(), 30.0);
+    let Some(Admission::Go { ticket, .. }) = guard.admit(Some(1), &stop).await else {
+        panic!("90 units are left");
+    };
+    assert_eq!(ticket.reserved(), 50.0);
 }
