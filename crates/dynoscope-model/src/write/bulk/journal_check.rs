@@ -18,11 +18,14 @@ use crate::item::value::{AttrValue, Item};
 use crate::query::partiql::{parse_parameters, parse_write, translate, Change, WriteStatement};
 use crate::write::{diff, key_of};
 
+/// A change with its SET values bound: what [`plan_change`] applies.
+type Bound = (Change, Vec<(String, AttrValue)>);
+
 /// What the journal's after-images follow from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Rule {
     /// A PartiQL statement, with its `--parameters`.
-    Statement(WriteStatement),
+    Statement(Box<WriteStatement>),
     /// The explorer's bulk dialog: `true` for its DELETE.
     Dialog { delete: bool },
 }
@@ -59,7 +62,7 @@ pub fn check_header(h: &Header) -> Result<Rule, String> {
             h.table, statement.select.table
         )));
     }
-    Ok(Rule::Statement(statement))
+    Ok(Rule::Statement(Box::new(statement)))
 }
 
 /// Checks every item line against `rule` and the table `info` (the one the header names):
@@ -117,7 +120,7 @@ fn statement_change(
     h: &Header,
     statement: &WriteStatement,
     info: &TableInfo,
-) -> Result<(Change, Vec<(String, AttrValue)>), String> {
+) -> Result<Bound, String> {
     let bad = |why: String| format!("journal line 1: {why}");
     let parameters = match &h.parameters {
         Some(text) => parse_parameters(text).map_err(|e| bad(e.message))?,
@@ -131,10 +134,7 @@ fn statement_change(
 
 /// The one action a dialog UPDATE's items show (`None`: no item changes), read from the first
 /// item it changes: one attribute, set (to its value there) or removed.
-fn dialog_change(
-    items: &[BulkItem],
-    info: &TableInfo,
-) -> Result<Option<(Change, Vec<(String, AttrValue)>)>, String> {
+fn dialog_change(items: &[BulkItem], info: &TableInfo) -> Result<Option<Bound>, String> {
     for (n, item) in items.iter().enumerate() {
         let Some(after) = &item.after else {
             return Err(format!(
