@@ -14,6 +14,8 @@ use crate::common;
 
 #[path = "mcp_export.rs"]
 mod export;
+#[path = "mcp_transport.rs"]
+mod transport;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -8,6 +8,7 @@ mod budget;
 mod cursor;
 mod explain;
 mod export_reads;
+mod frame;
 mod page;
 mod paging;
 mod reads;
@@ -15,6 +16,7 @@ mod report_tools;
 mod reports;
 mod schema;
 mod server;
+mod transport;
 mod wording;
 
 use clap::Args;
@@ -65,7 +67,7 @@ pub async fn run(global: &GlobalArgs, args: McpArgs) -> Result<(), CliError> {
     );
     let server = server::Server::new(source, &args);
     let service = server
-        .serve(rmcp::transport::stdio())
+        .serve(transport::stdio())
         .await
         .map_err(|e| CliError::service(format!("the MCP session did not start: {e}")))?;
     let ended = service.waiting().await;
