@@ -68,7 +68,7 @@ fn call(id: Value, arguments: &str) -> String {
 #[test]
 fn every_request_the_server_cannot_decode_is_answered_with_its_id() {
     let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
-    let long = format!(r#"{{"pk":"{}"}}"#, "x".repeat(2 * 1024 * 1024));
+    let long = format!(r#"{{"pk":"{}"}}"#, "x".repeat(4 * 1024 * 1024));
     let initialize = json!({
         "jsonrpc": "2.0", "id": 99, "method": "initialize",
         "params": {

@@ -10,9 +10,12 @@
 use rmcp::model::{ClientJsonRpcMessage, ErrorData, RequestId};
 use serde_json::Value;
 
+use super::cursor::MAX_CURSOR_CHARS;
+
 /// A request line is at most this long: a tool's arguments are a statement, a few keys and a
-/// cursor (at most [`super::cursor::MAX_CURSOR_CHARS`]), far below it.
-pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+/// cursor (at most [`MAX_CURSOR_CHARS`], about 1.2 MB for 50 merged Queries at the largest
+/// legal key), with 1 MiB to spare for the rest.
+pub const MAX_LINE_BYTES: usize = MAX_CURSOR_CHARS + 1024 * 1024;
 
 /// JSON nested deeper than this is refused before it is decoded: no argument of any tool nests
 /// past a handful of levels, and a DynamoDB item is at most 32 deep.

@@ -11,6 +11,7 @@ mod export_reads;
 mod frame;
 mod page;
 mod paging;
+mod position;
 mod reads;
 mod report_tools;
 mod reports;
