@@ -8,6 +8,7 @@
 pub use dynoscope_engine::aws;
 pub use dynoscope_explorer::app;
 pub mod cli;
+pub use dynoscope_engine::local_files;
 pub use dynoscope_engine::logging;
 pub use dynoscope_model as model;
 pub mod platform;

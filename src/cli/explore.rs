@@ -49,7 +49,8 @@ fn profile_name(global: &GlobalArgs) -> String {
 /// here, once; a missing or unreadable file offers none).
 fn session(global: &GlobalArgs, conn: &crate::aws::Connection) -> Session {
     let profiles = aws_config_file()
-        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|path| super::settings::read_start_file("the AWS config file", &path).ok())
+        .flatten()
         .map(|text| profile_names(&text))
         .unwrap_or_default();
     Session {

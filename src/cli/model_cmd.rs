@@ -4,6 +4,7 @@ use std::io::Write as _;
 use std::path::Path;
 
 use super::args::GlobalArgs;
+use super::settings::read_start_file;
 use super::{connect_options, CliError};
 use crate::app::config;
 use crate::aws;
@@ -16,12 +17,14 @@ use crate::platform::dirs;
 
 pub(super) fn read_model(file: &Path) -> Result<WorkbenchModel, CliError> {
     let shown = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|e| {
-        CliError::bad_input(format!(
-            "cannot read model file '{}': {e}",
-            sanitize(&shown)
-        ))
-    })?;
+    let text = read_start_file("model file", file)
+        .map_err(|e| CliError::bad_input(sanitize(&e.message)))?
+        .ok_or_else(|| {
+            CliError::bad_input(format!(
+                "cannot read model file '{}': there is no file there",
+                sanitize(&shown)
+            ))
+        })?;
     parse_model(&text, &shown).map_err(|e| CliError::bad_input(sanitize(&e.to_string())))
 }
 
@@ -48,15 +51,9 @@ pub fn import(file: &Path, write: bool) -> Result<(), CliError> {
         CliError::bad_input("no home directory for the config file; set XDG_CONFIG_HOME or HOME")
     })?;
     let shown = path.display().to_string();
-    let existing = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            return Err(CliError::bad_input(format!(
-                "cannot read config file '{shown}': {e}; nothing was appended"
-            )))
-        }
-    };
+    let existing = read_start_file("config file", &path)
+        .map_err(|e| CliError::bad_input(format!("{}; nothing was appended", e.message)))?
+        .unwrap_or_default();
     check_duplicates(&existing, &imported, &shown)?;
     let mut combined = existing.clone();
     if !combined.is_empty() && !combined.ends_with('\n') {
@@ -75,7 +72,7 @@ pub fn import(file: &Path, write: bool) -> Result<(), CliError> {
         })?;
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir)
+        crate::local_files::create_private_dir_all(dir)
             .map_err(|e| CliError::bad_input(format!("cannot create '{}': {e}", dir.display())))?;
     }
     let appended = &combined[existing.len()..];

@@ -77,8 +77,7 @@ fn gather(
 ) -> Result<Vec<(AccessPattern, String)>, CliError> {
     let settings = Settings::load(global)?;
     let from_file: Vec<String> = match &global.patterns {
-        Some(file) => std::fs::read_to_string(file)
-            .ok()
+        Some(file) => super::settings::read_start_file("patterns file", file)?
             .and_then(|text| {
                 crate::model::design::access_pattern::parse_patterns_file(&text, "").ok()
             })

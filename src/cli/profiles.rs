@@ -71,14 +71,7 @@ fn check_files(
 
 /// The file's text; `None` when there is no file.
 fn read(path: &Path) -> Result<Option<String>, CliError> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(CliError::bad_input(format!(
-            "cannot read the AWS file '{}': {e}",
-            path.display()
-        ))),
-    }
+    super::settings::read_start_file("the AWS file", path)
 }
 
 #[cfg(test)]

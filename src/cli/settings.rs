@@ -1,11 +1,14 @@
 //! The config file and the access patterns, read once at start-up: the one place that reads
-//! them from disk. `app::config` only parses the text.
+//! them from disk. `app::config` only parses the text. Every file read at start-up is read
+//! as untrusted, by [`read_start_file`]: only a regular file (a link followed), at most
+//! [`MAX_START_FILE_BYTES`], else one line naming the path and the fix.
 
 use std::path::{Path, PathBuf};
 
 use super::args::GlobalArgs;
 use super::CliError;
 use crate::app::config::{self, Config, ConfigError};
+use crate::local_files::{read_untrusted, Links, ReadError};
 use crate::model::design::access_pattern::{error_line, parse_patterns_file, AccessPattern};
 use crate::platform::dirs;
 
@@ -43,8 +46,10 @@ impl Settings {
         }
         if let Some(file) = &global.patterns {
             let file_shown = file.display().to_string();
-            let text = std::fs::read_to_string(file).map_err(|e| {
-                CliError::bad_input(format!("cannot read patterns file '{file_shown}': {e}"))
+            let text = read_start_file("patterns file", file)?.ok_or_else(|| {
+                CliError::bad_input(format!(
+                    "patterns file '{file_shown}': there is no file there; name an existing file with --patterns"
+                ))
             })?;
             for pattern in parse_patterns_file(&text, &file_shown).map_err(CliError::bad_input)? {
                 if patterns.iter().any(|p| p.name == pattern.name) {
@@ -60,22 +65,41 @@ impl Settings {
     }
 }
 
-/// The config at `path` and its text; no file there means the defaults.
-fn read_config_or_default(path: &Path) -> Result<(Config, String), ConfigError> {
-    match std::fs::metadata(path) {
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-            Ok((Config::default(), String::new()))
-        }
-        _ => read_config(path),
+/// A config, patterns or AWS file read at start-up is at most this large (a config of a
+/// thousand patterns is a few hundred KB).
+pub const MAX_START_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+/// The text of the file at `path` read at start-up, `None` when there is none: a FIFO, a
+/// device, a folder or a file past [`MAX_START_FILE_BYTES`] is one line naming `what` and the
+/// path, exit 2, without blocking or reading it.
+pub fn read_start_file(what: &str, path: &Path) -> Result<Option<String>, CliError> {
+    match read_untrusted(path, MAX_START_FILE_BYTES, Links::Follow) {
+        Ok(text) => Ok(Some(text)),
+        Err(ReadError::Missing) => Ok(None),
+        Err(e) => Err(CliError::bad_input(format!(
+            "{what} '{}': {}",
+            path.display(),
+            e.reason()
+        ))),
     }
 }
 
-/// Reads the config file at `path`; a missing file is an error here.
-fn read_config(path: &Path) -> Result<(Config, String), ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|err| ConfigError {
+/// The config at `path` and its text; no file there means the defaults.
+fn read_config_or_default(path: &Path) -> Result<(Config, String), ConfigError> {
+    match read_untrusted(path, MAX_START_FILE_BYTES, Links::Follow) {
+        Err(ReadError::Missing) => Ok((Config::default(), String::new())),
+        read => parsed(path, read),
+    }
+}
+
+fn parsed(path: &Path, read: Result<String, ReadError>) -> Result<(Config, String), ConfigError> {
+    let text = read.map_err(|e| ConfigError {
         path: PathBuf::from(path),
         line: None,
-        message: format!("cannot read it: {err}"),
+        message: match e {
+            ReadError::Missing => "cannot read it: there is no file there".into(),
+            e => e.reason(),
+        },
     })?;
     Ok((config::parse(&text, path)?, text))
 }
@@ -92,7 +116,7 @@ mod tests {
             read_config_or_default(&path),
             Ok((Config::default(), String::new()))
         );
-        let err = read_config(&path).unwrap_err();
+        let err = parsed(&path, Err(ReadError::Missing)).unwrap_err();
         assert!(err.to_string().contains("cannot read it"), "{err}");
         assert!(err.to_string().contains(&*path.to_string_lossy()), "{err}");
         assert_eq!(err.line, None);

@@ -7,14 +7,15 @@
 //! planted at its path is neither read nor replaced. Each write reads the file again and
 //! replaces only its own table's entries, so two explorers open at once lose little.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Read, Write};
+use std::fs::OpenOptions;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use crate::app::history_file::{decode, encode, history_key, HistoryBook};
 use crate::app::state::HistoryEntry;
+use crate::local_files::{create_private_dir_all, open_regular, read_untrusted, Links, ReadError};
 
 pub const HISTORY_FILE: &str = "query-history.json";
 
@@ -23,30 +24,20 @@ pub fn history_path(state_dir: &Path) -> PathBuf {
     state_dir.join(HISTORY_FILE)
 }
 
-fn open_options() -> OpenOptions {
-    let mut options = OpenOptions::new();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        // O_NONBLOCK keeps a FIFO planted there from blocking the open.
-        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    options
-}
+/// The history file is read whole at start-up: at most this much of it.
+pub const MAX_HISTORY_BYTES: u64 = 16 * 1024 * 1024;
 
 /// The history in the file at `path`; none when it is missing, unreadable, not a regular
-/// file, or a symlink.
+/// file, a symlink, or larger than [`MAX_HISTORY_BYTES`] (logged: the next save replaces it).
 pub fn load(path: &Path) -> HistoryBook {
-    let read = || -> io::Result<String> {
-        let mut file: File = open_options().read(true).open(path)?;
-        if !file.metadata()?.is_file() {
-            return Err(io::Error::other("not a regular file"));
+    match read_untrusted(path, MAX_HISTORY_BYTES, Links::Refuse) {
+        Ok(text) => decode(&text),
+        Err(ReadError::Missing) => HistoryBook::default(),
+        Err(e) => {
+            tracing::warn!(path = %path.display(), reason = %e.reason(), "query history not read");
+            HistoryBook::default()
         }
-        let mut text = String::new();
-        file.read_to_string(&mut text)?;
-        Ok(text)
-    };
-    read().map(|t| decode(&t)).unwrap_or_default()
+    }
 }
 
 /// Replaces `table`'s history at `endpoint` in the file at `path`.
@@ -60,20 +51,20 @@ pub fn save(path: &Path, endpoint: &str, table: &str, entries: &[HistoryEntry]) 
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
+    create_private_dir_all(dir)?;
     let mut book = load(path);
     book.insert(history_key(endpoint, table), entries.to_vec());
     let text = encode(&book);
     let temp = dir.join(format!(".{HISTORY_FILE}.{}.tmp", std::process::id()));
     let _ = std::fs::remove_file(&temp);
-    let mut options = open_options();
+    let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
         options.mode(0o600);
     }
-    let written = options.open(&temp).and_then(|mut file| {
+    let written = open_regular(&mut options, &temp, Links::Refuse).and_then(|mut file| {
         file.write_all(text.as_bytes())?;
         file.sync_all()
     });

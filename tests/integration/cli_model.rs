@@ -467,3 +467,6 @@ fn a_bad_model_sends_nothing_not_even_its_good_tables() {
     );
     assert_eq!(proxy.requests("CreateTable"), 1, "{}", proxy.summary());
 }
+
+#[path = "cli_model_hostile.rs"]
+mod hostile;

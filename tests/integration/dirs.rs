@@ -39,3 +39,6 @@ fn the_config_file_follows_xdg_config_home_then_home() {
         );
     }
 }
+
+#[path = "untrusted_files.rs"]
+mod untrusted_files;

@@ -16,6 +16,8 @@ use crate::common;
 mod export;
 #[path = "mcp_hostile.rs"]
 mod hostile;
+#[path = "mcp_transport.rs"]
+mod transport;
 
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -6,4 +6,5 @@
 pub use dynoscope_model as model;
 
 pub mod aws;
+pub mod local_files;
 pub mod logging;

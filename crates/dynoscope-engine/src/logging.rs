@@ -31,6 +31,7 @@ use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::Layer;
 
+use crate::local_files::{self, Links};
 use crate::model::text::redact::redact_userinfo;
 use crate::model::text::sanitize::sanitize;
 
@@ -106,27 +107,22 @@ where
         .with_filter(level_filter(level).and(filter_fn(allowed)))
 }
 
-/// Opens a private file for appending (O_APPEND), creating it and its directory: never through
-/// a symlink, dangling or not (O_NOFOLLOW), never anything but a regular file (O_NONBLOCK keeps
-/// a FIFO from blocking the open), and private (0600, set on an existing file too, which fails
+/// Opens a private file for appending (O_APPEND), creating it and its directory (private,
+/// 0700): never through a symlink, dangling or not, never anything but a regular file (both by
+/// [`local_files::open_regular`]), and private (0600, set on an existing file too, which fails
 /// unless it is ours). The one opener of the log and of the audit file (`aws::write::audit`).
 pub fn open_private_append(path: &Path) -> io::Result<File> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
+        local_files::create_private_dir_all(dir)?;
     }
     let mut options = OpenOptions::new();
     options.create(true).append(true);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        options.mode(0o600);
     }
-    let file = options.open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(io::Error::other("not a regular file"));
-    }
+    let file = local_files::open_regular(&mut options, path, Links::Refuse)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;

@@ -10,81 +10,15 @@ use std::hash::{BuildHasher, RandomState};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
-use serde_json::{json, Value};
+pub use super::position::Position;
+use super::position::MAX_POSITION_BYTES;
 
-use crate::aws::read::SegmentStart;
-use crate::model::formats::json::{append_dynamo_json, parse_dynamo_item};
-use crate::model::item::value::Item;
+/// The tag's bytes ahead of the position's.
+const TAG_BYTES: usize = 8;
 
-/// Where the next page starts.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Position {
-    /// After this key (for an ExecuteStatement, its NextToken as the engine keeps it).
-    After(Item),
-    /// Each Query of a merge in sort-key order, where it continues.
-    Queries(Vec<SegmentStart>),
-    /// An ExecuteStatement page cut short by the byte cap: sent again from `start` (the
-    /// beginning when `None`), its first `skip` items were already returned.
-    Resend { start: Option<Item>, skip: usize },
-}
-
-fn item_value(item: &Item) -> Value {
-    let mut text = String::new();
-    append_dynamo_json(&mut text, item);
-    serde_json::from_str(&text).unwrap_or(Value::Null)
-}
-
-fn value_item(value: &Value) -> Option<Item> {
-    parse_dynamo_item(&value.to_string()).ok()
-}
-
-impl Position {
-    fn to_json(&self) -> String {
-        let start = |s: &SegmentStart| match s {
-            SegmentStart::Beginning => Value::Null,
-            SegmentStart::Finished => Value::from("end"),
-            SegmentStart::After(key) => item_value(key),
-        };
-        match self {
-            Position::After(key) => json!({ "a": item_value(key) }),
-            Position::Queries(starts) => {
-                json!({ "q": starts.iter().map(start).collect::<Vec<_>>() })
-            }
-            Position::Resend { start, skip } => {
-                json!({ "r": start.as_ref().map(item_value), "k": skip })
-            }
-        }
-        .to_string()
-    }
-
-    fn from_json(text: &str) -> Option<Position> {
-        let value: Value = serde_json::from_str(text).ok()?;
-        if let Some(key) = value.get("a") {
-            return value_item(key).map(Position::After);
-        }
-        if let Some(starts) = value.get("q").and_then(Value::as_array) {
-            return starts
-                .iter()
-                .map(|s| match s {
-                    Value::Null => Some(SegmentStart::Beginning),
-                    Value::String(end) if end == "end" => Some(SegmentStart::Finished),
-                    key => value_item(key).map(SegmentStart::After),
-                })
-                .collect::<Option<Vec<_>>>()
-                .map(Position::Queries);
-        }
-        let skip = value.get("k")?.as_u64()? as usize;
-        let start = match value.get("r")? {
-            Value::Null => None,
-            key => Some(value_item(key)?),
-        };
-        Some(Position::Resend { start, skip })
-    }
-}
-
-/// A key is at most 2 KB of partition key and 1 KB of sort key, for the table and an index:
-/// its DynamoDB JSON, escaped and in base64, stays well below this.
-pub const MAX_CURSOR_CHARS: usize = 16 * 1024;
+/// The longest cursor this server gives: the largest position ([`MAX_POSITION_BYTES`], 50
+/// merged Queries each after the largest legal key) and its tag, in base64 without padding.
+pub const MAX_CURSOR_CHARS: usize = ((TAG_BYTES + MAX_POSITION_BYTES) * 4).div_ceil(3);
 
 #[derive(Debug, Default)]
 pub struct Cursors {
@@ -96,9 +30,11 @@ impl Cursors {
     /// The cursor continuing at `position`, for a call with `scope` (the tool and its other
     /// arguments, canonical JSON).
     pub fn encode(&self, scope: &str, position: &Position) -> String {
-        let json = position.to_json();
-        let tag = self.secret.hash_one((scope, json.as_str()));
-        URL_SAFE_NO_PAD.encode(format!("{tag:016x}.{json}"))
+        let payload = position.to_bytes();
+        let tag = self.secret.hash_one((scope, payload.as_slice()));
+        let mut bytes = tag.to_be_bytes().to_vec();
+        bytes.extend_from_slice(&payload);
+        URL_SAFE_NO_PAD.encode(bytes)
     }
 
     /// Where a cursor this server gave for `scope` continues.
@@ -117,27 +53,25 @@ impl Cursors {
         let bytes = URL_SAFE_NO_PAD
             .decode(cursor)
             .map_err(|_| refuse("it is not one this server gave"))?;
-        let text =
-            String::from_utf8(bytes).map_err(|_| refuse("it is not one this server gave"))?;
-        let (tag, json) = text
-            .split_once('.')
-            .ok_or_else(|| refuse("it is not one this server gave"))?;
-        let tag = u64::from_str_radix(tag, 16)
-            .ok()
-            .filter(|_| tag.len() == 16);
-        if tag != Some(self.secret.hash_one((scope, json))) {
+        if bytes.len() < TAG_BYTES {
+            return Err(refuse("it is not one this server gave"));
+        }
+        let (tag, payload) = bytes.split_at(TAG_BYTES);
+        let tag = u64::from_be_bytes(tag.try_into().expect("split at TAG_BYTES"));
+        if tag != self.secret.hash_one((scope, payload)) {
             return Err(refuse(
                 "it was not given by this server for these arguments (or the server restarted since)",
             ));
         }
-        Position::from_json(json).ok_or_else(|| refuse("it is not one this server gave"))
+        Position::from_bytes(payload).ok_or_else(|| refuse("it is not one this server gave"))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::item::value::AttrValue;
+    use crate::aws::read::SegmentStart;
+    use crate::model::item::value::{AttrValue, Item};
 
     fn key() -> Item {
         let mut item = Item::new();
@@ -197,8 +131,10 @@ mod tests {
     fn edited_made_up_and_oversized_cursors_are_refused() {
         let cursors = Cursors::default();
         let cursor = cursors.encode("s", &Position::After(key()));
-        let text = String::from_utf8(URL_SAFE_NO_PAD.decode(&cursor).unwrap()).unwrap();
-        let edited = URL_SAFE_NO_PAD.encode(text.replace("USER#1", "USER#9"));
+        let mut bytes = URL_SAFE_NO_PAD.decode(&cursor).unwrap();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        let edited = URL_SAFE_NO_PAD.encode(bytes);
         assert!(cursors
             .decode("s", &edited)
             .unwrap_err()
@@ -214,5 +150,88 @@ mod tests {
             .decode("s", &long)
             .unwrap_err()
             .contains("characters long"));
+    }
+
+    /// `n` bytes of control characters, which JSON writes six bytes each.
+    fn control(n: usize, salt: u8) -> String {
+        (0..n)
+            .map(|i| char::from((i as u8 ^ salt) % 31 + 1))
+            .collect()
+    }
+
+    #[test]
+    fn a_key_of_control_characters_gives_a_compact_cursor_the_server_takes_back() {
+        let cursors = Cursors::default();
+        let mut key = Item::new();
+        key.insert("PK", AttrValue::S(control(2000, 0)));
+        let cursor = cursors.encode("s", &Position::After(key.clone()));
+        assert!(cursor.len() < 2_800, "{} characters", cursor.len());
+        assert_eq!(cursors.decode("s", &cursor).unwrap(), Position::After(key));
+    }
+
+    /// The largest legal key of a table and an index: partition key values of 2,048 bytes,
+    /// sort key values of 1,024, four of each on the index, names of 255 bytes.
+    fn largest_key() -> Item {
+        let mut key = Item::new();
+        for i in 0..10u8 {
+            let name = format!("{i}{}", "n".repeat(254));
+            let bytes = if matches!(i, 0 | 2..=5) { 2048 } else { 1024 };
+            let value = match i % 3 {
+                0 => AttrValue::S(control(bytes, i)),
+                1 => AttrValue::B(vec![i; bytes]),
+                _ => AttrValue::S("\u{7f}".repeat(bytes)),
+            };
+            key.insert(name, value);
+        }
+        key
+    }
+
+    #[test]
+    fn the_largest_legal_positions_round_trip_and_the_largest_is_the_cap() {
+        let cursors = Cursors::default();
+        let token = Item::from_attrs(vec![(
+            "\u{0}NextToken".into(),
+            AttrValue::S("t".repeat(32 * 1024)),
+        )]);
+        let merged = Position::Queries(vec![SegmentStart::After(largest_key()); 50]);
+        for position in [
+            Position::After(largest_key()),
+            Position::After(token.clone()),
+            Position::Resend {
+                start: Some(token),
+                skip: usize::MAX,
+            },
+            Position::Resend {
+                start: Some(largest_key()),
+                skip: 3,
+            },
+            merged.clone(),
+        ] {
+            let cursor = cursors.encode("s", &position);
+            assert!(
+                cursor.len() <= MAX_CURSOR_CHARS,
+                "{} > {MAX_CURSOR_CHARS}",
+                cursor.len()
+            );
+            assert_eq!(cursors.decode("s", &cursor).unwrap(), position);
+        }
+        assert_eq!(cursors.encode("s", &merged).len(), MAX_CURSOR_CHARS);
+    }
+
+    #[test]
+    fn made_up_lengths_and_trailing_bytes_are_refused_without_allocating_for_them() {
+        let mut bytes = Position::After(Item::new()).to_bytes();
+        bytes.push(0);
+        assert_eq!(Position::from_bytes(&bytes), None);
+        assert_eq!(Position::from_bytes(&[b'q', 0xff, 0xff, 0xff, 0xff]), None);
+        assert_eq!(
+            Position::from_bytes(&[b'a', 0, 0, 0, 1, 0xff, 0xff, 0xff, 0xff]),
+            None
+        );
+        let mut twice = vec![b'a', 0, 0, 0, 2];
+        for _ in 0..2 {
+            twice.extend_from_slice(&[0, 0, 0, 1, b'K', b'S', 0, 0, 0, 1, b'v']);
+        }
+        assert_eq!(Position::from_bytes(&twice), None);
     }
 }

@@ -8,14 +8,17 @@ mod budget;
 mod cursor;
 mod explain;
 mod export_reads;
+mod frame;
 mod page;
 mod paging;
+mod position;
 mod reads;
 mod report_tools;
 mod reports;
 mod result;
 mod schema;
 mod server;
+mod transport;
 mod wording;
 
 use clap::Args;
@@ -66,7 +69,7 @@ pub async fn run(global: &GlobalArgs, args: McpArgs) -> Result<(), CliError> {
     );
     let server = server::Server::new(source, &args);
     let service = server
-        .serve(rmcp::transport::stdio())
+        .serve(transport::stdio())
         .await
         .map_err(|e| CliError::service(format!("the MCP session did not start: {e}")))?;
     let ended = service.waiting().await;

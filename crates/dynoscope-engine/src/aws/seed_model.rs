@@ -45,7 +45,9 @@ fn key_schema(keys: &KeySchema) -> Result<Vec<KeySchemaElement>, EngineError> {
 }
 
 /// Creates every table and loads its items; nothing is created when any of them exists
-/// already. Returns the items loaded per table, in the order given.
+/// already, and when a table cannot be created or loaded the tables this run created are
+/// deleted again (a rerun then starts clean instead of finding "already exists"). Returns
+/// the items loaded per table, in the order given.
 pub async fn seed_tables(
     conn: &Connection,
     tables: &[(TableInfo, Vec<Item>)],
@@ -66,18 +68,61 @@ pub async fn seed_tables(
         }
     }
     let mut loaded = Vec::with_capacity(tables.len());
+    let mut created: Vec<&str> = Vec::new();
     for (info, items) in tables {
-        create(client, endpoint, info).await?;
-        wait_active(client, endpoint, &info.name).await?;
-        let chunks: Vec<Vec<Item>> = items.chunks(BATCH).map(<[Item]>::to_vec).collect();
-        stream::iter(chunks.into_iter().map(Ok))
-            .try_for_each_concurrent(PARALLEL_BATCHES, |chunk| {
-                write_batch(client, endpoint, &info.name, chunk)
-            })
-            .await?;
+        let step = async {
+            create(client, endpoint, info).await?;
+            created.push(&info.name);
+            wait_active(client, endpoint, &info.name).await?;
+            let chunks: Vec<Vec<Item>> = items.chunks(BATCH).map(<[Item]>::to_vec).collect();
+            stream::iter(chunks.into_iter().map(Ok))
+                .try_for_each_concurrent(PARALLEL_BATCHES, |chunk| {
+                    write_batch(client, endpoint, &info.name, chunk)
+                })
+                .await
+        };
+        if let Err(e) = step.await {
+            return Err(undo_created(client, endpoint, &created, e).await);
+        }
         loaded.push(items.len());
     }
     Ok(loaded)
+}
+
+/// `failed`, after deleting the tables this run created, and saying so (or which of them are
+/// left, when a delete fails too).
+async fn undo_created(
+    client: &aws_sdk_dynamodb::Client,
+    endpoint: &str,
+    created: &[&str],
+    failed: EngineError,
+) -> EngineError {
+    if created.is_empty() {
+        return failed;
+    }
+    let mut left = Vec::new();
+    for table in created {
+        if let Err(e) = client.delete_table().table_name(*table).send().await {
+            let e = EngineError::from_sdk(e, "DeleteTable", Some(table), endpoint);
+            tracing::warn!(table, error = %e.message, "seed --model: a table it created is not deleted");
+            left.push(format!("'{table}'"));
+        }
+    }
+    let quoted: Vec<String> = created.iter().map(|t| format!("'{t}'")).collect();
+    let undone = match left.is_empty() {
+        true => format!(
+            "the tables this run created ({}) were deleted again",
+            quoted.join(", ")
+        ),
+        false => format!(
+            "{} could not be deleted again; delete them before a rerun",
+            left.join(", ")
+        ),
+    };
+    EngineError {
+        message: format!("{}; {undone}", failed.message),
+        ..failed
+    }
 }
 
 /// Creates `info.name` with the keys and indexes `info` gives (GSIs and LSIs with their

@@ -55,7 +55,7 @@ pub struct JournalFile {
 impl JournalFile {
     pub fn create(path: PathBuf) -> Result<JournalFile, JournalError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| {
+            crate::local_files::create_private_dir_all(dir).map_err(|e| {
                 JournalError::Open(format!(
                     "cannot create the journal's directory '{}': {e}",
                     dir.display()

@@ -202,6 +202,11 @@ fn table(at: At<'_>, name: &str, skipped: &mut Vec<String>) -> Result<ModelTable
         indexes.push(index);
     }
     rules::index_count(at.path, indexes.len())?;
+    let projections: Vec<(&str, &[String])> = indexes
+        .iter()
+        .map(|i| (i.name.as_str(), i.projection.non_key_attributes.as_slice()))
+        .collect();
+    rules::projected(at.path, &projections)?;
     check_key_types(at.path, &keys, &indexes)?;
     let local_indexes = at.list("LocalSecondaryIndexes")?;
     // Not created, but a bad name is still a bad model: the file is refused whole or not at all.
@@ -328,6 +333,10 @@ impl<'a> Items<'a> {
                     AttrValue::S(s) if s.is_empty() => {
                         Err(format!("{path}: key attribute '{}' is empty", attr.name))
                     }
+                    AttrValue::B(b) if b.is_empty() => Err(format!(
+                        "{path}: key attribute '{}' is an empty binary; DynamoDB takes no empty key, give it a value",
+                        attr.name
+                    )),
                     _ => Ok(()),
                 },
                 Some(v) => Err(format!(

@@ -113,3 +113,83 @@ fn twenty_one_indexes_are_one_too_many_and_400_kb_fits() {
     )]);
     parse_model(&text, "m.json").unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// The rest of what DynamoDB checks, each in a second table after a good first one: an empty
+/// binary key, a set holding a member twice (numbers by value) or nothing, a document nested
+/// past 32 levels, an attribute with an empty name, and INCLUDE projections naming more than
+/// 100 non-key attributes over the table's indexes.
+#[test]
+fn every_value_and_projection_dynamodb_refuses_is_refused_before_anything_is_created() {
+    let good = table("orders", &format!(r#","TableData":[{}]"#, item("a", "")));
+    let data = |extra: &str| format!(r#","TableData":[{}]"#, item("b", extra));
+    let deep = format!(
+        r#","doc":{}{{"S":"x"}}{}"#,
+        r#"{"L":["#.repeat(33),
+        "]}".repeat(33)
+    );
+    let attrs: Vec<String> = (0..120).map(|i| format!(r#""a{i}""#)).collect();
+    let gsi = |name: &str, attrs: &[String]| {
+        format!(
+            r#"{{"IndexName":"{name}","KeyAttributes":{{"PartitionKey":{{"AttributeName":"G","AttributeType":"S"}}}},"Projection":{{"ProjectionType":"INCLUDE","NonKeyAttributes":[{}]}}}}"#,
+            attrs.join(",")
+        )
+    };
+    let binary_keys =
+        r#""KeyAttributes":{"PartitionKey":{"AttributeName":"PK","AttributeType":"B"}}"#;
+    let cases = [
+        (
+            format!(r#"{{"TableName":"second",{binary_keys},"TableData":[{{"PK":{{"B":""}}}}]}}"#),
+            "key attribute 'PK' is an empty binary",
+        ),
+        (
+            table("second", &data(r#","tags":{"SS":["a","b","a"]}"#)),
+            "the SS 'tags' holds 'a' twice",
+        ),
+        (
+            table("second", &data(r#","n":{"NS":["1","1.0"]}"#)),
+            "the NS 'n' holds",
+        ),
+        (
+            table("second", &data(r#","n":{"NS":[]}"#)),
+            "a set cannot be empty",
+        ),
+        (table("second", &data(&deep)), "more than 32 levels deep"),
+        (
+            table("second", &data(r#","":{"S":"v"}"#)),
+            "an attribute with an empty name",
+        ),
+        (
+            table(
+                "second",
+                &format!(
+                    r#","GlobalSecondaryIndexes":[{},{}]"#,
+                    gsi("one", &attrs[..60]),
+                    gsi("two", &attrs[60..])
+                ),
+            ),
+            "project 120 non-key attributes (60 in 'one', 60 in 'two'); DynamoDB allows 100",
+        ),
+    ];
+    for (second, wanted) in cases {
+        let err = error(&model(&[good.clone(), second]));
+        assert!(
+            err.contains("DataModel[1]") && err.contains(wanted),
+            "{wanted}: {err}"
+        );
+    }
+    // At the limits: 32 levels and 100 projected attributes are taken.
+    let deep_ok = format!(
+        r#","doc":{}{{"S":"x"}}{}"#,
+        r#"{"L":["#.repeat(32),
+        "]}".repeat(32)
+    );
+    let ok = table(
+        "second",
+        &format!(
+            r#","GlobalSecondaryIndexes":[{}],"TableData":[{}]"#,
+            gsi("one", &attrs[..100]),
+            item("b", &deep_ok)
+        ),
+    );
+    parse_model(&model(&[good, ok]), "m.json").unwrap();
+}
