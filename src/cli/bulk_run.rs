@@ -6,10 +6,12 @@
 //! 5 the run stopped before its end (budget, failures or Ctrl-C) and `--resume` continues it.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::bulk_cmd::{bad, Matched};
+use super::args::GlobalArgs;
+use super::bulk_cmd::{bad, version_attribute, Matched};
 use super::bulk_print::{print, Printer, Progress};
 use super::output::OutputFormat;
 use super::partiql_cmd::PartiqlArgs;
@@ -47,6 +49,7 @@ pub(super) async fn execute_new(
     args: &PartiqlArgs,
     header: Header,
     matched: Matched,
+    version: Option<&str>,
 ) -> Result<(), CliError> {
     let path = match &args.bulk.journal {
         Some(p) => p.clone(),
@@ -60,6 +63,7 @@ pub(super) async fn execute_new(
         info: &matched.info,
         items: &matched.items,
         output: args.output,
+        version,
     };
     run.execute(
         conn,
@@ -108,6 +112,7 @@ pub(super) async fn resume(
     conn: &Connection,
     args: &PartiqlArgs,
     path: &Path,
+    global: &GlobalArgs,
 ) -> Result<(), CliError> {
     let journal = read_journal(path)?;
     let h = &journal.header;
@@ -127,7 +132,9 @@ pub(super) async fn resume(
         )));
     }
     let info = Engine::new(conn).describe_table(&h.table).await?;
+    let version = version_attribute(global, &h.table)?;
     let todo = journal.unfinished();
+    bulk::preflight(&info, &journal.items, &todo, false, version.as_deref()).map_err(bad)?;
     say!(
         "resuming '{}': {} of {} items unfinished",
         sanitize(&path.display().to_string()),
@@ -139,6 +146,7 @@ pub(super) async fn resume(
         info: &info,
         items: &journal.items,
         output: args.output,
+        version: version.as_deref(),
     };
     run.execute(
         conn,
@@ -188,6 +196,7 @@ struct Run<'a> {
     info: &'a TableInfo,
     items: &'a [BulkItem],
     output: OutputFormat,
+    version: Option<&'a str>,
 }
 
 impl Run<'_> {
@@ -199,8 +208,8 @@ impl Run<'_> {
         max_wcu: Option<f64>,
         rate: Option<f64>,
     ) -> Result<(), CliError> {
-        let writer = writer(conn)?;
-        let guard = WriteGuard::new(max_wcu, rate);
+        let guard = Arc::new(WriteGuard::new(max_wcu, rate));
+        let writer = writer(conn)?.with_write_guard(guard.clone());
         let stop = stop_on_ctrl_c();
         let mut printer = Printer {
             info: self.info,
@@ -211,7 +220,7 @@ impl Run<'_> {
         };
         let items = Items {
             todo,
-            step: |n| bulk::run_step(self.info, &self.items[n]),
+            step: |n| bulk::run_step(self.info, &self.items[n], self.version),
         };
         let end = bulk::run(&writer, &guard, &stop, items, Some(file), |e| printer.on(e))
             .await
@@ -221,11 +230,12 @@ impl Run<'_> {
         print(&printer.conflicts)?;
         let path = sanitize(&file.path.display().to_string()).into_owned();
         let summary = format!(
-            "{} written, {} unchanged, {} conflicts skipped, {} failed; {} WCU{}; journal: {path}",
+            "{} written, {} unchanged, {} conflicts skipped, {} failed{}; {} WCU{}; journal: {path}",
             tally.done,
             tally.unchanged,
             tally.conflicts,
             tally.failed,
+            refused_clause(&tally),
             format_units(tally.units),
             tally.throttle_clause()
         );
@@ -239,6 +249,17 @@ impl Run<'_> {
     }
 }
 
+/// ", N refused by DynamoDB" when DynamoDB refused items for good, else nothing.
+pub(super) fn refused_clause(tally: &Tally) -> String {
+    if tally.refused == 0 {
+        return String::new();
+    }
+    format!(
+        ", {} refused by DynamoDB (listed above; running it again cannot write them)",
+        tally.refused
+    )
+}
+
 /// What a write run's last line adds to its summary, by how the run ended.
 pub(super) struct RunEnding {
     /// After a stop (Ctrl-C, the budget, a throttling storm): how to continue.
@@ -249,9 +270,10 @@ pub(super) struct RunEnding {
     pub conflicts: Option<&'static str>,
 }
 
-/// The end of a write run (a bulk statement, an undo): a stop or failed items exit
-/// [`EXIT_UNFINISHED`], skipped conflicts [`EXIT_CONFLICTS`], each with one line; otherwise the
-/// summary on stderr and exit 0.
+/// The end of a write run (a bulk statement, an undo): a stop or failed items (what a resumed
+/// run can finish) exit [`EXIT_UNFINISHED`]; skipped conflicts and items DynamoDB refused for
+/// good (the run ended, and resuming cannot change them) [`EXIT_CONFLICTS`], each with one
+/// line; otherwise the summary on stderr and exit 0.
 pub(super) fn end_run(
     tally: &Tally,
     stopped: Option<impl std::fmt::Display>,
@@ -269,6 +291,9 @@ pub(super) fn end_run(
             EXIT_UNFINISHED,
             format!("{summary}; {}", ending.failed),
         ));
+    }
+    if tally.refused > 0 && tally.conflicts == 0 {
+        return Err(CliError::new(EXIT_CONFLICTS, summary));
     }
     if tally.conflicts > 0 {
         let line = match ending.conflicts {

@@ -2,21 +2,38 @@
 //! each op with its ConditionExpression and `ReturnConsumedCapacity=INDEXES`. A condition that
 //! fails is answered with the item as it is now (a strongly consistent GetItem), so the user
 //! sees what changed; nothing of the plan was written.
+//!
+//! A condition can only name attributes, so it cannot say "and no other attribute": an
+//! attribute another writer added after the read passes it. An UpdateItem leaves such an
+//! attribute alone; a DeleteItem would remove it. So a DeleteItem asks for the item it removed
+//! (`ReturnValues=ALL_OLD`) and compares it with the image the condition was made from: when
+//! they differ, the removed item is put back at once (a PutItem on `attribute_not_exists` of
+//! its key, so nothing written since is overwritten) and the write is a conflict whose current
+//! item is the one DynamoDB returned. A TransactWriteItems cannot return what it removed: see
+//! docs/writes.md.
+//!
+//! With a [`WriteGuard`] attached ([`Writer::with_write_guard`]), every attempt of every
+//! write, the SDK's retries included, is admitted by it before it is signed.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem,
-    Update,
+    AttributeValue, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, ReturnValue,
+    TransactWriteItem, Update,
 };
 use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::box_error::BoxError;
+use aws_smithy_runtime_api::client::interceptors::context::BeforeTransmitInterceptorContextRef;
+use aws_smithy_runtime_api::client::interceptors::Intercept;
+use aws_smithy_runtime_api::client::runtime_components::RuntimeComponents;
+use aws_smithy_types::config_bag::ConfigBag;
 use tokio::time::Instant;
 
-use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteResult};
+use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteGuard, WriteResult};
 use crate::aws::attempts::{AttemptRecorder, Attempts};
-use crate::aws::convert::{item_to_sdk, value_to_sdk};
+use crate::aws::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
 use crate::aws::error::EngineError;
 use crate::aws::error::FromSdk;
 use crate::aws::read::reservation::{self, SessionGuard};
@@ -24,7 +41,7 @@ use crate::aws::read::{consumed_from_sdk, get_item, ReadCause};
 use crate::aws::Connection;
 use crate::model::item::value::Item;
 use crate::model::traffic::capacity::Consumed;
-use crate::model::write::{RenderedOp, WritePlan};
+use crate::model::write::{diff, RenderedOp, WritePlan};
 
 #[derive(Clone)]
 pub struct Writer {
@@ -33,6 +50,31 @@ pub struct Writer {
     audit: Arc<AuditLog>,
     /// The session's read guard: the re-read after a refused write is admitted by it.
     session: Option<SessionGuard>,
+    /// The write guard of the run: every attempt of a write is admitted by it.
+    guard: Option<Arc<WriteGuard>>,
+}
+
+/// Admits each attempt of a write with the run's [`WriteGuard`] before it is signed; an
+/// attempt past `--max-wcu` is not sent.
+#[derive(Debug)]
+struct Admit(Option<Arc<WriteGuard>>);
+
+impl Intercept for Admit {
+    fn name(&self) -> &'static str {
+        "dynoscope-write-guard"
+    }
+
+    fn read_before_attempt(
+        &self,
+        _context: &BeforeTransmitInterceptorContextRef<'_>,
+        _runtime_components: &RuntimeComponents,
+        _cfg: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        match &self.0 {
+            Some(guard) => guard.attempt().map_err(BoxError::from),
+            None => Ok(()),
+        }
+    }
 }
 
 type SdkMap = HashMap<String, AttributeValue>;
@@ -67,7 +109,18 @@ impl Writer {
             endpoint: connection.endpoint.clone(),
             audit: Arc::new(audit),
             session: None,
+            guard: None,
         }
+    }
+
+    /// Every attempt of every write is admitted by `guard` (a bulk run's, an undo's).
+    pub fn with_write_guard(mut self, guard: Arc<WriteGuard>) -> Self {
+        self.guard = Some(guard);
+        self
+    }
+
+    fn admit(&self) -> Admit {
+        Admit(self.guard.clone())
     }
 
     /// The re-read after a refused write is admitted by `session`, as the explorer's reads are.
@@ -161,6 +214,7 @@ impl Writer {
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                         .customize()
                         .interceptor(Attempts(recorder.clone()))
+                        .interceptor(self.admit())
                         .send()
                         .await
                         .map(|o| o.consumed_capacity)
@@ -180,6 +234,7 @@ impl Writer {
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                         .customize()
                         .interceptor(Attempts(recorder.clone()))
+                        .interceptor(self.admit())
                         .send()
                         .await
                         .map(|o| o.consumed_capacity)
@@ -196,15 +251,40 @@ impl Writer {
                         .set_expression_attribute_names(names(op))
                         .set_expression_attribute_values(values(op))
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                        .return_values(ReturnValue::AllOld)
                         .customize()
                         .interceptor(Attempts(recorder.clone()))
+                        .interceptor(self.admit())
                         .send()
                         .await
-                        .map(|o| o.consumed_capacity)
                         .map_err(|e| match e.as_service_error() {
                             Some(s) if s.is_conditional_check_failed_exception() => None,
                             _ => Some(self.failed(e, operation, table, &recorder)),
+                        })
+                        .and_then(|o| {
+                            let removed = o.attributes.map(item_from_sdk);
+                            match plan.ops[0].before.as_ref() {
+                                Some(read) if !removed_is(removed.as_ref(), read) => {
+                                    Err(Some(WriteFailure::Conflict {
+                                        index: 0,
+                                        current: removed,
+                                        operation,
+                                        latency: started.elapsed(),
+                                        attempts: recorder.snapshot(),
+                                        sent: recorder.sent_body(),
+                                    }))
+                                }
+                                _ => Ok(o.consumed_capacity),
+                            }
                         }),
+                };
+                let result = match result {
+                    // Another writer's item was removed: put it back before anything else.
+                    Err(Some(WriteFailure::Conflict {
+                        current: Some(removed),
+                        ..
+                    })) => Err(Some(self.restore(table, op, removed, &recorder).await)),
+                    other => other,
                 };
                 match result {
                     Ok(c) => consumed_from_sdk(c.as_ref()),
@@ -228,6 +308,7 @@ impl Writer {
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                     .customize()
                     .interceptor(Attempts(recorder.clone()))
+                    .interceptor(self.admit())
                     .send()
                     .await;
                 match result {
@@ -263,6 +344,71 @@ impl Writer {
             items: ops.len(),
             sent: recorder.sent_body(),
         })
+    }
+}
+
+/// Whether the item a DeleteItem removed (`ALL_OLD`; `None`: there was none) is exactly the
+/// image its condition was made from.
+fn removed_is(removed: Option<&Item>, read: &Item) -> bool {
+    removed.is_some_and(|r| diff(r, read).is_empty())
+}
+
+impl Writer {
+    /// Puts back `removed`, the item a DeleteItem removed that was not the one read (another
+    /// writer changed it after the read): a PutItem on `attribute_not_exists` of its key, so
+    /// whatever was written there since is kept. The write is a conflict showing `removed`;
+    /// when the PutItem fails, a permanent failure naming the item, so the user can put it
+    /// back by hand. The PutItem is charged to the guard, never refused by it: the table must
+    /// get its item back.
+    async fn restore(
+        &self,
+        table: &str,
+        op: &RenderedOp,
+        removed: Item,
+        recorder: &AttemptRecorder,
+    ) -> WriteFailure {
+        let key_name = op.key.iter().next().map(|(n, _)| n.to_string());
+        let result = self
+            .client
+            .put_item()
+            .table_name(table)
+            .set_item(Some(item_to_sdk(&removed)))
+            .condition_expression("attribute_not_exists(#k)")
+            .set_expression_attribute_names(key_name.map(|n| HashMap::from([("#k".into(), n)])))
+            .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+            .send()
+            .await;
+        let mut text = String::new();
+        crate::model::formats::json::append_dynamo_json(&mut text, &removed);
+        match result {
+            Ok(out) => {
+                if let Some(guard) = &self.guard {
+                    guard.charge(consumed_from_sdk(out.consumed_capacity.as_ref()).total);
+                }
+                tracing::info!(
+                    target: "dynoscope::aws::write",
+                    table,
+                    "a DeleteItem removed attributes another writer added; the item was put back"
+                );
+                WriteFailure::Conflict {
+                    index: 0,
+                    current: Some(removed),
+                    operation: "DeleteItem",
+                    latency: std::time::Duration::ZERO,
+                    attempts: recorder.snapshot(),
+                    sent: recorder.sent_body(),
+                }
+            }
+            Err(e) => {
+                let why = crate::aws::error::chain(&e);
+                WriteFailure::Failed {
+                    error: EngineError::bad_input(format!(
+                        "the item was deleted although another writer had changed it after the read, and putting it back failed ({why}); put it back by hand: {text}"
+                    )),
+                    attempts: recorder.snapshot(),
+                }
+            }
+        }
     }
 }
 
@@ -332,5 +478,9 @@ impl WriteBackend for Writer {
             );
             result
         }
+    }
+
+    fn guarded(&self, guard: Arc<WriteGuard>) -> Self {
+        self.clone().with_write_guard(guard)
     }
 }
