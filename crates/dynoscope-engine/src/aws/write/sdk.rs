@@ -242,7 +242,7 @@ impl Writer {
                             Some(s) if s.is_conditional_check_failed_exception() => None,
                             _ => Some(self.failed(e, operation, table, &recorder)),
                         }),
-                    _ => self
+                    _ => match self
                         .client
                         .delete_item()
                         .table_name(table)
@@ -257,34 +257,29 @@ impl Writer {
                         .interceptor(self.admit())
                         .send()
                         .await
-                        .map_err(|e| match e.as_service_error() {
-                            Some(s) if s.is_conditional_check_failed_exception() => None,
-                            _ => Some(self.failed(e, operation, table, &recorder)),
-                        })
-                        .and_then(|o| {
+                    {
+                        Ok(o) => {
                             let removed = o.attributes.map(item_from_sdk);
-                            match plan.ops[0].before.as_ref() {
-                                Some(read) if !removed_is(removed.as_ref(), read) => {
-                                    Err(Some(WriteFailure::Conflict {
-                                        index: 0,
-                                        current: removed,
-                                        operation,
-                                        latency: started.elapsed(),
-                                        attempts: recorder.snapshot(),
-                                        sent: recorder.sent_body(),
-                                    }))
+                            match (plan.ops[0].before.as_ref(), removed) {
+                                (Some(read), removed) if !removed_is(removed.as_ref(), read) => {
+                                    // Not the item read (another writer added to it): put
+                                    // it back before anything else; `None`: nothing was
+                                    // removed, the item had gone.
+                                    return Err(match removed {
+                                        Some(removed) => {
+                                            self.restore(table, op, removed, &recorder).await
+                                        }
+                                        None => conflict(0, None, &recorder),
+                                    });
                                 }
                                 _ => Ok(o.consumed_capacity),
                             }
+                        }
+                        Err(e) => Err(match e.as_service_error() {
+                            Some(s) if s.is_conditional_check_failed_exception() => None,
+                            _ => Some(self.failed(e, operation, table, &recorder)),
                         }),
-                };
-                let result = match result {
-                    // Another writer's item was removed: put it back before anything else.
-                    Err(Some(WriteFailure::Conflict {
-                        current: Some(removed),
-                        ..
-                    })) => Err(Some(self.restore(table, op, removed, &recorder).await)),
-                    other => other,
+                    },
                 };
                 match result {
                     Ok(c) => consumed_from_sdk(c.as_ref()),
