@@ -112,21 +112,32 @@ pub async fn run(global: &GlobalArgs, args: PartiqlArgs) -> Result<(), CliError>
     // `UPDATE "TABLE" -- explorer bulk dialog`, which reads nothing).
     if let Some(path) = &bulk.resume {
         let conn = super::connect(global).await?;
-        return super::bulk_run::resume(&conn, &args, path).await;
+        return super::bulk_run::resume(&conn, &args, path, global).await;
     }
     let statement = parse_write(&args.statement).map_err(|e| match e.kind {
         ErrorKind::Unsupported => bad(format!("{}; nothing was read or written", e.message)),
         _ => bad(e.message),
     })?;
-    if bulk.yes && !global.allow_writes {
-        say!("note: --yes writes only with --allow-writes; this is a dry run");
-    }
+    let version = version_attribute(global, &statement.select.table)?;
     let conn = super::connect(global).await?;
     let engine = Engine::new(&conn);
     let info = engine.describe_table(&statement.select.table).await?;
-    let matched = read_matches(&engine, &args, statement, &parameters, &info).await?;
+    let mut matched = read_matches(&engine, &args, statement, &parameters, &info).await?;
+    bulk::with_version(&mut matched.items, version.as_deref());
+    // Every item's write planned and checked before the journal starts: one DynamoDB would
+    // refuse is found here, with nothing written, not midway through the run.
+    let todo: Vec<usize> = (0..matched.items.len()).collect();
+    crate::aws::bulk::preflight(&info, &matched.items, &todo, false, version.as_deref())
+        .map_err(bad)?;
     if !writing {
-        return dry_run(&args, &matched, bulk.wcu_per_second);
+        dry_run(&args, &matched, bulk.wcu_per_second)?;
+        if bulk.yes {
+            // A script asked for the write: it must be able to tell nothing was written.
+            return Err(CliError::bad_input(
+                "--yes writes only with --allow-writes: this was a dry run and nothing was written; add --allow-writes",
+            ));
+        }
+        return Ok(());
     }
     let header = journal::Header {
         verb: matched.statement.verb().to_string(),
@@ -135,7 +146,17 @@ pub async fn run(global: &GlobalArgs, args: PartiqlArgs) -> Result<(), CliError>
         table: info.name.clone(),
         endpoint: conn.endpoint.clone(),
     };
-    super::bulk_run::execute_new(&conn, &args, header, matched).await
+    super::bulk_run::execute_new(&conn, &args, header, matched, version.as_deref()).await
+}
+
+/// The table's `version_attribute` from the config: bulk runs and undo compare and increment
+/// it as the explorer's writes do.
+pub(super) fn version_attribute(
+    global: &GlobalArgs,
+    table: &str,
+) -> Result<Option<String>, CliError> {
+    let settings = super::settings::Settings::load(global)?;
+    Ok(settings.config.version_attribute(table).map(str::to_string))
 }
 
 /// Reads the items the statement's WHERE matches, as its SELECT would, and plans each one's

@@ -6,10 +6,12 @@
 //! 5 the run stopped before its end (budget, failures or Ctrl-C) and `--resume` continues it.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::bulk_cmd::{bad, Matched};
+use super::args::GlobalArgs;
+use super::bulk_cmd::{bad, version_attribute, Matched};
 use super::bulk_journal::{check_journal, read_journal};
 use super::bulk_print::{print, Printer, Progress};
 use super::output::OutputFormat;
@@ -48,6 +50,7 @@ pub(super) async fn execute_new(
     args: &PartiqlArgs,
     header: Header,
     matched: Matched,
+    version: Option<&str>,
 ) -> Result<(), CliError> {
     let path = match &args.bulk.journal {
         Some(p) => p.clone(),
@@ -61,6 +64,7 @@ pub(super) async fn execute_new(
         info: &matched.info,
         items: &matched.items,
         output: args.output,
+        version,
     };
     run.execute(
         conn,
@@ -109,6 +113,7 @@ pub(super) async fn resume(
     conn: &Connection,
     args: &PartiqlArgs,
     path: &Path,
+    global: &GlobalArgs,
 ) -> Result<(), CliError> {
     let read = read_journal(path)?;
     let journal = &read.journal;
@@ -129,7 +134,9 @@ pub(super) async fn resume(
         )));
     }
     let info = check_journal(&Engine::new(conn), &read, path).await?;
+    let version = version_attribute(global, &h.table)?;
     let todo = journal.unfinished();
+    bulk::preflight(&info, &journal.items, &todo, false, version.as_deref()).map_err(bad)?;
     say!(
         "resuming '{}': {} of {} items unfinished",
         sanitize(&path.display().to_string()),
@@ -149,6 +156,7 @@ pub(super) async fn resume(
         info: &info,
         items: &journal.items,
         output: args.output,
+        version: version.as_deref(),
     };
     run.execute(
         conn,
@@ -192,6 +200,7 @@ struct Run<'a> {
     info: &'a TableInfo,
     items: &'a [BulkItem],
     output: OutputFormat,
+    version: Option<&'a str>,
 }
 
 impl Run<'_> {
@@ -203,8 +212,8 @@ impl Run<'_> {
         max_wcu: Option<f64>,
         rate: Option<f64>,
     ) -> Result<(), CliError> {
-        let writer = writer(conn)?;
-        let guard = WriteGuard::new(max_wcu, rate);
+        let guard = Arc::new(WriteGuard::new(max_wcu, rate));
+        let writer = writer(conn)?.with_write_guard(guard.clone());
         let stop = stop_on_ctrl_c();
         let mut printer = Printer {
             info: self.info,
@@ -215,7 +224,7 @@ impl Run<'_> {
         };
         let items = Items {
             todo,
-            step: |n| bulk::run_step(self.info, &self.items[n]),
+            step: |n| bulk::run_step(self.info, &self.items[n], self.version),
         };
         let end = bulk::run(&writer, &guard, &stop, items, Some(file), |e| printer.on(e))
             .await
@@ -225,11 +234,12 @@ impl Run<'_> {
         print(&printer.conflicts)?;
         let path = sanitize(&file.path.display().to_string()).into_owned();
         let summary = format!(
-            "{} written, {} unchanged, {} conflicts skipped, {} failed; {} WCU{}; journal: {path}",
+            "{} written, {} unchanged, {} conflicts skipped, {} failed{}; {} WCU{}; journal: {path}",
             tally.done,
             tally.unchanged,
             tally.conflicts,
             tally.failed,
+            refused_clause(&tally),
             format_units(tally.units),
             tally.throttle_clause()
         );
@@ -243,6 +253,17 @@ impl Run<'_> {
     }
 }
 
+/// ", N refused by DynamoDB" when DynamoDB refused items for good, else nothing.
+pub(super) fn refused_clause(tally: &Tally) -> String {
+    if tally.refused == 0 {
+        return String::new();
+    }
+    format!(
+        ", {} refused by DynamoDB (listed above; running it again cannot write them)",
+        tally.refused
+    )
+}
+
 /// What a write run's last line adds to its summary, by how the run ended.
 pub(super) struct RunEnding {
     /// After a stop (Ctrl-C, the budget, a throttling storm): how to continue.
@@ -253,9 +274,10 @@ pub(super) struct RunEnding {
     pub conflicts: Option<&'static str>,
 }
 
-/// The end of a write run (a bulk statement, an undo): a stop or failed items exit
-/// [`EXIT_UNFINISHED`], skipped conflicts [`EXIT_CONFLICTS`], each with one line; otherwise the
-/// summary on stderr and exit 0.
+/// The end of a write run (a bulk statement, an undo): a stop or failed items (what a resumed
+/// run can finish) exit [`EXIT_UNFINISHED`]; skipped conflicts and items DynamoDB refused for
+/// good (the run ended, and resuming cannot change them) [`EXIT_CONFLICTS`], each with one
+/// line; otherwise the summary on stderr and exit 0.
 pub(super) fn end_run(
     tally: &Tally,
     stopped: Option<impl std::fmt::Display>,
@@ -273,6 +295,9 @@ pub(super) fn end_run(
             EXIT_UNFINISHED,
             format!("{summary}; {}", ending.failed),
         ));
+    }
+    if tally.refused > 0 && tally.conflicts == 0 {
+        return Err(CliError::new(EXIT_CONFLICTS, summary));
     }
     if tally.conflicts > 0 {
         let line = match ending.conflicts {

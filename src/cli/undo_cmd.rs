@@ -4,13 +4,17 @@
 //! (and `--allow-writes`) it says what it would restore and sends nothing.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use clap::Args;
 
 use super::args::GlobalArgs;
+use super::bulk_cmd::bad;
 use super::bulk_journal::{check_journal, read_journal};
 use super::bulk_print::{print, Printer, Progress};
-use super::bulk_run::{check_endpoint, end_run, run_error, stop_on_ctrl_c, stop_reason, RunEnding};
+use super::bulk_run::{
+    check_endpoint, end_run, refused_clause, run_error, stop_on_ctrl_c, stop_reason, RunEnding,
+};
 use super::output::OutputFormat;
 use super::CliError;
 use crate::aws::bulk::{self, Items};
@@ -18,7 +22,6 @@ use crate::aws::write::{AuditLog, WriteGuard, Writer};
 use crate::aws::Engine;
 use crate::model::formats::json::append_dynamo_json;
 use crate::model::traffic::capacity::format_units;
-use crate::model::write::bulk::cost::item_cost;
 use crate::model::write::bulk::journal::Outcome;
 
 #[derive(Debug, Clone, Args)]
@@ -55,23 +58,19 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
             torn.line
         );
     }
+    let version = super::bulk_cmd::version_attribute(global, &journal.header.table)?;
+    let version = version.as_deref();
+    // Every restore planned and checked before the first: one DynamoDB would refuse is found
+    // here, with nothing written.
+    bulk::preflight(&info, &journal.items, &written, true, version).map_err(bad)?;
     if !(args.yes && global.allow_writes) {
-        if args.yes {
-            say!("note: --yes writes only with --allow-writes; this is a dry run");
+        // The price undo pays: each item's restore as the run sends it, indexes included.
+        let mut units = 0.0;
+        for &i in &written {
+            units += bulk::undo_step(&info, &journal.items[i], version)
+                .map_err(bad)?
+                .worst;
         }
-        let units: f64 = written
-            .iter()
-            .map(|&i| {
-                let item = &journal.items[i];
-                // Undo writes the after-image back to the before-image.
-                match &item.after {
-                    Some(after) => item_cost(&info, after, Some(&item.before)).total(),
-                    None => crate::model::write::bulk::cost::write_units(
-                        crate::model::item::item_size::item_size(&item.before),
-                    ),
-                }
-            })
-            .sum();
         let mut text = format!(
             "dry run: undo of {} on '{}' ({}) restores {} of its {} items, each only if it is still what the run wrote; about {} WCU\n",
             journal.header.verb,
@@ -90,13 +89,20 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
             text.push_str(&format!("  {key}\n"));
         }
         text.push_str("nothing was written; --allow-writes --yes restores them\n");
-        return print(&text);
+        print(&text)?;
+        if args.yes {
+            // A script asked for the restore: it must be able to tell nothing was written.
+            return Err(CliError::bad_input(
+                "--yes writes only with --allow-writes: this was a dry run and nothing was written; add --allow-writes",
+            ));
+        }
+        return Ok(());
     }
     let dir = crate::platform::dirs::state_dir().ok_or_else(|| {
         CliError::bad_input("writes need an audit file, and there is no home directory for it")
     })?;
-    let writer = Writer::new(&conn, AuditLog::in_dir(&dir));
-    let guard = WriteGuard::new(args.max_wcu, args.wcu_per_second);
+    let guard = Arc::new(WriteGuard::new(args.max_wcu, args.wcu_per_second));
+    let writer = Writer::new(&conn, AuditLog::in_dir(&dir)).with_write_guard(guard.clone());
     let stop = stop_on_ctrl_c();
     let mut printer = Printer {
         info: &info,
@@ -107,7 +113,7 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
     };
     let items = Items {
         todo: &written,
-        step: |i| bulk::undo_step(&info, &journal.items[i]).map(Some),
+        step: |i| bulk::undo_step(&info, &journal.items[i], version).map(Some),
     };
     let end = bulk::run(&writer, &guard, &stop, items, None, |e| printer.on(e))
         .await
@@ -116,10 +122,11 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
     printer.progress.show(&tally, true);
     print(&printer.conflicts)?;
     let summary = format!(
-        "{} restored, {} changed since the run and left as they are, {} failed; {} WCU{}",
+        "{} restored, {} changed since the run and left as they are, {} failed{}; {} WCU{}",
         tally.done,
         tally.conflicts,
         tally.failed,
+        refused_clause(&tally),
         format_units(tally.units),
         tally.throttle_clause()
     );

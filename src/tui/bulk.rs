@@ -70,7 +70,7 @@ fn progress(t: &Tally, started: Instant) -> BulkProgress {
         done: t.done,
         unchanged: t.unchanged,
         conflicts: t.conflicts,
-        failed: t.failed,
+        failed: t.failed + t.refused,
         units: t.units,
         throttles: t.throttles,
         elapsed_ms: started.elapsed().as_millis() as u64,
@@ -159,9 +159,9 @@ impl<W: WriteBackend> Job<W> {
         let step = |n: usize| {
             current.store(n, Ordering::Relaxed);
             if undo {
-                bulk::undo_step(&info, &items[n]).map(Some)
+                bulk::undo_step(&info, &items[n], None).map(Some)
             } else {
-                bulk::run_step(&info, &items[n])
+                bulk::run_step(&info, &items[n], None)
             }
         };
         let mut batch = Batch::new(run, &tx);
@@ -266,7 +266,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
         self.bulk.stops.insert(run, stop.clone());
         let job = Job {
             run,
-            writer,
+            writer: writer.guarded(self.bulk.guard.clone()),
             guard: self.bulk.guard.clone(),
             stop,
             tx: tx.clone(),
@@ -276,6 +276,9 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
         };
         match (undo_todo, header) {
             (Some(todo), _) => {
+                if let Err(why) = bulk::preflight(&job.info, &job.items, &todo, true, None) {
+                    return fail(&why);
+                }
                 tokio::spawn(job.go(todo, true, None));
             }
             (None, Some(header)) => {
@@ -291,6 +294,20 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
 
 /// A new run: its journal on disk (every item's images, synced) before the first write.
 async fn start<W: WriteBackend>(job: Job<W>, dir: PathBuf, header: Header) {
+    // Every item planned and checked before the journal: one DynamoDB would refuse stops
+    // the run here, with nothing written.
+    let todo: Vec<usize> = (0..job.items.len()).collect();
+    if let Err(why) = bulk::preflight(&job.info, &job.items, &todo, false, None) {
+        send(
+            &job.tx,
+            BulkMsg::Done {
+                run: job.run,
+                progress: BulkProgress::default(),
+                ended: BulkEnded::Failed(why),
+            },
+        );
+        return;
+    }
     let path = journal_path(&dir, &job.info.name, job.run);
     let (info, items) = (job.info.clone(), job.items.clone());
     let opened =

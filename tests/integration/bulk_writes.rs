@@ -12,7 +12,9 @@ use crate::common;
 use common::fault_proxy::{Fault, FaultConfig, FaultProxy};
 use common::*;
 
-/// boto3: setup, dump, touch or expect (see the script).
+mod contract;
+
+/// boto3: setup, dump, touch, add, put or expect (see the script).
 fn boto3(endpoint: &str, table: &str, args: &[&str]) -> String {
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/bulk_writes/boto3_state.py");

@@ -2,7 +2,10 @@
 table, changes an item as a concurrent writer, dumps the table, and computes the state each
 bulk statement must leave, from the dump taken before it (never from dynoscope's output).
 
-usage: boto3_state.py ENDPOINT TABLE setup|dump|touch PK SK|expect SCENARIO BEFORE.json
+usage: boto3_state.py ENDPOINT TABLE setup|dump|touch PK SK|add PK SK|put ITEMS.jsonl|expect SCENARIO BEFORE.json
+
+add: another writer adds an attribute no one read (`added`); put: items in DynamoDB JSON
+with S and N values only, one a line.
 """
 import base64
 import json
@@ -96,6 +99,19 @@ elif command == "touch":
         ExpressionAttributeNames={"#n": "note"},
         ExpressionAttributeValues={":v": {"S": "changed by another writer"}},
     )
+elif command == "add":
+    client.update_item(
+        TableName=table,
+        Key={"PK": {"S": sys.argv[4]}, "SK": {"S": sys.argv[5]}},
+        UpdateExpression="SET #n = :v",
+        ExpressionAttributeNames={"#n": "added"},
+        ExpressionAttributeValues={":v": {"S": "by another writer"}},
+    )
+elif command == "put":
+    with open(sys.argv[4]) as f:
+        for line in f:
+            if line.strip():
+                client.put_item(TableName=table, Item=json.loads(line))
 elif command == "expect":
     scenario = sys.argv[4]
     with open(sys.argv[5]) as f:

@@ -90,7 +90,7 @@ pub struct UndoImage {
 }
 
 /// `version` + 1 in `item`, unless the user already changed it from `loaded`'s.
-fn bump_version(item: &mut Item, loaded: Option<&Item>, version: Option<&str>) {
+pub(crate) fn bump_version(item: &mut Item, loaded: Option<&Item>, version: Option<&str>) {
     let Some(name) = version else {
         return;
     };

@@ -161,6 +161,12 @@ pub fn validate(item: &Item, info: &TableInfo) -> Vec<String> {
             );
         }
     }
+    if item.iter().any(|(name, _)| name.is_empty()) {
+        out.push(
+            "an attribute with an empty name; DynamoDB refuses an empty attribute name: give it one"
+                .into(),
+        );
+    }
     for (name, value) in item.iter() {
         check_sets(name, value, &mut out);
     }

@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 pub use journal_file::{JournalError, JournalFile};
-pub use steps::{run_step, undo_step, Step};
+pub use steps::{preflight, run_step, undo_step, Step};
 pub use tally::Tally;
 
 use crate::aws::write::{WriteAdmission, WriteBackend, WriteFailure, WriteGuard};
@@ -114,12 +114,31 @@ where
             }
             Some(WriteAdmission::Go(ticket)) => ticket,
         };
-        let Some(sent) = send(writer, &step.plan, step.written.as_ref(), &mut tally, stop).await
+        let Some(sent) = send(
+            writer,
+            guard,
+            &step.plan,
+            step.written.as_ref(),
+            &mut tally,
+            stop,
+        )
+        .await
         else {
             guard.settle(ticket, worst);
             stopped = Some(Stopped::Cancelled);
             break;
         };
+        // An attempt past --max-wcu (a retry of a write whose answer was lost) was not sent:
+        // the run stops, and the item, whose earlier attempt may have gone through, has no
+        // outcome, so a resumed run sends it again and recognises it if it was written.
+        if let (Sent::Failed(_) | Sent::Refused(_), Some((spent, needed))) =
+            (&sent, guard.refused())
+        {
+            guard.settle(ticket, worst);
+            tally.units += worst;
+            stopped = Some(Stopped::Budget { spent, needed });
+            break;
+        }
         let outcome = match sent {
             Sent::Done(units) => {
                 // A response without ConsumedCapacity is charged its worst case.
@@ -149,6 +168,16 @@ where
                 });
                 Outcome::Failed(why)
             }
+            Sent::Refused(why) => {
+                guard.settle(ticket, worst);
+                tally.units += worst;
+                tally.refused += 1;
+                on(RunEvent::Failed {
+                    index: n,
+                    why: why.clone(),
+                });
+                Outcome::Refused(why)
+            }
         };
         note(&mut journal, n, &outcome)?;
         on(RunEvent::Progress(&tally));
@@ -171,11 +200,14 @@ enum Sent {
     Done(f64),
     Conflict(Option<Item>),
     Failed(String),
+    /// DynamoDB refused the request itself (bad input): sending it again cannot help.
+    Refused(String),
 }
 
 /// Sends `plan`, retrying what the SDK gave up on with backoff; `None` when `stop` fired.
 async fn send<W: WriteBackend>(
     writer: &W,
+    guard: &WriteGuard,
     plan: &WritePlan,
     written: Option<&Item>,
     tally: &mut Tally,
@@ -201,7 +233,14 @@ async fn send<W: WriteBackend>(
             }
             Err(WriteFailure::Failed { error, attempts }) => {
                 tally.count_throttles(&attempts);
-                if error.class == ErrorClass::BadInput || round == RETRY_ROUNDS {
+                if guard.refused().is_some() {
+                    // The budget refused an attempt: no round can go either.
+                    return Some(Sent::Failed(error.message));
+                }
+                if error.class == ErrorClass::BadInput {
+                    return Some(Sent::Refused(error.message));
+                }
+                if round == RETRY_ROUNDS {
                     return Some(Sent::Failed(error.message));
                 }
                 tokio::select! {

@@ -42,7 +42,7 @@ async fn every_item_is_written_once_unchanged_ones_are_not_sent_and_conflicts_ar
     let mut events = Vec::new();
     let items = Items {
         todo: &[0, 1, 2],
-        step: |n| run_step(&info, &planned[n]),
+        step: |n| run_step(&info, &planned[n], None),
     };
     let end = run(
         &writer,
@@ -82,7 +82,7 @@ async fn a_cancelled_token_or_a_spent_budget_stops_before_the_next_write() {
     stop.cancel();
     let items = Items {
         todo: &[0, 1],
-        step: |n| run_step(&info, &planned[n]),
+        step: |n| run_step(&info, &planned[n], None),
     };
     let guard = WriteGuard::new(None, None);
     let end = run(&writer, &guard, &stop, items, None, |_| {})
@@ -94,7 +94,7 @@ async fn a_cancelled_token_or_a_spent_budget_stops_before_the_next_write() {
     let (writer, planned) = setup();
     let items = Items {
         todo: &[0, 1],
-        step: |n| run_step(&info, &planned[n]),
+        step: |n| run_step(&info, &planned[n], None),
     };
     let guard = WriteGuard::new(Some(0.5), None);
     let end = run(

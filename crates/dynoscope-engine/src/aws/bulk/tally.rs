@@ -11,6 +11,8 @@ pub struct Tally {
     pub unchanged: usize,
     pub conflicts: usize,
     pub failed: usize,
+    /// Refused by DynamoDB for good (a resumed run leaves them alone).
+    pub refused: usize,
     pub units: f64,
     pub throttles: u64,
     pub reasons: BTreeMap<String, u64>,
@@ -19,7 +21,7 @@ pub struct Tally {
 impl Tally {
     /// Items that reached an outcome.
     pub fn finished(&self) -> usize {
-        self.done + self.unchanged + self.conflicts + self.failed
+        self.done + self.unchanged + self.conflicts + self.failed + self.refused
     }
 
     pub fn count_throttles(&mut self, attempts: &AttemptStats) {

@@ -12,6 +12,12 @@
 //!   write, and a long run averages `R`. Nothing is saved up while the run waits.
 //!
 //! Writes go one at a time, so the guard keeps no count of requests in flight.
+//!
+//! Every attempt of an admitted write is admitted too ([`WriteGuard::attempt`], called by the
+//! writer's interceptor before each attempt is signed): an attempt whose answer was lost (a
+//! 5xx, a reset, a timeout) may well have been applied, and a refused conditional write is
+//! billed as well, so each attempt after the first charges the one before it at its worst
+//! case, and is not sent when another worst case no longer fits in `B`.
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -32,6 +38,10 @@ struct State {
     reserved: f64,
     /// When the last write went and what it costs (its worst case until it settles).
     last: Option<(Instant, f64)>,
+    /// The admitted write in flight: its worst case and the attempts sent of it so far.
+    current: Option<(f64, u32)>,
+    /// Set when an attempt did not fit: the spent units and the worst case it needed.
+    refused: Option<(f64, f64)>,
 }
 
 /// An admitted write; settle it exactly once.
@@ -86,20 +96,65 @@ impl WriteGuard {
         }
         let mut s = self.state.lock().expect("write guard lock");
         s.reserved += worst;
+        s.current = Some((worst, 0));
+        s.refused = None;
         if self.units_per_second.is_some() {
             s.last = Some((Instant::now(), worst));
         }
         Some(WriteAdmission::Go(WriteTicket { reserved: worst }))
     }
 
-    /// Replaces the ticket's reservation with what the write consumed.
+    /// Admits one attempt of the write in flight, before it is signed: the first is what
+    /// [`admit`](Self::admit) reserved; each later one (an SDK retry, a runner's round)
+    /// charges the attempt before it at the write's worst case, since that one may have been
+    /// applied or billed, and goes only when another worst case still fits in the budget.
+    /// `Err` names the budget: the attempt must not be sent. No write in flight (a write
+    /// no run admitted, e.g. the explorer's single-item edits): nothing to charge.
+    pub fn attempt(&self) -> Result<(), String> {
+        let mut s = self.state.lock().expect("write guard lock");
+        let Some((worst, attempts)) = s.current else {
+            return Ok(());
+        };
+        if attempts > 0 {
+            if let Some(max) = self.max_units {
+                if s.spent + worst + s.reserved > max {
+                    s.refused = Some((s.spent + worst, worst));
+                    return Err(format!(
+                        "--max-wcu {max} reached: a retry of this write needs {worst} more write units"
+                    ));
+                }
+            }
+            s.spent += worst;
+            if self.units_per_second.is_some() {
+                s.last = Some((Instant::now(), worst));
+            }
+        }
+        s.current = Some((worst, attempts + 1));
+        Ok(())
+    }
+
+    /// Whether an attempt of the write in flight was refused by the budget: the spent units
+    /// (the refused attempt's predecessor charged) and the worst case the next one needed.
+    pub fn refused(&self) -> Option<(f64, f64)> {
+        self.state.lock().expect("write guard lock").refused
+    }
+
+    /// Replaces the ticket's reservation with what the write's last attempt consumed (the
+    /// earlier attempts were charged as the later ones went).
     pub fn settle(&self, ticket: WriteTicket, units: f64) {
         let mut s = self.state.lock().expect("write guard lock");
         s.reserved = (s.reserved - ticket.reserved).max(0.0);
         s.spent += units;
+        s.current = None;
         if let Some((_, last)) = s.last.as_mut() {
             *last = units;
         }
+    }
+
+    /// Charges a write the guard may not refuse (putting back an item a delete removed that
+    /// another writer had changed): it is spent whatever the budget says.
+    pub fn charge(&self, units: f64) {
+        self.state.lock().expect("write guard lock").spent += units;
     }
 
     pub fn spent(&self) -> f64 {
@@ -129,6 +184,29 @@ mod tests {
             guard.admit(1.0, &stop).await,
             Some(WriteAdmission::Go(_))
         ));
+    }
+
+    /// A write answered after three attempts is charged for each: the two whose answers were
+    /// lost at their worst case, and the last at what it reported; a fourth attempt that does
+    /// not fit is refused and the refusal is kept for the runner.
+    #[tokio::test(start_paused = true)]
+    async fn every_attempt_of_a_write_is_charged() {
+        let guard = WriteGuard::new(Some(7.0), None);
+        let stop = CancellationToken::new();
+        let Some(WriteAdmission::Go(t)) = guard.admit(2.0, &stop).await else {
+            panic!("fits");
+        };
+        for _ in 0..3 {
+            guard.attempt().expect("fits");
+        }
+        assert_eq!(guard.spent(), 4.0, "two lost attempts at their worst case");
+        assert!(guard.attempt().is_err(), "4 + 2 charged + 2 reserved > 7");
+        assert_eq!(guard.refused(), Some((6.0, 2.0)));
+        guard.settle(t, 1.0);
+        assert_eq!(guard.spent(), 5.0);
+        // Outside an admitted write an attempt is free (single-item writes).
+        guard.attempt().expect("no write in flight");
+        assert_eq!(guard.spent(), 5.0);
     }
 
     #[tokio::test(start_paused = true)]

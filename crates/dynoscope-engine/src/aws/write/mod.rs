@@ -30,4 +30,12 @@ use crate::model::write::WritePlan;
 pub trait WriteBackend: Clone + Send + Sync + 'static {
     /// Sends `plan` (one op, or a transaction of them); every op carries its condition.
     fn write(&self, plan: WritePlan) -> impl Future<Output = WriteResult> + Send;
+
+    /// This writer with every attempt of its writes admitted by `guard` (a bulk run's):
+    /// DynamoDB's writer admits each one before signing it; a writer that sends no requests
+    /// has no attempts to admit.
+    fn guarded(&self, guard: std::sync::Arc<WriteGuard>) -> Self {
+        let _ = guard;
+        self.clone()
+    }
 }

@@ -2,21 +2,33 @@
 //! each op with its ConditionExpression and `ReturnConsumedCapacity=INDEXES`. A condition that
 //! fails is answered with the item as it is now (a strongly consistent GetItem), so the user
 //! sees what changed; nothing of the plan was written.
+//!
+//! A condition can only name attributes, so it cannot say "and no other attribute": an
+//! attribute another writer added after the read passes it. An UpdateItem leaves such an
+//! attribute alone; a DeleteItem would remove it. So a DeleteItem asks for the item it removed
+//! (`ReturnValues=ALL_OLD`) and compares it with the image the condition was made from: when
+//! they differ, the removed item is put back at once (a PutItem on `attribute_not_exists` of
+//! its key, so nothing written since is overwritten) and the write is a conflict whose current
+//! item is the one DynamoDB returned. A TransactWriteItems cannot return what it removed: see
+//! docs/writes.md.
+//!
+//! With a [`WriteGuard`] attached ([`Writer::with_write_guard`]), every attempt of every
+//! write, the SDK's retries included, is admitted by it before it is signed.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem,
-    Update,
+    AttributeValue, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, ReturnValue,
+    TransactWriteItem, Update,
 };
 use aws_sdk_dynamodb::Client;
 use tokio::time::Instant;
 
-use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteResult};
+use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteGuard, WriteResult};
 use crate::aws::attempts::{AttemptRecorder, Attempts};
-use crate::aws::convert::{item_to_sdk, value_to_sdk};
+use crate::aws::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
 use crate::aws::error::EngineError;
 use crate::aws::error::FromSdk;
 use crate::aws::read::reservation::{self, SessionGuard};
@@ -33,9 +45,15 @@ pub struct Writer {
     audit: Arc<AuditLog>,
     /// The session's read guard: the re-read after a refused write is admitted by it.
     session: Option<SessionGuard>,
+    /// The write guard of the run: every attempt of a write is admitted by it.
+    guard: Option<Arc<WriteGuard>>,
 }
 
 type SdkMap = HashMap<String, AttributeValue>;
+
+#[path = "sdk_guarded.rs"]
+mod guarded;
+use guarded::{removed_is, Admit};
 
 fn names(op: &RenderedOp) -> Option<HashMap<String, String>> {
     (!op.names.is_empty()).then(|| op.names.iter().cloned().collect())
@@ -67,7 +85,18 @@ impl Writer {
             endpoint: connection.endpoint.clone(),
             audit: Arc::new(audit),
             session: None,
+            guard: None,
         }
+    }
+
+    /// Every attempt of every write is admitted by `guard` (a bulk run's, an undo's).
+    pub fn with_write_guard(mut self, guard: Arc<WriteGuard>) -> Self {
+        self.guard = Some(guard);
+        self
+    }
+
+    fn admit(&self) -> Admit {
+        Admit(self.guard.clone())
     }
 
     /// The re-read after a refused write is admitted by `session`, as the explorer's reads are.
@@ -161,6 +190,7 @@ impl Writer {
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                         .customize()
                         .interceptor(Attempts(recorder.clone()))
+                        .interceptor(self.admit())
                         .send()
                         .await
                         .map(|o| o.consumed_capacity)
@@ -180,6 +210,7 @@ impl Writer {
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                         .customize()
                         .interceptor(Attempts(recorder.clone()))
+                        .interceptor(self.admit())
                         .send()
                         .await
                         .map(|o| o.consumed_capacity)
@@ -187,7 +218,7 @@ impl Writer {
                             Some(s) if s.is_conditional_check_failed_exception() => None,
                             _ => Some(self.failed(e, operation, table, &recorder)),
                         }),
-                    _ => self
+                    _ => match self
                         .client
                         .delete_item()
                         .table_name(table)
@@ -196,15 +227,35 @@ impl Writer {
                         .set_expression_attribute_names(names(op))
                         .set_expression_attribute_values(values(op))
                         .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                        .return_values(ReturnValue::AllOld)
                         .customize()
                         .interceptor(Attempts(recorder.clone()))
+                        .interceptor(self.admit())
                         .send()
                         .await
-                        .map(|o| o.consumed_capacity)
-                        .map_err(|e| match e.as_service_error() {
+                    {
+                        Ok(o) => {
+                            let removed = o.attributes.map(item_from_sdk);
+                            match (plan.ops[0].before.as_ref(), removed) {
+                                (Some(read), removed) if !removed_is(removed.as_ref(), read) => {
+                                    // Not the item read (another writer added to it): put
+                                    // it back before anything else; `None`: nothing was
+                                    // removed, the item had gone.
+                                    return Err(match removed {
+                                        Some(removed) => {
+                                            self.restore(table, op, removed, &recorder).await
+                                        }
+                                        None => conflict(0, None, &recorder),
+                                    });
+                                }
+                                _ => Ok(o.consumed_capacity),
+                            }
+                        }
+                        Err(e) => Err(match e.as_service_error() {
                             Some(s) if s.is_conditional_check_failed_exception() => None,
                             _ => Some(self.failed(e, operation, table, &recorder)),
                         }),
+                    },
                 };
                 match result {
                     Ok(c) => consumed_from_sdk(c.as_ref()),
@@ -228,6 +279,7 @@ impl Writer {
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
                     .customize()
                     .interceptor(Attempts(recorder.clone()))
+                    .interceptor(self.admit())
                     .send()
                     .await;
                 match result {
@@ -332,5 +384,9 @@ impl WriteBackend for Writer {
             );
             result
         }
+    }
+
+    fn guarded(&self, guard: Arc<WriteGuard>) -> Self {
+        self.clone().with_write_guard(guard)
     }
 }

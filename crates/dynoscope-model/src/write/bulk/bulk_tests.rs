@@ -169,6 +169,42 @@ fn the_journal_reads_back_and_a_cut_last_line_leaves_its_item_unfinished() {
         .contains("not a dynoscope bulk journal"));
 }
 
+/// A write DynamoDB refused for good is journaled as a failure marked permanent: read back it
+/// is settled (a resumed run leaves it), and a reader that predates the mark sees "failed".
+#[test]
+fn a_permanent_failure_is_settled_and_reads_as_failed_without_the_mark() {
+    let line = journal::outcome_line(0, &Outcome::Refused("ValidationException".into()));
+    assert!(
+        line.contains("\"outcome\":\"failed\",\"permanent\":true"),
+        "{line}"
+    );
+    let header = journal::header_line(&Header {
+        verb: "UPDATE".into(),
+        statement: "UPDATE app SET a = 1 WHERE PK = 'a'".into(),
+        parameters: None,
+        table: "app".into(),
+        endpoint: "http://localhost:8000".into(),
+    });
+    let item = BulkItem {
+        before: Item::from_attrs(vec![("PK".into(), AttrValue::S("a".into()))]),
+        after: None,
+    };
+    let key = item.before.clone();
+    let text = format!(
+        "{header}{}{}{line}",
+        journal::item_line(0, &key, &item),
+        journal::planned_line(1)
+    );
+    let j = journal::parse(&text).unwrap();
+    assert_eq!(
+        j.outcomes[0],
+        Some(Outcome::Refused("ValidationException".into()))
+    );
+    assert!(j.unfinished().is_empty());
+    let unmarked = text.replace(",\"permanent\":true", "");
+    assert_eq!(journal::parse(&unmarked).unwrap().unfinished(), vec![0]);
+}
+
 #[test]
 fn the_dry_run_shows_types_and_units_as_text_and_valid_json() {
     let info = app();

@@ -36,8 +36,14 @@ pub enum Outcome {
     Unchanged,
     /// It changed since it was read: not written. The item as stored now (`None`: gone).
     Conflict(Option<Item>),
-    /// Not written (refused, or still throttled after every retry): a resumed run tries again.
+    /// Not written (still throttled after every retry, a 5xx): a resumed run tries again.
     Failed(String),
+    /// Not written, and never can be as planned: DynamoDB refused the request itself (a
+    /// ValidationException: an index key of the wrong kind, an item past 400 KB), or an item
+    /// a delete removed had changed and could not be put back. A resumed run leaves it alone.
+    /// Journaled as `"outcome":"failed","permanent":true`, so a reader that predates it sees
+    /// a failure.
+    Refused(String),
 }
 
 impl Outcome {
@@ -46,7 +52,7 @@ impl Outcome {
             Outcome::Written => "written",
             Outcome::Unchanged => "unchanged",
             Outcome::Conflict(_) => "conflict",
-            Outcome::Failed(_) => "failed",
+            Outcome::Failed(_) | Outcome::Refused(_) => "failed",
         }
     }
 
@@ -107,6 +113,10 @@ pub fn outcome_line(n: usize, outcome: &Outcome) -> String {
         }
         Outcome::Failed(why) => {
             out.push_str(",\"error\":");
+            append_json_string(&mut out, why);
+        }
+        Outcome::Refused(why) => {
+            out.push_str(",\"permanent\":true,\"error\":");
             append_json_string(&mut out, why);
         }
         _ => {}
@@ -227,6 +237,9 @@ pub(super) fn parse_whole(content: &str) -> Result<Journal, String> {
                 "written" => Outcome::Written,
                 "unchanged" => Outcome::Unchanged,
                 "conflict" => Outcome::Conflict(image(&value, line, "current")?),
+                "failed" if value.get("permanent") == Some(&Value::Bool(true)) => {
+                    Outcome::Refused(text(&value, "error").unwrap_or_default())
+                }
                 "failed" => Outcome::Failed(text(&value, "error").unwrap_or_default()),
                 other => return Err(bad(line, &format!("unknown outcome '{other}'"))),
             };

@@ -107,6 +107,20 @@ pub fn plan_items(
     plan_change(&statement.change, set, items)
 }
 
+/// With a version attribute configured for the table, each written item's new image
+/// increments it (as every write of the explorer does), so the journal holds the image the
+/// write leaves and undo's condition compares the version the run wrote.
+pub fn with_version(items: &mut [BulkItem], version: Option<&str>) {
+    if version.is_none() {
+        return;
+    }
+    for item in items.iter_mut().filter(|i| !i.unchanged()) {
+        if let Some(after) = item.after.as_mut() {
+            crate::write::plan::bump_version(after, Some(&item.before), version);
+        }
+    }
+}
+
 /// [`plan_items`] of a change, whatever asked for it.
 pub fn plan_change(
     change: &Change,
