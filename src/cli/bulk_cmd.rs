@@ -29,21 +29,21 @@ use crate::model::write::bulk::{self, journal, preview, BulkItem};
 #[derive(Debug, Clone, Default, Args)]
 pub struct BulkArgs {
     /// UPDATE/DELETE: write the matching items (needs --allow-writes); without it, a dry run.
-    #[arg(long)]
+    #[arg(long, help_heading = "Writing")]
     pub yes: bool,
     /// UPDATE/DELETE: write at most N write units in all (each write reserved at its worst
     /// case before it is sent).
-    #[arg(long, value_name = "N", value_parser = write_units)]
+    #[arg(long, value_name = "N", value_parser = write_units, help_heading = "Capacity")]
     pub max_wcu: Option<f64>,
     /// UPDATE/DELETE: write at most N write units per second.
-    #[arg(long, value_name = "N", value_parser = write_units)]
+    #[arg(long, value_name = "N", value_parser = write_units, help_heading = "Capacity")]
     pub wcu_per_second: Option<f64>,
     /// UPDATE/DELETE: the journal to write (default: a new file under the state directory).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Writing")]
     pub journal: Option<PathBuf>,
     /// UPDATE/DELETE: continue the run of this journal from its first unfinished item (give
     /// the same statement and --parameters).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Writing")]
     pub resume: Option<PathBuf>,
 }
 

@@ -29,38 +29,53 @@ pub struct CloneArgs {
     #[arg(value_parser = super::ranges::table_name)]
     pub table: String,
     /// Where to create the copy: a local endpoint, e.g. http://localhost:8000 (DynamoDB Local).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", help_heading = "Target")]
     pub to_endpoint: String,
     /// The copy's name (default: the source's).
-    #[arg(long, value_name = "NAME", value_parser = super::ranges::table_name)]
+    #[arg(long, value_name = "NAME", value_parser = super::ranges::table_name, help_heading = "Target")]
     pub to_table: Option<String>,
     /// Add the items to a target table that exists already (an item whose key is there is
     /// kept, not overwritten); without it an existing target is refused.
-    #[arg(long)]
+    #[arg(long, help_heading = "Target")]
     pub add: bool,
     /// Copy one item collection: this partition key value (typed by the key's type), with the
     /// sort-key flags of `query` and --index.
-    #[arg(long, value_name = "PK", allow_negative_numbers = true, conflicts_with_all = ["partiql", "sample"])]
+    #[arg(long, value_name = "PK", allow_negative_numbers = true, conflicts_with_all = ["partiql", "sample"], help_heading = "What to copy")]
     pub query: Option<String>,
     #[command(flatten)]
     pub sort: SortArgs,
     /// With --query: read this GSI or LSI (it must project ALL attributes: items are copied whole).
-    #[arg(long, value_name = "NAME", requires = "query")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "query",
+        help_heading = "What to copy"
+    )]
     pub index: Option<String>,
     /// Copy the items of a PartiQL SELECT on the table (read as `partiql` reads it).
-    #[arg(long, value_name = "SELECT", conflicts_with = "sample")]
+    #[arg(
+        long,
+        value_name = "SELECT",
+        conflicts_with = "sample",
+        help_heading = "What to copy"
+    )]
     pub partiql: Option<String>,
     /// With --partiql: one value per ?, as a JSON array.
-    #[arg(long, value_name = "JSON", requires = "partiql")]
+    #[arg(
+        long,
+        value_name = "JSON",
+        requires = "partiql",
+        help_heading = "What to copy"
+    )]
     pub parameters: Option<String>,
     /// Copy the first N items a Scan returns.
-    #[arg(long, value_name = "N", value_parser = super::ranges::limit)]
+    #[arg(long, value_name = "N", value_parser = super::ranges::limit, help_heading = "What to copy")]
     pub sample: Option<usize>,
     /// Stop reading the source once it has consumed N read units (what was read is copied).
-    #[arg(long, value_name = "N", value_parser = super::ranges::max_rcu)]
+    #[arg(long, value_name = "N", value_parser = super::ranges::max_rcu, help_heading = "Capacity")]
     pub max_rcu: Option<f64>,
     /// Read the source at most N read units per second.
-    #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second)]
+    #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second, help_heading = "Capacity")]
     pub rcu_per_second: Option<f64>,
 }
 

@@ -38,17 +38,17 @@ pub struct DiagnoseArgs {
     /// Where Contributor Insights names no hot key: sample the throttled table's or GSI's
     /// stored partition keys with a keys-only Scan (spends read capacity, at most --max-rcu)
     /// and name the largest.
-    #[arg(long)]
+    #[arg(long, help_heading = "Sampling")]
     pub sample_keys: bool,
     /// With --sample-keys: the read units all samples together may spend (default 25).
-    #[arg(long, value_name = "N", value_parser = ranges::max_rcu, requires = "sample_keys")]
+    #[arg(long, value_name = "N", value_parser = ranges::max_rcu, requires = "sample_keys", help_heading = "Capacity")]
     pub max_rcu: Option<f64>,
     /// Where Contributor Insights names no hot key: follow the table's stream for DURATION
     /// (e.g. 30s; reads only the stream) and name the key written most.
-    #[arg(long, value_name = "DURATION")]
+    #[arg(long, value_name = "DURATION", help_heading = "Sampling")]
     pub sample_writes: Option<String>,
     /// With --sample-keys: rate-limit the samples to N read units per second.
-    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second, requires = "sample_keys")]
+    #[arg(long, value_name = "N", value_parser = ranges::rcu_per_second, requires = "sample_keys", help_heading = "Capacity")]
     pub rcu_per_second: Option<f64>,
 }
 

@@ -35,23 +35,28 @@ pub struct ExportStartArgs {
     #[arg(long, value_name = "ACCOUNT")]
     pub s3_bucket_owner: Option<String>,
     /// The data files' format.
-    #[arg(long, value_enum, default_value = "DYNAMODB_JSON")]
+    #[arg(
+        long,
+        value_enum,
+        default_value = "DYNAMODB_JSON",
+        help_heading = "Export"
+    )]
     pub format: FormatArg,
     /// Export the changes of a window (--from, --to: 15 minutes to 24 hours) instead of the
     /// whole table.
-    #[arg(long)]
+    #[arg(long, help_heading = "Export")]
     pub incremental: bool,
     /// With --incremental: the window's start, RFC 3339 (2026-01-01T12:00:00Z) or epoch seconds.
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", help_heading = "Export")]
     pub from: Option<String>,
     /// With --incremental: the window's end.
-    #[arg(long, value_name = "TIME")]
+    #[arg(long, value_name = "TIME", help_heading = "Export")]
     pub to: Option<String>,
     /// Start the export (billed); without it nothing is sent but DescribeTable.
-    #[arg(long)]
+    #[arg(long, help_heading = "Sending")]
     pub yes: bool,
     /// With --yes: print the export's ARN and stop, instead of following it to the end.
-    #[arg(long)]
+    #[arg(long, help_heading = "Sending")]
     pub no_wait: bool,
 }
 

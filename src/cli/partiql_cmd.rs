@@ -36,39 +36,39 @@ pub struct PartiqlArgs {
     pub statement: String,
     /// One value per ?, as a JSON array: plain JSON ('["a", 5]') or DynamoDB JSON elements
     /// ('[{"S":"a"}]').
-    #[arg(long, value_name = "JSON")]
+    #[arg(long, value_name = "JSON", help_heading = "Statement")]
     pub parameters: Option<String>,
     /// Say what the statement reads, in every dialect, and send nothing.
-    #[arg(long)]
+    #[arg(long, help_heading = "Statement")]
     pub explain: bool,
     /// With --explain or a refused scan-shaped statement: read one page (200 items, priced
     /// first, under --max-rcu) to look for the index that would serve it.
-    #[arg(long)]
+    #[arg(long, help_heading = "Statement")]
     pub sample: bool,
     /// Run a scan-shaped statement as a Scan (under the guards), or send one that cannot be
     /// translated as ExecuteStatement (unguarded).
-    #[arg(long)]
+    #[arg(long, help_heading = "Reading")]
     pub allow_scan: bool,
     /// Parallel scan segments for a scan-shaped statement (1-1000).
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = super::ranges::segments)]
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = super::ranges::segments, help_heading = "Reading")]
     pub segments: u32,
     /// Stop after N items in total.
-    #[arg(long, value_name = "N", value_parser = super::ranges::limit)]
+    #[arg(long, value_name = "N", value_parser = super::ranges::limit, help_heading = "Reading")]
     pub limit: Option<usize>,
     /// How items are written to stdout.
-    #[arg(long, value_enum, default_value = "jsonl")]
+    #[arg(long, value_enum, default_value = "jsonl", help_heading = "Output")]
     pub output: OutputFormat,
     /// With --output csv: the columns, comma-separated.
-    #[arg(long, value_name = "A,B,…", value_parser = super::ranges::columns)]
+    #[arg(long, value_name = "A,B,…", value_parser = super::ranges::columns, help_heading = "Output")]
     pub columns: Option<String>,
     /// Print request statistics as one JSON object on the last line of stderr.
-    #[arg(long)]
+    #[arg(long, help_heading = "Output")]
     pub stats: bool,
     /// Stop cleanly once consumed capacity reaches N read units.
-    #[arg(long, value_name = "N", value_parser = super::ranges::max_rcu)]
+    #[arg(long, value_name = "N", value_parser = super::ranges::max_rcu, help_heading = "Capacity")]
     pub max_rcu: Option<f64>,
     /// Rate-limit all requests together to N read units per second.
-    #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second)]
+    #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second, help_heading = "Capacity")]
     pub rcu_per_second: Option<f64>,
     /// UPDATE and DELETE only: --yes, --max-wcu, --wcu-per-second, --journal, --resume.
     #[command(flatten)]

@@ -29,16 +29,16 @@ pub struct UndoArgs {
     /// The journal of the run to undo (its path is printed when the run starts).
     pub journal: PathBuf,
     /// Restore the items (needs --allow-writes); without it, say what would be restored.
-    #[arg(long)]
+    #[arg(long, help_heading = "Writing")]
     pub yes: bool,
     /// Write at most N write units in all.
-    #[arg(long, value_name = "N", value_parser = super::bulk_cmd::write_units)]
+    #[arg(long, value_name = "N", value_parser = super::bulk_cmd::write_units, help_heading = "Capacity")]
     pub max_wcu: Option<f64>,
     /// Write at most N write units per second.
-    #[arg(long, value_name = "N", value_parser = super::bulk_cmd::write_units)]
+    #[arg(long, value_name = "N", value_parser = super::bulk_cmd::write_units, help_heading = "Capacity")]
     pub wcu_per_second: Option<f64>,
     /// `json`: conflicts as JSON lines.
-    #[arg(long, value_enum, default_value = "jsonl")]
+    #[arg(long, value_enum, default_value = "jsonl", help_heading = "Output")]
     pub output: OutputFormat,
 }
 

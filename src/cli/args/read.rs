@@ -195,10 +195,15 @@ pub struct ScanArgs {
 pub struct ExportArgs {
     /// Read this S3 export instead of the table: its folder (holding manifest-summary.json),
     /// or a folder above one AWSDynamoDB/<export id>/, on disk or as s3://BUCKET/PREFIX/….
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = "Export")]
     pub export: Option<String>,
     /// With --export: the table's key attributes, PK[,SK], when DescribeTable cannot be read (otherwise they are inferred from the items, and said so).
-    #[arg(long, value_name = "PK[,SK]", requires = "export")]
+    #[arg(
+        long,
+        value_name = "PK[,SK]",
+        requires = "export",
+        help_heading = "Export"
+    )]
     pub key: Option<String>,
 }
 

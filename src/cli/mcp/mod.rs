@@ -35,13 +35,13 @@ use server::Source;
 #[derive(Debug, Clone, Args)]
 pub struct McpArgs {
     /// The session's read budget: every call together consumes at most N read units.
-    #[arg(long, value_name = "N", default_value_t = 100.0, value_parser = super::ranges::max_rcu)]
+    #[arg(long, value_name = "N", default_value_t = 100.0, value_parser = super::ranges::max_rcu, help_heading = "Capacity")]
     pub max_rcu: f64,
     /// One call consumes at most N read units (at most --max-rcu).
-    #[arg(long, value_name = "N", default_value_t = 25.0, value_parser = super::ranges::max_rcu)]
+    #[arg(long, value_name = "N", default_value_t = 25.0, value_parser = super::ranges::max_rcu, help_heading = "Capacity")]
     pub max_rcu_per_call: f64,
     /// Rate-limit the session's requests (every call together) to N read units per second.
-    #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second)]
+    #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second, help_heading = "Capacity")]
     pub rcu_per_second: Option<f64>,
     /// Serve query and hotkeys from this S3 export at 0 RCU, sending DynamoDB nothing (the
     /// table's other tools then answer that they need the table); --key names its keys.
