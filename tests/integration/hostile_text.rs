@@ -67,7 +67,7 @@ async fn create(table: &str) {
             ("PK".into(), s(TAGGED)),
             ("SK".into(), s("A")),
             ("note".into(), s(&every_invisible())),
-            (format!("name\u{200b}\u{e0041}"), s("漢字")),
+            ("name\u{200b}\u{e0041}".to_string(), s("漢字")),
         ]),
     ];
     // Each character in a short value of its own, so that no table cell cuts it off.

@@ -28,7 +28,7 @@ pub fn append_json_string(out: &mut String, s: &str) {
     while i < bytes.len() {
         if let Some(word) = bytes.get(i..i + 8) {
             let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-            if !may_need_escape(word) {
+            if !may_need_escape(word, || next_word(bytes, i)) {
                 i += 8;
                 continue;
             }
@@ -44,7 +44,7 @@ pub fn append_json_string(out: &mut String, s: &str) {
                 b'\t' => (Some("\\t"), 1),
                 0x00..=0x1f | 0x7f => (None, 1),
                 // A lead byte, so a char boundary: the char decides.
-                0xc2 | 0xcd | 0xd8..=0xdf | 0xe0..=0xe3 | 0xef | 0xf0..=0xf3 => {
+                0xc2 | 0xcd | 0xd8 | 0xdb | 0xdc | 0xe0..=0xe3 | 0xef | 0xf0 | 0xf3 => {
                     let c = s[i..].chars().next().expect("at a char boundary");
                     if !needs_escape(c) {
                         i += c.len_utf8();
@@ -90,45 +90,87 @@ fn is_clean(bytes: &[u8]) -> bool {
                 | u64::from(bytes[n / 2]) << 8
                 | u64::from(bytes[n - 1]) << 16
                 | SPACES << 24;
-            !may_need_escape(gathered)
+            // Gathered bytes 0, 1 and 2 are contiguous in a string of three, the only length
+            // a lead byte of the two-byte tests (0xE3) fits in with its successor.
+            !may_need_escape(gathered, || Some(gathered >> 8 | u64::from(b' ') << 56))
         }
-        4..=7 => !may_need_escape(u64::from(half(0)) | u64::from(half(n - 4)) << 32),
+        4..=7 => !may_need_escape(u64::from(half(0)) | u64::from(half(n - 4)) << 32, || None),
         _ => {
             let mut at = 0;
             while at + 8 <= n {
-                if may_need_escape(word(at)) {
+                if may_need_escape(word(at), || next_word(bytes, at)) {
                     return false;
                 }
                 at += 8;
             }
-            at == n || !may_need_escape(word(n - 8))
+            at == n || !may_need_escape(word(n - 8), || next_word(bytes, n - 8))
         }
     }
 }
 
-/// Whether any of the eight bytes (little-endian) is below 0x20, or is `"`, `\\`, DEL, or the
-/// UTF-8 lead byte of a range holding a character the escaper's table (`text::escaped`) lists:
-/// 0xC2 (C1 controls, soft hyphen), 0xCD (U+034F), 0xD8-0xDF (Arabic and Syriac format
-/// characters; tested as one masked pattern), 0xE0-0xE3 (U+0800-U+3FFF: Arabic marks, Hangul
-/// fillers, Khmer and Mongolian, bidi controls, zero-width characters, separators), 0xEF
-/// (variation selectors, U+FEFF, U+FFA0, U+FFF0-U+FFFB) and 0xF0-0xF3 (U+10000-U+FFFFF: the
-/// supplementary planes' format characters and the tag block). Exact as a yes/no for the whole
-/// word (the classic has-zero-byte trick), never a false no; a lead byte is only a maybe.
-fn may_need_escape(word: u64) -> bool {
+/// The eight bytes after the first of the word at `at`: each byte's successor, for the
+/// two-byte tests of [`may_need_escape`]. The string's last word has a space after its last
+/// byte, which ends the string and so starts no character.
+fn next_word(bytes: &[u8], at: usize) -> Option<u64> {
+    let load = |b: &[u8]| u64::from_le_bytes(b.try_into().expect("eight bytes"));
+    match bytes.get(at + 1..at + 9) {
+        Some(next) => Some(load(next)),
+        None => bytes
+            .get(at..at + 8)
+            .map(|last| load(last) >> 8 | u64::from(b' ') << 56),
+    }
+}
+
+/// Whether any of the eight bytes (little-endian) is below 0x20, or is `"`, `\\`, DEL, or may
+/// start a character the escaper's table (`text::escaped`) lists. Exact as a yes/no for the
+/// whole word (the classic has-zero-byte trick flags every zero byte, and only a byte above a
+/// zero one falsely), never a false no; a lead byte is only a maybe.
+///
+/// A word of ASCII is settled by the first four tests. Otherwise the lead bytes: 0xC2 (C1
+/// controls, soft hyphen), 0xCD (U+034F), 0xD8, 0xDB, 0xDC (Arabic and Syriac format
+/// characters), 0xE0-0xE2 (U+0800-U+2FFF: Arabic marks, Hangul fillers, Khmer and Mongolian,
+/// bidi controls, zero-width characters, separators), 0xEF (variation selectors, U+FEFF,
+/// U+FFA0, U+FFF0-U+FFFB) and 0xF3 (the tag block, plane 14). Two lead bytes that start
+/// common text (kana, emoji) are a maybe only with the second byte of an escaped range:
+/// 0xE3 0x85 (U+3164) and 0xF0 0x91/0x93/0x9B/0x9D (the supplementary format characters),
+/// tested against `next`, each byte's successor (loaded only for a word that is not ASCII); without it (a short string gathered from
+/// overlapping loads) the lead byte alone is a maybe.
+#[inline(always)]
+fn may_need_escape(word: u64, next: impl FnOnce() -> Option<u64>) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x;
-    let hits = (word.wrapping_sub(ONES * 0x20) & !word)
+    let ascii = (word.wrapping_sub(ONES * 0x20) & !word)
         | zero_byte(word ^ (ONES * u64::from(b'"')))
         | zero_byte(word ^ (ONES * u64::from(b'\\')))
-        | zero_byte(word ^ (ONES * 0x7f))
-        | zero_byte(word ^ (ONES * 0xc2))
+        | zero_byte(word ^ (ONES * 0x7f));
+    if word & HIGHS == 0 {
+        return ascii & HIGHS != 0;
+    }
+    let lead = zero_byte(word ^ (ONES * 0xc2))
         | zero_byte(word ^ (ONES * 0xcd))
-        | zero_byte((word & (ONES * 0xf8)) ^ (ONES * 0xd8))
-        | zero_byte((word & (ONES * 0xfc)) ^ (ONES * 0xe0))
+        | zero_byte(word ^ (ONES * 0xd8))
+        | zero_byte(word ^ (ONES * 0xdb))
+        | zero_byte(word ^ (ONES * 0xdc))
+        | zero_byte((word & (ONES * 0xfe)) ^ (ONES * 0xe0))
+        | zero_byte(word ^ (ONES * 0xe2))
         | zero_byte(word ^ (ONES * 0xef))
-        | zero_byte((word & (ONES * 0xfc)) ^ (ONES * 0xf0));
-    hits & HIGHS != 0
+        | zero_byte(word ^ (ONES * 0xf3));
+    let (e3, f0) = (
+        zero_byte(word ^ (ONES * 0xe3)),
+        zero_byte(word ^ (ONES * 0xf0)),
+    );
+    let pairs = match next() {
+        // 0x91, 0x93, 0x99 and 0x9B are 0x91 under the mask 0xF5 (0x99 only a false maybe).
+        Some(next) => {
+            (e3 & zero_byte(next ^ (ONES * 0x85)))
+                | (f0
+                    & (zero_byte((next & (ONES * 0xf5)) ^ (ONES * 0x91))
+                        | zero_byte(next ^ (ONES * 0x9d))))
+        }
+        None => e3 | f0,
+    };
+    (ascii | lead | pairs) & HIGHS != 0
 }
 
 /// `\uXXXX`, as a surrogate pair beyond the Basic Multilingual Plane.
