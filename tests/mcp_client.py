@@ -779,10 +779,39 @@ async def hostile_text(args):
         check(got == result.structured_content, "the text content and structuredContent differ")
         return {"escapes": sorted(set(re.findall(r"\\u[0-9a-f]{4}", text)))}
 
+
+async def cancel(args):
+    """Calls the client gives up on: the SDK sends notifications/cancelled when a call's read
+    timeout passes. After each, list_tables marks the moment in the proxy's log, and the Rust
+    side checks that the cancelled tool sent no read a second after it (each read request is
+    slowed down by the proxy, so uncancelled the call would read on for many seconds)."""
+    calls = [
+        ("hotkeys", {"table": args.table}),
+        # Filters no item passes: each read goes on request after request to its cap.
+        ("partiql", {"statement": f'SELECT * FROM "{args.table}" WHERE n = -1', "allow_scan": True}),
+        ("query", {"table": args.table, "pk": "BIG", "filter": "#n < :n", "names": {"#n": "n"}, "values": {":n": -1}}),
+    ]
+
+    async def body(s, init):
+        gave_up, sessions = [], []
+        for tool, arguments in calls:
+            answered = None
+            try:
+                answered = await s.call_tool(tool, arguments, read_timeout_seconds=1.5)
+            except Exception as e:  # the SDK's read timeout, after it sent the cancellation
+                gave_up.append(f"{tool}: {type(e).__name__}")
+            check(answered is None, f"{tool} answered before the client gave up on it: {answered}")
+            marker = await s.call_tool("list_tables", {})
+            check(not marker.is_error, text_of(marker))
+            await asyncio.sleep(3)
+            after = structured(await s.call_tool("list_tables", {}))
+            sessions.append(num(after["cost"]["session_rcu"]))
+        return {"gave_up": gave_up, "session_rcu": sessions}
+
     return await with_session(args, body)
 
 
-SCENARIOS = {"seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports, "export": export}
+SCENARIOS = {"cancel": cancel, "seed": seed, "basics": basics, "scan_refusal": scan_refusal, "budget": budget, "walk": walk, "mixed": mixed, "explain_exact": explain_exact, "run_query": run_query, "pages": pages, "denied": denied, "hotkeys": hotkeys, "hotkeys_partial": hotkeys_partial, "reports": reports, "export": export}
 SCENARIOS["hostile_text"] = hostile_text
 SCENARIOS["smuggle"] = smuggle
 

@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use crate::aws::attempts::AttemptStats;
 use crate::aws::{Backend, DoneOutcome, EngineError, EngineEvent, Page, ReadSpec, ReadStats};
@@ -43,6 +44,17 @@ pub enum Next {
 pub async fn drain<B: Backend>(
     engine: &B,
     spec: ReadSpec,
+    on_page: impl FnMut(Page) -> Next,
+) -> Drained {
+    drain_until(engine, spec, &CancellationToken::new(), on_page).await
+}
+
+/// [`drain`], cancelling the read when `stop` fires (an MCP client's `notifications/cancelled`):
+/// the request on the wire is abandoned and no other is sent.
+pub async fn drain_until<B: Backend>(
+    engine: &B,
+    spec: ReadSpec,
+    stop: &CancellationToken,
     mut on_page: impl FnMut(Page) -> Next,
 ) -> Drained {
     let (tx, mut rx) = mpsc::channel(CHANNEL_PAGES);
@@ -50,6 +62,7 @@ pub async fn drain<B: Backend>(
     let handle = engine.start_read(spec, tx);
     let mut stats = ReadStats::default();
     let (mut outcome, mut failure, mut interrupted) = (None, None, false);
+    let mut stopped = false;
     let ctrl_c = tokio::signal::ctrl_c();
     tokio::pin!(ctrl_c);
     loop {
@@ -57,6 +70,11 @@ pub async fn drain<B: Backend>(
             event = rx.recv() => event,
             _ = &mut ctrl_c, if !interrupted => {
                 interrupted = true;
+                handle.cancel();
+                continue;
+            }
+            _ = stop.cancelled(), if !stopped => {
+                stopped = true;
                 handle.cancel();
                 continue;
             }

@@ -17,7 +17,7 @@ use crate::aws::read::reservation::SessionGuard;
 use crate::aws::Engine;
 use crate::model::design::access_pattern::AccessPattern;
 use crate::model::design::pattern_check::render;
-use crate::model::design::pattern_check::CheckReport;
+use crate::model::design::pattern_check::{plan, refused, CheckReport};
 use crate::model::formats::json::to_safe_json;
 use crate::model::formats::workbench::patterns::access_patterns;
 use crate::model::text::sanitize::sanitize;
@@ -151,18 +151,19 @@ pub async fn run(global: &GlobalArgs, args: PatternsCheckArgs) -> Result<(), Cli
     let engine = Engine::new(&connect(global).await?).with_session_guard(Some(guard.clone()));
     let info = engine.describe_table(&args.table).await?;
     let say = |line: &str| say!("{line}");
-    let reader = Reader {
-        engine: &engine,
-        info: &info,
-        sample_rcu: 0.0,
-        note: &say,
-    };
+    let reader = Reader::new(&engine, &info, &say);
     let mut checker = Checker::new(reader, args.calls, args.allow_scan);
     let work = async {
         checker.sample_all(patterns.iter().map(|(p, _)| p)).await?;
         let mut reports = Vec::new();
         for (pattern, source) in &patterns {
-            reports.push(checker.check(pattern, source).await?);
+            // A pattern DynamoDB refuses fails on its own, named with the service's reason;
+            // the others are still checked, and what was paid for is still reported.
+            let report = match checker.check(pattern, source).await {
+                Ok(report) => report,
+                Err(e) => refused(pattern, source, plan(pattern, &info), &e.message),
+            };
+            reports.push(report);
         }
         Ok::<_, CliError>(reports)
     };

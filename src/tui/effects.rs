@@ -26,6 +26,14 @@ pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     engine_tx: mpsc::Sender<EngineEvent>,
     msg_tx: mpsc::UnboundedSender<Msg>,
     reads: HashMap<u64, ReadHandle>,
+    /// The palette's pattern checks (Ctrl-K) running: their cancel tokens and tasks.
+    pub(super) checks: HashMap<
+        u64,
+        (
+            tokio_util::sync::CancellationToken,
+            tokio::task::JoinHandle<()>,
+        ),
+    >,
     debouncer: Debouncer,
     /// Writes query history to disk; `None` when history is off or there is nowhere to keep it.
     history: Option<HistoryWriter>,
@@ -58,6 +66,7 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             exports: Exports::new(msg_tx.clone()),
             msg_tx,
             reads: HashMap::new(),
+            checks: HashMap::new(),
             history: None,
             connector: None,
             connected: Default::default(),
@@ -192,6 +201,11 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     /// Reads started and not yet known to have stopped.
     pub fn running_reads(&self) -> usize {
         self.reads.values().filter(|h| !h.is_finished()).count()
+            + self
+                .checks
+                .values()
+                .filter(|(_, t)| !t.is_finished())
+                .count()
     }
 
     /// Followed streams not yet stopped.

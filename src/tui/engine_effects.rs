@@ -4,7 +4,8 @@
 use super::EffectRunner;
 use crate::app::msg::{LiveEffect, MetricsEffect, Msg, ReadEffect, TableEffect, TableMsg};
 use crate::aws::cloudwatch::FeatureError;
-use crate::aws::pattern_check::check_pattern;
+use crate::aws::pattern_check::reader::Tap;
+use crate::aws::pattern_check::{check_pattern, OnBehalf};
 use crate::aws::write::WriteBackend;
 use crate::aws::Backend;
 use crate::model::traffic::metrics::Window;
@@ -42,6 +43,9 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                 if let Some(handle) = self.reads.get(&id) {
                     handle.cancel();
                 }
+                if let Some((stop, _)) = self.checks.get(&id) {
+                    stop.cancel();
+                }
             }
             ReadEffect::Tee { job, id, spec } => {
                 self.reads.retain(|_, h| !h.is_finished());
@@ -51,23 +55,37 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                 self.reads.insert(id, handle);
             }
             ReadEffect::CheckPattern {
+                id,
                 info,
                 pattern,
                 calls,
+                max_rcu,
             } => {
-                // `patterns check`'s own code, through the session's engine and its guard.
+                // `patterns check`'s own code, through the session's engine and its guard,
+                // under its own bound; its pages are copied to the engine channel as request
+                // `id`, so the request log and the session's cost count them.
+                self.checks.retain(|_, (_, task)| !task.is_finished());
                 let (engine, tx) = (self.engine.clone(), self.msg_tx.clone());
-                tokio::spawn(async move {
-                    let result = check_pattern(&engine, &info, &pattern, calls)
-                        .await
-                        .map(Box::new)
-                        .map_err(|e| e.message);
+                let cancel = tokio_util::sync::CancellationToken::new();
+                let on_behalf = OnBehalf {
+                    max_rcu,
+                    cancel: cancel.clone(),
+                    tap: Some(Tap {
+                        id,
+                        tx: self.engine_tx.clone(),
+                    }),
+                };
+                let task = tokio::spawn(async move {
+                    let checked = check_pattern(&engine, &info, &pattern, calls, on_behalf).await;
                     let _ = tx.send(Msg::PatternChecked {
                         table: info.name.clone(),
                         pattern: pattern.name.clone(),
-                        result,
+                        result: checked.report.map(Box::new).map_err(|e| e.message),
+                        spent_rcu: checked.spent_rcu,
+                        stopped: checked.stopped,
                     });
                 });
+                self.checks.insert(id, (cancel, task));
             }
         }
     }

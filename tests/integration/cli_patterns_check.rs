@@ -292,7 +292,7 @@ fn a_would_be_scan_runs_only_with_allow_scan() {
     assert_eq!(city["verdict"]["kind"], "needs-gsi");
     let measured = &city["measured"];
     // A Scan reads every item to return one city's customers.
-    assert_eq!(measured["items_read"], 108, "{measured}");
+    assert_eq!(measured["items_read"], 108, "{city}");
     assert_eq!(measured["items_returned"], 3, "{measured}");
     let filtered: Vec<String> = proxy
         .bodies("Scan")

@@ -22,6 +22,7 @@ mod cli_partiql;
 mod cli_patterns;
 mod cli_patterns_check;
 mod cli_patterns_check_corpus;
+mod cli_patterns_check_spread;
 mod cli_query;
 mod cli_scan;
 mod clone;

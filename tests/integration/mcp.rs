@@ -22,8 +22,9 @@ mod transport;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
-use common::fault_proxy::{FaultConfig, FaultProxy};
+use common::fault_proxy::{Fault, FaultConfig, FaultProxy};
 use common::{aws_env, bin, local, shared_demo, table_name, venv_python};
 
 /// Runs one scenario of tests/mcp_client.py against `dynoscope mcp --endpoint-url SERVER
@@ -216,6 +217,65 @@ fn the_per_call_cap_and_the_session_total_hold_across_tools_called_at_once() {
         "{}",
         proxy.summary()
     );
+}
+
+#[test]
+fn a_call_the_client_cancels_stops_its_reads_within_a_second() {
+    // Every Scan and Query takes 1.2 s through the proxy, and the per-call cap lets a call
+    // read on past its cancellation: hotkeys, a PartiQL Scan and a query page (filters no item
+    // passes), each given up on by the client after 1.5 s (the SDK sends
+    // notifications/cancelled), then list_tables, whose ListTables marks that moment in the
+    // proxy's log. Uncancelled, each sends its next request within a second of it.
+    let endpoint = &local().endpoint;
+    let mut config = FaultConfig::new(1.0, 7, &[Fault::Delay]).only(&["Scan", "Query"]);
+    config.delay = Duration::from_millis(1200);
+    let proxy = FaultProxy::start(endpoint, config);
+    let out = client(
+        "cancel",
+        typed_table(),
+        endpoint,
+        &proxy.url,
+        &["--max-rcu", "1000", "--max-rcu-per-call", "20"],
+        None,
+    );
+    let log = proxy.log();
+    // Each call's mark, then the list_tables 3 s later that reads the session's cost.
+    let marks: Vec<Instant> = log
+        .iter()
+        .filter(|r| r.operation == "ListTables")
+        .map(|r| r.at)
+        .step_by(2)
+        .collect();
+    assert_eq!(marks.len(), 3, "{out} {}", proxy.summary());
+    for (i, (tool, op)) in [("hotkeys", "Scan"), ("partiql", "Scan"), ("query", "Query")]
+        .into_iter()
+        .enumerate()
+    {
+        let from = if i == 0 { None } else { Some(marks[i - 1]) };
+        let reads: Vec<Instant> = log
+            .iter()
+            .filter(|r| r.operation == op && from.is_none_or(|f| r.at > f))
+            .filter(|r| marks.get(i + 1).is_none_or(|next| r.at < *next))
+            .map(|r| r.at)
+            .collect();
+        let before = reads.iter().filter(|at| **at <= marks[i]).count();
+        assert!(
+            before >= 1,
+            "{tool} read nothing before it was cancelled: {out}"
+        );
+        let late: Vec<Duration> = reads
+            .iter()
+            .filter(|at| **at > marks[i])
+            .map(|at| *at - marks[i])
+            // A request being sent as the cancellation came is abandoned; none follows it.
+            // (The next call starts 3 s after the mark.)
+            .filter(|d| *d > Duration::from_millis(300) && *d < Duration::from_millis(2800))
+            .collect();
+        assert!(
+            late.is_empty(),
+            "{tool} read on after its cancellation: {late:?} {out}"
+        );
+    }
 }
 
 #[test]

@@ -6,7 +6,9 @@ use std::borrow::Cow;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::super::drain::{drain, Next};
+use tokio_util::sync::CancellationToken;
+
+use super::super::drain::{drain_until, Next};
 use crate::aws::read::SegmentStart;
 use crate::aws::{DoneOutcome, Engine, EngineError, ReadSpec};
 use crate::model::engine::keyed_projection::KeyedProjection;
@@ -49,14 +51,14 @@ pub struct ReadOutcome {
     pub failure: Option<EngineError>,
 }
 
-/// Runs `spec` to its end (its limit, its budget, or the collection's end), keeping every
-/// item and request.
-pub async fn run(engine: &Engine, spec: ReadSpec) -> ReadOutcome {
+/// Runs `spec` to its end (its limit, its budget, the collection's end, or `cancel`: the
+/// client's cancellation of the call), keeping every item and request.
+pub async fn run(engine: &Engine, spec: ReadSpec, cancel: &CancellationToken) -> ReadOutcome {
     let segments = spec.segment_count() as usize;
     let mut per_segment: Vec<Vec<Item>> = vec![Vec::new(); segments];
     let mut resumes = vec![None; segments];
     let mut requests = Vec::new();
-    let drained = drain(engine, spec, |page| {
+    let drained = drain_until(engine, spec, cancel, |page| {
         requests.push(RequestCost {
             operation: page.operation.as_str().to_string(),
             index: page.index.clone(),

@@ -317,7 +317,7 @@ impl Server {
         Parameters(p): Parameters<QueryParams>,
         cancel: CancellationToken,
     ) -> Result<Json<ItemsResult>, Refusal> {
-        let result = self.query_page(&p, &cancel).await;
+        let result = self.for_call(&cancel).query_page(&p, &cancel).await;
         self.logged("query", &p, result)
     }
 
@@ -327,8 +327,9 @@ impl Server {
     async fn partiql(
         &self,
         Parameters(p): Parameters<PartiqlParams>,
+        cancel: CancellationToken,
     ) -> Result<Json<ItemsResult>, Refusal> {
-        let result = self.partiql_page(&p).await;
+        let result = self.for_call(&cancel).partiql_page(&p).await;
         self.logged("partiql", &p, result)
     }
 }

@@ -31,7 +31,7 @@ impl Server {
         self.inner.budget.check()?;
         let mut spec = reports::hotkeys_spec(&info, p, segments);
         self.inner.budget.per_call(&mut spec);
-        let counted = reports::count(&live.engine, spec, &partition_key).await;
+        let counted = reports::count(&live.engine, spec, &partition_key, self.call()).await;
         self.refused_if_spent(counted.requests.is_empty(), counted.outcome)?;
         if let Some(e) = counted.failure {
             return Err(self.failed(e, counted.requests));
@@ -168,7 +168,7 @@ impl Server {
     ) -> Result<Json<HotkeysResult>, Refusal> {
         let result = match &self.inner.export {
             Some(export) => self.export_hotkeys(export, &p, &cancel).await,
-            None => self.hotkeys_report(&p).await,
+            None => self.for_call(&cancel).hotkeys_report(&p).await,
         };
         self.logged("hotkeys", &p, result)
     }

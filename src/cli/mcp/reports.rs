@@ -11,7 +11,7 @@ use super::page::RequestCost;
 use super::server::Cost;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Engine, Operation, ReadSpec};
-use crate::cli::drain::{drain, Next};
+use crate::cli::drain::{drain_until, Next};
 use crate::model::design::schema::{IndexKind, TableInfo};
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::formats::json::to_safe_json;
@@ -155,11 +155,17 @@ pub struct Counted {
     pub failure: Option<crate::aws::EngineError>,
 }
 
-/// Counts every item the Scan returns by its partition key value and size, as `hotkeys` does.
-pub async fn count(engine: &Engine, spec: ReadSpec, partition_key: &str) -> Counted {
+/// Counts every item the Scan returns by its partition key value and size, as `hotkeys` does,
+/// until the Scan ends or `cancel` fires (the client's cancellation of the call).
+pub async fn count(
+    engine: &Engine,
+    spec: ReadSpec,
+    partition_key: &str,
+    cancel: &tokio_util::sync::CancellationToken,
+) -> Counted {
     let mut distribution = KeyDistribution::bounded(MAX_EXACT_KEYS);
     let mut requests = Vec::new();
-    let drained = drain(engine, spec, |page| {
+    let drained = drain_until(engine, spec, cancel, |page| {
         requests.push(RequestCost {
             operation: page.operation.as_str().to_string(),
             index: page.index.clone(),

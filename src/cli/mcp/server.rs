@@ -10,6 +10,7 @@ use rmcp::{tool_handler, ServerHandler};
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::budget::Budget;
 use super::cursor::Cursors;
@@ -33,6 +34,8 @@ use crate::model::traffic::capacity::format_units;
 pub struct Server {
     pub(super) inner: std::sync::Arc<Inner>,
     tool_router: ToolRouter<Self>,
+    /// The call this copy serves ([`Server::for_call`]): its reads stop when it fires.
+    call: CancellationToken,
 }
 
 pub(super) struct Inner {
@@ -145,7 +148,23 @@ impl Server {
                     + Self::explain_router()
                     + Self::reports_router(),
             ),
+            call: CancellationToken::new(),
         }
+    }
+
+    /// The server for one tool call: every read it makes stops within a request's abort when
+    /// `cancel` fires. rmcp cancels a request's token on the client's `notifications/cancelled`
+    /// and leaves the call running, so the reads must watch it themselves.
+    pub(super) fn for_call(&self, cancel: &CancellationToken) -> Server {
+        Server {
+            call: cancel.clone(),
+            ..self.clone()
+        }
+    }
+
+    /// The token of the call this copy serves.
+    pub(super) fn call(&self) -> &CancellationToken {
+        &self.call
     }
 
     /// The table's side, or the tool error of a server reading an export: `tool` needs the
@@ -219,7 +238,7 @@ impl Server {
     pub(super) async fn read(&self, mut spec: ReadSpec) -> Result<page::ReadOutcome, Refusal> {
         self.inner.budget.check()?;
         self.inner.budget.per_call(&mut spec);
-        let mut outcome = page::run(&self.live("this read")?.engine, spec).await;
+        let mut outcome = page::run(&self.live("this read")?.engine, spec, &self.call).await;
         if let Some(e) = outcome.failure.take() {
             return Err(self.failed(e, outcome.requests));
         }

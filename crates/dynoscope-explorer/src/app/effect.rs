@@ -46,10 +46,15 @@ pub enum ReadEffect {
     },
     /// Check one access pattern (the palette's Ctrl-K) with `patterns check`'s own code, its
     /// samples and calls under the session's guard; answered by `Msg::PatternChecked`.
+    /// Its pages come back as engine events tagged `id` (the request log, the session's
+    /// cost), `ReadEffect::Cancel(id)` stops it, and `max_rcu` is its own bound (without the
+    /// session's `--max-rcu`).
     CheckPattern {
+        id: u64,
         info: Box<crate::model::design::schema::TableInfo>,
         pattern: Box<crate::model::design::access_pattern::AccessPattern>,
         calls: usize,
+        max_rcu: Option<f64>,
     },
 }
 

@@ -41,6 +41,10 @@ pub enum Msg {
         table: String,
         pattern: String,
         result: Result<Box<crate::model::design::pattern_check::PatternReport>, String>,
+        /// What every request of the check consumed, samples and calls, whole or cut short.
+        spent_rcu: f64,
+        /// Esc stopped it.
+        stopped: bool,
     },
     Export(ExportMsg),
     Write(WriteMsg),

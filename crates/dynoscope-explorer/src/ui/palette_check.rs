@@ -14,7 +14,7 @@ pub fn check_span(state: &State, pattern: &str) -> Option<Span<'static>> {
     let text = format!("[{}] ", sanitize(&check.summary()));
     Some(match check {
         _ if check.failed() => Span::styled(text, theme::warning()),
-        PatternCheck::Running => Span::styled(text, theme::dim()),
+        PatternCheck::Running { .. } => Span::styled(text, theme::dim()),
         _ => Span::raw(text),
     })
 }

@@ -4,7 +4,9 @@ use super::snapshot_tests::render;
 use crate::app::fixtures::*;
 use crate::app::input::{Key, KeyCode, Modifiers};
 use crate::app::msg::{InputMsg, Msg};
-use crate::model::design::pattern_check::{assess, plan, Assessment, CallCost, Measured};
+use crate::model::design::pattern_check::{
+    assess, plan, Assessment, CallCost, KeySample, Measured,
+};
 use crate::model::item::value::{AttrValue, Item};
 
 #[test]
@@ -29,7 +31,7 @@ fn palette_shows_each_checked_patterns_cost_and_verdict() {
             pattern: &p,
             source: "demo",
             plan: plan(&p, &info),
-            sample,
+            sample: &KeySample::unspread(sample.to_vec()),
             measured: Measured::of(vec![call; 3], false),
             unmeasured: None,
             advice: None,
@@ -61,6 +63,8 @@ fn palette_shows_each_checked_patterns_cost_and_verdict() {
                 table: "app".into(),
                 pattern: name.into(),
                 result: Ok(Box::new(r)),
+                spent_rcu: 9.5,
+                stopped: false,
             }],
         );
     }

@@ -12,18 +12,19 @@ use crate::model::design::access_pattern::AccessPattern;
 use crate::model::design::pattern_check::gsi::missing_index_read;
 use crate::model::design::pattern_check::params::params_from_item;
 use crate::model::design::pattern_check::{
-    assess, plan, Assessment, Measured, PatternPlan, PatternReport, ProjectionFit, ReadShape,
+    assess, plan, Assessment, KeySample, Measured, PatternPlan, PatternReport, ProjectionFit,
+    ReadShape,
 };
 use crate::model::design::schema::TableInfo;
 use crate::model::item::value::Item;
 use crate::model::query::partiql::advise;
-use reader::{draw_params, Outcome, Reader};
+use reader::{draw_params, Outcome, Reader, Tap};
 
 /// One check's reads: the samples taken so far (per table or index, read once) and whether
 /// the budget ran out.
 pub struct Checker<'a, B: Backend> {
     pub reader: Reader<'a, B>,
-    samples: BTreeMap<Option<String>, Vec<Item>>,
+    samples: BTreeMap<Option<String>, KeySample>,
     pub budget_spent: bool,
     /// Times each pattern runs.
     pub calls: usize,
@@ -48,24 +49,25 @@ impl<'a, B: Backend> Checker<'a, B> {
         &mut self,
         patterns: impl IntoIterator<Item = &'p AccessPattern>,
     ) -> Result<(), EngineError> {
-        for pattern in patterns {
-            if let Some(index) = sample_target(pattern, &plan(pattern, self.reader.info)) {
-                self.sample(index.as_deref()).await?;
-            }
+        if patterns
+            .into_iter()
+            .any(|p| needs_sample(p, &plan(p, self.reader.info)))
+        {
+            self.sample(None).await?;
         }
         Ok(())
     }
 
     /// The sample of `index` (`None`: the table), read once for every pattern that needs it;
     /// empty once the budget is spent.
-    async fn sample(&mut self, index: Option<&str>) -> Result<Vec<Item>, EngineError> {
+    async fn sample(&mut self, index: Option<&str>) -> Result<KeySample, EngineError> {
         let key = index.map(str::to_string);
         if !self.samples.contains_key(&key) && !self.budget_spent {
             let items = match self.reader.sample(index).await? {
                 Outcome::Done(items) => items,
                 Outcome::BudgetSpent => {
                     self.budget_spent = true;
-                    Vec::new()
+                    KeySample::default()
                 }
             };
             self.samples.insert(key.clone(), items);
@@ -84,15 +86,22 @@ impl<'a, B: Backend> Checker<'a, B> {
         let plan = plan(pattern, info);
         let scan = matches!(plan.shape, ReadShape::Scan { .. });
         let runs = !scan || (self.allow_scan && plan.pk_attribute.is_some());
-        // The sample read before any call: a Scan's is the table's, the items the GSI it
-        // needs would hold.
-        let key_sample = match sample_target(pattern, &plan) {
-            Some(index) => self.sample(index.as_deref()).await?,
-            None => Vec::new(),
+        // The table's sample, read before any call: the parameters are drawn from it and a
+        // GSI's key (or the key of the GSI a Scan needs) is judged on it.
+        let table_sample = match needs_sample(pattern, &plan) {
+            true => self.sample(None).await?,
+            false => KeySample::default(),
         };
         // A Scan is judged from its plan unless allowed: nothing is drawn or read for it.
-        let items: &[Item] = if runs { &key_sample } else { &[] };
-        let params = draw(pattern, &plan, items, self.calls);
+        let mut items: &[Item] = if runs { &table_sample.items } else { &[] };
+        let mut params = draw(pattern, &plan, items, self.calls);
+        // A sparse index's items may be rare among the table's: then its own sample.
+        let index_sample;
+        if runs && params.is_empty() && !scan && pattern.index.is_some() {
+            index_sample = self.sample(pattern.index.as_deref()).await?;
+            items = &index_sample.items;
+            params = draw(pattern, &plan, items, self.calls);
+        }
         let gsi = match scan {
             true => missing_index_read(
                 pattern,
@@ -149,7 +158,7 @@ impl<'a, B: Backend> Checker<'a, B> {
             pattern,
             source,
             plan,
-            sample: &key_sample,
+            sample: &table_sample,
             measured,
             unmeasured,
             advice: advice.as_ref(),
@@ -157,34 +166,57 @@ impl<'a, B: Backend> Checker<'a, B> {
     }
 }
 
-/// One pattern checked on its own (the explorer's Ctrl-K): its sample and `calls` calls
-/// through `engine`, whose session guard admits every request; a would-be Scan reads nothing.
+/// How the explorer's Ctrl-K runs a check: the check's own bound when the session has no
+/// `--max-rcu`, its cancel token (Esc), and where its pages are copied (the request log).
+pub struct OnBehalf {
+    pub max_rcu: Option<f64>,
+    pub cancel: tokio_util::sync::CancellationToken,
+    pub tap: Option<Tap>,
+}
+
+/// What a check on its own came to: its report or why there is none, and every read unit its
+/// requests consumed (samples and calls, whole or cut short), which is what it says it spent.
+pub struct Checked {
+    pub report: Result<PatternReport, EngineError>,
+    pub spent_rcu: f64,
+    /// Its cancel token stopped it.
+    pub stopped: bool,
+}
+
+/// One pattern checked on its own (the explorer's Ctrl-K): its samples and `calls` calls
+/// through `engine`, whose session guard admits every request, under `on_behalf`'s own bound;
+/// a would-be Scan reads nothing.
 pub async fn check_pattern<B: Backend>(
     engine: &B,
     info: &TableInfo,
     pattern: &AccessPattern,
     calls: usize,
-) -> Result<PatternReport, EngineError> {
+    on_behalf: OnBehalf,
+) -> Checked {
     let quiet = |_: &str| {};
-    let reader = Reader {
-        engine,
-        info,
-        sample_rcu: 0.0,
-        note: &quiet,
-    };
+    let mut reader = Reader::new(engine, info, &quiet);
+    reader.max_rcu = on_behalf.max_rcu;
+    reader.cancel = on_behalf.cancel;
+    reader.tap = on_behalf.tap;
     let mut checker = Checker::new(reader, calls, false);
-    checker.check(pattern, "config").await
+    let report = checker.check(pattern, "config").await;
+    Checked {
+        report,
+        spent_rcu: checker.reader.spent_rcu,
+        stopped: checker.reader.cancel.is_cancelled(),
+    }
 }
 
-/// The table (`Some(None)`) or index whose key sample a pattern needs: its index's to draw
-/// parameters and judge its key, the table's for a pattern on a missing index that names the
-/// key the GSI it needs would have; `None` when it needs none.
-fn sample_target(pattern: &AccessPattern, plan: &PatternPlan) -> Option<Option<String>> {
+/// Whether a pattern needs the table's key sample: to draw its parameters from, and to judge
+/// the cardinality of a GSI key they choose (or of the key of the GSI a Scan needs). The
+/// table's, not the index's: an index's Scan returns it partition by partition (DynamoDB
+/// Local's even in the index's own key order in every segment), while the table's items are
+/// spread by the table's own key, which the index's does not follow.
+fn needs_sample(pattern: &AccessPattern, plan: &PatternPlan) -> bool {
+    let parameters = !pattern.params().is_empty();
     match plan.shape {
-        ReadShape::Scan { .. } => {
-            (plan.pk_attribute.is_some() && !pattern.params().is_empty()).then_some(None)
-        }
-        _ => Some(pattern.index.clone()),
+        ReadShape::Scan { .. } => plan.pk_attribute.is_some() && parameters,
+        _ => parameters,
     }
 }
 

@@ -8,8 +8,14 @@ use crate::model::traffic::capacity::format_units;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum PatternCheck {
-    /// Sent; its answer has not come back.
-    Running,
+    /// Sent as request `id`; its answer has not come back.
+    Running {
+        id: u64,
+    },
+    /// Esc stopped it after its requests consumed this many read units.
+    Stopped {
+        spent_rcu: f64,
+    },
     Done(Box<PatternReport>),
     /// The check could not run (a service error, a bad parameter): the reason.
     Failed(String),
@@ -19,7 +25,10 @@ impl PatternCheck {
     /// What the palette shows beside the name: `1.5 RCU · served`, `not measured · scan`.
     pub fn summary(&self) -> String {
         match self {
-            PatternCheck::Running => "checking…".into(),
+            PatternCheck::Running { .. } => "checking… (Esc stops it)".into(),
+            PatternCheck::Stopped { spent_rcu } => {
+                format!("stopped · {} RCU spent", format_units(*spent_rcu))
+            }
             PatternCheck::Failed(why) => format!("check failed: {why}"),
             PatternCheck::Done(r) => {
                 let cost = match &r.measured {
@@ -34,7 +43,7 @@ impl PatternCheck {
     /// A failing verdict or a check that could not run (drawn as a warning).
     pub fn failed(&self) -> bool {
         match self {
-            PatternCheck::Running => false,
+            PatternCheck::Running { .. } | PatternCheck::Stopped { .. } => false,
             PatternCheck::Failed(_) => true,
             PatternCheck::Done(r) => r.failed(),
         }
@@ -48,6 +57,18 @@ pub struct PatternChecks(HashMap<(String, String), PatternCheck>);
 impl PatternChecks {
     pub fn get(&self, table: &str, pattern: &str) -> Option<&PatternCheck> {
         self.0.get(&(table.to_string(), pattern.to_string()))
+    }
+
+    /// The request ids of `table`'s checks still running.
+    pub fn running(&self, table: &str) -> Vec<u64> {
+        self.0
+            .iter()
+            .filter(|((t, _), _)| t == table)
+            .filter_map(|(_, check)| match check {
+                PatternCheck::Running { id } => Some(*id),
+                _ => None,
+            })
+            .collect()
     }
 
     pub fn set(&mut self, table: &str, pattern: &str, check: PatternCheck) {

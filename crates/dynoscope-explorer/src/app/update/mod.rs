@@ -49,6 +49,7 @@ use crate::app::table::navigation::{self, move_cursor};
 use crate::app::table::{chord_keys as chord, copy, detail, mark_keys as marks, walk};
 use crate::app::writes::{bulk_keys as bulk, bulk_run, keys as writes, send as write_send};
 
+pub use self::pattern_check::CHECK_MAX_RCU;
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
 
 // The read and scan starts the feature folders (`app::query_form`) send their reads through.
@@ -133,7 +134,9 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
             table,
             pattern,
             result,
-        } => pattern_check::checked(state, &table, &pattern, result),
+            spent_rcu,
+            stopped,
+        } => pattern_check::checked(state, &table, &pattern, result, spent_rcu, stopped),
     }
 }
 

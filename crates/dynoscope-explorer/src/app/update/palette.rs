@@ -55,7 +55,7 @@ pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
                 .contains(crate::app::input::Modifiers::CONTROL);
         match key.code {
             _ if ctrl_k => return super::pattern_check::check_highlighted(state),
-            KeyCode::Esc => state.table.as_mut().expect("open").modal = None,
+            KeyCode::Esc => return super::pattern_check::stop_or_close(state),
             KeyCode::Up => p.list.move_by(-1, p.entries.len(), 20),
             KeyCode::Down => p.list.move_by(1, p.entries.len(), 20),
             KeyCode::Enter => {

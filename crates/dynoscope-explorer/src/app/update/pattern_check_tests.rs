@@ -38,7 +38,7 @@ pub(crate) fn measured_report(s: &State, name: &str, rcu: f64) -> PatternReport 
         pattern: p,
         source: "demo",
         plan: plan(p, &info),
-        sample: &[],
+        sample: &Default::default(),
         measured: Measured::of(vec![call; 3], false),
         unmeasured: None,
         advice: None,
@@ -52,20 +52,29 @@ fn ctrl_k_checks_the_highlighted_pattern_once_under_the_session() {
     let effects = send(&mut s, [ctrl_k()]);
     match effects.as_slice() {
         [Effect::Read(ReadEffect::CheckPattern {
+            id,
             info,
             pattern,
             calls,
+            max_rcu,
         })] => {
             assert_eq!(pattern.name, "user-orders");
             assert_eq!(info.name, "app");
             assert_eq!(*calls, PALETTE_CALLS);
+            // No --max-rcu in this session: the check has a bound of its own, said on screen.
+            assert_eq!(*max_rcu, Some(CHECK_MAX_RCU));
+            let notice = &s.notice.as_ref().unwrap().text;
+            assert!(
+                notice.contains("at most 25 RCU") && notice.contains("Esc stops it"),
+                "{notice}"
+            );
+            assert_eq!(
+                s.queries.pattern_checks.get("app", "user-orders"),
+                Some(&PatternCheck::Running { id: *id })
+            );
         }
         other => panic!("expected one CheckPattern, got {other:?}"),
     }
-    assert_eq!(
-        s.queries.pattern_checks.get("app", "user-orders"),
-        Some(&PatternCheck::Running)
-    );
     // A second Ctrl-K while it runs sends nothing more; the palette stays open.
     assert!(send(&mut s, [ctrl_k()]).is_empty());
     assert!(s.table.as_ref().unwrap().palette().is_some());
@@ -83,6 +92,8 @@ fn the_answer_is_kept_beside_the_pattern_and_said_once() {
             table: "app".into(),
             pattern: "user-orders".into(),
             result: Ok(Box::new(report)),
+            spent_rcu: 6.5,
+            stopped: false,
         }],
     );
     let check = s.queries.pattern_checks.get("app", "user-orders").unwrap();
@@ -90,7 +101,7 @@ fn the_answer_is_kept_beside_the_pattern_and_said_once() {
     let notice = s.notice.as_ref().unwrap();
     assert_eq!(
         notice.text,
-        "pattern 'user-orders' checked, 1.5 RCU a call: served by one Query"
+        "pattern 'user-orders' checked, 1.5 RCU a call: served by one Query · the check spent 6.5 RCU"
     );
     assert!(!notice.error);
 
@@ -100,6 +111,8 @@ fn the_answer_is_kept_beside_the_pattern_and_said_once() {
             table: "app".into(),
             pattern: "user-by-id".into(),
             result: Err("the session's --max-rcu is spent".into()),
+            spent_rcu: 0.0,
+            stopped: false,
         }],
     );
     let failed = s.queries.pattern_checks.get("app", "user-by-id").unwrap();
@@ -108,4 +121,39 @@ fn the_answer_is_kept_beside_the_pattern_and_said_once() {
         "check failed: the session's --max-rcu is spent"
     );
     assert!(s.notice.as_ref().unwrap().error);
+}
+
+#[test]
+fn esc_stops_a_running_check_before_it_closes_the_palette() {
+    let mut s = with_palette();
+    send(&mut s, [press(KeyCode::Down)]);
+    let id = match send(&mut s, [ctrl_k()]).as_slice() {
+        [Effect::Read(ReadEffect::CheckPattern { id, .. })] => *id,
+        other => panic!("expected one CheckPattern, got {other:?}"),
+    };
+    let effects = send(&mut s, [press(KeyCode::Esc)]);
+    assert!(
+        matches!(effects.as_slice(), [Effect::Read(ReadEffect::Cancel(c))] if *c == id),
+        "{effects:?}"
+    );
+    assert!(s.table.as_ref().unwrap().palette().is_some());
+    send(
+        &mut s,
+        [Msg::PatternChecked {
+            table: "app".into(),
+            pattern: "user-orders".into(),
+            result: Err("the check was stopped".into()),
+            spent_rcu: 3.5,
+            stopped: true,
+        }],
+    );
+    let check = s.queries.pattern_checks.get("app", "user-orders").unwrap();
+    assert_eq!(check.summary(), "stopped · 3.5 RCU spent");
+    assert_eq!(
+        s.notice.as_ref().unwrap().text,
+        "pattern 'user-orders': check stopped; it spent 3.5 RCU"
+    );
+    // Nothing runs now: Esc closes the palette.
+    assert!(send(&mut s, [press(KeyCode::Esc)]).is_empty());
+    assert!(s.table.as_ref().unwrap().palette().is_none());
 }

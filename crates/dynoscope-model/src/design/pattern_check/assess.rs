@@ -8,11 +8,10 @@ use std::collections::BTreeMap;
 use super::measure::Measured;
 use super::params::match_template;
 use super::plan::{PatternPlan, ReadShape};
-use super::risk::{low_cardinality, LowCardinality};
-use super::verdict::{judge, Evidence};
+use super::sample::{judge_cardinality, Cardinality, KeySample, Seen};
+use super::verdict::{finding, judge, Evidence, FindingKind};
 use super::PatternReport;
 use crate::design::access_pattern::AccessPattern;
-use crate::item::value::Item;
 use crate::query::partiql::Advice;
 use crate::traffic::distribution::key_text;
 
@@ -21,9 +20,10 @@ pub struct Assessment<'a> {
     pub pattern: &'a AccessPattern,
     pub source: &'a str,
     pub plan: PatternPlan,
-    /// The key sample of what the pattern reads: its index's, or for a pattern on a missing
-    /// index the table's (the items the GSI it needs would hold). Empty when none was read.
-    pub sample: &'a [Item],
+    /// The sample its key's cardinality is judged on: for a GSI or a missing index, the
+    /// table's, spread over its key space (the items the index holds or would hold, in no
+    /// index's order). Empty when none was read.
+    pub sample: &'a KeySample,
     pub measured: Option<Measured>,
     /// Why nothing (or not every call) ran.
     pub unmeasured: Option<String>,
@@ -37,29 +37,35 @@ pub struct Assessment<'a> {
 /// (`CUSTOMER#…` beside `STATUS#…`), and only the pattern's own are the values it chooses
 /// among. A pattern with no parameters reads one fixed partition: its key has no choice to be
 /// low in.
+/// `None` when the key has no choice to judge, or no sample was read.
 pub fn key_risk(
     pattern: &AccessPattern,
     plan: &PatternPlan,
-    sample: &[Item],
-) -> Option<LowCardinality> {
+    sample: &KeySample,
+) -> Option<Cardinality> {
     let gsi = plan.reads_gsi || matches!(plan.shape, ReadShape::Scan { .. });
     let attribute = plan.pk_attribute.as_deref()?;
-    if !gsi || pattern.params().is_empty() {
+    if !gsi || pattern.params().is_empty() || sample.segments == 0 {
         return None;
     }
-    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
-    for item in sample.iter().filter(|i| i.get(attribute).is_some()) {
+    let mut seen: BTreeMap<String, Vec<Seen>> = BTreeMap::new();
+    for (at, item) in sample.iter().filter(|(_, i)| i.get(attribute).is_some()) {
         let key = key_text(item, attribute);
         if match_template(&pattern.pk, &key, false, &mut BTreeMap::new()) {
-            *counts.entry(key.into_owned()).or_default() += 1;
+            seen.entry(key.into_owned()).or_default().push(at);
         }
     }
-    low_cardinality(attribute, &counts)
+    Some(judge_cardinality(attribute, &seen, sample.segments))
 }
 
 /// The pattern's report: every finding its plan, sample and calls imply, the worst first.
 pub fn assess(a: Assessment) -> PatternReport {
-    let risk = key_risk(a.pattern, &a.plan, a.sample);
+    let judged = key_risk(a.pattern, &a.plan, a.sample);
+    let key_sample = judged
+        .as_ref()
+        .zip(a.plan.pk_attribute.as_deref())
+        .map(|(j, attribute)| j.basis(attribute));
+    let risk = judged.as_ref().and_then(Cardinality::low).cloned();
     let findings = judge(&Evidence {
         plan: &a.plan,
         measured: a.measured.as_ref(),
@@ -78,7 +84,33 @@ pub fn assess(a: Assessment) -> PatternReport {
         measured: a.measured,
         unmeasured,
         risk,
+        key_sample,
         findings,
+    }
+}
+
+/// The report of a pattern whose request DynamoDB refused (or that could not be sent): failed, with the service's reason, so that
+/// the check goes on to the other patterns and names this one.
+pub fn refused(
+    pattern: &AccessPattern,
+    source: &str,
+    plan: PatternPlan,
+    reason: &str,
+) -> PatternReport {
+    let verdict = finding(
+        FindingKind::Refused,
+        format!("refused: its request could not run ({reason}); fix the pattern and check again"),
+    );
+    PatternReport {
+        name: pattern.name.clone(),
+        source: source.to_string(),
+        plan,
+        measured: None,
+        unmeasured: Some("DynamoDB refused its request".to_string()),
+        risk: None,
+        key_sample: None,
+        findings: vec![verdict.clone()],
+        verdict,
     }
 }
 
@@ -86,7 +118,7 @@ pub fn assess(a: Assessment) -> PatternReport {
 mod tests {
     use super::*;
     use crate::design::pattern_check::{plan, FindingKind};
-    use crate::item::value::AttrValue;
+    use crate::item::value::{AttrValue, Item};
     use crate::query::partiql::fixtures::app;
 
     fn pattern(toml: &str) -> AccessPattern {
@@ -118,7 +150,7 @@ mod tests {
             pattern: &p,
             source: "config",
             plan: plan(&p, &app()),
-            sample: &items,
+            sample: &KeySample::unspread(items.clone()),
             measured: None,
             unmeasured: Some("the budget ran out first".into()),
             advice: None,
@@ -142,7 +174,7 @@ mod tests {
             pattern: &p,
             source: "config",
             plan: plan(&p, &app()),
-            sample: &[],
+            sample: &KeySample::default(),
             measured: None,
             unmeasured: None,
             advice: None,
@@ -168,7 +200,7 @@ mod tests {
             pattern: &p,
             source: "config",
             plan: plan(&p, &app()),
-            sample: &items,
+            sample: &KeySample::unspread(items.clone()),
             measured: None,
             unmeasured: Some("it can only be a Scan; --allow-scan runs it".into()),
             advice: None,
@@ -182,7 +214,7 @@ mod tests {
 
     #[test]
     fn a_pattern_on_the_table_or_without_parameters_has_no_key_risk() {
-        let items = sample("GSI1PK");
+        let items = KeySample::unspread(sample("GSI1PK"));
         let table = pattern("name = \"orders\"\npk = \"{customer}\"");
         assert_eq!(key_risk(&table, &plan(&table, &app()), &items), None);
         let fixed = pattern("name = \"new\"\nindex = \"GSI1\"\npk = \"S#NEW\"");
@@ -202,14 +234,14 @@ mod tests {
             ])
         }));
         let by_status = pattern("name = \"by-status\"\nindex = \"GSI1\"\npk = \"S#{status}\"");
+        let items = KeySample::unspread(items);
         let risk = key_risk(&by_status, &plan(&by_status, &app()), &items).unwrap();
+        let risk = risk.low().unwrap();
         assert_eq!((risk.values, risk.sampled_items), (3, 60));
         assert_eq!(risk.hottest, "S#NEW");
         // The customers' own pattern on the same index chooses among 400 values: no risk.
         let by_customer = pattern("name = \"by-customer\"\nindex = \"GSI1\"\npk = \"C#{id}\"");
-        assert_eq!(
-            key_risk(&by_customer, &plan(&by_customer, &app()), &items),
-            None
-        );
+        let judged = key_risk(&by_customer, &plan(&by_customer, &app()), &items).unwrap();
+        assert_eq!(judged.low(), None);
     }
 }

@@ -11,12 +11,14 @@ pub mod params;
 pub mod plan;
 pub mod render;
 pub mod risk;
+pub mod sample;
 pub mod verdict;
 
-pub use assess::{assess, key_risk, Assessment};
+pub use assess::{assess, key_risk, refused, Assessment};
 pub use measure::{CallCost, Measured};
 pub use plan::{plan, PatternPlan, ProjectionFit, ReadShape};
 pub use risk::{low_cardinality, LowCardinality};
+pub use sample::{judge_cardinality, Cardinality, KeySample};
 pub use verdict::{judge, Finding, FindingKind};
 
 use serde::Serialize;
@@ -35,6 +37,10 @@ pub struct PatternReport {
     pub unmeasured: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub risk: Option<LowCardinality>,
+    /// What its key's cardinality was judged on, or why it could not be (a GSI key chosen by
+    /// the pattern's parameters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_sample: Option<String>,
     /// Every finding, the verdict first.
     pub findings: Vec<Finding>,
     pub verdict: Finding,

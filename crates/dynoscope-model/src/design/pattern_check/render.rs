@@ -124,6 +124,9 @@ pub fn text(r: &CheckReport) -> String {
             (None, Some(why)) => out.push_str(&format!("  not measured: {}\n", sanitize(why))),
             (None, None) => {}
         }
+        if let Some(basis) = &p.key_sample {
+            out.push_str(&format!("  key sample: {}\n", sanitize(basis)));
+        }
         for f in &p.findings {
             out.push_str(&format!("  - {}\n", sanitize(&f.text)));
         }

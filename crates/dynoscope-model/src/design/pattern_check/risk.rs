@@ -30,6 +30,10 @@ pub struct LowCardinality {
     pub index_wcu_ceiling: u64,
     /// Suffixes that bring the hottest value's shards under [`HOT_KEY_SHARE`] each.
     pub suggested_shards: u32,
+    /// Scan segments the sampled items came from, of the segments read: what the verdict
+    /// rests on (see `sample.rs`).
+    pub segments_hit: usize,
+    pub segments: u32,
 }
 
 /// `counts`: sampled items per partition-key value of the index.
@@ -60,6 +64,8 @@ pub fn low_cardinality(attribute: &str, counts: &BTreeMap<String, u64>) -> Optio
         hottest_share: share,
         index_wcu_ceiling: (PARTITION_WCU as f64 / share).round() as u64,
         suggested_shards: ((share / HOT_KEY_SHARE).ceil() as u32).max(2),
+        segments_hit: 0,
+        segments: 0,
     })
 }
 

@@ -18,6 +18,8 @@ pub const FILTER_HEAVY_SHARE: f64 = 0.2;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum FindingKind {
+    /// DynamoDB refused the pattern's request (a filter on a key attribute…): it cannot run.
+    Refused,
     NeedsGsi,
     Scan,
     LowCardinality,
@@ -36,6 +38,7 @@ impl FindingKind {
 
     pub fn as_str(self) -> &'static str {
         match self {
+            FindingKind::Refused => "refused",
             FindingKind::NeedsGsi => "needs a GSI",
             FindingKind::Scan => "scan",
             FindingKind::LowCardinality => "low-cardinality GSI key",
@@ -55,7 +58,7 @@ pub struct Finding {
     pub text: String,
 }
 
-fn finding(kind: FindingKind, text: String) -> Finding {
+pub(super) fn finding(kind: FindingKind, text: String) -> Finding {
     Finding {
         kind,
         text: sanitize(&text).into_owned(),
@@ -112,10 +115,12 @@ pub fn judge(e: &Evidence) -> Vec<Finding> {
         out.push(finding(
             FindingKind::LowCardinality,
             format!(
-                "low-cardinality GSI key: {} takes {} values in {} sampled items and '{}' holds {}; one value is one partition, capped near {} WCU / {} RCU a second, so writes to the index cap near {} WCU a second; shard it: {} suffixes ('{}#0' … '{}#{}')",
+                "low-cardinality GSI key: {} takes {} values in {} sampled items from {} of {} scan segments, and '{}' holds {}; one value is one partition, capped near {} WCU / {} RCU a second, so writes to the index cap near {} WCU a second; shard it: {} suffixes ('{}#0' … '{}#{}')",
                 risk.attribute,
                 risk.values,
                 risk.sampled_items,
+                risk.segments_hit,
+                risk.segments,
                 risk.hottest,
                 percent(risk.hottest_share),
                 thousands(PARTITION_WCU),
