@@ -1,7 +1,7 @@
 //! The layers' rules (`../shared/DESIGN.md`), checked on every file of `src/`, tests included,
 //! with comments and string literals blanked:
 //!
-//! - Imports run one way: `main → cli → tui → ui → app → aws → logging → model`. A module may
+//! - Imports run one way: `main → cli → tui → ui → app → aws → logging → local_files → model`. A module may
 //!   name its own layer and any layer below it, never one above; the crate root may not be
 //!   aliased (`use crate as root;`, `use super::super as x;` from the root's depth) or
 //!   glob-imported outside `main`.

@@ -779,6 +779,8 @@ async def hostile_text(args):
         check(got == result.structured_content, "the text content and structuredContent differ")
         return {"escapes": sorted(set(re.findall(r"\\u[0-9a-f]{4}", text)))}
 
+    return await with_session(args, body)
+
 
 async def cancel(args):
     """Calls the client gives up on: the SDK sends notifications/cancelled when a call's read

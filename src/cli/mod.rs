@@ -40,6 +40,7 @@ mod seed_churn;
 pub mod settings;
 mod stream;
 pub mod tail;
+mod tail_args;
 mod tail_table;
 mod text_table;
 mod undo_cmd;

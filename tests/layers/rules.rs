@@ -6,8 +6,20 @@ use super::lexer::{code_only, tokens, Kind, Token};
 use super::paths::{named_paths, Named};
 
 /// Layers from the bottom up; `platform` (process priority, signals) is a leaf only the
-/// terminal loop and the command line may use.
-pub const LAYERS: [&str; 8] = ["model", "logging", "aws", "app", "ui", "tui", "cli", "main"];
+/// terminal loop and the command line may use. `local_files` (a file read as untrusted: a
+/// regular file of bounded size, folders made private) sits under the log, which opens its
+/// file through it.
+pub const LAYERS: [&str; 9] = [
+    "model",
+    "local_files",
+    "logging",
+    "aws",
+    "app",
+    "ui",
+    "tui",
+    "cli",
+    "main",
+];
 
 /// One file of `src/`: `rel` is its path under `src/` (`app/update/reads.rs`), `module` the
 /// module it is compiled as (`[app, update, reads]`).

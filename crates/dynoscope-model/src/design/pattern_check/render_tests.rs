@@ -23,6 +23,7 @@ fn report(name: &str, index: &str) -> PatternReport {
         measured: None,
         unmeasured: Some("no stored key fits".into()),
         risk: None,
+        key_sample: None,
         findings: vec![verdict.clone()],
         verdict,
     }
