@@ -5,45 +5,12 @@
 //! before a resumed run appends, so the run stays undoable.
 
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
+use crate::bulk_writes::{boto3, dyno, text};
 use crate::common;
 use common::fault_proxy::{FaultConfig, FaultProxy};
 use common::*;
-
-fn boto3(endpoint: &str, table: &str, args: &[&str]) -> String {
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/bulk_writes/boto3_state.py");
-    let out = Command::new(venv_python())
-        .arg(script)
-        .args([endpoint, table])
-        .args(args)
-        .env_remove("AWS_PROFILE")
-        .output()
-        .expect("run python");
-    assert!(
-        out.status.success(),
-        "boto3 {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn dyno(endpoint: &str, state: &Path, args: &[&str]) -> Output {
-    let mut cmd = Command::new(bin());
-    aws_env(&mut cmd)
-        .env("XDG_STATE_HOME", state)
-        .arg("--endpoint-url")
-        .arg(endpoint)
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run dynoscope")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 fn writes(proxy: &FaultProxy) -> usize {
     [

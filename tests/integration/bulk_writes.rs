@@ -15,7 +15,7 @@ use common::*;
 mod contract;
 
 /// boto3: setup, dump, touch, add, put or expect (see the script).
-fn boto3(endpoint: &str, table: &str, args: &[&str]) -> String {
+pub(crate) fn boto3(endpoint: &str, table: &str, args: &[&str]) -> String {
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/bulk_writes/boto3_state.py");
     let out = Command::new(venv_python())
@@ -54,13 +54,13 @@ fn command(endpoint: &str, state: &Path, args: &[&str]) -> Command {
     cmd
 }
 
-fn dyno(endpoint: &str, state: &Path, args: &[&str]) -> Output {
+pub(crate) fn dyno(endpoint: &str, state: &Path, args: &[&str]) -> Output {
     command(endpoint, state, args)
         .output()
         .expect("run dynoscope")
 }
 
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
