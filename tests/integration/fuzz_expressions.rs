@@ -3,6 +3,7 @@
 
 use dynoscope::model::design::access_pattern::parse_patterns_file;
 use dynoscope::model::design::schema::{KeyAttr, KeySchema, KeyType};
+use dynoscope::model::fixtures::proptest_cases;
 use dynoscope::model::formats::json::{parse_dynamo_values, parse_plain_values};
 use dynoscope::model::item::number::validate_number;
 use dynoscope::model::item::value::AttrValue;
@@ -63,7 +64,7 @@ fn one_line(e: impl ToString) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 20_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: proptest_cases(4_000), ..ProptestConfig::default() })]
 
     #[test]
     fn key_conditions_and_filters_never_panic(expr in expression(), sk_numeric in any::<bool>()) {
@@ -162,7 +163,7 @@ fn friendly_filter() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2_000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: proptest_cases(2_000), ..ProptestConfig::default() })]
 
     /// Every filter the grammar allows compiles; the same with a comparator doubled (issue
     /// 21.8: `total = = 5` was shown as sendable) or a connective left dangling is refused in

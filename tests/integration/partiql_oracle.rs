@@ -24,7 +24,12 @@ use std::collections::HashMap;
 
 const PKS: usize = 12;
 const SKS: usize = 26;
-const STATEMENTS: usize = 2000;
+/// Statements a run checks. With the fuzz tests beside them, 2,000 of them (and 20,000 fuzz
+/// cases) took 140 s of CPU, a tenth of the CI's budget; 1,000 (and 4,000) take 64 s
+/// (docs/benchmarks.md §17.13). `PROPTEST_CASES` asks for more.
+fn statements() -> usize {
+    dynoscope::model::fixtures::proptest_cases(1000) as usize
+}
 const LIMIT: i32 = 10;
 
 const STRINGS: &[&str] = &[
@@ -283,7 +288,8 @@ async fn dynamodb_local_agrees_with_every_translated_statement() {
     let info = info(&table);
     let mut runner = TestRunner::deterministic();
     let strategy = statement(table.clone());
-    let generated: Vec<Generated> = (0..STATEMENTS)
+    let statements = statements();
+    let generated: Vec<Generated> = (0..statements)
         .map(|_| strategy.new_tree(&mut runner).unwrap().current())
         .collect();
     let results: Vec<(usize, Result<Outcome, String>)> =
@@ -311,24 +317,24 @@ async fn dynamodb_local_agrees_with_every_translated_statement() {
     }
     assert!(
         failures.is_empty(),
-        "{} of {STATEMENTS} statements disagree (queries {queries}, scans {scans}, untranslated {untranslated}); first:\n{}",
+        "{} of {statements} statements disagree (queries {queries}, scans {scans}, untranslated {untranslated}); first:\n{}",
         failures.len(),
         failures.iter().take(8).cloned().collect::<Vec<_>>().join("\n")
     );
     assert!(
-        queries > STATEMENTS / 3,
+        queries > statements / 3,
         "queries {queries}, scans {scans}, untranslated {untranslated}"
     );
     assert!(
-        scans > STATEMENTS / 10,
+        scans > statements / 10,
         "queries {queries}, scans {scans}, untranslated {untranslated}"
     );
     assert!(
-        untranslated < STATEMENTS / 5,
+        untranslated < statements / 5,
         "queries {queries}, scans {scans}, untranslated {untranslated}"
     );
     assert!(
-        local_failed < STATEMENTS / 20,
+        local_failed < statements / 20,
         "DynamoDB Local failed {local_failed} statements with InternalFailure (queries {queries}, scans {scans}, untranslated {untranslated})"
     );
 }

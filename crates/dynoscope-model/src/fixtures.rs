@@ -27,3 +27,14 @@ pub fn demo_info() -> TableInfo {
     info.stream = None;
     info
 }
+
+/// How many cases a property test runs: `default`, sized so the whole suite fits the CI's ten
+/// minutes on two cores (docs/benchmarks.md §17.13), or proptest's own `PROPTEST_CASES` when it
+/// is set, which a count written in the test would otherwise override: a deeper run is
+/// `PROPTEST_CASES=20000 bash scripts/test.sh`.
+pub fn proptest_cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(default)
+}

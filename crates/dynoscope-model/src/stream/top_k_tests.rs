@@ -96,7 +96,7 @@ fn an_evicted_counter_passes_its_count_on_as_error() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
+    #![proptest_config(ProptestConfig::with_cases(crate::fixtures::proptest_cases(100)))]
 
     #[test]
     fn estimates_bracket_the_truth_within_total_over_capacity(

@@ -32,7 +32,7 @@ fn expected(events: &[(u64, u64)], window: Window, now: u64) -> RatePoint {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(ProptestConfig::with_cases(crate::fixtures::proptest_cases(300)))]
 
     #[test]
     fn window_totals_equal_the_events_inside_the_window(

@@ -224,7 +224,7 @@ fn run(case: &Case, interrupted: bool, past_limit: bool) -> Delivered {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(250))]
+    #![proptest_config(ProptestConfig::with_cases(crate::model::fixtures::proptest_cases(100)))]
 
     #[test]
     fn cancel_fail_and_resume_deliver_what_one_read_would(case in case()) {

@@ -440,7 +440,7 @@ fn split_tree(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(crate::model::fixtures::proptest_cases(48)))]
 
     #[test]
     fn split_trees_under_faults_deliver_every_record_once_in_key_order(

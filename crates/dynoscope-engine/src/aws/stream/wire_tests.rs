@@ -196,7 +196,7 @@ fn body(records: &[WireRecord], next: Option<&str>) -> Vec<u8> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(crate::model::fixtures::proptest_cases(64)))]
 
     #[test]
     fn reads_every_body_as_the_sdk_does(

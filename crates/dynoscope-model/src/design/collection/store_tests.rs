@@ -286,8 +286,9 @@ fn check_invariants(store: &ItemStore, sort_key: &str) {
 
 #[test]
 fn ingests_the_demo_data_set() {
-    let items = crate::demo::demo_data::generate(10_000);
-    assert!(items.len() >= 150_000, "{} items", items.len());
+    // 3,000 users: 45,000 items and more, a hundred pages, in a few seconds of a debug build.
+    let items = crate::demo::demo_data::generate(3_000);
+    assert!(items.len() >= 45_000, "{} items", items.len());
     let count = items.len();
     let mut pages: Vec<Vec<Item>> = Vec::new();
     let mut rest = items.into_iter();
@@ -321,7 +322,7 @@ fn ingests_the_demo_data_set() {
     let names: Vec<_> = summary.iter().map(|(name, _)| *name).collect();
     assert_eq!(names, ["ITEM", "ORDER", "USER", "PRODUCT"]);
     assert_eq!(summary[3], ("PRODUCT", 120));
-    assert_eq!(summary[2], ("USER", 10_001));
+    assert_eq!(summary[2], ("USER", 3_001));
     let celebrity = by_total.collection_of("USER#celebrity").unwrap();
     let first = by_total.collections()[celebrity].items[0];
     assert_eq!(by_total.kind_of(first), Some("USER"));

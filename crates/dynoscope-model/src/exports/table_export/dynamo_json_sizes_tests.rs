@@ -70,7 +70,7 @@ fn agree(line: &str) -> Result<Vec<bool>, TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(4000))]
+    #![proptest_config(ProptestConfig::with_cases(crate::fixtures::proptest_cases(1000)))]
 
     /// The DynamoDB JSON writer's own lines: the pass answers whenever it can (no escape in the
     /// line, a key of S, N or B, or none) and agrees with the full reader.

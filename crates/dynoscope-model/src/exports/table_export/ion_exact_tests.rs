@@ -264,7 +264,7 @@ fn canonical(v: &AttrValue) -> AttrValue {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(crate::fixtures::proptest_cases(400)))]
     #[test]
     fn the_ion_reader_and_the_dynamodb_json_reader_agree(s in spec()) {
         let (from_json, from_ion) = (json(&s.json()), ion(&s.ion()));

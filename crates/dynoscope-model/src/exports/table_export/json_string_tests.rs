@@ -20,7 +20,7 @@ fn quoted_body() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(crate::fixtures::proptest_cases(1000)))]
 
     /// The scan says what serde_json says: the string's UTF-8 length, or that it is no string.
     #[test]

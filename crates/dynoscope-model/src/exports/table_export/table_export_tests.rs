@@ -291,7 +291,7 @@ fn items() -> impl Strategy<Value = Item> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1000))]
+    #![proptest_config(ProptestConfig::with_cases(crate::fixtures::proptest_cases(500)))]
 
     #[test]
     fn an_item_survives_both_formats_exactly(item in items()) {
@@ -332,7 +332,7 @@ fn mutated(line: String, at: usize, len: usize, insert: &str) -> Option<String> 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(crate::fixtures::proptest_cases(1000)))]
 
     /// The direct reader of full lines reads what the general reader reads, and no line it
     /// accepts (however damaged) means anything else to the general reader.

@@ -123,7 +123,7 @@ fn reference_escape(s: &str) -> String {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::test_runner::Config::with_cases(4000))]
+    #![proptest_config(proptest::test_runner::Config::with_cases(crate::fixtures::proptest_cases(1000)))]
     /// Mostly clean text with a special character now and then, so that clean words, dirty
     /// words and every length of tail (the overlapping loads) all come up.
     #[test]

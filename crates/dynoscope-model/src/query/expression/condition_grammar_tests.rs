@@ -112,7 +112,7 @@ fn condition() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(ProptestConfig::with_cases(crate::fixtures::proptest_cases(500)))]
 
     #[test]
     fn generated_conditions_are_accepted(expr in condition()) {
