@@ -5,9 +5,9 @@ use std::collections::BTreeMap;
 
 use crate::app::input::{Key, KeyCode};
 
-use super::reads::start;
 use crate::app::msg::Effect;
 use crate::app::query_form::MAX_COMPLETIONS;
+use crate::app::reads::start;
 use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};
 use crate::model::query::completion::complete_key;
 

@@ -6,9 +6,9 @@ use crate::app::input::Key;
 
 use super::derived::refilter;
 use super::open::submit_pk;
-use super::reads::continue_read;
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
+use crate::app::reads::continue_read;
 use crate::app::state::{BulkField, BulkStage, Layer, Modal, Overlay, Prompt, Screen, State};
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::input::limits;
