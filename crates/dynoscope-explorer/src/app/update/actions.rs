@@ -9,7 +9,7 @@ use crate::app::explorer::{open_help, quit};
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
 use crate::app::query_form::open_query_form;
-use crate::app::state::State;
+use crate::app::state::{PaletteScope, State};
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
     use Action::*;
@@ -34,7 +34,8 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Filter | QueryPk => prompts::open_prompt(state, action),
         ChooseIndex => index_chooser::open_chooser(state),
         QueryBuilder => open_query_form(state),
-        Patterns => palette::open_palette(state),
+        Patterns => palette::open_palette(state, PaletteScope::Patterns),
+        ActionPalette => palette::open_palette(state, PaletteScope::Everything),
         ScanLauncher => scan::open_launcher(state),
         KeyDistribution => distribution::open_distribution(state),
         // The panes over the table.

@@ -9,6 +9,7 @@ mod help;
 mod index_chooser;
 mod open;
 mod palette;
+mod palette_rows;
 mod pattern_check;
 mod picker;
 mod prompts;
