@@ -20,6 +20,8 @@
 //! The self-tests in `layers/self_tests.rs` run the same check on small sources that break
 //! each rule (and on clean ones).
 
+#[path = "layers/app_modules.rs"]
+mod app_modules;
 #[path = "layers/lexer.rs"]
 mod lexer;
 #[path = "layers/paths.rs"]
@@ -86,6 +88,24 @@ fn every_layer_keeps_its_rules() {
             "{folder} no longer names {path}: remove it from KNOWN ({why})"
         );
     }
+}
+
+/// Inside the explorer, a feature never names the dispatcher it is called from
+/// (`layers/app_modules.rs`): the router calls down into features, features share
+/// `app::explorer`, a leaf, and no circle runs through `app/update/mod.rs`.
+#[test]
+fn app_features_never_name_the_dispatcher() {
+    let files = tree::src_files();
+    let found: Vec<String> = files
+        .iter()
+        .flat_map(|f| app_modules::dispatcher_named(&f.source()))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "app/ features name the dispatcher (use app::explorer or app::reads):\n{}",
+        found.join("\n")
+    );
+    assert!(files.iter().any(|f| f.rel == "app/explorer.rs"));
 }
 
 /// Every line on stderr passes the sanitiser: `cli::say` is the one writer. Names, messages

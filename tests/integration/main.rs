@@ -36,6 +36,7 @@ mod e2e_export_source;
 mod e2e_hostile;
 mod e2e_live;
 mod e2e_logs;
+mod e2e_palette;
 mod e2e_pty;
 mod e2e_signals;
 mod e2e_throttle_storm;

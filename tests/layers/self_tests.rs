@@ -1,6 +1,7 @@
 //! The check run on small sources: each rule and each way around it must be reported, and
 //! clean sources must not be.
 
+use super::app_modules::dispatcher_named;
 use super::rules::{violations, Crates, Source};
 use super::tree::module_path;
 
@@ -325,4 +326,44 @@ fn no_source_is_pulled_across_layers() {
     );
     // A variable called `path` is not an attribute.
     assert_clean("app/x.rs", "fn f() { let path = \"../ui/x.rs\"; }\n");
+}
+
+fn dispatcher(rel: &str, text: &str) -> Vec<String> {
+    let module = module_path(rel);
+    dispatcher_named(&Source {
+        rel,
+        module: &module,
+        text,
+    })
+}
+
+#[test]
+fn a_feature_naming_the_dispatcher_is_reported() {
+    let text = concat!(
+        "use crate::app::update::{area, quit};\n",
+        "use super::super::update::open_help;\n",
+        "fn f(s: &mut State) { crate::app::update::start_read(s); }\n",
+        "use crate::app::explorer::layout;\n",
+    );
+    assert_eq!(
+        dispatcher("app/table/navigation.rs", text),
+        [
+            "app/table/navigation.rs:1: names crate::app::update::area",
+            "app/table/navigation.rs:1: names crate::app::update::quit",
+            "app/table/navigation.rs:2: names crate::app::update::open_help",
+            "app/table/navigation.rs:3: names crate::app::update::start_read",
+        ]
+    );
+    // The router, tests and fixtures drive the explorer through `update`.
+    assert!(dispatcher("app/update/actions.rs", text).is_empty());
+    assert!(dispatcher("app/table/walk_tests.rs", text).is_empty());
+    assert!(dispatcher("app/fixtures.rs", text).is_empty());
+    // The leaf names only what it is made of.
+    assert_eq!(
+        dispatcher(
+            "app/explorer.rs",
+            "use crate::app::state::State;\nuse crate::app::reads::start;\n"
+        ),
+        ["app/explorer.rs:2: the leaf names crate::app::reads::start (only app::{input, keymap, layout, msg, effect, state})"]
+    );
 }

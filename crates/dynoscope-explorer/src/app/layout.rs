@@ -95,6 +95,20 @@ pub fn help_popup(area: Rect) -> Rect {
     area.centered(Constraint::Length(width), Constraint::Length(height))
 }
 
+/// The palette and its pattern form (and the query form): up to 120 columns and 26 rows, a
+/// margin around.
+pub fn palette_popup(area: Rect) -> Rect {
+    area.centered(
+        Constraint::Length(area.width.saturating_sub(4).min(120)),
+        Constraint::Length(area.height.saturating_sub(2).min(26)),
+    )
+}
+
+/// The palette's rows inside `popup`: under its border, the typed line and a blank line.
+pub fn palette_rows(popup: Rect) -> usize {
+    popup.height.saturating_sub(4) as usize
+}
+
 /// The key-distribution overlay (`K`): up to 110 columns, all the rows but a margin.
 pub fn distribution_popup(area: Rect) -> Rect {
     area.centered(

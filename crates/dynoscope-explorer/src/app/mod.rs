@@ -3,6 +3,7 @@
 pub mod columns;
 pub mod config;
 pub mod effect;
+pub mod explorer;
 pub mod export;
 pub mod help;
 pub mod history_file;
@@ -13,7 +14,9 @@ pub mod live;
 pub mod metrics;
 pub mod msg;
 pub mod query_form;
+pub mod reads;
 pub mod request_log;
+pub(crate) mod scroll;
 pub mod sent_view;
 pub mod state;
 pub mod table;

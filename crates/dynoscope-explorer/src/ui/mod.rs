@@ -13,6 +13,7 @@ pub mod json_view;
 mod live;
 mod live_tail;
 mod metrics_pane;
+mod palette;
 mod palette_check;
 mod picker;
 mod prompt;
@@ -45,6 +46,8 @@ mod live_snapshot_tests;
 mod metrics_snapshot_tests;
 #[cfg(test)]
 mod palette_check_snapshot_tests;
+#[cfg(test)]
+mod palette_snapshot_tests;
 #[cfg(test)]
 mod query_form_partiql_snapshot_tests;
 #[cfg(test)]

@@ -22,7 +22,7 @@ pub fn check_span(state: &State, pattern: &str) -> Option<Span<'static>> {
 /// The palette's bottom line: its keys, Ctrl-K in the list.
 pub fn hint(palette: &Palette) -> &'static str {
     match palette.form {
-        None => " ↑↓ choose · Enter run · Ctrl-K check cost and verdict · Esc back ",
+        None => " type to filter · ↑↓ choose · Enter runs · Ctrl-K checks a pattern · Esc closes ",
         Some(_) => " ↑↓ choose · Enter run · Tab next parameter / accept · Esc back ",
     }
 }

@@ -126,7 +126,7 @@ pub fn draw_modal(frame: &mut Frame, area: Rect, state: &State) {
             info,
             state.config.price_per_million_reads,
         ),
-        (Modal::Palette(p), _) => super::query_form::draw_palette(frame, area, p, state),
+        (Modal::Palette(p), _) => super::palette::draw_palette(frame, area, p, state),
         (Modal::BudgetPrompt(prompt), _) => draw_prompt(
             frame,
             area,

@@ -1,10 +1,11 @@
 //! Text for people and for terminals: the one gate between untrusted item text and the terminal
 //! (`sanitize`), an attribute value as a table cell, wrapping and shortening, counts in words,
-//! endpoints with their credentials masked, and the words dynoscope puts into the shell command
+//! endpoints with their credentials masked, a fuzzy match of typed words (`fuzzy`), and the words dynoscope puts into the shell command
 //! lines and the SQL it prints.
 
 pub mod cell;
 pub mod escaped;
+pub mod fuzzy;
 pub mod redact;
 pub mod sanitize;
 pub mod shell;

@@ -1,7 +1,7 @@
 //! The export (`x`), one feature in one folder: the dialog and the job it starts (`dialog`), the
 //! dialog's keys (`keys`), the run once it starts, with its progress, cancel and end (`run`),
 //! and a damaged export's report (`damage`). `ui::export` draws the dialog. The read an export
-//! tees into its file stays with the read's owner, `update::reads`.
+//! tees into its file stays with the read's owner, `app::reads`.
 
 pub(crate) mod damage;
 mod dialog;

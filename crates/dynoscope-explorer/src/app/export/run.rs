@@ -3,11 +3,11 @@
 //! tees every page of the reads that continue it into the file, until the read's end).
 
 use crate::app::msg::{Effect, ExportEffect, ExportSummary, ReadEffect};
+use crate::app::reads::continue_read;
 use crate::app::state::{
     CsvChoice, CsvColumns, ExportItems, ExportJob, ExportRequest, ExportScope, Modal, Notice,
     OpenTable, State,
 };
-use crate::app::update::continue_read;
 use crate::model::design::collection::ItemId;
 use crate::model::exports::export::csv_columns;
 use crate::model::text::wording::{count, thousands};
@@ -145,7 +145,7 @@ fn take_over_read(state: &mut State) -> Vec<Effect> {
 /// `x`, `y`: the export is cancelled, and so is the read a streaming export started (or is
 /// waiting for). An export still waiting for the read to stop has no file yet: it just ends.
 pub(crate) fn cancel(state: &mut State) -> Vec<Effect> {
-    let reading = crate::app::update::running_read(state);
+    let reading = crate::app::explorer::running_read(state);
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };

@@ -97,6 +97,7 @@ actions! {
     LogShorter = "log_shorter", ["-"], "Request log shorter";
     SwitchRegion = "switch_region", ["R"], "Switch region without restarting (the open table is opened again there)";
     SwitchProfile = "switch_profile", ["A"], "Switch AWS profile (from ~/.aws/config) without restarting";
+    ActionPalette = "action_palette", ["ctrl-p", "f2"], "Action palette: type part of what you want (an action or a saved pattern), Enter runs it as its key would";
 }
 
 impl Action {

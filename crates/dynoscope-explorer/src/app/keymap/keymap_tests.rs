@@ -209,6 +209,20 @@ fn override_takes_a_key_from_its_default_action() {
     assert_eq!(row.map(|r| r.keys), Some(String::new()));
 }
 
+/// The palette came after configs that gave `ctrl-p` to another action (`up`, as in emacs):
+/// it has a second key, so such a config still loads and the palette keeps F2.
+#[test]
+fn a_config_that_took_ctrl_p_still_loads_and_the_palette_keeps_f2() {
+    let keymap = Keymap::default()
+        .with_overrides(&overrides(&[("up", &["up", "k", "ctrl-p"])]))
+        .unwrap();
+    let ctrl_p = press(KeyCode::Char('p'), Modifiers::CONTROL);
+    assert_eq!(keymap.action(&ctrl_p), Some(Action::Up));
+    assert_eq!(keymap.keys_for(Action::ActionPalette), "f2");
+    let default = Keymap::default();
+    assert_eq!(default.action(&ctrl_p), Some(Action::ActionPalette));
+}
+
 #[test]
 fn rejects_bad_overrides() {
     type Overrides<'a> = &'a [(&'a str, &'a [&'a str])];

@@ -6,12 +6,12 @@
 use crate::app::input::{Key, KeyCode, Modifiers};
 
 use super::layout::{detail_rows, live_layout, tail_rows};
+use crate::app::explorer::{area, open_help, quit};
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, LiveEffect, StreamMsg};
 use crate::app::state::{
     detail_line_count, ChangeDetail, CoverPane, LiveStatus, LiveView, Loadable, Notice, State,
 };
-use crate::app::update::{area, open_help, quit};
 use crate::model::design::entity::SEPARATORS;
 use crate::model::engine::stream::{StreamEvent, StreamOutcome, StreamStart};
 use crate::model::stream::{LiveConfig, Timeline, Window};

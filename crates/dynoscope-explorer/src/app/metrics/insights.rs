@@ -4,10 +4,10 @@
 //! key's collection with the explorer's own collection opener (`walk::open_collection`).
 
 use super::lines::{pane_lines, LineKind};
+use crate::app::explorer::area;
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, MetricsEffect};
 use crate::app::state::{InsightsSection, State, PANE_PERIOD_SECS, PANE_SINCE_SECS};
-use crate::app::update::area;
 use crate::model::engine::FeatureError;
 use crate::model::traffic::insights::{RuleKind, TargetInsights};
 use crate::model::traffic::metrics::Target;

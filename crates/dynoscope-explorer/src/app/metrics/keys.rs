@@ -4,6 +4,7 @@
 //! stale: each carries its batch id or pane generation).
 
 use super::lines::pane_lines;
+use crate::app::explorer::{area, open_help, quit};
 use crate::app::input::{Key, KeyCode};
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, MetricsEffect, Timer, TimerEffect};
@@ -11,7 +12,6 @@ use crate::app::state::{
     CoverPane, MetricsPane, MetricsStatus, Notice, State, PANE_PERIOD_SECS, PANE_REFRESH,
     PANE_SINCE_SECS,
 };
-use crate::app::update::{area, open_help, quit};
 use crate::model::engine::FeatureError;
 use crate::model::traffic::diagnose::{diagnose, Evidence, IndexFacts};
 use crate::model::traffic::metrics::report::MetricsReport;

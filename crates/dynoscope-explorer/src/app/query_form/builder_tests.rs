@@ -289,7 +289,7 @@ fn palette_runs_patterns_and_fans_out_shards() {
     )
     .unwrap();
     send(&mut s, [char('P')]);
-    let entries = s.table.as_ref().unwrap().palette().unwrap().entries.len();
+    let entries = s.table.as_ref().unwrap().palette().unwrap().rows.len();
     assert_eq!(entries, 6);
     // user-orders: one parameter, completed from loaded keys.
     send(&mut s, [press(KeyCode::Down), press(KeyCode::Enter)]);

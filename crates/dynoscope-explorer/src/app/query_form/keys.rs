@@ -10,8 +10,8 @@ use super::history::remember;
 use super::key_sample::{restore, sample_keys};
 use super::partiql_keys::{copy_dialect, next_dialect, next_mode, run_partiql};
 use crate::app::msg::{Effect, TerminalEffect};
+use crate::app::reads::start as start_read;
 use crate::app::state::{Modal, Notice, OpenTable, ReadOrigin, State};
-use crate::app::update::start_read;
 
 fn view(state: &mut State) -> Option<&mut OpenTable> {
     state.table.as_mut()

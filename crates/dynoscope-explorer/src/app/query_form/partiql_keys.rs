@@ -8,8 +8,8 @@ use super::form::QueryForm;
 use super::history::remember;
 use super::partiql::PartiqlCheck;
 use crate::app::msg::{Effect, TerminalEffect};
+use crate::app::reads::{launch_scan, start as start_read};
 use crate::app::state::{LaunchPlan, Modal, Notice, ReadOrigin, State};
-use crate::app::update::{launch_scan, start_read};
 use crate::model::design::schema::TableInfo;
 use crate::model::traffic::capacity::on_demand_cost;
 

@@ -45,7 +45,7 @@ pub use crate::app::metrics::{
 };
 pub use modal::Modal;
 pub use overlay::Overlay;
-pub use palette::{Palette, ParamForm};
+pub use palette::{Palette, PaletteEntry, PaletteRow, PaletteScope, ParamForm};
 pub use pattern_checks::{PatternCheck, PatternChecks};
 pub use picker::Picker;
 // The query form's state lives with its keys in `app::query_form`; the dialog enum and the
@@ -193,6 +193,9 @@ pub struct State {
     pub writes_enabled: bool,
     /// Derived view data this message made stale (see `table::derived`).
     pub refresh: Refresh,
+    /// What the palette ran this session, the latest first: listed first next time. Kept in
+    /// memory only.
+    pub recent: Vec<PaletteEntry>,
 }
 
 impl State {
@@ -237,6 +240,7 @@ impl State {
             session_budget: SessionBudget::default(),
             writes_enabled: false,
             refresh: Refresh::default(),
+            recent: Vec::new(),
         }
     }
 }

@@ -5,9 +5,9 @@
 //! a message that changes the store, the filter and the cursor filters once.
 
 use crate::app::columns;
+use crate::app::explorer::{area, layout};
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::state::{OpenTable, Stale, State};
-use crate::app::update::{area, layout};
 use crate::model::design::collection::ItemStore;
 use crate::model::item::value::AttrValue;
 

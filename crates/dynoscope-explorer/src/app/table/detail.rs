@@ -3,11 +3,11 @@
 
 use ratatui::layout::Rect;
 
+use crate::app::explorer::layout;
 use crate::app::keymap::Action;
 use crate::app::layout::{list_rows, split_progress, split_related};
 use crate::app::msg::Effect;
 use crate::app::state::{JsonMode, Notice, OpenTable, Pane, State};
-use crate::app::update::layout;
 use crate::model::formats::json::{line_text, pretty_lines, JsonSpelling};
 use crate::model::text::sanitize::display_width;
 use crate::model::text::wrap::row_count;

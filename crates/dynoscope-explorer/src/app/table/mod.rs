@@ -13,6 +13,7 @@ pub(crate) mod chord_keys;
 pub(crate) mod copy;
 pub(crate) mod derived;
 pub(crate) mod detail;
+pub(crate) mod log_pane;
 pub(crate) mod mark_keys;
 mod marks;
 pub(crate) mod navigation;

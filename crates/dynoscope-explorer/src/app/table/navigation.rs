@@ -3,12 +3,14 @@
 
 use super::derived::{refilter, refresh_columns};
 use super::detail::{detail_areas, scroll_detail};
+use super::log_pane::{move_log_cursor, show_sent};
 use super::walk::follow_related;
+use crate::app::explorer::{layout, running_read};
 use crate::app::keymap::Action;
-use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
+use crate::app::layout::{list_rows, table_rows};
 use crate::app::msg::{Effect, ReadEffect};
-use crate::app::state::{Pane, Screen, Stale, State};
-use crate::app::update::{area, layout, load_more, picker_moved, running_read};
+use crate::app::reads::load_more;
+use crate::app::state::{Pane, Stale, State};
 
 /// The moving keys: Up/Down/PageUp/PageDown/Top/Bottom, Left/Right, Tab/Shift-Tab, Enter, Esc.
 pub(crate) fn navigate(state: &mut State, action: Action) -> Vec<Effect> {
@@ -79,7 +81,7 @@ fn open(state: &mut State) -> Vec<Effect> {
     };
     match view.view.focus {
         Pane::Related => return follow_related(state),
-        Pane::Log => crate::app::update::show_sent(state),
+        Pane::Log => show_sent(state),
         Pane::Collections => view.view.focus = Pane::Items,
         Pane::Items if view.view.selected_item().is_some() => {
             view.view.detail_open = true;
@@ -127,12 +129,6 @@ fn pane_rows(state: &State) -> usize {
 }
 
 pub(crate) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
-    if state.screen == Screen::Picker {
-        let rows = picker_rows(picker_layout(area(state)).list);
-        let len = state.picker.visible().len();
-        state.picker.list.move_by(delta, len, rows);
-        return picker_moved(state);
-    }
     let l = layout(state);
     let related_rows = list_rows(detail_areas(state)[0]);
     let Some(view) = state.table.as_mut() else {
@@ -170,7 +166,7 @@ pub(crate) fn move_cursor(state: &mut State, delta: isize) -> Vec<Effect> {
             return Vec::new();
         }
         Pane::Log => {
-            crate::app::update::move_log_cursor(state, delta);
+            move_log_cursor(state, delta);
             return Vec::new();
         }
     }

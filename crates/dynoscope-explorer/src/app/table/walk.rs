@@ -2,10 +2,11 @@
 //! with a Query, and going back through the views left on the way, as they were.
 
 use super::derived::{follow_collection, refilter};
+use crate::app::explorer::running_read;
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
+use crate::app::reads::start;
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
-use crate::app::update::{running_read, start_read as start};
 use crate::model::design::relations::{related_collections, KeyKnowledge, RelationInputs};
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};

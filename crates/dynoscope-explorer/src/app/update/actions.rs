@@ -2,20 +2,21 @@
 //! routing here: what an action does lives with its feature, so a new action is one arm here
 //! and its code there.
 
-use super::{bulk, open, quit, session, walk, writes};
+use super::{bulk, open, session, walk, writes};
 use super::{copy, distribution, index_chooser, palette, picker, prompts, reads, scan};
-use super::{detail, export, help, insights, live, log_pane, marks, metrics, navigation};
+use super::{detail, export, insights, live, log_pane, marks, metrics, navigation};
+use crate::app::explorer::{open_help, quit};
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
 use crate::app::query_form::open_query_form;
-use crate::app::state::State;
+use crate::app::state::{PaletteScope, State};
 
 pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
     use Action::*;
     match action {
         // The explorer itself: quitting, the help, the table picker, region and profile.
         Quit => quit(state),
-        Help => help::open_help(state),
+        Help => open_help(state),
         Tables => picker::leave_table(state),
         SwitchRegion | SwitchProfile => session::switch_action(state, action),
         // Moving around the table.
@@ -33,7 +34,8 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         Filter | QueryPk => prompts::open_prompt(state, action),
         ChooseIndex => index_chooser::open_chooser(state),
         QueryBuilder => open_query_form(state),
-        Patterns => palette::open_palette(state),
+        Patterns => palette::open_palette(state, PaletteScope::Patterns),
+        ActionPalette => palette::open_palette(state, PaletteScope::Everything),
         ScanLauncher => scan::open_launcher(state),
         KeyDistribution => distribution::open_distribution(state),
         // The panes over the table.

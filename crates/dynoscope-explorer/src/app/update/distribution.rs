@@ -4,7 +4,7 @@ use crate::app::input::{Key, KeyCode};
 
 use ratatui::layout::Margin;
 
-use super::area;
+use crate::app::explorer::area;
 use crate::app::layout::distribution_popup;
 use crate::app::msg::Effect;
 use crate::app::state::{DistributionView, Modal, State};

@@ -2,7 +2,7 @@
 
 use crate::app::input::Key;
 
-use super::area;
+use crate::app::explorer::area;
 use crate::app::help::help_lines;
 use crate::app::layout::{help_popup, list_rows};
 use crate::app::msg::Effect;
@@ -16,16 +16,10 @@ pub(super) fn help_key(state: &mut State, key: Key) -> Vec<Effect> {
     let page = rows.max(1);
     let from = state.help_scroll().unwrap_or(0).min(max);
     let action = state.keymap.action(&key);
-    let Some(to) = super::scroll::scrolled(key.code, action, from, page, max) else {
+    let Some(to) = crate::app::scroll::scrolled(key.code, action, from, page, max) else {
         state.overlay = None;
         return Vec::new();
     };
     state.overlay = Some(Overlay::Help { scroll: to });
-    Vec::new()
-}
-
-/// `?`: the help over everything, from its top.
-pub(crate) fn open_help(state: &mut State) -> Vec<Effect> {
-    state.overlay = Some(Overlay::Help { scroll: 0 });
     Vec::new()
 }

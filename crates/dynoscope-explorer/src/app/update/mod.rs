@@ -7,20 +7,17 @@ mod actions;
 mod distribution;
 mod help;
 mod index_chooser;
-mod log_pane;
 mod open;
 mod palette;
+mod palette_rows;
 mod pattern_check;
 mod picker;
 mod prompts;
 mod read_events;
-mod reads;
 mod scan;
-mod scroll;
 mod session;
 
 use crate::app::input::{Key, KeyCode, Modifiers, MouseKind};
-use ratatui::layout::Rect;
 
 use self::actions::table_action;
 use self::distribution::distribution_key;
@@ -31,38 +28,29 @@ use self::prompts::{budget_prompt_key, prompt_key};
 use self::read_events::read_event;
 use self::scan::launcher_key;
 use crate::app::keymap::Action;
-use crate::app::layout::{explorer_layout, TableLayout};
 use crate::app::msg::{
-    Effect, ExportMsg, FileMsg, InputMsg, Msg, ReadEffect, SessionMsg, TableEffect, TableMsg,
-    TerminalEffect, TimeMsg, Timer, WriteMsg,
+    Effect, ExportMsg, FileMsg, InputMsg, Msg, SessionMsg, TableEffect, TableMsg, TerminalEffect,
+    TimeMsg, Timer, WriteMsg,
 };
 use crate::app::query_form::query_form_key;
 use crate::app::state::{Layer, Loadable, Modal, Overlay, Screen, State};
 
 // The feature folders' keys and news (`app::export`, `app::live`, `app::metrics`, `app::table`,
-// `app::writes`) live with their state; the router and `actions` call them by these names.
+// `app::writes`) live with their state; the router and `actions` call them by these names. They
+// never name this module back: what they share (the area, the layout, the help, quitting) is
+// in `app::explorer`, and the read owner is `app::reads`.
+use crate::app::explorer::quit;
 use crate::app::export::{damage as export_damage, keys as export, run as export_run};
 use crate::app::live::keys as live;
 use crate::app::metrics::{insights, keys as metrics};
+use crate::app::reads;
 use crate::app::table::derived::{self, keep_cursors_visible};
 use crate::app::table::navigation::{self, move_cursor};
-use crate::app::table::{chord_keys as chord, copy, detail, mark_keys as marks, walk};
+use crate::app::table::{chord_keys as chord, copy, detail, log_pane, mark_keys as marks, walk};
 use crate::app::writes::{bulk_keys as bulk, bulk_run, keys as writes, send as write_send};
 
 pub use self::pattern_check::CHECK_MAX_RCU;
 pub use crate::app::state::EXPLORER_PAGE_SIZE;
-
-// The read and scan starts the feature folders (`app::query_form`) send their reads through.
-pub(crate) use self::reads::start as start_read;
-pub(crate) use self::scan::launch as launch_scan;
-// A streaming export (`app::export`) continues the read it tees into its file.
-pub(crate) use self::reads::continue_read;
-// What the table view (`app::table`) asks of the reads, the picker and the request log.
-pub(crate) use self::log_pane::{move_log_cursor, show_sent};
-pub(crate) use self::picker::picker_moved;
-pub(crate) use self::reads::load_more;
-// `?` over the panes (`app::live`, `app::metrics`) opens the same help as over the table.
-pub(crate) use self::help::open_help;
 
 pub fn update(state: &mut State, msg: Msg) -> Vec<Effect> {
     let streaming = live::stream_id(state);
@@ -86,7 +74,7 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
                 Ok(names) => Loadable::Loaded(names),
                 Err(e) => Loadable::Failed(e),
             });
-            picker_moved(state)
+            picker::picker_moved(state)
         }
         Msg::Tables(TableMsg::Described { table, result }) => {
             let mut effects = described(state, table, result);
@@ -154,6 +142,7 @@ fn input_msg(state: &mut State, input: InputMsg) -> Vec<Effect> {
             match state.layers().into_iter().find(|l| l.scrolls()) {
                 Some(Layer::Live) => live::scroll(state, delta),
                 Some(Layer::Metrics) => metrics::scroll(state, delta),
+                _ if state.screen == Screen::Picker => picker::scroll(state, delta),
                 _ => move_cursor(state, delta),
             }
         }
@@ -250,16 +239,6 @@ fn screen_key(state: &mut State, key: Key) -> Vec<Effect> {
     }
 }
 
-pub(crate) fn quit(state: &mut State) -> Vec<Effect> {
-    state.quit = true;
-    let mut effects: Vec<Effect> = running_read(state)
-        .map(|x| Effect::Read(ReadEffect::Cancel(x)))
-        .into_iter()
-        .collect();
-    effects.push(Effect::Terminal(TerminalEffect::Quit));
-    effects
-}
-
 /// Keys for what is open over everything ([`Overlay`]).
 fn overlay_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     match state.overlay.as_ref()? {
@@ -286,11 +265,6 @@ fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
     })
 }
 
-pub(crate) fn running_read(state: &State) -> Option<u64> {
-    let read = state.table.as_ref()?.view.read.as_ref()?;
-    read.running.then_some(read.id)
-}
-
 #[cfg(test)]
 mod continue_tests;
 #[cfg(test)]
@@ -303,12 +277,3 @@ mod paste_tests;
 mod scan_tests;
 #[cfg(test)]
 mod update_tests;
-
-/// The whole terminal, for the layout arithmetic `update` needs (page sizes, visible rows).
-pub(crate) fn area(state: &State) -> Rect {
-    Rect::new(0, 0, state.width, state.height)
-}
-
-pub(super) fn layout(state: &State) -> TableLayout {
-    explorer_layout(state, area(state))
-}

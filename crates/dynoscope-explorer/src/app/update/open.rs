@@ -1,7 +1,7 @@
 //! What to read: a table opened, its description arriving, a rescan, a partition-key query.
 
-use super::reads::start;
 use crate::app::msg::{Effect, TableEffect};
+use crate::app::reads::start;
 use crate::app::state::{Loadable, Modal, OpenTable, ReadOrigin, Screen, State};
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};

@@ -1,28 +1,32 @@
-//! The access-pattern palette: choose a pattern, fill in its parameters, run it (a write-
-//! sharded one as one read with a segment per shard).
+//! The palette (`Ctrl-P`, or `P` for its access patterns): type to filter every action and the
+//! table's patterns, Enter runs the highlighted one (an action through the same dispatch its
+//! key goes through; a pattern after its parameters, a write-sharded one as one read with a
+//! segment per shard).
 
 use std::collections::BTreeMap;
 
-use crate::app::input::{Key, KeyCode};
+use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::reads::start;
+use super::actions::table_action;
+use super::palette_rows::rows;
+use crate::app::explorer::area;
+use crate::app::layout::{palette_popup, palette_rows};
 use crate::app::msg::Effect;
 use crate::app::query_form::MAX_COMPLETIONS;
-use crate::app::state::{Modal, Notice, Palette, ParamForm, ReadOrigin, State};
+use crate::app::reads::start;
+use crate::app::state::{
+    Modal, Notice, Palette, PaletteEntry, PaletteScope, ParamForm, ReadOrigin, State,
+};
 use crate::model::query::completion::complete_key;
 
-pub(super) fn open_palette(state: &mut State) -> Vec<Effect> {
+/// Rows the palette remembers as recently run.
+const RECENT_KEPT: usize = 20;
+
+pub(super) fn open_palette(state: &mut State, scope: PaletteScope) -> Vec<Effect> {
     let Some(v) = state.table.as_ref() else {
         return Vec::new();
     };
-    let entries: Vec<usize> = state
-        .patterns
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| p.table == v.name)
-        .map(|(i, _)| i)
-        .collect();
-    if entries.is_empty() {
+    if scope == PaletteScope::Patterns && !state.patterns.iter().any(|p| p.table == v.name) {
         state.notice = Some(Notice {
             text: format!(
                 "no access patterns for '{}'; declare [[pattern]] in the config file or pass --patterns FILE",
@@ -32,15 +36,16 @@ pub(super) fn open_palette(state: &mut State) -> Vec<Effect> {
         });
         return Vec::new();
     }
+    let rows = rows(state, scope, "");
     state.table.as_mut().expect("checked").modal = Some(Modal::Palette(Palette {
-        entries,
+        scope,
+        rows,
         ..Default::default()
     }));
     Vec::new()
 }
 
 pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
-    let patterns = state.patterns.clone();
     let Some(p) = state
         .table
         .as_mut()
@@ -49,54 +54,17 @@ pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
         return Vec::new();
     };
     let Some(form) = p.form.as_mut() else {
-        let ctrl_k = key.code == KeyCode::Char('k')
-            && key
-                .modifiers
-                .contains(crate::app::input::Modifiers::CONTROL);
-        match key.code {
-            _ if ctrl_k => return super::pattern_check::check_highlighted(state),
-            KeyCode::Esc => return super::pattern_check::stop_or_close(state),
-            KeyCode::Up => p.list.move_by(-1, p.entries.len(), 20),
-            KeyCode::Down => p.list.move_by(1, p.entries.len(), 20),
-            KeyCode::Enter => {
-                let pattern = p.entries[p.list.cursor];
-                let params = patterns[pattern]
-                    .params()
-                    .into_iter()
-                    .map(|name| (name, ratatui_textarea::TextArea::default()))
-                    .collect();
-                p.form = Some(ParamForm {
-                    pattern,
-                    params,
-                    focus: 0,
-                    error: None,
-                    completion: Vec::new(),
-                    completion_counts: Vec::new(),
-                    selected: 0,
-                });
-                refresh_form(state);
-                // A pattern without parameters runs straight away.
-                let no_params = state
-                    .table
-                    .as_ref()
-                    .and_then(|v| v.modal.as_ref().and_then(Modal::palette))
-                    .and_then(|p| p.form.as_ref())
-                    .is_some_and(|f| f.params.is_empty());
-                if no_params {
-                    return run_pattern(state);
-                }
-            }
-            _ => {}
-        }
-        return Vec::new();
+        return list_key(state, key);
     };
-    let ctrl_o = key.code == KeyCode::Char('o')
-        && key
-            .modifiers
-            .contains(crate::app::input::Modifiers::CONTROL);
+    let ctrl_o = key.code == KeyCode::Char('o') && key.modifiers.contains(Modifiers::CONTROL);
     match key.code {
         _ if ctrl_o => state.queries.completion_order = state.queries.completion_order.toggled(),
-        KeyCode::Esc if !form.completion.is_empty() => form.completion.clear(),
+        // Closes the completions until the next key (refreshing them here would list them
+        // again, and Esc would never leave the form).
+        KeyCode::Esc if !form.completion.is_empty() => {
+            form.completion.clear();
+            return Vec::new();
+        }
         KeyCode::Esc => p.form = None,
         KeyCode::Tab | KeyCode::Enter if !form.completion.is_empty() => {
             let value = form.completion[form.selected].clone();
@@ -129,16 +97,19 @@ pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Completes a parameter from loaded partition keys: for `pk = "STATUS#{status}"`, keys that
-/// start with `STATUS#` offer what follows.
-/// Pasted text into the focused parameter (one line), as if typed.
+/// Pasted text into what is typed over the list, or into the focused parameter (one line), as
+/// if typed.
 pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
-    let Some(form) = state
+    let Some(p) = state
         .table
         .as_mut()
         .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
-        .and_then(|p| p.form.as_mut())
     else {
+        return Vec::new();
+    };
+    let Some(form) = p.form.as_mut() else {
+        crate::app::text_input::paste_line(&mut p.query, text);
+        refilter(state);
         return Vec::new();
     };
     if let Some((_, input)) = form.params.get_mut(form.focus) {
@@ -150,6 +121,127 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
     Vec::new()
 }
 
+/// Keys over the list: typing filters it, ↑/↓ choose, Enter runs, Ctrl-K checks a pattern, Esc
+/// stops a running check or closes.
+fn list_key(state: &mut State, key: Key) -> Vec<Effect> {
+    let height = palette_rows(palette_popup(area(state)));
+    let ctrl = key.modifiers.contains(Modifiers::CONTROL);
+    let Some(p) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
+    else {
+        return Vec::new();
+    };
+    let len = p.rows.len();
+    match key.code {
+        KeyCode::Char('k') if ctrl => return super::pattern_check::check_highlighted(state),
+        KeyCode::Char('u') if ctrl => p.query.clear(),
+        KeyCode::Esc => return super::pattern_check::stop_or_close(state),
+        KeyCode::Up => p.list.move_by(-1, len, height),
+        KeyCode::Down => p.list.move_by(1, len, height),
+        KeyCode::PageUp => p.list.move_by(-(height as isize), len, height),
+        KeyCode::PageDown => p.list.move_by(height as isize, len, height),
+        KeyCode::Enter => return run_highlighted(state),
+        KeyCode::Backspace => {
+            p.query.pop();
+        }
+        KeyCode::Char(c) if !ctrl && !key.modifiers.contains(Modifiers::ALT) => p.query.push(c),
+        _ => return Vec::new(),
+    }
+    if !matches!(
+        key.code,
+        KeyCode::Up | KeyCode::Down | KeyCode::PageUp | KeyCode::PageDown
+    ) {
+        refilter(state);
+    }
+    Vec::new()
+}
+
+/// The rows for what is typed now, the cursor back on the best.
+fn refilter(state: &mut State) {
+    let Some((scope, query)) = state
+        .table
+        .as_ref()
+        .and_then(|v| v.modal.as_ref().and_then(Modal::palette))
+        .map(|p| (p.scope, p.query.clone()))
+    else {
+        return;
+    };
+    let rows = rows(state, scope, &query);
+    if let Some(p) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
+    {
+        p.rows = rows;
+        p.list = Default::default();
+    }
+}
+
+/// Enter: an action runs through the same dispatch as its key (the palette closes first, so
+/// the action sees the table as the key would); a pattern asks for its parameters.
+fn run_highlighted(state: &mut State) -> Vec<Effect> {
+    let Some(entry) = state
+        .table
+        .as_ref()
+        .and_then(|v| v.modal.as_ref().and_then(Modal::palette))
+        .and_then(Palette::highlighted)
+    else {
+        return Vec::new();
+    };
+    state.recent.retain(|e| *e != entry);
+    state.recent.insert(0, entry);
+    state.recent.truncate(RECENT_KEPT);
+    match entry {
+        PaletteEntry::Action(action) => {
+            if let Some(v) = state.table.as_mut() {
+                v.modal = None;
+            }
+            table_action(state, action)
+        }
+        PaletteEntry::Pattern(pattern) => choose_pattern(state, pattern),
+    }
+}
+
+fn choose_pattern(state: &mut State, pattern: usize) -> Vec<Effect> {
+    let params = state.patterns[pattern]
+        .params()
+        .into_iter()
+        .map(|name| (name, ratatui_textarea::TextArea::default()))
+        .collect();
+    let Some(p) = state
+        .table
+        .as_mut()
+        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
+    else {
+        return Vec::new();
+    };
+    p.form = Some(ParamForm {
+        pattern,
+        params,
+        focus: 0,
+        error: None,
+        completion: Vec::new(),
+        completion_counts: Vec::new(),
+        selected: 0,
+    });
+    refresh_form(state);
+    // A pattern without parameters runs straight away.
+    let no_params = state
+        .table
+        .as_ref()
+        .and_then(|v| v.modal.as_ref().and_then(Modal::palette))
+        .and_then(|p| p.form.as_ref())
+        .is_some_and(|f| f.params.is_empty());
+    if no_params {
+        return run_pattern(state);
+    }
+    Vec::new()
+}
+
+/// Completes a parameter from loaded partition keys: for `pk = "STATUS#{status}"`, keys that
+/// start with `STATUS#` offer what follows.
 fn refresh_form(state: &mut State) {
     let order = state.queries.completion_order;
     let patterns = &state.patterns;

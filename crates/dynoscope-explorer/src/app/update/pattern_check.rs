@@ -3,7 +3,7 @@
 //! beside the pattern's name.
 
 use crate::app::effect::{Effect, ReadEffect};
-use crate::app::state::{Modal, Notice, PatternCheck, State};
+use crate::app::state::{Modal, Notice, PaletteEntry, PatternCheck, State};
 use crate::model::design::pattern_check::sample::sample_shape;
 use crate::model::design::pattern_check::PatternReport;
 use crate::model::text::sanitize::sanitize;
@@ -27,7 +27,7 @@ pub(super) fn check_highlighted(state: &mut State) -> Vec<Effect> {
     else {
         return Vec::new();
     };
-    let Some(&at) = p.entries.get(p.list.cursor) else {
+    let Some(PaletteEntry::Pattern(at)) = p.highlighted() else {
         return Vec::new();
     };
     let pattern = state.patterns[at].clone();

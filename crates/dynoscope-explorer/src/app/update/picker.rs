@@ -2,9 +2,8 @@
 
 use crate::app::input::{Key, KeyCode, Modifiers};
 
-use super::area;
 use super::open::open_table;
-use super::{help::open_help, quit};
+use crate::app::explorer::{area, open_help, quit, running_read};
 use crate::app::layout::{picker_layout, picker_rows};
 use crate::app::msg::{Effect, ReadEffect, TableEffect};
 use crate::app::state::{Loadable, State};
@@ -74,8 +73,16 @@ pub(super) fn return_to_picker(state: &mut State, left: Option<String>) -> Vec<E
     effects
 }
 
+/// The mouse wheel over the picker's list.
+pub(super) fn scroll(state: &mut State, delta: isize) -> Vec<Effect> {
+    let rows = picker_rows(picker_layout(area(state)).list);
+    let len = state.picker.visible().len();
+    state.picker.list.move_by(delta, len, rows);
+    picker_moved(state)
+}
+
 /// Describes the highlighted table once, so its summary shows without a keypress.
-pub(crate) fn picker_moved(state: &mut State) -> Vec<Effect> {
+pub(super) fn picker_moved(state: &mut State) -> Vec<Effect> {
     let Some(table) = state.picker.highlighted() else {
         return Vec::new();
     };
@@ -91,7 +98,7 @@ pub(crate) fn picker_moved(state: &mut State) -> Vec<Effect> {
 
 /// `T`: back to the table picker, cancelling the table's running read.
 pub(super) fn leave_table(state: &mut State) -> Vec<Effect> {
-    let mut effects: Vec<Effect> = super::running_read(state)
+    let mut effects: Vec<Effect> = running_read(state)
         .map(|x| Effect::Read(ReadEffect::Cancel(x)))
         .into_iter()
         .collect();

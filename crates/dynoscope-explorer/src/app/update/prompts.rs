@@ -6,9 +6,9 @@ use crate::app::input::Key;
 
 use super::derived::refilter;
 use super::open::submit_pk;
-use super::reads::continue_read;
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
+use crate::app::reads::continue_read;
 use crate::app::state::{BulkField, BulkStage, Layer, Modal, Overlay, Prompt, Screen, State};
 use crate::app::text_input::{edit_line, paste_line, LineEdit};
 use crate::model::input::limits;
@@ -50,7 +50,7 @@ pub(super) fn prompt_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
 enum PasteTarget {
     QueryForm,
     Launcher,
-    PatternParams,
+    Palette,
     Other,
 }
 
@@ -78,13 +78,13 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
         _ if state.screen == Screen::Picker => PasteTarget::Other,
         Some(Modal::QueryForm(_)) => PasteTarget::QueryForm,
         Some(Modal::Launcher(_)) => PasteTarget::Launcher,
-        Some(Modal::Palette(p)) if p.form.is_some() => PasteTarget::PatternParams,
+        Some(Modal::Palette(_)) => PasteTarget::Palette,
         _ => PasteTarget::Other,
     };
     match target {
         PasteTarget::QueryForm => return crate::app::query_form::paste(state, text),
         PasteTarget::Launcher => return super::scan::paste(state, text),
-        PasteTarget::PatternParams => return super::palette::paste(state, text),
+        PasteTarget::Palette => return super::palette::paste(state, text),
         PasteTarget::Other => {}
     }
     if state.screen == Screen::Picker {

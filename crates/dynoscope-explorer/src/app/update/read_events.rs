@@ -28,13 +28,13 @@ pub(super) fn read_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                 .log
                 .push(RequestRow::from_page(&page, current.unwrap_or(1)));
             if current.is_some() {
-                super::reads::page(state, page);
+                crate::app::reads::page(state, page);
             }
             Vec::new()
         }
         EngineEvent::Done {
             outcome, elapsed, ..
-        } if current.is_some() => super::reads::done(state, outcome, elapsed),
+        } if current.is_some() => crate::app::reads::done(state, outcome, elapsed),
         EngineEvent::Done { .. } => Vec::new(),
         EngineEvent::Integrity { report, .. } => {
             super::export_damage::damaged(state, request_id, report);
@@ -56,7 +56,7 @@ pub(super) fn read_event(state: &mut State, event: EngineEvent) -> Vec<Effect> {
                 .log
                 .record_failure(attempts.attempts, attempts.throttles);
             match current {
-                Some(_) => super::reads::failed(state, &error, elapsed),
+                Some(_) => crate::app::reads::failed(state, &error, elapsed),
                 None => Vec::new(),
             }
         }

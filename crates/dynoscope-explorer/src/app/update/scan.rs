@@ -2,12 +2,9 @@
 
 use crate::app::input::{Key, KeyCode};
 
-use super::reads::start;
 use crate::app::msg::Effect;
-use crate::app::state::{
-    LaunchPlan, LauncherField, Modal, Notice, ReadOrigin, ScanLauncher, ScanProgress,
-    SegmentProgress, State,
-};
+use crate::app::reads::launch_scan;
+use crate::app::state::{LauncherField, Modal, Notice, ScanLauncher, State};
 
 // ---------------------------------------------------------------- update
 
@@ -87,7 +84,7 @@ pub(super) fn launcher_key(state: &mut State, key: Key) -> Vec<Effect> {
                 l.confirming = true;
                 return Vec::new();
             }
-            return launch(state, plan);
+            return launch_scan(state, plan);
         }
         _ => {
             let field = l.focus;
@@ -125,27 +122,4 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
     }
     l.plan = l.plan(&info, price, confirm_over);
     Vec::new()
-}
-
-pub(crate) fn launch(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
-    let segments = plan.spec.segments;
-    if let Some(v) = state.table.as_mut() {
-        v.modal = None;
-        v.view.index = plan.spec.index.clone();
-    }
-    // A triage scan streams to its end (or its budget): its paging is the launcher's.
-    let effects = start(state, plan.spec.clone(), ReadOrigin::Launcher);
-    let from_files = state.session.export.is_some();
-    if let Some(v) = state.table.as_mut() {
-        let id = v.view.read.as_ref().map_or(0, |r| r.id);
-        v.view.progress = Some(ScanProgress {
-            request_id: id,
-            segments: vec![SegmentProgress::default(); segments as usize],
-            estimate_rcu: plan.estimate_rcu,
-            budget_rcu: plan.spec.budget.max_rcu,
-            from_files,
-            ..Default::default()
-        });
-    }
-    effects
 }

@@ -5,7 +5,7 @@
 use crate::app::input::{Key, KeyCode};
 
 use super::open::open_table;
-use super::running_read;
+use crate::app::explorer::running_read;
 use crate::app::keymap::Action;
 use crate::app::msg::{Effect, ReadEffect, SessionEffect, TableEffect};
 use crate::app::state::{

@@ -281,6 +281,26 @@ fn picker_filters_as_you_type_and_describes_the_highlight() {
     );
 }
 
+/// The wheel over the picker moves its cursor (the router sends it to the picker, not to the
+/// table's panes) and describes the table it lands on.
+#[test]
+fn the_mouse_wheel_moves_the_pickers_cursor_and_describes_the_table() {
+    use crate::app::input::{Mouse, MouseKind};
+    let mut s = state();
+    start(&mut s, None);
+    let tables = ["app", "orders", "users"].map(String::from).to_vec();
+    send(&mut s, [Msg::Tables(TableMsg::Listed(Ok(tables)))]);
+    let wheel = |kind| Msg::Input(InputMsg::Mouse(Mouse { kind }));
+    let effects = send(&mut s, [wheel(MouseKind::ScrollDown)]);
+    assert_eq!(s.picker.highlighted().as_deref(), Some("users"));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Tables(TableEffect::Describe(t))] if t == "users"),
+        "{effects:?}"
+    );
+    send(&mut s, [wheel(MouseKind::ScrollUp)]);
+    assert_eq!(s.picker.highlighted().as_deref(), Some("app"));
+}
+
 #[test]
 fn scrolling_onto_the_last_collection_loads_the_next_page() {
     let (mut s, id) = opened();

@@ -14,7 +14,6 @@ use ratatui_textarea::{CursorMove, DataCursor, TextArea};
 use self::popup::draw_completions;
 use super::theme;
 use crate::app::state::{Field, QueryForm, SORT_OPS};
-use crate::app::state::{Palette, State};
 use crate::model::design::schema::TableInfo;
 use crate::model::formats::json::append_plain_json;
 use crate::model::item::value::Item;
@@ -287,103 +286,4 @@ fn explain_lines(b: &QueryForm) -> Vec<Line<'static>> {
         lines.push(Line::raw(sanitize(l).into_owned()));
     }
     lines
-}
-
-pub fn draw_palette(frame: &mut Frame, area: Rect, palette: &Palette, state: &State) {
-    let outer = popup(area);
-    frame.render_widget(Clear, outer);
-    let mut lines = Vec::new();
-    match &palette.form {
-        None => {
-            for (n, &p) in palette.entries.iter().enumerate() {
-                let pattern = &state.patterns[p];
-                let style = if n == palette.list.cursor {
-                    theme::selected()
-                } else {
-                    Style::new()
-                };
-                let params = pattern.params();
-                let mut text = pattern.pk.clone();
-                if !params.is_empty() {
-                    text.push_str(&format!("  ({})", params.join(", ")));
-                }
-                if let Some(d) = &pattern.description {
-                    text.push_str(&format!(" — {d}"));
-                }
-                let name = format!("{:<24} ", sanitize(&pattern.name));
-                let check = super::palette_check::check_span(state, &pattern.name);
-                let spans = [
-                    Some(Span::raw(name)),
-                    check,
-                    Some(Span::raw(sanitize(&text).into_owned())),
-                ];
-                lines
-                    .push(Line::from(spans.into_iter().flatten().collect::<Vec<_>>()).style(style));
-            }
-        }
-        Some(form) => {
-            let pattern = &state.patterns[form.pattern];
-            lines.push(Line::styled(
-                sanitize(&format!("{} · {}", pattern.name, pattern.pk)).into_owned(),
-                theme::header(),
-            ));
-            for (i, (name, input)) in form.params.iter().enumerate() {
-                let focused = i == form.focus;
-                let mut spans = vec![
-                    Span::styled(
-                        format!("{name:<LABEL$}"),
-                        if focused {
-                            theme::kind_style("KEY")
-                        } else {
-                            theme::dim()
-                        },
-                    ),
-                    Span::raw(sanitize(&input.lines().join("")).into_owned()),
-                ];
-                if focused {
-                    spans.push(Span::styled("█", theme::dim()));
-                }
-                lines.push(Line::from(spans));
-                if focused {
-                    for (j, c) in form.completion.iter().enumerate() {
-                        let style = if j == form.selected {
-                            theme::selected()
-                        } else {
-                            theme::warning()
-                        };
-                        let count = match form.completion_counts.get(j).copied().unwrap_or(0) {
-                            1 => "1 key".to_string(),
-                            n => format!("{n} keys"),
-                        };
-                        lines.push(Line::styled(
-                            format!("{:LABEL$}{}  ({count})", "", sanitize(c)),
-                            style,
-                        ));
-                    }
-                    if !form.completion.is_empty() {
-                        lines.push(Line::styled(
-                            format!(
-                                "{:LABEL$}{} · Ctrl-O toggles",
-                                "",
-                                state.queries.completion_order.label()
-                            ),
-                            theme::dim(),
-                        ));
-                    }
-                }
-            }
-            if let Some(e) = &form.error {
-                lines.push(Line::styled(sanitize(e).into_owned(), theme::error()));
-            }
-        }
-    }
-    frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::bordered()
-                .title(" Access patterns ")
-                .title_bottom(super::palette_check::hint(palette))
-                .border_style(theme::border(true)),
-        ),
-        outer,
-    );
 }

@@ -7,7 +7,7 @@ use crate::app::keymap::Action;
 
 /// The popup's new first row for this key, at most `max`; `None` when the key does not
 /// scroll (the popups close on any other key).
-pub(super) fn scrolled(
+pub(crate) fn scrolled(
     code: KeyCode,
     action: Option<Action>,
     from: usize,

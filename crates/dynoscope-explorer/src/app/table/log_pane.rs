@@ -3,7 +3,7 @@
 
 use crate::app::input::Key;
 
-use super::area;
+use crate::app::explorer::area;
 use crate::app::keymap::Action;
 use crate::app::layout::log_height;
 use crate::app::msg::Effect;
@@ -12,7 +12,7 @@ use crate::app::state::{Notice, Overlay, State};
 
 /// `+`/`-`: from whatever height the log has now, one row taller or shorter; it then keeps
 /// that height.
-pub(super) fn resize_log(state: &mut State, taller: bool) {
+pub(crate) fn resize_log(state: &mut State, taller: bool) {
     let height = area(state).height;
     let now = log_height(state.log.len(), state.log_pane.height, height);
     let wanted = if taller {
@@ -57,7 +57,7 @@ pub(crate) fn show_sent(state: &mut State) {
 }
 
 /// In the "as sent" view the scrolling keys scroll it; any other key closes it.
-pub(super) fn sent_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
+pub(crate) fn sent_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
     let (row, from) = state.sent()?;
     let popup = sent_popup(area(state));
     let rows = sent_rows(popup);
@@ -66,7 +66,7 @@ pub(super) fn sent_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
     let page = rows.max(1);
     let from = from.min(max);
     let action = state.keymap.action(key);
-    let Some(to) = super::scroll::scrolled(key.code, action, from, page, max) else {
+    let Some(to) = crate::app::scroll::scrolled(key.code, action, from, page, max) else {
         state.overlay = None;
         return Some(Vec::new());
     };
@@ -77,7 +77,7 @@ pub(super) fn sent_key(state: &mut State, key: &Key) -> Option<Vec<Effect>> {
 }
 
 /// `+`/`-`: the request log taller or shorter, the other panes' cursors kept on screen.
-pub(super) fn resize_action(state: &mut State, action: Action) -> Vec<Effect> {
+pub(crate) fn resize_action(state: &mut State, action: Action) -> Vec<Effect> {
     resize_log(state, action == Action::LogTaller);
     super::derived::keep_cursors_visible(state);
     Vec::new()

@@ -1,13 +1,18 @@
 //! The read owner: the one place that starts the read feeding the item store (recording who
 //! asked for it: [`ReadOrigin`]), continues it (a page, everything, or after a cancel, a
 //! failure or a spent budget), tees it into a streaming export that holds it, applies its
-//! pages and ends it. Engine events reach it through `read_events`.
+//! pages and ends it. Engine events reach it through `update::read_events`; the features that
+//! start or continue a read (the query form, the palette, a walk, an export) call it here, not
+//! through the dispatcher.
 
-use super::derived::{follow_collection, keep_cursors_visible, refilter};
-use super::running_read;
-use super::walk::leave_view;
+use crate::app::explorer::running_read;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
-use crate::app::state::{Modal, Notice, Prompt, ReadOrigin, ReadOutcome, ReadState, State};
+use crate::app::state::{
+    LaunchPlan, Modal, Notice, Prompt, ReadOrigin, ReadOutcome, ReadState, ScanProgress,
+    SegmentProgress, State,
+};
+use crate::app::table::derived::{follow_collection, keep_cursors_visible, refilter};
+use crate::app::table::walk::leave_view;
 use crate::model::design::collection::ItemStore;
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{DoneOutcome, EngineError, Page, ReadSpec};
@@ -159,7 +164,7 @@ pub(crate) fn continue_read(state: &mut State, all: bool, budget: Option<f64>) -
 }
 
 /// A page of the current read: into the view, and the cursors follow what they were on.
-pub(super) fn page(state: &mut State, page: Page) {
+pub(crate) fn page(state: &mut State, page: Page) {
     // A resumed read that delivers makes its earlier failure stale.
     if state
         .notice
@@ -179,7 +184,7 @@ pub(super) fn page(state: &mut State, page: Page) {
 }
 
 /// The current read is done; a read upgraded to load everything goes on.
-pub(super) fn done(
+pub(crate) fn done(
     state: &mut State,
     outcome: DoneOutcome,
     elapsed: std::time::Duration,
@@ -250,7 +255,7 @@ pub(super) fn done(
 }
 
 /// The current read failed: what it loaded stays, `n` resumes it.
-pub(super) fn failed(
+pub(crate) fn failed(
     state: &mut State,
     error: &EngineError,
     elapsed: std::time::Duration,
@@ -274,5 +279,29 @@ pub(super) fn failed(
 /// The read ended (done or failed): a streaming export that follows it takes over, finishes
 /// or pauses with it.
 fn ended(state: &mut State) -> Vec<Effect> {
-    super::export_run::read_ended(state)
+    crate::app::export::run::read_ended(state)
+}
+
+/// Launches a triage scan the launcher (or the query form's PartiQL mode) planned.
+pub(crate) fn launch_scan(state: &mut State, plan: LaunchPlan) -> Vec<Effect> {
+    let segments = plan.spec.segments;
+    if let Some(v) = state.table.as_mut() {
+        v.modal = None;
+        v.view.index = plan.spec.index.clone();
+    }
+    // A triage scan streams to its end (or its budget): its paging is the launcher's.
+    let effects = start(state, plan.spec.clone(), ReadOrigin::Launcher);
+    let from_files = state.session.export.is_some();
+    if let Some(v) = state.table.as_mut() {
+        let id = v.view.read.as_ref().map_or(0, |r| r.id);
+        v.view.progress = Some(ScanProgress {
+            request_id: id,
+            segments: vec![SegmentProgress::default(); segments as usize],
+            estimate_rcu: plan.estimate_rcu,
+            budget_rcu: plan.spec.budget.max_rcu,
+            from_files,
+            ..Default::default()
+        });
+    }
+    effects
 }
