@@ -1,5 +1,6 @@
 //! The explorer's state and its pure `update`; key handling goes through a keymap that is data.
 
+pub mod column_choice;
 pub mod columns;
 pub mod config;
 pub mod effect;
@@ -13,6 +14,7 @@ pub mod live;
 pub mod metrics;
 pub mod msg;
 pub mod query_form;
+pub mod request_cli;
 pub mod request_log;
 pub mod sent_view;
 pub mod state;

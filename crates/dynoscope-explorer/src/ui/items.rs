@@ -145,7 +145,12 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
         } else {
             format!("{first}–{last} of {}", columns.attrs.len())
         };
-        block.title_bottom(format!(" attributes {range} · ←/→ "))
+        // Columns a choice hides are said, with the key that shows them again.
+        let hidden = match columns.hidden {
+            0 => String::new(),
+            n => format!(" · {n} hidden (C)"),
+        };
+        block.title_bottom(format!(" attributes {range}{hidden} · ←/→ "))
     };
     let header: Vec<String> = header.into_iter().take(shown).collect();
     let cells: Vec<Vec<String>> = cells

@@ -193,6 +193,8 @@ pub struct State {
     pub writes_enabled: bool,
     /// Derived view data this message made stale (see `table::derived`).
     pub refresh: Refresh,
+    /// Columns chosen with `C`, per endpoint, table, index and kind (`app::column_choice`).
+    pub column_choices: crate::app::column_choice::ColumnChoices,
 }
 
 impl State {
@@ -237,6 +239,7 @@ impl State {
             session_budget: SessionBudget::default(),
             writes_enabled: false,
             refresh: Refresh::default(),
+            column_choices: Default::default(),
         }
     }
 }

@@ -14,6 +14,7 @@ pub(crate) mod copy;
 pub(crate) mod derived;
 pub(crate) mod detail;
 pub(crate) mod mark_keys;
+pub(crate) mod markdown;
 mod marks;
 pub(crate) mod navigation;
 mod open_table;
