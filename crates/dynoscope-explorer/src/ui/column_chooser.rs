@@ -79,8 +79,12 @@ pub fn draw_column_chooser(frame: &mut Frame, area: Rect, chooser: &ColumnChoose
         let pointer = if selected { "▶ " } else { "  " };
         let line = match chooser.rows.get(i) {
             Some(row) => {
-                let name = sanitize(&row.name);
-                let name = truncate_display(&name, name_width);
+                let mut label = sanitize(&row.name).into_owned();
+                // Its values are in a part column already.
+                if row.in_part {
+                    label.push_str(" (in a part column)");
+                }
+                let name = truncate_display(&label, name_width);
                 let pad = name_width.saturating_sub(display_width(&name));
                 let text = format!(
                     "{pointer}[{}] {name}{} {:>count_width$}",

@@ -19,6 +19,8 @@ pub struct ChooserRow {
     /// Items of those counted that have the attribute.
     pub count: usize,
     pub shown: bool,
+    /// A part column shows its values (it was named after it): hidden unless shown here.
+    pub in_part: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -88,6 +90,7 @@ impl ColumnChooser {
                 name: name.clone(),
                 count: counts.get(name).copied().unwrap_or(0),
                 shown: true,
+                in_part: false,
             })
             .collect();
         let mut rest: Vec<(&String, &usize)> = counts
@@ -96,11 +99,12 @@ impl ColumnChooser {
             .collect();
         rest.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
         for (name, &count) in rest {
-            let shown = !hidden.contains(name.as_str()) && !columns.left_out.contains(name);
+            let in_part = columns.left_out.contains(name);
             rows.push(ChooserRow {
                 name: name.clone(),
                 count,
-                shown,
+                shown: !hidden.contains(name.as_str()) && !in_part,
+                in_part,
             });
         }
         let unlisted = rows.len().saturating_sub(MAX_ROWS);

@@ -102,8 +102,13 @@ fn save(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let choice = chooser.choice();
-    let hidden = choice.hidden.len();
-    let shown = choice.order.len() - hidden;
+    let shown = chooser.rows.iter().filter(|r| r.shown).count();
+    // An attribute a part column shows is not one the user hid.
+    let hidden = chooser
+        .rows
+        .iter()
+        .filter(|r| !r.shown && !r.in_part)
+        .count();
     state.notice = Some(Notice {
         text: format!(
             "columns of {}: {} shown, {hidden} hidden; saved for the next start (C changes them, its last entry goes back to automatic)",

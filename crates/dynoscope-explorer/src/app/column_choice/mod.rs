@@ -86,7 +86,8 @@ fn shared_kind(view: &View) -> Option<String> {
 }
 
 /// The automatic `columns` with `choice` over them (see the module's note). The attributes a
-/// part column stands for (`left_out`) show only where the choice shows them.
+/// part column stands for (`left_out`) show only where the choice shows them; `hidden` counts
+/// the automatic columns the choice hides.
 pub fn apply(columns: &mut ItemColumns, choice: &ColumnChoice) {
     let hidden: HashSet<&str> = choice.hidden.iter().map(String::as_str).collect();
     let ordered: HashSet<&str> = choice.order.iter().map(String::as_str).collect();
@@ -109,7 +110,12 @@ pub fn apply(columns: &mut ItemColumns, choice: &ColumnChoice) {
             attrs.push(name.clone());
         }
     }
-    columns.hidden = present.iter().filter(|n| hidden.contains(*n)).count();
+    // What a part column shows is not counted: hiding it hides nothing the pane had.
+    columns.hidden = columns
+        .attrs
+        .iter()
+        .filter(|n| hidden.contains(n.as_str()))
+        .count();
     columns.attrs = attrs;
 }
 
