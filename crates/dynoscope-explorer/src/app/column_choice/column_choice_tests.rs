@@ -18,9 +18,17 @@ fn automatic() -> ItemColumns {
     }
 }
 
+/// A choice's order and hidden names, the attribute columns it leaves, and how many it hides.
+type Case = (
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+    usize,
+);
+
 #[test]
 fn a_choice_orders_and_hides_over_the_automatic_columns() {
-    let cases: [(&[&str], &[&str], &[&str], usize); 6] = [
+    let cases: [Case; 6] = [
         // No choice made: the automatic columns as they are.
         (&[], &[], &["status", "total", "email", "__edb_v__"], 0),
         // Hidden columns go; the rest keep their automatic order.
