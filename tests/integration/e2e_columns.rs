@@ -1,6 +1,7 @@
 //! Issue 53 in the real binary against DynamoDB Local: a column hidden with `C` stays hidden
 //! after a restart with the same state folder, `Y` copies what is shown as a Markdown table
-//! (OSC 52), and a damaged choices file is one warning line, not a failed start.
+//! (OSC 52) and a request-log row as an aws-cli command that boto3 replays to the same items,
+//! and a damaged choices file is one warning line, not a failed start.
 
 use crate::common;
 
@@ -45,6 +46,60 @@ fn clipboard(s: &Session) -> String {
             .expect("base64"),
     )
     .unwrap()
+}
+
+/// The screen's text after `marker`.
+fn screen_after(s: &Session, marker: &str) -> String {
+    let screen = s.screen();
+    let at = screen.find(marker).expect(marker) + marker.len();
+    screen[at..].to_string()
+}
+
+/// Sends the request an `aws dynamodb …` command line describes through boto3 (the words a
+/// shell would hand aws-cli, its `--cli-input-json` body and `--endpoint-url`) and returns
+/// the `Count` DynamoDB answered.
+fn replayed_count(command: &str) -> usize {
+    let script = r#"
+import json, shlex, sys, boto3
+argv = shlex.split(sys.stdin.read())
+assert argv[:2] == ["aws", "dynamodb"], argv
+options, i = {}, 3
+while i < len(argv):
+    if argv[i] == "--no-paginate":
+        i += 1
+    else:
+        options[argv[i]] = argv[i + 1]
+        i += 2
+client = boto3.client("dynamodb", endpoint_url=options["--endpoint-url"], region_name="us-east-1",
+                      aws_access_key_id="dummy", aws_secret_access_key="dummy")
+answer = getattr(client, argv[2].replace("-", "_"))(**json.loads(options["--cli-input-json"]))
+print(answer["Count"])
+"#;
+    use std::io::Write;
+    let mut child = std::process::Command::new(venv_python())
+        .args(["-c", script])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(command.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
 }
 
 #[test]
@@ -92,6 +147,28 @@ fn a_column_hidden_with_c_stays_hidden_after_a_restart() {
         .collect();
     assert!(!cells.contains(&hidden.as_str()), "{hidden} in {header}");
     assert!(markdown.contains("| USER#celebrity |"), "{markdown}");
+    // In the request log (Shift-Tab from the collections, where a new read puts the focus),
+    // `Y` copies the Query's row as the aws-cli command that sends it again; boto3, given
+    // what that command line hands aws-cli, gets the same items back.
+    s.keys("\u{1b}[Z");
+    s.keys("Y");
+    s.wait_text("as its aws-cli command");
+    let command = clipboard(&s);
+    assert!(
+        command.starts_with("aws dynamodb query --cli-input-json '")
+            && command.contains("--no-paginate --endpoint-url http://"),
+        "{command}"
+    );
+    let listed: usize = {
+        let at = screen_after(&s, "Items in USER#celebrity (");
+        at.split(')')
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap()
+    };
+    assert_eq!(replayed_count(&command), listed, "{command}");
     // The chooser lists it hidden; its last entry brings the automatic columns back.
     s.keys("C");
     s.wait_text(&format!("[ ] {hidden}"));
