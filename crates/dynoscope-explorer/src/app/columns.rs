@@ -39,8 +39,6 @@ pub struct ItemColumns {
     pub left_out: Vec<String>,
     /// Attributes of the sampled items a choice hides.
     pub hidden: usize,
-    /// The scope of the choice that applies, or that `C` would make.
-    pub scope_kind: Option<String>,
 }
 
 impl Default for ItemColumns {
@@ -51,7 +49,6 @@ impl Default for ItemColumns {
             attrs: Vec::new(),
             left_out: Vec::new(),
             hidden: 0,
-            scope_kind: None,
         }
     }
 }

@@ -58,6 +58,24 @@ fn items_pane_says_how_many_columns_a_choice_hides() {
     snapshot!("items_with_a_hidden_column", s);
 }
 
+#[test]
+fn hiding_every_attribute_still_says_how_to_bring_them_back() {
+    let mut s = loaded_with_columns();
+    let n = s.view().unwrap().columns.attrs.len();
+    send(&mut s, [char('C')]);
+    for _ in 0..n {
+        send(&mut s, [press(KeyCode::Char(' ')), press(KeyCode::Down)]);
+    }
+    // Back on a row: Enter on the last entry would go back to automatic columns.
+    send(&mut s, [press(KeyCode::Home), press(KeyCode::Enter)]);
+    assert!(s.view().unwrap().columns.attrs.is_empty());
+    let text = buffer_text(&render(&s));
+    assert!(
+        text.contains(&format!("attributes: all {n} hidden (C)")),
+        "{text}"
+    );
+}
+
 /// Items whose attribute names and values try to break out of a Markdown cell or the terminal.
 fn hostile() -> State {
     let (mut s, id) = opened();

@@ -132,7 +132,9 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
     let shown = widths.len();
     let key_columns = header.len() - attrs.len();
     let attrs_shown = shown.saturating_sub(key_columns);
-    let block = if columns.attrs.is_empty() {
+    let block = if columns.attrs.is_empty() && columns.hidden > 0 {
+        block.title_bottom(format!(" attributes: all {} hidden (C) ", columns.hidden))
+    } else if columns.attrs.is_empty() {
         block
     } else {
         // Which attribute columns are on screen, of how many: `→` reaches the rest.

@@ -106,7 +106,6 @@ fn choose_columns(state: &mut State) {
     if let Some(choice) = state.column_choices.for_scope(&scope) {
         column_choice::apply(&mut view.view.columns, choice);
     }
-    view.view.columns.scope_kind = scope.kind;
     view.view.column_offset = view
         .view
         .column_offset
