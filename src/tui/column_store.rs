@@ -18,7 +18,7 @@ use std::thread::JoinHandle;
 
 use tokio::sync::mpsc;
 
-use crate::app::column_choice::file::{decode, encode};
+use crate::app::column_choice::file::{decode, encode, MAX_SCOPES};
 use crate::app::column_choice::{ColumnChoice, ColumnScope};
 use crate::app::msg::{FileMsg, Msg};
 use crate::local_files::{read_untrusted, replace_private, Links, ReadError};
@@ -61,10 +61,18 @@ pub fn save(path: &Path, scope: ColumnScope, choice: Option<ColumnChoice>) -> io
     let mut book = load(path).unwrap_or_default();
     match choice {
         Some(choice) => {
-            book.insert(scope, choice);
+            book.insert(scope.clone(), choice);
         }
         None => {
             book.remove(&scope);
+        }
+    }
+    // Past the cap, other scopes make room (the first in the file's order), never this one.
+    if book.len() > MAX_SCOPES {
+        let mut others: Vec<ColumnScope> = book.keys().filter(|s| **s != scope).cloned().collect();
+        others.sort();
+        for old in others.into_iter().take(book.len() - MAX_SCOPES) {
+            book.remove(&old);
         }
     }
     replace_private(path, encode(&book).as_bytes())

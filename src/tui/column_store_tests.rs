@@ -1,4 +1,5 @@
 use super::*;
+use crate::app::column_choice::file::{encode, MAX_SCOPES};
 
 fn scope(table: &str, kind: Option<&str>) -> ColumnScope {
     ColumnScope {
@@ -83,4 +84,21 @@ fn a_damaged_oversized_or_linked_file_is_one_reason_and_the_next_save_replaces_i
         assert!(save(&linked, scope("app", None), None).is_err());
         assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "{}");
     }
+}
+
+#[test]
+fn past_the_cap_other_scopes_make_room_for_the_one_saved() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = columns_path(dir.path());
+    let mut book = Book::new();
+    for n in 0..MAX_SCOPES {
+        book.insert(scope(&format!("t{n:05}"), None), hide("x"));
+    }
+    std::fs::write(&path, encode(&book)).unwrap();
+    // Alphabetically first of all: the one a plain cut would have dropped.
+    save(&path, scope("a-new-table", None), Some(hide("y"))).unwrap();
+    let book = load(&path).unwrap();
+    assert_eq!(book.len(), MAX_SCOPES);
+    assert_eq!(book[&scope("a-new-table", None)], hide("y"));
+    assert!(!book.contains_key(&scope("t00000", None)));
 }
