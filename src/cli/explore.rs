@@ -222,6 +222,7 @@ pub async fn explore(
         metrics: Some(metrics_source(&conn)),
         insights: Some(insights_source(&conn)),
         journal_dir: crate::platform::dirs::state_dir(),
+        columns_file: state_dir().map(|dir| crate::tui::column_store::columns_path(&dir)),
     };
     let engine = Engine::new(&conn).with_session_guard(session_guard);
     ended(crate::tui::run(engine, writer, state, table, services).await)
@@ -310,6 +311,8 @@ async fn explore_export(
         metrics: None,
         insights: None,
         journal_dir: None,
+        // An export's columns are its table's: chosen and remembered alike.
+        columns_file: state_dir().map(|dir| crate::tui::column_store::columns_path(&dir)),
     };
     ended(crate::tui::run(backend, None::<Writer>, state, Some(name), services).await)
 }

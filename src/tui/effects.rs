@@ -49,6 +49,9 @@ pub struct EffectRunner<B: Backend, W: WriteBackend = Writer> {
     insights: Option<InsightsSource>,
     /// The bulk dialog's runs: the session's write guard, the journal directory, stop tokens.
     bulk: BulkRuns,
+    /// The column choices file (`C`), and its writer; `None`: no state folder.
+    pub(super) columns_file: Option<std::path::PathBuf>,
+    pub(super) columns: Option<super::column_store::ColumnWriter>,
 }
 
 impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
@@ -74,7 +77,18 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             metrics: None,
             insights: None,
             bulk: BulkRuns::default(),
+            columns_file: None,
+            columns: None,
         }
+    }
+
+    /// Keeps the column choices in the file at `path`.
+    pub fn with_columns_file(mut self, path: Option<std::path::PathBuf>) -> Self {
+        self.columns = path
+            .clone()
+            .map(|p| super::column_store::ColumnWriter::start(p, self.msg_tx.clone()));
+        self.columns_file = path;
+        self
     }
 
     /// The bulk dialog's runs go under `runs`' write guard and journal directory.

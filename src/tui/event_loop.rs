@@ -20,7 +20,7 @@ use super::input;
 use super::services::Services;
 use super::signals::{EndedBy, ExplorerSignals, SignalEvent};
 use super::terminal::{self, Term};
-use crate::app::msg::{Effect, Msg, TerminalEffect, TimeMsg, WriteEffect, WriteMsg};
+use crate::app::msg::{Effect, FileEffect, Msg, TerminalEffect, TimeMsg, WriteEffect, WriteMsg};
 use crate::app::state::State;
 use crate::app::update::{start, update};
 use crate::aws::write::WriteBackend;
@@ -107,6 +107,7 @@ pub async fn run<B: Backend, W: WriteBackend>(
     let edited_tx = msg_tx.clone();
     let mut runner = EffectRunner::new(engine, engine_tx, msg_tx)
         .with_history_file(services.history_file)
+        .with_columns_file(services.columns_file)
         .with_connector(services.connector)
         .with_metrics(services.metrics)
         .with_insights(services.insights)
@@ -123,12 +124,10 @@ pub async fn run<B: Backend, W: WriteBackend>(
         clipboard: SystemClipboard::new(),
         edited_tx,
     };
-    let mut quit = terminal_effects(
-        runner.apply(start(&mut state, table)),
-        terminal,
-        &mut side,
-        &mut signals,
-    )?;
+    // The column choices are read beside the first requests, never before the first frame.
+    let mut first = vec![Effect::Files(FileEffect::LoadColumns)];
+    first.extend(start(&mut state, table));
+    let mut quit = terminal_effects(runner.apply(first), terminal, &mut side, &mut signals)?;
     let started = std::time::Instant::now();
     let mut ticker = tokio::time::interval(std::time::Duration::from_millis(250));
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);

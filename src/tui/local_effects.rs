@@ -1,5 +1,5 @@
-//! The local services: exports, the writer, the files (query history, path completion and
-//! checks) and the timers.
+//! The local services: exports, the writer, the files (query history, column choices, path
+//! completion and checks) and the timers.
 
 use super::EffectRunner;
 use crate::app::msg::{ExportEffect, FileEffect, FileMsg, Msg, TimeMsg, TimerEffect, WriteMsg};
@@ -63,6 +63,16 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                     let _ = tx.send(Msg::Files(FileMsg::PathCompletions { path, dirs }));
                 });
             }
+            FileEffect::LoadColumns => {
+                crate::tui::column_store::start_load(self.columns_file.clone(), tx)
+            }
+            FileEffect::SaveColumns { scope, choice } => match &self.columns {
+                Some(writer) => writer.save(scope, choice),
+                None => {
+                    let line = "column choices are not saved: there is no state folder (set XDG_STATE_HOME or HOME); this one holds until dynoscope quits";
+                    let _ = tx.send(Msg::Files(FileMsg::ColumnsNotSaved(line.into())));
+                }
+            },
             FileEffect::CheckExportPath { job, path } => {
                 tokio::task::spawn_blocking(move || {
                     let result = check_path(&path);

@@ -2,6 +2,7 @@
 //! itself (raw mode, alternate screen, suspend, restore on every way out).
 
 mod clipboard;
+pub mod column_store;
 pub mod debounce;
 mod editor;
 pub mod effects;

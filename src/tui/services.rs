@@ -60,6 +60,8 @@ pub struct Services<B> {
     /// Where the bulk dialog's journals go (`DIR/journals/…`, as `partiql`'s); `None`: no
     /// state directory, and a bulk run says so and writes nothing.
     pub journal_dir: Option<PathBuf>,
+    /// The column choices file (`C`); `None` keeps choices in memory only (no state folder).
+    pub columns_file: Option<PathBuf>,
 }
 
 impl<B> Default for Services<B> {
@@ -70,6 +72,7 @@ impl<B> Default for Services<B> {
             metrics: None,
             insights: None,
             journal_dir: None,
+            columns_file: None,
         }
     }
 }

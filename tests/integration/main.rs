@@ -31,6 +31,7 @@ mod corpus_explorer;
 mod diagnose_writes;
 mod dirs;
 mod e2e_bulk_dialog;
+mod e2e_columns;
 mod e2e_export;
 mod e2e_export_source;
 mod e2e_hostile;

@@ -145,6 +145,48 @@ pub fn create_private_dir_all(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
+/// Puts `bytes` at `path` whole or not at all: written to a new private (0600) file beside it,
+/// synced, then renamed over it, so a crash leaves the old file or the new one, never half of
+/// one. Never through a symlink, nor over anything but a regular file; the folder is created
+/// private (0700) when missing.
+pub fn replace_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    use std::io::Write;
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        return Err(io::Error::other(format!(
+            "'{}' is a symlink or not a regular file; dynoscope does not write through it",
+            path.display()
+        )));
+    }
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    create_private_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let temp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let _ = std::fs::remove_file(&temp);
+    let mut options = OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let written = open_regular(&mut options, &temp, Links::Refuse).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    match written.and_then(|()| std::fs::rename(&temp, path)) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
+        }
+    }
+}
+
 #[cfg(test)]
 #[path = "local_files_tests.rs"]
 mod tests;

@@ -32,8 +32,13 @@ pub struct ItemColumns {
     pub kind_header: String,
     /// Headers of the sort key's parts (`part1`…, a configured pattern's or attributes' names).
     pub part_names: Vec<String>,
-    /// Other attributes, most common first.
+    /// Other attributes, most common first (or as a choice made with `C` orders them).
     pub attrs: Vec<String>,
+    /// Attributes of the sampled items a part column stands for, so not among `attrs` unless
+    /// a choice shows them (`app::column_choice`).
+    pub left_out: Vec<String>,
+    /// Attributes of the sampled items a choice hides.
+    pub hidden: usize,
 }
 
 impl Default for ItemColumns {
@@ -42,6 +47,8 @@ impl Default for ItemColumns {
             kind_header: KIND_HEADERS[0].to_owned(),
             part_names: Vec::new(),
             attrs: Vec::new(),
+            left_out: Vec::new(),
+            hidden: 0,
         }
     }
 }
@@ -126,9 +133,11 @@ pub fn choose(
         .map_while(|n| view.view.item_at(n))
         .map(|id| store.item(id))
         .collect();
-    let mut attrs = rank_attributes(items.iter().chain(&more), &skip, usize::MAX);
+    let attrs = rank_attributes(items.iter().chain(&more), &skip, usize::MAX);
     // A part column stands for the attributes it is named after.
-    attrs.retain(|a| !from_data.contains(a) && !part_names.contains(a));
+    let (attrs, left_out): (Vec<String>, Vec<String>) = attrs
+        .into_iter()
+        .partition(|a| !from_data.contains(a) && !part_names.contains(a));
     let taken = |h: &str| {
         sk_name.is_some_and(|s| s.eq_ignore_ascii_case(h))
             || part_names
@@ -146,6 +155,8 @@ pub fn choose(
         kind_header,
         part_names,
         attrs,
+        left_out,
+        ..ItemColumns::default()
     }
 }
 

@@ -168,6 +168,15 @@ pub enum FileEffect {
     CompletePath(String),
     /// Answered by `Msg::Files(FileMsg::ExportPathChecked)`.
     CheckExportPath { job: u64, path: String },
+    /// Read the column choices file (once, at start); answered by
+    /// `Msg::Files(FileMsg::ColumnsLoaded)`.
+    LoadColumns,
+    /// Replace `scope`'s column choice in the column choices file (`None`: forget it); a
+    /// failure is answered by `Msg::Files(FileMsg::ColumnsNotSaved)`.
+    SaveColumns {
+        scope: crate::app::column_choice::ColumnScope,
+        choice: Option<crate::app::column_choice::ColumnChoice>,
+    },
 }
 
 /// Messages sent back later.

@@ -1,5 +1,6 @@
 //! The explorer's state and its pure `update`; key handling goes through a keymap that is data.
 
+pub mod column_choice;
 pub mod columns;
 pub mod config;
 pub mod effect;
@@ -15,6 +16,7 @@ pub mod metrics;
 pub mod msg;
 pub mod query_form;
 pub mod reads;
+pub mod request_cli;
 pub mod request_log;
 pub(crate) mod scroll;
 pub mod sent_view;

@@ -159,6 +159,18 @@ pub enum FileMsg {
         job: u64,
         result: Result<bool, String>,
     },
+    /// The column choices file's choices, or the one warning line saying why it was not read.
+    ColumnsLoaded(
+        Result<
+            std::collections::HashMap<
+                crate::app::column_choice::ColumnScope,
+                crate::app::column_choice::ColumnChoice,
+            >,
+            String,
+        >,
+    ),
+    /// A column choice was not written: why, in one line.
+    ColumnsNotSaved(String),
 }
 
 /// The clock and the timers `update` asked for.

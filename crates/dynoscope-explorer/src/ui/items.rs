@@ -132,7 +132,9 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
     let shown = widths.len();
     let key_columns = header.len() - attrs.len();
     let attrs_shown = shown.saturating_sub(key_columns);
-    let block = if columns.attrs.is_empty() {
+    let block = if columns.attrs.is_empty() && columns.hidden > 0 {
+        block.title_bottom(format!(" attributes: all {} hidden (C) ", columns.hidden))
+    } else if columns.attrs.is_empty() {
         block
     } else {
         // Which attribute columns are on screen, of how many: `→` reaches the rest.
@@ -145,7 +147,12 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
         } else {
             format!("{first}–{last} of {}", columns.attrs.len())
         };
-        block.title_bottom(format!(" attributes {range} · ←/→ "))
+        // Columns a choice hides are said, with the key that shows them again.
+        let hidden = match columns.hidden {
+            0 => String::new(),
+            n => format!(" · {n} hidden (C)"),
+        };
+        block.title_bottom(format!(" attributes {range}{hidden} · ←/→ "))
     };
     let header: Vec<String> = header.into_iter().take(shown).collect();
     let cells: Vec<Vec<String>> = cells

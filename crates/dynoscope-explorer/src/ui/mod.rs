@@ -2,6 +2,7 @@
 
 mod bulk;
 mod collections;
+mod column_chooser;
 mod detail;
 mod dialog;
 mod export;
@@ -32,6 +33,8 @@ mod write;
 mod builder_snapshot_tests;
 #[cfg(test)]
 mod bulk_snapshot_tests;
+#[cfg(test)]
+mod columns_snapshot_tests;
 #[cfg(test)]
 mod export_snapshot_tests;
 #[cfg(test)]

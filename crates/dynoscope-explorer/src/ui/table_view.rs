@@ -149,6 +149,7 @@ pub fn draw_modal(frame: &mut Frame, area: Rect, state: &State) {
         (Modal::FilterPrompt(prompt), _) => {
             draw_prompt(frame, area, " Filter loaded items ", prompt)
         }
+        (Modal::Columns(c), _) => super::column_chooser::draw_column_chooser(frame, area, c),
         // The builder, launcher and index chooser need the table's description.
         (Modal::QueryForm(_) | Modal::Launcher(_) | Modal::IndexChooser(_), None) => {}
     }

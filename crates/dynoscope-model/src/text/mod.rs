@@ -1,11 +1,13 @@
 //! Text for people and for terminals: the one gate between untrusted item text and the terminal
 //! (`sanitize`), an attribute value as a table cell, wrapping and shortening, counts in words,
-//! endpoints with their credentials masked, a fuzzy match of typed words (`fuzzy`), and the words dynoscope puts into the shell command
-//! lines and the SQL it prints.
+//! endpoints with their credentials masked, a fuzzy match of typed words (`fuzzy`), the words
+//! dynoscope puts into the shell command lines and the SQL it prints, and cells of the Markdown
+//! tables it copies.
 
 pub mod cell;
 pub mod escaped;
 pub mod fuzzy;
+pub mod markdown;
 pub mod redact;
 pub mod sanitize;
 pub mod shell;

@@ -97,6 +97,8 @@ actions! {
     LogShorter = "log_shorter", ["-"], "Request log shorter";
     SwitchRegion = "switch_region", ["R"], "Switch region without restarting (the open table is opened again there)";
     SwitchProfile = "switch_profile", ["A"], "Switch AWS profile (from ~/.aws/config) without restarting";
+    Columns = "columns", ["C"], "Choose the items pane's columns: show, hide, reorder; remembered per table, index and kind";
+    CopyMarkdown = "copy_markdown", ["Y"], "Copy the listed (or marked) items as a Markdown table of the columns shown; in the request log, the row as its aws-cli command";
     ActionPalette = "action_palette", ["ctrl-p", "f2"], "Action palette: type part of what you want (an action or a saved pattern), Enter runs it as its key would";
 }
 

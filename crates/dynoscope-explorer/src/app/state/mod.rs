@@ -196,6 +196,8 @@ pub struct State {
     /// What the palette ran this session, the latest first: listed first next time. Kept in
     /// memory only.
     pub recent: Vec<PaletteEntry>,
+    /// Columns chosen with `C`, per endpoint, table, index and kind (`app::column_choice`).
+    pub column_choices: crate::app::column_choice::ColumnChoices,
 }
 
 impl State {
@@ -241,6 +243,7 @@ impl State {
             writes_enabled: false,
             refresh: Refresh::default(),
             recent: Vec::new(),
+            column_choices: Default::default(),
         }
     }
 }

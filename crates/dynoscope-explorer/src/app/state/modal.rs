@@ -35,6 +35,8 @@ pub enum Modal {
     PkPrompt(Prompt),
     /// Filter the loaded items (applied as it is typed).
     FilterPrompt(Prompt),
+    /// The column chooser (`C`): nothing changes until Enter.
+    Columns(crate::app::column_choice::ColumnChooser),
 }
 
 impl Modal {
@@ -93,4 +95,5 @@ modal_access! {
     BudgetPrompt(Prompt) => budget_prompt, budget_prompt_mut;
     PkPrompt(Prompt) => pk_prompt, pk_prompt_mut;
     FilterPrompt(Prompt) => filter_prompt, filter_prompt_mut;
+    Columns(crate::app::column_choice::ColumnChooser) => columns, columns_mut;
 }

@@ -4,10 +4,10 @@
 //! [`keep_cursors_visible`]); `update` refreshes once after each message ([`refresh`]), so
 //! a message that changes the store, the filter and the cursor filters once.
 
-use crate::app::columns;
 use crate::app::explorer::{area, layout};
 use crate::app::layout::{list_rows, picker_layout, picker_rows, table_rows};
 use crate::app::state::{OpenTable, Stale, State};
+use crate::app::{column_choice, columns};
 use crate::model::design::collection::ItemStore;
 use crate::model::item::value::AttrValue;
 
@@ -101,6 +101,11 @@ fn choose_columns(state: &mut State) {
     let mut memory = std::mem::take(&mut view.part_names);
     view.view.columns = columns::choose(view, &patterns, &mut memory);
     view.part_names = memory;
+    // A choice made with `C` (its kind's, else the table's) overrides the automatic order.
+    let scope = column_choice::view_scope(&state.endpoint, &view.name, &view.view);
+    if let Some(choice) = state.column_choices.for_scope(&scope) {
+        column_choice::apply(&mut view.view.columns, choice);
+    }
     view.view.column_offset = view
         .view
         .column_offset

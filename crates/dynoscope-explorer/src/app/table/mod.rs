@@ -15,6 +15,7 @@ pub(crate) mod derived;
 pub(crate) mod detail;
 pub(crate) mod log_pane;
 pub(crate) mod mark_keys;
+pub(crate) mod markdown;
 mod marks;
 pub(crate) mod navigation;
 mod open_table;

@@ -45,6 +45,8 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         // What is loaded, out of the explorer: marks, the clipboard, a file.
         Mark | MarkAll | InvertMarks | ClearMarks => marks::mark_action(state, action),
         Copy => copy::copy(state),
+        CopyMarkdown => crate::app::table::markdown::copy_markdown(state),
+        Columns => crate::app::column_choice::keys::open(state),
         Export => export::open_export(state),
         // Writes (`--allow-writes`).
         Edit | EditDynamo | NewItem | Delete | Undo => writes::write_action(state, action),

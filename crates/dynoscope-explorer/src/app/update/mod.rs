@@ -117,6 +117,14 @@ fn route(state: &mut State, msg: Msg) -> Vec<Effect> {
         Msg::Files(FileMsg::ExportPathChecked { job, result }) => {
             export::path_checked(state, job, result)
         }
+        Msg::Files(FileMsg::ColumnsLoaded(result)) => {
+            crate::app::column_choice::keys::loaded(state, result);
+            Vec::new()
+        }
+        Msg::Files(FileMsg::ColumnsNotSaved(why)) => {
+            crate::app::column_choice::keys::not_saved(state, why);
+            Vec::new()
+        }
         Msg::Time(time) => time_msg(state, time),
         Msg::PatternChecked {
             table,
@@ -262,6 +270,7 @@ fn modal_key(state: &mut State, key: Key) -> Option<Vec<Effect>> {
         Modal::IndexChooser(_) => index_chooser::chooser_key(state, key),
         Modal::BudgetPrompt(_) => return budget_prompt_key(state, key),
         Modal::PkPrompt(_) | Modal::FilterPrompt(_) => return prompt_key(state, key),
+        Modal::Columns(_) => crate::app::column_choice::keys::chooser_key(state, key),
     })
 }
 
