@@ -55,7 +55,7 @@ type SdkMap = HashMap<String, AttributeValue>;
 
 #[path = "sdk_guarded.rs"]
 mod guarded;
-use guarded::Admit;
+pub(crate) use guarded::Admit;
 #[path = "sdk_in_turn.rs"]
 mod in_turn;
 #[path = "sdk_one.rs"]

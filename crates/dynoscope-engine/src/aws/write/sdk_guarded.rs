@@ -24,7 +24,7 @@ use crate::model::write::{diff, RenderedOp};
 /// Admits each attempt of a write with the run's [`WriteGuard`] before it is signed; an
 /// attempt past `--max-wcu` is not sent.
 #[derive(Debug)]
-pub(super) struct Admit(pub(super) Option<Arc<WriteGuard>>);
+pub(crate) struct Admit(pub(crate) Option<Arc<WriteGuard>>);
 
 impl Intercept for Admit {
     fn name(&self) -> &'static str {
