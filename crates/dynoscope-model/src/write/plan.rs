@@ -347,10 +347,8 @@ pub fn plan_undo(
             group.extend(delete);
         }
         let deletes = group.iter().any(|op| op.action == OpAction::Delete);
-        if deletes || current.len() + group.len() > MAX_TRANSACTION_ITEMS {
-            if !current.is_empty() {
-                plans.push(std::mem::take(&mut current));
-            }
+        if (deletes || current.len() + group.len() > MAX_TRANSACTION_ITEMS) && !current.is_empty() {
+            plans.push(std::mem::take(&mut current));
         }
         if deletes {
             plans.push(group);
