@@ -385,3 +385,38 @@ async fn a_conflict_whose_re_read_fails_is_a_failure_not_a_deletion() {
         "nothing overwritten"
     );
 }
+
+/// A move whose DeleteItem went through but whose answer was lost (the fault proxy cuts the
+/// response short; the SDK sends it again, and its condition then fails on the gone item) is
+/// written, once: the put is not taken back, which would lose the item.
+#[tokio::test]
+async fn a_move_whose_delete_answer_was_lost_is_written_not_taken_back() {
+    use fault_proxy::{Fault, FaultConfig, FaultProxy};
+    let table = seeded_demo(1);
+    let dir = tempfile::tempdir().unwrap();
+    let proxy = FaultProxy::start(
+        &local().endpoint,
+        FaultConfig::new(1.0, 7, &[Fault::Truncate])
+            .only(&["DeleteItem"])
+            .at_most(1),
+    );
+    let conn = connect(&ConnectOptions {
+        endpoint_url: Some(proxy.url.clone()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let w = Writer::new(&conn, AuditLog::in_dir(dir.path()));
+    let keys = demo_keys();
+    let loaded = typed("LOST#1", "A");
+    put(&table, &loaded).await;
+    let loaded = get(&table, &loaded).await.unwrap();
+    let mut moved = loaded.clone();
+    moved.insert("SK", AttrValue::S("B".into()));
+    let plan = plan_edit(&table, &keys, &loaded, &moved, None).unwrap();
+    let done = w.write(plan).await.unwrap();
+    assert_eq!(done.operation, "PutItem+DeleteItem");
+    assert_eq!(proxy.requests("DeleteItem"), 2, "{}", proxy.summary());
+    assert_eq!(get(&table, &loaded).await, None);
+    assert_eq!(get(&table, &moved).await, Some(moved));
+}
