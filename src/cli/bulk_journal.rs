@@ -49,11 +49,12 @@ pub(super) fn read_journal(path: &Path) -> Result<ReadBack, CliError> {
 
 /// Checks the journal against the table its statement names and returns that table: the
 /// header's table is the statement's, every key the table's, every after-image what the
-/// statement makes of its before-image.
+/// statement makes of its before-image (with the table's `version` attribute incremented).
 pub(super) async fn check_journal(
     engine: &Engine,
     read: &ReadBack,
     path: &Path,
+    version: Option<&str>,
 ) -> Result<TableInfo, CliError> {
     let refuse = |e: String| {
         bad(format!(
@@ -63,6 +64,6 @@ pub(super) async fn check_journal(
     };
     let rule = check_header(&read.journal.header).map_err(refuse)?;
     let info = engine.describe_table(&read.journal.header.table).await?;
-    check_items(&read.journal, &rule, &info).map_err(refuse)?;
+    check_items(&read.journal, &rule, &info, version).map_err(refuse)?;
     Ok(info)
 }

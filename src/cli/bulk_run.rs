@@ -133,8 +133,8 @@ pub(super) async fn resume(
             path.display()
         )));
     }
-    let info = check_journal(&Engine::new(conn), &read, path).await?;
     let version = version_attribute(global, &h.table)?;
+    let info = check_journal(&Engine::new(conn), &read, path, version.as_deref()).await?;
     let todo = journal.unfinished();
     bulk::preflight(&info, &journal.items, &todo, false, version.as_deref()).map_err(bad)?;
     say!(

@@ -5,6 +5,7 @@
 //! an existing target table is refused unless `--add` says to add to it.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use clap::Args;
 
@@ -14,13 +15,15 @@ use super::drain::{drain, Next};
 use super::output::OutputFormat;
 use super::read_spec::check_guard_flags;
 use super::CliError;
-use crate::aws::clone_table::{self, Target};
+use crate::aws::clone_table::{self, CopyGuard, Target};
+use crate::aws::write::WriteGuard;
 use crate::aws::{self, DoneOutcome, Engine, Operation, ReadCause, ReadSpec};
 use crate::model::design::schema::TableInfo;
 use crate::model::formats::json::append_dynamo_json;
 use crate::model::item::value::Item;
 use crate::model::query::partiql::{parse, parse_parameters, translate, ReadKind, Statement};
 use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
 use crate::model::write::key_of;
 
 #[derive(Debug, Clone, Args)]
@@ -77,9 +80,17 @@ pub struct CloneArgs {
     /// Read the source at most N read units per second.
     #[arg(long, value_name = "N", value_parser = super::ranges::rcu_per_second, help_heading = "Capacity")]
     pub rcu_per_second: Option<f64>,
+    /// Write at most N write units into the copy: each request, and each retry of it, is
+    /// admitted at its worst case first; the copy stops before one that does not fit.
+    #[arg(long, value_name = "N", value_parser = super::bulk_cmd::write_units, help_heading = "Capacity")]
+    pub max_wcu: Option<f64>,
+    /// Write at most N write units per second into the copy.
+    #[arg(long, value_name = "N", value_parser = super::bulk_cmd::write_units, help_heading = "Capacity")]
+    pub wcu_per_second: Option<f64>,
 }
 
-/// Exit code of a clone whose read stopped at `--max-rcu`: the copy holds what was read.
+/// Exit code of a clone whose read stopped at `--max-rcu`, or whose copy stopped at
+/// `--max-wcu`: the copy holds what was read or written.
 const UNFINISHED: u8 = 5;
 
 pub async fn run(global: &GlobalArgs, args: CloneArgs) -> Result<(), CliError> {
@@ -124,6 +135,10 @@ pub async fn run(global: &GlobalArgs, args: CloneArgs) -> Result<(), CliError> {
     let stop = super::bulk_run::stop_on_ctrl_c();
     let (items, budget_stop) = read(&engine, spec, &args, &info).await?;
     let read_count = items.len();
+    // Under --max-wcu or --wcu-per-second every request and retry is admitted by one guard,
+    // as a bulk run's are.
+    let guard = (args.max_wcu.is_some() || args.wcu_per_second.is_some())
+        .then(|| Arc::new(WriteGuard::new(args.max_wcu, args.wcu_per_second)));
     let copied = clone_table::copy(
         &target,
         &to_table,
@@ -131,6 +146,7 @@ pub async fn run(global: &GlobalArgs, args: CloneArgs) -> Result<(), CliError> {
         items,
         created,
         &stop,
+        guard.as_ref().map(|guard| CopyGuard { guard, info: &info }),
     )
     .await?;
     let what = match created {
@@ -160,6 +176,24 @@ pub async fn run(global: &GlobalArgs, args: CloneArgs) -> Result<(), CliError> {
         ));
     }
     say!("{summary}");
+    if let Some((spent, needed)) = copied.budget {
+        let cut_off = match copied.cut_off {
+            0 => String::new(),
+            n => {
+                format!(" ({n} more were being written when a retry did not fit and may be there)")
+            }
+        };
+        return Err(CliError::new(
+            UNFINISHED,
+            format!(
+                "--max-wcu {} reached: {} WCU spent, the next write needs {}; {} of {read_count} items copied{cut_off}; clone again with --add and a new --max-wcu to copy the rest (the items there are kept)",
+                format_units(args.max_wcu.unwrap_or_default()),
+                format_units(spent),
+                format_units(needed),
+                copied.written
+            ),
+        ));
+    }
     if budget_stop {
         return Err(CliError::new(
             UNFINISHED,

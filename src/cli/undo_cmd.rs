@@ -50,7 +50,9 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
         .collect();
     let conn = super::connect(global).await?;
     check_endpoint(journal, &conn, &args.journal)?;
-    let info = check_journal(&Engine::new(&conn), &read, &args.journal).await?;
+    let version = super::bulk_cmd::version_attribute(global, &journal.header.table)?;
+    let version = version.as_deref();
+    let info = check_journal(&Engine::new(&conn), &read, &args.journal, version).await?;
     if let Some(torn) = read.torn {
         // Its outcome never reached the disk: undo cannot know the item was written.
         say!(
@@ -58,8 +60,6 @@ pub async fn run(global: &GlobalArgs, args: UndoArgs) -> Result<(), CliError> {
             torn.line
         );
     }
-    let version = super::bulk_cmd::version_attribute(global, &journal.header.table)?;
-    let version = version.as_deref();
     // Every restore planned and checked before the first: one DynamoDB would refuse is found
     // here, with nothing written.
     bulk::preflight(&info, &journal.items, &written, true, version).map_err(bad)?;

@@ -136,6 +136,8 @@ struct Job<W> {
     max_wcu: Option<f64>,
     info: TableInfo,
     items: Vec<BulkItem>,
+    /// The table's `version_attribute`, as `partiql` and `undo` plan with it.
+    version: Option<String>,
 }
 
 impl<W: WriteBackend> Job<W> {
@@ -151,6 +153,7 @@ impl<W: WriteBackend> Job<W> {
             max_wcu,
             info,
             items,
+            version,
         } = self;
         let started = Instant::now();
         // The item the runner asked for last: the one a `Progress` whose `done` grew wrote.
@@ -159,9 +162,9 @@ impl<W: WriteBackend> Job<W> {
         let step = |n: usize| {
             current.store(n, Ordering::Relaxed);
             if undo {
-                bulk::undo_step(&info, &items[n], None).map(Some)
+                bulk::undo_step(&info, &items[n], version.as_deref()).map(Some)
             } else {
-                bulk::run_step(&info, &items[n], None)
+                bulk::run_step(&info, &items[n], version.as_deref())
             }
         };
         let mut batch = Batch::new(run, &tx);
@@ -225,7 +228,7 @@ impl<W: WriteBackend> Job<W> {
 
 impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
     pub(super) fn bulk(&mut self, effect: BulkEffect) {
-        let (run, undo_todo, info, items, header) = match effect {
+        let (run, undo_todo, info, items, header, version) = match effect {
             BulkEffect::Stop(run) => {
                 if let Some(stop) = self.bulk.stops.get(&run) {
                     stop.cancel();
@@ -237,13 +240,15 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
                 info,
                 items,
                 header,
-            } => (run, None, info, items, Some(header)),
+                version,
+            } => (run, None, info, items, Some(header), version),
             BulkEffect::Undo {
                 run,
                 info,
                 items,
                 todo,
-            } => (run, Some(todo), info, items, None),
+                version,
+            } => (run, Some(todo), info, items, None, version),
         };
         let tx = self.msg_tx.clone();
         let fail = |why: &str| {
@@ -273,10 +278,12 @@ impl<B: Backend, W: WriteBackend> EffectRunner<B, W> {
             max_wcu: self.bulk.max_wcu,
             info: *info,
             items,
+            version,
         };
         match (undo_todo, header) {
             (Some(todo), _) => {
-                if let Err(why) = bulk::preflight(&job.info, &job.items, &todo, true, None) {
+                let version = job.version.as_deref();
+                if let Err(why) = bulk::preflight(&job.info, &job.items, &todo, true, version) {
                     return fail(&why);
                 }
                 tokio::spawn(job.go(todo, true, None));
@@ -297,7 +304,7 @@ async fn start<W: WriteBackend>(job: Job<W>, dir: PathBuf, header: Header) {
     // Every item planned and checked before the journal: one DynamoDB would refuse stops
     // the run here, with nothing written.
     let todo: Vec<usize> = (0..job.items.len()).collect();
-    if let Err(why) = bulk::preflight(&job.info, &job.items, &todo, false, None) {
+    if let Err(why) = bulk::preflight(&job.info, &job.items, &todo, false, job.version.as_deref()) {
         send(
             &job.tx,
             BulkMsg::Done {

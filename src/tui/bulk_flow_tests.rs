@@ -183,6 +183,50 @@ async fn a_run_writes_exactly_the_marked_items_journals_them_and_u_restores_them
     }
 }
 
+/// With `version_attribute` configured the dialog plans as `partiql` does: each write is
+/// conditional on the version read and increments it (the journal's after-images hold it), so
+/// another writer's bump of the version alone, which a full-image condition lets pass, is a
+/// conflict; and `U` restores conditional on the version the run wrote.
+#[tokio::test(start_paused = true)]
+async fn with_a_version_attribute_a_concurrent_bump_is_a_conflict() {
+    let mut h = Harness::marked(None, None).await;
+    h.state
+        .config
+        .writes
+        .version_attributes
+        .insert("app".into(), "version".into());
+    let marked = h.marked_items();
+    assert!(marked.iter().all(|i| i.get("version").is_none()));
+    // Another writer, one that versions its writes, bumps the second item's version only.
+    let mut theirs = marked[1].clone();
+    theirs.insert("version", AttrValue::N("1".into()));
+    h.writer
+        .put_raw(&key_of(&theirs, &demo_info().keys), theirs.clone());
+    h.run_status("\"DONE\"");
+    h.settle().await;
+    let run = h.dialog().run().unwrap().clone();
+    assert_eq!(run.conflicts, vec![(1, Some(theirs.clone()))]);
+    assert_eq!(
+        h.stored(&theirs),
+        Some(theirs),
+        "left as the other writer left it"
+    );
+    let written = h.stored(&marked[0]).unwrap();
+    assert_eq!(written.get("version"), Some(&AttrValue::N("1".into())));
+    assert_eq!(written.get("status"), Some(&AttrValue::S("DONE".into())));
+    let path = std::path::PathBuf::from(run.journal.clone().unwrap());
+    let j = journal::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        j.items[0].after.as_ref().unwrap().get("version"),
+        Some(&AttrValue::N("1".into()))
+    );
+    h.send([press(KeyCode::Esc), char('U'), press(KeyCode::Enter)]);
+    h.settle().await;
+    let restored = h.stored(&marked[0]).unwrap();
+    assert_eq!(restored.get("status"), marked[0].get("status"));
+    assert_eq!(restored.get("version"), Some(&AttrValue::N("2".into())));
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_concurrent_change_is_kept_and_reported_with_its_key() {
     let mut h = Harness::marked(None, None).await;

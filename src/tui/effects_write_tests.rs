@@ -210,8 +210,53 @@ async fn without_a_writer_the_keys_refuse_and_nothing_is_sent() {
     }
 }
 
+/// Each marked item is a DeleteItem of its own; an item another writer added an attribute
+/// to after the read stops the run there as a conflict, kept whole with that attribute, the
+/// items before it deleted and undoable, the rest untouched.
 #[tokio::test(start_paused = true)]
-async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
+async fn a_marked_delete_stops_at_an_item_another_writer_added_to() {
+    let writer = MemoryWriter::new();
+    let mut h = opened(Some(writer.clone())).await;
+    let view = h.state.table.as_ref().unwrap();
+    let listed = view.view.item_count();
+    assert!(listed >= 3, "{listed}");
+    h.send([char('a')]);
+    let view = h.state.table.as_ref().unwrap();
+    let store = view.view.store.as_ref().unwrap();
+    let marked: Vec<Item> = view
+        .view
+        .marks
+        .in_view_order(store)
+        .into_iter()
+        .map(|i| store.item(i))
+        .collect();
+    let key = key_of(&marked[1], &demo_info().keys);
+    let mut theirs = marked[1].clone();
+    theirs.insert("added", AttrValue::S("by another writer".into()));
+    writer.put_raw(&key, theirs.clone());
+    h.send([char('D'), char('y')]);
+    h.settle().await;
+    assert_eq!(h.stage(), Some(WriteStage::Conflict));
+    assert_eq!(writer.get(&key), Some(theirs), "kept whole");
+    assert_eq!(writer.get(&key_of(&marked[0], &demo_info().keys)), None);
+    for item in &marked[2..] {
+        assert!(writer.get(&key_of(item, &demo_info().keys)).is_some());
+    }
+    let flow = h.state.table.as_ref().unwrap().write().unwrap();
+    assert_eq!(flow.sent, 1, "one item deleted before the conflict");
+    let kinds: Vec<&str> = writer.sent().iter().map(|p| p.operation()).collect();
+    assert_eq!(kinds, ["DeleteItem", "DeleteItem"]);
+    // The one deleted is undoable.
+    h.send([press(KeyCode::Esc), char('U'), char('y')]);
+    h.settle().await;
+    assert_eq!(
+        writer.get(&key_of(&marked[0], &demo_info().keys)),
+        Some(marked[0].clone())
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn marked_items_are_deleted_one_by_one_and_a_new_item_is_created() {
     let writer = MemoryWriter::new();
     let mut h = opened(Some(writer.clone())).await;
     let view = h.state.table.as_ref().unwrap();
@@ -228,8 +273,8 @@ async fn marked_items_are_deleted_in_batches_and_a_new_item_is_created() {
         "deleted items leave the collection"
     );
     assert!(view.view.marks.is_empty());
-    assert_eq!(writer.sent().len(), 1);
-    assert_eq!(writer.sent()[0].ops.len(), listed);
+    assert_eq!(writer.sent().len(), listed);
+    assert!(writer.sent().iter().all(|p| p.operation() == "DeleteItem"));
 
     // N: a template of the collection's most common kind, created where nothing is.
     h.send([char('U'), char('y')]);

@@ -2,9 +2,9 @@
 //! checked with boto3 (clone/boto3_clone.py): the copy's items equal the source's slice with
 //! every type kept, its keys and indexes equal the source's, the read stays under --max-rcu
 //! (counted by the fault proxy in front of the source), an existing target or a remote one is
-//! refused, `--add` into a table of another key schema writes nothing, and Ctrl-C stops a copy
+//! refused, `--add` into a table of another key schema writes nothing, Ctrl-C stops a copy
 //! within a second (the fault proxy in front of the target slows its writes), saying what it
-//! copied.
+//! copied, and `--max-wcu` admits every write attempt to the target (retries included).
 
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -355,4 +355,74 @@ fn ctrl_c_stops_a_copy_within_a_second_and_says_what_it_copied() {
         (stored + more..=stored + more + cut_off(&err)).contains(&now),
         "{now} items stored after {stored} and {more} more: {err}"
     );
+}
+
+/// `clone --max-wcu N`: every request to the target, and every retry of one, is admitted at
+/// its worst case first (a batch of 25 items of 1 WCU: 25), as a bulk run's writes are. The
+/// fault proxy in front of the target loses the first batch's answer after it was applied, so
+/// the SDK sends it again: that retry is charged too, and the next batch no longer fits. What
+/// DynamoDB received, counted by the proxy, stays within N; the copy stops with exit 5 saying
+/// what it copied.
+#[test]
+fn max_wcu_admits_every_write_attempt_of_a_clone_and_stops_before_passing_it() {
+    let source = &local().endpoint;
+    let table = table_name("clonewcu");
+    boto3(source, &table, "setup-many 100");
+    let copy = table_name("clonewcu-copy");
+    let proxy = FaultProxy::start(
+        source,
+        FaultConfig::new(1.0, 7, &[Fault::Truncate])
+            .only(&["BatchWriteItem"])
+            .at_most(1),
+    );
+    let received = |operation: &str| -> usize {
+        proxy
+            .bodies(operation)
+            .iter()
+            .map(|b| b.matches("\"PutRequest\"").count().max(1))
+            .sum()
+    };
+    let args = [
+        table.as_str(),
+        "--to-endpoint",
+        &proxy.url,
+        "--to-table",
+        &copy,
+        "--max-wcu",
+        "60",
+    ];
+    let out = dyno(source, &args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(
+        err.contains("--max-wcu 60 reached") && err.contains("25 of 100 items copied"),
+        "{err}"
+    );
+    assert_eq!(
+        proxy.requests("BatchWriteItem"),
+        2,
+        "the batch whose answer was lost and its retry; the next did not fit\n{}",
+        proxy.summary()
+    );
+    let writes = received("BatchWriteItem");
+    assert!(
+        writes <= 60,
+        "DynamoDB received {writes} item writes of 1 WCU under --max-wcu 60"
+    );
+    let stored: usize = boto3(source, &copy, "count").trim().parse().unwrap();
+    assert_eq!(stored, 25);
+
+    // Adding the rest: one conditional PutItem at a time, each admitted; an item already
+    // there is kept and charged as well (a refused condition is billed).
+    proxy.clear_log();
+    let mut add = args.to_vec();
+    add.push("--add");
+    *add.iter_mut().rev().nth(1).unwrap() = "30";
+    let out = dyno(source, &add);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(5), "{err}");
+    assert!(err.contains("--max-wcu 30 reached"), "{err}");
+    assert_eq!(proxy.requests("PutItem"), 30, "{}", proxy.summary());
+    let stored: usize = boto3(source, &copy, "count").trim().parse().unwrap();
+    assert_eq!(stored, 30, "{err}");
 }

@@ -3,7 +3,8 @@
 //! through `B` (preview, then run), the SDK sees exactly those two change and nothing else,
 //! and `U` puts them back. A run stopped with Esc (held by `--wcu-per-second`) leaves a journal
 //! that `partiql --resume` finishes and `undo` reverses. `--max-wcu` holds as the service
-//! counts it (through the fault proxy), and without `--allow-writes` it is refused.
+//! counts it (through the fault proxy), and without `--allow-writes` it is refused. With a
+//! version attribute in the config, a concurrent bump of the version is a conflict.
 
 use crate::common;
 
@@ -275,4 +276,84 @@ fn the_explorers_write_budget_needs_allow_writes() {
     let out = run(&["--max-wcu", "0", "sometable"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("'0' is not a number of write units"));
+}
+
+/// With `version_attribute` for the table in the config the dialog plans as `partiql` does:
+/// the preview shows the version incremented, and a writer that bumps only the version of a
+/// marked item after the read (which a condition on the loaded attributes would let pass) makes
+/// that item a conflict, left as that writer left it; the other is written with version 1.
+#[tokio::test(flavor = "multi_thread")]
+async fn with_a_version_attribute_a_concurrent_bump_makes_the_dialogs_write_a_conflict() {
+    let table = small_table().await;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let config = dir.path().join("config");
+    std::fs::create_dir_all(config.join("dynoscope")).unwrap();
+    std::fs::write(
+        config.join("dynoscope").join("config.toml"),
+        format!("[[table]]\nname = \"{table}\"\nversion_attribute = \"version\"\n"),
+    )
+    .unwrap();
+    let mut s = Session::spawn(
+        &[
+            "--endpoint-url",
+            &local().endpoint,
+            "--allow-writes",
+            &table,
+        ],
+        &[
+            ("XDG_STATE_HOME", state.to_str().unwrap()),
+            ("XDG_CONFIG_HOME", config.to_str().unwrap()),
+        ],
+        40,
+        140,
+    );
+    s.wait_for("the first page", |s| {
+        s.contains("Collections by PK") && s.contains("-/1")
+    });
+    let preview = mark_and_preview(&mut s);
+    assert!(
+        preview.contains("version: (absent) → {\"N\":\"1\"}"),
+        "{preview}"
+    );
+    // Another writer bumps T/3's version only.
+    client()
+        .await
+        .update_item()
+        .table_name(&table)
+        .key("PK", AttributeValue::S("T".into()))
+        .key("SK", AttributeValue::S("3".into()))
+        .update_expression("SET #v = :v")
+        .expression_attribute_names("#v", "version")
+        .expression_attribute_values(":v", AttributeValue::N("1".into()))
+        .send()
+        .await
+        .unwrap();
+    let theirs = everything(&table).await;
+    s.send("\r");
+    let done = s.wait_text("Bulk UPDATE: done");
+    assert!(
+        done.contains("1 written, 0 unchanged, 1 conflicts skipped"),
+        "{done}"
+    );
+    let now = everything(&table).await;
+    let find = |items: &[Stored], sk: &str| {
+        items
+            .iter()
+            .find(|i| s_of(i, "PK") == "T" && s_of(i, "SK") == sk)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(
+        find(&now, "3"),
+        find(&theirs, "3"),
+        "left as the other writer left it"
+    );
+    let written = find(&now, "1");
+    assert_eq!(s_of(&written, "status"), "DONE");
+    assert_eq!(written.get("version"), Some(&AttributeValue::N("1".into())));
+    s.send("\x1b");
+    s.wait_text("bulk dialog closed");
+    s.send("q");
+    s.wait_exit();
 }

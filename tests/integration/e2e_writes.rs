@@ -2,9 +2,11 @@
 //! DynamoDB Local through a transparent proxy whose op log shows exactly what was sent. An
 //! edit is saved; a change made with the SDK while the editor is open is a conflict that keeps
 //! both versions until the user re-applies; a key change, its undo, a new item, a delete and a
-//! bulk delete of 60 marked items (and its undo) each send exactly the expected writes. Without
-//! `--allow-writes` the same keys send nothing.
+//! bulk delete of 60 marked items (and its undo) each send exactly the expected writes; an
+//! attribute another writer adds (boto3) after the read survives a marked delete and a key
+//! change as a conflict. Without `--allow-writes` the same keys send nothing.
 
+use crate::bulk_writes::boto3;
 use crate::common;
 use crate::common::fault_proxy;
 
@@ -275,7 +277,7 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     s.wait_text("deleted 1 item");
     assert_eq!(collection(&table, user).await.len(), before);
 
-    // 5. Sixty marked items deleted in transactions of 25, and restored by undo.
+    // 5. Sixty marked items deleted one by one, and restored by undo in transactions of 25.
     let celebrity = collection(&table, "USER#celebrity").await.len();
     query(&mut s, "USER#celebrity");
     for _ in 0..60 {
@@ -302,20 +304,14 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
     assert_eq!(
         writes(&proxy),
         [
-            "UpdateItem",
-            "UpdateItem",
-            "UpdateItem",
-            txn,
-            txn,
-            "PutItem",
-            "DeleteItem",
-            txn,
-            txn,
-            txn,
-            txn,
-            txn,
-            txn
-        ],
+            ["UpdateItem"; 3].as_slice(),
+            &["PutItem", "DeleteItem"],
+            &["PutItem", "DeleteItem"],
+            &["PutItem", "DeleteItem"],
+            &["DeleteItem"; 60],
+            &[txn; 3]
+        ]
+        .concat(),
         "{}",
         proxy.summary()
     );
@@ -329,6 +325,100 @@ async fn edit_conflict_key_change_create_delete_bulk_delete_and_undo() {
         audit.lines().count(),
         1 + 1 + 1 + 2 + 2 + 1 + 1 + 60 + 60,
         "one line per item written"
+    );
+}
+
+/// The items of `dump` (boto3's, one JSON object a line) under `pk`, by sort key.
+fn dumped(dump: &str, pk: &str) -> Vec<(String, serde_json::Value)> {
+    dump.lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|v| v["PK"]["S"] == pk)
+        .map(|v| (v["SK"]["S"].as_str().unwrap().to_string(), v))
+        .collect()
+}
+
+/// Another writer adds an attribute (boto3) between the explorer's read and its write. A
+/// condition can only name the attributes read, so the added one passes it; the explorer's
+/// deletes are DeleteItems of their own whose removed item is compared with the one read, and
+/// a key change is a move whose put is taken back: the item survives whole, with the added
+/// attribute, and the explorer shows a conflict.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_attribute_added_after_the_read_survives_a_marked_delete_and_a_key_change() {
+    let endpoint = &local().endpoint;
+    let table = table_name("e2e_added");
+    boto3(endpoint, &table, &["setup"]);
+    let initial = boto3(endpoint, &table, &["dump"]);
+    let proxy = FaultProxy::start(endpoint, FaultConfig::none());
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = start(&proxy, &table, true, dir.path());
+
+    // Three marked items; the second gains an attribute before `y`.
+    query(&mut s, "P#1");
+    for _ in 0..3 {
+        s.send(" ");
+    }
+    s.wait_text("3 marked");
+    s.keys("D");
+    s.wait_text("Delete 3 items?");
+    boto3(endpoint, &table, &["add", "P#1", "S#001"]);
+    s.keys("y");
+    let screen = s.wait_text("Conflict: the item changed since it was loaded");
+    assert!(
+        screen.contains("1 item deleted before this one") && screen.contains("by another writer"),
+        "{screen}"
+    );
+    let now = boto3(endpoint, &table, &["dump"]);
+    let mut expected = dumped(&initial, "P#1");
+    expected.remove(0);
+    expected[0].1["added"] = serde_json::json!({"S": "by another writer"});
+    assert_eq!(
+        dumped(&now, "P#1"),
+        expected,
+        "S#001 whole, S#002 on untouched"
+    );
+    s.keys("\x1b");
+
+    // A key change of an item that gains an attribute while the editor is open.
+    query(&mut s, "P#2");
+    std::fs::write(dir.path().join("hold"), "").unwrap();
+    program(dir.path(), "s/\"SK\": \"S#000\"/\"SK\": \"S#000-moved\"/\n");
+    s.send("e");
+    let started = Instant::now();
+    while !dir.path().join("holding").exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the editor never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    boto3(endpoint, &table, &["add", "P#2", "S#000"]);
+    std::fs::remove_file(dir.path().join("hold")).unwrap();
+    s.wait_text("Save the item under its new key?");
+    s.keys("y");
+    let screen = s.wait_text("Conflict: the item changed since it was loaded");
+    assert!(screen.contains("by another writer"), "{screen}");
+    let now = boto3(endpoint, &table, &["dump"]);
+    let mut expected = dumped(&initial, "P#2");
+    expected[0].1["added"] = serde_json::json!({"S": "by another writer"});
+    assert_eq!(dumped(&now, "P#2"), expected, "no S#000-moved, S#000 whole");
+    s.keys("\x1b");
+    s.keys("q");
+    assert!(s.wait_exit().success());
+    assert_eq!(
+        writes(&proxy),
+        [
+            // The marked delete: S#000, then S#001 removed and put back.
+            "DeleteItem",
+            "DeleteItem",
+            "PutItem",
+            // The key change: the new key, the old one removed and put back, the new taken back.
+            "PutItem",
+            "DeleteItem",
+            "PutItem",
+            "DeleteItem"
+        ],
+        "{}",
+        proxy.summary()
     );
 }
 

@@ -1,8 +1,8 @@
 //! The writer against DynamoDB Local: every write conditional, evaluated by DynamoDB itself.
 //! Full-image conditions hold for every type (maps, lists, sets, 38-digit numbers); a change
 //! made with the SDK between load and save is a conflict that writes nothing and returns the
-//! item as it is now; key changes, creates, bulk deletes of 60 in transactions of 25 and undo
-//! work; every write is in the 0600 audit file with its old and new image.
+//! item as it is now; key changes (a move in turn, taken back on a conflict), creates, deletes of
+//! 60 items one by one and undo work; every write is in the 0600 audit file with its old and new image.
 
 use crate::common;
 use crate::common::fault_proxy;
@@ -194,13 +194,13 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
         Err(WriteFailure::Conflict { .. })
     ));
 
-    // Key change: one transaction, the old key gone, the new one there.
+    // Key change: a move in turn, the old key gone, the new one there.
     let loaded = get(&table, &new).await.unwrap();
     let mut moved = loaded.clone();
     moved.insert("SK", AttrValue::S("B".into()));
     let plan = plan_edit(&table, &keys, &loaded, &moved, None).unwrap();
     let done = w.write(plan.clone()).await.unwrap();
-    assert_eq!((done.operation, done.items), ("TransactWriteItems", 2));
+    assert_eq!((done.operation, done.items), ("PutItem+DeleteItem", 2));
     assert_eq!(get(&table, &loaded).await, None);
     assert_eq!(get(&table, &moved).await, Some(moved.clone()));
     let images: Vec<UndoImage> = plan
@@ -221,7 +221,7 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
     );
     assert_eq!(get(&table, &moved).await, None);
 
-    // Bulk delete of 60 in transactions of 25; one changed item stops its batch whole.
+    // Bulk delete of 60, one DeleteItem each; the changed item is a conflict, left as it is.
     let items: Vec<Item> = (0..60)
         .map(|i| typed("BULK#1", &format!("{i:03}")))
         .collect();
@@ -233,7 +233,7 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
         stored.push(get(&table, item).await.unwrap());
     }
     let plans = plan_delete(&table, &keys, &stored, None).unwrap();
-    assert_eq!(plans.len(), 3);
+    assert_eq!(plans.len(), 60);
     let mut changed = stored[30].clone();
     changed.insert("status", AttrValue::S("CHANGED".into()));
     put(&table, &changed).await;
@@ -249,10 +249,13 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
         }
         results.push(result);
     }
-    assert!(results[0].is_ok() && results[2].is_ok());
-    match &results[1] {
+    assert!(results
+        .iter()
+        .enumerate()
+        .all(|(i, r)| i == 30 || r.is_ok()));
+    match &results[30] {
         Err(WriteFailure::Conflict { index, current, .. }) => {
-            assert_eq!(*index, 5);
+            assert_eq!(*index, 0);
             assert_eq!(current.as_ref(), Some(&changed));
         }
         other => panic!("{other:?}"),
@@ -267,13 +270,73 @@ async fn key_changes_creates_bulk_deletes_and_undo() {
         .await
         .unwrap()
         .count;
-    assert_eq!(left, 25, "the batch with the changed item was not applied");
+    assert_eq!(left, 1, "only the changed item is left");
     for plan in plan_undo(&table, &keys, &images, None).unwrap() {
         w.write(plan).await.unwrap();
     }
-    for item in stored.iter().take(25).chain(&stored[50..]) {
-        assert_eq!(get(&table, item).await.as_ref(), Some(item));
+    for (i, item) in stored.iter().enumerate().filter(|(i, _)| *i != 30) {
+        assert_eq!(get(&table, item).await.as_ref(), Some(item), "item {i}");
     }
+}
+
+/// A key change whose old item another writer added an attribute to after the read: the
+/// put of the new key, the old item's DeleteItem (which removed the added attribute: put
+/// back), and the new key taken back, exactly as DynamoDB received them. The old item is
+/// there whole, the new key is not, and the write is a conflict showing the added attribute.
+#[tokio::test]
+async fn a_key_change_over_an_added_attribute_is_taken_back_as_a_conflict() {
+    let table = seeded_demo(1);
+    let dir = tempfile::tempdir().unwrap();
+    let proxy = fault_proxy::FaultProxy::start(&local().endpoint, fault_proxy::FaultConfig::none());
+    let conn = connect(&ConnectOptions {
+        endpoint_url: Some(proxy.url.clone()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let w = Writer::new(&conn, AuditLog::in_dir(dir.path()));
+    let keys = demo_keys();
+    let loaded = typed("MOVE#1", "A");
+    put(&table, &loaded).await;
+    let loaded = get(&table, &loaded).await.unwrap();
+    let mut moved = loaded.clone();
+    moved.insert("SK", AttrValue::S("B".into()));
+    let plan = plan_edit(&table, &keys, &loaded, &moved, None).unwrap();
+    let mut theirs = loaded.clone();
+    theirs.insert("added", AttrValue::S("by another writer".into()));
+    put(&table, &theirs).await;
+    proxy.clear_log();
+    match w.write(plan).await {
+        Err(WriteFailure::Conflict { index, current, .. }) => {
+            assert_eq!(index, 1, "the delete of the old key");
+            assert_eq!(current, Some(theirs.clone()));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(get(&table, &loaded).await, Some(theirs), "kept whole");
+    assert_eq!(get(&table, &moved).await, None, "the move was taken back");
+    let sent: Vec<String> = proxy
+        .log()
+        .into_iter()
+        .map(|r| r.operation)
+        .filter(|op| op != "GetItem")
+        .collect();
+    assert_eq!(sent, ["PutItem", "DeleteItem", "PutItem", "DeleteItem"]);
+
+    // Refused outright (a changed value): the put is taken back the same way.
+    let current = get(&table, &loaded).await.unwrap();
+    let mut moved = current.clone();
+    moved.insert("SK", AttrValue::S("C".into()));
+    let plan = plan_edit(&table, &keys, &current, &moved, None).unwrap();
+    let mut changed = current.clone();
+    changed.insert("status", AttrValue::S("CHANGED".into()));
+    put(&table, &changed).await;
+    assert!(matches!(
+        w.write(plan).await,
+        Err(WriteFailure::Conflict { index: 1, .. })
+    ));
+    assert_eq!(get(&table, &loaded).await, Some(changed));
+    assert_eq!(get(&table, &moved).await, None);
 }
 
 /// A conflict whose re-read fails is reported as a failure naming both, never as "the item
@@ -321,4 +384,39 @@ async fn a_conflict_whose_re_read_fails_is_a_failure_not_a_deletion() {
         Some(theirs),
         "nothing overwritten"
     );
+}
+
+/// A move whose DeleteItem went through but whose answer was lost (the fault proxy cuts the
+/// response short; the SDK sends it again, and its condition then fails on the gone item) is
+/// written, once: the put is not taken back, which would lose the item.
+#[tokio::test]
+async fn a_move_whose_delete_answer_was_lost_is_written_not_taken_back() {
+    use fault_proxy::{Fault, FaultConfig, FaultProxy};
+    let table = seeded_demo(1);
+    let dir = tempfile::tempdir().unwrap();
+    let proxy = FaultProxy::start(
+        &local().endpoint,
+        FaultConfig::new(1.0, 7, &[Fault::Truncate])
+            .only(&["DeleteItem"])
+            .at_most(1),
+    );
+    let conn = connect(&ConnectOptions {
+        endpoint_url: Some(proxy.url.clone()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let w = Writer::new(&conn, AuditLog::in_dir(dir.path()));
+    let keys = demo_keys();
+    let loaded = typed("LOST#1", "A");
+    put(&table, &loaded).await;
+    let loaded = get(&table, &loaded).await.unwrap();
+    let mut moved = loaded.clone();
+    moved.insert("SK", AttrValue::S("B".into()));
+    let plan = plan_edit(&table, &keys, &loaded, &moved, None).unwrap();
+    let done = w.write(plan).await.unwrap();
+    assert_eq!(done.operation, "PutItem+DeleteItem");
+    assert_eq!(proxy.requests("DeleteItem"), 2, "{}", proxy.summary());
+    assert_eq!(get(&table, &loaded).await, None);
+    assert_eq!(get(&table, &moved).await, Some(moved));
 }

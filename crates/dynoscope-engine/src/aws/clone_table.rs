@@ -23,6 +23,10 @@ use crate::aws::error::FromSdk;
 use crate::model::design::schema::{IndexKind, KeySchema, TableInfo};
 use crate::model::item::value::Item;
 
+#[path = "clone_guarded.rs"]
+pub mod guarded;
+pub use guarded::CopyGuard;
+
 /// Conditional puts in flight at once when adding to an existing table.
 const PARALLEL_PUTS: usize = 8;
 /// How long the writes in flight when the copy is stopped may still end (and be counted):
@@ -123,7 +127,7 @@ fn shape(info: &TableInfo) -> String {
 }
 
 /// How many items `copy` wrote, and how many it kept as they were at the target.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Copied {
     pub written: usize,
     /// Items whose key was already at the target (only when adding to an existing table).
@@ -131,14 +135,21 @@ pub struct Copied {
     /// The copy was stopped before its end.
     pub stopped: bool,
     /// Items whose write was in flight when the stop came and had no answer within
-    /// [`GRACE`]: they may be at the target or not.
+    /// [`GRACE`]: they may be at the target or not. Under a write guard: the items of a
+    /// request whose retry the budget refused.
     pub cut_off: usize,
+    /// Under a write guard: the copy stopped at `--max-wcu` (the units spent, and the worst
+    /// case of the request that did not fit).
+    pub budget: Option<(f64, f64)>,
+    /// Under a write guard: the write units charged.
+    pub units: f64,
 }
 
 /// Writes `items` (distinct keys) into `table`. Into a table `prepare` created, in batches;
 /// into an existing one, one conditional PutItem each, so an item already there is kept
 /// rather than overwritten. Once `stop` fires no write starts, and the writes in flight get
-/// [`GRACE`] to end.
+/// [`GRACE`] to end. With a write guard, one request at a time, each attempt admitted by it
+/// ([`guarded`]); the copy stops before a request that does not fit in `--max-wcu`.
 pub async fn copy(
     conn: &Connection,
     table: &str,
@@ -146,6 +157,7 @@ pub async fn copy(
     items: Vec<Item>,
     target: Target,
     stop: &CancellationToken,
+    guard: Option<CopyGuard<'_>>,
 ) -> Result<Copied, EngineError> {
     ensure_local(conn, "clone")?;
     let client = &local_only_client(conn);
@@ -161,6 +173,12 @@ pub async fn copy(
         .collect::<Vec<_>>()
         .join(" AND ");
     let condition = condition.as_str();
+    if let Some(g) = guard {
+        return guarded::copy(
+            client, endpoint, table, key_names, condition, items, target, stop, g,
+        )
+        .await;
+    }
     let started = Cell::new(0usize);
     let chunks: Vec<Vec<Item>> = items.chunks(size).map(<[Item]>::to_vec).collect();
     let mut pending = stream::iter(chunks)

@@ -129,6 +129,9 @@ pub enum BulkEffect {
         info: Box<crate::model::design::schema::TableInfo>,
         items: Vec<crate::model::write::bulk::BulkItem>,
         header: Box<crate::model::write::bulk::journal::Header>,
+        /// The table's `version_attribute`: each write is conditional on it (the items'
+        /// after-images already increment it).
+        version: Option<String>,
     },
     /// Put `items[todo]` back to their before-images, each only if it is still what the run
     /// wrote (as `dynoscope undo` does).
@@ -137,6 +140,7 @@ pub enum BulkEffect {
         info: Box<crate::model::design::schema::TableInfo>,
         items: Vec<crate::model::write::bulk::BulkItem>,
         todo: Vec<usize>,
+        version: Option<String>,
     },
     /// Stop run `run` before its next item (the one in flight ends and is journaled).
     Stop(u64),

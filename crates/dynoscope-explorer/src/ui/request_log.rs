@@ -135,11 +135,13 @@ fn write_row(r: &RequestRow, operation: &str) -> Row<'static> {
     }
     Row::new(vec![
         r.number.to_string(),
-        // The column is five wide: PutItem, UpdateItem, DeleteItem, TransactWriteItems.
+        // The column is five wide: PutItem, UpdateItem, DeleteItem, a move (a PutItem then a
+        // DeleteItem), TransactWriteItems.
         match operation {
             "PutItem" => "Put",
             "UpdateItem" => "Updat",
             "DeleteItem" => "Del",
+            "PutItem+DeleteItem" => "Move",
             _ => "TxWr",
         }
         .to_string(),

@@ -150,9 +150,8 @@ fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
         WriteStage::ConfirmDelete => {
             lines.push(Line::styled(
                 format!(
-                    " {}, in {} of at most 25, each conditional on the item being unchanged:",
+                    " {}, one DeleteItem each, each only if the item is exactly as loaded:",
                     count(flow.targets.len() as u64, "item"),
-                    count(flow.plans.len() as u64, "request")
                 ),
                 theme::header(),
             ));
@@ -174,8 +173,21 @@ fn body(flow: &WriteFlow, width: usize) -> Vec<Line<'static>> {
         }
         WriteStage::Conflict => {
             let w = width.saturating_sub(20) / 3;
+            // Of a multi-item delete, the items before this one were deleted (and `U` puts
+            // them back): the result says what was written and what was not.
+            let written = match (flow.kind, flow.sent) {
+                (_, 0) => " Nothing was written.".to_string(),
+                (WriteKind::Delete, n) => format!(
+                    " {} deleted before this one (U puts them back); this one and the rest were not.",
+                    count(n as u64, "item")
+                ),
+                (_, n) => format!(
+                    " {} written before this one (U takes them back); this one and the rest were not.",
+                    count(n as u64, "request")
+                ),
+            };
             lines.push(Line::styled(
-                " Nothing was written. Attributes that differ:".to_string(),
+                format!("{written} Attributes that differ:"),
                 theme::warning(),
             ));
             lines.push(Line::styled(

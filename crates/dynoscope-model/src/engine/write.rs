@@ -11,7 +11,8 @@ use crate::traffic::capacity::Consumed;
 /// A write that went through.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WriteDone {
-    /// `PutItem`, `UpdateItem`, `DeleteItem` or `TransactWriteItems`.
+    /// `PutItem`, `UpdateItem`, `DeleteItem`, `PutItem+DeleteItem` (a move, sent in turn) or
+    /// `TransactWriteItems`.
     pub operation: &'static str,
     /// Write capacity, table and indexes (`ReturnConsumedCapacity=INDEXES`).
     pub consumed: Consumed,

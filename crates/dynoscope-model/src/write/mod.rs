@@ -12,10 +12,11 @@
 //!   would silently drop it. An update leaves it alone.
 //! - with a version attribute configured for the table, the condition is that attribute's
 //!   loaded value (or its absence), and the write increments it;
-//! - a changed key is a TransactWriteItems: a PutItem of the new key on `attribute_not_exists`
-//!   and a DeleteItem of the old key on the loaded image;
+//! - a changed key is a move sent in turn: a PutItem of the new key on `attribute_not_exists`,
+//!   then a DeleteItem of the old key on the loaded image, the put taken back when the delete
+//!   is refused (a delete never goes in a transaction: [`WritePlan`]);
 //! - a new item is a PutItem on `attribute_not_exists` of the partition key; a delete is a
-//!   DeleteItem on the loaded image.
+//!   DeleteItem on the loaded image, one per item.
 
 pub mod bulk;
 mod condition;
@@ -31,7 +32,7 @@ pub use diff::{diff, rebase, three_way, AttributeEdit, ThreeWayRow};
 pub use editing::{parse_edited, render_for_editor};
 pub use plan::{
     plan_create, plan_delete, plan_edit, plan_undo, OpAction, PlanError, UndoImage, WriteKind,
-    WriteOp, WritePlan, MAX_TRANSACTION_ITEMS,
+    WriteOp, WritePlan, MAX_TRANSACTION_ITEMS, MOVE_OPERATION,
 };
 pub use render::{RenderedOp, MAX_EXPRESSION_BYTES, MAX_EXPRESSION_OPERATORS};
 pub use template::new_item_template;

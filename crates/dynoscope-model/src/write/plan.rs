@@ -7,7 +7,7 @@ use super::render::RenderedOp;
 use crate::design::schema::KeySchema;
 use crate::item::value::{AttrValue, Item};
 
-/// Deletes (and restores) of marked items go in transactions of at most this many items.
+/// Restores of deleted items go in transactions of at most this many items.
 pub const MAX_TRANSACTION_ITEMS: usize = 25;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,13 +40,26 @@ pub struct WriteOp {
     pub after: Option<Item>,
 }
 
-/// One request: a single op, or a TransactWriteItems of several.
+/// One request: a single op, or a TransactWriteItems of several; or a move, sent in turn.
+///
+/// A delete never goes in a transaction: a condition can only name attributes, so an
+/// attribute another writer added after the read passes it, and only a DeleteItem on its own
+/// can return what it removed (`ALL_OLD`) to be compared with the image read (and put back
+/// when they differ). So a plan of several ops with a delete among them is a move: a PutItem
+/// of the new key on `attribute_not_exists`, then the DeleteItem of the old key; when the
+/// delete is refused (or had to be put back), `rollback` takes the put back.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WritePlan {
     pub table: String,
     pub kind: WriteKind,
     pub ops: Vec<WriteOp>,
+    /// `rollback[i]` undoes `ops[i]`: sent in reverse for the ops written before the one that
+    /// was refused. Empty unless the plan is sent in turn.
+    pub rollback: Vec<WriteOp>,
 }
+
+/// What [`WritePlan::operation`] says of a move.
+pub const MOVE_OPERATION: &str = "PutItem+DeleteItem";
 
 impl WritePlan {
     /// The API operation sent.
@@ -57,12 +70,48 @@ impl WritePlan {
                 OpAction::Update { .. } => "UpdateItem",
                 OpAction::Delete => "DeleteItem",
             },
+            _ if self.in_turn() => MOVE_OPERATION,
             _ => "TransactWriteItems",
         }
     }
 
+    /// Several ops sent one after another (a delete among them), not as a transaction.
+    pub fn in_turn(&self) -> bool {
+        self.ops.len() > 1 && self.ops.iter().any(|op| op.action == OpAction::Delete)
+    }
+
     pub fn render(&self) -> Result<Vec<RenderedOp>, PlanError> {
         self.ops.iter().map(|op| op.render(&self.table)).collect()
+    }
+
+    /// A plan of `ops`: a move gets the op that takes back each put before its delete.
+    fn new(table: &str, kind: WriteKind, ops: Vec<WriteOp>, version: Option<&str>) -> Self {
+        let mut plan = WritePlan {
+            table: table.to_string(),
+            kind,
+            ops,
+            rollback: Vec::new(),
+        };
+        if plan.in_turn() {
+            plan.rollback = plan
+                .ops
+                .iter()
+                .map(|op| match (&op.action, &op.after) {
+                    // A put on `attribute_not_exists` is taken back by a delete of exactly
+                    // what it wrote (itself compared with what it removes).
+                    (OpAction::Put(_), Some(after)) => WriteOp {
+                        action: OpAction::Delete,
+                        key: op.key.clone(),
+                        guard: Guard::unchanged(after, &[], version),
+                        before: Some(after.clone()),
+                        after: None,
+                    },
+                    // The last op: never taken back.
+                    _ => op.clone(),
+                })
+                .collect();
+        }
+        plan
     }
 }
 
@@ -185,6 +234,9 @@ fn transition(
 
 fn checked(plan: WritePlan) -> Result<WritePlan, PlanError> {
     plan.render()?;
+    for op in &plan.rollback {
+        op.render(&plan.table)?;
+    }
     Ok(plan)
 }
 
@@ -206,11 +258,12 @@ pub fn plan_edit(
     } else {
         WriteKind::KeyChange
     };
-    checked(WritePlan {
-        table: table.to_string(),
+    checked(WritePlan::new(
+        table,
         kind,
-        ops: transition(Some(loaded), Some(&edited), keys, version),
-    })
+        transition(Some(loaded), Some(&edited), keys, version),
+        version,
+    ))
 }
 
 pub fn plan_create(
@@ -221,14 +274,15 @@ pub fn plan_create(
 ) -> Result<WritePlan, PlanError> {
     let mut item = item.clone();
     bump_version(&mut item, None, version);
-    checked(WritePlan {
-        table: table.to_string(),
-        kind: WriteKind::Create,
-        ops: transition(None, Some(&item), keys, version),
-    })
+    checked(WritePlan::new(
+        table,
+        WriteKind::Create,
+        transition(None, Some(&item), keys, version),
+        version,
+    ))
 }
 
-/// Deletes of `items`: one DeleteItem, or transactions of up to 25.
+/// Deletes of `items`: one DeleteItem each (never a transaction: see [`WritePlan`]).
 pub fn plan_delete(
     table: &str,
     keys: &KeySchema,
@@ -236,16 +290,14 @@ pub fn plan_delete(
     version: Option<&str>,
 ) -> Result<Vec<WritePlan>, PlanError> {
     items
-        .chunks(MAX_TRANSACTION_ITEMS)
-        .map(|chunk| {
-            checked(WritePlan {
-                table: table.to_string(),
-                kind: WriteKind::Delete,
-                ops: chunk
-                    .iter()
-                    .flat_map(|item| transition(Some(item), None, keys, version))
-                    .collect(),
-            })
+        .iter()
+        .map(|item| {
+            checked(WritePlan::new(
+                table,
+                WriteKind::Delete,
+                transition(Some(item), None, keys, version),
+                version,
+            ))
         })
         .collect()
 }
@@ -278,26 +330,37 @@ pub fn plan_undo(
             version,
         ));
     }
-    // A key change's two ops stay in one transaction: transactions end between images.
+    // Restores and updates go in transactions of up to 25, ending between images; an image
+    // whose undo deletes (a created item) is a plan of its own, and a key change's two images
+    // (its put, then its delete) are undone by a move back: the old key's put, then the new
+    // key's delete, in turn.
     let mut plans = Vec::new();
     let mut current: Vec<WriteOp> = Vec::new();
-    for group in groups {
-        if current.len() + group.len() > MAX_TRANSACTION_ITEMS {
+    let lone = |g: &[WriteOp], put: bool| {
+        matches!(g, [op] if matches!(op.action, OpAction::Put(_)) == put
+            && (put || op.action == OpAction::Delete))
+    };
+    let mut groups = groups.into_iter().peekable();
+    while let Some(mut group) = groups.next() {
+        if lone(&group, false) && groups.peek().is_some_and(|next| lone(next, true)) {
+            let delete = std::mem::replace(&mut group, groups.next().expect("peeked"));
+            group.extend(delete);
+        }
+        let deletes = group.iter().any(|op| op.action == OpAction::Delete);
+        if (deletes || current.len() + group.len() > MAX_TRANSACTION_ITEMS) && !current.is_empty() {
             plans.push(std::mem::take(&mut current));
         }
-        current.extend(group);
+        if deletes {
+            plans.push(group);
+        } else {
+            current.extend(group);
+        }
     }
     if !current.is_empty() {
         plans.push(current);
     }
     plans
         .into_iter()
-        .map(|ops| {
-            checked(WritePlan {
-                table: table.to_string(),
-                kind: WriteKind::Undo,
-                ops,
-            })
-        })
+        .map(|ops| checked(WritePlan::new(table, WriteKind::Undo, ops, version)))
         .collect()
 }

@@ -126,15 +126,18 @@ fn a_version_attribute_is_the_whole_condition_and_is_bumped() {
     );
 }
 
+/// A key change is a move sent in turn, never a transaction (a DeleteItem in one cannot
+/// return what it removed): the put of the new key, then the guarded delete of the old one,
+/// with the delete of exactly what the put wrote to take it back.
 #[test]
-fn a_key_change_is_a_put_of_the_new_key_and_a_guarded_delete_in_one_transaction() {
+fn a_key_change_is_a_put_of_the_new_key_then_a_guarded_delete_that_can_be_taken_back() {
     let loaded = order();
     let mut edited = loaded.clone();
     edited.insert("SK", s("ORDER#2026-01-02#o1"));
     let plan = plan_edit("app", &keys(), &loaded, &edited, None).unwrap();
     assert_eq!(
-        (plan.kind, plan.operation()),
-        (WriteKind::KeyChange, "TransactWriteItems")
+        (plan.kind, plan.operation(), plan.in_turn()),
+        (WriteKind::KeyChange, MOVE_OPERATION, true)
     );
     let ops = plan.render().unwrap();
     assert_eq!(ops[0].operation, "PutItem");
@@ -142,10 +145,29 @@ fn a_key_change_is_a_put_of_the_new_key_and_a_guarded_delete_in_one_transaction(
     assert_eq!(ops[1].operation, "DeleteItem");
     assert_eq!(ops[1].key.get("SK"), Some(&s("ORDER#2026-01-01#o1")));
     assert!(plan.ops[1].guard.holds(Some(&loaded)));
+    let back = &plan.rollback[0];
+    assert_eq!(back.action, OpAction::Delete);
+    assert_eq!(back.key.get("SK"), Some(&s("ORDER#2026-01-02#o1")));
+    assert!(back.guard.holds(Some(&edited)) && !back.guard.holds(Some(&loaded)));
+    // Its undo is a move back, in turn as well.
+    let images: Vec<UndoImage> = plan
+        .ops
+        .iter()
+        .map(|op| UndoImage {
+            before: op.before.clone(),
+            after: op.after.clone(),
+        })
+        .collect();
+    let undo = plan_undo("app", &keys(), &images, None).unwrap();
+    assert_eq!(undo.len(), 1);
+    assert_eq!(undo[0].operation(), MOVE_OPERATION);
+    assert_eq!(undo[0].rollback.len(), 2);
 }
 
+/// Each delete is a DeleteItem of its own (its `ALL_OLD` compared with the image read);
+/// the restores of undo, puts on `attribute_not_exists`, go in transactions of 25.
 #[test]
-fn deletes_go_in_transactions_of_25_and_undo_restores_each_image() {
+fn deletes_go_one_by_one_and_undo_restores_each_image_in_transactions_of_25() {
     let items: Vec<Item> = (0..60)
         .map(|i| {
             item(&[
@@ -156,13 +178,8 @@ fn deletes_go_in_transactions_of_25_and_undo_restores_each_image() {
         })
         .collect();
     let plans = plan_delete("app", &keys(), &items, None).unwrap();
-    let sizes: Vec<usize> = plans.iter().map(|p| p.ops.len()).collect();
-    assert_eq!(sizes, [25, 25, 10]);
-    assert_eq!(plans[2].operation(), "TransactWriteItems");
-    assert_eq!(
-        plan_delete("app", &keys(), &items[..1], None).unwrap()[0].operation(),
-        "DeleteItem"
-    );
+    assert_eq!(plans.len(), 60);
+    assert!(plans.iter().all(|p| p.operation() == "DeleteItem"));
     let images: Vec<UndoImage> = plans
         .iter()
         .flat_map(|p| &p.ops)
@@ -172,7 +189,9 @@ fn deletes_go_in_transactions_of_25_and_undo_restores_each_image() {
         })
         .collect();
     let undo = plan_undo("app", &keys(), &images, None).unwrap();
-    assert_eq!(undo.iter().map(|p| p.ops.len()).sum::<usize>(), 60);
+    let sizes: Vec<usize> = undo.iter().map(|p| p.ops.len()).collect();
+    assert_eq!(sizes, [25, 25, 10]);
+    assert_eq!(undo[0].operation(), "TransactWriteItems");
     assert!(
         undo.iter()
             .flat_map(|p| &p.ops)

@@ -13,7 +13,7 @@ use crate::aws::attempts::AttemptStats;
 use crate::model::formats::json::append_dynamo_json;
 use crate::model::item::value::Item;
 use crate::model::traffic::capacity::Consumed;
-use crate::model::write::{OpAction, WritePlan};
+use crate::model::write::{diff, OpAction, WritePlan};
 
 /// Items by their key (its DynamoDB JSON), shared by clones.
 #[derive(Clone, Default)]
@@ -66,10 +66,16 @@ impl WriteBackend for MemoryWriter {
                 attempts: 1,
                 ..Default::default()
             };
-            // All conditions first: a transaction writes all or nothing.
+            // All conditions first: a transaction writes all or nothing, and so does a move
+            // (the SDK writer takes its put back). A delete removes only the item read, as
+            // the SDK writer's `ALL_OLD` check makes sure.
             for (index, op) in plan.ops.iter().enumerate() {
                 let stored = items.get(&key_text(&op.key));
-                if !op.guard.holds(stored) {
+                let other = match (&op.action, op.before.as_ref(), stored) {
+                    (OpAction::Delete, Some(read), Some(stored)) => !diff(read, stored).is_empty(),
+                    _ => false,
+                };
+                if other || !op.guard.holds(stored) {
                     return Err(WriteFailure::Conflict {
                         index,
                         current: stored.cloned(),

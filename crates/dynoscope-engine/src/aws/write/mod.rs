@@ -21,6 +21,7 @@ pub use audit::AuditLog;
 pub use guard::{WriteAdmission, WriteGuard, WriteTicket};
 #[cfg(any(test, feature = "test-engines"))]
 pub use memory::MemoryWriter;
+pub(crate) use sdk::Admit;
 pub use sdk::Writer;
 // What a write sends back is plain data the explorer reads too: it lives in the domain crate.
 pub use crate::model::engine::write::{WriteDone, WriteFailure, WriteResult};

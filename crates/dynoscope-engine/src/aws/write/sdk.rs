@@ -9,8 +9,10 @@
 //! (`ReturnValues=ALL_OLD`) and compares it with the image the condition was made from: when
 //! they differ, the removed item is put back at once (a PutItem on `attribute_not_exists` of
 //! its key, so nothing written since is overwritten) and the write is a conflict whose current
-//! item is the one DynamoDB returned. A TransactWriteItems cannot return what it removed: see
-//! docs/writes.md.
+//! item is the one DynamoDB returned. A TransactWriteItems cannot return what it removed, so
+//! no delete goes in one: a delete is a DeleteItem of its own, and a key change a move sent in
+//! turn (`sdk_in_turn.rs`); transactions carry only puts on `attribute_not_exists` and
+//! updates (undo's restores).
 //!
 //! With a [`WriteGuard`] attached ([`Writer::with_write_guard`]), every attempt of every
 //! write, the SDK's retries included, is admitted by it before it is signed.
@@ -20,15 +22,15 @@ use std::sync::Arc;
 
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, ReturnValue,
-    TransactWriteItem, Update,
+    AttributeValue, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem,
+    Update,
 };
 use aws_sdk_dynamodb::Client;
 use tokio::time::Instant;
 
 use super::{AuditLog, WriteBackend, WriteDone, WriteFailure, WriteGuard, WriteResult};
 use crate::aws::attempts::{AttemptRecorder, Attempts};
-use crate::aws::convert::{item_from_sdk, item_to_sdk, value_to_sdk};
+use crate::aws::convert::{item_to_sdk, value_to_sdk};
 use crate::aws::error::EngineError;
 use crate::aws::error::FromSdk;
 use crate::aws::read::reservation::{self, SessionGuard};
@@ -53,7 +55,12 @@ type SdkMap = HashMap<String, AttributeValue>;
 
 #[path = "sdk_guarded.rs"]
 mod guarded;
-use guarded::{removed_is, Admit};
+pub(crate) use guarded::Admit;
+#[path = "sdk_in_turn.rs"]
+mod in_turn;
+#[path = "sdk_one.rs"]
+mod one;
+use one::OpError;
 
 fn names(op: &RenderedOp) -> Option<HashMap<String, String>> {
     (!op.names.is_empty()).then(|| op.names.iter().cloned().collect())
@@ -177,95 +184,19 @@ impl Writer {
             }
         };
         let consumed = match ops.as_slice() {
-            [op] => {
-                let result = match op.operation {
-                    "PutItem" => self
-                        .client
-                        .put_item()
-                        .table_name(table)
-                        .set_item(op.item.as_ref().map(item_to_sdk))
-                        .condition_expression(&op.condition)
-                        .set_expression_attribute_names(names(op))
-                        .set_expression_attribute_values(values(op))
-                        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                        .customize()
-                        .interceptor(Attempts(recorder.clone()))
-                        .interceptor(self.admit())
-                        .send()
-                        .await
-                        .map(|o| o.consumed_capacity)
-                        .map_err(|e| match e.as_service_error() {
-                            Some(s) if s.is_conditional_check_failed_exception() => None,
-                            _ => Some(self.failed(e, operation, table, &recorder)),
-                        }),
-                    "UpdateItem" => self
-                        .client
-                        .update_item()
-                        .table_name(table)
-                        .set_key(Some(item_to_sdk(&op.key)))
-                        .set_update_expression(op.update.clone())
-                        .condition_expression(&op.condition)
-                        .set_expression_attribute_names(names(op))
-                        .set_expression_attribute_values(values(op))
-                        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                        .customize()
-                        .interceptor(Attempts(recorder.clone()))
-                        .interceptor(self.admit())
-                        .send()
-                        .await
-                        .map(|o| o.consumed_capacity)
-                        .map_err(|e| match e.as_service_error() {
-                            Some(s) if s.is_conditional_check_failed_exception() => None,
-                            _ => Some(self.failed(e, operation, table, &recorder)),
-                        }),
-                    _ => match self
-                        .client
-                        .delete_item()
-                        .table_name(table)
-                        .set_key(Some(item_to_sdk(&op.key)))
-                        .condition_expression(&op.condition)
-                        .set_expression_attribute_names(names(op))
-                        .set_expression_attribute_values(values(op))
-                        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                        .return_values(ReturnValue::AllOld)
-                        .customize()
-                        .interceptor(Attempts(recorder.clone()))
-                        .interceptor(self.admit())
-                        .send()
-                        .await
-                    {
-                        Ok(o) => {
-                            let removed = o.attributes.map(item_from_sdk);
-                            match (plan.ops[0].before.as_ref(), removed) {
-                                (Some(read), removed) if !removed_is(removed.as_ref(), read) => {
-                                    // Not the item read (another writer added to it): put
-                                    // it back before anything else; `None`: nothing was
-                                    // removed, the item had gone.
-                                    return Err(match removed {
-                                        Some(removed) => {
-                                            self.restore(table, op, removed, &recorder).await
-                                        }
-                                        None => conflict(0, None, &recorder),
-                                    });
-                                }
-                                _ => Ok(o.consumed_capacity),
-                            }
-                        }
-                        Err(e) => Err(match e.as_service_error() {
-                            Some(s) if s.is_conditional_check_failed_exception() => None,
-                            _ => Some(self.failed(e, operation, table, &recorder)),
-                        }),
-                    },
-                };
-                match result {
-                    Ok(c) => consumed_from_sdk(c.as_ref()),
-                    Err(Some(failure)) => return Err(failure),
-                    Err(None) => {
-                        let current = self.current(table, &op.key).await?;
-                        return Err(conflict(0, current, &recorder));
-                    }
-                }
-            }
+            [op] => match self
+                .send_one(table, op, plan.ops[0].before.as_ref(), &recorder)
+                .await
+            {
+                Ok(c) => consumed_from_sdk(c.as_ref()),
+                Err(OpError::Changed(current)) => return Err(conflict(0, current, &recorder)),
+                Err(OpError::Failed(failure)) => return Err(failure),
+            },
+            _ if plan.in_turn() => match self.send_in_turn(plan, &ops, &recorder).await {
+                Ok(consumed) => consumed,
+                Err((i, OpError::Changed(current))) => return Err(conflict(i, current, &recorder)),
+                Err((_, OpError::Failed(failure))) => return Err(failure),
+            },
             _ => {
                 let items = ops
                     .iter()

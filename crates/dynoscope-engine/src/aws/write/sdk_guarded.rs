@@ -24,7 +24,7 @@ use crate::model::write::{diff, RenderedOp};
 /// Admits each attempt of a write with the run's [`WriteGuard`] before it is signed; an
 /// attempt past `--max-wcu` is not sent.
 #[derive(Debug)]
-pub(super) struct Admit(pub(super) Option<Arc<WriteGuard>>);
+pub(crate) struct Admit(pub(crate) Option<Arc<WriteGuard>>);
 
 impl Intercept for Admit {
     fn name(&self) -> &'static str {
@@ -53,30 +53,30 @@ pub(super) fn removed_is(removed: Option<&Item>, read: &Item) -> bool {
 impl Writer {
     /// Puts back `removed`, the item a DeleteItem removed that was not the one read (another
     /// writer changed it after the read): a PutItem on `attribute_not_exists` of its key, so
-    /// whatever was written there since is kept. The write is a conflict showing `removed`;
-    /// when the PutItem fails, a permanent failure naming the item, so the user can put it
+    /// whatever was written there since is kept. `Ok`: it is back, and the write is a conflict
+    /// showing `removed`; `Err`: a permanent failure naming the item, so the user can put it
     /// back by hand. The PutItem is charged to the guard, never refused by it: the table must
     /// get its item back.
     pub(super) async fn restore(
         &self,
         table: &str,
         op: &RenderedOp,
-        removed: Item,
+        removed: &Item,
         recorder: &AttemptRecorder,
-    ) -> WriteFailure {
+    ) -> Result<(), WriteFailure> {
         let key_name = op.key.iter().next().map(|(n, _)| n.to_string());
         let result = self
             .client
             .put_item()
             .table_name(table)
-            .set_item(Some(item_to_sdk(&removed)))
+            .set_item(Some(item_to_sdk(removed)))
             .condition_expression("attribute_not_exists(#k)")
             .set_expression_attribute_names(key_name.map(|n| HashMap::from([("#k".into(), n)])))
             .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
             .send()
             .await;
         let mut text = String::new();
-        crate::model::formats::json::append_dynamo_json(&mut text, &removed);
+        crate::model::formats::json::append_dynamo_json(&mut text, removed);
         match result {
             Ok(out) => {
                 if let Some(guard) = &self.guard {
@@ -87,23 +87,16 @@ impl Writer {
                     table,
                     "a DeleteItem removed attributes another writer added; the item was put back"
                 );
-                WriteFailure::Conflict {
-                    index: 0,
-                    current: Some(removed),
-                    operation: "DeleteItem",
-                    latency: std::time::Duration::ZERO,
-                    attempts: recorder.snapshot(),
-                    sent: recorder.sent_body(),
-                }
+                Ok(())
             }
             Err(e) => {
                 let why = crate::aws::error::chain(&e);
-                WriteFailure::Failed {
+                Err(WriteFailure::Failed {
                     error: EngineError::bad_input(format!(
                         "the item was deleted although another writer had changed it after the read, and putting it back failed ({why}); put it back by hand: {text}"
                     )),
                     attempts: recorder.snapshot(),
-                }
+                })
             }
         }
     }

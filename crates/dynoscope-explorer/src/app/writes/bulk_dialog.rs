@@ -8,6 +8,7 @@ use crate::model::design::schema::TableInfo;
 use crate::model::item::value::Item;
 use crate::model::write::bulk::action::{parse_value, plan_action, BulkAction};
 use crate::model::write::bulk::preview::{self, Report};
+use crate::model::write::bulk::with_version;
 use crate::model::write::bulk::BulkItem;
 
 use super::bulk_progress::{BulkRecord, BulkRun};
@@ -162,10 +163,14 @@ impl BulkDialog {
     }
 
     /// Plans the action over the items and shows the preview, or says why it cannot be done.
-    pub fn preview(&mut self, info: &TableInfo, rate: Option<f64>) {
-        let planned = self
-            .action()
-            .and_then(|action| Ok((plan_action(info, &action, self.items.clone())?, action)));
+    /// With the table's `version` attribute each after-image increments it, as a
+    /// `partiql` run's do: the writes are conditional on it and the journal holds it.
+    pub fn preview(&mut self, info: &TableInfo, rate: Option<f64>, version: Option<&str>) {
+        let planned = self.action().and_then(|action| {
+            let mut planned = plan_action(info, &action, self.items.clone())?;
+            with_version(&mut planned, version);
+            Ok((planned, action))
+        });
         self.stage = match planned {
             Ok((planned, action)) => {
                 let summary = preview::summarize(info, &planned);
@@ -208,7 +213,7 @@ mod tests {
         let mut d = BulkDialog::new(vec![item("1", "PENDING"), item("2", "DONE")]);
         d.name = "status".into();
         d.value = "\"DONE\"".into();
-        d.preview(&demo_info(), None);
+        d.preview(&demo_info(), None, None);
         let BulkStage::Preview { planned, text } = &d.stage else {
             panic!("no preview: {:?}", d.stage);
         };
@@ -223,17 +228,17 @@ mod tests {
         let mut d = BulkDialog::new(vec![item("1", "PENDING")]);
         d.name = "status".into();
         d.value = "DONE".into();
-        d.preview(&demo_info(), None);
+        d.preview(&demo_info(), None, None);
         let BulkStage::Edit { error: Some(e) } = &d.stage else {
             panic!("{:?}", d.stage);
         };
         assert!(e.contains("'DONE' is not a JSON value"), "{e}");
         d.name = "SK".into();
         d.value = "\"x\"".into();
-        d.preview(&demo_info(), None);
+        d.preview(&demo_info(), None, None);
         assert!(matches!(d.stage, BulkStage::Edit { error: Some(_) }));
         d.choice = BulkChoice::Delete;
-        d.preview(&demo_info(), None);
+        d.preview(&demo_info(), None, None);
         assert!(matches!(d.stage, BulkStage::Preview { .. }));
     }
 

@@ -131,8 +131,12 @@ fn preview(state: &mut State) -> Vec<Effect> {
     let Some(info) = state.table_info() else {
         return Vec::new();
     };
+    let version = state
+        .config
+        .version_attribute(&info.name)
+        .map(str::to_string);
     let d = dialog_mut(state);
-    d.preview(&info, rate);
+    d.preview(&info, rate, version.as_deref());
     d.scroll = 0;
     Vec::new()
 }
@@ -161,6 +165,10 @@ fn start_run(state: &mut State) -> Vec<Effect> {
     let Some(info) = state.table_info() else {
         return Vec::new();
     };
+    let version = state
+        .config
+        .version_attribute(&info.name)
+        .map(str::to_string);
     let d = dialog_mut(state);
     let BulkStage::Preview { planned, .. } = &d.stage else {
         return Vec::new();
@@ -190,6 +198,7 @@ fn start_run(state: &mut State) -> Vec<Effect> {
         info: Box::new(info),
         items: planned,
         header: Box::new(header),
+        version,
     })]
 }
 
@@ -199,6 +208,10 @@ fn undo_preview_key(state: &mut State, key: Key) -> Vec<Effect> {
     let Some(info) = state.table_info() else {
         return Vec::new();
     };
+    let version = state
+        .config
+        .version_attribute(&info.name)
+        .map(str::to_string);
     let d = dialog_mut(state);
     match key.code {
         KeyCode::Esc => close(state, "undo dropped: nothing was restored"),
@@ -218,6 +231,7 @@ fn undo_preview_key(state: &mut State, key: Key) -> Vec<Effect> {
                 info: Box::new(info),
                 items,
                 todo,
+                version,
             })];
         }
         _ => {}

@@ -59,6 +59,7 @@ fn run(s: &mut State) -> (u64, Vec<crate::model::write::bulk::BulkItem>) {
             items,
             header,
             info,
+            version: None,
         })] => {
             assert_eq!(info.name, "app");
             assert_eq!(header.statement, "UPDATE \"app\" -- explorer bulk dialog");

@@ -25,7 +25,13 @@ pub(crate) fn request_lines(plans: &[WritePlan]) -> Vec<String> {
             s
         };
         let transaction = ops.len() > 1;
-        if transaction {
+        if plan.in_turn() {
+            // A delete cannot go in a transaction and still be compared with what it removed.
+            lines.push(
+                "In turn: the PutItem, then the DeleteItem (the put taken back if the delete is refused)"
+                    .to_string(),
+            );
+        } else if transaction {
             lines.push(format!(
                 "TransactWriteItems ({})",
                 crate::model::text::wording::count(ops.len() as u64, "item")

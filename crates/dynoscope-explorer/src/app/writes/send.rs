@@ -285,7 +285,7 @@ pub(crate) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
                     .and_then(Modal::write_mut)
                     .expect("checked");
                 state.notice = Some(Notice {
-                    text: format!("written {} of {} batches…", flow.sent, total),
+                    text: format!("sent {} of {} requests…", flow.sent, total),
                     error: false,
                 });
                 return send_next(view);
@@ -349,7 +349,7 @@ pub(crate) fn written(state: &mut State, write: u64, result: WriteResult) -> Vec
                 view.undo.push(UndoEntry {
                     table: plan.table.clone(),
                     images,
-                    label: "the batches written before a conflict".into(),
+                    label: "the items written before a conflict".into(),
                     bulk: None,
                 });
             }

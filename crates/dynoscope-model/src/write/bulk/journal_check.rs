@@ -7,11 +7,14 @@
 //! A run of the explorer's bulk dialog names its action in no statement
 //! (`UPDATE "T" -- explorer bulk dialog`): its after-images must all be one action's, a
 //! DELETE's none, an UPDATE's one attribute set to one value (or removed) on every item.
+//!
+//! With a version attribute for the table, a run increments it in every after-image it
+//! writes (`super::with_version`): the expected after-image is computed the same way.
 
 use std::collections::HashSet;
 
 use super::journal::{Header, Journal};
-use super::{check_update, plan_change, BulkItem};
+use super::{check_update, plan_change, with_version, BulkItem};
 use crate::design::schema::TableInfo;
 use crate::formats::json::append_dynamo_json;
 use crate::item::value::{AttrValue, Item};
@@ -67,13 +70,18 @@ pub fn check_header(h: &Header) -> Result<Rule, String> {
 
 /// Checks every item line against `rule` and the table `info` (the one the header names):
 /// keys of the table's key schema, each key once, each after-image what the rule makes of its
-/// before-image.
-pub fn check_items(journal: &Journal, rule: &Rule, info: &TableInfo) -> Result<(), String> {
+/// before-image (`version` incremented, when the table has one).
+pub fn check_items(
+    journal: &Journal,
+    rule: &Rule,
+    info: &TableInfo,
+    version: Option<&str>,
+) -> Result<(), String> {
     let line = |n: usize| n + 2;
     let change = match rule {
         Rule::Statement(statement) => Some(statement_change(&journal.header, statement, info)?),
         Rule::Dialog { delete: true } => Some((Change::Delete, Vec::new())),
-        Rule::Dialog { delete: false } => dialog_change(&journal.items, info)?,
+        Rule::Dialog { delete: false } => dialog_change(&journal.items, info, version)?,
     };
     let mut seen = HashSet::new();
     for (n, (key, item)) in journal.keys.iter().zip(&journal.items).enumerate() {
@@ -95,9 +103,11 @@ pub fn check_items(journal: &Journal, rule: &Rule, info: &TableInfo) -> Result<(
             return Err(bad("key is listed twice".into()));
         }
         let expected = match &change {
-            Some((change, set)) => plan_change(change, set, vec![item.before.clone()])
-                .pop()
-                .and_then(|b| b.after),
+            Some((change, set)) => {
+                let mut planned = plan_change(change, set, vec![item.before.clone()]);
+                with_version(&mut planned, version);
+                planned.pop().and_then(|b| b.after)
+            }
             // A dialog UPDATE that changes nothing leaves every item as it is.
             None => Some(item.before.clone()),
         };
@@ -134,7 +144,11 @@ fn statement_change(
 
 /// The one action a dialog UPDATE's items show (`None`: no item changes), read from the first
 /// item it changes: one attribute, set (to its value there) or removed.
-fn dialog_change(items: &[BulkItem], info: &TableInfo) -> Result<Option<Bound>, String> {
+fn dialog_change(
+    items: &[BulkItem],
+    info: &TableInfo,
+    version: Option<&str>,
+) -> Result<Option<Bound>, String> {
     for (n, item) in items.iter().enumerate() {
         let Some(after) = &item.after else {
             return Err(format!(
@@ -142,7 +156,9 @@ fn dialog_change(items: &[BulkItem], info: &TableInfo) -> Result<Option<Bound>, 
                 n + 2
             ));
         };
-        let edits = diff(&item.before, after);
+        // The version attribute the run increments is not the action's.
+        let mut edits = diff(&item.before, after);
+        edits.retain(|e| Some(e.name()) != version);
         let [edit] = edits.as_slice() else {
             if edits.is_empty() {
                 continue;

@@ -2,7 +2,7 @@ use super::*;
 use crate::item::value::{AttrValue, Item};
 use crate::query::partiql::fixtures::app;
 use crate::write::bulk::journal::{self, Header};
-use crate::write::bulk::{plan_items, BulkItem};
+use crate::write::bulk::{plan_items, with_version, BulkItem};
 
 fn s(v: &str) -> AttrValue {
     AttrValue::S(v.into())
@@ -38,8 +38,12 @@ fn journal_of(h: &Header, items: Vec<BulkItem>) -> Journal {
 }
 
 fn check(j: &Journal) -> Result<(), String> {
+    check_versioned(j, None)
+}
+
+fn check_versioned(j: &Journal, version: Option<&str>) -> Result<(), String> {
     let rule = check_header(&j.header)?;
-    check_items(j, &rule, &app())
+    check_items(j, &rule, &app(), version)
 }
 
 fn planned(statement: &str, parameters: &[AttrValue]) -> Vec<BulkItem> {
@@ -56,6 +60,39 @@ fn a_journal_as_its_run_wrote_it_passes() {
     check(&j).unwrap();
     let delete = "DELETE FROM app WHERE PK = 'a'";
     check(&journal_of(&header(delete, None), planned(delete, &[]))).unwrap();
+}
+
+/// A run with a version attribute increments it in every after-image (as `partiql`, undo
+/// and the explorer's bulk dialog write them): such a journal passes with that attribute
+/// configured, and is refused without it or when the version is not the increment.
+#[test]
+fn a_versioned_journal_passes_with_its_version_attribute() {
+    let update = "UPDATE app SET status = 'DONE' WHERE PK = 'a'";
+    let h = header(update, None);
+    let mut items = planned(update, &[]);
+    with_version(&mut items, Some("version"));
+    assert!(items
+        .iter()
+        .all(|i| i.after.as_ref().unwrap().get("version") == Some(&AttrValue::N("1".into()))));
+    let j = journal_of(&h, items.clone());
+    check_versioned(&j, Some("version")).unwrap();
+    assert!(check(&j)
+        .unwrap_err()
+        .contains("attribute 'version' differs"));
+    items[1]
+        .after
+        .as_mut()
+        .unwrap()
+        .insert("version", AttrValue::N("7".into()));
+    let e = check_versioned(&journal_of(&h, items), Some("version")).unwrap_err();
+    assert!(e.starts_with("journal line 3: item 1's after-image"), "{e}");
+    // The bulk dialog's journal: the action's attribute and the version.
+    let dialog = header("UPDATE \"app\" -- explorer bulk dialog", None);
+    let mut items = planned(update, &[]);
+    with_version(&mut items, Some("version"));
+    let j = journal_of(&dialog, items);
+    check_versioned(&j, Some("version")).unwrap();
+    assert!(check(&j).unwrap_err().contains("changes 2 attributes"));
 }
 
 #[test]
