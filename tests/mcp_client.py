@@ -650,7 +650,7 @@ async def export(args):
         check(tables["tables"] == [t], tables)
         described = await call(s, "describe_table", {"table": t})
         keys = described["table"]["keys"]
-        check(keys["partition_key"]["name"] == "PK" and keys["sort_key"]["name"] == "SK", keys)
+        check([k["name"] for k in keys["partition"]] == ["PK"] and [k["name"] for k in keys["sort"]] == ["SK"], keys)
         big = "USER#big"
         walks = [
             ("ascending", {"table": t, "pk": big}, expected("PK", big), 97),

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::args::{HotkeysArgs, HotkeysOutput};
 use super::drain::{drain, Next};
-use super::read_spec::{check_guard_flags, index_keys};
+use super::read_spec::{check_guard_flags, one_attribute_keys};
 use super::text_table::{write_table, write_warnings, Align};
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
@@ -69,8 +69,8 @@ pub async fn run<B: Backend>(
     let info = engine
         .describe_table(args.table.as_deref().unwrap_or_default())
         .await?;
-    let keys = index_keys(&info, args.index.as_deref())?;
-    let partition_key = keys.partition_key.name.clone();
+    let keys = one_attribute_keys(&info, args.index.as_deref(), "hotkeys")?;
+    let partition_key = keys.partition_key().name.clone();
     let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::Hotkeys);
     spec.index = args.index.clone();
     spec.segments = args.segments;

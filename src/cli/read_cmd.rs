@@ -104,7 +104,7 @@ pub(super) async fn query_specs<B: Backend>(
     Ok(QuerySpecs {
         specs,
         key_names,
-        sort_key: keys.sort_key.map(|k| k.name),
+        sort_key: keys.sort_key().map(|k| k.name.clone()),
     })
 }
 

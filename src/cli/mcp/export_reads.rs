@@ -17,7 +17,7 @@ use crate::aws::table_export::ExportBackend;
 use crate::aws::{Backend, Delivery, DoneOutcome, EngineError, EngineEvent, Page, ReadSpec};
 use crate::cli::export_source::index_from_keys;
 use crate::cli::read_cmd::query_specs;
-use crate::cli::read_spec::index_keys;
+use crate::cli::read_spec::one_attribute_keys;
 use crate::model::design::collection::KeyWindow;
 use crate::model::design::schema::TableInfo;
 use crate::model::engine::read_cause::ReadCause;
@@ -231,8 +231,8 @@ impl Server {
             .describe_table(&p.table)
             .await
             .map_err(engine_said)?;
-        let keys = index_keys(&info, p.index.as_deref()).map_err(said)?;
-        let partition_key = keys.partition_key.name.clone();
+        let keys = one_attribute_keys(&info, p.index.as_deref(), "hotkeys").map_err(said)?;
+        let partition_key = keys.partition_key().name.clone();
         let mut spec = reports::hotkeys_spec(&info, p, segments);
         // Each line's key and size, without building the item (as `hotkeys --export`).
         spec.delivery = Delivery::SizedKeys(partition_key.clone());

@@ -13,7 +13,7 @@ use super::reports::{
 };
 use super::server::{engine_said, said, Refusal, Server};
 use crate::aws::DoneOutcome;
-use crate::cli::read_spec::index_keys;
+use crate::cli::read_spec::one_attribute_keys;
 use crate::model::text::sanitize::sanitize;
 use crate::model::traffic::capacity::format_units;
 
@@ -26,8 +26,8 @@ impl Server {
             .describe_table(&p.table)
             .await
             .map_err(engine_said)?;
-        let keys = index_keys(&info, p.index.as_deref()).map_err(said)?;
-        let partition_key = keys.partition_key.name.clone();
+        let keys = one_attribute_keys(&info, p.index.as_deref(), "hotkeys").map_err(said)?;
+        let partition_key = keys.partition_key().name.clone();
         self.inner.budget.check()?;
         let mut spec = reports::hotkeys_spec(&info, p, segments);
         self.inner.budget.per_call(&mut spec);

@@ -90,7 +90,7 @@ fn each_choice_carries_its_keys_projection_counts_and_first_page_cost() {
     assert_eq!(include.projection, "INCLUDE");
     assert_eq!(include.included, ["status", "total"]);
     let hash_only = &choices[5];
-    assert!(hash_only.keys.sort_key.is_none());
+    assert!(hash_only.keys.sort_key().is_none());
     assert_eq!(
         hash_only.first_page_rcu, 0.5,
         "an empty index still costs a request"

@@ -136,20 +136,20 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
                 let value = key
                     .get(name)
                     .ok_or_else(|| format!("its Key has no '{name}'"))?;
-                let attr = if name == keys.partition_key.name {
-                    &keys.partition_key
+                let attr = if name == keys.partition_key().name {
+                    keys.partition_key()
                 } else {
-                    keys.sort_key
+                    keys.sort_key()
                         .as_ref()
                         .expect("only key names are asked for")
                 };
                 template_text(&KeyValue::from_attr(value, attr).map_err(|e| e.to_string())?)
             };
-            let sk = match &keys.sort_key {
+            let sk = match keys.sort_key() {
                 Some(k) => Some(SortTemplate::Eq(text(&k.name)?)),
                 None => None,
             };
-            (text(&keys.partition_key.name)?, sk)
+            (text(&keys.partition_key().name)?, sk)
         }
         ("GetItem", _, None) => return Err("a GetItem with no Key".into()),
         (other, _, _) => {

@@ -8,7 +8,9 @@ use super::key_parser::KeyParser;
 use super::tokenizer::tokenize;
 use crate::design::schema::KeySchema;
 use crate::item::value::AttrValue;
-use crate::query::key_condition::{KeyCondition, KeyValue, SortCondition, SortOp};
+use crate::query::key_condition::{
+    KeyCondition, KeyConditionError, KeyValue, SortCondition, SortOp,
+};
 
 pub(super) const KEY_CONDITION: &str = "key condition";
 
@@ -103,18 +105,22 @@ pub(super) struct Conjunct {
 }
 
 pub(super) fn not_a_key(keys: &KeySchema, name: String) -> ExpressionError {
-    let mut list = keys.partition_key.name.clone();
-    if let Some(sk) = &keys.sort_key {
-        list.push_str(", ");
-        list.push_str(&sk.name);
+    ExpressionError::NotAKey {
+        name,
+        keys: keys.names().join(", "),
     }
-    ExpressionError::NotAKey { name, keys: list }
 }
 
 /// Sorts conjuncts into the PK and SK conditions, then hands the values to the same typing and
 /// rules as `KeyCondition::build`.
 fn assemble(keys: &KeySchema, conjuncts: Vec<Conjunct>) -> Result<KeyCondition, ExpressionError> {
-    let pk = &keys.partition_key;
+    // multi-attribute: not yet — refused whole, before a conjunct on a later attribute is
+    // called "not a key".
+    if keys.is_multi_attribute() {
+        let keys = keys.display();
+        return Err(KeyConditionError::MultiAttributeKey { keys }.into());
+    }
+    let pk = keys.partition_key();
     let mut pk_conjunct: Option<Conjunct> = None;
     let mut sk_conjunct: Option<Conjunct> = None;
     for conjunct in conjuncts {
@@ -131,7 +137,7 @@ fn assemble(keys: &KeySchema, conjuncts: Vec<Conjunct>) -> Result<KeyCondition, 
                 });
             }
             pk_conjunct = Some(conjunct);
-        } else if let Some(sk) = keys.sort_key.as_ref().filter(|sk| sk.name == conjunct.attr) {
+        } else if let Some(sk) = keys.sort_key().filter(|sk| sk.name == conjunct.attr) {
             if sk_conjunct.is_some() {
                 return Err(ExpressionError::DuplicateSortKey {
                     key: sk.name.clone(),

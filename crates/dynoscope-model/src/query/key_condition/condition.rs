@@ -32,7 +32,8 @@ impl KeyCondition {
         pk_raw: &str,
         sort: Option<SortInput>,
     ) -> Result<KeyCondition, KeyConditionError> {
-        let pk_value = KeyValue::parse(pk_raw, &keys.partition_key)?;
+        Self::refuse_multi_attribute(keys)?;
+        let pk_value = KeyValue::parse(pk_raw, keys.partition_key())?;
         let sort = match sort {
             None => None,
             Some(input) => {
@@ -48,10 +49,9 @@ impl KeyCondition {
     /// this first so these messages win over operand type errors; `from_typed` runs it again.
     pub fn check_sort_op(keys: &KeySchema, op: SortOp) -> Result<&KeyAttr, KeyConditionError> {
         let sk = keys
-            .sort_key
-            .as_ref()
+            .sort_key()
             .ok_or_else(|| KeyConditionError::NoSortKey {
-                partition_key: keys.partition_key.name.clone(),
+                partition_key: keys.partition_key().name.clone(),
             })?;
         if op == SortOp::BeginsWith && sk.key_type == KeyType::N {
             return Err(KeyConditionError::BeginsWithOnNumber {
@@ -61,13 +61,25 @@ impl KeyCondition {
         Ok(sk)
     }
 
+    /// multi-attribute: not yet — a condition on the first attribute alone is one DynamoDB
+    /// refuses ("HASH key attributes … must have equality conditions"), so it is not built.
+    fn refuse_multi_attribute(keys: &KeySchema) -> Result<(), KeyConditionError> {
+        match keys.is_multi_attribute() {
+            true => Err(KeyConditionError::MultiAttributeKey {
+                keys: keys.display(),
+            }),
+            false => Ok(()),
+        }
+    }
+
     /// The one place every key condition passes through, checking all of DynamoDB's rules.
     pub fn from_typed(
         keys: &KeySchema,
         pk_value: KeyValue,
         sort: Option<SortCondition>,
     ) -> Result<KeyCondition, KeyConditionError> {
-        let pk = &keys.partition_key;
+        Self::refuse_multi_attribute(keys)?;
+        let pk = keys.partition_key();
         pk_value.check(pk, &format!("'{pk_value}'"))?;
         let sort = match sort {
             None => None,

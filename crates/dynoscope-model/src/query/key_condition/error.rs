@@ -43,6 +43,11 @@ pub enum KeyConditionError {
         "this table/index has no sort key, only partition key '{partition_key}'; drop the sort key condition"
     )]
     NoSortKey { partition_key: String },
+    /// multi-attribute: not yet — the condition holds one partition and one sort attribute.
+    #[error(
+        "this index is keyed by {keys}; a key condition on several partition or sort attributes is not built yet, so nothing was sent"
+    )]
+    MultiAttributeKey { keys: String },
 }
 
 /// "a number (N)" for "N": how messages name DynamoDB types.

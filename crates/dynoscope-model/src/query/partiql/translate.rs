@@ -52,6 +52,13 @@ pub fn translate(
                 info.name
             ))
         })?;
+    // multi-attribute: not yet — reading only the first partition and sort attributes would
+    // put the others in a filter and send a Query DynamoDB refuses (or call it a Scan).
+    if let Some(index) = select.index.as_deref() {
+        let target = format!("index '{index}'");
+        keys.refuse_multi_attribute("PartiQL translation", &target)
+            .map_err(PartiqlError::bad_input)?;
+    }
     let filter = select.filter.as_ref().map(|f| bind(f, parameters));
     let mut conjuncts = Vec::new();
     if let Some(f) = filter {
@@ -81,7 +88,7 @@ pub fn translate(
         attributes(c, &mut plan.attributes);
     }
     let mut spelling = Spelling::default();
-    let pk_name = keys.partition_key.name.clone();
+    let pk_name = keys.partition_key().name.clone();
     let pk_at = conjuncts
         .iter()
         .position(|c| partition_values(c, &pk_name).is_some());
@@ -121,7 +128,7 @@ pub fn translate(
     if let Some((pk_values, sort)) = query {
         let pk_typed = dedup(pk_values)
             .iter()
-            .map(|v| KeyValue::from_attr(v, &keys.partition_key))
+            .map(|v| KeyValue::from_attr(v, keys.partition_key()))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| PartiqlError::bad_input(e.to_string()))?;
         if pk_typed.len() > MAX_QUERIES {
@@ -142,7 +149,7 @@ pub fn translate(
         plan.key_condition = Some(parts.key_condition);
         spelling = Spelling::beside(parts.names, parts.values);
         if let Some((path, direction)) = &select.order_by {
-            let sk = keys.sort_key.as_ref().map(|k| k.name.as_str());
+            let sk = keys.sort_key().map(|k| k.name.as_str());
             if path.single() != sk {
                 return Err(PartiqlError::bad_input(format!(
                     "ORDER BY '{}' is not the sort key of {}; order by {}",
@@ -160,7 +167,7 @@ pub fn translate(
         if select.order_by.is_some() {
             return Err(PartiqlError::bad_input(format!(
                 "ORDER BY needs the partition key '{}' pinned with = or IN; a Scan of {} has no order",
-                keys.partition_key.name,
+                keys.partition_key().name,
                 target(select)
             )));
         }
@@ -275,7 +282,7 @@ fn take_sort(
     conjuncts: &mut Vec<Expr>,
     keys: &crate::design::schema::KeySchema,
 ) -> Result<Option<SortCondition>, PartiqlError> {
-    let Some(sk) = &keys.sort_key else {
+    let Some(sk) = keys.sort_key() else {
         return Ok(None);
     };
     for (i, c) in conjuncts.iter().enumerate() {
