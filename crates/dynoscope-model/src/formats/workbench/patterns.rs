@@ -122,13 +122,21 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
                     values.push((placeholder, AttrValue::S(format!("{{{name}}}"))));
                 }
             }
+            // multi-attribute: not yet — a [[pattern]] has one partition template and one sort
+            // template.
+            if keys.is_multi_attribute() {
+                return Err(format!(
+                    "a Query on a multi-attribute key ({}); a [[pattern]] holds one partition and one sort attribute",
+                    keys.display()
+                ));
+            }
             let condition = parse_key_condition(expr, &p.names, &values, keys)
                 .map_err(|e| format!("its key condition: {e}"))?;
-            let sk = match &condition.sort {
+            let sk = match condition.sort() {
                 None => None,
                 Some((_, sort)) => Some(sort_template(sort)?),
             };
-            (template_text(&condition.pk_value)?, sk)
+            (template_text(condition.pk_value())?, sk)
         }
         ("Query", None, _) => return Err("a Query with no KeyConditionExpression".into()),
         ("GetItem", _, Some(key)) => {

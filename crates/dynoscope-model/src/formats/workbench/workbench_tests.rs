@@ -535,7 +535,7 @@ fn a_gsi_lists_several_partition_and_sort_attributes_in_order() {
     // Five sort attributes are more than DynamoDB holds.
     let five: Vec<String> = (0..5).map(|i| s(&format!("s{i}"))).collect();
     let too_many = format!(
-        r#","GlobalSecondaryIndexes":[{{"IndexName":"G","KeyAttributes":{{"PartitionKey":{},"SortKey":[{}]}}}}]"#,
+        r#","GlobalSecondaryIndexes":[{{"IndexName":"Wide","KeyAttributes":{{"PartitionKey":{},"SortKey":[{}]}}}}]"#,
         s("p"),
         five.join(",")
     );

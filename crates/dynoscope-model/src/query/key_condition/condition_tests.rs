@@ -83,8 +83,12 @@ fn build_accepts_valid_conditions() {
     for (keys, pk, input, expected) in cases {
         let condition = KeyCondition::build(keys, pk, input.clone())
             .unwrap_or_else(|e| panic!("{input:?}: {e}"));
-        assert_eq!(&condition.partition_key, keys.partition_key());
-        assert_eq!(condition.sort.map(|(_, c)| c), expected, "{input:?}");
+        assert_eq!(&condition.partition()[0].0, keys.partition_key());
+        assert_eq!(
+            condition.sort().map(|(_, c)| c.clone()),
+            expected,
+            "{input:?}"
+        );
     }
 }
 
