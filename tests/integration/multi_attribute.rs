@@ -217,12 +217,4 @@ fn paths_that_do_not_read_multi_attribute_keys_yet_refuse_before_sending() {
         }
     };
     refused(&["hotkeys", matches(), "--index", index], &["Scan"]);
-    let select = format!(
-        "SELECT * FROM \"{}\".\"{index}\" WHERE tournamentId = 'WINTER2024' AND region = 'EU-WEST'",
-        matches()
-    );
-    refused(
-        &["partiql", &select],
-        &["Query", "Scan", "ExecuteStatement"],
-    );
 }

@@ -167,3 +167,41 @@ fn a_condition_dynamodb_refuses_is_refused_by_name_before_anything_is_sent() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert_eq!(proxy.requests("Query"), 0, "{}", proxy.summary());
 }
+
+#[test]
+fn partiql_on_every_partition_attribute_and_a_sort_prefix_is_that_query() {
+    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
+    let select = format!(
+        "SELECT * FROM \"{}\".\"{TOURNAMENT}\" WHERE region = 'EU-WEST' AND tournamentId = 'WINTER2024' AND round = 'SEMIFINALS' AND begins_with(bracket, 'UP')",
+        matches()
+    );
+    let explained = ok(run_at(&proxy.url, &["partiql", &select, "--explain"]));
+    assert!(
+        explained
+            .contains("#pk0 = :pk0 AND #pk1 = :pk1 AND #sk0 = :sk0 AND begins_with(#sk1, :sk1)"),
+        "{explained}"
+    );
+    assert!(!explained.contains("FilterExpression"), "{explained}");
+    let out = ok(run_at(
+        &proxy.url,
+        &["partiql", &select, "--output", "ddb-jsonl"],
+    ));
+    let want = Oracle {
+        index: TOURNAMENT,
+        equal: vec![
+            ("tournamentId", s("WINTER2024")),
+            ("region", s("EU-WEST")),
+            ("round", s("SEMIFINALS")),
+        ],
+        range: Some(("bracket", "begins_with({a}, :r0)", vec![s("UP")])),
+        descending: false,
+    }
+    .items();
+    assert!(!want.is_empty());
+    assert_eq!(lines(&out), want);
+    assert_eq!(proxy.requests("Query"), 1, "{}", proxy.summary());
+    assert_eq!(
+        proxy.requests("Scan") + proxy.requests("ExecuteStatement"),
+        0
+    );
+}
