@@ -30,25 +30,6 @@ pub(super) fn index_keys(
     })
 }
 
-/// [`index_keys`] for a path that counts or reads by one partition attribute: a
-/// multi-attribute key is refused in one line naming `what` and the key, nothing sent.
-// multi-attribute: not yet — hotkeys and the MCP hotkeys tools count partitions by one
-// attribute; counting by the whole partition key is the next step.
-pub(super) fn one_attribute_keys(
-    info: &TableInfo,
-    index: Option<&str>,
-    what: &str,
-) -> Result<crate::model::design::schema::KeySchema, CliError> {
-    let keys = index_keys(info, index)?;
-    let target = match index {
-        Some(index) => format!("index '{index}'"),
-        None => format!("table '{}'", info.name),
-    };
-    keys.refuse_multi_attribute(what, &target)
-        .map_err(CliError::bad_input)?;
-    Ok(keys)
-}
-
 type Names = Vec<(String, String)>;
 type Values = Vec<(String, AttrValue)>;
 

@@ -196,25 +196,29 @@ fn seed_model_creates_a_multi_attribute_gsi_as_the_model_lists_it() {
 }
 
 #[test]
-fn paths_that_do_not_read_multi_attribute_keys_yet_refuse_before_sending() {
-    let proxy = FaultProxy::start(&local().endpoint, FaultConfig::none());
+fn hotkeys_counts_partitions_by_the_whole_partition_key() {
     let index = "TournamentRegionIndex";
-    let refused = |args: &[&str], sent: &[&str]| {
-        let out = run_at(&proxy.url, args);
-        let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(
-            err.contains("tournamentId S + region S, sort round S + bracket S + matchId S"),
-            "{args:?}: {err}"
-        );
-        for operation in sent {
-            assert_eq!(
-                proxy.requests(operation),
-                0,
-                "{args:?}: {}",
-                proxy.summary()
-            );
-        }
-    };
-    refused(&["hotkeys", matches(), "--index", index], &["Scan"]);
+    let out = ok(run(&[
+        "hotkeys",
+        matches(),
+        "--index",
+        index,
+        "--output",
+        "json",
+        "--top",
+        "10",
+    ]));
+    let report: Value = serde_json::from_str(&out).unwrap();
+    let want: Value =
+        serde_json::from_str(&boto3(&local().endpoint, matches(), &["partitions", index])).unwrap();
+    let want = want.as_object().unwrap();
+    assert_eq!(want.len(), 6, "{want:?}");
+    assert_eq!(report["distinct_keys"], 6, "{report}");
+    let top = report["top"].as_array().unwrap();
+    assert_eq!(top.len(), 6, "{report}");
+    for key in top {
+        let text = key["key"].as_str().unwrap();
+        assert_eq!(key["items"], want[text], "{text}: {report}");
+    }
+    assert!(want.contains_key("WINTER2024 · EU-WEST"), "{want:?}");
 }

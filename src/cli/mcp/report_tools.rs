@@ -13,7 +13,7 @@ use super::reports::{
 };
 use super::server::{engine_said, said, Refusal, Server};
 use crate::aws::DoneOutcome;
-use crate::cli::read_spec::one_attribute_keys;
+use crate::cli::read_spec::index_keys;
 use crate::model::text::sanitize::sanitize;
 use crate::model::traffic::capacity::format_units;
 
@@ -26,12 +26,13 @@ impl Server {
             .describe_table(&p.table)
             .await
             .map_err(engine_said)?;
-        let keys = one_attribute_keys(&info, p.index.as_deref(), "hotkeys").map_err(said)?;
-        let partition_key = keys.partition_key().name.clone();
+        let keys = index_keys(&info, p.index.as_deref()).map_err(said)?;
+        let partition: Vec<String> = keys.partition().iter().map(|k| k.name.clone()).collect();
+        let partition_key = partition.join(" + ");
         self.inner.budget.check()?;
         let mut spec = reports::hotkeys_spec(&info, p, segments);
         self.inner.budget.per_call(&mut spec);
-        let counted = reports::count(&live.engine, spec, &partition_key, self.call()).await;
+        let counted = reports::count(&live.engine, spec, &partition, self.call()).await;
         self.refused_if_spent(counted.requests.is_empty(), counted.outcome)?;
         if let Some(e) = counted.failure {
             return Err(self.failed(e, counted.requests));

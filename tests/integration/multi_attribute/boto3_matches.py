@@ -2,7 +2,7 @@
 `matches` table of issue 52 (multi-attribute GSIs), prints a table's key schemas, and runs a
 Query with the parameters given, printing the items in the order DynamoDB returned them.
 
-usage: boto3_matches.py ENDPOINT TABLE setup|indexes|query PARAMS_JSON
+usage: boto3_matches.py ENDPOINT TABLE setup|indexes|query PARAMS_JSON|partitions INDEX
 """
 import base64
 import json
@@ -121,10 +121,32 @@ def query(params):
         print(json.dumps(canonical(item), sort_keys=True))
 
 
+def partitions(index):
+    """Items per partition of the index: its partition attributes' values joined by ' · '."""
+    t = client.describe_table(TableName=table)["Table"]
+    schema = next(i for i in t["GlobalSecondaryIndexes"] if i["IndexName"] == index)["KeySchema"]
+    names = [k["AttributeName"] for k in schema if k["KeyType"] == "HASH"]
+    counts, start = {}, None
+    while True:
+        kwargs = {"TableName": table, "IndexName": index}
+        if start:
+            kwargs["ExclusiveStartKey"] = start
+        page = client.scan(**kwargs)
+        for item in page["Items"]:
+            key = " · ".join(next(iter(item[n].values())) for n in names)
+            counts[key] = counts.get(key, 0) + 1
+        start = page.get("LastEvaluatedKey")
+        if not start:
+            break
+    print(json.dumps(counts, sort_keys=True))
+
+
 if command == "setup":
     setup()
 elif command == "indexes":
     indexes()
+elif command == "partitions":
+    partitions(sys.argv[4])
 elif command == "query":
     query(json.loads(sys.argv[4]))
 else:
