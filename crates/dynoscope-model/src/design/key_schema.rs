@@ -167,7 +167,7 @@ impl KeySchema {
             return Ok(());
         }
         Err(format!(
-            "{what} does not read multi-attribute keys yet: {target} is keyed by {}; choose the table or an index keyed by one partition and at most one sort attribute",
+            "{what} does not read multi-attribute keys yet: {target} is keyed by {}; read it with `dynoscope query` and --pk (and --sk-eq) once per attribute, in that order",
             self.display()
         ))
     }
