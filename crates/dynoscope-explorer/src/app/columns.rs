@@ -64,7 +64,7 @@ pub fn choose(
         return ItemColumns::default();
     };
     let keys = store.group_keys();
-    let sk_name = keys.sort_key.as_ref().map(|k| k.name.as_str());
+    let sk_name = keys.sort_key().map(|k| k.name.as_str());
     let sample: Vec<u32> = (0..view.view.item_count().min(COLUMN_SAMPLE))
         .map_while(|n| view.view.item_at(n))
         .collect();
@@ -78,7 +78,7 @@ pub fn choose(
         .map(|sk| sk.map_or_else(Vec::new, |sk| sort_key_parts(sk, store.separator())))
         .collect();
     let part_count = parts.iter().map(Vec::len).max().unwrap_or(0);
-    let mut skip = vec![keys.partition_key.name.as_str()];
+    let mut skip = vec![keys.partition_key().name.as_str()];
     skip.extend(sk_name);
     // The attribute that named the items' kinds (`__edb_e__`, `_et`…) is the kind column.
     for item in &items {
@@ -191,11 +191,7 @@ fn kind_part_names(
     patterns: &[&EntityPattern],
     skip: &[&str],
 ) -> Vec<Option<String>> {
-    let sk_name = store
-        .group_keys()
-        .sort_key
-        .as_ref()
-        .map(|k| k.name.as_str());
+    let sk_name = store.group_keys().sort_key().map(|k| k.name.as_str());
     let items: Vec<Item> = store
         .kind_sample(kind)
         .iter()

@@ -18,7 +18,7 @@ pub(super) fn draw_collections(frame: &mut Frame, area: Rect, view: &OpenTable) 
         .view
         .store
         .as_ref()
-        .map(|s| s.group_keys().partition_key.name.clone())
+        .map(|s| s.group_keys().partition_key().name.clone())
         .unwrap_or_default();
     // The order on the bottom border: the top one is full at the usual widths.
     let block = Block::bordered()

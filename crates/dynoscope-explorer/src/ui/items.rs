@@ -46,7 +46,7 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
     let columns = &view.view.columns;
     // Narrower than this, a cut column shows too little to read.
     const MIN_CUT_WIDTH: usize = 6;
-    let sk_name = store.group_keys().sort_key.as_ref().map(|k| k.name.clone());
+    let sk_name = store.group_keys().sort_key().map(|k| k.name.clone());
     let offset = view
         .view
         .column_offset

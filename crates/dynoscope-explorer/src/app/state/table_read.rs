@@ -28,7 +28,7 @@ impl OpenTable {
         };
         let mut items = page.items;
         let separator = store.settle_separator(&items);
-        let group_key = store.group_keys().partition_key.name.as_str();
+        let group_key = store.group_keys().partition_key().name.as_str();
         if self.knowledge.targets().is_empty() {
             if let Some(info) = self.info.loaded() {
                 self.knowledge = KeyKnowledge::new(info);

@@ -36,7 +36,7 @@ pub(crate) fn refresh_related(state: &mut State) {
         .view
         .selected_collection()
         .map(|c| store.collections()[c].key.as_str());
-    let group_key = store.group_keys().partition_key.name.as_str();
+    let group_key = store.group_keys().partition_key().name.as_str();
     let targets = view.knowledge.targets();
     // A collection of `index` is loaded when a store grouped by that index's key holds it: the
     // current one or one kept for going back.
@@ -47,7 +47,7 @@ pub(crate) fn refresh_related(state: &mut State) {
         std::iter::once(store)
             .chain(view.visited.stores())
             .any(|s| {
-                s.group_keys().partition_key.name == target.key_name
+                s.group_keys().partition_key().name == target.key_name
                     && s.collection_of(key).is_some()
             })
     };

@@ -24,7 +24,7 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
             distribution.add(&collection.key, store.item_size(id));
         }
     }
-    let partition_key = store.group_keys().partition_key.name.clone();
+    let partition_key = store.group_keys().partition_key().name.clone();
     let source = match v.view.index.as_deref().and_then(|n| info.index(n)) {
         Some(index) => Source::Index {
             name: &index.name,

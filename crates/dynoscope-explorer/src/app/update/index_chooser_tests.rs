@@ -90,9 +90,44 @@ fn each_choice_carries_its_keys_projection_counts_and_first_page_cost() {
     assert_eq!(include.projection, "INCLUDE");
     assert_eq!(include.included, ["status", "total"]);
     let hash_only = &choices[5];
-    assert!(hash_only.keys.sort_key.is_none());
+    assert!(hash_only.keys.sort_key().is_none());
     assert_eq!(
         hash_only.first_page_rcu, 0.5,
         "an empty index still costs a request"
+    );
+}
+
+/// Issue 52: the explorer reads one partition and one sort attribute; a multi-attribute GSI is
+/// listed with every key attribute, and Enter on it says it is not read yet, sending nothing
+/// and leaving the view on what it shows.
+#[test]
+fn enter_on_a_multi_attribute_index_is_refused_and_sends_nothing() {
+    use crate::model::design::schema::{KeyAttr, KeySchema, KeyType};
+    let mut info = five_index_info();
+    let attr = |name: &str| KeyAttr::new(name, KeyType::S);
+    info.indexes[0].keys = KeySchema::new(
+        vec![attr("tournamentId"), attr("region")],
+        vec![attr("round"), attr("bracket")],
+    )
+    .unwrap();
+    let mut s = loaded_with(info, false);
+    let effects = send(
+        &mut s,
+        [char('i'), press(KeyCode::Down), press(KeyCode::Enter)],
+    );
+    assert!(effects.is_empty(), "{effects:?}");
+    let notice = s.notice.clone().expect("a notice");
+    assert!(notice.error);
+    assert!(
+        notice
+            .text
+            .contains("tournamentId S + region S, sort round S + bracket S"),
+        "{}",
+        notice.text
+    );
+    assert_eq!(
+        s.table.as_ref().unwrap().view.index,
+        None,
+        "still the table"
     );
 }

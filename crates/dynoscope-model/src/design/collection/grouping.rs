@@ -60,14 +60,14 @@ impl ItemStore {
 
     /// Index of the item's collection, created on first sight.
     pub(super) fn home_of(&mut self, item: &Item) -> usize {
-        match item.get(&self.group_keys.partition_key.name) {
+        match item.get(&self.group_keys.partition_key().name) {
             Some(AttrValue::S(text) | AttrValue::N(text)) => self.collection_for_key(text),
             Some(AttrValue::B(bytes)) => self.collection_for_key(&BASE64.encode(bytes)),
             // Key attributes are always S, N or B; anything else cannot group.
             _ => match self.missing {
                 Some(index) => index,
                 None => {
-                    let key = format!("(no {})", self.group_keys.partition_key.name);
+                    let key = format!("(no {})", self.group_keys.partition_key().name);
                     let index = self.add_collection(key);
                     self.missing = Some(index);
                     index
@@ -130,8 +130,8 @@ impl ItemStore {
 
 /// The separator over the table's PK and SK string values of one page.
 pub(super) fn infer_page_separator(items: &[Item], table_keys: &KeySchema) -> char {
-    let pk = table_keys.partition_key.name.as_str();
-    let sk = table_keys.sort_key.as_ref().map(|k| k.name.as_str());
+    let pk = table_keys.partition_key().name.as_str();
+    let sk = table_keys.sort_key().map(|k| k.name.as_str());
     let values = items.iter().flat_map(|item| {
         std::iter::once(pk)
             .chain(sk)

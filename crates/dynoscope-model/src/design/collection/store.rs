@@ -134,13 +134,13 @@ impl ItemStore {
             let kind = rules
                 .kind(
                     &item,
-                    &self.table_keys.partition_key.name,
-                    self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
+                    &self.table_keys.partition_key().name,
+                    self.table_keys.sort_key().map(|k| k.name.as_str()),
                     separator,
                 )
                 .and_then(|(name, _)| self.intern_kind(name));
             let home = self.home_of(&item);
-            let sort_key = self.group_keys.sort_key.as_ref();
+            let sort_key = self.group_keys.sort_key();
             self.sort_keys
                 .push(sort_key.and_then(|key| item.get(&key.name)));
             self.items.push(&item);
@@ -196,8 +196,8 @@ impl ItemStore {
     fn decide_kind<'a>(&'a self, item: &'a Item) -> Option<(&'a str, KindSource<'a>)> {
         self.kind_rules.kind(
             item,
-            &self.table_keys.partition_key.name,
-            self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
+            &self.table_keys.partition_key().name,
+            self.table_keys.sort_key().map(|k| k.name.as_str()),
             self.separator(),
         )
     }

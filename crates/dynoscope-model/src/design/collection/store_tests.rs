@@ -52,10 +52,7 @@ fn partition_keys_of_each_type_become_display_text() {
         (KeyType::B, b(&[1, 2, 3]), "AQID"),
     ];
     for (key_type, value, want) in cases {
-        let keys = KeySchema {
-            partition_key: key_attr("id", key_type),
-            sort_key: None,
-        };
+        let keys = KeySchema::simple(key_attr("id", key_type), None);
         let mut store = ItemStore::new(keys.clone(), keys);
         store.extend(vec![item(vec![("id", value.clone())])]);
         assert_eq!(store.collections()[0].key, want, "{value:?}");
@@ -302,10 +299,10 @@ fn ingests_the_demo_data_set() {
 
     let mut store = table_store();
     // Grouped by the numeric local index as well: orders sort by total, profiles first.
-    let lsi = KeySchema {
-        partition_key: key_attr("PK", KeyType::S),
-        sort_key: Some(key_attr("LSI1SK", KeyType::N)),
-    };
+    let lsi = KeySchema::simple(
+        key_attr("PK", KeyType::S),
+        Some(key_attr("LSI1SK", KeyType::N)),
+    );
     let mut by_total = ItemStore::new(lsi, table());
     for page in pages {
         by_total.extend(page.clone());
