@@ -140,9 +140,14 @@ impl ItemStore {
                 )
                 .and_then(|(name, _)| self.intern_kind(name));
             let home = self.home_of(&item);
-            let sort_key = self.group_keys.sort_key();
-            self.sort_keys
-                .push(sort_key.and_then(|key| item.get(&key.name)));
+            let sort = self.group_keys.sort();
+            if sort.len() > 1 {
+                let values: Vec<_> = sort.iter().map(|k| item.get(&k.name)).collect();
+                self.sort_keys.push_tuple(&values);
+            } else {
+                self.sort_keys
+                    .push(sort.first().and_then(|key| item.get(&key.name)));
+            }
             self.items.push(&item);
             self.sizes.push(u32::try_from(size).unwrap_or(u32::MAX));
             self.kinds.push(kind);
