@@ -23,16 +23,6 @@ const RESUME_HINT: &str = " — loaded items kept; n resumes";
 
 /// Replaces the loaded items with a new read, paged as `origin` reads.
 pub(crate) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -> Vec<Effect> {
-    // multi-attribute: not yet — collections, the query form and its completion read one
-    // partition and one sort attribute; an index keyed by several is refused before anything
-    // is sent or replaced, rather than grouped by its first attribute.
-    if let Some(refusal) = multi_attribute_refusal(state, spec.index.as_deref()) {
-        state.notice = Some(Notice {
-            text: refusal,
-            error: true,
-        });
-        return Vec::new();
-    }
     let mut effects: Vec<Effect> = running_read(state)
         .map(|x| Effect::Read(ReadEffect::Cancel(x)))
         .into_iter()
@@ -77,14 +67,6 @@ pub(crate) fn start(state: &mut State, mut spec: ReadSpec, origin: ReadOrigin) -
         spec: Box::new(spec),
     }));
     effects
-}
-
-/// Why the explorer does not read `index` yet, when it is keyed by several attributes.
-fn multi_attribute_refusal(state: &State, index: Option<&str>) -> Option<String> {
-    let info = state.table.as_ref()?.info.loaded()?;
-    let keys = info.keys_for(index)?;
-    let target = format!("index '{}'", index.unwrap_or(&info.name));
-    keys.refuse_multi_attribute("the explorer", &target).err()
 }
 
 /// `n` (one more page per segment) and `L` (everything): continues the current read where each

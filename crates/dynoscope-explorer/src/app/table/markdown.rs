@@ -78,10 +78,7 @@ pub fn table_cells(
     let key_names = keys.names();
     // Part columns split the one sort attribute of a one-and-one key; a multi-attribute key's
     // sort attributes are real attributes, each its own column.
-    let sk = keys
-        .sort_key()
-        .filter(|_| keys.sort().len() == 1)
-        .map(|k| k.name.as_str());
+    let sk = crate::app::columns::single_sort_key(keys);
     let mut header = vec![columns.kind_header.clone()];
     header.extend(key_names.iter().cloned());
     header.extend(columns.part_names.iter().cloned());

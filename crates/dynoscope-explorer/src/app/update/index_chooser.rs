@@ -6,7 +6,7 @@ use crate::app::input::{Key, KeyCode};
 use super::open::new_scan;
 use crate::app::keymap::Action;
 use crate::app::msg::Effect;
-use crate::app::state::{IndexChooser, Modal, Notice, State};
+use crate::app::state::{IndexChooser, Modal, State};
 
 pub(super) fn open_chooser(state: &mut State) -> Vec<Effect> {
     let Some(view) = state.table.as_mut() else {
@@ -41,20 +41,7 @@ pub(super) fn chooser_key(state: &mut State, key: Key) -> Vec<Effect> {
                 .checked_sub(1)
                 .and_then(|i| info.indexes.get(i))
                 .map(|i| i.name.clone());
-            // multi-attribute: not yet — refused before the view names the index, so what is
-            // shown stays what was read.
-            let refusal = chosen
-                .as_deref()
-                .and_then(|name| info.index(name))
-                .and_then(|i| {
-                    let target = format!("index '{}'", i.name);
-                    i.keys.refuse_multi_attribute("the explorer", &target).err()
-                });
             view.modal = None;
-            if let Some(text) = refusal {
-                state.notice = Some(Notice { text, error: true });
-                return Vec::new();
-            }
             // The target already shown is not read again: Enter on it costs nothing.
             if chosen != view.view.index {
                 view.view.index = chosen;
