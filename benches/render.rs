@@ -44,10 +44,7 @@ fn info() -> TableInfo {
     TableInfo {
         name: "app".into(),
         status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: s("PK"),
-            sort_key: Some(s("SK")),
-        },
+        keys: KeySchema::simple(s("PK"), Some(s("SK"))),
         indexes: vec![],
         billing_mode: "PAY_PER_REQUEST".into(),
         provisioned: None,

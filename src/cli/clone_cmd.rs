@@ -227,7 +227,7 @@ fn plain_read_args(index: Option<String>) -> ReadArgs {
 }
 
 fn sort_given(sort: &SortArgs) -> bool {
-    sort.sk_eq.is_some()
+    !sort.sk_eq.is_empty()
         || sort.sk_lt.is_some()
         || sort.sk_le.is_some()
         || sort.sk_gt.is_some()
@@ -248,7 +248,7 @@ async fn read_spec(
         }
         let query = super::args::QueryArgs {
             table: args.table.clone(),
-            pk: Some(pk.clone()),
+            pk: vec![pk.clone()],
             sort: args.sort.clone(),
             desc: false,
             pk_shards: None,

@@ -54,7 +54,13 @@ pub async fn sample<B: Backend>(
         let Some(keys) = info.keys_for(index) else {
             continue;
         };
-        let partition_key = keys.partition_key.name.clone();
+        // multi-attribute: not yet — the sample counts partitions by one attribute, so an index
+        // keyed by several is a note, not a sample of its first attribute.
+        if let Err(refusal) = keys.refuse_multi_attribute("the key sample", &target.wording()) {
+            notes.push(format!("note: {}", sanitize(&refusal)));
+            continue;
+        }
+        let partition_key = keys.partition_key().name.clone();
         let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::SampleFlag);
         spec.index = index.map(str::to_string);
         spec.projection = Some("#k".into());

@@ -44,13 +44,7 @@ pub(super) fn export_info(export: &OpenedExport, table: Option<&str>) -> TableIn
     TableInfo {
         name,
         status: "EXPORT".into(),
-        keys: KeySchema {
-            partition_key: KeyAttr {
-                name: String::new(),
-                key_type: KeyType::S,
-            },
-            sort_key: None,
-        },
+        keys: KeySchema::simple(KeyAttr::new(String::new(), KeyType::S), None),
         indexes: Vec::new(),
         billing_mode: String::new(),
         provisioned: None,
@@ -162,19 +156,12 @@ fn infer_keys(export: &OpenedExport) -> (KeyInference, u64) {
 /// `PK[,SK]` as a key schema (types are not needed to read an export: S stands in).
 pub(super) fn parse_keys(flag: &str, text: &str) -> Result<KeySchema, CliError> {
     let names: Vec<&str> = text.split(',').map(str::trim).collect();
-    let key = |name: &str| KeyAttr {
-        name: name.to_string(),
-        key_type: KeyType::S,
-    };
+    let key = |name: &str| KeyAttr::new(name.to_string(), KeyType::S);
     match names.as_slice() {
-        [pk] if !pk.is_empty() => Ok(KeySchema {
-            partition_key: key(pk),
-            sort_key: None,
-        }),
-        [pk, sk] if !pk.is_empty() && !sk.is_empty() => Ok(KeySchema {
-            partition_key: key(pk),
-            sort_key: Some(key(sk)),
-        }),
+        [pk] if !pk.is_empty() => Ok(KeySchema::simple(key(pk), None)),
+        [pk, sk] if !pk.is_empty() && !sk.is_empty() => {
+            Ok(KeySchema::simple(key(pk), Some(key(sk))))
+        }
         _ => Err(CliError::bad_input(format!(
             "{flag} '{text}' is not PK or PK,SK; write e.g. {flag} PK,SK"
         ))),

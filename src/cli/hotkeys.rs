@@ -22,7 +22,7 @@ use crate::model::item::item_size::item_size;
 use crate::model::item::value::Item;
 use crate::model::text::sanitize::{sanitize, truncate_display};
 use crate::model::text::wording::{noun, percent, thousands};
-pub(super) use crate::model::traffic::distribution::key_text;
+pub(super) use crate::model::traffic::distribution::{key_text, partition_text};
 use crate::model::traffic::distribution::{
     Approximation, KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };
@@ -70,27 +70,33 @@ pub async fn run<B: Backend>(
         .describe_table(args.table.as_deref().unwrap_or_default())
         .await?;
     let keys = index_keys(&info, args.index.as_deref())?;
-    let partition_key = keys.partition_key.name.clone();
+    // A multi-attribute partition key is counted by all its attributes' values together; its
+    // name in the report is the attributes joined by ` + `.
+    let partition: Vec<String> = keys.partition().iter().map(|k| k.name.clone()).collect();
+    let partition_key = partition.join(" + ");
     let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::Hotkeys);
     spec.index = args.index.clone();
     spec.segments = args.segments;
     spec.budget.max_rcu = args.max_rcu;
     spec.budget.rcu_per_second = args.rcu_per_second;
     // An export reads each line's key and size without building the item; DynamoDB sends items.
-    spec.delivery = Delivery::SizedKeys(partition_key.clone());
+    // (By one attribute only: a multi-attribute key's export lines are built into items.)
+    if let [one] = partition.as_slice() {
+        spec.delivery = Delivery::SizedKeys(one.clone());
+    }
 
     // An export with a damaged file is still reported; its shortfall is the error after it.
     let (distribution, stats_line, shortfall) = count(
         engine,
         spec,
-        &partition_key,
+        &partition,
         args.stats,
         KeyDistribution::bounded(args.max_exact_keys),
         check,
     )
     .await?;
 
-    if let Some(line) = unmatched_key(&distribution, &partition_key) {
+    if let Some(line) = unmatched_key(&distribution, &partition) {
         super::say::say(&line);
     }
     let source = match args.index.as_deref().and_then(|name| info.index(name)) {
@@ -156,10 +162,11 @@ pub async fn run<B: Backend>(
 /// The warning when the key schema matches no item counted (an export's items under a schema
 /// from DescribeTable of another table, or a wrong `--key`): the report would rank one
 /// `(no PK)` key holding every item, which reads as a hot key, not as a wrong schema.
-fn unmatched_key(distribution: &KeyDistribution, partition_key: &str) -> Option<String> {
+fn unmatched_key(distribution: &KeyDistribution, partition: &[String]) -> Option<String> {
     let total = distribution.total_items();
     let top = distribution.top(1).into_iter().next()?;
-    let missing = key_text(&Item::default(), partition_key).into_owned();
+    let missing = partition_text(&Item::default(), partition).into_owned();
+    let partition_key = partition.join("' + '");
     (total > 0 && top.items == total && top.key == missing).then(|| {
         format!(
             "warning: none of the {} {} read has the partition key attribute '{partition_key}': the key schema does not match them, so the report ranks nothing; give their key attributes with --key PK[,SK] (or --index PK[,SK])",
@@ -174,7 +181,7 @@ fn unmatched_key(distribution: &KeyDistribution, partition_key: &str) -> Option<
 async fn count<B: Backend>(
     engine: &B,
     spec: ReadSpec,
-    partition_key: &str,
+    partition: &[String],
     want_stats: bool,
     mut distribution: KeyDistribution,
     check: impl FnOnce(Option<DoneOutcome>) -> Result<(), CliError>,
@@ -182,7 +189,7 @@ async fn count<B: Backend>(
     let budget = spec.budget.max_rcu.unwrap_or_default();
     let drained = drain(engine, spec, |page| {
         for item in &page.items {
-            distribution.add(&key_text(item, partition_key), item_size(item));
+            distribution.add(&partition_text(item, partition), item_size(item));
         }
         if let Some(sized) = &page.sized_keys {
             distribution.add_sized(sized);

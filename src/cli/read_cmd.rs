@@ -65,20 +65,30 @@ pub(super) async fn query_specs<B: Backend>(
 ) -> Result<QuerySpecs, CliError> {
     let info = engine.describe_table(&args.table).await?;
     let keys = index_keys(&info, args.read.index.as_deref())?;
-    let shard_pks: Vec<String> = match &args.pk_shards {
-        None => vec![args.pk.clone().unwrap_or_default()],
+    // One list of partition values per request: `{shard}` in one --pk value is replaced by
+    // each shard number.
+    let shard_pks: Vec<Vec<String>> = match &args.pk_shards {
+        None => vec![args.pk.clone()],
         Some(range) => {
-            let pk = args.pk.as_deref().unwrap_or_default();
-            if !pk.contains("{shard}") {
+            let Some(at) = args.pk.iter().position(|pk| pk.contains("{shard}")) else {
                 return Err(CliError::bad_input(format!(
-                    "--pk '{pk}' has no {{shard}} placeholder for --pk-shards; write e.g. --pk 'STATUS#PENDING#{{shard}}'"
+                    "--pk '{}' has no {{shard}} placeholder for --pk-shards; write e.g. --pk 'STATUS#PENDING#{{shard}}'",
+                    args.pk.join("' --pk '")
                 )));
-            }
-            shard_keys(pk, parse_shards(range)?)
+            };
+            shard_keys(&args.pk[at], parse_shards(range)?)
+                .into_iter()
+                .map(|sharded| {
+                    let mut pks = args.pk.clone();
+                    pks[at] = sharded;
+                    pks
+                })
+                .collect()
         }
     };
+    let (sort_prefix, sort) = sort_input(&args.sort)?;
     let mut specs = Vec::with_capacity(shard_pks.len());
-    for pk in &shard_pks {
+    for pks in &shard_pks {
         let (mut names, mut values) = user_names_values(&args.read)?;
         let key_condition = match &args.key_condition_expression {
             Some(expr) => {
@@ -86,7 +96,7 @@ pub(super) async fn query_specs<B: Backend>(
                 expr.clone()
             }
             None => {
-                let condition = KeyCondition::build(&keys, pk, sort_input(&args.sort))?;
+                let condition = KeyCondition::build_parts(&keys, pks, &sort_prefix, sort.clone())?;
                 let parts = condition.to_expression();
                 merge(&mut names, parts.names, "--names")?;
                 merge(&mut values, parts.values, "--values")?;
@@ -104,7 +114,7 @@ pub(super) async fn query_specs<B: Backend>(
     Ok(QuerySpecs {
         specs,
         key_names,
-        sort_key: keys.sort_key.map(|k| k.name),
+        sort_key: keys.sort_key().map(|k| k.name.clone()),
     })
 }
 
@@ -135,9 +145,12 @@ pub async fn run_pattern(
         sort_args(bound.sort),
         bound.shards.map(|(a, b)| format!("{a}..{b}")),
     );
+    // multi-attribute: not yet — a [[pattern]] holds one partition template and one sort
+    // template; on an index keyed by several attributes the key condition refuses it, naming
+    // the attribute that has no value, before anything is sent.
     let query = QueryArgs {
         table: args.table.unwrap_or(bound.table),
-        pk: Some(bound.pk),
+        pk: vec![bound.pk],
         sort,
         desc: bound.descending,
         pk_shards,
@@ -166,7 +179,7 @@ fn sort_args(sort: Option<SortInput>) -> SortArgs {
     let mut args = SortArgs::default();
     match sort {
         None => {}
-        Some(SortInput::Eq(v)) => args.sk_eq = Some(v),
+        Some(SortInput::Eq(v)) => args.sk_eq = vec![v],
         Some(SortInput::Lt(v)) => args.sk_lt = Some(v),
         Some(SortInput::Le(v)) => args.sk_le = Some(v),
         Some(SortInput::Gt(v)) => args.sk_gt = Some(v),
@@ -259,29 +272,38 @@ pub async fn run_scan_export(global: &GlobalArgs, args: ScanArgs) -> Result<(), 
     .await
 }
 
-fn sort_input(sort: &SortArgs) -> Option<SortInput> {
+/// The sort flags as equalities on the first sort attributes and at most one condition on the
+/// next: every `--sk-eq` is a prefix equality when a range flag follows them; without one, the
+/// last `--sk-eq` is the condition (so one `--sk-eq` on a table is `#sk = :sk`, as before).
+fn sort_input(sort: &SortArgs) -> Result<(Vec<String>, Option<SortInput>), CliError> {
     let s = sort.clone();
-    if let Some(v) = s.sk_eq {
-        return Some(SortInput::Eq(v));
+    let ranges = [
+        s.sk_lt.map(SortInput::Lt),
+        s.sk_le.map(SortInput::Le),
+        s.sk_gt.map(SortInput::Gt),
+        s.sk_ge.map(SortInput::Ge),
+        s.sk_between.map(|mut v| {
+            let high = v.pop().unwrap_or_default();
+            let low = v.pop().unwrap_or_default();
+            SortInput::Between(low, high)
+        }),
+        s.sk_begins.map(SortInput::BeginsWith),
+    ];
+    let mut given = ranges.into_iter().flatten();
+    let range = given.next();
+    if given.next().is_some() {
+        return Err(CliError::bad_input(
+            "give at most one sort range flag (--sk-lt, --sk-le, --sk-gt, --sk-ge, --sk-between or --sk-begins); repeat --sk-eq for the sort attributes before it",
+        ));
     }
-    if let Some(v) = s.sk_lt {
-        return Some(SortInput::Lt(v));
-    }
-    if let Some(v) = s.sk_le {
-        return Some(SortInput::Le(v));
-    }
-    if let Some(v) = s.sk_gt {
-        return Some(SortInput::Gt(v));
-    }
-    if let Some(v) = s.sk_ge {
-        return Some(SortInput::Ge(v));
-    }
-    if let Some(mut v) = s.sk_between {
-        let high = v.pop().unwrap_or_default();
-        let low = v.pop().unwrap_or_default();
-        return Some(SortInput::Between(low, high));
-    }
-    s.sk_begins.map(SortInput::BeginsWith)
+    let mut prefix = s.sk_eq;
+    Ok(match range {
+        Some(range) => (prefix, Some(range)),
+        None => {
+            let last = prefix.pop().map(SortInput::Eq);
+            (prefix, last)
+        }
+    })
 }
 
 /// Queries every write shard in parallel (one read, a segment per shard), then writes the

@@ -191,11 +191,10 @@ pub(super) fn key_columns(info: &TableInfo, index: Option<&str>) -> Vec<String> 
         .keys_for(index)
         .cloned()
         .unwrap_or_else(|| info.keys.clone());
-    let mut key_names = vec![info.keys.partition_key.name.clone()];
-    key_names.extend(info.keys.sort_key.iter().map(|k| k.name.clone()));
-    for k in std::iter::once(&keys.partition_key).chain(keys.sort_key.iter()) {
-        if !key_names.contains(&k.name) {
-            key_names.push(k.name.clone());
+    let mut key_names = info.keys.names();
+    for name in keys.names() {
+        if !key_names.contains(&name) {
+            key_names.push(name);
         }
     }
     key_names

@@ -214,17 +214,11 @@ fn hostile_info() -> dynoscope::model::design::schema::TableInfo {
     TableInfo {
         name: format!("app{HOSTILE}"),
         status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: key(&format!("PK{HOSTILE}")),
-            sort_key: Some(key("SK")),
-        },
+        keys: KeySchema::simple(key(&format!("PK{HOSTILE}")), Some(key("SK"))),
         indexes: vec![IndexInfo {
             name: format!("GSI{HOSTILE}"),
             kind: IndexKind::Gsi,
-            keys: KeySchema {
-                partition_key: key(&format!("G{HOSTILE}\u{202e}")),
-                sort_key: None,
-            },
+            keys: KeySchema::simple(key(&format!("G{HOSTILE}\u{202e}")), None),
             projection: Projection {
                 projection_type: "ALL".into(),
                 non_key_attributes: Vec::new(),

@@ -376,17 +376,17 @@ fn tables_and_describe() {
     assert!(names.lines().any(|l| l == table), "{names}");
     let desc: serde_json::Value = serde_json::from_str(&ok(run(&["describe", &table]))).unwrap();
     assert_eq!(desc["name"], table.as_str());
-    assert_eq!(desc["keys"]["partition_key"]["name"], "PK");
-    assert_eq!(desc["keys"]["sort_key"]["type"], "S");
+    assert_eq!(desc["keys"]["partition"][0]["name"], "PK");
+    assert_eq!(desc["keys"]["sort"][0]["type"], "S");
     assert_eq!(desc["billing_mode"], "PAY_PER_REQUEST");
     let indexes = desc["indexes"].as_array().unwrap();
     let gsi = indexes.iter().find(|i| i["name"] == "GSI1").unwrap();
     assert_eq!(gsi["kind"], "GSI");
-    assert_eq!(gsi["keys"]["partition_key"]["name"], "GSI1PK");
+    assert_eq!(gsi["keys"]["partition"][0]["name"], "GSI1PK");
     assert_eq!(gsi["projection"]["type"], "ALL");
     let lsi = indexes.iter().find(|i| i["name"] == "LSI1").unwrap();
     assert_eq!(lsi["kind"], "LSI");
-    assert_eq!(lsi["keys"]["sort_key"]["type"], "N");
+    assert_eq!(lsi["keys"]["sort"][0]["type"], "N");
     assert_eq!(lsi["projection"]["type"], "INCLUDE");
     assert!(desc["item_count"].as_i64().is_some());
 }

@@ -227,7 +227,7 @@ fn clone_add_refuses_a_target_of_another_key_schema_before_any_write() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.contains(&format!(
-            "--add copies only into a table of the source's key schema and indexes: '{target_table}' at {} has key (PK S) and no indexes, '{table}' has key (PK S, SK S) and GSI ByBlob (blobkey B; KEYS_ONLY), GSI GSI1 (GSI1PK S, rank N; ALL), LSI LSI1 (PK S, rank N; INCLUDE status tags); nothing was written",
+            "--add copies only into a table of the source's key schema and indexes: '{target_table}' at {} has key (PK S) and no indexes, '{table}' has key (PK S, sort SK S) and GSI ByBlob (blobkey B; KEYS_ONLY), GSI GSI1 (GSI1PK S, sort rank N; ALL), LSI LSI1 (PK S, sort rank N; INCLUDE status tags); nothing was written",
             proxy.url
         )),
         "{err}"

@@ -553,7 +553,7 @@ fn describe_and_hotkeys_json_escape_del_c1_and_bidi() {
     assert_json_inert(&out);
     assert!(out.contains(r"pk\u202e\u007f\u009b2J\u2066"), "{out}");
     let desc: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(desc["keys"]["partition_key"]["name"], HOSTILE_KEY_NAME);
+    assert_eq!(desc["keys"]["partition"][0]["name"], HOSTILE_KEY_NAME);
 
     let out = run(&["hotkeys", &table, "--stats"]);
     let stdout = ok(out.clone());

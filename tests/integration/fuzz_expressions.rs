@@ -13,16 +13,7 @@ use dynoscope::model::query::key_condition::{KeyCondition, SortInput};
 use proptest::prelude::*;
 
 fn keys(sk: KeyType) -> KeySchema {
-    KeySchema {
-        partition_key: KeyAttr {
-            name: "PK".into(),
-            key_type: KeyType::S,
-        },
-        sort_key: Some(KeyAttr {
-            name: "SK".into(),
-            key_type: sk,
-        }),
-    }
+    KeySchema::simple(KeyAttr::new("PK", KeyType::S), Some(KeyAttr::new("SK", sk)))
 }
 
 /// Token soup that looks like DynamoDB expressions, so the parser's deep paths are reached,

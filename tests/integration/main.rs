@@ -54,6 +54,7 @@ mod https;
 mod live_export;
 mod mcp;
 mod mcp_capacity;
+mod multi_attribute;
 mod package;
 mod partiql_oracle;
 mod partiql_snippets;

@@ -122,9 +122,8 @@ fn an_mcp_client_lists_read_only_tools_and_reads_what_boto3_reads() {
         "{text}"
     );
     assert!(
-        calls.iter().any(
-            |l| l.contains("refused or failed") && l.contains("at most one sort-key condition")
-        ),
+        calls.iter().any(|l| l.contains("refused or failed")
+            && l.contains("at most one sort-key range condition")),
         "{text}"
     );
 }

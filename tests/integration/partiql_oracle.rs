@@ -125,17 +125,11 @@ fn info(table: &str) -> TableInfo {
     TableInfo {
         name: table.into(),
         status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: key("PK", Kt::S),
-            sort_key: Some(key("SK", Kt::S)),
-        },
+        keys: KeySchema::simple(key("PK", Kt::S), Some(key("SK", Kt::S))),
         indexes: vec![IndexInfo {
             name: "GIX".into(),
             kind: IndexKind::Gsi,
-            keys: KeySchema {
-                partition_key: key("GPK", Kt::S),
-                sort_key: Some(key("GSK", Kt::N)),
-            },
+            keys: KeySchema::simple(key("GPK", Kt::S), Some(key("GSK", Kt::N))),
             projection: Proj {
                 projection_type: "ALL".into(),
                 non_key_attributes: Vec::new(),

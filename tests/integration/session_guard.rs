@@ -172,10 +172,7 @@ fn keys() -> KeySchema {
         name: name.into(),
         key_type: KeyType::S,
     };
-    KeySchema {
-        partition_key: key("PK"),
-        sort_key: Some(key("SK")),
-    }
+    KeySchema::simple(key("PK"), Some(key("SK")))
 }
 
 async fn put(table: &str, item: &Item) {

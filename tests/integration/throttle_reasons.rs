@@ -118,10 +118,7 @@ async fn a_throttled_write_fails_with_its_attempts_and_reasons() {
         name: name.into(),
         key_type: KeyType::S,
     };
-    let keys = KeySchema {
-        partition_key: key("PK"),
-        sort_key: Some(key("SK")),
-    };
+    let keys = KeySchema::simple(key("PK"), Some(key("SK")));
     let item = Item::from_attrs(vec![
         ("PK".into(), AttrValue::S("THROTTLED#1".into())),
         ("SK".into(), AttrValue::S("A".into())),

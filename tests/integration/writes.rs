@@ -21,10 +21,7 @@ fn demo_keys() -> KeySchema {
         name: name.into(),
         key_type: KeyType::S,
     };
-    KeySchema {
-        partition_key: key("PK"),
-        sort_key: Some(key("SK")),
-    }
+    KeySchema::simple(key("PK"), Some(key("SK")))
 }
 
 const BIG: &str = "12345678901234567890123456789012345678";

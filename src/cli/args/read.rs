@@ -86,6 +86,8 @@ pub struct QueryArgs {
     #[arg(value_parser = ranges::table_name)]
     pub table: String,
     /// Partition key value (typed by the key's attribute type; binary keys take base64).
+    /// Repeat it for an index whose partition key is several attributes: one value each, in
+    /// key-schema order (`describe` lists them).
     #[arg(
         long,
         value_name = "VALUE",
@@ -93,7 +95,7 @@ pub struct QueryArgs {
         allow_negative_numbers = true,
         help_heading = "Key condition"
     )]
-    pub pk: Option<String>,
+    pub pk: Vec<String>,
     #[command(flatten)]
     pub sort: SortArgs,
     /// Newest first: descending sort-key order (ScanIndexForward=false).
@@ -124,22 +126,25 @@ pub struct QueryArgs {
     pub read: ReadArgs,
 }
 
+/// The sort-key condition: `--sk-eq` repeated gives equalities on the first sort attributes in
+/// key-schema order, then at most one of the other flags applies to the next one.
 #[derive(Debug, Clone, Args, Default)]
-#[group(multiple = false)]
 pub struct SortArgs {
-    /// Sort key equals V (typed by the sort key's attribute type).
+    /// Sort key equals V (typed by the sort key's attribute type). Repeat it for an index whose
+    /// sort key is several attributes: equalities on the first ones, in key-schema order.
     #[arg(
         long,
         value_name = "V",
         allow_negative_numbers = true,
         help_heading = "Key condition"
     )]
-    pub sk_eq: Option<String>,
-    /// Sort key less than V.
+    pub sk_eq: Vec<String>,
+    /// Sort key less than V (after any --sk-eq: the next sort attribute).
     #[arg(
         long,
         value_name = "V",
         allow_negative_numbers = true,
+        group = "sk_range",
         help_heading = "Key condition"
     )]
     pub sk_lt: Option<String>,
@@ -148,6 +153,7 @@ pub struct SortArgs {
         long,
         value_name = "V",
         allow_negative_numbers = true,
+        group = "sk_range",
         help_heading = "Key condition"
     )]
     pub sk_le: Option<String>,
@@ -156,6 +162,7 @@ pub struct SortArgs {
         long,
         value_name = "V",
         allow_negative_numbers = true,
+        group = "sk_range",
         help_heading = "Key condition"
     )]
     pub sk_gt: Option<String>,
@@ -164,14 +171,20 @@ pub struct SortArgs {
         long,
         value_name = "V",
         allow_negative_numbers = true,
+        group = "sk_range",
         help_heading = "Key condition"
     )]
     pub sk_ge: Option<String>,
     /// Sort key between LOW and HIGH, both included (LOW must sort first).
-    #[arg(long, num_args = 2, value_names = ["LOW", "HIGH"], allow_negative_numbers = true, help_heading = "Key condition")]
+    #[arg(long, num_args = 2, value_names = ["LOW", "HIGH"], allow_negative_numbers = true, group = "sk_range", help_heading = "Key condition")]
     pub sk_between: Option<Vec<String>>,
     /// Sort key begins with PREFIX (strings and binary only), e.g. ORDER#.
-    #[arg(long, value_name = "PREFIX", help_heading = "Key condition")]
+    #[arg(
+        long,
+        value_name = "PREFIX",
+        group = "sk_range",
+        help_heading = "Key condition"
+    )]
     pub sk_begins: Option<String>,
 }
 

@@ -24,7 +24,7 @@ use crate::model::engine::read_cause::ReadCause;
 use crate::model::exports::table_export::ExportType;
 use crate::model::item::item_size::item_size;
 use crate::model::query::expression::ItemProjection;
-use crate::model::traffic::distribution::{key_text, KeyDistribution};
+use crate::model::traffic::distribution::{partition_text, KeyDistribution};
 
 /// Pages the export's readers may queue ahead of the call.
 const CHANNEL_PAGES: usize = 4;
@@ -232,16 +232,20 @@ impl Server {
             .await
             .map_err(engine_said)?;
         let keys = index_keys(&info, p.index.as_deref()).map_err(said)?;
-        let partition_key = keys.partition_key.name.clone();
+        let partition: Vec<String> = keys.partition().iter().map(|k| k.name.clone()).collect();
+        let partition_key = partition.join(" + ");
         let mut spec = reports::hotkeys_spec(&info, p, segments);
-        // Each line's key and size, without building the item (as `hotkeys --export`).
-        spec.delivery = Delivery::SizedKeys(partition_key.clone());
+        // Each line's key and size, without building the item (as `hotkeys --export`); by one
+        // attribute only: a multi-attribute key's lines are built into items.
+        if let [one] = partition.as_slice() {
+            spec.delivery = Delivery::SizedKeys(one.clone());
+        }
         let mut d = KeyDistribution::bounded(MAX_EXACT_KEYS);
         let mut scanned = 0u64;
         drain_export(&backend, spec, cancel, |page| {
             scanned += page.scanned_count;
             for item in &page.items {
-                d.add(&key_text(item, &partition_key), item_size(item));
+                d.add(&partition_text(item, &partition), item_size(item));
             }
             if let Some(sized) = &page.sized_keys {
                 d.add_sized(sized);

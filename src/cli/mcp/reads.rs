@@ -29,19 +29,39 @@ use crate::model::query::partiql::{
 };
 use crate::model::text::sanitize::sanitize;
 
+/// One key value, or a list of them for a multi-attribute key, in key-schema order.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum KeyValues {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl KeyValues {
+    pub fn to_vec(&self) -> Vec<String> {
+        match self {
+            KeyValues::One(v) => vec![v.clone()],
+            KeyValues::Many(list) => list.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QueryParams {
     pub table: String,
     /// The partition key value of the item collection (typed by the key's attribute type:
-    /// numbers as text, binary as base64).
-    pub pk: String,
+    /// numbers as text, binary as base64); for an index whose partition key is several
+    /// attributes, a list of values in key-schema order.
+    pub pk: KeyValues,
     /// A GSI or LSI to query instead of the table; pk and the sort conditions are its keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub index: Option<String>,
-    /// At most one sort-key condition.
+    /// At most one sort-key range condition; sk_eq may come with one: on an index whose sort
+    /// key is several attributes, sk_eq is a list of equalities on the first ones in key-schema
+    /// order, and the range condition applies to the next.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sk_eq: Option<String>,
+    pub sk_eq: Option<KeyValues>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sk_lt: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -145,7 +165,6 @@ pub struct ItemsResult {
 pub(super) fn query_args(p: &QueryParams) -> Result<QueryArgs, Refusal> {
     let items = page_items(p.limit)?;
     let sorts = [
-        p.sk_eq.is_some(),
         p.sk_lt.is_some(),
         p.sk_le.is_some(),
         p.sk_gt.is_some(),
@@ -155,14 +174,14 @@ pub(super) fn query_args(p: &QueryParams) -> Result<QueryArgs, Refusal> {
     ];
     if sorts.iter().filter(|&&s| s).count() > 1 {
         return Err(
-            "give at most one sort-key condition (sk_eq, sk_lt, sk_le, sk_gt, sk_ge, sk_between or sk_begins_with)".into(),
+            "give at most one sort-key range condition (sk_lt, sk_le, sk_gt, sk_ge, sk_between or sk_begins_with); sk_eq lists the equalities before it".into(),
         );
     }
     Ok(QueryArgs {
         table: p.table.clone(),
-        pk: Some(p.pk.clone()),
+        pk: p.pk.to_vec(),
         sort: SortArgs {
-            sk_eq: p.sk_eq.clone(),
+            sk_eq: p.sk_eq.as_ref().map(KeyValues::to_vec).unwrap_or_default(),
             sk_lt: p.sk_lt.clone(),
             sk_le: p.sk_le.clone(),
             sk_gt: p.sk_gt.clone(),
@@ -331,5 +350,30 @@ impl Server {
     ) -> Result<Json<ItemsResult>, Refusal> {
         let result = self.for_call(&cancel).partiql_page(&p).await;
         self.logged("partiql", &p, result)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_multi_attribute_key_is_given_as_lists_in_key_schema_order() {
+        let p: QueryParams = serde_json::from_value(serde_json::json!({
+            "table": "matches",
+            "index": "TournamentRegionIndex",
+            "pk": ["WINTER2024", "EU-WEST"],
+            "sk_eq": ["SEMIFINALS"],
+            "sk_begins_with": "UP"
+        }))
+        .unwrap();
+        let args = query_args(&p).unwrap();
+        assert_eq!(args.pk, ["WINTER2024", "EU-WEST"]);
+        assert_eq!(args.sort.sk_eq, ["SEMIFINALS"]);
+        assert_eq!(args.sort.sk_begins.as_deref(), Some("UP"));
+        // One value is still a plain string.
+        let p: QueryParams =
+            serde_json::from_value(serde_json::json!({"table": "app", "pk": "USER#1"})).unwrap();
+        assert_eq!(query_args(&p).unwrap().pk, ["USER#1"]);
     }
 }

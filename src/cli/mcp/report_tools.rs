@@ -27,11 +27,12 @@ impl Server {
             .await
             .map_err(engine_said)?;
         let keys = index_keys(&info, p.index.as_deref()).map_err(said)?;
-        let partition_key = keys.partition_key.name.clone();
+        let partition: Vec<String> = keys.partition().iter().map(|k| k.name.clone()).collect();
+        let partition_key = partition.join(" + ");
         self.inner.budget.check()?;
         let mut spec = reports::hotkeys_spec(&info, p, segments);
         self.inner.budget.per_call(&mut spec);
-        let counted = reports::count(&live.engine, spec, &partition_key, self.call()).await;
+        let counted = reports::count(&live.engine, spec, &partition, self.call()).await;
         self.refused_if_spent(counted.requests.is_empty(), counted.outcome)?;
         if let Some(e) = counted.failure {
             return Err(self.failed(e, counted.requests));

@@ -16,7 +16,9 @@ use crate::model::design::schema::{IndexKind, TableInfo};
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::formats::json::to_safe_json;
 use crate::model::item::item_size::item_size;
-use crate::model::traffic::distribution::{key_text, KeyDistribution, Source, WarningContext};
+use crate::model::traffic::distribution::{
+    partition_text, KeyDistribution, Source, WarningContext,
+};
 
 /// Keys listed by default and at most.
 pub const DEFAULT_TOP: usize = 10;
@@ -160,7 +162,7 @@ pub struct Counted {
 pub async fn count(
     engine: &Engine,
     spec: ReadSpec,
-    partition_key: &str,
+    partition: &[String],
     cancel: &tokio_util::sync::CancellationToken,
 ) -> Counted {
     let mut distribution = KeyDistribution::bounded(MAX_EXACT_KEYS);
@@ -174,7 +176,7 @@ pub async fn count(
             scanned_count: page.scanned_count,
         });
         for item in &page.items {
-            distribution.add(&key_text(item, partition_key), item_size(item));
+            distribution.add(&partition_text(item, partition), item_size(item));
         }
         Next::Continue
     })

@@ -155,7 +155,7 @@ pub fn sorted(items: &[Item]) -> Vec<String> {
 pub fn in_order(plan: &Plan, ours: &[Item], theirs: &[Item]) -> Result<(), String> {
     let keys = plan.keys.names();
     let key_of = |i: &Item| keys.iter().map(|k| i.get(k).cloned()).collect::<Vec<_>>();
-    let pk = &plan.keys.partition_key.name;
+    let pk = &plan.keys.partition_key().name;
     let mut partitions: Vec<Option<AttrValue>> = Vec::new();
     for p in theirs.iter().map(|i| i.get(pk).cloned()) {
         if !partitions.contains(&p) {
@@ -176,7 +176,7 @@ pub fn in_order(plan: &Plan, ours: &[Item], theirs: &[Item]) -> Result<(), Strin
             ));
         }
     }
-    let sk = plan.keys.sort_key.as_ref().map_or("", |k| k.name.as_str());
+    let sk = plan.keys.sort_key().map_or("", |k| k.name.as_str());
     let sorted = ours.windows(2).all(|w| {
         let ord = match (w[0].get(sk), w[1].get(sk)) {
             (Some(a), Some(b)) => dynamo_cmp(a, b),

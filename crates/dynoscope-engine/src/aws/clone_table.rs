@@ -84,11 +84,7 @@ pub async fn prepare(
 }
 
 fn keys_text(keys: &KeySchema) -> String {
-    std::iter::once(&keys.partition_key)
-        .chain(keys.sort_key.as_ref())
-        .map(|k| format!("{} {}", k.name, k.key_type.as_str()))
-        .collect::<Vec<_>>()
-        .join(", ")
+    keys.display()
 }
 
 /// A table's key schema and indexes (keys and projections) as one line, indexes by name:

@@ -210,28 +210,30 @@ pub(super) fn table_info(
     })
 }
 
+/// The key as DescribeTable lists it: every `HASH` element, then every `RANGE` element, each in
+/// the order given (a multi-attribute GSI lists up to four of each). `None` when an element's
+/// type is not among the attribute definitions or the list is not a key DynamoDB would hold.
 fn key_schema(elements: &[KeySchemaElement], defs: &[AttributeDefinition]) -> Option<KeySchema> {
-    let attr = |wanted: SdkKeyType| -> Option<KeyAttr> {
-        let name = elements
+    let attrs = |wanted: SdkKeyType| -> Option<Vec<KeyAttr>> {
+        elements
             .iter()
-            .find(|e| e.key_type == wanted)?
-            .attribute_name
-            .clone();
-        let key_type = match defs
-            .iter()
-            .find(|d| d.attribute_name == name)?
-            .attribute_type
-        {
-            ScalarAttributeType::N => KeyType::N,
-            ScalarAttributeType::B => KeyType::B,
-            _ => KeyType::S,
-        };
-        Some(KeyAttr { name, key_type })
+            .filter(|e| e.key_type == wanted)
+            .map(|e| {
+                let name = e.attribute_name.clone();
+                let key_type = match defs
+                    .iter()
+                    .find(|d| d.attribute_name == name)?
+                    .attribute_type
+                {
+                    ScalarAttributeType::N => KeyType::N,
+                    ScalarAttributeType::B => KeyType::B,
+                    _ => KeyType::S,
+                };
+                Some(KeyAttr { name, key_type })
+            })
+            .collect()
     };
-    Some(KeySchema {
-        partition_key: attr(SdkKeyType::Hash)?,
-        sort_key: attr(SdkKeyType::Range),
-    })
+    KeySchema::new(attrs(SdkKeyType::Hash)?, attrs(SdkKeyType::Range)?).ok()
 }
 
 fn projection(p: Option<&aws_sdk_dynamodb::types::Projection>) -> Projection {

@@ -1,7 +1,7 @@
 //! Creates the tables of a NoSQL Workbench model (keys, GSIs with their projections, on
 //! demand) and loads their items, under the same local-only rule as the demo seed.
 
-use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection, ProjectionType, ScalarAttributeType,
@@ -37,10 +37,13 @@ fn key_schema(keys: &KeySchema) -> Result<Vec<KeySchemaElement>, EngineError> {
             .build()
             .map_err(build_error)
     };
-    let mut out = vec![element(&keys.partition_key.name, KeyType::Hash)?];
-    if let Some(sk) = &keys.sort_key {
-        out.push(element(&sk.name, KeyType::Range)?);
-    }
+    // DynamoDB reads the elements in order: the HASH attributes, then the RANGE ones.
+    let hash = keys.partition().iter().map(|k| (k, KeyType::Hash));
+    let range = keys.sort().iter().map(|k| (k, KeyType::Range));
+    let out = hash
+        .chain(range)
+        .map(|(k, kt)| element(&k.name, kt))
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(out)
 }
 
@@ -135,7 +138,7 @@ pub(super) async fn create(
     let mut definitions: Vec<(String, schema::KeyType)> = Vec::new();
     let all_keys = std::iter::once(&info.keys).chain(info.indexes.iter().map(|i| &i.keys));
     for keys in all_keys {
-        for attr in std::iter::once(&keys.partition_key).chain(&keys.sort_key) {
+        for attr in keys.attributes() {
             if !definitions.iter().any(|(n, _)| *n == attr.name) {
                 definitions.push((attr.name.clone(), attr.key_type));
             }
@@ -188,9 +191,28 @@ pub(super) async fn create(
                 .map_err(build_error)?,
         );
     }
-    request
-        .send()
-        .await
-        .map_err(|e| EngineError::from_sdk(e, "CreateTable", Some(&info.name), endpoint))?;
+    request.send().await.map_err(|e| {
+        let too_big = e
+            .as_service_error()
+            .and_then(|s| s.message())
+            .is_some_and(|m| m.contains(KEY_SCHEMA_TOO_BIG));
+        match multi_attribute_index(info).filter(|_| too_big) {
+            Some(index) => EngineError::bad_input(format!(
+                "{endpoint} cannot create '{}': its index '{}' is keyed by {}, and this endpoint refuses multi-attribute keys ('{KEY_SCHEMA_TOO_BIG}'); use DynamoDB Local 3.3.0 or later, or DynamoDB itself",
+                info.name,
+                index.name,
+                index.keys.display()
+            )),
+            None => EngineError::from_sdk(e, "CreateTable", Some(&info.name), endpoint),
+        }
+    })?;
     Ok(())
+}
+
+/// What DynamoDB Local before 3.3.0 answers a CreateTable with more than one HASH or RANGE
+/// element.
+const KEY_SCHEMA_TOO_BIG: &str = "Key Schema too big";
+
+fn multi_attribute_index(info: &TableInfo) -> Option<&schema::IndexInfo> {
+    info.indexes.iter().find(|i| i.keys.is_multi_attribute())
 }

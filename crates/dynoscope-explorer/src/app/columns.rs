@@ -15,6 +15,7 @@ use super::state::OpenTable;
 use crate::model::design::collection::{ItemStore, KindId};
 use crate::model::design::entity::{decode_key_as, EntityPattern, KeyRole};
 use crate::model::design::part_names::{part_names_from_data, KindPartNames};
+use crate::model::design::schema::KeySchema;
 use crate::model::item::attribute_rank::rank_attributes;
 use crate::model::item::value::Item;
 
@@ -64,7 +65,9 @@ pub fn choose(
         return ItemColumns::default();
     };
     let keys = store.group_keys();
-    let sk_name = keys.sort_key.as_ref().map(|k| k.name.as_str());
+    // Parts split a one-and-one key's sort attribute; a multi-attribute key's sort attributes
+    // are real attributes, each its own key column.
+    let sk_name = single_sort_key(keys);
     let sample: Vec<u32> = (0..view.view.item_count().min(COLUMN_SAMPLE))
         .map_while(|n| view.view.item_at(n))
         .collect();
@@ -78,8 +81,7 @@ pub fn choose(
         .map(|sk| sk.map_or_else(Vec::new, |sk| sort_key_parts(sk, store.separator())))
         .collect();
     let part_count = parts.iter().map(Vec::len).max().unwrap_or(0);
-    let mut skip = vec![keys.partition_key.name.as_str()];
-    skip.extend(sk_name);
+    let mut skip: Vec<&str> = keys.attributes().map(|k| k.name.as_str()).collect();
     // The attribute that named the items' kinds (`__edb_e__`, `_et`…) is the kind column.
     for item in &items {
         if let Some(name) = store.kind_attribute(item) {
@@ -191,11 +193,7 @@ fn kind_part_names(
     patterns: &[&EntityPattern],
     skip: &[&str],
 ) -> Vec<Option<String>> {
-    let sk_name = store
-        .group_keys()
-        .sort_key
-        .as_ref()
-        .map(|k| k.name.as_str());
+    let sk_name = single_sort_key(store.group_keys());
     let items: Vec<Item> = store
         .kind_sample(kind)
         .iter()
@@ -283,4 +281,12 @@ fn merge_part_names(per_kind: &[Vec<Option<String>>], count: usize) -> (Vec<Stri
 /// The largest useful `column_offset`: the last attribute column alone after the key columns.
 pub fn max_column_offset(view: &OpenTable) -> usize {
     view.view.columns.attrs.len().saturating_sub(1)
+}
+
+/// The sort attribute whose value parts become columns: a one-and-one key's only.
+pub(crate) fn single_sort_key(keys: &KeySchema) -> Option<&str> {
+    match keys.sort() {
+        [only] => Some(only.name.as_str()),
+        _ => None,
+    }
 }

@@ -164,10 +164,7 @@ pub fn five_index_info() -> crate::model::design::schema::TableInfo {
     let index = |name: &str, pk: &str, sk: Option<&str>, projection: &str, items: i64| IndexInfo {
         name: name.into(),
         kind: IndexKind::Gsi,
-        keys: KeySchema {
-            partition_key: key(pk),
-            sort_key: sk.map(key),
-        },
+        keys: KeySchema::simple(key(pk), sk.map(key)),
         projection: Projection {
             projection_type: projection.into(),
             non_key_attributes: if projection == "INCLUDE" {

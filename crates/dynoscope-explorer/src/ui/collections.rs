@@ -18,7 +18,16 @@ pub(super) fn draw_collections(frame: &mut Frame, area: Rect, view: &OpenTable) 
         .view
         .store
         .as_ref()
-        .map(|s| s.group_keys().partition_key.name.clone())
+        // A multi-attribute index's collections are tuples: every partition attribute, in order.
+        .map(|s| {
+            let names: Vec<&str> = s
+                .group_keys()
+                .partition()
+                .iter()
+                .map(|k| k.name.as_str())
+                .collect();
+            names.join(" + ")
+        })
         .unwrap_or_default();
     // The order on the bottom border: the top one is full at the usual widths.
     let block = Block::bordered()

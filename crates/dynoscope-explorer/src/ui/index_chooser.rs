@@ -24,16 +24,18 @@ fn cell(text: &str, width: usize) -> String {
     format!("{shown}{}", " ".repeat(pad))
 }
 
+/// Each side's attributes in order, joined by ` + ` (several on a multi-attribute GSI).
 fn keys(keys: &KeySchema) -> String {
-    let mut text = format!(
-        "{} ({})",
-        keys.partition_key.name,
-        keys.partition_key.key_type.as_str()
-    );
-    match &keys.sort_key {
-        Some(sk) => text.push_str(&format!(" · {} ({})", sk.name, sk.key_type.as_str())),
-        None => text.push_str(" · no sort key"),
-    }
+    let side = |list: &[crate::model::design::schema::KeyAttr]| {
+        list.iter()
+            .map(|k| format!("{} ({})", k.name, k.key_type.as_str()))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    let text = match keys.sort() {
+        [] => format!("{} · no sort key", side(keys.partition())),
+        sort => format!("{} · {}", side(keys.partition()), side(sort)),
+    };
     sanitize(&text).into_owned()
 }
 

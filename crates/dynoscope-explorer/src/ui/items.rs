@@ -46,7 +46,11 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
     let columns = &view.view.columns;
     // Narrower than this, a cut column shows too little to read.
     const MIN_CUT_WIDTH: usize = 6;
-    let sk_name = store.group_keys().sort_key.as_ref().map(|k| k.name.clone());
+    // Every sort attribute is a key column (a multi-attribute index has several); parts split
+    // a one-and-one key's only.
+    let sort_names: Vec<String> =
+        store.group_keys().names()[store.group_keys().partition().len()..].to_vec();
+    let sk_name = crate::app::columns::single_sort_key(store.group_keys()).map(str::to_owned);
     let offset = view
         .view
         .column_offset
@@ -55,7 +59,7 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
 
     // Attribute names are data: sanitised before their widths are measured, like the cells.
     let mut header: Vec<String> = vec![columns.kind_header.clone()];
-    header.extend(sk_name.clone());
+    header.extend(sort_names.iter().cloned());
     header.extend(columns.part_names.iter().cloned());
     header.extend(attrs.iter().map(|a| a.to_string()));
     let header: Vec<String> = header
@@ -77,10 +81,12 @@ pub(super) fn draw_items(frame: &mut Frame, area: Rect, view: &OpenTable) {
             ""
         };
         let mut row = vec![format!("{mark}{}", store.kind_of(id).unwrap_or(""))];
+        row.extend(
+            sort_names
+                .iter()
+                .map(|k| item.get(k).map(cell_text).unwrap_or_default()),
+        );
         let sk = sk_name.as_ref().and_then(|k| item.get(k));
-        if sk_name.is_some() {
-            row.push(sk.map(cell_text).unwrap_or_default());
-        }
         let parts = sk
             .and_then(|v| v.as_s())
             .map(|s| sort_key_parts(s, store.separator()))

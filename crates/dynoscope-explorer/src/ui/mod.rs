@@ -48,6 +48,8 @@ mod live_snapshot_tests;
 #[cfg(test)]
 mod metrics_snapshot_tests;
 #[cfg(test)]
+mod multi_attribute_snapshot_tests;
+#[cfg(test)]
 mod palette_check_snapshot_tests;
 #[cfg(test)]
 mod palette_snapshot_tests;

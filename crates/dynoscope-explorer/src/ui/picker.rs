@@ -129,22 +129,23 @@ pub fn draw(frame: &mut Frame, area: Rect, state: &State) {
     );
 }
 
-/// `PK (S)`, and `SK (S)` when there is a sort key.
+/// `PK (S)`, and `SK (S)` when there is a sort key: every key attribute, in order.
 fn key_parts(keys: &KeySchema) -> Vec<String> {
-    std::iter::once(&keys.partition_key)
-        .chain(keys.sort_key.as_ref())
+    keys.attributes()
         .map(|k| sanitize(&format!("{} ({})", k.name, k.key_type.as_str())).into_owned())
         .collect()
 }
 
 fn keys_text(keys: &KeySchema) -> String {
-    let mut text = format!(
-        "{} ({})",
-        keys.partition_key.name,
-        keys.partition_key.key_type.as_str()
-    );
-    if let Some(sk) = &keys.sort_key {
-        text.push_str(&format!(" · {} ({})", sk.name, sk.key_type.as_str()));
+    let side = |list: &[crate::model::design::schema::KeyAttr]| {
+        list.iter()
+            .map(|k| format!("{} ({})", k.name, k.key_type.as_str()))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    };
+    let mut text = side(keys.partition());
+    if !keys.sort().is_empty() {
+        text.push_str(&format!(" · {}", side(keys.sort())));
     }
     sanitize(&text).into_owned()
 }

@@ -139,8 +139,8 @@ pub fn draw_modal(frame: &mut Frame, area: Rect, state: &State) {
                 .map(|k| {
                     format!(
                         "{} ({})",
-                        k.partition_key.name,
-                        k.partition_key.key_type.as_str()
+                        k.partition_key().name,
+                        k.partition_key().key_type.as_str()
                     )
                 })
                 .unwrap_or_default();

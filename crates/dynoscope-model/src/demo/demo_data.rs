@@ -30,17 +30,11 @@ pub fn stream_table_info() -> TableInfo {
     TableInfo {
         name: "app".into(),
         status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: key("PK"),
-            sort_key: Some(key("SK")),
-        },
+        keys: KeySchema::simple(key("PK"), Some(key("SK"))),
         indexes: vec![IndexInfo {
             name: "GSI1".into(),
             kind: IndexKind::Gsi,
-            keys: KeySchema {
-                partition_key: key("GSI1PK"),
-                sort_key: Some(key("GSI1SK")),
-            },
+            keys: KeySchema::simple(key("GSI1PK"), Some(key("GSI1SK"))),
             projection: Projection {
                 projection_type: "ALL".into(),
                 non_key_attributes: vec![],

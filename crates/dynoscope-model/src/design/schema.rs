@@ -2,47 +2,7 @@
 
 use serde::Serialize;
 
-/// Scalar type of a key attribute (`AttributeDefinitions`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum KeyType {
-    S,
-    N,
-    B,
-}
-
-impl KeyType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            KeyType::S => "S",
-            KeyType::N => "N",
-            KeyType::B => "B",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct KeyAttr {
-    pub name: String,
-    #[serde(rename = "type")]
-    pub key_type: KeyType,
-}
-
-/// Partition key and optional sort key of a table or an index.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct KeySchema {
-    pub partition_key: KeyAttr,
-    pub sort_key: Option<KeyAttr>,
-}
-
-impl KeySchema {
-    /// The key attributes' names, partition key first.
-    pub fn names(&self) -> Vec<String> {
-        std::iter::once(&self.partition_key)
-            .chain(self.sort_key.as_ref())
-            .map(|k| k.name.clone())
-            .collect()
-    }
-}
+pub use super::key_schema::{KeyAttr, KeySchema, KeySchemaError, KeyType, MAX_KEY_ATTRIBUTES};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]

@@ -14,7 +14,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine as _;
 
 use super::change::Change;
-use crate::design::schema::{IndexKind, TableInfo};
+use crate::design::schema::{IndexKind, KeyAttr, TableInfo};
 use crate::item::value::{AttrValue, Item};
 
 /// A partition key value as text: S as is, N as its exact text, B as base64. Other types never
@@ -30,8 +30,12 @@ pub fn key_text(value: &AttrValue) -> Cow<'_, str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GsiKeys {
     pub index: String,
+    /// The partition attributes' names joined by ` + `: how reports name the key.
     pub partition_key: String,
-    pub sort_key: Option<String>,
+    /// The partition attributes, in key-schema order (several on a multi-attribute GSI).
+    pub partition: Vec<String>,
+    /// The sort attributes: an item lacking one is not in the index.
+    pub sort: Vec<String>,
 }
 
 /// The key attributes a change is attributed by.
@@ -46,15 +50,20 @@ impl WriteTargets {
     pub fn from_table(info: &TableInfo) -> Self {
         WriteTargets {
             table: info.name.clone(),
-            partition_key: info.keys.partition_key.name.clone(),
+            partition_key: info.keys.partition_key().name.clone(),
             gsis: info
                 .indexes
                 .iter()
                 .filter(|i| i.kind == IndexKind::Gsi)
-                .map(|i| GsiKeys {
-                    index: i.name.clone(),
-                    partition_key: i.keys.partition_key.name.clone(),
-                    sort_key: i.keys.sort_key.as_ref().map(|k| k.name.clone()),
+                .map(|i| {
+                    let names = |list: &[KeyAttr]| list.iter().map(|k| k.name.clone()).collect();
+                    let partition: Vec<String> = names(i.keys.partition());
+                    GsiKeys {
+                        index: i.name.clone(),
+                        partition_key: partition.join(" + "),
+                        partition,
+                        sort: names(i.keys.sort()),
+                    }
                 })
                 .collect(),
         }
@@ -100,13 +109,22 @@ impl WriteTargets {
     }
 }
 
-/// The GSI partition key of an item in the GSI; `None` when the item lacks a key attribute.
+/// The GSI partition key of an item in the GSI; `None` when the item lacks a key attribute
+/// (a sparse index: DynamoDB indexes only items with every key attribute). A multi-attribute
+/// partition key is its values in key-schema order joined by ` · `.
 fn gsi_key<'a>(gsi: &GsiKeys, image: &'a Item) -> Option<Cow<'a, str>> {
-    let pk = image.get(&gsi.partition_key)?;
-    if let Some(sk) = &gsi.sort_key {
+    for sk in &gsi.sort {
         image.get(sk)?;
     }
-    Some(key_text(pk))
+    let values = gsi
+        .partition
+        .iter()
+        .map(|name| image.get(name).map(key_text))
+        .collect::<Option<Vec<_>>>()?;
+    match values.len() {
+        1 => values.into_iter().next(),
+        _ => Some(Cow::Owned(values.join(" · "))),
+    }
 }
 
 #[cfg(test)]
@@ -163,6 +181,35 @@ mod tests {
             Some(&[("GSI1PK", "STATUS#SHIPPED"), ("GSI1SK", "b")]),
         );
         assert_eq!(gsi_keys(&same), [(0, "STATUS#SHIPPED".to_string())]);
+    }
+
+    #[test]
+    fn a_multi_attribute_gsi_key_is_every_partition_value_in_order() {
+        use crate::design::schema::{KeySchema, KeyType};
+        let mut info = demo_table();
+        let attr = |name: &str| KeyAttr::new(name, KeyType::S);
+        info.indexes[0].keys = KeySchema::new(
+            vec![attr("tournamentId"), attr("region")],
+            vec![attr("round"), attr("bracket")],
+        )
+        .unwrap();
+        let t = WriteTargets::from_table(&info);
+        assert_eq!(t.gsis[0].partition_key, "tournamentId + region");
+        let keys = |image: &[(&str, &str)]| {
+            let c = change(ChangeEvent::Insert, "MATCH#1", None, Some(image));
+            let mut out = Vec::new();
+            t.for_each_gsi_key(&c, |_, k| out.push(k.into_owned()));
+            out
+        };
+        let whole = [
+            ("region", "EU-WEST"),
+            ("tournamentId", "WINTER2024"),
+            ("round", "SEMIFINALS"),
+            ("bracket", "UPPER"),
+        ];
+        assert_eq!(keys(&whole), ["WINTER2024 · EU-WEST"]);
+        // Without its second sort attribute the item is not in the index.
+        assert!(keys(&whole[..3]).is_empty());
     }
 
     #[test]

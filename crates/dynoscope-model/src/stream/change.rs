@@ -193,10 +193,7 @@ pub(crate) mod fixtures {
         let index = |name: &str, kind, pk: &str, sk: &str, sk_type| IndexInfo {
             name: name.into(),
             kind,
-            keys: KeySchema {
-                partition_key: key(pk, KeyType::S),
-                sort_key: Some(key(sk, sk_type)),
-            },
+            keys: KeySchema::simple(key(pk, KeyType::S), Some(key(sk, sk_type))),
             projection: Projection {
                 projection_type: "ALL".into(),
                 non_key_attributes: vec![],
@@ -208,10 +205,7 @@ pub(crate) mod fixtures {
         TableInfo {
             name: "app".into(),
             status: "ACTIVE".into(),
-            keys: KeySchema {
-                partition_key: key("PK", KeyType::S),
-                sort_key: Some(key("SK", KeyType::S)),
-            },
+            keys: KeySchema::simple(key("PK", KeyType::S), Some(key("SK", KeyType::S))),
             indexes: vec![
                 index("GSI1", IndexKind::Gsi, "GSI1PK", "GSI1SK", KeyType::S),
                 index("LSI1", IndexKind::Lsi, "PK", "LSI1SK", KeyType::N),

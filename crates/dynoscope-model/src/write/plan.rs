@@ -200,7 +200,7 @@ fn transition(
     keys: &KeySchema,
     version: Option<&str>,
 ) -> Vec<WriteOp> {
-    let pk = keys.partition_key.name.as_str();
+    let pk = keys.partition_key().name.as_str();
     match (before, after) {
         (Some(b), Some(a)) if key_of(b, keys) == key_of(a, keys) => {
             update_op(b, a, key_of(b, keys), version)

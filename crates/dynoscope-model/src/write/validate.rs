@@ -117,13 +117,13 @@ pub fn validate(item: &Item, info: &TableInfo) -> Vec<String> {
     let mut out = Vec::new();
     check_key(
         item,
-        &info.keys.partition_key,
+        info.keys.partition_key(),
         "the table's partition key",
         true,
         MAX_PARTITION_KEY_BYTES,
         &mut out,
     );
-    if let Some(sk) = &info.keys.sort_key {
+    if let Some(sk) = info.keys.sort_key() {
         check_key(
             item,
             sk,
@@ -136,16 +136,17 @@ pub fn validate(item: &Item, info: &TableInfo) -> Vec<String> {
     for index in &info.indexes {
         let keys = &index.keys;
         let table_keys = info.keys.names();
-        for (key, role, max) in std::iter::once((
-            &keys.partition_key,
-            "partition key",
-            MAX_PARTITION_KEY_BYTES,
-        ))
-        .chain(
-            keys.sort_key
-                .as_ref()
-                .map(|k| (k, "sort key", MAX_SORT_KEY_BYTES)),
-        ) {
+        // Every attribute of a multi-attribute index key is bounded like a one-attribute key
+        // on its side: partition attributes at 2048 bytes, sort attributes at 1024.
+        let partition = keys
+            .partition()
+            .iter()
+            .map(|k| (k, "partition key", MAX_PARTITION_KEY_BYTES));
+        let sort = keys
+            .sort()
+            .iter()
+            .map(|k| (k, "sort key", MAX_SORT_KEY_BYTES));
+        for (key, role, max) in partition.chain(sort) {
             if table_keys.contains(&key.name)
                 || out.iter().any(|l| l.starts_with(&format!("{}:", key.name)))
             {

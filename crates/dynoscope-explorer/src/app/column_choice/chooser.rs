@@ -50,8 +50,8 @@ impl ColumnChooser {
         choice: Option<&ColumnChoice>,
     ) -> ColumnChooser {
         let keys = store.group_keys();
-        let mut key_names = vec![keys.partition_key.name.clone()];
-        key_names.extend(keys.sort_key.as_ref().map(|k| k.name.clone()));
+        // Every key attribute is pinned: a multi-attribute index's are all key columns.
+        let key_names = keys.names();
         let mut pinned = vec![columns.kind_header.clone()];
         pinned.extend(key_names.iter().cloned());
         pinned.extend(columns.part_names.iter().cloned());

@@ -144,8 +144,8 @@ impl LiveView {
             opened_ms: now_ms,
             separator,
             config,
-            pk_name: info.keys.partition_key.name.clone(),
-            sk_name: info.keys.sort_key.as_ref().map(|k| k.name.clone()),
+            pk_name: info.keys.partition_key().name.clone(),
+            sk_name: info.keys.sort_key().map(|k| k.name.clone()),
         };
         view.refresh(now_ms);
         view

@@ -75,7 +75,7 @@ pub(super) fn refresh(state: &mut State) {
                 }
                 None => {}
             }
-            let numeric = keys.partition_key.key_type == KeyType::N;
+            let numeric = keys.partition_key().key_type == KeyType::N;
             split(complete_key(
                 &typed,
                 values,
@@ -87,10 +87,7 @@ pub(super) fn refresh(state: &mut State) {
         Field::Sk | Field::SkHigh => {
             let pk = b.text(Field::Pk);
             let values = sort_values(b, store, same_keys, &keys, Some(&pk));
-            let numeric = keys
-                .sort_key
-                .as_ref()
-                .is_some_and(|k| k.key_type == KeyType::N);
+            let numeric = keys.sort_key().is_some_and(|k| k.key_type == KeyType::N);
             let values = values.iter().map(String::as_str);
             split(complete_key(
                 &typed,
@@ -100,9 +97,9 @@ pub(super) fn refresh(state: &mut State) {
                 numeric,
             ))
         }
-        Field::Statement if open_key_value(&typed, &keys.partition_key.name).is_some() => {
+        Field::Statement if open_key_value(&typed, &keys.partition_key().name).is_some() => {
             let (head, partial) =
-                open_key_value(&typed, &keys.partition_key.name).expect("matched");
+                open_key_value(&typed, &keys.partition_key().name).expect("matched");
             let mut values: BTreeSet<&str> =
                 b.sample.pk_values.iter().map(String::as_str).collect();
             if let Some(s) = same_keys {
@@ -113,7 +110,7 @@ pub(super) fn refresh(state: &mut State) {
                 values,
                 MAX_COMPLETIONS,
                 order,
-                keys.partition_key.key_type == KeyType::N,
+                keys.partition_key().key_type == KeyType::N,
             ));
             let items = texts
                 .iter()
@@ -123,14 +120,13 @@ pub(super) fn refresh(state: &mut State) {
         }
         Field::Statement
             if keys
-                .sort_key
-                .as_ref()
+                .sort_key()
                 .is_some_and(|sk| open_sort_value(&typed, &sk.name).is_some()) =>
         {
-            let sk = keys.sort_key.as_ref().expect("matched");
+            let sk = keys.sort_key().expect("matched");
             let (head, partial) = open_sort_value(&typed, &sk.name).expect("matched");
             // Within the partition the statement pins, when it pins one.
-            let pinned = pinned_partition(head, &keys.partition_key.name);
+            let pinned = pinned_partition(head, &keys.partition_key().name);
             let values = sort_values(b, store, same_keys, &keys, pinned.as_deref());
             let (texts, counts) = split(complete_key(
                 &partial,
@@ -211,7 +207,7 @@ fn sort_values(
     pk: Option<&str>,
 ) -> BTreeSet<String> {
     let mut values: BTreeSet<String> = BTreeSet::new();
-    let Some(sk) = keys.sort_key.as_ref() else {
+    let Some(sk) = keys.sort_key() else {
         return values;
     };
     let Some(pk) = pk else {

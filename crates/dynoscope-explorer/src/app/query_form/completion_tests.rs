@@ -7,6 +7,7 @@ use super::builder_tests::{builder, builder_open, builder_open_with, dismiss, ty
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, InputMsg, Msg, ReadEffect};
 use crate::app::state::{Field, State};
+use crate::model::design::schema::{KeyAttr, KeySchema, KeyType};
 use crate::model::engine::ReadSpec;
 use crate::model::item::value::{AttrValue, Item};
 
@@ -171,8 +172,7 @@ fn a_hash_only_index_has_no_sort_key_operator() {
     let mut info = demo_info();
     let mut hash_only = info.indexes[0].clone();
     hash_only.name = "ByEmail".into();
-    hash_only.keys.partition_key.name = "email".into();
-    hash_only.keys.sort_key = None;
+    hash_only.keys = KeySchema::simple(KeyAttr::new("email", KeyType::S), None);
     info.indexes.push(hash_only);
     let mut s = builder_open_with(info.clone(), demo_items());
     // An operator chosen on the table…

@@ -158,7 +158,7 @@ impl QueryForm {
             f.extend([Field::RawKey, Field::RawNames, Field::RawValues]);
         } else {
             f.push(Field::Pk);
-            if self.keys(info).sort_key.is_some() {
+            if self.keys(info).sort_key().is_some() {
                 f.push(Field::Op);
                 if self.op != 0 {
                     f.push(Field::Sk);
@@ -241,6 +241,9 @@ impl QueryForm {
             .map(|i| i.name.clone())
     }
 
+    /// The chosen target's key. multi-attribute: not yet — the form has one partition field
+    /// and one sort field; on an index keyed by several, `prepare` is refused by the key
+    /// condition (nothing sent) and completion offers the first attribute's values only.
     pub fn keys<'a>(&self, info: &'a TableInfo) -> &'a KeySchema {
         match self.index.checked_sub(1).and_then(|i| info.indexes.get(i)) {
             Some(index) => &index.keys,
@@ -290,9 +293,10 @@ impl QueryForm {
             spec.key_condition = Some(expr);
         } else {
             let pk = self.text(Field::Pk);
-            KeyValue::parse(&pk, &keys.partition_key).map_err(|e| err(Field::Pk, e.to_string()))?;
+            KeyValue::parse(&pk, keys.partition_key())
+                .map_err(|e| err(Field::Pk, e.to_string()))?;
             // An operator chosen on another index means nothing where there is no sort key.
-            let sort = keys.sort_key.as_ref().and_then(|_| self.sort_input());
+            let sort = keys.sort_key().and_then(|_| self.sort_input());
             let condition = KeyCondition::build(keys, &pk, sort).map_err(|e| {
                 let field = if self.op == 0 { Field::Pk } else { Field::Sk };
                 err(field, e.to_string())

@@ -62,6 +62,15 @@ pub(super) fn sample_keys(state: &mut State) -> Vec<Effect> {
     };
     let keys = b.keys(&info).clone();
     let index = b.index_name(&info);
+    // multi-attribute: not yet — the sample projects one partition and one sort attribute.
+    let target = format!("index '{}'", index.as_deref().unwrap_or(&info.name));
+    if let Err(refusal) = keys.refuse_multi_attribute("the key sample", &target) {
+        state.notice = Some(Notice {
+            text: refusal,
+            error: true,
+        });
+        return Vec::new();
+    }
     let estimated = estimate(b, &info);
     let units = format_units(estimated);
     // Priced before it is sent: a sample that would pass the session's budget is not sent.
@@ -123,8 +132,8 @@ pub(super) fn sample_keys(state: &mut State) -> Vec<Effect> {
 
 fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
     let mut projection = vec!["#kp".to_string()];
-    spec.names = vec![("#kp".into(), keys.partition_key.name.clone())];
-    if let Some(sk) = &keys.sort_key {
+    spec.names = vec![("#kp".into(), keys.partition_key().name.clone())];
+    if let Some(sk) = keys.sort_key() {
         projection.push("#ks".into());
         spec.names.push(("#ks".into(), sk.name.clone()));
     }
@@ -183,8 +192,8 @@ pub(crate) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec
             .and_then(Modal::query_form_mut)?;
         let keys = b.keys(&info).clone();
         let attr = match &b.sample.for_pk {
-            None => Some(keys.partition_key.name.clone()),
-            Some(_) => keys.sort_key.as_ref().map(|k| k.name.clone()),
+            None => Some(keys.partition_key().name.clone()),
+            Some(_) => keys.sort_key().map(|k| k.name.clone()),
         };
         let values: Vec<String> = page
             .items

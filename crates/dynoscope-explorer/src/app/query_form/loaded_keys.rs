@@ -36,12 +36,11 @@ impl LoadedKeys {
         let end = store.stored().min(LOADED_KEYS_LIMIT);
         for id in self.scanned..end {
             let item = store.item(id as u32);
-            let Some(pk) = item.get(&keys.partition_key.name).map(cell_text) else {
+            let Some(pk) = item.get(&keys.partition_key().name).map(cell_text) else {
                 continue;
             };
             let sk = keys
-                .sort_key
-                .as_ref()
+                .sort_key()
                 .and_then(|k| item.get(&k.name))
                 .map(cell_text);
             if let Some(sk) = sk {

@@ -145,7 +145,8 @@ pub fn check_partiql(
     if text.trim().is_empty() {
         return PartiqlCheck::Invalid(format!(
             "type a SELECT, e.g. SELECT * FROM \"{}\" WHERE {} = 'value'",
-            info.name, info.keys.partition_key.name
+            info.name,
+            info.keys.partition_key().name
         ));
     }
     let select = match parse(text) {

@@ -21,7 +21,7 @@ pub(super) fn wanted(b: &QueryForm, info: &TableInfo) -> Option<Wanted> {
     }
     match b.focus {
         Field::Pk if !b.sample.pk_sampled => Some(Wanted::PartitionKeys),
-        Field::Sk | Field::SkHigh if b.keys(info).sort_key.is_some() => {
+        Field::Sk | Field::SkHigh if b.keys(info).sort_key().is_some() => {
             let pk = b.text(Field::Pk);
             (!pk.is_empty() && b.sample.for_pk.as_deref() != Some(pk.as_str()))
                 .then_some(Wanted::SortKeysOf(pk))

@@ -227,13 +227,15 @@ fn query_hint(filter: &str, info: &TableInfo, scan_bytes: u64) -> Option<String>
     {
         return None;
     }
-    let target = if info.keys.partition_key.name == attr {
+    let target = if info.keys.partition_key().name == attr {
         "the table".to_string()
     } else {
         let index = info
             .indexes
             .iter()
-            .find(|i| i.keys.partition_key.name == attr)?;
+            // multi-attribute: not yet — an index keyed by several partition attributes needs
+            // them all in a Query, so one attribute's filter is no hint for it.
+            .find(|i| !i.keys.is_multi_attribute() && i.keys.partition_key().name == attr)?;
         format!("index {}", index.name)
     };
     let avg_item = if info.item_count > 0 {

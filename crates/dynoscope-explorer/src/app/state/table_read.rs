@@ -28,13 +28,15 @@ impl OpenTable {
         };
         let mut items = page.items;
         let separator = store.settle_separator(&items);
-        let group_key = store.group_keys().partition_key.name.as_str();
+        // A multi-attribute index's store holds tuples, not one attribute's values.
+        let keys = store.group_keys();
+        let group_key = (keys.partition().len() == 1).then(|| keys.partition_key().name.as_str());
         if self.knowledge.targets().is_empty() {
             if let Some(info) = self.info.loaded() {
                 self.knowledge = KeyKnowledge::new(info);
             }
         }
-        self.knowledge.observe(&items, separator, Some(group_key));
+        self.knowledge.observe(&items, separator, group_key);
         view.related.stale = true;
         self.visited
             .fit(cap.saturating_sub(store.len() + items.len()));

@@ -75,10 +75,12 @@ pub fn table_cells(
     ids: &[ItemId],
 ) -> (Vec<String>, Vec<Vec<String>>) {
     let keys = store.group_keys();
-    let pk = keys.partition_key.name.as_str();
-    let sk = keys.sort_key.as_ref().map(|k| k.name.as_str());
-    let mut header = vec![columns.kind_header.clone(), pk.to_owned()];
-    header.extend(sk.map(str::to_owned));
+    let key_names = keys.names();
+    // Part columns split the one sort attribute of a one-and-one key; a multi-attribute key's
+    // sort attributes are real attributes, each its own column.
+    let sk = crate::app::columns::single_sort_key(keys);
+    let mut header = vec![columns.kind_header.clone()];
+    header.extend(key_names.iter().cloned());
     header.extend(columns.part_names.iter().cloned());
     header.extend(columns.attrs.iter().cloned());
     let rows = ids
@@ -86,9 +88,9 @@ pub fn table_cells(
         .map(|&id| {
             let item = store.item(id);
             let text = |name: &str| item.get(name).map(cell_text).unwrap_or_default();
-            let mut row = vec![store.kind_of(id).unwrap_or("").to_owned(), text(pk)];
+            let mut row = vec![store.kind_of(id).unwrap_or("").to_owned()];
+            row.extend(key_names.iter().map(|k| text(k)));
             if let Some(sk) = sk {
-                row.push(text(sk));
                 let value = item.get(sk).and_then(|v| v.as_s());
                 let parts = value.map_or_else(Vec::new, |s| sort_key_parts(s, store.separator()));
                 for n in 0..columns.part_names.len() {

@@ -7,6 +7,7 @@ use crate::app::keymap::Action;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::reads::start;
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
+use crate::model::design::collection::ItemStore;
 use crate::model::design::relations::{related_collections, KeyKnowledge, RelationInputs};
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
@@ -36,7 +37,9 @@ pub(crate) fn refresh_related(state: &mut State) {
         .view
         .selected_collection()
         .map(|c| store.collections()[c].key.as_str());
-    let group_key = store.group_keys().partition_key.name.as_str();
+    // A store grouped by a multi-attribute partition key is no relationship target (its
+    // collections are tuples), so its first attribute must not pass for the key.
+    let group_key = single_key(store);
     let targets = view.knowledge.targets();
     // A collection of `index` is loaded when a store grouped by that index's key holds it: the
     // current one or one kept for going back.
@@ -47,14 +50,13 @@ pub(crate) fn refresh_related(state: &mut State) {
         std::iter::once(store)
             .chain(view.visited.stores())
             .any(|s| {
-                s.group_keys().partition_key.name == target.key_name
-                    && s.collection_of(key).is_some()
+                single_key(s) == Some(target.key_name.as_str()) && s.collection_of(key).is_some()
             })
     };
     let rules = state.config.relations_for(&view.name);
     let current_index = targets
         .iter()
-        .find(|t| t.key_name == group_key)
+        .find(|t| Some(t.key_name.as_str()) == group_key)
         .map(|t| t.index.as_deref());
     let inputs = RelationInputs {
         separator: store.separator(),
@@ -227,4 +229,12 @@ pub(crate) fn walk_action(state: &mut State, action: Action) -> Vec<Effect> {
     }
     cycle_order(state);
     Vec::new()
+}
+
+/// The attribute a store groups by, when it is one: a store grouped by a multi-attribute
+/// partition key is no relationship target (its collections are tuples), so its first
+/// attribute must not pass for the key.
+fn single_key(store: &ItemStore) -> Option<&str> {
+    let keys = store.group_keys();
+    (keys.partition().len() == 1).then(|| keys.partition_key().name.as_str())
 }

@@ -24,7 +24,13 @@ pub(super) fn open_distribution(state: &mut State) -> Vec<Effect> {
             distribution.add(&collection.key, store.item_size(id));
         }
     }
-    let partition_key = store.group_keys().partition_key.name.clone();
+    let partition_names: Vec<&str> = store
+        .group_keys()
+        .partition()
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect();
+    let partition_key = partition_names.join(" + ");
     let source = match v.view.index.as_deref().and_then(|n| info.index(n)) {
         Some(index) => Source::Index {
             name: &index.name,

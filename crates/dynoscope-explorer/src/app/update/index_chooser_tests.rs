@@ -90,9 +90,40 @@ fn each_choice_carries_its_keys_projection_counts_and_first_page_cost() {
     assert_eq!(include.projection, "INCLUDE");
     assert_eq!(include.included, ["status", "total"]);
     let hash_only = &choices[5];
-    assert!(hash_only.keys.sort_key.is_none());
+    assert!(hash_only.keys.sort_key().is_none());
     assert_eq!(
         hash_only.first_page_rcu, 0.5,
         "an empty index still costs a request"
+    );
+}
+
+/// Issue 52: Enter on a multi-attribute GSI reads it (it was refused while the explorer read
+/// one partition and one sort attribute); the view names it. What it shows is in
+/// `ui::multi_attribute_snapshot_tests`.
+#[test]
+fn enter_on_a_multi_attribute_index_scans_it() {
+    use crate::model::design::schema::{KeyAttr, KeySchema, KeyType};
+    let mut info = five_index_info();
+    let attr = |name: &str| KeyAttr::new(name, KeyType::S);
+    info.indexes[0].keys = KeySchema::new(
+        vec![attr("tournamentId"), attr("region")],
+        vec![attr("round"), attr("bracket")],
+    )
+    .unwrap();
+    let mut s = loaded_with(info, false);
+    let effects = send(
+        &mut s,
+        [char('i'), press(KeyCode::Down), press(KeyCode::Enter)],
+    );
+    match effects.as_slice() {
+        [Effect::Read(ReadEffect::Start { spec, .. })] => {
+            assert_eq!(spec.index.as_deref(), Some("InvertedIndex"));
+        }
+        other => panic!("expected one scan of the index, got {other:?}"),
+    }
+    assert!(s.notice.as_ref().is_none_or(|n| !n.error), "{:?}", s.notice);
+    assert_eq!(
+        s.table.as_ref().unwrap().view.index.as_deref(),
+        Some("InvertedIndex")
     );
 }

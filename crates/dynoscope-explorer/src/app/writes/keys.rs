@@ -112,11 +112,11 @@ fn start_create(view: &mut OpenTable, id: u64) -> Result<Vec<Effect>, String> {
         .find(|&&item| kind.is_none() || store.kind_of(item) == kind)
         .map(|&item| store.item(item))
         .ok_or("the collection has no item to take a template from")?;
-    let mut keep = vec![info.keys.partition_key.name.clone()];
+    let mut keep = vec![info.keys.partition_key().name.clone()];
     for index in &info.indexes {
         keep.extend(index.keys.names());
     }
-    let sort_key = info.keys.sort_key.as_ref().map(|k| k.name.as_str());
+    let sort_key = info.keys.sort_key().map(|k| k.name.as_str());
     let template = new_item_template(&example, &keep, sort_key, store.separator());
     // The template's types, then those of attributes the kind's other items hold.
     let mut types: Vec<(String, AttrValue)> = template.clone().into_attrs();

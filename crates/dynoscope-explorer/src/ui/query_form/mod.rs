@@ -175,10 +175,16 @@ fn field_value(b: &QueryForm, info: &TableInfo, field: Field) -> String {
         Field::Index => {
             let name = b.index_name(info).unwrap_or_else(|| "(table)".into());
             let keys = b.keys(info);
-            let mut text = format!("‹ {} › {}", name, keys.partition_key.name);
-            match &keys.sort_key {
-                Some(sk) => text.push_str(&format!(" / {}", sk.name)),
-                None => text.push_str(" (no sort key)"),
+            let names = |list: &[crate::model::design::schema::KeyAttr]| {
+                list.iter()
+                    .map(|k| k.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            };
+            let mut text = format!("‹ {} › {}", name, names(keys.partition()));
+            match keys.sort() {
+                [] => text.push_str(" (no sort key)"),
+                sort => text.push_str(&format!(" / {}", names(sort))),
             }
             if let Some(i) = b.index.checked_sub(1).and_then(|i| info.indexes.get(i)) {
                 text.push_str(&format!(" · {}", i.projection.projection_type));

@@ -155,7 +155,7 @@ fn sort(list: &mut [u32], order: CollectionOrder, store: &ItemStore) {
                 *slot = c;
             }
         }
-        CollectionOrder::Key if store.group_keys().partition_key.key_type == KeyType::S => {
+        CollectionOrder::Key if store.group_keys().partition_key().key_type == KeyType::S => {
             // String keys by bytes: their first 16 bytes as one big-endian number decide most
             // comparisons without touching the keys (263,000 keys: 57 ms through the keys,
             // a fraction of that this way); equal prefixes compare the whole keys.
@@ -203,7 +203,7 @@ fn compare(order: CollectionOrder, store: &ItemStore, a: u32, b: u32) -> Orderin
                 &store.collections()[a as usize].key,
                 &store.collections()[b as usize].key,
             );
-            match store.group_keys().partition_key.key_type {
+            match store.group_keys().partition_key().key_type {
                 KeyType::S => x.as_bytes().cmp(y.as_bytes()),
                 KeyType::N => dynamo_cmp(&AttrValue::N(x.clone()), &AttrValue::N(y.clone())),
                 KeyType::B => match (BASE64.decode(x), BASE64.decode(y)) {

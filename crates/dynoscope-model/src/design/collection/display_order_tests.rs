@@ -90,10 +90,7 @@ fn orders_by_key_items_and_bytes() {
 
 #[test]
 fn numeric_partition_keys_order_as_numbers() {
-    let keys = KeySchema {
-        partition_key: key_attr("id", crate::design::schema::KeyType::N),
-        sort_key: None,
-    };
+    let keys = KeySchema::simple(key_attr("id", crate::design::schema::KeyType::N), None);
     let mut store = ItemStore::new(keys, table());
     store.extend(
         ["10", "9", "-1", "2.5"]

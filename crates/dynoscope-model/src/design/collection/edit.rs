@@ -15,7 +15,7 @@ impl ItemStore {
                 .iter()
                 .all(|k| item.get(k) == image.get(k))
         };
-        let group = image.get(&self.group_keys.partition_key.name);
+        let group = image.get(&self.group_keys.partition_key().name);
         let home = match group {
             Some(AttrValue::S(t) | AttrValue::N(t)) => self.collection_of(t),
             Some(AttrValue::B(b)) => {

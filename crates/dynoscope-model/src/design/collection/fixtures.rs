@@ -24,10 +24,10 @@ pub(super) fn key_attr(name: &str, key_type: KeyType) -> KeyAttr {
 }
 
 pub(super) fn schema(pk: &str, sk: Option<(&str, KeyType)>) -> KeySchema {
-    KeySchema {
-        partition_key: key_attr(pk, KeyType::S),
-        sort_key: sk.map(|(name, t)| key_attr(name, t)),
-    }
+    KeySchema::simple(
+        key_attr(pk, KeyType::S),
+        sk.map(|(name, t)| key_attr(name, t)),
+    )
 }
 
 pub(super) fn table() -> KeySchema {

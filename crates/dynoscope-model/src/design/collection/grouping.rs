@@ -58,16 +58,22 @@ impl ItemStore {
         Some(kind)
     }
 
-    /// Index of the item's collection, created on first sight.
+    /// Index of the item's collection, created on first sight. On a multi-attribute index the
+    /// collection is the tuple of partition values, in key-schema order (see [`tuple_key`]).
     pub(super) fn home_of(&mut self, item: &Item) -> usize {
-        match item.get(&self.group_keys.partition_key.name) {
-            Some(AttrValue::S(text) | AttrValue::N(text)) => self.collection_for_key(text),
-            Some(AttrValue::B(bytes)) => self.collection_for_key(&BASE64.encode(bytes)),
+        match tuple_key(item, &self.group_keys) {
+            Some(key) => self.collection_for_key(&key),
             // Key attributes are always S, N or B; anything else cannot group.
-            _ => match self.missing {
+            None => match self.missing {
                 Some(index) => index,
                 None => {
-                    let key = format!("(no {})", self.group_keys.partition_key.name);
+                    let names: Vec<&str> = self
+                        .group_keys
+                        .partition()
+                        .iter()
+                        .map(|k| k.name.as_str())
+                        .collect();
+                    let key = format!("(no {})", names.join(" + "));
                     let index = self.add_collection(key);
                     self.missing = Some(index);
                     index
@@ -128,10 +134,29 @@ impl ItemStore {
     }
 }
 
+/// Joins the values of a multi-attribute partition key in a collection's display text.
+pub const TUPLE_SEPARATOR: &str = " · ";
+
+/// The collection key of `item`: its partition value as display text (S as is, N as its text,
+/// B as base64), the values of a multi-attribute partition key joined by [`TUPLE_SEPARATOR`] in
+/// key-schema order (`WINTER2024 · EU-WEST`). `None` when a partition attribute is missing or
+/// not a key type: DynamoDB keeps such an item out of the index.
+pub fn tuple_key(item: &Item, keys: &KeySchema) -> Option<String> {
+    let mut parts = Vec::with_capacity(keys.partition().len());
+    for attr in keys.partition() {
+        parts.push(match item.get(&attr.name)? {
+            AttrValue::S(text) | AttrValue::N(text) => text.clone(),
+            AttrValue::B(bytes) => BASE64.encode(bytes),
+            _ => return None,
+        });
+    }
+    Some(parts.join(TUPLE_SEPARATOR))
+}
+
 /// The separator over the table's PK and SK string values of one page.
 pub(super) fn infer_page_separator(items: &[Item], table_keys: &KeySchema) -> char {
-    let pk = table_keys.partition_key.name.as_str();
-    let sk = table_keys.sort_key.as_ref().map(|k| k.name.as_str());
+    let pk = table_keys.partition_key().name.as_str();
+    let sk = table_keys.sort_key().map(|k| k.name.as_str());
     let values = items.iter().flat_map(|item| {
         std::iter::once(pk)
             .chain(sk)

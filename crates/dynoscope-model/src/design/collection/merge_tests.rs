@@ -24,10 +24,7 @@ fn sorts_within_a_collection_by_key_type() {
         ),
     ];
     for (key_type, arrival, want) in cases {
-        let keys = KeySchema {
-            partition_key: key_attr("PK", KeyType::S),
-            sort_key: Some(key_attr("SK", key_type)),
-        };
+        let keys = KeySchema::simple(key_attr("PK", KeyType::S), Some(key_attr("SK", key_type)));
         // One page, two-item pages and one item per page take different merge paths.
         for page_size in [arrival.len(), 2, 1] {
             let mut store = ItemStore::new(keys.clone(), keys.clone());

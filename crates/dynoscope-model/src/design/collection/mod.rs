@@ -28,7 +28,7 @@ mod sort_key;
 mod store;
 
 pub use display_order::{CollectionOrder, DisplayOrder};
-pub use grouping::Collection;
+pub use grouping::{tuple_key, Collection, TUPLE_SEPARATOR};
 pub use key_window::KeyWindow;
 pub use merge::merge_sorted;
 pub use ordering::dynamo_cmp;

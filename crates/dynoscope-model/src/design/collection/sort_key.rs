@@ -23,6 +23,27 @@ impl SortKeys {
         self.ends.push(self.bytes.len());
     }
 
+    /// A multi-attribute sort key: each attribute's encoding in key-schema order, escaped and
+    /// terminated so the whole compares as DynamoDB orders the tuple, attribute by attribute
+    /// (a missing attribute, or one that is a prefix of another, sorts first).
+    pub(super) fn push_tuple(&mut self, values: &[Option<&AttrValue>]) {
+        let mut part = Vec::new();
+        for value in values {
+            part.clear();
+            if let Some(value) = value {
+                encode_sort_key(value, &mut part);
+            }
+            for &byte in &part {
+                self.bytes.push(byte);
+                if byte == 0 {
+                    self.bytes.push(0xFF);
+                }
+            }
+            self.bytes.extend_from_slice(&[0, 0]);
+        }
+        self.ends.push(self.bytes.len());
+    }
+
     pub(super) fn get(&self, id: ItemId) -> &[u8] {
         let id = id as usize;
         let start = if id == 0 { 0 } else { self.ends[id - 1] };

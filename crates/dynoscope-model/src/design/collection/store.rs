@@ -134,15 +134,20 @@ impl ItemStore {
             let kind = rules
                 .kind(
                     &item,
-                    &self.table_keys.partition_key.name,
-                    self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
+                    &self.table_keys.partition_key().name,
+                    self.table_keys.sort_key().map(|k| k.name.as_str()),
                     separator,
                 )
                 .and_then(|(name, _)| self.intern_kind(name));
             let home = self.home_of(&item);
-            let sort_key = self.group_keys.sort_key.as_ref();
-            self.sort_keys
-                .push(sort_key.and_then(|key| item.get(&key.name)));
+            let sort = self.group_keys.sort();
+            if sort.len() > 1 {
+                let values: Vec<_> = sort.iter().map(|k| item.get(&k.name)).collect();
+                self.sort_keys.push_tuple(&values);
+            } else {
+                self.sort_keys
+                    .push(sort.first().and_then(|key| item.get(&key.name)));
+            }
             self.items.push(&item);
             self.sizes.push(u32::try_from(size).unwrap_or(u32::MAX));
             self.kinds.push(kind);
@@ -196,8 +201,8 @@ impl ItemStore {
     fn decide_kind<'a>(&'a self, item: &'a Item) -> Option<(&'a str, KindSource<'a>)> {
         self.kind_rules.kind(
             item,
-            &self.table_keys.partition_key.name,
-            self.table_keys.sort_key.as_ref().map(|k| k.name.as_str()),
+            &self.table_keys.partition_key().name,
+            self.table_keys.sort_key().map(|k| k.name.as_str()),
             self.separator(),
         )
     }

@@ -52,10 +52,7 @@ fn partition_keys_of_each_type_become_display_text() {
         (KeyType::B, b(&[1, 2, 3]), "AQID"),
     ];
     for (key_type, value, want) in cases {
-        let keys = KeySchema {
-            partition_key: key_attr("id", key_type),
-            sort_key: None,
-        };
+        let keys = KeySchema::simple(key_attr("id", key_type), None);
         let mut store = ItemStore::new(keys.clone(), keys);
         store.extend(vec![item(vec![("id", value.clone())])]);
         assert_eq!(store.collections()[0].key, want, "{value:?}");
@@ -302,10 +299,10 @@ fn ingests_the_demo_data_set() {
 
     let mut store = table_store();
     // Grouped by the numeric local index as well: orders sort by total, profiles first.
-    let lsi = KeySchema {
-        partition_key: key_attr("PK", KeyType::S),
-        sort_key: Some(key_attr("LSI1SK", KeyType::N)),
-    };
+    let lsi = KeySchema::simple(
+        key_attr("PK", KeyType::S),
+        Some(key_attr("LSI1SK", KeyType::N)),
+    );
     let mut by_total = ItemStore::new(lsi, table());
     for page in pages {
         by_total.extend(page.clone());
@@ -326,4 +323,85 @@ fn ingests_the_demo_data_set() {
     let celebrity = by_total.collection_of("USER#celebrity").unwrap();
     let first = by_total.collections()[celebrity].items[0];
     assert_eq!(by_total.kind_of(first), Some("USER"));
+}
+
+/// TournamentRegionIndex of issue 52: partition tournamentId + region, sort round + bracket +
+/// matchId.
+fn matches_store() -> ItemStore {
+    let index = KeySchema::new(
+        vec![
+            key_attr("tournamentId", KeyType::S),
+            key_attr("region", KeyType::S),
+        ],
+        vec![
+            key_attr("round", KeyType::S),
+            key_attr("bracket", KeyType::S),
+            key_attr("matchId", KeyType::N),
+        ],
+    )
+    .unwrap();
+    ItemStore::new(index, schema("matchId", None))
+}
+
+fn game(tournament: &str, region: &str, round: &str, bracket: &str, id: &str) -> Item {
+    item(vec![
+        ("tournamentId", s(tournament)),
+        ("region", s(region)),
+        ("round", s(round)),
+        ("bracket", s(bracket)),
+        ("matchId", n(id)),
+    ])
+}
+
+#[test]
+fn a_multi_attribute_index_groups_by_the_tuple_of_partition_values() {
+    let mut store = matches_store();
+    store.extend(vec![
+        game("WINTER2024", "EU-WEST", "FINAL", "upper", "1"),
+        game("WINTER2024", "US-EAST", "FINAL", "upper", "2"),
+        game("WINTER2024", "EU-WEST", "SEMI", "upper", "3"),
+        game("SPRING2025", "EU-WEST", "FINAL", "lower", "4"),
+        // No region: DynamoDB keeps it out of the index; it is not anyone's collection.
+        item(vec![("tournamentId", s("WINTER2024")), ("matchId", n("5"))]),
+    ]);
+    let keys: Vec<_> = store.collections().iter().map(|c| c.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "WINTER2024 · EU-WEST",
+            "WINTER2024 · US-EAST",
+            "SPRING2025 · EU-WEST",
+            "(no tournamentId + region)"
+        ]
+    );
+    assert_eq!(store.collection_of("WINTER2024 · EU-WEST"), Some(0));
+    assert_eq!(store.collections()[0].items, [0, 2]);
+    assert_eq!(store.collection_of("WINTER2024"), None);
+}
+
+#[test]
+fn a_multi_attribute_sort_key_orders_attribute_by_attribute() {
+    let mut store = matches_store();
+    // Arrival order is not the index's order; concatenating the values would put
+    // "SEMIFINAL"+"a" before "SEMI"+"upper", and the number 10 before 9.
+    store.extend(vec![
+        game("W", "EU", "SEMIFINAL", "a", "1"),
+        game("W", "EU", "SEMI", "upper", "10"),
+        game("W", "EU", "SEMI", "upper", "9"),
+        game("W", "EU", "SEMI", "lower", "7"),
+        item(vec![
+            ("tournamentId", s("W")),
+            ("region", s("EU")),
+            ("round", s("SEMI")),
+            ("matchId", n("8")),
+        ]),
+    ]);
+    store.extend(vec![game("W", "EU", "QUARTER", "z", "11")]);
+    let order: Vec<_> = store.collections()[0]
+        .items
+        .iter()
+        .map(|&id| store.item(id).get("matchId").cloned().unwrap())
+        .collect();
+    // round, then bracket (missing first), then matchId as a number.
+    assert_eq!(order, [n("11"), n("8"), n("7"), n("9"), n("10"), n("1")]);
 }

@@ -107,7 +107,7 @@ pub fn plan(pattern: &AccessPattern, info: &TableInfo) -> PatternPlan {
             reads_gsi: false,
         };
     };
-    let shape = match (&pattern.shards, index, &pattern.sk, &keys.sort_key) {
+    let shape = match (&pattern.shards, index, &pattern.sk, keys.sort_key()) {
         (Some(range), _, _, _) => ReadShape::ShardedQueries {
             index: index.map(str::to_string),
             shards: crate::design::access_pattern::parse_shards(range)
@@ -168,8 +168,8 @@ pub fn plan(pattern: &AccessPattern, info: &TableInfo) -> PatternPlan {
         shape,
         projection: read_index.map(|ix| ix.projection.projection_type.clone()),
         fit,
-        pk_attribute: Some(keys.partition_key.name.clone()),
-        sk_attribute: keys.sort_key.as_ref().map(|k| k.name.clone()),
+        pk_attribute: Some(keys.partition_key().name.clone()),
+        sk_attribute: keys.sort_key().map(|k| k.name.clone()),
         reads_gsi: read_index.is_some_and(|ix| ix.kind == IndexKind::Gsi),
     }
 }

@@ -178,16 +178,19 @@ pub struct KeyKnowledge {
 impl KeyKnowledge {
     /// The table and its GSIs. (An LSI's collections are the table's: same partition key.)
     pub fn new(info: &TableInfo) -> Self {
-        let sort_name = |keys: &KeySchema| keys.sort_key.as_ref().map(|k| k.name.clone());
+        let sort_name = |keys: &KeySchema| keys.sort_key().map(|k| k.name.clone());
         let mut targets = vec![TargetKeys::new(
             None,
-            info.keys.partition_key.name.clone(),
+            info.keys.partition_key().name.clone(),
             sort_name(&info.keys),
         )];
-        for index in info.indexes.iter().filter(|i| i.kind == IndexKind::Gsi) {
+        // multi-attribute: not yet — a collection of an index keyed by several attributes is a
+        // tuple of values, not one; such an index is not a target of relationships.
+        let gsis = info.indexes.iter().filter(|i| i.kind == IndexKind::Gsi);
+        for index in gsis.filter(|i| !i.keys.is_multi_attribute()) {
             targets.push(TargetKeys::new(
                 Some(index.name.clone()),
-                index.keys.partition_key.name.clone(),
+                index.keys.partition_key().name.clone(),
                 sort_name(&index.keys),
             ));
         }

@@ -40,14 +40,25 @@ fn location(summary: &ManifestSummary) -> String {
 }
 
 /// `(label, partition key)` of the table and of each GSI.
+// multi-attribute: not yet — a GSI keyed by several attributes is left out (and said so by
+// `multi_attribute_gsis`), not counted by its first attribute.
 fn targets(info: &TableInfo) -> Vec<(String, &KeyAttr)> {
-    let mut out = vec![("table".to_string(), &info.keys.partition_key)];
+    let mut out = vec![("table".to_string(), info.keys.partition_key())];
     for index in &info.indexes {
-        if index.kind == crate::design::schema::IndexKind::Gsi {
-            out.push((format!("GSI {}", index.name), &index.keys.partition_key));
+        if index.kind == crate::design::schema::IndexKind::Gsi && !index.keys.is_multi_attribute() {
+            out.push((format!("GSI {}", index.name), index.keys.partition_key()));
         }
     }
     out
+}
+
+/// The GSIs the queries leave out, each with its key.
+fn multi_attribute_gsis(info: &TableInfo) -> Vec<String> {
+    info.indexes
+        .iter()
+        .filter(|i| i.kind == crate::design::schema::IndexKind::Gsi && i.keys.is_multi_attribute())
+        .map(|i| format!("GSI {} ({})", i.name, i.keys.display()))
+        .collect()
 }
 
 fn json_path(key: &KeyAttr) -> String {
@@ -105,6 +116,10 @@ pub fn athena_sql(info: &TableInfo, summary: &ManifestSummary, top: usize) -> St
             summary.format.as_str()
         ))
     );
+    for skipped in multi_attribute_gsis(info) {
+        let line = format!("{skipped}: multi-attribute partition keys are not counted here yet");
+        let _ = writeln!(out, "{}", sql_comment(&line));
+    }
     match summary.format {
         ExportFormat::DynamoJson => {
             let _ = writeln!(

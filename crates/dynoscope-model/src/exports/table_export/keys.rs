@@ -50,20 +50,13 @@ impl KeyInference {
     /// `keys` (named by the user, typed S) with each attribute's type as every item so far
     /// had it: a key attribute is on every item, with one type.
     pub fn typed(&self, mut keys: KeySchema) -> KeySchema {
-        let seen = |attr: &mut KeyAttr| {
-            if let Some(k) = self
-                .candidates
+        keys.retype(|attr| {
+            self.candidates
                 .iter()
                 .flatten()
                 .find(|k| k.name == attr.name)
-            {
-                attr.key_type = k.key_type;
-            }
-        };
-        seen(&mut keys.partition_key);
-        if let Some(sort_key) = keys.sort_key.as_mut() {
-            seen(sort_key);
-        }
+                .map_or(attr.key_type, |k| k.key_type)
+        });
         keys
     }
 
@@ -79,9 +72,6 @@ impl KeyInference {
         };
         let partition_key = by_name(PARTITION_NAMES).or_else(|| candidates.first().cloned())?;
         let sort_key = by_name(SORT_NAMES).filter(|k| k.name != partition_key.name);
-        Some(KeySchema {
-            partition_key,
-            sort_key,
-        })
+        Some(KeySchema::simple(partition_key, sort_key))
     }
 }

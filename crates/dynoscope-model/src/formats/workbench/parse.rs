@@ -92,11 +92,8 @@ fn model(root: &Value) -> Result<WorkbenchModel, String> {
     })
 }
 
-fn key_attr(at: At<'_>, which: &str) -> Result<Option<KeyAttr>, String> {
-    let Some(value) = at.get(which)? else {
-        return Ok(None);
-    };
-    let path = format!("{}.{which}", at.path);
+/// One key attribute at `path`: an object with `AttributeName` and `AttributeType`.
+fn key_attr(path: String, value: &serde_json::Value) -> Result<KeyAttr, String> {
     let key = At { path: &path, value };
     let name = key.required_text("AttributeName")?;
     rules::key_name(&path, name)?;
@@ -110,10 +107,24 @@ fn key_attr(at: At<'_>, which: &str) -> Result<Option<KeyAttr>, String> {
             ))
         }
     };
-    Ok(Some(KeyAttr {
+    Ok(KeyAttr {
         name: name.to_string(),
         key_type,
-    }))
+    })
+}
+
+/// `which`'s key attributes in order: one object, or (a multi-attribute GSI key) an array of
+/// up to four of them, as DynamoDB lists its HASH or RANGE elements.
+fn key_attrs(at: At<'_>, which: &str) -> Result<Vec<KeyAttr>, String> {
+    match at.get(which)? {
+        None => Ok(Vec::new()),
+        Some(serde_json::Value::Array(_)) => at
+            .list(which)?
+            .into_iter()
+            .map(|(path, value)| key_attr(path, value))
+            .collect(),
+        Some(value) => Ok(vec![key_attr(format!("{}.{which}", at.path), value)?]),
+    }
 }
 
 fn key_schema(owner: At<'_>) -> Result<KeySchema, String> {
@@ -122,22 +133,12 @@ fn key_schema(owner: At<'_>) -> Result<KeySchema, String> {
         .ok_or_else(|| format!("{} has no KeyAttributes", owner.path))?;
     let path = format!("{}.KeyAttributes", owner.path);
     let at = At { path: &path, value };
-    let partition_key =
-        key_attr(at, "PartitionKey")?.ok_or_else(|| format!("{path} has no PartitionKey"))?;
-    let sort_key = key_attr(at, "SortKey")?;
-    if sort_key
-        .as_ref()
-        .is_some_and(|s| s.name == partition_key.name)
-    {
-        return Err(format!(
-            "{path}: the sort key '{}' is also the partition key",
-            partition_key.name
-        ));
+    let partition = key_attrs(at, "PartitionKey")?;
+    if partition.is_empty() {
+        return Err(format!("{path} has no PartitionKey"));
     }
-    Ok(KeySchema {
-        partition_key,
-        sort_key,
-    })
+    let sort = key_attrs(at, "SortKey")?;
+    KeySchema::new(partition, sort).map_err(|e| format!("{path}: {e}"))
 }
 
 fn index(at: At<'_>) -> Result<ModelIndex, String> {
@@ -193,6 +194,13 @@ fn index(at: At<'_>) -> Result<ModelIndex, String> {
 
 fn table(at: At<'_>, name: &str, skipped: &mut Vec<String>) -> Result<ModelTable, String> {
     let keys = key_schema(at)?;
+    if keys.is_multi_attribute() {
+        return Err(format!(
+            "{}.KeyAttributes: a table's key is one partition and at most one sort attribute ({} given); only a global secondary index takes several",
+            at.path,
+            keys.display()
+        ));
+    }
     let mut indexes: Vec<ModelIndex> = Vec::new();
     for (p, v) in at.list("GlobalSecondaryIndexes")? {
         let index = index(At { path: &p, value: v })?;
@@ -266,12 +274,10 @@ fn table(at: At<'_>, name: &str, skipped: &mut Vec<String>) -> Result<ModelTable
 /// attribute once.
 fn check_key_types(path: &str, keys: &KeySchema, indexes: &[ModelIndex]) -> Result<(), String> {
     let mut seen: BTreeMap<&str, (KeyType, String)> = BTreeMap::new();
-    let table_keys = std::iter::once(&keys.partition_key)
-        .chain(&keys.sort_key)
-        .map(|k| (k, "the table".to_string()));
+    let table_keys = keys.attributes().map(|k| (k, "the table".to_string()));
     let index_keys = indexes.iter().flat_map(|i| {
-        std::iter::once(&i.keys.partition_key)
-            .chain(&i.keys.sort_key)
+        i.keys
+            .attributes()
             .map(move |k| (k, format!("index '{}'", i.name)))
     });
     for (key, owner) in table_keys.chain(index_keys) {
@@ -347,15 +353,14 @@ impl<'a> Items<'a> {
                 )),
             }
         };
-        check(&self.keys.partition_key, "partition key", true)?;
-        if let Some(sk) = &self.keys.sort_key {
+        check(self.keys.partition_key(), "partition key", true)?;
+        if let Some(sk) = self.keys.sort_key() {
             check(sk, "sort key", true)?;
         }
         for index in self.indexes {
             let owner = format!("key of index '{}'", index.name);
-            check(&index.keys.partition_key, &owner, false)?;
-            if let Some(sk) = &index.keys.sort_key {
-                check(sk, &owner, false)?;
+            for attr in index.keys.attributes() {
+                check(attr, &owner, false)?;
             }
         }
         rules::item(path, self.keys, &item)?;

@@ -122,13 +122,21 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
                     values.push((placeholder, AttrValue::S(format!("{{{name}}}"))));
                 }
             }
+            // multi-attribute: not yet — a [[pattern]] has one partition template and one sort
+            // template.
+            if keys.is_multi_attribute() {
+                return Err(format!(
+                    "a Query on a multi-attribute key ({}); a [[pattern]] holds one partition and one sort attribute",
+                    keys.display()
+                ));
+            }
             let condition = parse_key_condition(expr, &p.names, &values, keys)
                 .map_err(|e| format!("its key condition: {e}"))?;
-            let sk = match &condition.sort {
+            let sk = match condition.sort() {
                 None => None,
                 Some((_, sort)) => Some(sort_template(sort)?),
             };
-            (template_text(&condition.pk_value)?, sk)
+            (template_text(condition.pk_value())?, sk)
         }
         ("Query", None, _) => return Err("a Query with no KeyConditionExpression".into()),
         ("GetItem", _, Some(key)) => {
@@ -136,20 +144,20 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
                 let value = key
                     .get(name)
                     .ok_or_else(|| format!("its Key has no '{name}'"))?;
-                let attr = if name == keys.partition_key.name {
-                    &keys.partition_key
+                let attr = if name == keys.partition_key().name {
+                    keys.partition_key()
                 } else {
-                    keys.sort_key
+                    keys.sort_key()
                         .as_ref()
                         .expect("only key names are asked for")
                 };
                 template_text(&KeyValue::from_attr(value, attr).map_err(|e| e.to_string())?)
             };
-            let sk = match &keys.sort_key {
+            let sk = match keys.sort_key() {
                 Some(k) => Some(SortTemplate::Eq(text(&k.name)?)),
                 None => None,
             };
-            (text(&keys.partition_key.name)?, sk)
+            (text(&keys.partition_key().name)?, sk)
         }
         ("GetItem", _, None) => return Err("a GetItem with no Key".into()),
         (other, _, _) => {

@@ -163,12 +163,8 @@ pub(super) fn item(path: &str, keys: &KeySchema, item: &Item) -> Result<(), Stri
             "{path} is {size} bytes by DynamoDB's item size rules, over its {MAX_ITEM_BYTES}-byte (400 KB) limit; make it smaller in the model"
         ));
     }
-    let limits = std::iter::once((&keys.partition_key, "partition", MAX_PARTITION_KEY_BYTES))
-        .chain(
-            keys.sort_key
-                .iter()
-                .map(|k| (k, "sort", MAX_SORT_KEY_BYTES)),
-        );
+    let limits = std::iter::once((keys.partition_key(), "partition", MAX_PARTITION_KEY_BYTES))
+        .chain(keys.sort_key().map(|k| (k, "sort", MAX_SORT_KEY_BYTES)));
     for (attr, which, max) in limits {
         let bytes = match item.get(&attr.name) {
             Some(AttrValue::S(s)) => s.len(),

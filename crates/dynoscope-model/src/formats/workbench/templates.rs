@@ -72,8 +72,8 @@ fn shape(template: &str) -> String {
 pub fn entity_templates(table: &ModelTable) -> (Vec<EntityTemplate>, Vec<String>) {
     let mut candidates: Vec<(EntityTemplate, bool)> = Vec::new();
     let mut skipped = Vec::new();
-    let pk = table.keys.partition_key.name.as_str();
-    let sk = table.keys.sort_key.as_ref().map(|k| k.name.as_str());
+    let pk = table.keys.partition_key().name.as_str();
+    let sk = table.keys.sort_key().map(|k| k.name.as_str());
     let mut push = |template: String, source: String, named: bool| {
         candidates.push((
             EntityTemplate {

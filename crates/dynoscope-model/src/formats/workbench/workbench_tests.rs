@@ -73,9 +73,9 @@ fn the_social_model_keeps_numbers_sets_and_hash_only_indexes() {
     assert_eq!(t.items.len(), 55);
     let by_email = &t.indexes[0];
     assert_eq!(by_email.name, "ByEmail");
-    assert_eq!(by_email.keys.sort_key, None);
+    assert_eq!(by_email.keys.sort_key(), None);
     let by_state = &t.indexes[1];
-    let sk = by_state.keys.sort_key.as_ref().unwrap();
+    let sk = by_state.keys.sort_key().unwrap();
     assert_eq!((sk.name.as_str(), sk.key_type), ("State#Date", KeyType::S));
     assert_eq!(by_state.projection.non_key_attributes, ["Caption", "Likes"]);
     let first_post = t
@@ -502,4 +502,46 @@ fn damaged_models_are_errors_never_panics() {
             }
         }
     }
+}
+
+#[test]
+fn a_gsi_lists_several_partition_and_sort_attributes_in_order() {
+    let s = |name: &str| format!(r#"{{"AttributeName":"{name}","AttributeType":"S"}}"#);
+    let gsi = format!(
+        r#","GlobalSecondaryIndexes":[{{"IndexName":"TournamentRegionIndex","KeyAttributes":{{"PartitionKey":[{},{}],"SortKey":[{},{}]}}}}]"#,
+        s("tournamentId"),
+        s("region"),
+        s("round"),
+        s("bracket")
+    );
+    let m = model(&one_table(&gsi));
+    let index = &m.tables[0].indexes[0];
+    assert_eq!(index.keys.partition().len(), 2);
+    assert_eq!(
+        index.keys.names(),
+        ["tournamentId", "region", "round", "bracket"]
+    );
+    // Only a GSI takes several: the table's own key is one and at most one.
+    let table = format!(
+        r#"{{"DataModel":[{{"TableName":"app","KeyAttributes":{{"PartitionKey":[{},{}]}}}}]}}"#,
+        s("a"),
+        s("b")
+    );
+    assert!(
+        error(&table).contains("a table's key is one partition and at most one sort attribute"),
+        "{}",
+        error(&table)
+    );
+    // Five sort attributes are more than DynamoDB holds.
+    let five: Vec<String> = (0..5).map(|i| s(&format!("s{i}"))).collect();
+    let too_many = format!(
+        r#","GlobalSecondaryIndexes":[{{"IndexName":"Wide","KeyAttributes":{{"PartitionKey":{},"SortKey":[{}]}}}}]"#,
+        s("p"),
+        five.join(",")
+    );
+    assert!(
+        error(&one_table(&too_many)).contains("at most 4 sort attributes, not 5"),
+        "{}",
+        error(&one_table(&too_many))
+    );
 }

@@ -4,16 +4,10 @@ use crate::design::schema::{KeyAttr, KeySchema, KeyType};
 use crate::item::value::AttrValue;
 
 pub(super) fn keys(pk: KeyType, sk: Option<KeyType>) -> KeySchema {
-    KeySchema {
-        partition_key: KeyAttr {
-            name: "PK".into(),
-            key_type: pk,
-        },
-        sort_key: sk.map(|key_type| KeyAttr {
-            name: "SK".into(),
-            key_type,
-        }),
-    }
+    KeySchema::simple(
+        KeyAttr::new("PK", pk),
+        sk.map(|key_type| KeyAttr::new("SK", key_type)),
+    )
 }
 
 pub(super) fn names() -> Vec<(String, String)> {

@@ -6,9 +6,11 @@ use super::check::Placeholders;
 use super::error::ExpressionError;
 use super::key_parser::KeyParser;
 use super::tokenizer::tokenize;
-use crate::design::schema::KeySchema;
+use crate::design::schema::{KeyAttr, KeySchema};
 use crate::item::value::AttrValue;
-use crate::query::key_condition::{KeyCondition, KeyValue, SortCondition, SortOp};
+use crate::query::key_condition::{
+    KeyCondition, KeyConditionError, KeyValue, SortCondition, SortOp,
+};
 
 pub(super) const KEY_CONDITION: &str = "key condition";
 
@@ -103,74 +105,96 @@ pub(super) struct Conjunct {
 }
 
 pub(super) fn not_a_key(keys: &KeySchema, name: String) -> ExpressionError {
-    let mut list = keys.partition_key.name.clone();
-    if let Some(sk) = &keys.sort_key {
-        list.push_str(", ");
-        list.push_str(&sk.name);
+    ExpressionError::NotAKey {
+        name,
+        keys: keys.names().join(", "),
     }
-    ExpressionError::NotAKey { name, keys: list }
 }
 
-/// Sorts conjuncts into the PK and SK conditions, then hands the values to the same typing and
-/// rules as `KeyCondition::build`.
+/// Sorts conjuncts onto the key's attributes — an equality for each partition attribute, a
+/// condition for some sort attributes — then hands the values to the same typing and rules as
+/// `KeyCondition::build_parts`: every partition attribute, a sort prefix of equalities in
+/// key-schema order, at most one other condition on the next.
 fn assemble(keys: &KeySchema, conjuncts: Vec<Conjunct>) -> Result<KeyCondition, ExpressionError> {
-    let pk = &keys.partition_key;
-    let mut pk_conjunct: Option<Conjunct> = None;
-    let mut sk_conjunct: Option<Conjunct> = None;
+    let mut partition: Vec<Option<Conjunct>> = keys.partition().iter().map(|_| None).collect();
+    let mut sort: Vec<Option<Conjunct>> = keys.sort().iter().map(|_| None).collect();
     for conjunct in conjuncts {
-        if conjunct.attr == pk.name {
-            if pk_conjunct.is_some() {
-                return Err(ExpressionError::DuplicatePartitionKey {
-                    key: pk.name.clone(),
-                });
+        let position = |attrs: &[KeyAttr]| attrs.iter().position(|k| k.name == conjunct.attr);
+        if let Some(at) = position(keys.partition()) {
+            let key = keys.partition()[at].name.clone();
+            if partition[at].is_some() {
+                return Err(ExpressionError::DuplicatePartitionKey { key });
             }
             if !matches!(conjunct.rel, Rel::Eq) {
-                return Err(ExpressionError::PartitionKeyOp {
-                    key: pk.name.clone(),
-                    op: conjunct.rel.text().to_string(),
-                });
+                let op = conjunct.rel.text().to_string();
+                return Err(ExpressionError::PartitionKeyOp { key, op });
             }
-            pk_conjunct = Some(conjunct);
-        } else if let Some(sk) = keys.sort_key.as_ref().filter(|sk| sk.name == conjunct.attr) {
-            if sk_conjunct.is_some() {
-                return Err(ExpressionError::DuplicateSortKey {
-                    key: sk.name.clone(),
-                });
+            partition[at] = Some(conjunct);
+        } else if let Some(at) = position(keys.sort()) {
+            if sort[at].is_some() {
+                let key = keys.sort()[at].name.clone();
+                return Err(ExpressionError::DuplicateSortKey { key });
             }
-            sk_conjunct = Some(conjunct);
+            sort[at] = Some(conjunct);
         } else {
             return Err(not_a_key(keys, conjunct.attr));
         }
     }
-
-    let pk_conjunct = pk_conjunct.ok_or_else(|| ExpressionError::MissingPartitionKey {
-        key: pk.name.clone(),
-    })?;
-    let (placeholder, value) = &pk_conjunct.value;
-    let pk_value = KeyValue::from_placeholder(placeholder, value, pk)?;
-
-    let sort = match sk_conjunct {
-        None => None,
-        Some(Conjunct { rel, value, .. }) => {
-            // Operator rules first, so `begins_with` on a number key says so rather than
-            // complaining about the prefix's type.
-            let sk = KeyCondition::check_sort_op(keys, rel.op())?;
-            let typed = |(placeholder, value): &Placeheld| {
-                KeyValue::from_placeholder(placeholder, value, sk)
-            };
-            let low = typed(&value)?;
-            Some(match rel {
-                Rel::Eq => SortCondition::Eq(low),
-                Rel::Lt => SortCondition::Lt(low),
-                Rel::Le => SortCondition::Le(low),
-                Rel::Gt => SortCondition::Gt(low),
-                Rel::Ge => SortCondition::Ge(low),
-                Rel::BeginsWith => SortCondition::BeginsWith(low),
-                Rel::Between { high } => SortCondition::Between(low, typed(&high)?),
-            })
+    let mut pk_values = Vec::new();
+    for (attr, conjunct) in keys.partition().iter().zip(partition) {
+        let conjunct = conjunct.ok_or_else(|| ExpressionError::MissingPartitionKey {
+            key: attr.name.clone(),
+        })?;
+        let (placeholder, value) = &conjunct.value;
+        pk_values.push(KeyValue::from_placeholder(placeholder, value, attr)?);
+    }
+    // The sort conditions given must be the first ones, in order, all equalities but the last.
+    let given: Vec<usize> = (0..sort.len()).filter(|&i| sort[i].is_some()).collect();
+    if let Some(gap) = (0..given.len()).find(|&i| given[i] != i) {
+        return Err(KeyConditionError::SortGap {
+            attribute: keys.sort()[given[gap]].name.clone(),
+            missing: keys.sort()[gap].name.clone(),
         }
-    };
-    Ok(KeyCondition::from_typed(keys, pk_value, sort)?)
+        .into());
+    }
+    let mut sort_prefix = Vec::new();
+    let mut last = None;
+    let count = given.len();
+    for (at, conjunct) in sort.into_iter().take(count).enumerate() {
+        let Conjunct { rel, value, .. } = conjunct.expect("given above");
+        if at + 1 < count {
+            if !matches!(rel, Rel::Eq) {
+                return Err(KeyConditionError::RangeNotLast {
+                    attribute: keys.sort()[at].name.clone(),
+                    next: keys.sort()[at + 1].name.clone(),
+                }
+                .into());
+            }
+            let (placeholder, value) = &value;
+            sort_prefix.push(KeyValue::from_placeholder(
+                placeholder,
+                value,
+                &keys.sort()[at],
+            )?);
+            continue;
+        }
+        // Operator rules first, so `begins_with` on a number key says so rather than
+        // complaining about the prefix's type.
+        let sk = KeyCondition::check_sort_op_at(keys, at, rel.op())?;
+        let typed =
+            |(placeholder, value): &Placeheld| KeyValue::from_placeholder(placeholder, value, sk);
+        let low = typed(&value)?;
+        last = Some(match rel {
+            Rel::Eq => SortCondition::Eq(low),
+            Rel::Lt => SortCondition::Lt(low),
+            Rel::Le => SortCondition::Le(low),
+            Rel::Gt => SortCondition::Gt(low),
+            Rel::Ge => SortCondition::Ge(low),
+            Rel::BeginsWith => SortCondition::BeginsWith(low),
+            Rel::Between { high } => SortCondition::Between(low, typed(&high)?),
+        });
+    }
+    Ok(KeyCondition::new(keys, pk_values, sort_prefix, last)?)
 }
 
 #[cfg(test)]

@@ -87,8 +87,12 @@ fn parses_key_conditions() {
     ];
     for (schema, expr, expected) in cases {
         let condition = parse(expr, schema).unwrap_or_else(|e| panic!("{expr:?}: {e}"));
-        assert_eq!(condition.pk_value, s("USER#1"), "{expr:?}");
-        assert_eq!(condition.sort.map(|(_, c)| c), expected, "{expr:?}");
+        assert_eq!(*condition.pk_value(), s("USER#1"), "{expr:?}");
+        assert_eq!(
+            condition.sort().map(|(_, c)| c.clone()),
+            expected,
+            "{expr:?}"
+        );
     }
 }
 

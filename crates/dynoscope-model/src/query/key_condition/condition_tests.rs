@@ -83,8 +83,12 @@ fn build_accepts_valid_conditions() {
     for (keys, pk, input, expected) in cases {
         let condition = KeyCondition::build(keys, pk, input.clone())
             .unwrap_or_else(|e| panic!("{input:?}: {e}"));
-        assert_eq!(condition.partition_key, keys.partition_key);
-        assert_eq!(condition.sort.map(|(_, c)| c), expected, "{input:?}");
+        assert_eq!(&condition.partition()[0].0, keys.partition_key());
+        assert_eq!(
+            condition.sort().map(|(_, c)| c.clone()),
+            expected,
+            "{input:?}"
+        );
     }
 }
 
@@ -177,10 +181,7 @@ fn from_typed_rechecks_hand_built_values() {
 #[test]
 fn to_expression_uses_placeholders() {
     use SortInput as I;
-    let keys = KeySchema {
-        partition_key: attr("status", KeyType::S),
-        sort_key: Some(attr("date", KeyType::N)),
-    };
+    let keys = KeySchema::simple(attr("status", KeyType::S), Some(attr("date", KeyType::N)));
     let cases = [
         (None, "#pk = :pk"),
         (Some(I::Eq("1".into())), "#pk = :pk AND #sk = :sk"),

@@ -43,6 +43,30 @@ pub enum KeyConditionError {
         "this table/index has no sort key, only partition key '{partition_key}'; drop the sort key condition"
     )]
     NoSortKey { partition_key: String },
+    #[error(
+        "partition attribute '{attribute}' has no value: DynamoDB needs an equality on every partition attribute ({all}), and {given} given; give one value per attribute in that order (--pk repeated)"
+    )]
+    MissingPartition {
+        attribute: String,
+        all: String,
+        given: usize,
+    },
+    #[error(
+        "{given} partition values given but the key's partition attributes are {all}; give one value per attribute"
+    )]
+    ExtraPartition { all: String, given: usize },
+    #[error(
+        "{given} sort conditions given but the key's sort attributes are {all}; give equalities on the first ones in order (--sk-eq repeated) and at most one condition on the next"
+    )]
+    ExtraSort { all: String, given: usize },
+    #[error(
+        "sort attribute '{attribute}' has a condition but '{missing}' before it has none; DynamoDB reads sort attributes in key-schema order, so give '{missing}' an equality or drop the condition on '{attribute}'"
+    )]
+    SortGap { attribute: String, missing: String },
+    #[error(
+        "sort attribute '{attribute}' has a range condition but '{next}' after it has a condition too; only the last sort condition may be a range, so make '{attribute}' an equality or drop the condition on '{next}'"
+    )]
+    RangeNotLast { attribute: String, next: String },
 }
 
 /// "a number (N)" for "N": how messages name DynamoDB types.

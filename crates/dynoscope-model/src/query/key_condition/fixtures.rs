@@ -11,10 +11,7 @@ pub(super) fn attr(name: &str, key_type: KeyType) -> KeyAttr {
 }
 
 pub(super) fn schema(pk: KeyType, sk: Option<KeyType>) -> KeySchema {
-    KeySchema {
-        partition_key: attr("PK", pk),
-        sort_key: sk.map(|t| attr("SK", t)),
-    }
+    KeySchema::simple(attr("PK", pk), sk.map(|t| attr("SK", t)))
 }
 
 pub(super) fn s(v: &str) -> KeyValue {

@@ -4,7 +4,8 @@
 //! DynamoDB's rules here — value types, `begins_with` only on strings and binary, ordered
 //! `between` bounds, no sort condition without a sort key — lets us name the exact value and
 //! the fix before any request. Every way of building a condition (CLI flags, the aws-cli
-//! expression spelling) ends in `KeyCondition::from_typed`, so the rules live in one place.
+//! expression spelling, PartiQL) ends in `KeyCondition::new`, so the rules live in one place,
+//! for a table's one-and-one key and a multi-attribute GSI's lists alike.
 
 mod condition;
 mod error;
@@ -18,3 +19,5 @@ pub use sort_condition::{SortCondition, SortInput, SortOp};
 
 #[cfg(test)]
 mod fixtures;
+#[cfg(test)]
+mod multi_tests;

@@ -91,9 +91,11 @@ pub fn advise(select: &Select, plan: &Plan, info: &TableInfo, sample: &[Item]) -
         .indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Gsi && Some(i.name.as_str()) != plan.index.as_deref())
-        .filter(|i| covers(info, i, plan));
+        .filter(|i| covers(info, i, plan))
+        // multi-attribute: not yet — only an index keyed by one partition attribute is advised.
+        .filter(|i| !i.keys.is_multi_attribute());
     for gsi in gsis {
-        let pk = &gsi.keys.partition_key.name;
+        let pk = &gsi.keys.partition_key().name;
         for (attr, value) in &plan.equalities {
             if attr == pk {
                 return Advice::Serving(ServingIndex {

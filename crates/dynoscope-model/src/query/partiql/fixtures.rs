@@ -15,10 +15,7 @@ pub fn app() -> TableInfo {
     let index = |name: &str, kind, pk: KeyAttr, sk: KeyAttr| IndexInfo {
         name: name.into(),
         kind,
-        keys: KeySchema {
-            partition_key: pk,
-            sort_key: Some(sk),
-        },
+        keys: KeySchema::simple(pk, Some(sk)),
         projection: Projection {
             projection_type: "ALL".into(),
             non_key_attributes: Vec::new(),
@@ -30,10 +27,7 @@ pub fn app() -> TableInfo {
     TableInfo {
         name: "app".into(),
         status: "ACTIVE".into(),
-        keys: KeySchema {
-            partition_key: key("PK", KeyType::S),
-            sort_key: Some(key("SK", KeyType::S)),
-        },
+        keys: KeySchema::simple(key("PK", KeyType::S), Some(key("SK", KeyType::S))),
         indexes: vec![
             index(
                 "GSI1",

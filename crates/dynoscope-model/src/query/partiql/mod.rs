@@ -16,6 +16,7 @@ mod error;
 mod explain;
 mod filter;
 mod lexer;
+mod multi_key;
 mod params;
 mod parser;
 mod plan;

@@ -1,10 +1,11 @@
 //! From a parsed SELECT to the Query or Scan DynamoDB would run for it: the partition key
 //! pinned with `=` (or an `IN`/`OR` of equalities, several Queries) makes a Query; anything
-//! else reads the whole table or index.
+//! else reads the whole table or index. A multi-attribute key's Query is `multi_key`'s.
 
 use super::ast::{CmpOp, Direction, Expr, Func, Operand, Select};
 use super::error::PartiqlError;
 use super::filter::{attributes, Spelling};
+use super::multi_key::{self, MultiKey};
 use super::plan::{Plan, ReadKind};
 use crate::design::schema::{KeyAttr, TableInfo};
 use crate::item::value::{same_value, AttrValue};
@@ -81,10 +82,21 @@ pub fn translate(
         attributes(c, &mut plan.attributes);
     }
     let mut spelling = Spelling::default();
-    let pk_name = keys.partition_key.name.clone();
-    let pk_at = conjuncts
-        .iter()
-        .position(|c| partition_values(c, &pk_name).is_some());
+    let pk_name = keys.partition_key().name.clone();
+    // A multi-attribute key is read by `multi_key`; the one-attribute partition key here.
+    let pk_at = match keys.is_multi_attribute() {
+        true => None,
+        false => conjuncts
+            .iter()
+            .position(|c| partition_values(c, &pk_name).is_some()),
+    };
+    let multi = match keys.is_multi_attribute() {
+        true => multi_key::take(&mut conjuncts, &keys)?,
+        false => MultiKey::Scan,
+    };
+    if let MultiKey::Beyond(key) = &multi {
+        plan.note = Some(beyond_note(key));
+    }
     let mut query = None;
     if let Some(at) = pk_at {
         let mut rest = conjuncts.clone();
@@ -97,11 +109,7 @@ pub fn translate(
             named.into_iter().find(|a| keys.names().contains(a))
         });
         match beyond {
-            Some(key) => {
-                plan.note = Some(format!(
-                    "DynamoDB's PartiQL reads this as a full Scan: the condition on key attribute '{key}' goes beyond one sort-key condition (=, <, <=, >, >=, BETWEEN or begins_with; not <>, IN or a second range); fold it into one"
-                ))
-            }
+            Some(key) => plan.note = Some(beyond_note(&key)),
             None => {
                 if matches!(pinned, Expr::Or(..)) {
                     // DynamoDB's PartiQL queries an IN but scans the same keys written as an OR
@@ -118,10 +126,22 @@ pub fn translate(
             }
         }
     }
-    if let Some((pk_values, sort)) = query {
+    if let MultiKey::Query(condition) = multi {
+        if select.order_by.is_some() {
+            return Err(PartiqlError::bad_input(format!(
+                "ORDER BY on {}, keyed by {}, is not translated; drop it: a Query returns items in the order of all its sort attributes",
+                target(select),
+                keys.display()
+            )));
+        }
+        let parts = condition.to_expression();
+        plan.kind = ReadKind::Query;
+        plan.key_condition = Some(parts.key_condition);
+        spelling = Spelling::beside(parts.names, parts.values);
+    } else if let Some((pk_values, sort)) = query {
         let pk_typed = dedup(pk_values)
             .iter()
-            .map(|v| KeyValue::from_attr(v, &keys.partition_key))
+            .map(|v| KeyValue::from_attr(v, keys.partition_key()))
             .collect::<Result<Vec<_>, _>>()
             .map_err(|e| PartiqlError::bad_input(e.to_string()))?;
         if pk_typed.len() > MAX_QUERIES {
@@ -142,7 +162,7 @@ pub fn translate(
         plan.key_condition = Some(parts.key_condition);
         spelling = Spelling::beside(parts.names, parts.values);
         if let Some((path, direction)) = &select.order_by {
-            let sk = keys.sort_key.as_ref().map(|k| k.name.as_str());
+            let sk = keys.sort_key().map(|k| k.name.as_str());
             if path.single() != sk {
                 return Err(PartiqlError::bad_input(format!(
                     "ORDER BY '{}' is not the sort key of {}; order by {}",
@@ -160,7 +180,7 @@ pub fn translate(
         if select.order_by.is_some() {
             return Err(PartiqlError::bad_input(format!(
                 "ORDER BY needs the partition key '{}' pinned with = or IN; a Scan of {} has no order",
-                keys.partition_key.name,
+                keys.names()[..keys.partition().len()].join("', '"),
                 target(select)
             )));
         }
@@ -211,6 +231,12 @@ pub fn translate(
     Ok(plan)
 }
 
+fn beyond_note(key: &str) -> String {
+    format!(
+        "DynamoDB's PartiQL reads this as a full Scan: the condition on key attribute '{key}' goes beyond one sort-key condition (=, <, <=, >, >=, BETWEEN or begins_with; not <>, IN or a second range); fold it into one"
+    )
+}
+
 fn target(select: &Select) -> String {
     match &select.index {
         Some(index) => format!("index '{index}'"),
@@ -245,7 +271,7 @@ fn flatten(expr: Expr, out: &mut Vec<Expr>) {
     }
 }
 
-fn is_attr(operand: &Operand, name: &str) -> bool {
+pub(super) fn is_attr(operand: &Operand, name: &str) -> bool {
     matches!(operand, Operand::Path(p) if p.single() == Some(name))
 }
 
@@ -275,7 +301,7 @@ fn take_sort(
     conjuncts: &mut Vec<Expr>,
     keys: &crate::design::schema::KeySchema,
 ) -> Result<Option<SortCondition>, PartiqlError> {
-    let Some(sk) = &keys.sort_key else {
+    let Some(sk) = keys.sort_key() else {
         return Ok(None);
     };
     for (i, c) in conjuncts.iter().enumerate() {
@@ -287,7 +313,10 @@ fn take_sort(
     Ok(None)
 }
 
-fn sort_condition(expr: &Expr, sk: &KeyAttr) -> Result<Option<SortCondition>, PartiqlError> {
+pub(super) fn sort_condition(
+    expr: &Expr,
+    sk: &KeyAttr,
+) -> Result<Option<SortCondition>, PartiqlError> {
     let typed = |v: &AttrValue| {
         KeyValue::from_attr(v, sk).map_err(|e| PartiqlError::bad_input(e.to_string()))
     };

@@ -26,7 +26,7 @@ pub use shards::{
     shard_of, ShardFamily, MAX_FIRST_SHARD, MAX_SHARDS, MAX_SHARD_SUFFIX_DIGITS,
     MIN_COMPARABLE_SHARE, MIN_SHARDS, MIN_SHARD_DENSITY,
 };
-pub use sized_keys::{key_text, SizedKeys};
+pub use sized_keys::{key_text, partition_text, SizedKeys};
 pub use warnings::{
     has_hot_shard, Rule, Source, Warning, WarningContext, HOT_KEY_MIN_ITEMS, HOT_KEY_SHARE,
     HOT_SHARD_MIN_MEAN_ITEMS, HOT_SHARD_SKEW, ITEM_COLLECTION_LIMIT_BYTES,

@@ -22,6 +22,22 @@ pub fn key_text<'a>(item: &'a Item, name: &str) -> Cow<'a, str> {
     }
 }
 
+/// The partition key text of `item` under the partition attributes `names`: one attribute's
+/// text, or (a multi-attribute key) each attribute's in key-schema order joined by ` · `, so
+/// a partition is counted by its whole key, not by its first attribute.
+pub fn partition_text<'a>(item: &'a Item, names: &[String]) -> Cow<'a, str> {
+    match names {
+        [one] => key_text(item, one),
+        several => Cow::Owned(
+            several
+                .iter()
+                .map(|name| key_text(item, name))
+                .collect::<Vec<_>>()
+                .join(" · "),
+        ),
+    }
+}
+
 /// Items as (key text, DynamoDB size) pairs, in the order they were read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SizedKeys {

@@ -69,8 +69,7 @@ pub fn check_update(
         ));
     }
     for index in &info.indexes {
-        let attrs = std::iter::once(&index.keys.partition_key).chain(index.keys.sort_key.as_ref());
-        for attr in attrs {
+        for attr in index.keys.attributes() {
             if remove.contains(&attr.name) {
                 continue;
             }
