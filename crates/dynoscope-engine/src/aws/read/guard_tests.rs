@@ -102,9 +102,7 @@ fn largest(sent: &[(Instant, f64)]) -> f64 {
 /// sums are taken once, as plain numbers: the pairs are most of the engine's unit-test time.
 fn window_over(sent: &[(Instant, f64)], rate: f64, shortest: Duration) -> Option<String> {
     let page = largest(sent);
-    let Some(&(first, _)) = sent.first() else {
-        return None;
-    };
+    let &(first, _) = sent.first()?;
     let at: Vec<f64> = sent
         .iter()
         .map(|(t, _)| (*t - first).as_secs_f64())
