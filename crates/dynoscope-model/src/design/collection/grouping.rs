@@ -61,6 +61,13 @@ impl ItemStore {
     /// Index of the item's collection, created on first sight. On a multi-attribute index the
     /// collection is the tuple of partition values, in key-schema order (see [`tuple_key`]).
     pub(super) fn home_of(&mut self, item: &Item) -> usize {
+        // One partition attribute (every table, most indexes): its S or N text is the key as
+        // is, borrowed, as every item of every page comes through here.
+        if let [only] = self.group_keys.partition() {
+            if let Some(AttrValue::S(text) | AttrValue::N(text)) = item.get(&only.name) {
+                return self.collection_for_key(text);
+            }
+        }
         match tuple_key(item, &self.group_keys) {
             Some(key) => self.collection_for_key(&key),
             // Key attributes are always S, N or B; anything else cannot group.
