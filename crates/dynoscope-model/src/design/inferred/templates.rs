@@ -10,6 +10,11 @@ use crate::design::part_names::part_names_from_data;
 use crate::item::value::{AttrValue, Item};
 use crate::text::cell::cell_text;
 
+/// A key's shape: its kind prefix and how many parts follow.
+type Shape = (Option<String>, usize);
+/// An item and its key's parts.
+type Row<'a> = (&'a Item, Vec<String>);
+
 /// A key attribute's template with the number of sampled items written in it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Template {
@@ -28,7 +33,7 @@ pub fn templates_of(
     key_names: &[&str],
 ) -> Vec<Template> {
     // Shape = (prefix kind, part count); the items of each shape are inferred together.
-    let mut shapes: BTreeMap<(Option<String>, usize), Vec<(&Item, Vec<String>)>> = BTreeMap::new();
+    let mut shapes: BTreeMap<Shape, Vec<Row>> = BTreeMap::new();
     for item in items {
         let Some(value) = item.get(attribute) else {
             continue;
@@ -71,7 +76,7 @@ pub fn templates_of(
 fn shape_template(
     kind: Option<&str>,
     count: usize,
-    rows: &[(&Item, Vec<String>)],
+    rows: &[Row],
     attribute: &str,
     separator: char,
     key_names: &[&str],
