@@ -5,6 +5,7 @@
 
 pub mod cell;
 pub mod escaped;
+pub mod markdown;
 pub mod redact;
 pub mod sanitize;
 pub mod shell;

@@ -3,11 +3,11 @@ use crate::design::schema::{IndexInfo, KeyAttr, KeyType, Projection};
 use crate::fixtures::demo_info;
 use crate::item::value::{AttrValue, Item};
 
-fn s(v: &str) -> AttrValue {
+pub(super) fn s(v: &str) -> AttrValue {
     AttrValue::S(v.to_owned())
 }
 
-fn item(pairs: &[(&str, AttrValue)]) -> Item {
+pub(super) fn item(pairs: &[(&str, AttrValue)]) -> Item {
     Item::from_attrs(
         pairs
             .iter()
@@ -18,7 +18,7 @@ fn item(pairs: &[(&str, AttrValue)]) -> Item {
 
 /// A multi-tenant design: TENANT, USER and TICKET in the tenant's partition; GSI1 overloaded
 /// (users by email, tickets by status) and `byAssignee` sparse (assigned tickets only).
-fn tenant_design() -> (TableInfo, Vec<Item>) {
+pub(super) fn tenant_design() -> (TableInfo, Vec<Item>) {
     let mut info = demo_info();
     info.name = "helpdesk".into();
     info.indexes.push(IndexInfo {

@@ -8,8 +8,10 @@
 //! attribute first, then a common entity attribute, then the keys), so the document names
 //! the kinds the user sees on screen.
 
+mod markdown;
 mod patterns;
 mod templates;
+mod workbench_out;
 
 use std::collections::BTreeMap;
 
@@ -19,11 +21,15 @@ use crate::design::entity::{infer_separator, KeyRole, KindRules, KindSource};
 use crate::design::schema::{IndexKind, KeySchema, TableInfo};
 use crate::item::value::Item;
 
+pub use markdown::design_markdown;
 pub use patterns::{AccessPattern, Relationship};
 pub use templates::{templates_of, Template};
+pub use workbench_out::{design_workbench, ValueMode};
 
 /// Items whose kind no rule finds are gathered under this name.
 pub const NO_KIND: &str = "(no kind)";
+/// Items kept per kind as examples.
+pub const EXAMPLES: usize = 3;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InferredDesign {
@@ -47,6 +53,10 @@ pub struct InferredKind {
     /// The table's key first, then each index the kind's items appear in.
     pub keys: Vec<TargetTemplates>,
     pub attributes: Vec<InferredAttribute>,
+    /// The first few sampled items of the kind, for a model's `TableData`; not in the JSON
+    /// document (item data leaves only when asked, through the Workbench writer).
+    #[serde(skip)]
+    pub examples: Vec<Item>,
 }
 
 /// A kind's templates on one target (`index: None` is the table), per key attribute in
@@ -148,6 +158,11 @@ pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
                 })
                 .collect(),
             attributes: attributes_of(&kind_items),
+            examples: kind_items
+                .iter()
+                .take(EXAMPLES)
+                .map(|i| (*i).clone())
+                .collect(),
             items: kind_items.len(),
             name,
             source,
@@ -259,3 +274,7 @@ fn attributes_of(items: &[&Item]) -> Vec<InferredAttribute> {
 #[cfg(test)]
 #[path = "inferred_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "writers_tests.rs"]
+mod writers_tests;

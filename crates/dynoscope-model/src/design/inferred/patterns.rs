@@ -50,10 +50,13 @@ fn literal_prefix(template: &str) -> &str {
     template.split('{').next().unwrap_or_default()
 }
 
-/// The kind a partition template is named after (`TENANT` of `TENANT#{tenantId}`).
-fn owner_of(template: &str, separator: char) -> &str {
-    let body = template.strip_prefix(separator).unwrap_or(template);
-    body.split(separator).next().unwrap_or_default()
+/// Whether a partition template is named after `kind`: its kind prefix (`TENANT` of
+/// `TENANT#{tenantId}`), or ElectroDB's name of its id (`storeid_` in
+/// `$app#storeid_{storeId}`).
+fn names_owner(template: &str, kind: &str) -> bool {
+    let prefix = template.split('#').next().unwrap_or_default();
+    let label = format!("#{}id_", kind.to_ascii_lowercase());
+    prefix.eq_ignore_ascii_case(kind) || template.to_ascii_lowercase().contains(&label)
 }
 
 pub(super) fn access_patterns(info: &TableInfo, kinds: &[InferredKind]) -> Vec<AccessPattern> {
@@ -80,7 +83,7 @@ pub(super) fn access_patterns(info: &TableInfo, kinds: &[InferredKind]) -> Vec<A
                 let owner = names
                     .iter()
                     .copied()
-                    .find(|n| n.eq_ignore_ascii_case(owner_of(&template, '#')))
+                    .find(|n| names_owner(&template, n))
                     .unwrap_or(names[0]);
                 let others: Vec<&str> = names.iter().copied().filter(|n| *n != owner).collect();
                 out.push(AccessPattern {
@@ -155,10 +158,9 @@ pub(super) fn relationships(kinds: &[InferredKind]) -> Vec<Relationship> {
             let Some(key) = TargetTemplates::main(&t.partition).first().copied() else {
                 continue;
             };
-            let owner = owner_of(key, '#');
             let parent = kinds
                 .iter()
-                .find(|k| k.name != child.name && k.name.eq_ignore_ascii_case(owner));
+                .find(|k| k.name != child.name && names_owner(key, &k.name));
             if let Some(parent) = parent {
                 out.push(Relationship {
                     parent: parent.name.clone(),

@@ -42,9 +42,18 @@ pub fn templates_of(
             AttrValue::S(s) => s.clone(),
             other => cell_text(other),
         };
-        let decoded = decode_key_as(&text, separator, role);
-        let kind = decoded.kind.map(str::to_owned);
-        let mut parts: Vec<String> = decoded.parts.iter().map(|p| p.to_string()).collect();
+        // ElectroDB's keys (`$app#storeid_s1`) are read segment by segment: its grammar names
+        // the parts (`storeid_`) in the key itself, and those names stay literal.
+        let (kind, mut parts) = if text.starts_with('$') {
+            (
+                None,
+                text.split(separator).map(str::to_owned).collect::<Vec<_>>(),
+            )
+        } else {
+            let decoded = decode_key_as(&text, separator, role);
+            let parts = decoded.parts.iter().map(|p| p.to_string()).collect();
+            (decoded.kind.map(str::to_owned), parts)
+        };
         // A value of no kind and one part is the attribute itself (`status`, a number).
         if kind.is_none() && parts.len() <= 1 {
             parts = vec![text.clone()];
@@ -81,24 +90,47 @@ fn shape_template(
     separator: char,
     key_names: &[&str],
 ) -> String {
+    let electrodb = rows[0].1.first().is_some_and(|p| p.starts_with('$'));
+    let constant = |n: usize| {
+        let first = rows[0].1.get(n);
+        (rows.len() >= 2 && rows.iter().all(|(_, p)| p.get(n) == first)).then_some(first?)
+    };
     if kind.is_none() && count == 1 {
-        return format!("{{{attribute}}}");
+        return match constant(0) {
+            Some(value) if electrodb => value.clone(),
+            _ => format!("{{{attribute}}}"),
+        };
     }
+    // ElectroDB's `name_value` segment: the name is literal, the value a part.
+    let labels: Vec<Option<String>> = (0..count)
+        .map(|n| {
+            let label = rows[0].1.get(n)?.split_once('_')?.0.to_owned() + "_";
+            let shared = rows
+                .iter()
+                .all(|(_, p)| p.get(n).is_some_and(|s| s.starts_with(&label)));
+            (electrodb && shared && constant(n).is_none()).then_some(label)
+        })
+        .collect();
     let items: Vec<&Item> = rows.iter().map(|(item, _)| *item).collect();
     let parts: Vec<Vec<&str>> = rows
         .iter()
-        .map(|(_, parts)| parts.iter().map(String::as_str).collect())
+        .map(|(_, parts)| {
+            parts
+                .iter()
+                .zip(&labels)
+                .map(|(p, label)| label.as_ref().map_or(p.as_str(), |l| &p[l.len()..]))
+                .collect()
+        })
         .collect();
     let names = part_names_from_data(&items, &parts, count, key_names);
     let mut segments: Vec<String> = kind.map(str::to_owned).into_iter().collect();
     for (n, name) in names.into_iter().enumerate() {
-        let first = parts[0].get(n).copied().unwrap_or_default();
-        let constant = rows.len() >= 2 && parts.iter().all(|p| p.get(n) == Some(&first));
-        let literal = constant && is_marker(first);
+        let label = labels[n].as_deref().unwrap_or_default();
+        let literal = constant(n).filter(|v| electrodb || is_marker(v));
         segments.push(match (name, literal) {
-            (Some(name), _) => format!("{{{name}}}"),
-            (None, true) => first.to_owned(),
-            (None, false) => format!("{{part{}}}", n + 1),
+            (Some(name), _) => format!("{label}{{{name}}}"),
+            (None, Some(value)) if label.is_empty() => value.clone(),
+            (None, _) => format!("{label}{{part{}}}", n + 1),
         });
     }
     segments.join(&separator.to_string())
