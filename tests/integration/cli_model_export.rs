@@ -204,3 +204,49 @@ async fn the_workbench_model_reads_back_through_model_import() {
     assert!(!model.contains("u0x1"), "values are masked: {model}");
     let _ = std::fs::remove_file(&file);
 }
+
+/// A design ElectroDB wrote (the corpus's task manager): kinds named by `__edb_e__`, keys read
+/// in ElectroDB's grammar.
+#[tokio::test]
+async fn an_electrodb_design_is_read_back_by_its_entity_attribute_and_key_grammar() {
+    let design = crate::common::corpus::design("electrodb_task_manager");
+    let table = table_name("model-export-edb");
+    crate::common::corpus::load(&design, &table).await;
+    let out = run_at(
+        &local().endpoint,
+        &[
+            "model",
+            "export",
+            &table,
+            "--output",
+            "json",
+            "--max-rcu",
+            "20",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let found: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let kinds = found["kinds"].as_array().unwrap();
+    assert!(kinds.len() >= 2, "{found:#}");
+    for kind in kinds {
+        let name = kind["name"].as_str().unwrap();
+        assert!(
+            ["employee", "office", "project", "task"].contains(&name),
+            "{name}"
+        );
+        assert_eq!(kind["source"], "__edb_e__", "{kind:#}");
+        let sk = main_template(kind, None, "sort");
+        assert!(sk.starts_with(&format!("${name}_1")), "{sk}");
+        let pk = main_template(kind, None, "partition");
+        assert!(
+            pk.starts_with("$task-manager#") && pk.contains("_{"),
+            "{pk}"
+        );
+    }
+    if let Some(employee) = kinds.iter().find(|k| k["name"] == "employee") {
+        assert_eq!(
+            main_template(employee, None, "partition"),
+            "$task-manager#employee_{employee}"
+        );
+    }
+}
