@@ -28,6 +28,7 @@ mod insights;
 mod mcp;
 mod metrics;
 mod model_cmd;
+mod model_export;
 pub mod output;
 mod partiql_cmd;
 mod patterns_check;
@@ -259,6 +260,9 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         }
         Command::Model(args::ModelCommand::Import { file, write }) => {
             model_cmd::import(&file, write)
+        }
+        Command::Model(args::ModelCommand::Export(args)) => {
+            model_export::run(&cli.global, args).await
         }
         Command::Seed(args) if args.model.is_some() => {
             model_cmd::seed(&cli.global, args.model.as_deref().expect("checked")).await

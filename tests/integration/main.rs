@@ -18,6 +18,7 @@ mod cli_hotkeys;
 mod cli_hotkeys_shards;
 mod cli_metrics;
 mod cli_model;
+mod cli_model_export;
 mod cli_partiql;
 mod cli_patterns;
 mod cli_patterns_check;

@@ -60,6 +60,10 @@ pub const MODEL: &str = "Examples:
   dynoscope model import model.json
   dynoscope model import model.json --write";
 pub const MODEL_IMPORT: &str = MODEL;
+pub const MODEL_EXPORT: &str = "Examples:
+  dynoscope model export app -o app-model.json
+  dynoscope model export app --output markdown --max-rcu 10 -o DESIGN.md
+  dynoscope model export app --output json | jq '.kinds[].name'";
 pub const COMPLETIONS: &str = "Examples:
   dynoscope completions bash > ~/.local/share/bash-completion/completions/dynoscope
   dynoscope completions zsh > ~/.zfunc/_dynoscope";

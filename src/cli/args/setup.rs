@@ -16,6 +16,9 @@ pub enum ModelCommand {
         #[arg(long)]
         write: bool,
     },
+    #[command(after_long_help = super::examples::MODEL_EXPORT)]
+    /// Write the single-table design a live table holds, read from a priced sample spread over its key space: a NoSQL Workbench model, a Markdown design document or JSON.
+    Export(crate::cli::model_export::ModelExportArgs),
 }
 
 #[derive(Debug, Clone, Args)]

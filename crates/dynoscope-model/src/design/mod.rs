@@ -5,6 +5,7 @@
 pub mod access_pattern;
 pub mod collection;
 pub mod entity;
+pub mod inferred;
 mod key_schema;
 pub mod part_names;
 pub mod pattern_check;

@@ -1,4 +1,6 @@
-//! Item text as a Markdown table, for pasting into a ticket or a chat (`Y` in the explorer).
+//! Untrusted text in Markdown: item text as a table for a ticket or a chat (`Y` in the
+//! explorer), and every name and value of a design document (`model export`), its Mermaid
+//! diagram's labels included.
 //!
 //! A cell is item data, so it is made inert for both places it lands: the terminal escaper
 //! first (`sanitize`: a newline becomes the two characters `\n`, ESC `\x1b`, a bidi override
@@ -7,6 +9,8 @@
 //! the cell, a backtick open a code span, `*`, `_` and `~` emphasis, `[`/`]` a link, `<`/`>`
 //! raw HTML. Backslashes are doubled first, so the escapes `sanitize` wrote read back as
 //! themselves and a cell ending in `\` cannot escape the next `|`.
+
+use std::fmt::Write;
 
 use crate::text::sanitize::sanitize;
 
@@ -56,6 +60,27 @@ fn push_row<'a>(out: &mut String, cells: impl Iterator<Item = &'a str>, width: u
     out.push('\n');
 }
 
+/// `text` as a Mermaid label, to be put between double quotes: letters, digits, spaces and
+/// plain `#`-free punctuation stay; everything else (quotes, brackets, `#`, `;`, backticks,
+/// controls, non-ASCII) is written as Mermaid's `#code;` entity, so no label can end the
+/// string, the node or the diagram.
+pub fn mermaid_label(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            c if c.is_ascii_alphanumeric()
+                || matches!(c, ' ' | '_' | '-' | '.' | ',' | '+' | '/') =>
+            {
+                out.push(c)
+            }
+            c => {
+                let _ = write!(out, "#{};", u32::from(c));
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +116,13 @@ mod tests {
             markdown_table(&header, &rows),
             "| kind | SK |\n| --- | --- |\n| USER |  |\n| ORDER | ORDER#1 |\n"
         );
+    }
+    #[test]
+    fn a_mermaid_label_holds_no_quote_bracket_or_control() {
+        let label = mermaid_label("x\"]; A-->B\n```\u{202e}");
+        for c in ['"', ']', '[', '\n', '`', '>', '\u{202e}'] {
+            assert!(!label.contains(c), "{c:?} in {label}");
+        }
+        assert_eq!(mermaid_label("USER"), "USER");
     }
 }

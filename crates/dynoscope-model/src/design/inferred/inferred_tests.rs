@@ -1,0 +1,240 @@
+use super::*;
+use crate::design::schema::{IndexInfo, KeyAttr, KeyType, Projection};
+use crate::fixtures::demo_info;
+use crate::item::value::{AttrValue, Item};
+
+pub(super) fn s(v: &str) -> AttrValue {
+    AttrValue::S(v.to_owned())
+}
+
+pub(super) fn item(pairs: &[(&str, AttrValue)]) -> Item {
+    Item::from_attrs(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+    )
+}
+
+/// A multi-tenant design: TENANT, USER and TICKET in the tenant's partition; GSI1 overloaded
+/// (users by email, tickets by status) and `byAssignee` sparse (assigned tickets only).
+pub(super) fn tenant_design() -> (TableInfo, Vec<Item>) {
+    let mut info = demo_info();
+    info.name = "helpdesk".into();
+    info.indexes.push(IndexInfo {
+        name: "byAssignee".into(),
+        keys: KeySchema::simple(
+            KeyAttr::new("assignee", KeyType::S),
+            Some(KeyAttr::new("createdAt", KeyType::S)),
+        ),
+        projection: Projection {
+            projection_type: "KEYS_ONLY".into(),
+            non_key_attributes: vec![],
+        },
+        ..info.indexes[0].clone()
+    });
+    let mut items = Vec::new();
+    for t in ["t1", "t2"] {
+        items.push(item(&[
+            ("PK", s(&format!("TENANT#{t}"))),
+            ("SK", s("PROFILE")),
+            ("tenantId", s(t)),
+            ("plan", s("pro")),
+        ]));
+        for u in ["alice", "bob"] {
+            items.push(item(&[
+                ("PK", s(&format!("TENANT#{t}"))),
+                ("SK", s(&format!("USER#{u}"))),
+                ("tenantId", s(t)),
+                ("userId", s(u)),
+                ("GSI1PK", s(&format!("EMAIL#{u}@{t}.example"))),
+                ("GSI1SK", s("USER")),
+            ]));
+        }
+        for (n, (status, assignee)) in [("OPEN", Some("alice")), ("CLOSED", None), ("OPEN", None)]
+            .into_iter()
+            .enumerate()
+        {
+            let date = format!("2026-01-0{n}");
+            let id = format!("k{n}{t}");
+            let mut attrs = vec![
+                ("PK", s(&format!("TENANT#{t}"))),
+                ("SK", s(&format!("TICKET#{date}#{id}"))),
+                ("tenantId", s(t)),
+                ("date", s(&date)),
+                ("ticketId", s(&id)),
+                ("createdAt", s(&date)),
+                ("status", s(status)),
+                ("GSI1PK", s(&format!("STATUS#{status}"))),
+                ("GSI1SK", s(&format!("{date}#{id}"))),
+                ("price", AttrValue::N("10".into())),
+            ];
+            if n == 2 {
+                attrs.retain(|(k, _)| *k != "price");
+                attrs.push(("price", s("ten")));
+            }
+            if let Some(a) = assignee {
+                attrs.push(("assignee", s(a)));
+            }
+            items.push(item(&attrs));
+        }
+    }
+    (info, items)
+}
+
+fn kind<'a>(design: &'a InferredDesign, name: &str) -> &'a InferredKind {
+    design.kinds.iter().find(|k| k.name == name).unwrap()
+}
+
+fn main_on(kind: &InferredKind, index: Option<&str>) -> (Vec<String>, Vec<String>) {
+    let t = kind
+        .keys
+        .iter()
+        .find(|t| t.index.as_deref() == index)
+        .unwrap();
+    let own = |side: &[Vec<Template>]| {
+        TargetTemplates::main(side)
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    };
+    (own(&t.partition), own(&t.sort))
+}
+
+#[test]
+fn finds_every_kind_with_its_key_templates_on_the_table() {
+    let (info, items) = tenant_design();
+    let design = infer_design(&info, &items);
+    let names: Vec<&str> = design.kinds.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["TICKET", "USER", "TENANT"]);
+    assert_eq!(design.sampled, 12);
+    assert_eq!(
+        main_on(kind(&design, "TICKET"), None),
+        (
+            vec!["TENANT#{tenantId}".into()],
+            vec!["TICKET#{date}#{ticketId}".into()]
+        )
+    );
+    assert_eq!(
+        main_on(kind(&design, "USER"), None),
+        (
+            vec!["TENANT#{tenantId}".into()],
+            vec!["USER#{userId}".into()]
+        )
+    );
+    assert_eq!(
+        main_on(kind(&design, "TENANT"), None),
+        (vec!["TENANT#{tenantId}".into()], vec!["PROFILE".into()])
+    );
+}
+
+#[test]
+fn an_overloaded_index_means_something_else_for_each_kind() {
+    let (info, items) = tenant_design();
+    let design = infer_design(&info, &items);
+    let gsi = design.indexes.iter().find(|i| i.name == "GSI1").unwrap();
+    assert_eq!(
+        gsi.kinds,
+        [("TICKET".to_owned(), 6), ("USER".to_owned(), 4)]
+    );
+    assert_eq!(
+        main_on(kind(&design, "TICKET"), Some("GSI1")),
+        (
+            vec!["STATUS#{status}".into()],
+            vec!["{date}#{ticketId}".into()]
+        )
+    );
+    assert_eq!(main_on(kind(&design, "USER"), Some("GSI1")).1, ["USER"]);
+    assert!(kind(&design, "TENANT")
+        .keys
+        .iter()
+        .all(|t| t.index.is_none()));
+}
+
+#[test]
+fn a_sparse_index_says_how_much_of_the_table_it_holds() {
+    let (info, items) = tenant_design();
+    let design = infer_design(&info, &items);
+    let sparse = design
+        .indexes
+        .iter()
+        .find(|i| i.name == "byAssignee")
+        .unwrap();
+    assert_eq!(sparse.items, 2);
+    assert!(sparse.is_sparse(design.sampled));
+    assert_eq!(sparse.projection, "KEYS_ONLY");
+    assert_eq!(sparse.kinds, [("TICKET".to_owned(), 2)]);
+    let gsi = design.indexes.iter().find(|i| i.name == "GSI1").unwrap();
+    assert_eq!(gsi.items, 10);
+}
+
+#[test]
+fn attributes_carry_their_types_presence_and_conflicts() {
+    let (info, items) = tenant_design();
+    let design = infer_design(&info, &items);
+    let ticket = kind(&design, "TICKET");
+    let price = ticket
+        .attributes
+        .iter()
+        .find(|a| a.name == "price")
+        .unwrap();
+    assert_eq!(price.types, [("N".to_owned(), 4), ("S".to_owned(), 2)]);
+    assert!(price.has_conflict());
+    let assignee = ticket
+        .attributes
+        .iter()
+        .find(|a| a.name == "assignee")
+        .unwrap();
+    assert_eq!((assignee.present, ticket.items), (2, 6));
+    assert!(!assignee.has_conflict());
+}
+
+#[test]
+fn access_patterns_and_relationships_come_from_shared_partitions() {
+    let (info, items) = tenant_design();
+    let design = infer_design(&info, &items);
+    let collection = design
+        .access_patterns
+        .iter()
+        .find(|p| p.description.starts_with("get a TENANT with its"))
+        .unwrap();
+    assert_eq!(
+        collection.description,
+        "get a TENANT with its TICKET and USER in one Query on the table"
+    );
+    assert_eq!(collection.request, "Query PK = \"TENANT#{tenantId}\"");
+    let by_status = design
+        .access_patterns
+        .iter()
+        .find(|p| p.index.as_deref() == Some("GSI1") && p.description.starts_with("TICKETs"))
+        .unwrap();
+    assert_eq!(by_status.description, "TICKETs by date on index GSI1");
+    let children: Vec<&str> = design
+        .relationships
+        .iter()
+        .filter(|r| r.parent == "TENANT" && r.index.is_none())
+        .map(|r| r.child.as_str())
+        .collect();
+    assert_eq!(children, ["TICKET", "USER"]);
+}
+
+#[test]
+fn a_library_attribute_names_the_kind_before_the_keys() {
+    let info = demo_info();
+    let items: Vec<Item> = (0..3)
+        .map(|n| {
+            item(&[
+                ("PK", s(&format!("$store#storeid_s{n}"))),
+                ("SK", s("$employee_1#employeeid_e1")),
+                ("__edb_e__", s("employee")),
+                ("__edb_v__", s("1")),
+                ("storeId", s(&format!("s{n}"))),
+            ])
+        })
+        .collect();
+    let design = infer_design(&info, &items);
+    assert_eq!(design.kinds.len(), 1);
+    assert_eq!(design.kinds[0].name, "employee");
+    assert_eq!(design.kinds[0].source, "__edb_e__");
+    assert_eq!(design.kinds[0].items, 3);
+}

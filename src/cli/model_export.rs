@@ -1,0 +1,114 @@
+//! `model export TABLE`: the single-table design a live table holds, read from a key sample
+//! spread over the table's key space (the pattern check's sample: one page from each segment
+//! of a parallel Scan, priced and said before it is sent, every request reserved under
+//! `--max-rcu` by the session guard), written as a NoSQL Workbench model, a Markdown design
+//! document or JSON.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+
+use super::args::GlobalArgs;
+use super::read_spec::check_guard_flags;
+use super::{connect, CliError};
+use crate::aws::pattern_check::reader::{Outcome, Reader};
+use crate::aws::read::reservation::SessionGuard;
+use crate::aws::Engine;
+use crate::model::design::inferred::{design_markdown, design_workbench, infer_design, ValueMode};
+use crate::model::formats::json::to_safe_json;
+use crate::model::text::sanitize::sanitize;
+use crate::model::traffic::capacity::format_units;
+
+/// `--max-rcu` when not given: a sample is a few pages, not the table.
+const DEFAULT_MAX_RCU: f64 = 10.0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportOutput {
+    /// A NoSQL Workbench model (format 3.0) that `model import` reads back.
+    Workbench,
+    /// A design document: kinds, indexes, access patterns, warnings, a Mermaid diagram.
+    Markdown,
+    /// The inferred design as one JSON object, for scripts.
+    Json,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct ModelExportArgs {
+    /// The table to read the design of.
+    pub table: String,
+    /// Read units the sample may spend (default 10); its price is said before it is sent.
+    #[arg(long, value_name = "N", value_parser = super::ranges::max_rcu)]
+    pub max_rcu: Option<f64>,
+    /// What is written.
+    #[arg(long, value_enum, default_value = "workbench")]
+    pub output: ExportOutput,
+    /// Keep the example items' values in the Workbench model (masked by default).
+    #[arg(long)]
+    pub with_values: bool,
+    /// Write to FILE instead of standard output.
+    #[arg(short = 'o', long = "out", value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+pub async fn run(global: &GlobalArgs, args: ModelExportArgs) -> Result<(), CliError> {
+    let max_rcu = args.max_rcu.unwrap_or(DEFAULT_MAX_RCU);
+    check_guard_flags(Some(max_rcu), None)?;
+    let guard = SessionGuard::new(Some(max_rcu), None).expect("a budget is set");
+    let engine = Engine::new(&connect(global).await?).with_session_guard(Some(guard.clone()));
+    let info = engine.describe_table(&args.table).await?;
+    let say = |line: &str| say!("{line}");
+    let mut reader = Reader::new(&engine, &info, &say);
+    reader.max_rcu = Some(max_rcu);
+    let sample = tokio::select! {
+        sample = reader.sample(None) => sample?,
+        _ = tokio::signal::ctrl_c() => return Err(CliError::new(130, "model export interrupted")),
+    };
+    let items = match sample {
+        Outcome::Done(sample) => sample.items,
+        Outcome::BudgetSpent => {
+            return Err(CliError::new(
+                2,
+                format!(
+                    "--max-rcu {} was spent before one item of '{}' was read; raise it",
+                    format_units(max_rcu),
+                    sanitize(&args.table)
+                ),
+            ))
+        }
+    };
+    say!(
+        "note: read {} items of '{}' for {} RCU",
+        items.len(),
+        sanitize(&args.table),
+        format_units(guard.spent())
+    );
+    let design = infer_design(&info, &items);
+    let mode = match args.with_values {
+        true => ValueMode::WithValues,
+        false => ValueMode::Masked,
+    };
+    let text = match args.output {
+        ExportOutput::Workbench => format!("{}\n", design_workbench(&design, mode)),
+        ExportOutput::Markdown => design_markdown(&design),
+        ExportOutput::Json => format!("{}\n", to_safe_json(&design, true)),
+    };
+    write_out(args.out.as_ref(), &text)
+}
+
+fn write_out(path: Option<&PathBuf>, text: &str) -> Result<(), CliError> {
+    use std::io::Write as _;
+    let Some(path) = path else {
+        return match std::io::stdout().lock().write_all(text.as_bytes()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(CliError::service(format!("cannot write output: {e}")))
+            }
+            _ => Ok(()),
+        };
+    };
+    std::fs::write(path, text).map_err(|e| {
+        CliError::bad_input(format!(
+            "cannot write '{}': {e}; choose another -o FILE",
+            sanitize(&path.display().to_string())
+        ))
+    })
+}
