@@ -7,15 +7,14 @@
 //! planted at its path is neither read nor replaced. Each write reads the file again and
 //! replaces only its own table's entries, so two explorers open at once lose little.
 
-use std::fs::OpenOptions;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
 use crate::app::history_file::{decode, encode, history_key, HistoryBook};
 use crate::app::state::HistoryEntry;
-use crate::local_files::{create_private_dir_all, open_regular, read_untrusted, Links, ReadError};
+use crate::local_files::{read_untrusted, replace_private, Links, ReadError};
 
 pub const HISTORY_FILE: &str = "query-history.json";
 
@@ -42,39 +41,15 @@ pub fn load(path: &Path) -> HistoryBook {
 
 /// Replaces `table`'s history at `endpoint` in the file at `path`.
 pub fn save(path: &Path, endpoint: &str, table: &str, entries: &[HistoryEntry]) -> io::Result<()> {
+    // Refused before the file is read again: a link planted at the path is not followed.
     if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
         return Err(io::Error::other(
             "the history path is a symlink or not a regular file; not writing through it",
         ));
     }
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    create_private_dir_all(dir)?;
     let mut book = load(path);
     book.insert(history_key(endpoint, table), entries.to_vec());
-    let text = encode(&book);
-    let temp = dir.join(format!(".{HISTORY_FILE}.{}.tmp", std::process::id()));
-    let _ = std::fs::remove_file(&temp);
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let written = open_regular(&mut options, &temp, Links::Refuse).and_then(|mut file| {
-        file.write_all(text.as_bytes())?;
-        file.sync_all()
-    });
-    match written.and_then(|()| std::fs::rename(&temp, path)) {
-        Ok(()) => Ok(()),
-        Err(e) => {
-            let _ = std::fs::remove_file(&temp);
-            Err(e)
-        }
-    }
+    replace_private(path, encode(&book).as_bytes())
 }
 
 struct Job {

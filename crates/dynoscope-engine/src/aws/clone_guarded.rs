@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::error::SdkError;
-use aws_sdk_dynamodb::types::{PutRequest, ReturnConsumedCapacity, WriteRequest};
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 use aws_sdk_dynamodb::Client;
 use tokio_util::sync::CancellationToken;
 
@@ -157,16 +157,7 @@ async fn batch(
     items: &[Item],
     guard: &Arc<WriteGuard>,
 ) -> Result<Sent, EngineError> {
-    let requests: Vec<WriteRequest> = items
-        .iter()
-        .map(|item| {
-            let put = PutRequest::builder()
-                .set_item(Some(item_to_sdk(item)))
-                .build()
-                .expect("item is set");
-            WriteRequest::builder().put_request(put).build()
-        })
-        .collect();
+    let requests = crate::aws::seed::put_requests(items);
     let out = client
         .batch_write_item()
         .request_items(table, requests)

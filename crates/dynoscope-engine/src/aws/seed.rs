@@ -182,14 +182,9 @@ pub(super) async fn wait_active(
     )))
 }
 
-/// Writes one batch, resending `UnprocessedItems` with backoff until none are left.
-pub(super) async fn write_batch(
-    client: &Client,
-    endpoint: &str,
-    table: &str,
-    chunk: Vec<Item>,
-) -> Result<(), EngineError> {
-    let mut pending: Vec<WriteRequest> = chunk
+/// One BatchWriteItem put request for each item.
+pub(super) fn put_requests(items: &[Item]) -> Vec<WriteRequest> {
+    items
         .iter()
         .map(|item| {
             let put = PutRequest::builder()
@@ -198,7 +193,17 @@ pub(super) async fn write_batch(
                 .expect("item is set");
             WriteRequest::builder().put_request(put).build()
         })
-        .collect();
+        .collect()
+}
+
+/// Writes one batch, resending `UnprocessedItems` with backoff until none are left.
+pub(super) async fn write_batch(
+    client: &Client,
+    endpoint: &str,
+    table: &str,
+    chunk: Vec<Item>,
+) -> Result<(), EngineError> {
+    let mut pending = put_requests(&chunk);
     for round in 0..MAX_UNPROCESSED_ROUNDS {
         let out = client
             .batch_write_item()
