@@ -236,15 +236,27 @@ pub fn merged_top<'a>(
     parts: impl Iterator<Item = &'a SpaceSaving> + Clone,
     k: usize,
 ) -> Vec<Counted> {
-    let mut keys: hashbrown::HashSet<&str> = hashbrown::HashSet::new();
-    for part in parts.clone() {
-        keys.extend(part.iter().map(|(key, _, _)| key));
+    // One pass over every part's counters, not one lookup per key in every part: a key's sum
+    // is every part's floor, plus what each part that holds it counts above its floor. The
+    // live pane merges its window's buckets on every tick, and looking each key up in each
+    // bucket was most of a tick's time (docs/benchmarks.md §17.14).
+    let floors: u64 = parts.clone().map(SpaceSaving::floor).sum();
+    // Per key: the count and error summed over the parts that hold it, and those parts' floors.
+    let mut held: hashbrown::HashMap<&str, (u64, u64, u64)> = hashbrown::HashMap::new();
+    for part in parts {
+        let floor = part.floor();
+        for (key, count, error) in part.iter() {
+            let sums = held.entry(key).or_default();
+            sums.0 += count;
+            sums.1 += error;
+            sums.2 += floor;
+        }
     }
-    let mut out: Vec<(&str, u64, u64)> = keys
+    let mut out: Vec<(&str, u64, u64)> = held
         .into_iter()
-        .map(|key| {
-            let (count, error) = merged_counts(parts.clone(), key);
-            (key, count, error)
+        .map(|(key, (count, error, held_floors))| {
+            let unheld = floors - held_floors;
+            (key, count + unheld, error + unheld)
         })
         .collect();
     out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));

@@ -141,6 +141,8 @@ proptest! {
         let slack: u64 = parts.iter().map(|p| p.total() / capacity as u64).sum();
         let top = merged_top(parts.iter(), usize::MAX);
         for c in &top {
+            // The one-pass merge sums what a lookup of the key in every part would.
+            prop_assert_eq!((c.count, c.error), merged_counts(parts.iter(), &c.key));
             let t = truth[c.key.as_str()];
             prop_assert!(c.count >= t && c.count - c.error <= t, "{c:?} vs {t}");
             prop_assert!(c.count - t <= slack, "{c:?}: over by more than {slack}");
