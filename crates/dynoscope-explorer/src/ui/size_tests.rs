@@ -141,6 +141,16 @@ fn all_states() -> Vec<(&'static str, State)> {
     send(&mut s, [press(KeyCode::Tab)]);
     send(&mut s, "status = \"SHIPPED\"".chars().map(char));
     states.push(("builder with a filter warning", s));
+    // Issue 52: a field per key attribute (five on TournamentRegionIndex) and a range on the
+    // last filled one.
+    let mut s =
+        crate::app::query_form::builder_tests::builder_open_with(matches_info(), matches_items());
+    send(&mut s, [press(KeyCode::BackTab), press(KeyCode::Right)]);
+    for value in ["WINTER2024", "EU-WEST", "SEMI"] {
+        send(&mut s, [press(KeyCode::Tab)]);
+        send(&mut s, value.chars().map(char));
+    }
+    states.push(("builder on a multi-attribute index", s));
 
     let mut s = loaded(false);
     send(&mut s, [char('K'), press(KeyCode::End)]);

@@ -33,6 +33,7 @@ pub(super) fn refresh(state: &mut State) {
     let Some(b) = v.modal.as_mut().and_then(Modal::query_form_mut) else {
         return;
     };
+    b.fit_focus(&info);
     b.check = b.prepare(&info);
     b.sample_offer = super::sample_offer::offer(b, &info);
     if b.partiql {
@@ -57,14 +58,29 @@ pub(super) fn refresh(state: &mut State) {
     };
     let keys = b.keys(&info).clone();
     let same_keys = store.filter(|s| *s.group_keys() == keys);
-    // The store groups by other keys: the loaded items' own attributes hold these keys.
-    if let (Some(s), None) = (store, same_keys) {
+    // The store groups by other keys: the loaded items' own attributes hold these keys. A
+    // multi-attribute key's collections are tuples, so its values are always read per
+    // attribute from the items.
+    let multi = keys.is_multi_attribute();
+    if let (Some(s), true) = (store, same_keys.is_none() || multi) {
         b.loaded_keys.update(s, &keys);
     }
     let typed = b.text(b.focus);
     // Nothing typed, nothing offered: Tab on an empty field moves on instead of accepting.
     let (items, counts): (Vec<String>, Vec<usize>) = match b.focus {
         _ if typed.is_empty() => Default::default(),
+        Field::PkAt(_) | Field::SkAt(_) | Field::SkHigh if multi => {
+            match super::multi_key::completion_values(b, &keys, b.focus) {
+                Some((numeric, values)) => split(complete_key(
+                    &typed,
+                    values.iter().map(String::as_str),
+                    MAX_COMPLETIONS,
+                    order,
+                    numeric,
+                )),
+                None => Default::default(),
+            }
+        }
         Field::Pk => {
             let mut values: BTreeSet<&str> =
                 b.sample.pk_values.iter().map(String::as_str).collect();
