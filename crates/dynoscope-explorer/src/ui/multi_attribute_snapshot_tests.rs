@@ -119,3 +119,61 @@ fn the_query_form_has_a_field_per_key_attribute() {
     }
     insta::assert_snapshot!("multi_attribute_query_form", render(&s).backend());
 }
+
+/// From a match in the table, its own collection of TournamentRegionIndex is a related
+/// collection (the tuple of its tournamentId and region), and `g r` opens it with a Query over
+/// both partition attributes; in that collection it is not listed as a link to itself.
+#[test]
+fn g_r_opens_the_items_tuple_collection_of_a_multi_attribute_index() {
+    let (mut s, id) = opened_with(matches_info());
+    answer(&mut s, id);
+    let related = |s: &State| s.table.as_ref().unwrap().view.related.links.clone();
+    let links = related(&s);
+    let link = links
+        .iter()
+        .find(|l| l.index.as_deref() == Some("TournamentRegionIndex"))
+        .unwrap_or_else(|| panic!("no tuple link in {links:?}"));
+    assert_eq!(link.partition.len(), 2);
+    assert_eq!(link.key, link.partition.join(" · "));
+    assert_eq!(
+        links[0], *link,
+        "own keys of the item's indexes, the tuple first"
+    );
+    let effects = send(&mut s, [char('g'), char('r')]);
+    let (id, spec) = match effects.as_slice() {
+        [.., Effect::Read(ReadEffect::Start { id, spec })] => (*id, spec.clone()),
+        other => panic!("expected a Query, got {other:?}"),
+    };
+    assert_eq!(spec.index.as_deref(), Some("TournamentRegionIndex"));
+    assert_eq!(
+        spec.key_condition.as_deref(),
+        Some("#pk0 = :pk0 AND #pk1 = :pk1")
+    );
+    let values: Vec<String> = spec
+        .values
+        .iter()
+        .map(|(_, v)| v.as_s().unwrap().to_owned())
+        .collect();
+    assert_eq!(values, link.partition);
+    // DynamoDB's answer: the items of that tuple.
+    let text =
+        |i: &crate::model::item::value::Item, a: &str| i.get(a).unwrap().as_s().unwrap().to_owned();
+    let items: Vec<_> = matches_items()
+        .into_iter()
+        .filter(|i| [text(i, "tournamentId"), text(i, "region")] == *link.partition)
+        .collect();
+    send(&mut s, [page(id, 1, items, false)]);
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
+    assert_eq!(store.collections()[0].key, link.key);
+    assert!(
+        !related(&s).is_empty(),
+        "the item's other collections are listed"
+    );
+    assert!(
+        related(&s)
+            .iter()
+            .all(|l| l.index.as_deref() != Some("TournamentRegionIndex") || l.key != link.key),
+        "{:?}",
+        related(&s)
+    );
+}
