@@ -113,6 +113,25 @@ pub(super) fn refresh(state: &mut State) {
                 numeric,
             ))
         }
+        Field::Statement if multi => {
+            match super::multi_key::statement_completion(b, &keys, &typed) {
+                Some((head, partial, numeric, values)) => {
+                    let (texts, counts) = split(complete_key(
+                        &partial,
+                        values.iter().map(String::as_str),
+                        MAX_COMPLETIONS,
+                        order,
+                        numeric,
+                    ));
+                    let items = texts
+                        .iter()
+                        .map(|t| format!("{head}'{}", t.replace('\'', "''")))
+                        .collect();
+                    (items, counts)
+                }
+                None => statement_words(&typed, store, &info),
+            }
+        }
         Field::Statement if open_key_value(&typed, &keys.partition_key().name).is_some() => {
             let (head, partial) =
                 open_key_value(&typed, &keys.partition_key().name).expect("matched");
@@ -157,22 +176,7 @@ pub(super) fn refresh(state: &mut State) {
                 .collect();
             (items, counts)
         }
-        Field::Statement => {
-            // The table's and its indexes' names, and the loaded items' attributes, where the
-            // statement can spell them bare, and the keywords the grammar expects there.
-            let mut names = loaded_attributes(store);
-            names.insert(info.name.clone());
-            names.extend(info.indexes.iter().map(|i| i.name.clone()));
-            names.retain(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'));
-            let mut words = keywords(&typed);
-            words.extend(complete_last_word(
-                &typed,
-                names.iter().map(String::as_str),
-                MAX_COMPLETIONS,
-            ));
-            words.truncate(MAX_COMPLETIONS);
-            (words, Vec::new())
-        }
+        Field::Statement => statement_words(&typed, store, &info),
         Field::Filter | Field::Projection => {
             let names = loaded_attributes(store);
             let words =
@@ -193,6 +197,27 @@ pub(super) fn refresh(state: &mut State) {
         counts,
         order,
     });
+}
+
+/// The table's and its indexes' names, and the loaded items' attributes, where the statement
+/// can spell them bare, and the keywords the grammar expects there.
+fn statement_words(
+    typed: &str,
+    store: Option<&ItemStore>,
+    info: &crate::model::design::schema::TableInfo,
+) -> (Vec<String>, Vec<usize>) {
+    let mut names = loaded_attributes(store);
+    names.insert(info.name.clone());
+    names.extend(info.indexes.iter().map(|i| i.name.clone()));
+    names.retain(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    let mut words = keywords(typed);
+    words.extend(complete_last_word(
+        typed,
+        names.iter().map(String::as_str),
+        MAX_COMPLETIONS,
+    ));
+    words.truncate(MAX_COMPLETIONS);
+    (words, Vec::new())
 }
 
 /// The attribute names of the first thousand loaded items.

@@ -16,6 +16,7 @@ use crate::model::design::schema::{KeyAttr, KeySchema, KeyType, TableInfo, MAX_K
 use crate::model::query::key_condition::{
     KeyCondition, KeyConditionError, KeyValue, SortInput, SortOp,
 };
+use crate::model::query::partiql::complete::{open_sort_value, pinned_partition};
 
 /// Where a key field's text lives in `QueryForm::key_parts`.
 pub(super) fn slot(field: Field) -> usize {
@@ -82,7 +83,13 @@ pub(super) fn completion_values(
     let at = position(keys, field)?;
     let attr = keys.attributes().nth(at)?;
     let before: Vec<String> = (0..at).map(|p| b.text(field_at(keys, p))).collect();
-    let values = (b.loaded_keys.rows.iter())
+    Some((attr.key_type == KeyType::N, values_at(b, at, &before)))
+}
+
+/// The values of the key attribute at position `at` among the loaded and sampled key rows
+/// whose earlier attributes equal `before` (an empty one: any value).
+fn values_at(b: &QueryForm, at: usize, before: &[String]) -> BTreeSet<String> {
+    (b.loaded_keys.rows.iter())
         .chain(&b.sample.rows)
         .filter(|row| row.len() > at)
         .filter(|row| {
@@ -92,8 +99,27 @@ pub(super) fn completion_values(
                 .all(|(t, v)| t.is_empty() || t == v)
         })
         .map(|row| row[at].clone())
+        .collect()
+}
+
+/// In PartiQL mode on a multi-attribute key: the value being typed after a key attribute
+/// (`region = 'U`, `round >= '`, `begins_with(round, '`), as the text before it, the partial
+/// value, whether the attribute is a number, and its values seen with what the statement pins
+/// for the attributes before it (`tournamentId = 'WINTER2024'`).
+pub(super) fn statement_completion<'t>(
+    b: &QueryForm,
+    keys: &KeySchema,
+    typed: &'t str,
+) -> Option<(&'t str, String, bool, BTreeSet<String>)> {
+    let (at, (head, partial)) = keys
+        .attributes()
+        .enumerate()
+        .find_map(|(p, a)| open_sort_value(typed, &a.name).map(|open| (p, open)))?;
+    let before: Vec<String> = (keys.attributes().take(at))
+        .map(|a| pinned_partition(head, &a.name).unwrap_or_default())
         .collect();
-    Some((attr.key_type == KeyType::N, values))
+    let numeric = keys.attributes().nth(at)?.key_type == KeyType::N;
+    Some((head, partial, numeric, values_at(b, at, &before)))
 }
 
 impl QueryForm {

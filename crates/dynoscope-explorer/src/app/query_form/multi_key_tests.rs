@@ -334,3 +334,27 @@ fn history_keeps_every_key_field() {
     assert_eq!(recalled.text(Field::SkAt(2)), "m9");
     assert_eq!(recalled.op, op("begins_with"));
 }
+
+/// PartiQL mode on the index: a key attribute's value completes from the loaded items seen
+/// with what the statement pins for the attributes before it.
+#[test]
+fn partiql_completes_each_key_attribute_narrowed_by_what_the_statement_pins() {
+    let mut s = builder_open_with(matches_info(), matches_items());
+    send(&mut s, [press(KeyCode::BackTab), press(KeyCode::Right)]);
+    send(&mut s, [ctrl('r'), ctrl('r')]);
+    assert_eq!(builder(&s).focus, Field::Statement);
+    send(&mut s, typed("tournamentId = 'WINTER2024' AND region = 'U"));
+    let start = r#"SELECT * FROM "app"."TournamentRegionIndex" WHERE "#;
+    let head = format!("{start}tournamentId = 'WINTER2024' AND region = '");
+    assert_eq!(completions(&s), [format!("{head}US-EAST")]);
+    send(&mut s, [ctrl('u')]);
+    send(&mut s, typed("tournamentId = 'SPRING2025' AND region = 'U"));
+    assert!(completions(&s).is_empty(), "{:?}", completions(&s));
+    send(&mut s, [ctrl('u')]);
+    let pinned = "tournamentId = 'WINTER2024' AND region = 'EU-WEST' AND begins_with(round, 'SEMIF";
+    send(&mut s, typed(pinned));
+    assert_eq!(
+        completions(&s),
+        [format!("{}SEMIFINAL", &pinned[..pinned.len() - 5])]
+    );
+}
