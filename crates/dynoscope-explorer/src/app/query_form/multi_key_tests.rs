@@ -327,7 +327,10 @@ fn history_keeps_every_key_field() {
     let mut book = HistoryBook::new();
     book.insert(history_key("e", "matches"), vec![entry.clone()]);
     let back = decode(&encode(&book));
-    assert_eq!(back[&history_key("e", "matches")], [entry.clone()]);
+    assert_eq!(
+        back[&history_key("e", "matches")],
+        std::slice::from_ref(&entry)
+    );
     let mut recalled = QueryForm::new(0);
     recalled.restore(&entry);
     assert_eq!(recalled.text(Field::PkAt(1)), "EU-WEST");
