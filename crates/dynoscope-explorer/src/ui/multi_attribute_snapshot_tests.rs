@@ -139,6 +139,14 @@ fn g_r_opens_the_items_tuple_collection_of_a_multi_attribute_index() {
         links[0], *link,
         "own keys of the item's indexes, the tuple first"
     );
+    // An index keyed by one partition attribute and several sort attributes is an index like
+    // any: the item's player1Id names its collection there.
+    assert!(
+        links.iter().any(|l| {
+            l.index.as_deref() == Some("PlayerMatchHistoryIndex") && l.partition == ["p1"]
+        }),
+        "{links:?}"
+    );
     let effects = send(&mut s, [char('g'), char('r')]);
     let (id, spec) = match effects.as_slice() {
         [.., Effect::Read(ReadEffect::Start { id, spec })] => (*id, spec.clone()),
