@@ -205,3 +205,91 @@ fn partiql_on_every_partition_attribute_and_a_sort_prefix_is_that_query() {
         0
     );
 }
+
+/// The explorer (the real binary in a pty) on TournamentRegionIndex: the query form chosen on
+/// that index, both partition values and a round prefix typed in their own fields, begins_with
+/// chosen for the last filled one, run; the items shown are boto3's Query of the same condition
+/// (every matchId, no other). Every step waits for the screen to show it, none sleeps to hope.
+#[test]
+fn the_explorer_query_form_reads_a_partition_tuple_and_a_sort_prefix() {
+    use std::collections::BTreeSet;
+    let want: BTreeSet<String> = Oracle {
+        index: "TournamentRegionIndex",
+        equal: vec![("tournamentId", s("WINTER2024")), ("region", s("EU-WEST"))],
+        range: Some(("round", "begins_with({a}, :r0)", vec![s("SEMI")])),
+        descending: false,
+    }
+    .items()
+    .iter()
+    .map(|i| i["matchId"]["S"].as_str().unwrap().to_owned())
+    .collect();
+    assert_eq!(want.len(), 2, "SEMIFINALS in the lower and upper brackets");
+    let mut pty = pty::Session::start(&[matches()]);
+    pty.wait_text("Collections by matchId");
+    pty.keys(":");
+    pty.wait_text("EXPLAIN");
+    pty.keys("\x1b[Z"); // back to the index chooser
+                        // The form starts on the table; → until it shows the index (DescribeTable's order).
+    for _ in 0..4 {
+        let screen = pty.screen();
+        if screen.contains("‹ TournamentRegionIndex ›") {
+            break;
+        }
+        let shown = chosen_target(&screen);
+        pty.keys("\x1b[C");
+        pty.wait_for("the next index", |s| chosen_target(s) != shown);
+    }
+    pty.wait_text("‹ TournamentRegionIndex ›");
+    pty.keys("\tWINTER2024");
+    pty.wait_for("tournamentId", |s| {
+        field(s, "tournamentId").contains("WINTER2024")
+    });
+    pty.keys("\tEU-WEST");
+    pty.wait_for("region", |s| field(s, "region").contains("EU-WEST"));
+    pty.keys("\tSEMI");
+    // SEMIFINALS is offered; Esc dismisses it, then on to the operator (bracket, matchId, op).
+    pty.wait_text("Tab/→ accepts");
+    pty.keys("\x1b");
+    pty.wait_for("the offer dismissed", |s| !s.contains("Tab/→ accepts"));
+    pty.keys("\t\t\t\x1b[D");
+    pty.wait_text("begins_with(#sk0, :sk0)");
+    pty.keys("\r");
+    let screen = pty.wait_for("the query's items", |s| {
+        !s.contains("EXPLAIN") && s.contains("Query · 1 page · 2 items")
+    });
+    let shown: BTreeSet<String> = screen
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| {
+            w.len() == 4 && w.starts_with('M') && w[1..].bytes().all(|b| b.is_ascii_digit())
+        })
+        .map(String::from)
+        .collect();
+    assert_eq!(shown, want, "{screen}");
+    assert!(screen.contains("WINTER2024 · EU-WEST"), "{screen}");
+    pty.keys("q");
+    assert!(pty.wait_exit().success());
+}
+
+/// The target the query form's index field shows: `‹ NAME ›`.
+fn chosen_target(screen: &str) -> String {
+    let Some(at) = screen.find("‹ ") else {
+        return String::new();
+    };
+    screen[at..]
+        .split(" ›")
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// The text on the form's row labelled `label`.
+fn field(screen: &str, label: &str) -> String {
+    let row = screen.lines().find(|l| l.contains(&format!("{label:<18}")));
+    row.map(|l| {
+        l.split(&format!("{label:<18}"))
+            .nth(1)
+            .unwrap_or("")
+            .to_owned()
+    })
+    .unwrap_or_default()
+}

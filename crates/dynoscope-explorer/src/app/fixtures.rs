@@ -205,3 +205,79 @@ pub fn five_index_info() -> crate::model::design::schema::TableInfo {
     ];
     info
 }
+
+// Issue 52's `matches` table (the explorer's tests on a multi-attribute GSI).
+
+use crate::model::design::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType};
+use crate::model::design::schema::{Projection, TableInfo};
+use crate::model::item::value::AttrValue;
+
+fn key_attr(name: &str, key_type: KeyType) -> KeyAttr {
+    KeyAttr::new(name, key_type)
+}
+
+/// `app` described as issue 52's `matches`: key matchId, the two multi-attribute GSIs.
+pub fn matches_info() -> TableInfo {
+    let index = |name: &str, keys: KeySchema| IndexInfo {
+        name: name.into(),
+        kind: IndexKind::Gsi,
+        keys,
+        projection: Projection {
+            projection_type: "ALL".into(),
+            non_key_attributes: vec![],
+        },
+        provisioned: None,
+        item_count: Some(8),
+        size_bytes: Some(8 * 120),
+    };
+    let mut info = crate::model::fixtures::demo_info();
+    info.keys = KeySchema::simple(key_attr("matchId", KeyType::S), None);
+    info.item_count = 8;
+    info.size_bytes = 8 * 120;
+    let s = |n: &str| key_attr(n, KeyType::S);
+    info.indexes = vec![
+        index(
+            "TournamentRegionIndex",
+            KeySchema::new(
+                vec![s("tournamentId"), s("region")],
+                vec![s("round"), s("bracket"), s("matchId")],
+            )
+            .unwrap(),
+        ),
+        index(
+            "PlayerMatchHistoryIndex",
+            KeySchema::new(vec![s("player1Id")], vec![s("matchDate"), s("round")]).unwrap(),
+        ),
+    ];
+    info
+}
+
+fn game(id: &str, tournament: &str, region: &str, round: &str, bracket: &str) -> Item {
+    let mut item = Item::new();
+    for (name, value) in [
+        ("matchId", id),
+        ("tournamentId", tournament),
+        ("region", region),
+        ("round", round),
+        ("bracket", bracket),
+        ("player1Id", "p1"),
+        ("matchDate", "2024-12-01"),
+    ] {
+        item.insert(name, AttrValue::S(value.into()));
+    }
+    item
+}
+
+/// Eight matches in six partitions, in no key's order (as a Scan returns them).
+pub fn matches_items() -> Vec<Item> {
+    vec![
+        game("m1", "WINTER2024", "EU-WEST", "SEMIFINAL", "UPPER"),
+        game("m2", "WINTER2024", "US-EAST", "FINAL", "UPPER"),
+        game("m3", "WINTER2024", "EU-WEST", "FINAL", "UPPER"),
+        game("m4", "WINTER2024", "EU-WEST", "SEMIFINAL", "LOWER"),
+        game("m5", "SPRING2025", "EU-WEST", "FINAL", "UPPER"),
+        game("m6", "WINTER2024", "EU-WEST", "SEMI", "UPPER"),
+        game("m7", "SPRING2025", "AP-SOUTH", "FINAL", "UPPER"),
+        game("m8", "WINTER2024", "AP-SOUTH", "QUARTER", "UPPER"),
+    ]
+}

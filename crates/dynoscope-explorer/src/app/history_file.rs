@@ -57,7 +57,7 @@ struct EntryText {
 }
 
 /// Text fields and their names in the file: stable, whatever the enum is called.
-const FIELDS: [(Field, &str); 11] = [
+const FIELDS: [(Field, &str); 19] = [
     (Field::Pk, "pk"),
     (Field::Sk, "sk"),
     (Field::SkHigh, "sk_high"),
@@ -69,6 +69,15 @@ const FIELDS: [(Field, &str); 11] = [
     (Field::RawValues, "raw_values"),
     (Field::Statement, "statement"),
     (Field::Parameters, "parameters"),
+    // A multi-attribute key's fields, by position in its partition and sort lists.
+    (Field::PkAt(0), "pk_0"),
+    (Field::PkAt(1), "pk_1"),
+    (Field::PkAt(2), "pk_2"),
+    (Field::PkAt(3), "pk_3"),
+    (Field::SkAt(0), "sk_0"),
+    (Field::SkAt(1), "sk_1"),
+    (Field::SkAt(2), "sk_2"),
+    (Field::SkAt(3), "sk_3"),
 ];
 
 fn entry_text(entry: &HistoryEntry) -> EntryText {

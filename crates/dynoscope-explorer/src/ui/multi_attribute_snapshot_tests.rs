@@ -7,81 +7,7 @@ use super::snapshot_tests::{buffer_text, render};
 use crate::app::fixtures::*;
 use crate::app::msg::{Effect, Msg, ReadEffect};
 use crate::app::state::State;
-use crate::model::design::schema::{
-    IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection, TableInfo,
-};
 use crate::model::engine::EngineEvent;
-use crate::model::item::value::{AttrValue, Item};
-
-fn attr(name: &str, key_type: KeyType) -> KeyAttr {
-    KeyAttr::new(name, key_type)
-}
-
-/// `app` described as issue 52's `matches`: key matchId, the two multi-attribute GSIs.
-fn matches_info() -> TableInfo {
-    let index = |name: &str, keys: KeySchema| IndexInfo {
-        name: name.into(),
-        kind: IndexKind::Gsi,
-        keys,
-        projection: Projection {
-            projection_type: "ALL".into(),
-            non_key_attributes: vec![],
-        },
-        provisioned: None,
-        item_count: Some(8),
-        size_bytes: Some(8 * 120),
-    };
-    let mut info = crate::model::fixtures::demo_info();
-    info.keys = KeySchema::simple(attr("matchId", KeyType::S), None);
-    info.item_count = 8;
-    info.size_bytes = 8 * 120;
-    let s = |n: &str| attr(n, KeyType::S);
-    info.indexes = vec![
-        index(
-            "TournamentRegionIndex",
-            KeySchema::new(
-                vec![s("tournamentId"), s("region")],
-                vec![s("round"), s("bracket"), s("matchId")],
-            )
-            .unwrap(),
-        ),
-        index(
-            "PlayerMatchHistoryIndex",
-            KeySchema::new(vec![s("player1Id")], vec![s("matchDate"), s("round")]).unwrap(),
-        ),
-    ];
-    info
-}
-
-fn game(id: &str, tournament: &str, region: &str, round: &str, bracket: &str) -> Item {
-    let mut item = Item::new();
-    for (name, value) in [
-        ("matchId", id),
-        ("tournamentId", tournament),
-        ("region", region),
-        ("round", round),
-        ("bracket", bracket),
-        ("player1Id", "p1"),
-        ("matchDate", "2024-12-01"),
-    ] {
-        item.insert(name, AttrValue::S(value.into()));
-    }
-    item
-}
-
-/// Eight matches in six partitions, in no key's order (as a Scan returns them).
-fn matches_items() -> Vec<Item> {
-    vec![
-        game("m1", "WINTER2024", "EU-WEST", "SEMIFINAL", "UPPER"),
-        game("m2", "WINTER2024", "US-EAST", "FINAL", "UPPER"),
-        game("m3", "WINTER2024", "EU-WEST", "FINAL", "UPPER"),
-        game("m4", "WINTER2024", "EU-WEST", "SEMIFINAL", "LOWER"),
-        game("m5", "SPRING2025", "EU-WEST", "FINAL", "UPPER"),
-        game("m6", "WINTER2024", "EU-WEST", "SEMI", "UPPER"),
-        game("m7", "SPRING2025", "AP-SOUTH", "FINAL", "UPPER"),
-        game("m8", "WINTER2024", "AP-SOUTH", "QUARTER", "UPPER"),
-    ]
-}
 
 /// Read `id` answered with the matches, in one page, done.
 fn answer(s: &mut State, id: u64) {
@@ -153,4 +79,109 @@ fn a_multi_attribute_index_shows_tuple_collections_in_sort_order() {
     assert!(text.contains("Collections by tournamentId"), "{text}");
     assert!(text.contains("WINTER2024 · EU-WEST"), "{text}");
     insta::assert_snapshot!("multi_attribute_index", render(&s).backend());
+}
+
+/// The query form on TournamentRegionIndex: a field per key attribute labelled by its name,
+/// both partition values and the first round typed, begins_with on the last filled sort field
+/// (round), and the EXPLAIN's KeyConditionExpression over both partition attributes and it.
+#[test]
+fn the_query_form_has_a_field_per_key_attribute() {
+    let mut s = on_tournament_region_index();
+    send(&mut s, [char(':')]);
+    let mut keys: Vec<Msg> = "WINTER2024".chars().map(char).collect();
+    keys.push(press(KeyCode::Tab));
+    keys.extend("EU-WEST".chars().map(char));
+    keys.push(press(KeyCode::Tab));
+    keys.extend("SEMI".chars().map(char));
+    send(&mut s, keys);
+    // The popup offers SEMIFINAL; Esc closes it, then on to the operator.
+    send(&mut s, [press(KeyCode::Esc)]);
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
+    assert!(b.completion.is_none());
+    let on_op = [KeyCode::Tab, KeyCode::Tab, KeyCode::Tab, KeyCode::Left];
+    send(&mut s, on_op.map(press));
+    let b = s.table.as_ref().unwrap().query_form().unwrap();
+    let spec = &b.check.as_ref().expect("a sendable query").spec;
+    assert_eq!(
+        spec.key_condition.as_deref(),
+        Some("#pk0 = :pk0 AND #pk1 = :pk1 AND begins_with(#sk0, :sk0)")
+    );
+    let text = buffer_text(&render(&s));
+    for label in [
+        "tournamentId",
+        "region",
+        "round",
+        "bracket",
+        "matchId",
+        "op on last sort",
+    ] {
+        assert!(text.contains(label), "{label}: {text}");
+    }
+    insta::assert_snapshot!("multi_attribute_query_form", render(&s).backend());
+}
+
+/// From a match in the table, its own collection of TournamentRegionIndex is a related
+/// collection (the tuple of its tournamentId and region), and `g r` opens it with a Query over
+/// both partition attributes; in that collection it is not listed as a link to itself.
+#[test]
+fn g_r_opens_the_items_tuple_collection_of_a_multi_attribute_index() {
+    let (mut s, id) = opened_with(matches_info());
+    answer(&mut s, id);
+    let related = |s: &State| s.table.as_ref().unwrap().view.related.links.clone();
+    let links = related(&s);
+    let link = links
+        .iter()
+        .find(|l| l.index.as_deref() == Some("TournamentRegionIndex"))
+        .unwrap_or_else(|| panic!("no tuple link in {links:?}"));
+    assert_eq!(link.partition.len(), 2);
+    assert_eq!(link.key, link.partition.join(" · "));
+    assert_eq!(
+        links[0], *link,
+        "own keys of the item's indexes, the tuple first"
+    );
+    // An index keyed by one partition attribute and several sort attributes is an index like
+    // any: the item's player1Id names its collection there.
+    assert!(
+        links.iter().any(|l| {
+            l.index.as_deref() == Some("PlayerMatchHistoryIndex") && l.partition == ["p1"]
+        }),
+        "{links:?}"
+    );
+    let effects = send(&mut s, [char('g'), char('r')]);
+    let (id, spec) = match effects.as_slice() {
+        [.., Effect::Read(ReadEffect::Start { id, spec })] => (*id, spec.clone()),
+        other => panic!("expected a Query, got {other:?}"),
+    };
+    assert_eq!(spec.index.as_deref(), Some("TournamentRegionIndex"));
+    assert_eq!(
+        spec.key_condition.as_deref(),
+        Some("#pk0 = :pk0 AND #pk1 = :pk1")
+    );
+    let values: Vec<String> = spec
+        .values
+        .iter()
+        .map(|(_, v)| v.as_s().unwrap().to_owned())
+        .collect();
+    assert_eq!(values, link.partition);
+    // DynamoDB's answer: the items of that tuple.
+    let text =
+        |i: &crate::model::item::value::Item, a: &str| i.get(a).unwrap().as_s().unwrap().to_owned();
+    let items: Vec<_> = matches_items()
+        .into_iter()
+        .filter(|i| [text(i, "tournamentId"), text(i, "region")] == *link.partition)
+        .collect();
+    send(&mut s, [page(id, 1, items, false)]);
+    let store = s.table.as_ref().unwrap().view.store.as_ref().unwrap();
+    assert_eq!(store.collections()[0].key, link.key);
+    assert!(
+        !related(&s).is_empty(),
+        "the item's other collections are listed"
+    );
+    assert!(
+        related(&s)
+            .iter()
+            .all(|l| l.index.as_deref() != Some("TournamentRegionIndex") || l.key != link.key),
+        "{:?}",
+        related(&s)
+    );
 }

@@ -309,3 +309,38 @@ fn rapid_resizes_keep_the_cursor_visible() {
         }
     }
 }
+
+/// Issue 52: the query form with a field per key attribute (five on TournamentRegionIndex) and
+/// a range on the last filled one, at a sample of small shapes (the exhaustive sweep above
+/// draws the same form code with a one-and-one key; it is the slowest unit test in the CI, so
+/// it is not widened).
+#[test]
+fn the_multi_attribute_query_form_draws_at_small_sizes() {
+    let mut s =
+        crate::app::query_form::builder_tests::builder_open_with(matches_info(), matches_items());
+    send(&mut s, [press(KeyCode::BackTab), press(KeyCode::Right)]);
+    for value in ["WINTER2024", "EU-WEST", "SEMI"] {
+        send(&mut s, [press(KeyCode::Tab)]);
+        send(&mut s, value.chars().map(char));
+    }
+    // Each size costs a layout solve (about 12 ms in a debug build): a dozen shapes.
+    let sizes = [
+        (0, 0),
+        (1, 1),
+        (2, 60),
+        (5, 3),
+        (10, 5),
+        (20, 6),
+        (21, 8),
+        (30, 10),
+    ];
+    for (w, h) in sizes
+        .into_iter()
+        .chain([(40, 7), (40, 12), (60, 9), (300, 2)])
+    {
+        let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+        let mut sized = s.clone();
+        update(&mut sized, Msg::Input(InputMsg::Resize(w, h)));
+        draw_at(&mut terminal, &sized, "the multi-attribute query form");
+    }
+}

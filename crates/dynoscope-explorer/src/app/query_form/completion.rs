@@ -33,6 +33,7 @@ pub(super) fn refresh(state: &mut State) {
     let Some(b) = v.modal.as_mut().and_then(Modal::query_form_mut) else {
         return;
     };
+    b.fit_focus(&info);
     b.check = b.prepare(&info);
     b.sample_offer = super::sample_offer::offer(b, &info);
     if b.partiql {
@@ -57,14 +58,29 @@ pub(super) fn refresh(state: &mut State) {
     };
     let keys = b.keys(&info).clone();
     let same_keys = store.filter(|s| *s.group_keys() == keys);
-    // The store groups by other keys: the loaded items' own attributes hold these keys.
-    if let (Some(s), None) = (store, same_keys) {
+    // The store groups by other keys: the loaded items' own attributes hold these keys. A
+    // multi-attribute key's collections are tuples, so its values are always read per
+    // attribute from the items.
+    let multi = keys.is_multi_attribute();
+    if let (Some(s), true) = (store, same_keys.is_none() || multi) {
         b.loaded_keys.update(s, &keys);
     }
     let typed = b.text(b.focus);
     // Nothing typed, nothing offered: Tab on an empty field moves on instead of accepting.
     let (items, counts): (Vec<String>, Vec<usize>) = match b.focus {
         _ if typed.is_empty() => Default::default(),
+        Field::PkAt(_) | Field::SkAt(_) | Field::SkHigh if multi => {
+            match super::multi_key::completion_values(b, &keys, b.focus) {
+                Some((numeric, values)) => split(complete_key(
+                    &typed,
+                    values.iter().map(String::as_str),
+                    MAX_COMPLETIONS,
+                    order,
+                    numeric,
+                )),
+                None => Default::default(),
+            }
+        }
         Field::Pk => {
             let mut values: BTreeSet<&str> =
                 b.sample.pk_values.iter().map(String::as_str).collect();
@@ -96,6 +112,25 @@ pub(super) fn refresh(state: &mut State) {
                 order,
                 numeric,
             ))
+        }
+        Field::Statement if multi => {
+            match super::multi_key::statement_completion(b, &keys, &typed) {
+                Some((head, partial, numeric, values)) => {
+                    let (texts, counts) = split(complete_key(
+                        &partial,
+                        values.iter().map(String::as_str),
+                        MAX_COMPLETIONS,
+                        order,
+                        numeric,
+                    ));
+                    let items = texts
+                        .iter()
+                        .map(|t| format!("{head}'{}", t.replace('\'', "''")))
+                        .collect();
+                    (items, counts)
+                }
+                None => statement_words(&typed, store, &info),
+            }
         }
         Field::Statement if open_key_value(&typed, &keys.partition_key().name).is_some() => {
             let (head, partial) =
@@ -141,22 +176,7 @@ pub(super) fn refresh(state: &mut State) {
                 .collect();
             (items, counts)
         }
-        Field::Statement => {
-            // The table's and its indexes' names, and the loaded items' attributes, where the
-            // statement can spell them bare, and the keywords the grammar expects there.
-            let mut names = loaded_attributes(store);
-            names.insert(info.name.clone());
-            names.extend(info.indexes.iter().map(|i| i.name.clone()));
-            names.retain(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'));
-            let mut words = keywords(&typed);
-            words.extend(complete_last_word(
-                &typed,
-                names.iter().map(String::as_str),
-                MAX_COMPLETIONS,
-            ));
-            words.truncate(MAX_COMPLETIONS);
-            (words, Vec::new())
-        }
+        Field::Statement => statement_words(&typed, store, &info),
         Field::Filter | Field::Projection => {
             let names = loaded_attributes(store);
             let words =
@@ -177,6 +197,27 @@ pub(super) fn refresh(state: &mut State) {
         counts,
         order,
     });
+}
+
+/// The table's and its indexes' names, and the loaded items' attributes, where the statement
+/// can spell them bare, and the keywords the grammar expects there.
+fn statement_words(
+    typed: &str,
+    store: Option<&ItemStore>,
+    info: &crate::model::design::schema::TableInfo,
+) -> (Vec<String>, Vec<usize>) {
+    let mut names = loaded_attributes(store);
+    names.insert(info.name.clone());
+    names.extend(info.indexes.iter().map(|i| i.name.clone()));
+    names.retain(|n| n.chars().all(|c| c.is_alphanumeric() || c == '_'));
+    let mut words = keywords(typed);
+    words.extend(complete_last_word(
+        typed,
+        names.iter().map(String::as_str),
+        MAX_COMPLETIONS,
+    ));
+    words.truncate(MAX_COMPLETIONS);
+    (words, Vec::new())
 }
 
 /// The attribute names of the first thousand loaded items.

@@ -4,6 +4,11 @@
 pub enum Field {
     Index,
     Pk,
+    /// The n-th partition attribute of a multi-attribute key (a one-and-one key has `Pk`).
+    PkAt(u8),
+    /// The n-th sort attribute of a multi-attribute key, an equality unless it is the last
+    /// filled one and `Op` chose a range for it.
+    SkAt(u8),
     Op,
     Sk,
     SkHigh,
@@ -25,6 +30,8 @@ impl Field {
         match self {
             Field::Index => "index",
             Field::Pk => "partition key",
+            Field::PkAt(_) => "partition attr",
+            Field::SkAt(_) => "sort attr",
             Field::Op => "sort key op",
             Field::Sk => "sort key",
             Field::SkHigh => "… and",

@@ -9,14 +9,14 @@ use super::loaded_keys::LoadedKeys;
 use super::partiql::PartiqlForm;
 use crate::app::state::aws_cli;
 
-use crate::model::design::schema::{KeySchema, TableInfo};
+use crate::model::design::schema::{KeySchema, TableInfo, MAX_KEY_ATTRIBUTES};
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
 use crate::model::formats::json::{parse_dynamo_values, parse_names};
 use crate::model::item::value::AttrValue;
 use crate::model::query::expression::parse_key_condition;
 use crate::model::query::filter_compile::{compile_filter_beside, compile_projection_beside};
-use crate::model::query::key_condition::{KeyCondition, KeyValue, SortInput};
+use crate::model::query::key_condition::{KeyCondition, KeyValue};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldError {
@@ -57,6 +57,9 @@ pub struct KeySample {
     pub for_pk: Option<String>,
     pub pk_values: Vec<String>,
     pub sk_values: Vec<String>,
+    /// On a multi-attribute key: each sampled item's key values, every attribute in
+    /// key-schema order (partition first).
+    pub rows: Vec<Vec<String>>,
 }
 
 /// Raw mode's three fields: a KeyConditionExpression with its names and values as typed.
@@ -86,6 +89,9 @@ pub struct QueryForm {
     pub pk: TextArea<'static>,
     pub sk: TextArea<'static>,
     pub sk_high: TextArea<'static>,
+    /// A multi-attribute key's fields: `PkAt(n)` in slot n, `SkAt(n)` in slot
+    /// `MAX_KEY_ATTRIBUTES + n` (see `multi_key`).
+    pub key_parts: Vec<TextArea<'static>>,
     pub limit: TextArea<'static>,
     pub filter: TextArea<'static>,
     pub projection: TextArea<'static>,
@@ -129,6 +135,7 @@ impl QueryForm {
             pk: TextArea::default(),
             sk: TextArea::default(),
             sk_high: TextArea::default(),
+            key_parts: vec![TextArea::default(); 2 * MAX_KEY_ATTRIBUTES],
             limit: TextArea::default(),
             filter: TextArea::default(),
             projection: TextArea::default(),
@@ -156,6 +163,8 @@ impl QueryForm {
         let mut f = vec![Field::Index];
         if self.raw {
             f.extend([Field::RawKey, Field::RawNames, Field::RawValues]);
+        } else if self.keys(info).is_multi_attribute() {
+            f.extend(super::multi_key::key_fields(self, self.keys(info)));
         } else {
             f.push(Field::Pk);
             if self.keys(info).sort_key().is_some() {
@@ -177,6 +186,8 @@ impl QueryForm {
             Field::Pk => &self.pk,
             Field::Sk => &self.sk,
             Field::SkHigh => &self.sk_high,
+            Field::PkAt(n) => &self.key_parts[super::multi_key::slot(Field::PkAt(n))],
+            Field::SkAt(n) => &self.key_parts[super::multi_key::slot(Field::SkAt(n))],
             Field::Limit => &self.limit,
             Field::Filter => &self.filter,
             Field::Projection => &self.projection,
@@ -194,6 +205,8 @@ impl QueryForm {
             Field::Pk => &mut self.pk,
             Field::Sk => &mut self.sk,
             Field::SkHigh => &mut self.sk_high,
+            Field::PkAt(n) => &mut self.key_parts[super::multi_key::slot(Field::PkAt(n))],
+            Field::SkAt(n) => &mut self.key_parts[super::multi_key::slot(Field::SkAt(n))],
             Field::Limit => &mut self.limit,
             Field::Filter => &mut self.filter,
             Field::Projection => &mut self.projection,
@@ -241,28 +254,13 @@ impl QueryForm {
             .map(|i| i.name.clone())
     }
 
-    /// The chosen target's key. multi-attribute: not yet — the form has one partition field
-    /// and one sort field; on an index keyed by several, `prepare` is refused by the key
-    /// condition (nothing sent) and completion offers the first attribute's values only.
+    /// The chosen target's key: a one-and-one key fills `Pk`, `Op`, `Sk`; a multi-attribute
+    /// one a field per attribute (`multi_key`).
     pub fn keys<'a>(&self, info: &'a TableInfo) -> &'a KeySchema {
         match self.index.checked_sub(1).and_then(|i| info.indexes.get(i)) {
             Some(index) => &index.keys,
             None => &info.keys,
         }
-    }
-
-    fn sort_input(&self) -> Option<SortInput> {
-        let (v, hi) = (self.text(Field::Sk), self.text(Field::SkHigh));
-        Some(match SORT_OPS[self.op] {
-            "=" => SortInput::Eq(v),
-            "<" => SortInput::Lt(v),
-            "<=" => SortInput::Le(v),
-            ">" => SortInput::Gt(v),
-            ">=" => SortInput::Ge(v),
-            "between" => SortInput::Between(v, hi),
-            "begins_with" => SortInput::BeginsWith(v),
-            _ => return None,
-        })
     }
 
     /// Validates every field with DynamoDB's rules and builds the exact request; the error
@@ -291,6 +289,11 @@ impl QueryForm {
             parse_key_condition(&expr, &names, &values, keys)
                 .map_err(|e| err(Field::RawKey, e.to_string()))?;
             spec.key_condition = Some(expr);
+        } else if keys.is_multi_attribute() {
+            let parts = super::multi_key::condition(self, keys)?.to_expression();
+            spec.key_condition = Some(parts.key_condition);
+            names = parts.names;
+            values = parts.values;
         } else {
             let pk = self.text(Field::Pk);
             KeyValue::parse(&pk, keys.partition_key())

@@ -114,27 +114,3 @@ fn a_filter_on_an_attribute_named_pk_keeps_its_own_placeholder() {
         ]
     );
 }
-
-/// Issue 52: the form has one partition field; on a multi-attribute index it refuses the query
-/// naming every partition attribute (nothing is prepared, so nothing is sent) instead of
-/// sending a condition on the first alone, which DynamoDB refuses.
-#[test]
-fn a_multi_attribute_index_is_refused_naming_its_partition_attributes() {
-    use crate::model::design::schema::{KeyAttr, KeySchema, KeyType};
-    let mut info = crate::app::fixtures::five_index_info();
-    let attr = |name: &str| KeyAttr::new(name, KeyType::S);
-    info.indexes[0].keys = KeySchema::new(
-        vec![attr("tournamentId"), attr("region")],
-        vec![attr("round"), attr("bracket")],
-    )
-    .unwrap();
-    let mut b = QueryForm::new(1);
-    b.set_text(Field::Pk, "WINTER2024");
-    let e = b.prepare(&info).unwrap_err();
-    assert_eq!(e.field, Field::Pk);
-    assert!(
-        e.message.contains("tournamentId") && e.message.contains("region"),
-        "{}",
-        e.message
-    );
-}

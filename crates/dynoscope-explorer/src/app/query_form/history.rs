@@ -7,6 +7,7 @@ use super::field::Field;
 use super::form::{KeySample, QueryForm};
 use crate::app::msg::{Effect, FileEffect};
 use crate::app::state::State;
+use crate::model::design::schema::MAX_KEY_ATTRIBUTES;
 use crate::model::query::completion::CompletionOrder;
 
 /// What history keeps of a query: enough to refill the builder.
@@ -54,6 +55,8 @@ impl QueryForm {
                     .collect(),
             };
         }
+        let key_parts =
+            (0..MAX_KEY_ATTRIBUTES as u8).flat_map(|n| [Field::PkAt(n), Field::SkAt(n)]);
         let texts = [
             Field::Pk,
             Field::Sk,
@@ -66,6 +69,7 @@ impl QueryForm {
             Field::RawValues,
         ]
         .into_iter()
+        .chain(key_parts)
         .map(|f| (f, self.text(f)))
         .filter(|(_, t)| !t.is_empty())
         .collect();

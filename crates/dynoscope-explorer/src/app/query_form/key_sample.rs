@@ -9,6 +9,7 @@ use super::sample_offer::{estimate, wanted, Wanted, SAMPLE_KEYS};
 use crate::app::msg::{Effect, ReadEffect};
 use crate::app::request_log::RequestRow;
 use crate::app::state::{Modal, Notice, State};
+use crate::model::design::collection::TUPLE_SEPARATOR;
 use crate::model::design::schema::KeySchema;
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{DoneOutcome, EngineEvent, Operation, ReadSpec};
@@ -62,15 +63,6 @@ pub(super) fn sample_keys(state: &mut State) -> Vec<Effect> {
     };
     let keys = b.keys(&info).clone();
     let index = b.index_name(&info);
-    // multi-attribute: not yet — the sample projects one partition and one sort attribute.
-    let target = format!("index '{}'", index.as_deref().unwrap_or(&info.name));
-    if let Err(refusal) = keys.refuse_multi_attribute("the key sample", &target) {
-        state.notice = Some(Notice {
-            text: refusal,
-            error: true,
-        });
-        return Vec::new();
-    }
     let estimated = estimate(b, &info);
     let units = format_units(estimated);
     // Priced before it is sent: a sample that would pass the session's budget is not sent.
@@ -95,10 +87,11 @@ pub(super) fn sample_keys(state: &mut State) -> Vec<Effect> {
             format!("{SAMPLE_KEYS} keys")
         }
         Wanted::SortKeysOf(pk) => {
-            let Ok(condition) = KeyCondition::build(&keys, &pk, None) else {
+            let whole = pk.join(TUPLE_SEPARATOR);
+            let Ok(condition) = KeyCondition::build_parts(&keys, &pk, &[], None) else {
                 state.notice = Some(Notice {
                     text: format!(
-                        "cannot sample the sort keys of '{pk}': not a valid partition key"
+                        "cannot sample the sort keys of '{whole}': not a valid partition key"
                     ),
                     error: true,
                 });
@@ -106,9 +99,15 @@ pub(super) fn sample_keys(state: &mut State) -> Vec<Effect> {
             };
             let parts = condition.to_expression();
             spec.operation = Operation::Query;
-            spec.key_condition = Some(parts.key_condition.replace("#pk", "#kp"));
+            if keys.is_multi_attribute() {
+                // Its names (#pk0, #pk1 …) are the projection's too: see `keys_only`.
+                spec.key_condition = Some(parts.key_condition);
+                spec.names = parts.names;
+            } else {
+                spec.key_condition = Some(parts.key_condition.replace("#pk", "#kp"));
+            }
             spec.values = parts.values;
-            b.sample.for_pk = Some(pk);
+            b.sample.for_pk = Some(whole);
             b.sample.sk_values.clear();
             format!("{SAMPLE_KEYS} sort keys")
         }
@@ -130,7 +129,29 @@ pub(super) fn sample_keys(state: &mut State) -> Vec<Effect> {
     })]
 }
 
+/// The sample reads the key attributes alone: on a multi-attribute key every one of them,
+/// under the key condition's names where it has them (DynamoDB refuses a name no expression
+/// uses, and one attribute named twice).
 fn keys_only(spec: &mut ReadSpec, keys: &KeySchema) {
+    if keys.is_multi_attribute() {
+        let mut projection = Vec::new();
+        for (n, attr) in keys.attributes().enumerate() {
+            let tag = match spec.names.iter().find(|(_, name)| *name == attr.name) {
+                Some((tag, _)) => tag.clone(),
+                None => {
+                    let tag = format!("#ka{n}");
+                    spec.names.push((tag.clone(), attr.name.clone()));
+                    tag
+                }
+            };
+            projection.push(tag);
+        }
+        spec.projection = Some(projection.join(", "));
+        spec.page_size = Some(SAMPLE_KEYS);
+        spec.limit = Some(SAMPLE_KEYS as usize);
+        spec.budget.max_pages = Some(1);
+        return;
+    }
     let mut projection = vec!["#kp".to_string()];
     spec.names = vec![("#kp".into(), keys.partition_key().name.clone())];
     if let Some(sk) = keys.sort_key() {
@@ -191,19 +212,29 @@ pub(crate) fn sample_event(state: &mut State, event: &EngineEvent) -> Option<Vec
             .as_mut()
             .and_then(Modal::query_form_mut)?;
         let keys = b.keys(&info).clone();
-        let attr = match &b.sample.for_pk {
-            None => Some(keys.partition_key().name.clone()),
-            Some(_) => keys.sort_key().map(|k| k.name.clone()),
-        };
-        let values: Vec<String> = page
-            .items
-            .iter()
-            .filter_map(|i| attr.as_ref().and_then(|a| i.get(a)).map(cell_text))
-            .collect();
-        if b.sample.for_pk.is_none() {
-            b.sample.pk_values.extend(values);
+        if keys.is_multi_attribute() {
+            // Every key attribute of each sampled item, partition first (`completion_values`).
+            let rows = page.items.iter().filter_map(|i| {
+                keys.attributes()
+                    .map(|k| i.get(&k.name).map(cell_text))
+                    .collect::<Option<Vec<String>>>()
+            });
+            b.sample.rows.extend(rows);
         } else {
-            b.sample.sk_values.extend(values);
+            let attr = match &b.sample.for_pk {
+                None => Some(keys.partition_key().name.clone()),
+                Some(_) => keys.sort_key().map(|k| k.name.clone()),
+            };
+            let values: Vec<String> = page
+                .items
+                .iter()
+                .filter_map(|i| attr.as_ref().and_then(|a| i.get(a)).map(cell_text))
+                .collect();
+            if b.sample.for_pk.is_none() {
+                b.sample.pk_values.extend(values);
+            } else {
+                b.sample.sk_values.extend(values);
+            }
         }
         let key = cache_key(&endpoint, &info.name, b.index_name(&info).as_deref());
         let kept: KeySample = b.sample.clone();

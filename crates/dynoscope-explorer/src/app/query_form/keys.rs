@@ -238,7 +238,7 @@ fn edited(b: &mut QueryForm, field: Field) {
     b.pql.explain_scroll = 0;
     b.completion_dismissed = false;
     b.pql.confirming = false;
-    if matches!(field, Field::Pk) {
+    if matches!(field, Field::Pk | Field::PkAt(_)) {
         b.generation += 1;
     }
 }

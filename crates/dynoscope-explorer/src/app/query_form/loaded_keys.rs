@@ -21,6 +21,9 @@ pub struct LoadedKeys {
     pub partition: BTreeSet<String>,
     /// Per partition-key value, the sort-key values seen with it.
     pub sort: BTreeMap<String, BTreeSet<String>>,
+    /// On a multi-attribute key: each loaded item's key values, every attribute in key-schema
+    /// order (partition first); an item missing one is not in the index.
+    pub rows: BTreeSet<Vec<String>>,
 }
 
 impl LoadedKeys {
@@ -36,6 +39,14 @@ impl LoadedKeys {
         let end = store.stored().min(LOADED_KEYS_LIMIT);
         for id in self.scanned..end {
             let item = store.item(id as u32);
+            if keys.is_multi_attribute() {
+                let row: Option<Vec<String>> = keys
+                    .attributes()
+                    .map(|k| item.get(&k.name).map(cell_text))
+                    .collect();
+                self.rows.extend(row);
+                continue;
+            }
             let Some(pk) = item.get(&keys.partition_key().name).map(cell_text) else {
                 continue;
             };

@@ -6,7 +6,8 @@
 //! The files depend one way, so each can be read without the others' internals:
 //! `keys` → `partiql_keys` → `history` → `form` → `partiql`, `field`, `loaded_keys`; and
 //! `keys` → `key_sample` → `completion` → `sample_offer` → `form`. Nothing below `keys` calls
-//! back up.
+//! back up. `multi_key` is the rest of `form`: the key fields of a multi-attribute key and the
+//! sort operator both shapes read.
 
 mod completion;
 mod field;
@@ -15,6 +16,7 @@ mod history;
 mod key_sample;
 mod keys;
 mod loaded_keys;
+mod multi_key;
 mod partiql;
 mod partiql_keys;
 mod sample_offer;

@@ -3,6 +3,7 @@
 
 use super::field::Field;
 use super::form::QueryForm;
+use crate::model::design::collection::TUPLE_SEPARATOR;
 use crate::model::design::schema::TableInfo;
 use crate::model::traffic::capacity::format_units;
 
@@ -12,19 +13,37 @@ pub const SAMPLE_KEYS: i32 = 100;
 /// What `Ctrl-S` would read from the form as it stands.
 pub(super) enum Wanted {
     PartitionKeys,
-    SortKeysOf(String),
+    /// The sort keys of the partition the form's partition fields give, one value per
+    /// partition attribute.
+    SortKeysOf(Vec<String>),
 }
 
 pub(super) fn wanted(b: &QueryForm, info: &TableInfo) -> Option<Wanted> {
     if b.raw || b.partiql {
         return None;
     }
+    let keys = b.keys(info);
+    if keys.is_multi_attribute() {
+        return match b.focus {
+            Field::PkAt(_) if !b.sample.pk_sampled => Some(Wanted::PartitionKeys),
+            Field::SkAt(_) | Field::SkHigh => {
+                let parts: Vec<String> = (0..keys.partition().len())
+                    .map(|n| b.text(Field::PkAt(n as u8)))
+                    .collect();
+                let whole = parts.join(TUPLE_SEPARATOR);
+                (parts.iter().all(|p| !p.is_empty())
+                    && b.sample.for_pk.as_deref() != Some(whole.as_str()))
+                .then_some(Wanted::SortKeysOf(parts))
+            }
+            _ => None,
+        };
+    }
     match b.focus {
         Field::Pk if !b.sample.pk_sampled => Some(Wanted::PartitionKeys),
         Field::Sk | Field::SkHigh if b.keys(info).sort_key().is_some() => {
             let pk = b.text(Field::Pk);
             (!pk.is_empty() && b.sample.for_pk.as_deref() != Some(pk.as_str()))
-                .then_some(Wanted::SortKeysOf(pk))
+                .then_some(Wanted::SortKeysOf(vec![pk]))
         }
         _ => None,
     }

@@ -218,9 +218,15 @@ impl ScanLauncher {
     }
 }
 
-/// `attr = "value"` on an attribute that is the partition key of the table or a GSI: a
-/// Query there reads only the matching items instead of the whole table.
+/// A filter that pins a partition of the table or a GSI: a Query there reads only the
+/// matching items instead of the whole table.
 fn query_hint(filter: &str, info: &TableInfo, scan_bytes: u64) -> Option<String> {
+    one_attribute_hint(filter, info, scan_bytes)
+        .or_else(|| multi_attribute_hint(filter, info, scan_bytes))
+}
+
+/// `attr = "value"` on an attribute that is the whole partition key of the table or a GSI.
+fn one_attribute_hint(filter: &str, info: &TableInfo, scan_bytes: u64) -> Option<String> {
     let (attr, value) = filter.split_once('=')?;
     let (attr, value) = (attr.trim(), value.trim());
     if attr.is_empty() || !attr.chars().all(|c| c.is_alphanumeric() || c == '_') || value.is_empty()
@@ -233,9 +239,9 @@ fn query_hint(filter: &str, info: &TableInfo, scan_bytes: u64) -> Option<String>
         let index = info
             .indexes
             .iter()
-            // multi-attribute: not yet — an index keyed by several partition attributes needs
-            // them all in a Query, so one attribute's filter is no hint for it.
-            .find(|i| !i.keys.is_multi_attribute() && i.keys.partition_key().name == attr)?;
+            // An index keyed by several partition attributes needs them all in a Query
+            // (`multi_attribute_hint`); several sort attributes need none.
+            .find(|i| i.keys.partition().len() == 1 && i.keys.partition_key().name == attr)?;
         format!("index {}", index.name)
     };
     let avg_item = if info.item_count > 0 {
@@ -247,6 +253,56 @@ fn query_hint(filter: &str, info: &TableInfo, scan_bytes: u64) -> Option<String>
         "{attr} is the partition key of {target}: a Query there with {attr} = {value} reads only the matching items (½ RCU per 4 KB of them, ≈{avg_item} B per item) instead of all ≈{:.0} RCU of this scan",
         scan_estimate_units(scan_bytes, false)
     ))
+}
+
+/// `a = x and b = y …` naming partition attributes of a GSI keyed by several: a Query there
+/// when every one is given, else which are missing.
+fn multi_attribute_hint(filter: &str, info: &TableInfo, scan_bytes: u64) -> Option<String> {
+    let given: Vec<(String, String)> = filter
+        .replace(" AND ", " and ")
+        .split(" and ")
+        .map(|clause| {
+            let (attr, value) = clause.split_once('=')?;
+            let (attr, value) = (attr.trim(), value.trim());
+            let bare = attr.chars().all(|c| c.is_alphanumeric() || c == '_');
+            (!attr.is_empty() && bare && !value.is_empty())
+                .then(|| (attr.to_string(), value.to_string()))
+        })
+        .collect::<Option<_>>()?;
+    let value_of = |name: &str| given.iter().find(|(a, _)| a == name).map(|(_, v)| v);
+    let indexes = info.indexes.iter().filter(|i| i.keys.partition().len() > 1);
+    let mut partial = None;
+    for index in indexes {
+        let attrs = index.keys.partition();
+        let whole = attrs.iter().map(|k| k.name.as_str()).collect::<Vec<_>>();
+        let missing: Vec<&str> = whole
+            .iter()
+            .copied()
+            .filter(|n| value_of(n).is_none())
+            .collect();
+        if missing.is_empty() {
+            let condition: Vec<String> = whole
+                .iter()
+                .map(|n| format!("{n} = {}", value_of(n).expect("given")))
+                .collect();
+            return Some(format!(
+                "{} is the partition key of index {}: a Query there with {} reads only the matching items instead of all ≈{:.0} RCU of this scan",
+                whole.join(" + "),
+                index.name,
+                condition.join(" and "),
+                scan_estimate_units(scan_bytes, false)
+            ));
+        }
+        if missing.len() < whole.len() && partial.is_none() {
+            partial = Some(format!(
+                "index {} is keyed by {}: give {} = … as well and a Query there reads only the matching items instead of this scan",
+                index.name,
+                whole.join(" + "),
+                missing.join(" = …, ")
+            ));
+        }
+    }
+    partial
 }
 
 #[cfg(test)]

@@ -77,3 +77,30 @@ fn equality_on_a_gsi_key_hints_at_a_query() {
     l.filter = area("status = \"SHIPPED\"");
     assert!(l.plan(&info, 0.125, 1e9).unwrap().hint.is_none());
 }
+
+/// Issue 52: on TournamentRegionIndex (partition tournamentId + region) the hint needs both
+/// attributes, says which is missing, and an index keyed by one partition attribute and
+/// several sort attributes (PlayerMatchHistoryIndex) is hinted by its partition attribute.
+#[test]
+fn a_multi_attribute_index_is_hinted_when_every_partition_attribute_is_given() {
+    let info = crate::app::fixtures::matches_info();
+    let mut l = ScanLauncher::new(&info, 0);
+    let mut hint = |filter: &str| {
+        l.filter = area(filter);
+        l.plan(&info, 0.125, 1e9).unwrap().hint
+    };
+    let whole = hint("tournamentId = \"WINTER2024\" and region = \"EU-WEST\"").expect("a hint");
+    assert!(
+        whole.contains("index TournamentRegionIndex")
+            && whole.contains("tournamentId = \"WINTER2024\" and region = \"EU-WEST\""),
+        "{whole}"
+    );
+    let partial = hint("tournamentId = \"WINTER2024\"").expect("a hint");
+    assert!(
+        partial.contains("TournamentRegionIndex") && partial.contains("give region = …"),
+        "{partial}"
+    );
+    let player = hint("player1Id = \"p1\"").expect("a hint");
+    assert!(player.contains("index PlayerMatchHistoryIndex"), "{player}");
+    assert!(hint("round = \"FINAL\"").is_none());
+}

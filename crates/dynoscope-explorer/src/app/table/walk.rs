@@ -7,7 +7,7 @@ use crate::app::keymap::Action;
 use crate::app::msg::{Effect, ExportEffect, ReadEffect};
 use crate::app::reads::start;
 use crate::app::state::{Notice, Pane, ReadOrigin, ReadOutcome, State, MAX_VISITED};
-use crate::model::design::collection::ItemStore;
+use crate::model::design::collection::{ItemStore, TUPLE_SEPARATOR};
 use crate::model::design::relations::{related_collections, KeyKnowledge, RelationInputs};
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
@@ -37,9 +37,6 @@ pub(crate) fn refresh_related(state: &mut State) {
         .view
         .selected_collection()
         .map(|c| store.collections()[c].key.as_str());
-    // A store grouped by a multi-attribute partition key is no relationship target (its
-    // collections are tuples), so its first attribute must not pass for the key.
-    let group_key = single_key(store);
     let targets = view.knowledge.targets();
     // A collection of `index` is loaded when a store grouped by that index's key holds it: the
     // current one or one kept for going back.
@@ -49,14 +46,14 @@ pub(crate) fn refresh_related(state: &mut State) {
         };
         std::iter::once(store)
             .chain(view.visited.stores())
-            .any(|s| {
-                single_key(s) == Some(target.key_name.as_str()) && s.collection_of(key).is_some()
-            })
+            .any(|s| groups_by(s, &target.partition_names) && s.collection_of(key).is_some())
     };
     let rules = state.config.relations_for(&view.name);
+    // The target the store is: the one grouped by all of its partition attributes (a
+    // multi-attribute GSI's tuple collections), never by its first alone.
     let current_index = targets
         .iter()
-        .find(|t| Some(t.key_name.as_str()) == group_key)
+        .find(|t| groups_by(store, &t.partition_names))
         .map(|t| t.index.as_deref());
     let inputs = RelationInputs {
         separator: store.separator(),
@@ -93,7 +90,7 @@ pub(super) fn follow_related(state: &mut State) -> Vec<Effect> {
         });
         return Vec::new();
     };
-    open_collection(state, link.index, link.key)
+    open_partition(state, link.index, link.partition)
 }
 
 /// Queries one collection of the table or of `index`, keeping the view it leaves.
@@ -102,6 +99,13 @@ pub(crate) fn open_collection(
     index: Option<String>,
     key: String,
 ) -> Vec<Effect> {
+    open_partition(state, index, vec![key])
+}
+
+/// [`open_collection`] by the value of each partition attribute, in key-schema order (a
+/// multi-attribute GSI's tuple collection).
+fn open_partition(state: &mut State, index: Option<String>, partition: Vec<String>) -> Vec<Effect> {
+    let key = partition.join(TUPLE_SEPARATOR);
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -113,7 +117,7 @@ pub(crate) fn open_collection(
     else {
         return Vec::new();
     };
-    let condition = match KeyCondition::build(&keys, &key, None) {
+    let condition = match KeyCondition::build_parts(&keys, &partition, &[], None) {
         Ok(c) => c,
         Err(e) => {
             state.notice = Some(Notice {
@@ -234,7 +238,8 @@ pub(crate) fn walk_action(state: &mut State, action: Action) -> Vec<Effect> {
 /// The attribute a store groups by, when it is one: a store grouped by a multi-attribute
 /// partition key is no relationship target (its collections are tuples), so its first
 /// attribute must not pass for the key.
-fn single_key(store: &ItemStore) -> Option<&str> {
-    let keys = store.group_keys();
-    (keys.partition().len() == 1).then(|| keys.partition_key().name.as_str())
+/// Whether `store` groups by exactly these partition attributes, in this order.
+fn groups_by(store: &ItemStore, names: &[String]) -> bool {
+    let keys = store.group_keys().partition();
+    keys.iter().map(|k| &k.name).eq(names)
 }

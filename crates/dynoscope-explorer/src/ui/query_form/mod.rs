@@ -124,7 +124,7 @@ fn field_rows(b: &QueryForm, info: &TableInfo, width: usize) -> FieldRows {
     for field in b.fields(info) {
         let editing = field == b.focus && !field.is_selector();
         let label = Span::styled(
-            format!("{:<LABEL$}", field.label()),
+            format!("{:<LABEL$}", b.field_label(info, field, LABEL - 1)),
             if field == b.focus {
                 theme::kind_style("KEY")
             } else {

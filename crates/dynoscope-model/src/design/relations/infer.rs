@@ -2,6 +2,7 @@
 
 use super::knowledge::{KeyKnowledge, TargetKeys};
 use super::rule::RelationRule;
+use crate::design::collection::TUPLE_SEPARATOR;
 use crate::item::value::{AttrValue, Item};
 
 /// Links listed per item at most.
@@ -36,7 +37,12 @@ impl Evidence {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RelatedCollection {
     pub index: Option<String>,
+    /// The collection as the explorer shows it: on a multi-attribute GSI the partition
+    /// values joined by `TUPLE_SEPARATOR` (`WINTER2024 · EU-WEST`).
     pub key: String,
+    /// The value of each partition attribute, in key-schema order (one on a table): what
+    /// the Query's key condition is built from, since a value may hold the separator.
+    pub partition: Vec<String>,
     /// The attribute whose value names it.
     pub attribute: String,
     pub evidence: Evidence,
@@ -73,13 +79,19 @@ impl Links<'_> {
     /// Adds the link from `value` of `attribute` to collection `key` of `index`, unless it is
     /// the current collection, already listed, or corrected away by an ignore rule (own keys
     /// are facts and are never dropped).
-    fn push(
+    fn push(&mut self, index: Option<&str>, key: String, from: (&str, &str), evidence: Evidence) {
+        self.push_tuple(index, vec![key], from, evidence);
+    }
+
+    /// [`Links::push`] of a collection keyed by several partition values, in order.
+    fn push_tuple(
         &mut self,
         index: Option<&str>,
-        key: String,
+        partition: Vec<String>,
         (attribute, value): (&str, &str),
         evidence: Evidence,
     ) {
+        let key = partition.join(TUPLE_SEPARATOR);
         if evidence != Evidence::OwnKey
             && self
                 .ignored
@@ -99,6 +111,7 @@ impl Links<'_> {
         self.out.push(RelatedCollection {
             index: index.map(String::from),
             key,
+            partition,
             attribute: attribute.to_owned(),
             evidence,
         });
@@ -146,7 +159,9 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
             electrodb_parts(inputs, &scalars, name, value, &mut links);
         }
         for &(name, value) in &scalars {
-            for target in inputs.knowledge.targets() {
+            // One value never names a tuple: a collection of a multi-attribute GSI needs a
+            // value for each of its partition attributes, which only the item's own key has.
+            for target in inputs.knowledge.targets().iter().filter(|t| !t.is_tuple()) {
                 let own = scalars.contains(&(target.key_name.as_str(), value));
                 if !own && inputs.seen(target, value) {
                     links.push(
@@ -162,12 +177,13 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
     // Own keys are facts, not inference: listed either way, before bare values. An item
     // lacking an index's sort key is not in that (sparse) index.
     for target in inputs.knowledge.targets() {
-        let in_target = target.index.is_none()
-            || target
-                .sort_key_name
-                .as_ref()
-                .is_none_or(|sk| item.get(sk).is_some());
+        let in_target =
+            target.index.is_none() || target.sort_names.iter().all(|sk| item.get(sk).is_some());
         if !in_target {
+            continue;
+        }
+        if target.is_tuple() {
+            own_tuple(target, &scalars, &mut links);
             continue;
         }
         if let Some((_, value)) = scalars.iter().find(|(n, _)| *n == target.key_name) {
@@ -220,6 +236,25 @@ pub fn related_collections(item: &Item, inputs: &RelationInputs<'_>) -> Vec<Rela
         }
     }
     links.out
+}
+
+/// The item's own collection of a GSI keyed by several partition attributes: the tuple of
+/// its values, when it has every one (else DynamoDB keeps it out of the index).
+fn own_tuple(target: &TargetKeys, scalars: &[(&str, &str)], links: &mut Links<'_>) {
+    let value_of = |name: &String| scalars.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+    let Some(values) = target
+        .partition_names
+        .iter()
+        .map(value_of)
+        .collect::<Option<Vec<&str>>>()
+    else {
+        return;
+    };
+    let attribute = target.partition_names.join(" + ");
+    let key = values.join(TUPLE_SEPARATOR);
+    let partition = values.into_iter().map(String::from).collect();
+    let index = target.index.as_deref();
+    links.push_tuple(index, partition, (&attribute, &key), Evidence::OwnKey);
 }
 
 /// Rule 2 in ElectroDB's grammar: each `attr_value` segment of a key

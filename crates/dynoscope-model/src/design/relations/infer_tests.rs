@@ -347,3 +347,88 @@ fn an_attribute_holding_its_collection_s_id_names_only_that_kind() {
         "InvoiceId holds invoice ids, not customers': {got:?}"
     );
 }
+
+/// Issue 52: the demo table with issue 52's TournamentRegionIndex (partition tournamentId +
+/// region, sort round + bracket).
+fn with_region_index() -> crate::design::schema::TableInfo {
+    use crate::design::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection};
+    let s = |n: &str| KeyAttr::new(n, KeyType::S);
+    let mut info = demo_info();
+    info.indexes.push(IndexInfo {
+        name: "TournamentRegionIndex".into(),
+        kind: IndexKind::Gsi,
+        keys: KeySchema::new(
+            vec![s("tournamentId"), s("region")],
+            vec![s("round"), s("bracket")],
+        )
+        .unwrap(),
+        projection: Projection {
+            projection_type: "ALL".into(),
+            non_key_attributes: Vec::new(),
+        },
+        provisioned: None,
+        item_count: None,
+        size_bytes: None,
+    });
+    info
+}
+
+/// A collection of a multi-attribute GSI is the tuple of its partition values: an item's own
+/// tuple is listed (with each value, to query it by), as a fact, when the item has every key
+/// attribute of the index; one value alone never names a tuple, even a value spelled like one
+/// of a loaded tuple collection; and viewing that collection lists no link to itself.
+#[test]
+fn a_multi_attribute_gsi_is_linked_by_the_items_own_tuple_only() {
+    use crate::fixtures::string_item as item;
+    let info = with_region_index();
+    let mut knowledge = KeyKnowledge::new(&info);
+    let game = item(&[
+        ("PK", "MATCH#m1"),
+        ("SK", "#META"),
+        ("tournamentId", "WINTER2024"),
+        ("region", "EU-WEST"),
+        ("round", "FINAL"),
+        ("bracket", "UPPER"),
+        ("note", "WINTER2024 · EU-WEST"),
+    ]);
+    knowledge.observe(std::slice::from_ref(&game), '#', Some("PK"));
+    let tuple = knowledge
+        .targets()
+        .iter()
+        .find(|t| t.is_tuple())
+        .expect("a target");
+    assert_eq!(tuple.partition_names, ["tournamentId", "region"]);
+    assert!(
+        tuple.kinds().is_empty(),
+        "a tuple is profiled as no one value"
+    );
+    let loaded = |index: Option<&str>, key: &str| {
+        index == Some("TournamentRegionIndex") && key == "WINTER2024 · EU-WEST"
+    };
+    let related = |item: &Item, current: Option<(Option<&str>, &str)>| {
+        let inputs = RelationInputs {
+            separator: '#',
+            knowledge: &knowledge,
+            loaded: &loaded,
+            rules: &[],
+            infer: true,
+            current,
+        };
+        related_collections(item, &inputs)
+            .into_iter()
+            .filter(|l| l.index.as_deref() == Some("TournamentRegionIndex"))
+            .collect::<Vec<_>>()
+    };
+    let links = related(&game, None);
+    assert_eq!(links.len(), 1, "{links:?}");
+    assert_eq!(links[0].key, "WINTER2024 · EU-WEST");
+    assert_eq!(links[0].partition, ["WINTER2024", "EU-WEST"]);
+    assert_eq!(links[0].evidence, Evidence::OwnKey);
+    assert_eq!(links[0].attribute, "tournamentId + region");
+    let current = Some((Some("TournamentRegionIndex"), "WINTER2024 · EU-WEST"));
+    assert!(related(&game, current).is_empty());
+    // Without bracket the item is not in the index (sparse): no own tuple.
+    let mut sparse = game.clone();
+    sparse.remove("bracket");
+    assert!(related(&sparse, None).is_empty());
+}

@@ -12,7 +12,7 @@ use hashbrown::{HashMap, HashSet};
 
 use super::shape::shape;
 use crate::design::entity::{decode_key, electrodb_value_prefix};
-use crate::design::schema::{IndexKind, KeySchema, TableInfo};
+use crate::design::schema::{IndexKind, KeyAttr, KeySchema, TableInfo};
 use crate::item::value::{AttrValue, Item};
 
 /// Keys remembered per target: about 70 bytes each, so at most ~7 MB per index.
@@ -94,10 +94,15 @@ impl KindProfile {
 pub struct TargetKeys {
     /// `None`: the table itself.
     pub index: Option<String>,
-    /// The target's partition-key attribute.
+    /// The target's partition-key attribute (the first of several on a multi-attribute key).
     pub key_name: String,
     /// The target's sort-key attribute: an item without it is not in that index.
     pub sort_key_name: Option<String>,
+    /// Every partition attribute, in key-schema order: more than one on a multi-attribute GSI,
+    /// whose collections are tuples of their values.
+    pub partition_names: Vec<String>,
+    /// Every sort attribute: an item without one of them is not in that index.
+    pub sort_names: Vec<String>,
     remembered: HashSet<String>,
     /// The last key observed: pages hold collections together, so runs are skipped cheaply.
     last: String,
@@ -105,11 +110,14 @@ pub struct TargetKeys {
 }
 
 impl TargetKeys {
-    fn new(index: Option<String>, key_name: String, sort_key_name: Option<String>) -> Self {
+    fn new(index: Option<String>, keys: &KeySchema) -> Self {
+        let names = |list: &[KeyAttr]| list.iter().map(|k| k.name.clone()).collect::<Vec<_>>();
         TargetKeys {
             index,
-            key_name,
-            sort_key_name,
+            key_name: keys.partition_key().name.clone(),
+            sort_key_name: keys.sort_key().map(|k| k.name.clone()),
+            partition_names: names(keys.partition()),
+            sort_names: names(keys.sort()),
             remembered: HashSet::new(),
             last: String::new(),
             kinds: Vec::new(),
@@ -118,6 +126,11 @@ impl TargetKeys {
 
     pub fn kinds(&self) -> &[KindProfile] {
         &self.kinds
+    }
+
+    /// Keyed by several partition attributes: a collection is a tuple of values.
+    pub fn is_tuple(&self) -> bool {
+        self.partition_names.len() > 1
     }
 
     /// Learns one key; for a new one-part key returns its value prefix and value
@@ -178,21 +191,12 @@ pub struct KeyKnowledge {
 impl KeyKnowledge {
     /// The table and its GSIs. (An LSI's collections are the table's: same partition key.)
     pub fn new(info: &TableInfo) -> Self {
-        let sort_name = |keys: &KeySchema| keys.sort_key().map(|k| k.name.clone());
-        let mut targets = vec![TargetKeys::new(
-            None,
-            info.keys.partition_key().name.clone(),
-            sort_name(&info.keys),
-        )];
-        // multi-attribute: not yet — a collection of an index keyed by several attributes is a
-        // tuple of values, not one; such an index is not a target of relationships.
+        let mut targets = vec![TargetKeys::new(None, &info.keys)];
+        // A GSI keyed by several partition attributes is a target too: its collections are
+        // tuples, which only an item's own key names (see `related_collections`).
         let gsis = info.indexes.iter().filter(|i| i.kind == IndexKind::Gsi);
-        for index in gsis.filter(|i| !i.keys.is_multi_attribute()) {
-            targets.push(TargetKeys::new(
-                Some(index.name.clone()),
-                index.keys.partition_key().name.clone(),
-                sort_name(&index.keys),
-            ));
+        for index in gsis {
+            targets.push(TargetKeys::new(Some(index.name.clone()), &index.keys));
         }
         let mut key_attributes: Vec<(String, u8)> =
             info.keys.names().into_iter().map(|n| (n, 0)).collect();
@@ -218,6 +222,10 @@ impl KeyKnowledge {
     /// groups by, so it holds them itself) are not remembered, only profiled.
     pub fn observe(&mut self, items: &[Item], separator: char, stored_key: Option<&str>) {
         for (at, target) in self.targets.iter_mut().enumerate() {
+            // A tuple is no one attribute's value: nothing to profile or remember.
+            if target.is_tuple() {
+                continue;
+            }
             let remember = stored_key != Some(target.key_name.as_str());
             for item in items {
                 let Some(AttrValue::S(key) | AttrValue::N(key)) = item.get(&target.key_name) else {

@@ -16,7 +16,9 @@
 //!    was seen: `userId = u1` links to `USER#u1` once `USER#u1` has been loaded, and a bare
 //!    number (`qty = 3`) never links to a collection that was not.
 //! 5. **Own key**: the item's own partition key in each target (its GSI collections; its table
-//!    collection when reading an index).
+//!    collection when reading an index). On a GSI keyed by several partition attributes the
+//!    collection is the tuple of the item's values (`WINTER2024 · EU-WEST`), and this is the only
+//!    rule that names one: rules 2 to 4 read one value, and one value is never a whole tuple.
 //!
 //! Rules 2 to 4 are inference and can be turned off (`infer_relations = false`); the collection
 //! being viewed is never offered as a link to itself.
