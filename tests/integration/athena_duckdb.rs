@@ -12,7 +12,7 @@ use crate::common;
 use crate::common::table_export;
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use common::*;
 use table_export::*;
@@ -49,7 +49,7 @@ print(json.dumps({"statements": len(blocks), "ranked": ranked}))
 "#;
 
 fn duckdb(sql: &str, glob: &str) -> serde_json::Value {
-    let mut child = Command::new(venv_python())
+    let mut child = common::pyfork::python()
         .args(["-c", DUCKDB, glob])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -179,7 +179,7 @@ print(json.dumps({"statements": firsts, "selects_parsed": parsed}))
 "#;
 
 fn duckdb_statements(sql: &str) -> serde_json::Value {
-    let mut child = Command::new(venv_python())
+    let mut child = common::pyfork::python()
         .args(["-c", DUCKDB_STATEMENTS])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

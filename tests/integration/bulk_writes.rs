@@ -18,7 +18,7 @@ mod contract;
 pub(crate) fn boto3(endpoint: &str, table: &str, args: &[&str]) -> String {
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/bulk_writes/boto3_state.py");
-    let out = Command::new(venv_python())
+    let out = common::pyfork::python()
         .arg(script)
         .args([endpoint, table])
         .args(args)

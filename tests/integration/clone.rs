@@ -17,7 +17,7 @@ use common::*;
 fn boto3(endpoint: &str, table: &str, command: &str) -> String {
     let script =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/clone/boto3_clone.py");
-    let out = Command::new(venv_python())
+    let out = common::pyfork::python()
         .arg(script)
         .args([endpoint, table])
         .args(command.split(' '))

@@ -76,7 +76,7 @@ answer = getattr(client, argv[2].replace("-", "_"))(**json.loads(options["--cli-
 print(answer["Count"])
 "#;
     use std::io::Write;
-    let mut child = std::process::Command::new(venv_python())
+    let mut child = common::pyfork::python()
         .args(["-c", script])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())

@@ -20,12 +20,12 @@ mod hostile;
 mod transport;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use common::fault_proxy::{Fault, FaultConfig, FaultProxy};
-use common::{aws_env, bin, local, shared_demo, table_name, venv_python};
+use common::{aws_env, bin, local, shared_demo, table_name};
 
 /// Runs one scenario of tests/mcp_client.py against `dynoscope mcp --endpoint-url SERVER
 /// SERVER_ARGS…`, boto3 reading `oracle`; returns the JSON it prints.
@@ -51,7 +51,7 @@ fn client_env(
     env: &[(&str, &str)],
 ) -> serde_json::Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
-    let mut cmd = Command::new(venv_python());
+    let mut cmd = common::pyfork::python();
     aws_env(&mut cmd)
         .arg(script)
         .args([scenario, "--table", table, "--oracle", oracle, "--"])

@@ -12,12 +12,12 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::Duration;
 
 use common::fault_proxy::{Fault, FaultConfig, FaultProxy};
-use common::{aws_env, bin, local, table_name, venv_python};
+use common::{aws_env, bin, local, table_name};
 use dynoscope::aws::{
     connect, ConnectOptions, Engine, EngineEvent, Operation, ReadCause, ReadSpec,
 };
@@ -27,7 +27,7 @@ use dynoscope::model::item::value::AttrValue;
 /// ARGS…`, boto3 reading `oracle`; returns the JSON it prints.
 fn scenario(name: &str, table: &str, server: &str, args: &[&str]) -> serde_json::Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_capacity.py");
-    let mut cmd = Command::new(venv_python());
+    let mut cmd = common::pyfork::python();
     aws_env(&mut cmd)
         .arg(script)
         .args([name, "--table", table, "--oracle", &local().endpoint, "--"])

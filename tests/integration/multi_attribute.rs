@@ -6,7 +6,6 @@
 //! sends anything (the fault proxy counts what DynamoDB received).
 
 use std::path::Path;
-use std::process::Command;
 use std::sync::OnceLock;
 
 use serde_json::{json, Value};
@@ -22,7 +21,7 @@ mod query;
 pub(crate) fn boto3(endpoint: &str, table: &str, args: &[&str]) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/integration/multi_attribute/boto3_matches.py");
-    let out = Command::new(venv_python())
+    let out = common::pyfork::python()
         .arg(script)
         .args([endpoint, table])
         .args(args)

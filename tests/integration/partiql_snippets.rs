@@ -44,8 +44,8 @@ fn block_on<F: std::future::Future>(f: F) -> F::Output {
         .block_on(f)
 }
 
-fn run_snippet(program: &str, args: &[&str]) -> Vec<String> {
-    let mut cmd = Command::new(program);
+fn run_snippet(mut cmd: Command, args: &[&str]) -> Vec<String> {
+    let program = cmd.get_program().to_string_lossy().into_owned();
     aws_env(&mut cmd)
         .args(args)
         .env("AWS_ENDPOINT_URL", &local().endpoint)
@@ -94,13 +94,13 @@ fn both_snippets_return_what_dynoscope_does(statement: &str, parameters: &str) {
     let dir = tempfile::tempdir().unwrap();
     let python = dir.path().join("snippet.py");
     std::fs::write(&python, dialects::boto3(&plan)).unwrap();
-    let boto3 = run_snippet(venv_python().to_str().unwrap(), &[python.to_str().unwrap()]);
+    let boto3 = run_snippet(common::pyfork::python(), &[python.to_str().unwrap()]);
     assert_eq!(boto3, expected, "boto3 for {statement}");
     // ESM resolves packages from the script's own directory upwards.
     let node_dir = corpus_node_dir();
     let js = node_dir.join(format!("partiql-snippet-{}.mjs", table_name("js")));
     std::fs::write(&js, dialects::javascript(&plan)).unwrap();
-    let node = run_snippet("node", &[js.to_str().unwrap()]);
+    let node = run_snippet(Command::new("node"), &[js.to_str().unwrap()]);
     let _ = std::fs::remove_file(&js);
     assert_eq!(node, expected, "JavaScript v3 for {statement}");
 }

@@ -11,6 +11,7 @@ pub mod fault_proxy;
 pub mod moto;
 pub mod peak_memory;
 pub mod pty;
+pub mod pyfork;
 pub mod server;
 pub mod stream_writes;
 pub mod table_export;
