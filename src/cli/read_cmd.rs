@@ -14,6 +14,7 @@ use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Backend, DoneOutcome, Engine, Operation, ReadSpec};
 use crate::model::design::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
 use crate::model::design::collection::merge_sorted;
+use crate::model::design::schema::KeySchema;
 use crate::model::exports::table_export::ExportType;
 use crate::model::formats::json::to_safe_json;
 use crate::model::item::value::Item;
@@ -24,11 +25,24 @@ use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
 
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
+    run_checked_query(engine, args, &|_, _| Ok(())).await
+}
+
+/// Checks the key of the table or index read (and what it is called: `index 'X'`, `table
+/// 'T'`) before any Query is built: `run` says a pattern that does not fit it in the
+/// pattern's own terms.
+type KeyCheck<'a> = &'a (dyn Fn(&KeySchema, &str) -> Result<(), String> + Sync);
+
+async fn run_checked_query(
+    engine: &Engine,
+    args: QueryArgs,
+    check: KeyCheck<'_>,
+) -> Result<(), CliError> {
     let QuerySpecs {
         mut specs,
         key_names,
         sort_key,
-    } = query_specs(engine, &args).await?;
+    } = query_specs_checked(engine, &args, check).await?;
     if specs.len() == 1 {
         let spec = specs.pop().expect("one spec");
         return stream(engine, spec, key_names, &args.read, |_| Ok(())).await;
@@ -63,8 +77,21 @@ pub(super) async fn query_specs<B: Backend>(
     engine: &B,
     args: &QueryArgs,
 ) -> Result<QuerySpecs, CliError> {
+    query_specs_checked(engine, args, &|_, _| Ok(())).await
+}
+
+async fn query_specs_checked<B: Backend>(
+    engine: &B,
+    args: &QueryArgs,
+    check: KeyCheck<'_>,
+) -> Result<QuerySpecs, CliError> {
     let info = engine.describe_table(&args.table).await?;
     let keys = index_keys(&info, args.read.index.as_deref())?;
+    let target = match &args.read.index {
+        Some(index) => format!("index '{index}'"),
+        None => format!("table '{}'", info.name),
+    };
+    check(&keys, &target).map_err(CliError::bad_input)?;
     // One list of partition values per request: `{shard}` in one --pk value is replaced by
     // each shard number.
     let shard_pks: Vec<Vec<String>> = match &args.pk_shards {
@@ -142,15 +169,17 @@ pub async fn run_pattern(
     let names =
         (!bound.names.is_empty()).then(|| serde_json::to_string(&bound.names).unwrap_or_default());
     let (sort, pk_shards) = (
-        sort_args(bound.sort),
+        sort_args(bound.sort_prefix.clone(), bound.sort.clone()),
         bound.shards.map(|(a, b)| format!("{a}..{b}")),
     );
-    // multi-attribute: not yet — a [[pattern]] holds one partition template and one sort
-    // template; on an index keyed by several attributes the key condition refuses it, naming
-    // the attribute that has no value, before anything is sent.
+    // A template per partition attribute and per sort-prefix attribute, as `query` takes
+    // --pk and --sk-eq repeated; a pattern that does not fit the key of what it reads is
+    // refused in its own terms (pk, sk_eq) before anything is sent.
+    let shape = bound.clone();
+    let check = move |keys: &KeySchema, target: &str| shape.check_keys(keys, target);
     let query = QueryArgs {
         table: args.table.unwrap_or(bound.table),
-        pk: vec![bound.pk],
+        pk: bound.pk,
         sort,
         desc: bound.descending,
         pk_shards,
@@ -172,14 +201,18 @@ pub async fn run_pattern(
             rcu_per_second: args.rcu_per_second,
         },
     };
-    run_query(engine, query).await
+    run_checked_query(engine, query, &check).await
 }
 
-fn sort_args(sort: Option<SortInput>) -> SortArgs {
-    let mut args = SortArgs::default();
+/// The sort flags `query` takes for a sort prefix and a condition on the next attribute.
+fn sort_args(prefix: Vec<String>, sort: Option<SortInput>) -> SortArgs {
+    let mut args = SortArgs {
+        sk_eq: prefix,
+        ..SortArgs::default()
+    };
     match sort {
         None => {}
-        Some(SortInput::Eq(v)) => args.sk_eq = vec![v],
+        Some(SortInput::Eq(v)) => args.sk_eq.push(v),
         Some(SortInput::Lt(v)) => args.sk_lt = Some(v),
         Some(SortInput::Le(v)) => args.sk_le = Some(v),
         Some(SortInput::Gt(v)) => args.sk_gt = Some(v),
