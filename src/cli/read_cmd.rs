@@ -1,7 +1,7 @@
 //! `query`, `run` and `scan`: validate everything before the first request, then stream pages
 //! to stdout and statistics to stderr.
 
-use super::args::{GlobalArgs, QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
+use super::args::{GlobalArgs, QueryArgs, ReadArgs, ScanArgs, SortArgs};
 use super::drain::{drain, Failure, Next};
 use super::export_source;
 use super::output::{ItemWriter, OutputFormat};
@@ -12,7 +12,7 @@ use super::stream::stream;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Backend, DoneOutcome, Engine, Operation, ReadSpec};
-use crate::model::design::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
+use crate::model::design::access_pattern::{parse_shards, shard_keys};
 use crate::model::design::collection::merge_sorted;
 use crate::model::design::schema::KeySchema;
 use crate::model::exports::table_export::ExportType;
@@ -21,7 +21,6 @@ use crate::model::item::value::Item;
 use crate::model::query::expression::parse_key_condition;
 use crate::model::query::key_condition::{KeyCondition, SortInput};
 use crate::model::text::wording::noun;
-use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
 
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
@@ -31,9 +30,9 @@ pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError>
 /// Checks the key of the table or index read (and what it is called: `index 'X'`, `table
 /// 'T'`) before any Query is built: `run` says a pattern that does not fit it in the
 /// pattern's own terms.
-type KeyCheck<'a> = &'a (dyn Fn(&KeySchema, &str) -> Result<(), String> + Sync);
+pub(super) type KeyCheck<'a> = &'a (dyn Fn(&KeySchema, &str) -> Result<(), String> + Sync);
 
-async fn run_checked_query(
+pub(super) async fn run_checked_query(
     engine: &Engine,
     args: QueryArgs,
     check: KeyCheck<'_>,
@@ -143,84 +142,6 @@ async fn query_specs_checked<B: Backend>(
         key_names,
         sort_key: keys.sort_key().map(|k| k.name.clone()),
     })
-}
-
-/// `run PATTERN`: binds the pattern's parameters and runs it as the equivalent `query`.
-pub async fn run_pattern(
-    engine: &Engine,
-    patterns: &[AccessPattern],
-    args: RunArgs,
-) -> Result<(), CliError> {
-    let pattern = access_pattern::find(patterns, &args.pattern)?;
-    let mut params = BTreeMap::new();
-    for pair in &args.params {
-        let (name, value) = pair.split_once('=').ok_or_else(|| {
-            CliError::bad_input(format!(
-                "--param '{pair}' is not NAME=VALUE; write e.g. --param status=SHIPPED"
-            ))
-        })?;
-        if let Some(earlier) = params.insert(name.to_string(), value.to_string()) {
-            return Err(CliError::bad_input(format!(
-                "--param '{name}' is given twice ('{earlier}' and '{value}'); pass it once"
-            )));
-        }
-    }
-    let bound = pattern.bind(&params)?;
-    let names =
-        (!bound.names.is_empty()).then(|| serde_json::to_string(&bound.names).unwrap_or_default());
-    let (sort, pk_shards) = (
-        sort_args(bound.sort_prefix.clone(), bound.sort.clone()),
-        bound.shards.map(|(a, b)| format!("{a}..{b}")),
-    );
-    // A template per partition attribute and per sort-prefix attribute, as `query` takes
-    // --pk and --sk-eq repeated; a pattern that does not fit the key of what it reads is
-    // refused in its own terms (pk, sk_eq) before anything is sent.
-    let shape = bound.clone();
-    let check = move |keys: &KeySchema, target: &str| shape.check_keys(keys, target);
-    let query = QueryArgs {
-        table: args.table.unwrap_or(bound.table),
-        pk: bound.pk,
-        sort,
-        desc: bound.descending,
-        pk_shards,
-        key_condition_expression: None,
-        read: ReadArgs {
-            index: bound.index,
-            limit: args.limit.or(bound.limit),
-            consistent: false,
-            filter: bound.filter,
-            projection: bound.projection,
-            names,
-            values: bound.values,
-            expression_attribute_values: None,
-            output: args.output,
-            columns: args.columns,
-            stats: args.stats,
-            page_size: None,
-            max_rcu: args.max_rcu,
-            rcu_per_second: args.rcu_per_second,
-        },
-    };
-    run_checked_query(engine, query, &check).await
-}
-
-/// The sort flags `query` takes for a sort prefix and a condition on the next attribute.
-fn sort_args(prefix: Vec<String>, sort: Option<SortInput>) -> SortArgs {
-    let mut args = SortArgs {
-        sk_eq: prefix,
-        ..SortArgs::default()
-    };
-    match sort {
-        None => {}
-        Some(SortInput::Eq(v)) => args.sk_eq.push(v),
-        Some(SortInput::Lt(v)) => args.sk_lt = Some(v),
-        Some(SortInput::Le(v)) => args.sk_le = Some(v),
-        Some(SortInput::Gt(v)) => args.sk_gt = Some(v),
-        Some(SortInput::Ge(v)) => args.sk_ge = Some(v),
-        Some(SortInput::Between(a, b)) => args.sk_between = Some(vec![a, b]),
-        Some(SortInput::BeginsWith(v)) => args.sk_begins = Some(v),
-    }
-    args
 }
 
 fn check_segments(segments: u32) -> Result<(), CliError> {

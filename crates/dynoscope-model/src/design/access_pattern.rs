@@ -270,6 +270,13 @@ impl AccessPattern {
                 format!("limit '{limit}' is out of range; use {}", LIMIT.describe()),
             ));
         }
+        if pattern.pk.iter().filter(|t| t.contains("{shard}")).count() > 1 {
+            return Err(field(
+                "pk",
+                "pk has {shard} in more than one template; write-shard one partition attribute"
+                    .into(),
+            ));
+        }
         if let Some(shards) = &pattern.shards {
             parse_shards(shards)?;
             if !pattern.sharded() {

@@ -156,6 +156,10 @@ fn bad_template_lists_name_the_field_and_its_line() {
             "pk = ['{shard}', 'b']\n",
             "uses {shard} in pk but declares no shards range",
         ),
+        (
+            "pk = ['{shard}', 'b#{shard}']\nshards = '0..3'\n",
+            "line 4: access pattern 'p': pk has {shard} in more than one template",
+        ),
     ];
     for (body, needle) in cases {
         let text = format!("[[pattern]]\ntable = 't'\nname = 'p'\n{body}");
