@@ -67,7 +67,7 @@ fn a_status_enum_first_that_the_next_attribute_does_not_spread_is_the_classic_ho
         "and 'PENDING · EU' holds 26.7%",
         "status takes 3 values and region (2 values) does not spread them",
         "like a status enum: a classic hot GSI",
-        "capped near 1,000 WCU / 3,000 RCU a second",
+        "one tuple of values is one partition, capped near 1,000 WCU / 3,000 RCU a second",
         "shard it: a partition attribute of 3 shard values (0 … 2) beside status + region spreads 'PENDING · EU' over 3 partitions",
     ] {
         assert!(text.contains(words), "{words:?} not in {text}");

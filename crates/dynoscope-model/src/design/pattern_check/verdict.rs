@@ -183,8 +183,12 @@ fn low_cardinality_text(risk: &LowCardinality) -> String {
         risk.hottest,
         percent(risk.hottest_share),
     );
+    let value = match risk.parts.is_empty() {
+        true => "one value",
+        false => "one tuple of values",
+    };
     let ceiling = format!(
-        "one value is one partition, capped near {} WCU / {} RCU a second, so writes to the index cap near {} WCU a second",
+        "{value} is one partition, capped near {} WCU / {} RCU a second, so writes to the index cap near {} WCU a second",
         thousands(PARTITION_WCU),
         thousands(PARTITION_RCU),
         thousands(risk.index_wcu_ceiling),
@@ -204,7 +208,7 @@ fn low_cardinality_text(risk: &LowCardinality) -> String {
         .collect::<Vec<_>>()
         .join(" and ");
     format!(
-        "{head}; {} takes {} values and {others} {} not spread them, so the whole key is few, like a status enum: a classic hot GSI; {ceiling}; shard it: a partition attribute of {shards} shard values (0 … {}) beside {} spreads '{}' over {shards} partitions",
+        "{head}; {} takes {} values and {others} {} not spread them, so the whole key takes few values, like a status enum: a classic hot GSI; {ceiling}; shard it: a partition attribute of {shards} shard values (0 … {}) beside {} spreads '{}' over {shards} partitions",
         first.attribute,
         first.values,
         if risk.parts.len() > 2 { "do" } else { "does" },
