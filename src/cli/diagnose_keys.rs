@@ -7,7 +7,7 @@
 
 use crate::aws::ReadCause;
 use crate::aws::{Backend, DoneOutcome, Operation, ReadSpec};
-use crate::model::design::schema::TableInfo;
+use crate::model::design::schema::{KeySchema, TableInfo};
 use crate::model::item::item_size::item_size;
 use crate::model::text::sanitize::sanitize;
 use crate::model::traffic::diagnose::{SampleSource, SampledKey};
@@ -17,7 +17,7 @@ use crate::model::traffic::metrics::Target;
 use std::time::Duration;
 
 use super::drain::{drain, Next};
-use super::hotkeys::key_text;
+use super::hotkeys::partition_text;
 use super::hotkeys_writes::{count_writes, Counted};
 use super::say::say;
 use super::CliError;
@@ -54,24 +54,13 @@ pub async fn sample<B: Backend>(
         let Some(keys) = info.keys_for(index) else {
             continue;
         };
-        // multi-attribute: not yet — the sample counts partitions by one attribute, so an index
-        // keyed by several is a note, not a sample of its first attribute.
-        if let Err(refusal) = keys.refuse_multi_attribute("the key sample", &target.wording()) {
-            notes.push(format!("note: {}", sanitize(&refusal)));
-            continue;
-        }
-        let partition_key = keys.partition_key().name.clone();
-        let mut spec = ReadSpec::new(Operation::Scan, &info.name, ReadCause::SampleFlag);
-        spec.index = index.map(str::to_string);
-        spec.projection = Some("#k".into());
-        spec.names = vec![("#k".into(), partition_key.clone())];
-        spec.segments = SAMPLE_SEGMENTS;
+        let (mut spec, partition) = sample_spec(&info.name, index, keys);
         spec.budget.max_rcu = Some(share);
         spec.budget.rcu_per_second = rcu_per_second;
         let mut distribution = KeyDistribution::bounded(MAX_EXACT_KEYS);
         let drained = drain(engine, spec, |page| {
             for item in &page.items {
-                distribution.add(&key_text(item, &partition_key), item_size(item));
+                distribution.add(&partition_text(item, &partition), item_size(item));
             }
             Next::Continue
         })
@@ -98,6 +87,21 @@ pub async fn sample<B: Backend>(
         }
     }
     (found, notes)
+}
+
+/// The keys-only Scan of a sample of `index` (`None`: the table) keyed by `keys`, and the
+/// partition attributes its keys are counted by: every one of a multi-attribute key's, in
+/// key-schema order, so a partition is the whole tuple (`WINTER2024 · EU-WEST`), not its
+/// first attribute's value.
+fn sample_spec(table: &str, index: Option<&str>, keys: &KeySchema) -> (ReadSpec, Vec<String>) {
+    let partition: Vec<String> = keys.partition().iter().map(|k| k.name.clone()).collect();
+    let mut spec = ReadSpec::new(Operation::Scan, table, ReadCause::SampleFlag);
+    spec.index = index.map(str::to_string);
+    let placeholders: Vec<String> = (0..partition.len()).map(|i| format!("#k{i}")).collect();
+    spec.projection = Some(placeholders.join(", "));
+    spec.names = placeholders.into_iter().zip(partition.clone()).collect();
+    spec.segments = SAMPLE_SEGMENTS;
+    (spec, partition)
 }
 
 /// The key written most to each of `targets` while `table`'s stream is followed once for
@@ -165,3 +169,7 @@ pub async fn sample_writes(
         .collect();
     (found, Vec::new())
 }
+
+#[cfg(test)]
+#[path = "diagnose_keys_tests.rs"]
+mod tests;

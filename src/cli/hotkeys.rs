@@ -22,7 +22,7 @@ use crate::model::item::item_size::item_size;
 use crate::model::item::value::Item;
 use crate::model::text::sanitize::{sanitize, truncate_display};
 use crate::model::text::wording::{noun, percent, thousands};
-pub(super) use crate::model::traffic::distribution::{key_text, partition_text};
+pub(super) use crate::model::traffic::distribution::partition_text;
 use crate::model::traffic::distribution::{
     Approximation, KeyDistribution, KeyEntry, ShardFamily, Source, Warning, WarningContext,
 };

@@ -1,5 +1,6 @@
 use super::*;
 use crate::model::item::value::{AttrValue, Item};
+use crate::model::traffic::distribution::key_text;
 
 #[test]
 fn the_warnings_section_says_none_or_lists_them_sanitised() {

@@ -36,6 +36,7 @@ mod profiles;
 mod ranges;
 mod read_cmd;
 mod read_spec;
+mod run_pattern;
 pub mod say;
 mod seed_churn;
 pub mod settings;
@@ -221,7 +222,7 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
         Command::Run(args) => {
             let patterns = Settings::load(&cli.global)?.patterns;
             let engine = Engine::new(&connect(&cli.global).await?);
-            read_cmd::run_pattern(&engine, &patterns, args).await
+            run_pattern::run_pattern(&engine, &patterns, args).await
         }
         Command::Patterns(patterns_check::PatternsCommand::Check(args)) => {
             patterns_check::run(&cli.global, args).await

@@ -1,7 +1,7 @@
 //! `query`, `run` and `scan`: validate everything before the first request, then stream pages
 //! to stdout and statistics to stderr.
 
-use super::args::{GlobalArgs, QueryArgs, ReadArgs, RunArgs, ScanArgs, SortArgs};
+use super::args::{GlobalArgs, QueryArgs, ReadArgs, ScanArgs, SortArgs};
 use super::drain::{drain, Failure, Next};
 use super::export_source;
 use super::output::{ItemWriter, OutputFormat};
@@ -12,23 +12,36 @@ use super::stream::stream;
 use super::CliError;
 use crate::aws::read::MAX_SEGMENTS;
 use crate::aws::{Backend, DoneOutcome, Engine, Operation, ReadSpec};
-use crate::model::design::access_pattern::{self, parse_shards, shard_keys, AccessPattern};
+use crate::model::design::access_pattern::{parse_shards, shard_keys};
 use crate::model::design::collection::merge_sorted;
+use crate::model::design::schema::KeySchema;
 use crate::model::exports::table_export::ExportType;
 use crate::model::formats::json::to_safe_json;
 use crate::model::item::value::Item;
 use crate::model::query::expression::parse_key_condition;
 use crate::model::query::key_condition::{KeyCondition, SortInput};
 use crate::model::text::wording::noun;
-use std::collections::BTreeMap;
 use std::io::{self, IsTerminal};
 
 pub async fn run_query(engine: &Engine, args: QueryArgs) -> Result<(), CliError> {
+    run_checked_query(engine, args, &|_, _| Ok(())).await
+}
+
+/// Checks the key of the table or index read (and what it is called: `index 'X'`, `table
+/// 'T'`) before any Query is built: `run` says a pattern that does not fit it in the
+/// pattern's own terms.
+pub(super) type KeyCheck<'a> = &'a (dyn Fn(&KeySchema, &str) -> Result<(), String> + Sync);
+
+pub(super) async fn run_checked_query(
+    engine: &Engine,
+    args: QueryArgs,
+    check: KeyCheck<'_>,
+) -> Result<(), CliError> {
     let QuerySpecs {
         mut specs,
         key_names,
         sort_key,
-    } = query_specs(engine, &args).await?;
+    } = query_specs_checked(engine, &args, check).await?;
     if specs.len() == 1 {
         let spec = specs.pop().expect("one spec");
         return stream(engine, spec, key_names, &args.read, |_| Ok(())).await;
@@ -63,8 +76,21 @@ pub(super) async fn query_specs<B: Backend>(
     engine: &B,
     args: &QueryArgs,
 ) -> Result<QuerySpecs, CliError> {
+    query_specs_checked(engine, args, &|_, _| Ok(())).await
+}
+
+async fn query_specs_checked<B: Backend>(
+    engine: &B,
+    args: &QueryArgs,
+    check: KeyCheck<'_>,
+) -> Result<QuerySpecs, CliError> {
     let info = engine.describe_table(&args.table).await?;
     let keys = index_keys(&info, args.read.index.as_deref())?;
+    let target = match &args.read.index {
+        Some(index) => format!("index '{index}'"),
+        None => format!("table '{}'", info.name),
+    };
+    check(&keys, &target).map_err(CliError::bad_input)?;
     // One list of partition values per request: `{shard}` in one --pk value is replaced by
     // each shard number.
     let shard_pks: Vec<Vec<String>> = match &args.pk_shards {
@@ -116,78 +142,6 @@ pub(super) async fn query_specs<B: Backend>(
         key_names,
         sort_key: keys.sort_key().map(|k| k.name.clone()),
     })
-}
-
-/// `run PATTERN`: binds the pattern's parameters and runs it as the equivalent `query`.
-pub async fn run_pattern(
-    engine: &Engine,
-    patterns: &[AccessPattern],
-    args: RunArgs,
-) -> Result<(), CliError> {
-    let pattern = access_pattern::find(patterns, &args.pattern)?;
-    let mut params = BTreeMap::new();
-    for pair in &args.params {
-        let (name, value) = pair.split_once('=').ok_or_else(|| {
-            CliError::bad_input(format!(
-                "--param '{pair}' is not NAME=VALUE; write e.g. --param status=SHIPPED"
-            ))
-        })?;
-        if let Some(earlier) = params.insert(name.to_string(), value.to_string()) {
-            return Err(CliError::bad_input(format!(
-                "--param '{name}' is given twice ('{earlier}' and '{value}'); pass it once"
-            )));
-        }
-    }
-    let bound = pattern.bind(&params)?;
-    let names =
-        (!bound.names.is_empty()).then(|| serde_json::to_string(&bound.names).unwrap_or_default());
-    let (sort, pk_shards) = (
-        sort_args(bound.sort),
-        bound.shards.map(|(a, b)| format!("{a}..{b}")),
-    );
-    // multi-attribute: not yet — a [[pattern]] holds one partition template and one sort
-    // template; on an index keyed by several attributes the key condition refuses it, naming
-    // the attribute that has no value, before anything is sent.
-    let query = QueryArgs {
-        table: args.table.unwrap_or(bound.table),
-        pk: vec![bound.pk],
-        sort,
-        desc: bound.descending,
-        pk_shards,
-        key_condition_expression: None,
-        read: ReadArgs {
-            index: bound.index,
-            limit: args.limit.or(bound.limit),
-            consistent: false,
-            filter: bound.filter,
-            projection: bound.projection,
-            names,
-            values: bound.values,
-            expression_attribute_values: None,
-            output: args.output,
-            columns: args.columns,
-            stats: args.stats,
-            page_size: None,
-            max_rcu: args.max_rcu,
-            rcu_per_second: args.rcu_per_second,
-        },
-    };
-    run_query(engine, query).await
-}
-
-fn sort_args(sort: Option<SortInput>) -> SortArgs {
-    let mut args = SortArgs::default();
-    match sort {
-        None => {}
-        Some(SortInput::Eq(v)) => args.sk_eq = vec![v],
-        Some(SortInput::Lt(v)) => args.sk_lt = Some(v),
-        Some(SortInput::Le(v)) => args.sk_le = Some(v),
-        Some(SortInput::Gt(v)) => args.sk_gt = Some(v),
-        Some(SortInput::Ge(v)) => args.sk_ge = Some(v),
-        Some(SortInput::Between(a, b)) => args.sk_between = Some(vec![a, b]),
-        Some(SortInput::BeginsWith(v)) => args.sk_begins = Some(v),
-    }
-    args
 }
 
 fn check_segments(segments: u32) -> Result<(), CliError> {

@@ -18,6 +18,9 @@ use common::*;
 #[path = "multi_attribute_query.rs"]
 mod query;
 
+#[path = "multi_attribute_patterns.rs"]
+mod patterns;
+
 pub(crate) fn boto3(endpoint: &str, table: &str, args: &[&str]) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/integration/multi_attribute/boto3_matches.py");

@@ -38,3 +38,46 @@ pub fn proptest_cases(default: u32) -> u32 {
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or(default)
 }
+
+/// Issue 52's shapes: `matches` keyed by `matchId`, with `TournamentRegionIndex` (partition
+/// `tournamentId` + `region`, sort `round` + `bracket` + `matchId`), `StatusRegionIndex`
+/// (partition `status` + `region`, sort `matchDate`) and `StatusPlayerIndex` (partition
+/// `status` + `player1Id`, sort `matchDate`): a status enum first, spread or not by the next.
+pub fn multi_attribute_info() -> TableInfo {
+    use crate::design::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection};
+    let s = |name: &str| KeyAttr::new(name, KeyType::S);
+    let gsi = |name: &str, partition: &[&str], sort: &[&str]| IndexInfo {
+        name: name.into(),
+        kind: IndexKind::Gsi,
+        keys: KeySchema::new(
+            partition.iter().map(|n| s(n)).collect(),
+            sort.iter().map(|n| s(n)).collect(),
+        )
+        .expect("a valid key schema"),
+        projection: Projection {
+            projection_type: "ALL".into(),
+            non_key_attributes: Vec::new(),
+        },
+        provisioned: None,
+        item_count: None,
+        size_bytes: None,
+    };
+    let mut info = demo_info();
+    info.name = "matches".into();
+    info.keys = KeySchema::simple(s("matchId"), None);
+    info.item_count = 60;
+    info.indexes = vec![
+        gsi(
+            "TournamentRegionIndex",
+            &["tournamentId", "region"],
+            &["round", "bracket", "matchId"],
+        ),
+        gsi("StatusRegionIndex", &["status", "region"], &["matchDate"]),
+        gsi(
+            "StatusPlayerIndex",
+            &["status", "player1Id"],
+            &["matchDate"],
+        ),
+    ];
+    info
+}

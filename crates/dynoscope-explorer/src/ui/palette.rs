@@ -122,7 +122,7 @@ fn form_lines(form: &ParamForm, state: &State) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let pattern = &state.patterns[form.pattern];
     lines.push(Line::styled(
-        sanitize(&format!("{} · {}", pattern.name, pattern.pk)).into_owned(),
+        sanitize(&format!("{} · {}", pattern.name, pattern.pk_display())).into_owned(),
         theme::header(),
     ));
     for (i, (name, input)) in form.params.iter().enumerate() {

@@ -13,16 +13,33 @@
 //!
 //! A pattern may declare write-sharded partition keys (`pk = "STATUS#PENDING#{shard}"`,
 //! `shards = "0..9"`): every shard is queried and the results merged.
+//!
+//! On a GSI with a multi-attribute key (up to four partition and four sort attributes) `pk`
+//! is a list, one template per partition attribute in key-schema order, and `sk_eq` a list of
+//! equalities on the first sort attributes; `sk` is then the condition on the next one:
+//!
+//! ```toml
+//! [[pattern]]
+//! table = "matches"
+//! name = "matches-of-a-round"
+//! index = "TournamentRegionIndex"
+//! pk = ["{tournamentId}", "{region}"]
+//! sk_eq = ["{round}"]
+//! sk = { begins_with = "UP" }
+//! ```
+//!
+//! A string is the one-template list, so a file written before such keys reads as it did.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::design::pattern_file::check_template;
+pub use crate::design::pattern_bind::{parse_shards, shard_keys, BoundPattern};
+use crate::design::pattern_file::{check_template, one_or_many};
 pub use crate::design::pattern_file::{error_line, parse_patterns_file};
 use crate::design::pattern_filter::pattern_filter;
+use crate::design::schema::MAX_KEY_ATTRIBUTES;
 use crate::input::limits::LIMIT;
-use crate::query::key_condition::SortInput;
 
 /// The parameter that stands for a shard number; it is never asked for.
 pub const SHARD_PARAM: &str = "shard";
@@ -42,7 +59,7 @@ pub enum SortTemplate {
 }
 
 impl SortTemplate {
-    fn texts(&self) -> Vec<&str> {
+    pub(crate) fn texts(&self) -> Vec<&str> {
         match self {
             SortTemplate::Eq(v)
             | SortTemplate::Lt(v)
@@ -85,7 +102,14 @@ pub struct AccessPattern {
     pub description: Option<String>,
     #[serde(default)]
     pub index: Option<String>,
-    pub pk: String,
+    /// One template per partition attribute, in key-schema order (a string in the file for
+    /// a key of one partition attribute, a list for a multi-attribute GSI's).
+    #[serde(deserialize_with = "one_or_many")]
+    pub pk: Vec<String>,
+    /// Equalities on the first sort attributes, in key-schema order (a multi-attribute GSI's
+    /// sort prefix); `sk` is then the condition on the sort attribute after them.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub sk_eq: Vec<String>,
     #[serde(default)]
     pub sk: Option<SortTemplate>,
     #[serde(default)]
@@ -107,12 +131,13 @@ pub struct AccessPattern {
     /// Inclusive shard range for `{shard}` in `pk`, e.g. `"0..9"`.
     #[serde(default)]
     pub shards: Option<String>,
-    /// The partition and sort key attributes of `index` when the table may not have it yet:
-    /// `patterns check` says such a pattern needs a GSI and proposes it.
-    #[serde(default)]
-    pub index_pk: Option<String>,
-    #[serde(default)]
-    pub index_sk: Option<String>,
+    /// The partition and sort key attributes of `index` when the table may not have it yet
+    /// (a list each for a multi-attribute key): `patterns check` says such a pattern needs a
+    /// GSI and proposes it.
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub index_pk: Vec<String>,
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub index_sk: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -143,7 +168,7 @@ pub enum PatternError {
 }
 
 /// `{name}` placeholders in order of first appearance.
-fn placeholders(text: &str) -> Vec<String> {
+pub(crate) fn placeholders(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut rest = text;
     while let Some(open) = rest.find('{') {
@@ -157,46 +182,6 @@ fn placeholders(text: &str) -> Vec<String> {
         rest = &rest[open + close + 1..];
     }
     out
-}
-
-fn fill(template: &str, params: &BTreeMap<String, String>) -> String {
-    let mut out = template.to_string();
-    for (name, value) in params {
-        out = out.replace(&format!("{{{name}}}"), value);
-    }
-    out
-}
-
-/// `"0..9"` → `(0, 9)`, inclusive.
-pub fn parse_shards(text: &str) -> Result<(u32, u32), PatternError> {
-    let bad = || PatternError::BadShards(text.to_string());
-    let (a, b) = text.split_once("..").ok_or_else(bad)?;
-    let b = b.strip_prefix('=').unwrap_or(b);
-    let (a, b): (u32, u32) = (
-        a.trim().parse().map_err(|_| bad())?,
-        b.trim().parse().map_err(|_| bad())?,
-    );
-    if a > b || b - a >= MAX_SHARDS {
-        return Err(bad());
-    }
-    Ok((a, b))
-}
-
-/// A pattern with its parameters filled in: what the Query needs.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BoundPattern {
-    pub table: String,
-    pub index: Option<String>,
-    /// The partition key, still with `{shard}` when sharded.
-    pub pk: String,
-    pub sort: Option<SortInput>,
-    pub descending: bool,
-    pub limit: Option<usize>,
-    pub filter: Option<String>,
-    pub projection: Option<String>,
-    pub names: BTreeMap<String, String>,
-    pub values: Option<String>,
-    pub shards: Option<(u32, u32)>,
 }
 
 impl AccessPattern {
@@ -240,7 +225,36 @@ impl AccessPattern {
                 "table is empty; name the table it queries".into(),
             ));
         }
-        check_template(&pattern.pk).map_err(|problem| field("pk", format!("pk {problem}")))?;
+        if pattern.pk.is_empty() {
+            return Err(field(
+                "pk",
+                "pk is an empty list; give one template per partition attribute, in key-schema order, e.g. pk = [\"{tournamentId}\", \"{region}\"]".into(),
+            ));
+        }
+        if pattern.pk.len() > MAX_KEY_ATTRIBUTES {
+            return Err(field(
+                "pk",
+                format!(
+                    "pk has {} templates but a key has at most {MAX_KEY_ATTRIBUTES} partition attributes; give one template per partition attribute",
+                    pattern.pk.len()
+                ),
+            ));
+        }
+        let sort_conditions = pattern.sk_eq.len() + usize::from(pattern.sk.is_some());
+        if sort_conditions > MAX_KEY_ATTRIBUTES {
+            return Err(field(
+                "sk_eq",
+                format!(
+                    "sk_eq and sk give {sort_conditions} sort conditions but a key has at most {MAX_KEY_ATTRIBUTES} sort attributes; give equalities on the first ones and at most one condition (sk) on the next"
+                ),
+            ));
+        }
+        for text in &pattern.pk {
+            check_template(text).map_err(|problem| field("pk", format!("pk {problem}")))?;
+        }
+        for text in &pattern.sk_eq {
+            check_template(text).map_err(|problem| field("sk_eq", format!("sk_eq {problem}")))?;
+        }
         if let Some(sk) = &pattern.sk {
             for text in sk.texts() {
                 check_template(text).map_err(|problem| field("sk", format!("sk {problem}")))?;
@@ -256,15 +270,22 @@ impl AccessPattern {
                 format!("limit '{limit}' is out of range; use {}", LIMIT.describe()),
             ));
         }
+        if pattern.pk.iter().filter(|t| t.contains("{shard}")).count() > 1 {
+            return Err(field(
+                "pk",
+                "pk has {shard} in more than one template; write-shard one partition attribute"
+                    .into(),
+            ));
+        }
         if let Some(shards) = &pattern.shards {
             parse_shards(shards)?;
-            if !pattern.pk.contains("{shard}") {
+            if !pattern.sharded() {
                 return Err(PatternError::Invalid(
                     label,
                     "declares shards but its pk has no {shard} placeholder".into(),
                 ));
             }
-        } else if pattern.pk.contains("{shard}") {
+        } else if pattern.sharded() {
             return Err(PatternError::Invalid(
                 label,
                 "uses {shard} in pk but declares no shards range (e.g. shards = \"0..9\")".into(),
@@ -273,9 +294,21 @@ impl AccessPattern {
         Ok(pattern)
     }
 
+    /// A partition template holds `{shard}`.
+    fn sharded(&self) -> bool {
+        self.pk.iter().any(|t| t.contains("{shard}"))
+    }
+
+    /// The partition templates as one line: the template of a one-attribute key, or each
+    /// attribute's joined by ` · ` (as a multi-attribute key's collection is named).
+    pub fn pk_display(&self) -> String {
+        self.pk.join(crate::design::collection::TUPLE_SEPARATOR)
+    }
+
     /// Parameters the user must give, in order of appearance (`{shard}` excluded).
     pub fn params(&self) -> Vec<String> {
-        let mut texts = vec![self.pk.as_str()];
+        let mut texts: Vec<&str> = self.pk.iter().map(String::as_str).collect();
+        texts.extend(self.sk_eq.iter().map(String::as_str));
         if let Some(sk) = &self.sk {
             texts.extend(sk.texts());
         }
@@ -289,71 +322,6 @@ impl AccessPattern {
         }
         out
     }
-
-    pub fn bind(&self, params: &BTreeMap<String, String>) -> Result<BoundPattern, PatternError> {
-        let wanted = self.params();
-        for given in params.keys() {
-            if !wanted.contains(given) {
-                return Err(PatternError::UnknownParam {
-                    pattern: self.name.clone(),
-                    param: given.clone(),
-                    known: if wanted.is_empty() {
-                        "(none)".into()
-                    } else {
-                        wanted.join(", ")
-                    },
-                });
-            }
-        }
-        if let Some(missing) = wanted.iter().find(|p| !params.contains_key(*p)) {
-            return Err(PatternError::MissingParam {
-                pattern: self.name.clone(),
-                param: missing.clone(),
-            });
-        }
-        let sort = self.sk.as_ref().map(|sk| match sk {
-            SortTemplate::Eq(v) => SortInput::Eq(fill(v, params)),
-            SortTemplate::Lt(v) => SortInput::Lt(fill(v, params)),
-            SortTemplate::Le(v) => SortInput::Le(fill(v, params)),
-            SortTemplate::Gt(v) => SortInput::Gt(fill(v, params)),
-            SortTemplate::Ge(v) => SortInput::Ge(fill(v, params)),
-            SortTemplate::Between([a, b]) => SortInput::Between(fill(a, params), fill(b, params)),
-            SortTemplate::BeginsWith(v) => SortInput::BeginsWith(fill(v, params)),
-        });
-        // Checked when the pattern was read: a builder filter compiles.
-        let filter = match &self.filter {
-            Some(text) => Some(
-                pattern_filter(text, &self.names, self.values.as_deref()).map_err(|problem| {
-                    PatternError::Invalid(format!("'{}'", self.name), problem)
-                })?,
-            ),
-            None => None,
-        };
-        Ok(BoundPattern {
-            table: self.table.clone(),
-            index: self.index.clone(),
-            pk: fill(&self.pk, params),
-            sort,
-            descending: self.order == Order::Desc,
-            limit: self.limit,
-            projection: self.projection.clone(),
-            names: filter
-                .as_ref()
-                .map_or_else(|| self.names.clone(), |f| f.names.clone()),
-            values: filter
-                .as_ref()
-                .map_or_else(|| self.values.clone(), |f| f.values.clone()),
-            filter: filter.map(|f| f.expression),
-            shards: self.shards.as_deref().map(parse_shards).transpose()?,
-        })
-    }
-}
-
-/// Every shard's partition key, in shard order.
-pub fn shard_keys(pk_template: &str, (first, last): (u32, u32)) -> Vec<String> {
-    (first..=last)
-        .map(|n| pk_template.replace("{shard}", &n.to_string()))
-        .collect()
 }
 
 pub(crate) fn one_line(text: &str) -> String {

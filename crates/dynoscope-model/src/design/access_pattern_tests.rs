@@ -1,6 +1,7 @@
 //! Tests of access_pattern.rs.
 
 use super::*;
+use crate::query::key_condition::SortInput;
 
 const DEMO: &str = include_str!("../../../../assets/demo-patterns.toml");
 
@@ -30,7 +31,7 @@ fn demo_patterns_parse_and_bind() {
     let bound = orders
         .bind(&params(&[("status", "SHIPPED"), ("month", "2026-08")]))
         .unwrap();
-    assert_eq!(bound.pk, "STATUS#SHIPPED");
+    assert_eq!(bound.pk, ["STATUS#SHIPPED"]);
     assert_eq!(bound.sort, Some(SortInput::BeginsWith("2026-08".into())));
     assert!(bound.descending);
     assert_eq!(bound.index.as_deref(), Some("GSI1"));
@@ -39,7 +40,7 @@ fn demo_patterns_parse_and_bind() {
     let bound = pending.bind(&params(&[])).unwrap();
     assert_eq!(bound.shards, Some((0, 9)));
     assert_eq!(
-        shard_keys(&bound.pk, (0, 2)),
+        shard_keys(&bound.pk[0], (0, 2)),
         ["STATUS#PENDING#0", "STATUS#PENDING#1", "STATUS#PENDING#2"]
     );
 }

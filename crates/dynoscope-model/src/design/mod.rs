@@ -8,6 +8,7 @@ pub mod entity;
 pub mod inferred;
 mod key_schema;
 pub mod part_names;
+pub mod pattern_bind;
 pub mod pattern_check;
 mod pattern_file;
 pub mod pattern_filter;

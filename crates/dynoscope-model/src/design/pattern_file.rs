@@ -1,5 +1,6 @@
 //! Access-pattern files (`--patterns FILE`): each mistake named by file, line and field.
 
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 
 use crate::design::access_pattern::{one_line, AccessPattern, PatternError};
@@ -105,4 +106,31 @@ pub(crate) fn check_template(template: &str) -> Result<(), String> {
         )),
         None => Ok(()),
     }
+}
+
+/// A field that holds one template or a list of them, one per key attribute (`pk`, `sk_eq`,
+/// `index_pk`, `index_sk`): a string is the list of one, so files written before
+/// multi-attribute keys read as they did.
+pub(crate) fn one_or_many<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    struct Templates;
+    impl<'de> Visitor<'de> for Templates {
+        type Value = Vec<String>;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a string, or a list of strings with one per key attribute")
+        }
+
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Vec<String>, E> {
+            Ok(vec![v.to_string()])
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<String>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(text) = seq.next_element::<String>()? {
+                out.push(text);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(Templates)
 }

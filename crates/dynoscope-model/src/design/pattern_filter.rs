@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::design::schema::MAX_KEY_ATTRIBUTES;
 use crate::formats::json::append_plain_json;
 use crate::item::value::Item;
 use crate::query::filter_compile::compile_filter_beside;
@@ -17,10 +18,17 @@ pub struct PatternFilter {
     pub values: Option<String>,
 }
 
-/// The key condition built from a pattern names its keys `#pk` and `#sk`: a filter on an
-/// attribute spelled `pk` must get another placeholder. (An empty name is no attribute's.)
+/// The key condition built from a pattern names its keys `#pk` and `#sk`, and on a
+/// multi-attribute key `#pk0` … and `#sk0` …: a filter on an attribute spelled `pk` or `pk1`
+/// must get another placeholder, or the request would carry one name for two attributes.
+/// (An empty name is no attribute's.)
 fn key_placeholders() -> Vec<(String, String)> {
-    vec![("#pk".into(), String::new()), ("#sk".into(), String::new())]
+    let indexed = (0..MAX_KEY_ATTRIBUTES).flat_map(|i| [format!("#pk{i}"), format!("#sk{i}")]);
+    ["#pk".to_string(), "#sk".to_string()]
+        .into_iter()
+        .chain(indexed)
+        .map(|name| (name, String::new()))
+        .collect()
 }
 
 /// Compiles `filter` (the builder's syntax) unless the pattern spells its own placeholders.
@@ -94,6 +102,21 @@ mod tests {
         assert!(!f.expression.contains("#pk "), "{}", f.expression);
         assert!(f.names.values().any(|v| v == "pk"));
         assert!(!f.names.contains_key("#pk"));
+    }
+
+    #[test]
+    fn an_attribute_named_like_a_multi_attribute_keys_placeholder_gets_its_own() {
+        for attribute in ["pk1", "sk0", "sk3"] {
+            let f =
+                pattern_filter(&format!("{attribute} = \"x\""), &BTreeMap::new(), None).unwrap();
+            assert!(
+                !f.expression.contains(&format!("#{attribute} ")),
+                "{}",
+                f.expression
+            );
+            assert!(!f.names.contains_key(&format!("#{attribute}")), "{f:?}");
+            assert!(f.names.values().any(|v| v == attribute));
+        }
     }
 
     #[test]

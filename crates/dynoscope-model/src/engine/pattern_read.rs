@@ -1,9 +1,11 @@
 //! The read a named access pattern with its parameters stands for: one Query, or one read
 //! with a segment per write shard (one cancel, one resume point per shard, one capacity
-//! guard). The explorer's palette and `patterns check` send the same requests.
+//! guard). The explorer's palette and `patterns check` send the same requests. On a
+//! multi-attribute GSI the Query gives every partition attribute and the pattern's sort prefix,
+//! the shape `KeyCondition::new` holds.
 
 use super::{Operation, ReadSpec};
-use crate::design::access_pattern::{shard_keys, BoundPattern};
+use crate::design::access_pattern::BoundPattern;
 use crate::design::schema::TableInfo;
 use crate::engine::read_cause::ReadCause;
 use crate::formats::json::parse_plain_values;
@@ -19,18 +21,20 @@ pub fn pattern_read(bound: &BoundPattern, info: &TableInfo) -> Result<ReadSpec, 
             info.name
         )
     })?;
-    let pks = match bound.shards {
-        Some(range) => shard_keys(&bound.pk, range),
-        None => vec![bound.pk.clone()],
+    let target = match &bound.index {
+        Some(index) => format!("index '{index}'"),
+        None => format!("table '{}'", info.name),
     };
+    bound.check_keys(keys, &target)?;
     let filter_values = match &bound.values {
         Some(values) => parse_plain_values(values).map_err(|e| e.to_string())?,
         None => Vec::new(),
     };
     let mut specs = Vec::new();
-    for pk in pks {
+    for pks in bound.partitions() {
         let condition =
-            KeyCondition::build(keys, &pk, bound.sort.clone()).map_err(|e| e.to_string())?;
+            KeyCondition::build_parts(keys, &pks, &bound.sort_prefix, bound.sort.clone())
+                .map_err(|e| e.to_string())?;
         let parts = condition.to_expression();
         let mut spec = ReadSpec::new(Operation::Query, info.name.clone(), ReadCause::Pattern);
         spec.index = bound.index.clone();

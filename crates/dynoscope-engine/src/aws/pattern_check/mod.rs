@@ -52,7 +52,6 @@ impl<'a, B: Backend> Checker<'a, B> {
         let info = self.reader.info;
         if patterns
             .into_iter()
-            .filter(|p| multi_attribute(p, info).is_none())
             .any(|p| needs_sample(p, &plan(p, info)))
         {
             self.sample(None).await?;
@@ -85,12 +84,9 @@ impl<'a, B: Backend> Checker<'a, B> {
         source: &str,
     ) -> Result<PatternReport, EngineError> {
         let info: &TableInfo = self.reader.info;
-        if let Some(refusal) = multi_attribute(pattern, info) {
-            return Err(EngineError::bad_input(refusal));
-        }
         let plan = plan(pattern, info);
         let scan = matches!(plan.shape, ReadShape::Scan { .. });
-        let runs = !scan || (self.allow_scan && plan.pk_attribute.is_some());
+        let runs = !scan || (self.allow_scan && !plan.pk_attributes.is_empty());
         // The table's sample, read before any call: the parameters are drawn from it and a
         // GSI's key (or the key of the GSI a Scan needs) is judged on it.
         let table_sample = match needs_sample(pattern, &plan) {
@@ -120,7 +116,7 @@ impl<'a, B: Backend> Checker<'a, B> {
             .as_ref()
             .map(|(select, read)| advise(select, read, info, items));
         let (measured, unmeasured) = match (runs, params.is_empty(), self.budget_spent) {
-            (false, _, _) if plan.pk_attribute.is_none() => (
+            (false, _, _) if plan.pk_attributes.is_empty() => (
                 None,
                 Some("a Scan of the whole table, and the pattern names no index_pk to propose an index for".to_string()),
             ),
@@ -188,16 +184,6 @@ pub struct Checked {
     pub stopped: bool,
 }
 
-/// Why a pattern on an index keyed by several attributes is not checked yet.
-// multi-attribute: not yet — its samples and calls would read the first attribute alone; it is
-// refused by name before anything is sampled or sent.
-fn multi_attribute(pattern: &AccessPattern, info: &TableInfo) -> Option<String> {
-    let index = pattern.index.as_deref()?;
-    let keys = info.keys_for(Some(index))?;
-    let target = format!("index '{index}'");
-    keys.refuse_multi_attribute("patterns check", &target).err()
-}
-
 /// One pattern checked on its own (the explorer's Ctrl-K): its samples and `calls` calls
 /// through `engine`, whose session guard admits every request, under `on_behalf`'s own bound;
 /// a would-be Scan reads nothing.
@@ -230,7 +216,7 @@ pub async fn check_pattern<B: Backend>(
 fn needs_sample(pattern: &AccessPattern, plan: &PatternPlan) -> bool {
     let parameters = !pattern.params().is_empty();
     match plan.shape {
-        ReadShape::Scan { .. } => plan.pk_attribute.is_some() && parameters,
+        ReadShape::Scan { .. } => !plan.pk_attributes.is_empty() && parameters,
         _ => parameters,
     }
 }
@@ -245,10 +231,12 @@ fn draw(
     if pattern.params().is_empty() {
         return vec![BTreeMap::new(); calls];
     }
-    let Some(pk) = plan.pk_attribute.as_deref() else {
+    if plan.pk_attributes.is_empty() {
         return Vec::new();
-    };
-    let sk = plan.sk_attribute.as_deref();
+    }
+    // Every key attribute's template read back from the item: on a multi-attribute GSI a
+    // partition template per partition attribute, and the sort prefix's.
+    let (pk, sk) = (&plan.pk_attributes, &plan.sk_attributes);
     draw_params(
         items
             .iter()

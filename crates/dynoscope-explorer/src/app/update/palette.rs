@@ -268,9 +268,15 @@ fn refresh_form(state: &mut State) {
     };
     let typed = input.lines().join("");
     let marker = format!("{{{name}}}");
-    (form.completion, form.completion_counts) = match pattern.pk.find(&marker) {
-        Some(at) if !pattern.pk[..at].contains('{') => {
-            let prefix = &pattern.pk[..at];
+    // A partition template of a one-attribute key: the loaded collections are its values (a
+    // multi-attribute key's collections are tuples, no one template's text).
+    let pk = match pattern.pk.as_slice() {
+        [one] => one.as_str(),
+        _ => "",
+    };
+    (form.completion, form.completion_counts) = match pk.find(&marker) {
+        Some(at) if !pk[..at].contains('{') => {
+            let prefix = &pk[..at];
             let full = format!("{prefix}{typed}");
             let values = values.iter().map(String::as_str);
             complete_key(&full, values, MAX_COMPLETIONS, order, false)

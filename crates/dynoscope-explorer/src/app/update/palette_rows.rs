@@ -43,7 +43,7 @@ pub(super) fn rows(state: &State, scope: PaletteScope, query: &str) -> Vec<Palet
             continue;
         }
         let label = format!("pattern {}", p.name);
-        let mut detail = p.pk.clone();
+        let mut detail = p.pk_display();
         if let Some(d) = &p.description {
             detail.push_str(" — ");
             detail.push_str(d);

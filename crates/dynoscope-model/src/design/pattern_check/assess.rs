@@ -3,17 +3,19 @@
 //! still gets the risk its key carries), its calls when they ran, and PartiQL's advice for an
 //! index the table lacks. The verdicts a plan and a sample imply do not wait for a measurement.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::measure::Measured;
 use super::params::match_template;
 use super::plan::{PatternPlan, ReadShape};
+use super::risk::PartValues;
 use super::sample::{judge_cardinality, Cardinality, KeySample, Seen};
 use super::verdict::{finding, judge, Evidence, FindingKind};
 use super::PatternReport;
 use crate::design::access_pattern::AccessPattern;
+use crate::item::value::Item;
 use crate::query::partiql::Advice;
-use crate::traffic::distribution::key_text;
+use crate::traffic::distribution::{key_text, partition_text};
 
 /// What a pattern's check found, for [`assess`].
 pub struct Assessment<'a> {
@@ -36,7 +38,10 @@ pub struct Assessment<'a> {
 /// whose key the pattern's `pk` template can spell: an overloaded GSI keys many entity types
 /// (`CUSTOMER#…` beside `STATUS#…`), and only the pattern's own are the values it chooses
 /// among. A pattern with no parameters reads one fixed partition: its key has no choice to be
-/// low in.
+/// low in. On a multi-attribute partition key a partition is the tuple of its attributes'
+/// values (`PENDING · EU-WEST`): an item counts when it holds every one of them and each
+/// template spells its attribute, and the key is low when the tuples are few, however the
+/// attributes are named.
 /// `None` when the key has no choice to judge, or no sample was read.
 pub fn key_risk(
     pattern: &AccessPattern,
@@ -44,18 +49,47 @@ pub fn key_risk(
     sample: &KeySample,
 ) -> Option<Cardinality> {
     let gsi = plan.reads_gsi || matches!(plan.shape, ReadShape::Scan { .. });
-    let attribute = plan.pk_attribute.as_deref()?;
-    if !gsi || pattern.params().is_empty() || sample.segments == 0 {
+    let attributes = &plan.pk_attributes;
+    if attributes.is_empty()
+        || pattern.pk.len() != attributes.len()
+        || !gsi
+        || pattern.params().is_empty()
+        || sample.segments == 0
+    {
         return None;
     }
     let mut seen: BTreeMap<String, Vec<Seen>> = BTreeMap::new();
-    for (at, item) in sample.iter().filter(|(_, i)| i.get(attribute).is_some()) {
-        let key = key_text(item, attribute);
-        if match_template(&pattern.pk, &key, false, &mut BTreeMap::new()) {
+    let mut parts: Vec<BTreeSet<String>> = vec![BTreeSet::new(); attributes.len()];
+    let held = |item: &Item| attributes.iter().all(|a| item.get(a).is_some());
+    for (at, item) in sample.iter().filter(|(_, i)| held(i)) {
+        let mut params = BTreeMap::new();
+        let texts: Vec<_> = attributes.iter().map(|a| key_text(item, a)).collect();
+        let fits = pattern
+            .pk
+            .iter()
+            .zip(&texts)
+            .all(|(template, text)| match_template(template, text, false, &mut params));
+        if fits {
+            for (values, text) in parts.iter_mut().zip(&texts) {
+                values.insert(text.to_string());
+            }
+            let key = partition_text(item, attributes);
             seen.entry(key.into_owned()).or_default().push(at);
         }
     }
-    Some(judge_cardinality(attribute, &seen, sample.segments))
+    let name = attributes.join(" + ");
+    let mut judged = judge_cardinality(&name, &seen, sample.segments);
+    if let (Cardinality::Low(risk), true) = (&mut judged, attributes.len() > 1) {
+        risk.parts = attributes
+            .iter()
+            .zip(parts)
+            .map(|(attribute, values)| PartValues {
+                attribute: attribute.clone(),
+                values: values.len(),
+            })
+            .collect();
+    }
+    Some(judged)
 }
 
 /// The pattern's report: every finding its plan, sample and calls imply, the worst first.
@@ -63,8 +97,7 @@ pub fn assess(a: Assessment) -> PatternReport {
     let judged = key_risk(a.pattern, &a.plan, a.sample);
     let key_sample = judged
         .as_ref()
-        .zip(a.plan.pk_attribute.as_deref())
-        .map(|(j, attribute)| j.basis(attribute));
+        .map(|j| j.basis(&a.plan.pk_attributes.join(" + ")));
     let risk = judged.as_ref().and_then(Cardinality::low).cloned();
     let findings = judge(&Evidence {
         plan: &a.plan,

@@ -35,10 +35,19 @@ pub fn missing_index_read(
     info: &TableInfo,
     params: &BTreeMap<String, String>,
 ) -> Option<(Select, Plan)> {
-    let pk = plan.pk_attribute.as_deref()?;
-    let mut filter = Expr::Cmp(attr(pk), CmpOp::Eq, text(&pattern.pk, params));
-    if let (Some(sk), Some(sort)) = (plan.sk_attribute.as_deref(), &pattern.sk) {
-        let condition = match sort {
+    // An equality per partition attribute and per sort-prefix attribute, in key-schema order
+    // (a multi-attribute key's several), then the condition on the next sort attribute.
+    if plan.pk_attributes.is_empty() || plan.pk_attributes.len() != pattern.pk.len() {
+        return None;
+    }
+    let equalities = plan
+        .pk_attributes
+        .iter()
+        .zip(&pattern.pk)
+        .chain(plan.sk_attributes.iter().zip(&pattern.sk_eq))
+        .map(|(name, template)| Expr::Cmp(attr(name), CmpOp::Eq, text(template, params)));
+    let sort = match (plan.sk_attributes.get(pattern.sk_eq.len()), &pattern.sk) {
+        (Some(sk), Some(sort)) => Some(match sort {
             SortTemplate::Eq(v) => Expr::Cmp(attr(sk), CmpOp::Eq, text(v, params)),
             SortTemplate::Lt(v) => Expr::Cmp(attr(sk), CmpOp::Lt, text(v, params)),
             SortTemplate::Le(v) => Expr::Cmp(attr(sk), CmpOp::Le, text(v, params)),
@@ -52,9 +61,12 @@ pub fn missing_index_read(
                 Path(vec![Step::Attr(sk.to_string())]),
                 text(v, params),
             ),
-        };
-        filter = Expr::And(Box::new(filter), Box::new(condition));
-    }
+        }),
+        _ => None,
+    };
+    let filter = equalities
+        .chain(sort)
+        .reduce(|all, next| Expr::And(Box::new(all), Box::new(next)))?;
     let projection = pattern.projection.as_deref().map(|p| {
         named_attributes(pattern, p)
             .into_iter()

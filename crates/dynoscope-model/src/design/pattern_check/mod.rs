@@ -17,11 +17,14 @@ pub mod verdict;
 pub use assess::{assess, key_risk, refused, Assessment};
 pub use measure::{CallCost, Measured};
 pub use plan::{plan, PatternPlan, ProjectionFit, ReadShape};
-pub use risk::{low_cardinality, LowCardinality};
+pub use risk::{low_cardinality, LowCardinality, PartValues};
 pub use sample::{judge_cardinality, Cardinality, KeySample};
 pub use verdict::{judge, Finding, FindingKind};
 
 use serde::Serialize;
+
+#[cfg(test)]
+mod multi_attribute_tests;
 
 /// One pattern's check: where it came from, its plan, what it cost, its risk and its verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]

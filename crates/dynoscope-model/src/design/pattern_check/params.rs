@@ -87,21 +87,34 @@ fn key_text(item: &Item, name: &str) -> Option<String> {
     }
 }
 
-/// The parameters that make `pattern` read `item`, whose keys are named `pk` and `sk` (the
-/// index's, or the attributes a missing index would have), or `None` when the item does not
-/// fit the pattern's templates.
+/// The parameters that make `pattern` read `item`, whose key attributes are named `pk` and
+/// `sk` in key-schema order (the index's, several on a multi-attribute GSI, or the attributes
+/// a missing index would have), or `None` when the item does not fit the pattern's templates:
+/// each partition template spells its attribute, each `sk_eq` template its sort attribute, and
+/// `sk` the one after them.
 pub fn params_from_item(
     pattern: &AccessPattern,
-    pk: &str,
-    sk: Option<&str>,
+    pk: &[String],
+    sk: &[String],
     item: &Item,
 ) -> Option<BTreeMap<String, String>> {
     let mut params = BTreeMap::new();
-    if !match_template(&pattern.pk, &key_text(item, pk)?, false, &mut params) {
+    if pattern.pk.len() != pk.len() {
         return None;
     }
+    for (template, attribute) in pattern.pk.iter().zip(pk) {
+        if !match_template(template, &key_text(item, attribute)?, false, &mut params) {
+            return None;
+        }
+    }
+    for (i, template) in pattern.sk_eq.iter().enumerate() {
+        let stored = key_text(item, sk.get(i)?)?;
+        if !match_template(template, &stored, false, &mut params) {
+            return None;
+        }
+    }
     if let Some(sort) = &pattern.sk {
-        let stored = key_text(item, sk?)?;
+        let stored = key_text(item, sk.get(pattern.sk_eq.len())?)?;
         let (exact, templates): (bool, Vec<&String>) = match sort {
             SortTemplate::Eq(v) => (true, vec![v]),
             SortTemplate::Between([a, b]) => (false, vec![a, b]),
@@ -176,6 +189,46 @@ mod tests {
         assert!(m("{a}#{a}", "x#y", false).is_none());
     }
 
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn on_a_multi_attribute_key_each_template_spells_its_attribute() {
+        let p = pattern(
+            "table='t'\nname='n'\npk=['{t}', 'R#{region}']\nsk_eq=['{round}']\nsk={begins_with='{bracket}'}",
+        );
+        let item = Item::from_attrs(vec![
+            ("tournamentId".into(), AttrValue::S("W24".into())),
+            ("region".into(), AttrValue::S("R#EU".into())),
+            ("round".into(), AttrValue::S("SEMI".into())),
+            ("bracket".into(), AttrValue::S("UPPER".into())),
+        ]);
+        let (pk, sk) = (
+            names(&["tournamentId", "region"]),
+            names(&["round", "bracket", "matchId"]),
+        );
+        let got = params_from_item(&p, &pk, &sk, &item).unwrap();
+        let want: BTreeMap<String, String> = [
+            ("t", "W24"),
+            ("region", "EU"),
+            ("round", "SEMI"),
+            ("bracket", "UPPER"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(got, want);
+        // An item missing one partition attribute is not in the index: nothing to draw.
+        let mut partial = item.clone();
+        partial.remove("region");
+        assert_eq!(params_from_item(&p, &pk, &sk, &partial), None);
+        // A region the template cannot spell does not fit.
+        let mut other = item;
+        other.insert("region", AttrValue::S("EU".into()));
+        assert_eq!(params_from_item(&p, &pk, &sk, &other), None);
+    }
+
     fn pattern(toml_text: &str) -> AccessPattern {
         let table: toml::Table = toml::from_str(toml_text).unwrap();
         AccessPattern::from_toml(table, 0).unwrap()
@@ -188,14 +241,17 @@ mod tests {
             ("PK".into(), AttrValue::S("USER#7".into())),
             ("SK".into(), AttrValue::S("ORDER#2026#1".into())),
         ]);
-        let got = params_from_item(&p, "PK", Some("SK"), &item).unwrap();
+        let got = params_from_item(&p, &names(&["PK"]), &names(&["SK"]), &item).unwrap();
         assert_eq!(got.get("user").map(String::as_str), Some("7"));
         assert_eq!(got.get("year").map(String::as_str), Some("2026#1"));
         let profile = Item::from_attrs(vec![
             ("PK".into(), AttrValue::S("USER#7".into())),
             ("SK".into(), AttrValue::S("PROFILE".into())),
         ]);
-        assert_eq!(params_from_item(&p, "PK", Some("SK"), &profile), None);
+        assert_eq!(
+            params_from_item(&p, &names(&["PK"]), &names(&["SK"]), &profile),
+            None
+        );
     }
 
     #[test]
@@ -203,7 +259,7 @@ mod tests {
         let p = pattern("table='t'\nname='n'\npk='STATUS#{status}#{shard}'\nshards='0..3'");
         let item = Item::from_attrs(vec![("G".into(), AttrValue::S("STATUS#NEW#2".into()))]);
         assert_eq!(
-            params_from_item(&p, "G", None, &item),
+            params_from_item(&p, &names(&["G"]), &[], &item),
             Some(one("status", "NEW"))
         );
     }

@@ -64,10 +64,11 @@ pub struct PatternPlan {
     /// `ALL`, `KEYS_ONLY` or `INCLUDE` of the index read; `None` for the table.
     pub projection: Option<String>,
     pub fit: Option<ProjectionFit>,
-    /// The key attributes the pattern's templates spell: the index's, or those the pattern
-    /// declares for a missing one. `None` when a missing index's keys are not known.
-    pub pk_attribute: Option<String>,
-    pub sk_attribute: Option<String>,
+    /// The key attributes the pattern's templates spell, in key-schema order: the index's
+    /// (several on a multi-attribute GSI), or those the pattern declares for a missing one.
+    /// Empty when a missing index's keys are not known.
+    pub pk_attributes: Vec<String>,
+    pub sk_attributes: Vec<String>,
     /// The read's partition key is a GSI's (its cardinality is a risk to check).
     pub reads_gsi: bool,
 }
@@ -102,21 +103,25 @@ pub fn plan(pattern: &AccessPattern, info: &TableInfo) -> PatternPlan {
             },
             projection: None,
             fit: None,
-            pk_attribute: pattern.index_pk.clone(),
-            sk_attribute: pattern.index_sk.clone(),
+            pk_attributes: pattern.index_pk.clone(),
+            sk_attributes: pattern.index_sk.clone(),
             reads_gsi: false,
         };
     };
-    let shape = match (&pattern.shards, index, &pattern.sk, keys.sort_key()) {
-        (Some(range), _, _, _) => ReadShape::ShardedQueries {
+    // An equality on every key attribute of the table is one item.
+    let sort_equalities =
+        pattern.sk_eq.len() + usize::from(matches!(pattern.sk, Some(SortTemplate::Eq(_))));
+    let whole_key = pattern.pk.len() == keys.partition().len()
+        && sort_equalities == keys.sort().len()
+        && (pattern.sk.is_none() || matches!(pattern.sk, Some(SortTemplate::Eq(_))));
+    let shape = match (&pattern.shards, index) {
+        (Some(range), _) => ReadShape::ShardedQueries {
             index: index.map(str::to_string),
             shards: crate::design::access_pattern::parse_shards(range)
                 .map(|(a, b)| b - a + 1)
                 .unwrap_or(1),
         },
-        (None, None, Some(SortTemplate::Eq(_)), Some(_)) | (None, None, None, None) => {
-            ReadShape::GetItem
-        }
+        (None, None) if whole_key => ReadShape::GetItem,
         _ => ReadShape::Query {
             index: index.map(str::to_string),
         },
@@ -168,8 +173,8 @@ pub fn plan(pattern: &AccessPattern, info: &TableInfo) -> PatternPlan {
         shape,
         projection: read_index.map(|ix| ix.projection.projection_type.clone()),
         fit,
-        pk_attribute: Some(keys.partition_key().name.clone()),
-        sk_attribute: keys.sort_key().map(|k| k.name.clone()),
+        pk_attributes: keys.partition().iter().map(|k| k.name.clone()).collect(),
+        sk_attributes: keys.sort().iter().map(|k| k.name.clone()).collect(),
         reads_gsi: read_index.is_some_and(|ix| ix.kind == IndexKind::Gsi),
     }
 }

@@ -34,6 +34,18 @@ pub struct LowCardinality {
     /// rests on (see `sample.rs`).
     pub segments_hit: usize,
     pub segments: u32,
+    /// On a multi-attribute partition key, the values each of its attributes takes among the
+    /// sampled items, in key-schema order: a first attribute of few values (a status enum)
+    /// that the others do not spread is what makes the tuple few.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<PartValues>,
+}
+
+/// How many values one attribute of a multi-attribute partition key takes in a sample.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PartValues {
+    pub attribute: String,
+    pub values: usize,
 }
 
 /// `counts`: sampled items per partition-key value of the index.
@@ -66,6 +78,7 @@ pub fn low_cardinality(attribute: &str, counts: &BTreeMap<String, u64>) -> Optio
         suggested_shards: ((share / HOT_KEY_SHARE).ceil() as u32).max(2),
         segments_hit: 0,
         segments: 0,
+        parts: Vec::new(),
     })
 }
 

@@ -114,23 +114,7 @@ pub fn judge(e: &Evidence) -> Vec<Finding> {
     if let Some(risk) = e.risk {
         out.push(finding(
             FindingKind::LowCardinality,
-            format!(
-                "low-cardinality GSI key: {} takes {} values in {} sampled items from {} of {} scan segments, and '{}' holds {}; one value is one partition, capped near {} WCU / {} RCU a second, so writes to the index cap near {} WCU a second; shard it: {} suffixes ('{}#0' … '{}#{}')",
-                risk.attribute,
-                risk.values,
-                risk.sampled_items,
-                risk.segments_hit,
-                risk.segments,
-                risk.hottest,
-                percent(risk.hottest_share),
-                thousands(PARTITION_WCU),
-                thousands(PARTITION_RCU),
-                thousands(risk.index_wcu_ceiling),
-                risk.suggested_shards,
-                risk.hottest,
-                risk.hottest,
-                risk.suggested_shards - 1
-            ),
+            low_cardinality_text(risk),
         ));
     }
     if let Some(share) = e
@@ -181,4 +165,55 @@ pub fn judge(e: &Evidence) -> Vec<Finding> {
     }
     out.sort_by_key(|f| f.kind);
     out
+}
+
+/// The primer's hot GSI in numbers: how few values the key takes in the sample, the hottest
+/// one's share, the per-partition ceiling it runs into, and the shards that would spread it.
+/// On a multi-attribute key it also names the attribute whose few values the others do not
+/// spread (the first, a status enum, in the primer's pattern 4), and the shard is one more
+/// partition attribute rather than a suffix in a value.
+fn low_cardinality_text(risk: &LowCardinality) -> String {
+    let head = format!(
+        "low-cardinality GSI key: {} takes {} values in {} sampled items from {} of {} scan segments, and '{}' holds {}",
+        risk.attribute,
+        risk.values,
+        risk.sampled_items,
+        risk.segments_hit,
+        risk.segments,
+        risk.hottest,
+        percent(risk.hottest_share),
+    );
+    let value = match risk.parts.is_empty() {
+        true => "one value",
+        false => "one tuple of values",
+    };
+    let ceiling = format!(
+        "{value} is one partition, capped near {} WCU / {} RCU a second, so writes to the index cap near {} WCU a second",
+        thousands(PARTITION_WCU),
+        thousands(PARTITION_RCU),
+        thousands(risk.index_wcu_ceiling),
+    );
+    let shards = risk.suggested_shards;
+    let [first, others @ ..] = risk.parts.as_slice() else {
+        return format!(
+            "{head}; {ceiling}; shard it: {shards} suffixes ('{}#0' … '{}#{}')",
+            risk.hottest,
+            risk.hottest,
+            shards - 1
+        );
+    };
+    let others = others
+        .iter()
+        .map(|p| format!("{} ({} values)", p.attribute, p.values))
+        .collect::<Vec<_>>()
+        .join(" and ");
+    format!(
+        "{head}; {} takes {} values and {others} {} not spread them, so the whole key takes few values, like a status enum: a classic hot GSI; {ceiling}; shard it: a partition attribute of {shards} shard values (0 … {}) beside {} spreads '{}' over {shards} partitions",
+        first.attribute,
+        first.values,
+        if risk.parts.len() > 2 { "do" } else { "does" },
+        shards - 1,
+        risk.attribute,
+        risk.hottest,
+    )
 }

@@ -49,6 +49,21 @@ fn quoted(text: &str) -> String {
     out
 }
 
+/// One template as a string, several as a list (a multi-attribute key's).
+fn templates_text(texts: &[String]) -> String {
+    match texts {
+        [one] => quoted(one),
+        several => format!(
+            "[{}]",
+            several
+                .iter()
+                .map(|t| quoted(t))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 /// `{ begins_with = "…" }`, as the config file spells a sort condition.
 fn sort_text(sort: &SortTemplate) -> String {
     let (op, value) = match sort {
@@ -101,7 +116,10 @@ impl ImportedConfig {
             if let Some(i) = &p.index {
                 out.push_str(&format!("index = {}\n", quoted(i)));
             }
-            out.push_str(&format!("pk = {}\n", quoted(&p.pk)));
+            out.push_str(&format!("pk = {}\n", templates_text(&p.pk)));
+            if !p.sk_eq.is_empty() {
+                out.push_str(&format!("sk_eq = {}\n", templates_text(&p.sk_eq)));
+            }
             if let Some(sk) = &p.sk {
                 out.push_str(&format!("sk = {}\n", sort_text(sk)));
             }

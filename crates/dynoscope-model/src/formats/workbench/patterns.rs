@@ -13,6 +13,8 @@
 //!
 //! A `:placeholder` that has no value is a parameter (`{customerId}`), and so is a
 //! `{name}` or `<name>` inside a value. `GetItem` with a `Key` becomes a pattern on both keys.
+//! A Query on a multi-attribute GSI becomes a pattern with a template per partition attribute
+//! (`pk = ["{tournamentId}", "{region}"]`) and per sort-prefix attribute (`sk_eq`).
 //! Other operations (`Scan`, writes) and anything that cannot be read as one key condition are
 //! skipped, with the reason.
 
@@ -20,6 +22,7 @@ use std::collections::BTreeMap;
 
 use super::{ModelAccessPattern, WorkbenchModel};
 use crate::design::access_pattern::{AccessPattern, SortTemplate};
+use crate::design::schema::KeyAttr;
 use crate::item::value::AttrValue;
 use crate::query::expression::parse_key_condition;
 use crate::query::key_condition::{KeyValue, SortCondition};
@@ -113,7 +116,7 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
             p.table
         )
     })?;
-    let (pk, sk) = match (p.operation.as_str(), &p.key_condition, &p.key) {
+    let (pk, sk_eq, sk) = match (p.operation.as_str(), &p.key_condition, &p.key) {
         ("Query", Some(expr), _) => {
             let mut values = p.values.clone();
             for name in placeholders_in(expr) {
@@ -122,21 +125,25 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
                     values.push((placeholder, AttrValue::S(format!("{{{name}}}"))));
                 }
             }
-            // multi-attribute: not yet — a [[pattern]] has one partition template and one sort
-            // template.
-            if keys.is_multi_attribute() {
-                return Err(format!(
-                    "a Query on a multi-attribute key ({}); a [[pattern]] holds one partition and one sort attribute",
-                    keys.display()
-                ));
-            }
+            // On a multi-attribute key: a template per partition attribute and per sort
+            // prefix attribute, in key-schema order, as KeyCondition holds them.
             let condition = parse_key_condition(expr, &p.names, &values, keys)
                 .map_err(|e| format!("its key condition: {e}"))?;
+            let texts = |pairs: &[(KeyAttr, KeyValue)]| {
+                pairs
+                    .iter()
+                    .map(|(_, v)| template_text(v))
+                    .collect::<Result<Vec<_>, _>>()
+            };
             let sk = match condition.sort() {
                 None => None,
                 Some((_, sort)) => Some(sort_template(sort)?),
             };
-            (template_text(condition.pk_value())?, sk)
+            (
+                texts(condition.partition())?,
+                texts(condition.sort_prefix())?,
+                sk,
+            )
         }
         ("Query", None, _) => return Err("a Query with no KeyConditionExpression".into()),
         ("GetItem", _, Some(key)) => {
@@ -157,7 +164,7 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
                 Some(k) => Some(SortTemplate::Eq(text(&k.name)?)),
                 None => None,
             };
-            (text(&keys.partition_key().name)?, sk)
+            (vec![text(&keys.partition_key().name)?], Vec::new(), sk)
         }
         ("GetItem", _, None) => return Err("a GetItem with no Key".into()),
         (other, _, _) => {
@@ -178,7 +185,10 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
     if let Some(i) = &p.index {
         put("index", i.clone().into());
     }
-    put("pk", pk.into());
+    put("pk", templates_toml(pk));
+    if !sk_eq.is_empty() {
+        put("sk_eq", templates_toml(sk_eq));
+    }
     if let Some(sk) = &sk {
         put("sk", sort_toml(sk));
     }
@@ -189,6 +199,14 @@ fn convert(model: &WorkbenchModel, p: &ModelAccessPattern) -> Result<AccessPatte
         put("limit", (limit as i64).into());
     }
     AccessPattern::from_toml(table_toml, 0).map_err(|e| e.to_string())
+}
+
+/// One template as a string, several as a list (the `[[pattern]]` spelling of each).
+fn templates_toml(mut texts: Vec<String>) -> toml::Value {
+    match texts.len() {
+        1 => texts.remove(0).into(),
+        _ => toml::Value::Array(texts.into_iter().map(toml::Value::from).collect()),
+    }
 }
 
 fn sort_template(sort: &SortCondition) -> Result<SortTemplate, String> {

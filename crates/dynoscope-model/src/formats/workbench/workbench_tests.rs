@@ -153,7 +153,7 @@ fn access_patterns_become_patterns_with_parameters() {
             .unwrap_or_else(|| panic!("{n}: {:?}", social.patterns))
     };
     let timeline = by_name("posts-of-a-user-newest-first");
-    assert_eq!(timeline.pk, "User:{userId}");
+    assert_eq!(timeline.pk, ["User:{userId}"]);
     assert_eq!(timeline.sk, Some(SortTemplate::Gt("{since}".into())));
     assert_eq!((timeline.order, timeline.limit), (Order::Desc, Some(20)));
     assert_eq!(timeline.params(), ["userId", "since"]);
@@ -162,7 +162,7 @@ fn access_patterns_become_patterns_with_parameters() {
     assert_eq!(state.sk, Some(SortTemplate::BeginsWith("{state}".into())));
     let profile = by_name("profile");
     assert_eq!(profile.sk, Some(SortTemplate::Eq("User:{userId}".into())));
-    assert_eq!(by_name("user-by-email").pk, "{email}");
+    assert_eq!(by_name("user-by-email").pk, ["{email}"]);
     assert_eq!(social.patterns.len(), 4);
     assert!(social
         .skipped
@@ -179,7 +179,7 @@ fn access_patterns_become_patterns_with_parameters() {
             "who-bought-a-product"
         ]
     );
-    assert_eq!(shop.patterns[0].pk, "C#{customerId}");
+    assert_eq!(shop.patterns[0].pk, ["C#{customerId}"]);
     assert_eq!(
         shop.patterns[1].sk,
         Some(SortTemplate::Between(["{from}".into(), "{to}".into()]))
@@ -544,4 +544,47 @@ fn a_gsi_lists_several_partition_and_sort_attributes_in_order() {
         "{}",
         error(&one_table(&too_many))
     );
+}
+
+#[test]
+fn a_query_on_a_multi_attribute_gsi_becomes_a_template_per_key_attribute() {
+    let s = |name: &str| format!(r#"{{"AttributeName":"{name}","AttributeType":"S"}}"#);
+    let gsi = format!(
+        r##","GlobalSecondaryIndexes":[{{"IndexName":"TournamentRegionIndex","KeyAttributes":{{"PartitionKey":[{},{}],"SortKey":[{},{}]}}}}],
+        "AccessPatterns":[{{"Name":"matches of a round","IndexName":"TournamentRegionIndex",
+          "KeyConditionExpression":"tournamentId = :t AND #r = :r AND round = :round AND begins_with(bracket, :b)",
+          "ExpressionAttributeNames":{{"#r":"region"}},
+          "ExpressionAttributeValues":{{":r":{{"S":"<region>"}},":b":{{"S":"UP"}}}}}},
+          {{"Name":"no region","IndexName":"TournamentRegionIndex","KeyConditionExpression":"tournamentId = :t"}}]"##,
+        s("tournamentId"),
+        s("region"),
+        s("round"),
+        s("bracket")
+    );
+    let m = model(&one_table(&gsi));
+    let imported = imported_config(&m);
+    let p = &imported.patterns[0];
+    assert_eq!(p.name, "matches-of-a-round");
+    assert_eq!(p.pk, ["{t}", "{region}"]);
+    assert_eq!(p.sk_eq, ["{round}"]);
+    assert_eq!(p.sk, Some(SortTemplate::BeginsWith("UP".into())));
+    assert_eq!(p.params(), ["t", "region", "round"]);
+    // DynamoDB's rule holds on import: a Query without every partition attribute is skipped.
+    assert!(
+        imported
+            .skipped
+            .iter()
+            .any(|l| l.starts_with("access pattern 'no region'")
+                && l.contains("does not compare partition key 'region'")),
+        "{:?}",
+        imported.skipped
+    );
+    // The config text spells the lists, and reads back to the same pattern.
+    let text = imported.to_toml(None, "m.json");
+    assert!(
+        text.contains("pk = [\"{t}\", \"{region}\"]\nsk_eq = \"{round}\"\n"),
+        "{text}"
+    );
+    let back = crate::design::access_pattern::parse_patterns_file(&text, "m.toml").unwrap();
+    assert_eq!(&back[0], p);
 }
