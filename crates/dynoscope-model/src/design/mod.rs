@@ -13,3 +13,4 @@ mod pattern_file;
 pub mod pattern_filter;
 pub mod relations;
 pub mod schema;
+pub mod synthetic_keys;
