@@ -20,6 +20,8 @@
 
 use std::collections::BTreeMap;
 
+use serde::Serialize;
+
 use super::entity::{
     infer_separator, split_segments, COMMON_ENTITY_ATTRIBUTES, LIBRARY_ATTRIBUTES,
 };
@@ -35,7 +37,7 @@ pub const MAX_SEGMENTS: usize = 12;
 const MIN_ITEMS: usize = 2;
 
 /// What the items say about one shape of one target's synthetic keys.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SyntheticKeyAdvice {
     /// The GSI, or `None` for the table (whose own key cannot have several attributes: the
     /// advice is then a GSI keyed so).
