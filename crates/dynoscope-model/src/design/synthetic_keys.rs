@@ -28,6 +28,7 @@ use super::entity::{
 use super::schema::{IndexKind, KeyAttr, KeySchema, KeyType, TableInfo, MAX_KEY_ATTRIBUTES};
 use crate::item::number::compare_numbers;
 use crate::item::value::{AttrValue, Item};
+use crate::text::wording::thousands;
 
 /// DynamoDB's largest partition key value: a longer one is not a key and is not read.
 const MAX_VALUE_BYTES: usize = 2048;
@@ -74,7 +75,9 @@ impl SyntheticKeyAdvice {
             .collect();
         let basis = format!(
             "{} of the {} items of that shape, of {} read",
-            self.items, self.of_shape, self.read
+            thousands(self.items as u64),
+            thousands(self.of_shape as u64),
+            thousands(self.read as u64)
         );
         match &self.key {
             Some(key) => format!(
@@ -84,11 +87,12 @@ impl SyntheticKeyAdvice {
                 self.replaces.join(" and ")
             ),
             None => format!(
-                "{target}: {} concatenate attributes the items carry, but no attribute carries {}: no multi-attribute key replaces it ({} items of that shape, of {} read)",
+                "{target}: {}: no attribute of the items carries {}, so no multi-attribute key replaces {} ({} items of that shape, of {} read)",
                 shapes.join(", "),
                 self.missing.join(", "),
-                self.of_shape,
-                self.read
+                self.replaces.join(" and "),
+                thousands(self.of_shape as u64),
+                thousands(self.read as u64)
             ),
         }
     }
