@@ -14,6 +14,7 @@ mod bulk_print;
 mod bulk_run;
 mod clone_cmd;
 mod demo;
+mod describe_cmd;
 mod diagnose;
 mod diagnose_keys;
 mod docs;
@@ -53,10 +54,7 @@ use crate::app::state::SessionBudget;
 use crate::aws::{self, ConnectOptions, Engine, EngineError, ErrorClass};
 use crate::model::design::access_pattern::PatternError;
 use crate::model::{
-    demo::demo_data,
-    formats::json::{to_safe_json, JsonError},
-    input::limits,
-    query::expression::ExpressionError,
+    demo::demo_data, formats::json::JsonError, input::limits, query::expression::ExpressionError,
     query::key_condition::KeyConditionError,
 };
 use args::{Cli, Command, GlobalArgs};
@@ -206,16 +204,11 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             print!("{out}");
             Ok(())
         }
-        Command::Describe { table } => {
-            let engine = Engine::new(&connect(&cli.global).await?);
-            let (info, denied) = engine.describe_table_noting(&table).await?;
-            if let Some(d) = denied {
-                say::say(&d.line());
-            }
-            // Names come from the service: escaped like everything else that does.
-            println!("{}", to_safe_json(&info, true));
-            Ok(())
-        }
+        Command::Describe {
+            table,
+            sample,
+            max_rcu,
+        } => describe_cmd::run(&cli.global, &table, sample, max_rcu).await,
         Command::Query(args) => {
             read_cmd::run_query(&Engine::new(&connect(&cli.global).await?), *args).await
         }

@@ -16,8 +16,9 @@ use crate::aws::pattern_check::Checker;
 use crate::aws::read::reservation::SessionGuard;
 use crate::aws::Engine;
 use crate::model::design::access_pattern::AccessPattern;
-use crate::model::design::pattern_check::render;
 use crate::model::design::pattern_check::{plan, refused, CheckReport};
+use crate::model::design::pattern_check::{render, synthetic};
+use crate::model::design::synthetic_keys::synthetic_keys;
 use crate::model::formats::json::to_safe_json;
 use crate::model::formats::workbench::patterns::access_patterns;
 use crate::model::text::sanitize::sanitize;
@@ -182,10 +183,24 @@ pub async fn run(global: &GlobalArgs, args: PatternsCheckArgs) -> Result<(), Cli
             format_units(max_rcu)
         ));
     }
+    // The synthetic-keys section, from the table's sample the check read anyway (none is read
+    // for it): after the patterns' report, which it leaves as it was.
+    let advice = checker
+        .table_sample()
+        .map(|sample| synthetic_keys(&info, &sample.items))
+        .unwrap_or_default();
     let text = match args.output {
-        CheckOutput::Text => render::text(&report),
-        CheckOutput::Markdown => render::markdown(&report),
-        CheckOutput::Json => format!("{}\n", to_safe_json(&report, true)),
+        CheckOutput::Text => render::text(&report) + &synthetic::text(&advice),
+        CheckOutput::Markdown => render::markdown(&report) + &synthetic::markdown(&advice),
+        CheckOutput::Json => {
+            let mut json =
+                serde_json::to_value(&report).map_err(|e| CliError::service(e.to_string()))?;
+            if !advice.is_empty() {
+                json["synthetic_keys"] =
+                    serde_json::to_value(&advice).map_err(|e| CliError::service(e.to_string()))?;
+            }
+            format!("{}\n", to_safe_json(&json, true))
+        }
     };
     print(&text)?;
     if report.failed.is_empty() {

@@ -215,18 +215,41 @@ fn hostile_info() -> dynoscope::model::design::schema::TableInfo {
         name: format!("app{HOSTILE}"),
         status: "ACTIVE".into(),
         keys: KeySchema::simple(key(&format!("PK{HOSTILE}")), Some(key("SK"))),
-        indexes: vec![IndexInfo {
-            name: format!("GSI{HOSTILE}"),
-            kind: IndexKind::Gsi,
-            keys: KeySchema::simple(key(&format!("G{HOSTILE}\u{202e}")), None),
-            projection: Projection {
-                projection_type: "ALL".into(),
-                non_key_attributes: Vec::new(),
+        indexes: vec![
+            IndexInfo {
+                name: format!("GSI{HOSTILE}"),
+                kind: IndexKind::Gsi,
+                keys: KeySchema::simple(key(&format!("G{HOSTILE}\u{202e}")), None),
+                projection: Projection {
+                    projection_type: "ALL".into(),
+                    non_key_attributes: Vec::new(),
+                },
+                provisioned: None,
+                item_count: None,
+                size_bytes: None,
             },
-            provisioned: None,
-            item_count: None,
-            size_bytes: None,
-        }],
+            // A multi-attribute GSI: its SELECT has a column per partition attribute and a
+            // condition per key attribute, each name hostile.
+            IndexInfo {
+                name: format!("Multi{HOSTILE}"),
+                kind: IndexKind::Gsi,
+                keys: KeySchema::new(
+                    vec![key(&format!("t{HOSTILE}")), key(&format!("r{HOSTILE}"))],
+                    vec![KeyAttr {
+                        name: format!("n{HOSTILE}"),
+                        key_type: KeyType::N,
+                    }],
+                )
+                .unwrap(),
+                projection: Projection {
+                    projection_type: "ALL".into(),
+                    non_key_attributes: Vec::new(),
+                },
+                provisioned: None,
+                item_count: None,
+                size_bytes: None,
+            },
+        ],
         billing_mode: "PAY_PER_REQUEST".into(),
         provisioned: None,
         item_count: 0,
@@ -275,10 +298,10 @@ fn hostile_export_metadata_and_key_names_stay_inside_their_literals_and_comments
         let read = duckdb_statements(&sql);
         assert_eq!(
             read["statements"],
-            serde_json::json!(["CREATE", "SELECT", "SELECT"]),
+            serde_json::json!(["CREATE", "SELECT", "SELECT", "SELECT"]),
             "{format}: one DDL and a SELECT per key, each one statement:\n{sql}"
         );
-        assert_eq!(read["selects_parsed"], 2, "{format}:\n{sql}");
+        assert_eq!(read["selects_parsed"], 3, "{format}:\n{sql}");
     }
 }
 

@@ -1,6 +1,8 @@
 //! Headless `partiql` against DynamoDB Local: a scan-shaped statement refused with its
 //! estimate and the GSI that serves it, the same read on the GSI run as a Query with its
 //! capacity in --stats, several Queries (an IN or an OR of keys) merged in sort-key order, EXPLAIN, and what is refused or sent as is.
+//! Here too, on the same demo table, `describe --sample`'s synthetic-key advice: GSI1's
+//! `STATUS#<status>` / `<date>#ORDER#<id>` keys are the multi-attribute key status, date + orderId.
 
 use crate::common;
 
@@ -309,4 +311,44 @@ fn duplicate_struct_keys_and_set_elements_exit_2_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(needle), "{err}");
     }
+}
+
+#[test]
+fn describe_with_a_sample_says_which_multi_attribute_key_replaces_gsi1_s_synthetic_keys() {
+    let table = demo();
+    let out = run(&["describe", table, "--sample", "--max-rcu", "5"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let described: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let advice = described["synthetic_keys"]
+        .as_array()
+        .expect("synthetic_keys");
+    let keyed: Vec<&serde_json::Value> = advice.iter().filter(|a| !a["key"].is_null()).collect();
+    assert_eq!(keyed.len(), 1, "{advice:#?}");
+    let gsi1 = keyed[0];
+    assert_eq!(gsi1["index"], "GSI1");
+    assert_eq!(gsi1["replaces"], serde_json::json!(["GSI1PK", "GSI1SK"]));
+    assert_eq!(
+        gsi1["key"],
+        serde_json::json!({
+            "partition": [{"name": "status", "type": "S"}],
+            "sort": [{"name": "date", "type": "S"}, {"name": "orderId", "type": "S"}]
+        })
+    );
+    // A verdict from a sample names its size, and the sample kept to its budget.
+    let all = stderr(&out);
+    let read = gsi1["read"].as_u64().unwrap();
+    assert!(
+        read > 0 && gsi1["items"].as_u64().unwrap() <= read,
+        "{gsi1}"
+    );
+    assert!(
+        all.contains(&format!(
+            "note: read a sample of {read} items of '{table}' for "
+        )),
+        "{all}"
+    );
+    assert!(
+        all.contains("advice: GSI GSI1: GSI1PK = STATUS#{status}, GSI1SK = {date}#ORDER#{orderId} are concatenations"),
+        "{all}"
+    );
 }

@@ -333,6 +333,22 @@ fn the_markdown_summary_is_what_a_review_pastes() {
     let (text, cap) = masked(&text, "cap near ", " WCU a second; shard");
     let cap: u32 = cap.replace(',', "").parse().unwrap();
     assert!((1_800..=2_500).contains(&cap), "cap near {cap} WCU");
+    // The synthetic-keys section counts the same sample.
+    let mut counts = Vec::new();
+    let mut text = text;
+    for (before, after) in [
+        ("Advice only, from the ", " items of the table's key sample"),
+        ("replaces GSI1PK and GSI1SK (", " items of that shape"),
+        ("items of that shape, of ", " read)"),
+    ] {
+        let (masked_text, count) = masked(&text, before, after);
+        counts.push(count.parse::<u32>().unwrap());
+        text = masked_text;
+    }
+    assert!(
+        counts[1] <= counts[2] && counts[0] == counts[2],
+        "{counts:?}"
+    );
     insta::assert_snapshot!(text);
 }
 

@@ -6,7 +6,8 @@ pub const TABLES: &str = "Examples:
   dynoscope --profile prod --region eu-west-1 tables";
 pub const DESCRIBE: &str = "Examples:
   dynoscope describe orders
-  dynoscope describe orders | jq '.indexes[].name'";
+  dynoscope describe orders | jq '.indexes[].name'
+  dynoscope describe orders --sample --max-rcu 5 | jq '.synthetic_keys'";
 pub const QUERY: &str = "Examples:
   dynoscope query orders --pk USER#123 --sk-begins ORDER# --desc --limit 10
   dynoscope query orders --index GSI1 --pk STATUS#SHIPPED --max-rcu 50 --stats";

@@ -116,12 +116,21 @@ pub enum Command {
     /// List table names, one per line.
     #[command(after_long_help = examples::TABLES)]
     Tables,
-    /// Describe a table as JSON: keys, attribute types, indexes, billing, size, TTL, stream.
+    /// Describe a table as JSON: keys, attribute types, indexes, billing, size, TTL, stream
+    /// (--sample adds synthetic-key advice from a key sample).
     #[command(after_long_help = examples::DESCRIBE)]
     Describe {
         /// The table to describe.
         #[arg(value_parser = ranges::table_name)]
         table: String,
+        /// Also read a key sample spread over the table (priced and said first) and add
+        /// `synthetic_keys`: key values that concatenate attributes the items carry, and the
+        /// multi-attribute GSI key that would serve the same patterns without them.
+        #[arg(long)]
+        sample: bool,
+        /// Read units the sample may spend (default 10).
+        #[arg(long, value_name = "N", value_parser = ranges::max_rcu, requires = "sample")]
+        max_rcu: Option<f64>,
     },
     /// Query an item collection (or an index), streaming items to stdout.
     #[command(after_long_help = examples::QUERY)]

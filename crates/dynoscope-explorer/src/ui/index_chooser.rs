@@ -65,8 +65,9 @@ fn row(choice: &IndexChoice, table: &str, selected: bool) -> String {
     )
 }
 
-/// What the highlighted target is and what Enter will read of it.
-fn details(choice: &IndexChoice, table: &str) -> Vec<String> {
+/// What the highlighted target is and what Enter will read of it, and the synthetic keys of
+/// it a multi-attribute key would replace (from the items already loaded).
+fn details(choice: &IndexChoice, table: &str, chooser: &IndexChooser) -> Vec<String> {
     let page = (EXPLORER_PAGE_SIZE as u64).min(choice.item_count);
     let average = choice
         .size_bytes
@@ -90,6 +91,12 @@ fn details(choice: &IndexChoice, table: &str) -> Vec<String> {
         count(page, "item"),
         bytes(average),
     ));
+    for advice in chooser.advice.iter().filter(|a| a.index == choice.index) {
+        lines.push(format!(
+            "Advice, from the items loaded: {}",
+            sanitize(&advice.message())
+        ));
+    }
     lines
 }
 
@@ -104,7 +111,7 @@ pub fn draw_index_chooser(
     let width = area.width.saturating_sub(4).min(100);
     let about: Vec<String> = choices
         .get(chooser.cursor)
-        .map(|c| details(c, &info.name))
+        .map(|c| details(c, &info.name, chooser))
         .unwrap_or_default()
         .iter()
         .flat_map(|text| word_wrap(text, width.saturating_sub(2) as usize))

@@ -100,3 +100,30 @@ fn the_title_names_the_index_once_and_its_capacity_when_it_differs() {
         "{provisioned}"
     );
 }
+
+/// Issue 52: the chooser's details of GSI1 say, from the items already loaded, which
+/// multi-attribute key would replace its synthetic `STATUS#…` and `…#ORDER#…` keys; opening
+/// it reads nothing.
+#[test]
+fn the_chooser_advises_a_multi_attribute_key_from_the_loaded_items() {
+    let (mut s, id) = opened();
+    send(&mut s, [page(id, 1, demo_items(), false)]);
+    let effects = send(&mut s, [char('i'), press(KeyCode::Down)]);
+    assert!(effects.is_empty(), "{effects:?}");
+    let chooser = s.table.as_ref().unwrap().index_chooser().cloned().unwrap();
+    let keyed: Vec<_> = chooser.advice.iter().filter(|a| a.key.is_some()).collect();
+    assert_eq!(keyed.len(), 1, "{:#?}", chooser.advice);
+    assert_eq!(keyed[0].read, 330, "every loaded item, no read of its own");
+    // The details wrap inside the dialog's border: each piece fits one row.
+    let text = buffer_text(&render(&s));
+    for piece in [
+        "Advice, from the items loaded: GSI GSI1: GSI1PK = STATUS#{status}, GSI1SK =",
+        "{date}#ORDER#{orderId} are concatenations of attributes the items carry; a GSI keyed by status",
+        "S, sort date S + orderId S would serve the same patterns without GSI1PK and GSI1SK (57 of the",
+    ] {
+        assert!(text.contains(piece), "{piece}\n{text}");
+    }
+    // The table's own row has nothing to say of it here.
+    send(&mut s, [press(KeyCode::Up)]);
+    assert!(!buffer_text(&render(&s)).contains("Advice"));
+}

@@ -14,3 +14,4 @@ mod pattern_file;
 pub mod pattern_filter;
 pub mod relations;
 pub mod schema;
+pub mod synthetic_keys;

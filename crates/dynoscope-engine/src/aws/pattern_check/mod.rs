@@ -59,6 +59,11 @@ impl<'a, B: Backend> Checker<'a, B> {
         Ok(())
     }
 
+    /// The table's key sample, when a pattern needed it (read by [`Checker::sample_all`]).
+    pub fn table_sample(&self) -> Option<&KeySample> {
+        self.samples.get(&None)
+    }
+
     /// The sample of `index` (`None`: the table), read once for every pattern that needs it;
     /// empty once the budget is spent.
     async fn sample(&mut self, index: Option<&str>) -> Result<KeySample, EngineError> {

@@ -1,14 +1,23 @@
 //! The index chooser (`i`): the table and each index with what DescribeTable says of it and
 //! what its first page should cost, before anything is read.
 
+use crate::model::design::collection::ItemStore;
 use crate::model::design::schema::{IndexKind, KeySchema, TableInfo};
+use crate::model::design::synthetic_keys::{synthetic_keys, SyntheticKeyAdvice};
 use crate::model::traffic::capacity::{first_page_units, on_demand_cost};
 
 /// The chooser's cursor over "the table, then each index" ([`TableInfo::target_position`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct IndexChooser {
     pub cursor: usize,
+    /// Synthetic keys a multi-attribute key would replace, from the items the view already
+    /// holds when the chooser opened (it reads none of its own).
+    pub advice: Vec<SyntheticKeyAdvice>,
 }
+
+/// The most loaded items the advice decodes: the chooser opens at a key press, and a view may
+/// hold a whole scan.
+pub const ADVICE_ITEMS: usize = 2000;
 
 /// One target the chooser lists.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +37,26 @@ pub struct IndexChoice {
 }
 
 impl IndexChooser {
+    /// The chooser at `cursor`, with the advice of the first [`ADVICE_ITEMS`] items of
+    /// `store` in collection order.
+    pub fn open(cursor: usize, info: &TableInfo, store: Option<&ItemStore>) -> IndexChooser {
+        let items: Vec<_> = store
+            .into_iter()
+            .flat_map(|store| {
+                store
+                    .collections()
+                    .iter()
+                    .flat_map(|c| c.items.iter())
+                    .take(ADVICE_ITEMS)
+                    .map(|&id| store.item(id))
+            })
+            .collect();
+        IndexChooser {
+            cursor,
+            advice: synthetic_keys(info, &items),
+        }
+    }
+
     /// Every target, the table first, for a first page of `page_items` items.
     pub fn choices(info: &TableInfo, page_items: u64, price: f64) -> Vec<IndexChoice> {
         let choice = |index: Option<String>,

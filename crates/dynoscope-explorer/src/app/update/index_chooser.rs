@@ -16,7 +16,8 @@ pub(super) fn open_chooser(state: &mut State) -> Vec<Effect> {
         return Vec::new();
     };
     let cursor = info.target_position(view.view.index.as_deref());
-    view.modal = Some(Modal::IndexChooser(IndexChooser { cursor }));
+    let chooser = IndexChooser::open(cursor, info, view.view.store.as_ref());
+    view.modal = Some(Modal::IndexChooser(chooser));
     Vec::new()
 }
 

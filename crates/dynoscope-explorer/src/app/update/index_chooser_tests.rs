@@ -22,7 +22,7 @@ fn i_lists_the_targets_and_reads_nothing_until_enter() {
     let mut s = five_indexes();
     let effects = send(&mut s, [char('i')]);
     assert!(effects.is_empty(), "no scan on opening: {effects:?}");
-    assert_eq!(chooser(&s), Some(IndexChooser { cursor: 0 }));
+    assert_eq!(chooser(&s).map(|c| c.cursor), Some(0));
     // Straight to the fifth index: moving sends nothing either.
     let effects = send(&mut s, (0..5).map(|_| press(KeyCode::Down)));
     assert!(effects.is_empty(), "{effects:?}");

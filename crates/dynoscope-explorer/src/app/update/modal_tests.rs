@@ -42,7 +42,7 @@ fn the_budget_prompt_takes_over_a_one_line_prompt() {
 
 #[test]
 fn the_budget_prompt_leaves_a_dialog_open_and_n_asks_again_once_it_is_closed() {
-    let mut s = budget_asked_over(Modal::IndexChooser(IndexChooser { cursor: 0 }));
+    let mut s = budget_asked_over(Modal::IndexChooser(IndexChooser::default()));
     let view = s.table.as_ref().unwrap();
     assert!(view.index_chooser().is_some(), "the chooser keeps the keys");
     assert!(view.budget_prompt().is_none());

@@ -26,4 +26,4 @@ pub use decode::{
 pub use electrodb::electrodb_value_prefix;
 pub use kind_rules::{KindRules, KindSource, COMMON_ENTITY_ATTRIBUTES, LIBRARY_ATTRIBUTES};
 pub use pattern::{EntityPattern, PatternError};
-pub use timestamp::iso_timestamp_len;
+pub use timestamp::{iso_timestamp_len, split_segments};

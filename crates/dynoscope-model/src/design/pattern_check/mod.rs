@@ -12,6 +12,7 @@ pub mod plan;
 pub mod render;
 pub mod risk;
 pub mod sample;
+pub mod synthetic;
 pub mod verdict;
 
 pub use assess::{assess, key_risk, refused, Assessment};

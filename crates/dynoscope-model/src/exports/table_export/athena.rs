@@ -1,6 +1,9 @@
 //! `hotkeys --export … --athena`: for an export too big for one machine, the Athena DDL over
 //! its `data/` prefix and the SQL of the same analysis (top partition keys by items, and by
-//! bytes where the format allows), for the table's key and each GSI's.
+//! bytes where the format allows), for the table's key and each GSI's. A GSI keyed by several
+//! partition attributes is ranked by their tuple, one column each in key-schema order, and a
+//! GSI's ranking counts only the items that carry every key attribute it has, typed as its key
+//! says (partition and sort: DynamoDB leaves any other item out of the index).
 //!
 //! DYNAMODB_JSON: one `string` column holding each whole line (Athena's default SerDe splits on
 //! `\x01`, which JSON never holds raw), read with `json_extract_scalar`, so the line's length
@@ -10,7 +13,7 @@
 use std::fmt::Write as _;
 
 use super::{ExportFormat, ManifestSummary};
-use crate::design::schema::{KeyAttr, TableInfo};
+use crate::design::schema::{IndexKind, KeyAttr, TableInfo};
 use crate::text::sanitize::needs_escape;
 use crate::text::sql_text::{hive_literal, sql_comment, sql_identifier, sql_literal};
 
@@ -39,26 +42,57 @@ fn location(summary: &ManifestSummary) -> String {
     )
 }
 
-/// `(label, partition key)` of the table and of each GSI.
-// multi-attribute: not yet — a GSI keyed by several attributes is left out (and said so by
-// `multi_attribute_gsis`), not counted by its first attribute.
-fn targets(info: &TableInfo) -> Vec<(String, &KeyAttr)> {
-    let mut out = vec![("table".to_string(), info.keys.partition_key())];
-    for index in &info.indexes {
-        if index.kind == crate::design::schema::IndexKind::Gsi && !index.keys.is_multi_attribute() {
-            out.push((format!("GSI {}", index.name), index.keys.partition_key()));
-        }
+/// One ranking: the table's or a GSI's partition keys.
+struct Target<'a> {
+    label: String,
+    /// The attributes its partition key is the tuple of, in key-schema order.
+    partition: &'a [KeyAttr],
+    /// The attributes an item must hold to be in it: a GSI holds only the items that carry
+    /// every one of its key attributes (partition and sort); every item has the table's key.
+    required: Vec<&'a KeyAttr>,
+    /// How the comment names the key: the attribute, or the whole key schema of a
+    /// multi-attribute index.
+    shown: String,
+}
+
+/// The table, then each GSI (a multi-attribute one ranked by its whole partition tuple).
+fn targets(info: &TableInfo) -> Vec<Target<'_>> {
+    let table = info.keys.partition_key();
+    let mut out = vec![Target {
+        label: "table".to_string(),
+        partition: std::slice::from_ref(table),
+        required: vec![table],
+        shown: table.name.clone(),
+    }];
+    for index in info.indexes.iter().filter(|i| i.kind == IndexKind::Gsi) {
+        let keys = &index.keys;
+        out.push(Target {
+            label: format!("GSI {}", index.name),
+            partition: keys.partition(),
+            required: keys.attributes().collect(),
+            shown: match keys.is_multi_attribute() {
+                true => keys.display(),
+                false => keys.partition_key().name.clone(),
+            },
+        });
     }
     out
 }
 
-/// The GSIs the queries leave out, each with its key.
-fn multi_attribute_gsis(info: &TableInfo) -> Vec<String> {
-    info.indexes
-        .iter()
-        .filter(|i| i.kind == crate::design::schema::IndexKind::Gsi && i.keys.is_multi_attribute())
-        .map(|i| format!("GSI {} ({})", i.name, i.keys.display()))
-        .collect()
+/// The SELECT's key columns: `key` for one partition attribute, `key_1`, `key_2`, … in
+/// key-schema order for several (an attribute's own name may not be an SQL identifier).
+fn key_aliases(partition: &[KeyAttr]) -> Vec<String> {
+    match partition.len() {
+        1 => vec!["key".to_string()],
+        n => (1..=n).map(|i| format!("key_{i}")).collect(),
+    }
+}
+
+fn group_by(n: usize) -> String {
+    (1..=n)
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn json_path(key: &KeyAttr) -> String {
@@ -116,10 +150,6 @@ pub fn athena_sql(info: &TableInfo, summary: &ManifestSummary, top: usize) -> St
             summary.format.as_str()
         ))
     );
-    for skipped in multi_attribute_gsis(info) {
-        let line = format!("{skipped}: multi-attribute partition keys are not counted here yet");
-        let _ = writeln!(out, "{}", sql_comment(&line));
-    }
     match summary.format {
         ExportFormat::DynamoJson => {
             let _ = writeln!(
@@ -127,28 +157,61 @@ pub fn athena_sql(info: &TableInfo, summary: &ManifestSummary, top: usize) -> St
                 "CREATE EXTERNAL TABLE IF NOT EXISTS {table} (line string)\nLOCATION {};",
                 hive_literal(&location(summary))
             );
-            for (label, key) in &targets {
-                let path = json_path(key);
+            for target in &targets {
+                let columns: Vec<String> = target
+                    .partition
+                    .iter()
+                    .zip(key_aliases(target.partition))
+                    .map(|(key, alias)| {
+                        format!("json_extract_scalar(line, {}) AS {alias}", json_path(key))
+                    })
+                    .collect();
+                let present: Vec<String> = target
+                    .required
+                    .iter()
+                    .map(|key| format!("json_extract_scalar(line, {}) IS NOT NULL", json_path(key)))
+                    .collect();
                 let comment = sql_comment(&format!(
-                    "top {top} partition keys of the {label} ({}), by items and by bytes of their JSON lines",
-                    key.name
+                    "top {top} partition keys of the {} ({}), by items and by bytes of their JSON lines",
+                    target.label, target.shown
                 ));
                 let _ = write!(
                     out,
                     "\n{comment}\n\
-                     SELECT json_extract_scalar(line, {path}) AS key,\n       count(*) AS items,\n       sum(length(line)) AS json_bytes\n\
-                     FROM {table}\nWHERE json_extract_scalar(line, {path}) IS NOT NULL\nGROUP BY 1\nORDER BY items DESC\nLIMIT {top};\n"
+                     SELECT {},\n       count(*) AS items,\n       sum(length(line)) AS json_bytes\n\
+                     FROM {table}\nWHERE {}\nGROUP BY {}\nORDER BY items DESC\nLIMIT {top};\n",
+                    columns.join(",\n       "),
+                    present.join("\n  AND "),
+                    group_by(target.partition.len())
                 );
             }
         }
         ExportFormat::Ion => {
-            let columns: Vec<String> = (0..targets.len())
+            // One column per key attribute any ranking reads, in order of first use.
+            let mut attributes: Vec<&KeyAttr> = Vec::new();
+            for key in targets
+                .iter()
+                .flat_map(|t| t.partition.iter().chain(t.required.iter().copied()))
+            {
+                if !attributes.iter().any(|a| a.name == key.name) {
+                    attributes.push(key);
+                }
+            }
+            let column_of = |key: &KeyAttr| {
+                column(
+                    attributes
+                        .iter()
+                        .position(|a| a.name == key.name)
+                        .unwrap_or(0),
+                )
+            };
+            let columns: Vec<String> = (0..attributes.len())
                 .map(|i| format!("{} string", column(i)))
                 .collect();
-            let extractors: Vec<String> = targets
+            let extractors: Vec<String> = attributes
                 .iter()
                 .enumerate()
-                .map(|(i, (_, key))| {
+                .map(|(i, key)| {
                     format!(
                         "  {} = {}",
                         hive_literal(&format!("ion.{}.path_extractor", column(i))),
@@ -163,16 +226,29 @@ pub fn athena_sql(info: &TableInfo, summary: &ManifestSummary, top: usize) -> St
                 extractors.join(",\n"),
                 hive_literal(&location(summary))
             );
-            for (i, (label, key)) in targets.iter().enumerate() {
-                let c = column(i);
+            for target in &targets {
+                let selected: Vec<String> = target
+                    .partition
+                    .iter()
+                    .zip(key_aliases(target.partition))
+                    .map(|(key, alias)| format!("{} AS {alias}", column_of(key)))
+                    .collect();
+                let present: Vec<String> = target
+                    .required
+                    .iter()
+                    .map(|key| format!("{} IS NOT NULL", column_of(key)))
+                    .collect();
                 let comment = sql_comment(&format!(
-                    "top {top} partition keys of the {label} ({}), by items (Ion lines have no length in Athena)",
-                    key.name
+                    "top {top} partition keys of the {} ({}), by items (Ion lines have no length in Athena)",
+                    target.label, target.shown
                 ));
                 let _ = write!(
                     out,
                     "\n{comment}\n\
-                     SELECT {c} AS key, count(*) AS items\nFROM {table}\nWHERE {c} IS NOT NULL\nGROUP BY 1\nORDER BY items DESC\nLIMIT {top};\n"
+                     SELECT {}, count(*) AS items\nFROM {table}\nWHERE {}\nGROUP BY {}\nORDER BY items DESC\nLIMIT {top};\n",
+                    selected.join(", "),
+                    present.join(" AND "),
+                    group_by(target.partition.len())
                 );
             }
         }

@@ -386,8 +386,21 @@ fn the_direct_reader_leaves_the_odd_lines_to_the_general_one() {
 
 #[test]
 fn athena_ddl_and_sql_for_both_formats() {
+    use crate::design::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType};
     let mut info = crate::fixtures::demo_info();
     info.name = "app".into();
+    // The issue's multi-attribute GSI, a number among its sort attributes.
+    let attr = |name: &str, key_type| KeyAttr::new(name, key_type);
+    info.indexes.push(IndexInfo {
+        name: "TournamentRegionIndex".into(),
+        kind: IndexKind::Gsi,
+        keys: KeySchema::new(
+            vec![attr("tournamentId", KeyType::S), attr("region", KeyType::S)],
+            vec![attr("round", KeyType::N), attr("bracket", KeyType::S)],
+        )
+        .unwrap(),
+        ..info.indexes[0].clone()
+    });
     let summary = |format: &str| {
         ManifestSummary::parse(&format!(
             r#"{{"exportArn":"arn:aws:dynamodb:us-east-1:1:table/app/export/01700000000000-abcdef12","exportTime":"2026-12-01T11:00:00.000Z","s3Bucket":"triage-bucket","s3Prefix":"exports/","outputFormat":"{format}"}}"#

@@ -5,7 +5,7 @@
 use super::ast::{CmpOp, Expr, Operand, Path, Select, Step};
 use super::plan::Plan;
 use super::render;
-use crate::design::schema::{IndexKind, TableInfo};
+use crate::design::schema::{IndexKind, KeySchema, TableInfo};
 use crate::item::item_size::item_size;
 use crate::item::value::{same_value, AttrValue, Item};
 use crate::text::shell::shell_word;
@@ -83,6 +83,26 @@ fn covers(info: &TableInfo, index: &crate::design::schema::IndexInfo, plan: &Pla
     }
 }
 
+/// Why the statement's own equalities reach `keys`' whole partition key (every partition
+/// attribute pinned: DynamoDB's rule for a Query), or `None`.
+fn pins_partition(plan: &Plan, keys: &KeySchema) -> Option<String> {
+    let pinned = |name: &str| plan.equalities.iter().any(|(attr, _)| attr == name);
+    if !keys.partition().iter().all(|k| pinned(&k.name)) {
+        return None;
+    }
+    Some(match keys.partition() {
+        [only] => format!("the statement pins its partition key '{}'", only.name),
+        several => format!(
+            "the statement pins every attribute of its partition key ({})",
+            several
+                .iter()
+                .map(|k| format!("'{}'", k.name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    })
+}
+
 pub fn advise(select: &Select, plan: &Plan, info: &TableInfo, sample: &[Item]) -> Advice {
     if plan.equalities.is_empty() {
         return Advice::None;
@@ -91,23 +111,26 @@ pub fn advise(select: &Select, plan: &Plan, info: &TableInfo, sample: &[Item]) -
         .indexes
         .iter()
         .filter(|i| i.kind == IndexKind::Gsi && Some(i.name.as_str()) != plan.index.as_deref())
-        .filter(|i| covers(info, i, plan))
-        // multi-attribute: not yet — only an index keyed by one partition attribute is advised.
-        .filter(|i| !i.keys.is_multi_attribute());
+        .filter(|i| covers(info, i, plan));
     for gsi in gsis {
+        if let Some(because) = pins_partition(plan, &gsi.keys) {
+            return Advice::Serving(ServingIndex {
+                index: gsi.name.clone(),
+                statement: render::statement(&Select {
+                    index: Some(gsi.name.clone()),
+                    ..select.clone()
+                }),
+                because,
+                partial: None,
+            });
+        }
+        // The sample's pairing reads one synthetic key attribute (`GSI1PK = 'STATUS#…'`); an
+        // index keyed by several real attributes is served only when each is pinned above.
+        if gsi.keys.is_multi_attribute() {
+            continue;
+        }
         let pk = &gsi.keys.partition_key().name;
         for (attr, value) in &plan.equalities {
-            if attr == pk {
-                return Advice::Serving(ServingIndex {
-                    index: gsi.name.clone(),
-                    statement: render::statement(&Select {
-                        index: Some(gsi.name.clone()),
-                        ..select.clone()
-                    }),
-                    because: format!("the statement pins its partition key '{pk}'"),
-                    partial: None,
-                });
-            }
             let AttrValue::S(text) = value else { continue };
             let matching: Vec<&Item> = sample
                 .iter()

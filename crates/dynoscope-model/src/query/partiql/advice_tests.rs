@@ -1,5 +1,6 @@
 use super::*;
-use crate::query::partiql::fixtures::app;
+use crate::design::schema::TableInfo;
+use crate::query::partiql::fixtures::{app, matches};
 use crate::query::partiql::{parse, translate, Statement};
 
 fn s(v: &str) -> AttrValue {
@@ -17,12 +18,15 @@ fn order(n: usize, status: &str) -> Item {
 }
 
 fn advice(text: &str, sample: &[Item]) -> Advice {
+    advice_on(&app(), text, sample)
+}
+
+fn advice_on(info: &TableInfo, text: &str, sample: &[Item]) -> Advice {
     let Statement::Select(select) = parse(text).unwrap() else {
         panic!()
     };
-    let info = app();
-    let plan = translate(&select, &[], &info).unwrap();
-    advise(&select, &plan, &info, sample)
+    let plan = translate(&select, &[], info).unwrap();
+    advise(&select, &plan, info, sample)
 }
 
 #[test]
@@ -81,4 +85,40 @@ fn without_a_serving_index_it_says_which_gsi_to_create_and_warns_of_few_values()
     assert!(new.backfill_wcu >= 420, "{}", new.backfill_wcu);
     let warning = new.warning.expect("3 values");
     assert!(warning.contains("low-cardinality"), "{warning}");
+}
+
+#[test]
+fn equality_on_every_partition_attribute_of_a_multi_attribute_gsi_reads_it_as_a_query() {
+    let info = matches();
+    let text = "SELECT * FROM app WHERE region = 'EU-WEST' AND tournamentId = 'WINTER2024' AND round = 'SEMI'";
+    let Advice::Serving(serving) = advice_on(&info, text, &[]) else {
+        panic!("TournamentRegionIndex serves it")
+    };
+    assert_eq!(serving.index, "TournamentRegionIndex");
+    assert_eq!(
+        serving.because,
+        "the statement pins every attribute of its partition key ('tournamentId', 'region')"
+    );
+    // The advised statement is the Query DynamoDB accepts, not another Scan.
+    let Statement::Select(advised) = parse(&serving.statement).unwrap() else {
+        panic!()
+    };
+    let plan = translate(&advised, &[], &info).unwrap();
+    assert_eq!(
+        plan.kind,
+        crate::query::partiql::plan::ReadKind::Query,
+        "{plan:?}"
+    );
+    assert_eq!(plan.index.as_deref(), Some("TournamentRegionIndex"));
+}
+
+#[test]
+fn one_partition_attribute_of_several_is_not_enough_for_a_multi_attribute_gsi() {
+    // `region` alone: a Query of TournamentRegionIndex needs `tournamentId` too, so the advice
+    // is the index to create, not that one.
+    let Advice::Create(new) = advice_on(&matches(), "SELECT * FROM app WHERE region = 'EU'", &[])
+    else {
+        panic!("nothing serves it")
+    };
+    assert_eq!(new.name, "region-index");
 }

@@ -51,3 +51,26 @@ pub fn app() -> TableInfo {
         on_demand_max: None,
     }
 }
+
+/// The demo's shape with the issue's `TournamentRegionIndex`: partition `tournamentId` +
+/// `region`, sort `round` + `bracket`.
+pub fn matches() -> TableInfo {
+    let mut info = app();
+    info.indexes.push(IndexInfo {
+        name: "TournamentRegionIndex".into(),
+        kind: IndexKind::Gsi,
+        keys: KeySchema::new(
+            vec![key("tournamentId", KeyType::S), key("region", KeyType::S)],
+            vec![key("round", KeyType::S), key("bracket", KeyType::S)],
+        )
+        .unwrap(),
+        projection: Projection {
+            projection_type: "ALL".into(),
+            non_key_attributes: Vec::new(),
+        },
+        provisioned: None,
+        item_count: None,
+        size_bytes: None,
+    });
+    info
+}

@@ -1,32 +1,10 @@
 //! PartiQL on a multi-attribute GSI: the WHERE becomes the Query DynamoDB accepts.
 
-use crate::design::schema::{IndexInfo, IndexKind, KeySchema, KeyType, Projection, TableInfo};
 use crate::item::value::AttrValue;
-use crate::query::partiql::fixtures::{app, key};
+use crate::query::partiql::fixtures::matches;
 use crate::query::partiql::plan::{Plan, ReadKind};
 use crate::query::partiql::translate;
 use crate::query::partiql::{parse, Statement};
-
-fn matches() -> TableInfo {
-    let mut info = app();
-    info.indexes.push(IndexInfo {
-        name: "TournamentRegionIndex".into(),
-        kind: IndexKind::Gsi,
-        keys: KeySchema::new(
-            vec![key("tournamentId", KeyType::S), key("region", KeyType::S)],
-            vec![key("round", KeyType::S), key("bracket", KeyType::S)],
-        )
-        .unwrap(),
-        projection: Projection {
-            projection_type: "ALL".into(),
-            non_key_attributes: Vec::new(),
-        },
-        provisioned: None,
-        item_count: None,
-        size_bytes: None,
-    });
-    info
-}
 
 fn plan(where_: &str) -> Plan {
     let text = format!(r#"SELECT * FROM "app"."TournamentRegionIndex" WHERE {where_}"#);
