@@ -14,8 +14,11 @@ use super::{connect, CliError};
 use crate::aws::pattern_check::reader::{Outcome, Reader};
 use crate::aws::read::reservation::SessionGuard;
 use crate::aws::Engine;
-use crate::model::design::inferred::{design_markdown, design_workbench, infer_design, ValueMode};
+use crate::model::design::inferred::{
+    design_markdown, design_workbench, infer_design_sampled, IndexSample, ValueMode,
+};
 use crate::model::formats::json::to_safe_json;
+use crate::model::item::value::Item;
 use crate::model::text::sanitize::sanitize;
 use crate::model::traffic::capacity::format_units;
 
@@ -58,31 +61,18 @@ pub async fn run(global: &GlobalArgs, args: ModelExportArgs) -> Result<(), CliEr
     let info = engine.describe_table(&args.table).await?;
     let say = |line: &str| say!("{line}");
     let mut reader = Reader::new(&engine, &info, &say);
-    reader.max_rcu = Some(max_rcu);
-    let sample = tokio::select! {
-        sample = reader.sample(None) => sample?,
+    let (items, index_samples) = tokio::select! {
+        read = samples(&mut reader, max_rcu) => read?,
         _ = tokio::signal::ctrl_c() => return Err(CliError::new(130, "model export interrupted")),
     };
-    let items = match sample {
-        Outcome::Done(sample) => sample.items,
-        Outcome::BudgetSpent => {
-            return Err(CliError::new(
-                2,
-                format!(
-                    "--max-rcu {} was spent before one item of '{}' was read; raise it",
-                    format_units(max_rcu),
-                    sanitize(&args.table)
-                ),
-            ))
-        }
-    };
     say!(
-        "note: read {} items of '{}' for {} RCU",
+        "note: read {} items of '{}' and {} of its indexes for {} RCU",
         items.len(),
         sanitize(&args.table),
+        index_samples.iter().map(|s| s.items.len()).sum::<usize>(),
         format_units(guard.spent())
     );
-    let design = infer_design(&info, &items);
+    let design = infer_design_sampled(&info, &items, &index_samples);
     let mode = match args.with_values {
         true => ValueMode::WithValues,
         false => ValueMode::Masked,
@@ -93,6 +83,53 @@ pub async fn run(global: &GlobalArgs, args: ModelExportArgs) -> Result<(), CliEr
         ExportOutput::Json => format!("{}\n", to_safe_json(&design, true)),
     };
     write_out(args.out.as_ref(), &text)
+}
+
+/// A spread sample of the table, then of each index read from the index itself, `max_rcu`
+/// split between them (said before the first is sent): each read may spend its share of what
+/// the reads before it left, so a small table's unspent share passes on to its indexes.
+async fn samples(
+    reader: &mut Reader<'_, Engine>,
+    max_rcu: f64,
+) -> Result<(Vec<Item>, Vec<IndexSample>), CliError> {
+    let info = reader.info;
+    let mut targets: Vec<Option<&str>> = vec![None];
+    targets.extend(info.indexes.iter().map(|i| Some(i.name.as_str())));
+    say!(
+        "note: --max-rcu {} is split over {} samples (the table and each of its {} indexes): {} RCU each at most, what one leaves passing to the next",
+        format_units(max_rcu),
+        targets.len(),
+        info.indexes.len(),
+        format_units(max_rcu / targets.len() as f64)
+    );
+    let mut items = Vec::new();
+    let mut index_samples = Vec::new();
+    for (n, target) in targets.iter().enumerate() {
+        let share = (max_rcu - reader.spent_rcu) / (targets.len() - n) as f64;
+        reader.max_rcu = Some(reader.spent_rcu + share);
+        match (reader.sample(*target).await?, target) {
+            (Outcome::Done(sample), None) => items = sample.items,
+            (Outcome::Done(sample), Some(index)) => index_samples.push(IndexSample {
+                index: (*index).to_owned(),
+                items: sample.items,
+            }),
+            (Outcome::BudgetSpent, None) => {
+                return Err(CliError::new(
+                    2,
+                    format!(
+                        "--max-rcu {} was spent before one item of '{}' was read; raise it",
+                        format_units(max_rcu),
+                        sanitize(&info.name)
+                    ),
+                ))
+            }
+            (Outcome::BudgetSpent, Some(index)) => say!(
+                "note: index '{}' was not sampled: its share of --max-rcu was spent; its figures are the table sample's",
+                sanitize(index)
+            ),
+        }
+    }
+    Ok((items, index_samples))
 }
 
 fn write_out(path: Option<&PathBuf>, text: &str) -> Result<(), CliError> {

@@ -127,6 +127,20 @@ async fn a_multi_tenant_design_is_read_back_under_max_rcu() {
     // The price is said before anything is sent; what was consumed stays under the bound.
     assert!(stderr(&out).contains("RCU"), "{}", stderr(&out));
     assert!(proxy.consumed_units() <= 5.0, "{}", proxy.consumed_units());
+    assert!(
+        stderr(&out).contains("split over 3 samples"),
+        "{}",
+        stderr(&out)
+    );
+    // Each index was read itself: a Scan naming it.
+    let scans = proxy.bodies("Scan");
+    for index in ["GSI1", "byAssignee"] {
+        let needle = format!("\"IndexName\":\"{index}\"");
+        assert!(
+            scans.iter().any(|b| b.contains(&needle)),
+            "{index} not scanned: {scans:?}"
+        );
+    }
     let design: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let kinds = design["kinds"].as_array().unwrap();
     let kind = |name: &str| {
@@ -167,14 +181,24 @@ async fn a_multi_tenant_design_is_read_back_under_max_rcu() {
         index("GSI1")["items"].as_u64().unwrap(),
         sampled - count("TENANT")
     );
-    let assigned = index("byAssignee")["items"].as_u64().unwrap();
-    assert!(assigned < count("TICKET"), "{design:#}");
-    if assigned > 0 {
-        assert_eq!(
-            index("byAssignee")["kinds"],
-            serde_json::json!([["TICKET", assigned]])
-        );
-    }
+    // byAssignee's kinds come from its own sample (of its six assigned tickets)
+    // (a KEYS_ONLY projection: each named TICKET by its primary key or its keys).
+    let sparse = index("byAssignee");
+    assert!(
+        sparse["items"].as_u64().unwrap() < count("TICKET"),
+        "{design:#}"
+    );
+    let own = sparse["own_sample"].as_u64().unwrap();
+    assert!(own > 0, "{sparse:#}");
+    assert_eq!(sparse["kinds"], serde_json::json!([["TICKET", own]]));
+    assert_eq!(
+        sparse["projected"],
+        "KEYS_ONLY: the table's and the index's keys"
+    );
+    assert_eq!(
+        main_template(kind("TICKET"), Some("byAssignee"), "partition"),
+        "{assignee}"
+    );
 }
 
 #[tokio::test]

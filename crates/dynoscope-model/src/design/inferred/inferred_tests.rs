@@ -238,3 +238,105 @@ fn a_library_attribute_names_the_kind_before_the_keys() {
     assert_eq!(design.kinds[0].source, "__edb_e__");
     assert_eq!(design.kinds[0].items, 3);
 }
+
+/// The items of a KEYS_ONLY index as a Scan of it returns them.
+fn keys_only(info: &TableInfo, index: &str, items: &[Item]) -> Vec<Item> {
+    let keys = &info.index(index).unwrap().keys;
+    items
+        .iter()
+        .filter(|i| keys.attributes().all(|k| i.get(&k.name).is_some()))
+        .map(|i| {
+            let mut kept = Item::default();
+            for k in info.keys.attributes().chain(keys.attributes()) {
+                kept.insert(k.name.clone(), i.get(&k.name).unwrap().clone());
+            }
+            kept
+        })
+        .collect()
+}
+
+#[test]
+fn a_sparse_index_sample_finds_the_kinds_a_table_sample_missed() {
+    let (info, items) = tenant_design();
+    let projected = keys_only(&info, "byAssignee", &items);
+    // The table's sample happened to hold none of the assigned tickets.
+    let table: Vec<Item> = items
+        .into_iter()
+        .filter(|i| i.get("assignee").is_none())
+        .collect();
+    let without = infer_design(&info, &table);
+    assert!(kind(&without, "TICKET")
+        .keys
+        .iter()
+        .all(|t| t.index.as_deref() != Some("byAssignee")));
+    let sample = IndexSample {
+        index: "byAssignee".into(),
+        items: projected,
+    };
+    let design = infer_design_sampled(&info, &table, &[sample]);
+    let sparse = design
+        .indexes
+        .iter()
+        .find(|i| i.name == "byAssignee")
+        .unwrap();
+    assert_eq!(sparse.kinds, [("TICKET".to_owned(), 2)]);
+    assert_eq!((sparse.items, sparse.own_sample), (0, Some(2)));
+    assert_eq!(
+        sparse.projected,
+        "KEYS_ONLY: the table's and the index's keys"
+    );
+    assert_eq!(
+        main_on(kind(&design, "TICKET"), Some("byAssignee")).0,
+        ["{assignee}"]
+    );
+    // The table's figures are still the table sample's.
+    assert_eq!(kind(&design, "TICKET").items, 4);
+    assert_eq!(kind(&design, "TICKET").index_only, None);
+}
+
+#[test]
+fn an_index_item_without_the_library_attribute_keeps_its_kind_by_primary_key() {
+    let mut info = demo_info();
+    info.indexes[0].projection.projection_type = "KEYS_ONLY".into();
+    let gsi = info.indexes[0].name.clone();
+    let (gpk, gsk) = {
+        let keys = &info.indexes[0].keys;
+        (
+            keys.partition_key().name.clone(),
+            keys.sort_key().unwrap().name.clone(),
+        )
+    };
+    let items: Vec<Item> = (0..3)
+        .map(|n| {
+            item(&[
+                ("PK", s(&format!("$store#storeid_s{n}"))),
+                ("SK", s(&format!("$employee_1#employeeid_e{n}"))),
+                ("__edb_e__", s("employee")),
+                (gpk.as_str(), s(&format!("$store#email_x{n}"))),
+                (gsk.as_str(), s("$employee_1")),
+            ])
+        })
+        .collect();
+    let mut stranger = keys_only(&info, &gsi, &items[..1]).remove(0);
+    stranger.insert("SK", s("$office_1#officeid_o9"));
+    let mut projected = keys_only(&info, &gsi, &items);
+    projected.push(stranger);
+    let sample = IndexSample {
+        index: gsi.clone(),
+        items: projected,
+    };
+    let design = infer_design_sampled(&info, &items, &[sample]);
+    let index = design.indexes.iter().find(|i| i.name == gsi).unwrap();
+    assert_eq!(index.kinds[0], ("employee".to_owned(), 3));
+    // An index item the table sample lacks is named by the rules, and said to be seen only there.
+    let only: Vec<&InferredKind> = design
+        .kinds
+        .iter()
+        .filter(|k| k.index_only.is_some())
+        .collect();
+    assert_eq!(only.len(), 1, "{:?}", design.kinds);
+    assert_eq!(only[0].index_only.as_deref(), Some(gsi.as_str()));
+    // Its index items carry the table's key, so its templates on the table are known too.
+    let sort = main_on(only[0], None).1;
+    assert!(sort[0].starts_with("$office_"), "{sort:?}");
+}

@@ -8,6 +8,7 @@
 //! attribute first, then a common entity attribute, then the keys), so the document names
 //! the kinds the user sees on screen.
 
+mod index_sample;
 mod markdown;
 mod patterns;
 mod templates;
@@ -21,6 +22,8 @@ use crate::design::entity::{infer_separator, KeyRole, KindRules, KindSource};
 use crate::design::schema::{IndexKind, KeySchema, TableInfo};
 use crate::item::value::Item;
 
+use index_sample::Classifier;
+pub use index_sample::{projection_note, IndexSample};
 pub use markdown::design_markdown;
 pub use patterns::{AccessPattern, Relationship};
 pub use templates::{templates_of, Template};
@@ -53,6 +56,10 @@ pub struct InferredKind {
     /// The table's key first, then each index the kind's items appear in.
     pub keys: Vec<TargetTemplates>,
     pub attributes: Vec<InferredAttribute>,
+    /// The index whose own sample alone showed the kind (none of the table's sampled items is
+    /// of it): its figures are that sample's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_only: Option<String>,
     /// The first few sampled items of the kind, for a model's `TableData`; not in the JSON
     /// document (item data leaves only when asked, through the Workbench writer).
     #[serde(skip)]
@@ -101,9 +108,20 @@ pub struct InferredIndex {
     pub kind: IndexKind,
     pub keys: KeySchema,
     pub projection: String,
-    /// Sampled items that carry every key attribute, so the index holds them.
+    /// What the index projects, said in words (`KEYS_ONLY: the table's and the index's keys`).
+    pub projected: String,
+    /// The table's sampled items that carry every key attribute, so the index holds them.
     pub items: usize,
-    /// Kinds the index serves, most items first.
+    /// Items read from the index itself; `None`: it was not sampled on its own (an export,
+    /// or a sample the budget did not reach).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own_sample: Option<usize>,
+    /// DescribeTable's item counts of the index and of the table (refreshed by DynamoDB about
+    /// every six hours): its coverage of the whole table, where DynamoDB says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub described: Option<(i64, i64)>,
+    /// Kinds the index serves, most items first: counted in its own sample where there is
+    /// one, else in the table's.
     pub kinds: Vec<(String, usize)>,
 }
 
@@ -116,6 +134,18 @@ impl InferredIndex {
 
 /// The design `items` (a sample of `info`'s table) show.
 pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
+    infer_design_sampled(info, items, &[])
+}
+
+/// The design `items` (a sample of the table) and `index_samples` (a sample read from each of
+/// those indexes itself) show: an index's kinds and its keys for each come from its own sample
+/// where there is one (a sparse index's few items are found there, not in a table sample that
+/// may hold none of them); the kinds' attributes, counts and the coverage from the table's.
+pub fn infer_design_sampled(
+    info: &TableInfo,
+    items: &[Item],
+    index_samples: &[IndexSample],
+) -> InferredDesign {
     let separator = infer_separator(
         items
             .iter()
@@ -124,20 +154,17 @@ pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
     );
     let mut rules = KindRules::new(Vec::new(), None);
     rules.settle(items);
-    let pk = info.keys.partition_key().name.clone();
-    let sk = info.keys.sort_key().map(|k| k.name.clone());
-    let mut by_kind: BTreeMap<String, (String, Vec<&Item>)> = BTreeMap::new();
-    for item in items {
-        let (name, source) = match rules.kind(item, &pk, sk.as_deref(), separator) {
-            Some((name, source)) => (name.to_owned(), source_name(source)),
-            None => (NO_KIND.to_owned(), "none".to_owned()),
-        };
-        by_kind
-            .entry(name)
-            .or_insert((source, Vec::new()))
-            .1
-            .push(item);
+    if items.is_empty() {
+        if let Some(sample) = index_samples.iter().find(|s| !s.items.is_empty()) {
+            rules.settle(&sample.items);
+        }
     }
+    let classify = Classifier::new(info, &rules, separator, items);
+    let by_kind = classify.group(items);
+    let by_index: BTreeMap<&str, BTreeMap<String, (String, Vec<&Item>)>> = index_samples
+        .iter()
+        .map(|s| (s.index.as_str(), classify.group(&s.items)))
+        .collect();
     let mut targets: Vec<(Option<&str>, &KeySchema)> = vec![(None, &info.keys)];
     targets.extend(
         info.indexes
@@ -148,24 +175,47 @@ pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
         .iter()
         .flat_map(|(_, k)| k.attributes().map(|a| a.name.as_str()))
         .collect();
-    let mut kinds: Vec<InferredKind> = by_kind
+    let mut names: Vec<&String> = by_kind.keys().collect();
+    for group in by_index.values() {
+        names.extend(group.keys().filter(|n| !by_kind.contains_key(*n)));
+    }
+    names.sort();
+    names.dedup();
+    let mut kinds: Vec<InferredKind> = names
         .into_iter()
-        .map(|(name, (source, kind_items))| InferredKind {
-            keys: targets
-                .iter()
-                .filter_map(|(index, keys)| {
-                    target_templates(*index, keys, &kind_items, separator, &key_names)
-                })
-                .collect(),
-            attributes: attributes_of(&kind_items),
-            examples: kind_items
-                .iter()
-                .take(EXAMPLES)
-                .map(|i| (*i).clone())
-                .collect(),
-            items: kind_items.len(),
-            name,
-            source,
+        .map(|name| {
+            // A kind no table item showed is described by the first index sample holding it.
+            let (index_only, (source, kind_items)) = match by_kind.get(name) {
+                Some(found) => (None, found),
+                None => by_index
+                    .iter()
+                    .find_map(|(index, g)| g.get(name).map(|f| (Some((*index).to_owned()), f)))
+                    .expect("a kind comes from a sample"),
+            };
+            // Every index item carries the table's key too: a kind seen only in an index still
+            // has its templates on the table.
+            let on = |index: Option<&str>| match index.and_then(|i| by_index.get(i)) {
+                Some(group) => group.get(name).map_or(&[][..], |(_, items)| &items[..]),
+                None => &kind_items[..],
+            };
+            InferredKind {
+                keys: targets
+                    .iter()
+                    .filter_map(|(index, keys)| {
+                        target_templates(*index, keys, on(*index), separator, &key_names)
+                    })
+                    .collect(),
+                attributes: attributes_of(kind_items),
+                examples: kind_items
+                    .iter()
+                    .take(EXAMPLES)
+                    .map(|i| (*i).clone())
+                    .collect(),
+                items: kind_items.len(),
+                name: name.clone(),
+                source: source.clone(),
+                index_only,
+            }
         })
         .collect();
     kinds.sort_by(|a, b| b.items.cmp(&a.items).then(a.name.cmp(&b.name)));
@@ -173,25 +223,8 @@ pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
         .indexes
         .iter()
         .map(|index| {
-            let mut served: Vec<(String, usize)> = kinds
-                .iter()
-                .filter_map(|k| {
-                    let t = k
-                        .keys
-                        .iter()
-                        .find(|t| t.index.as_deref() == Some(&index.name))?;
-                    Some((k.name.clone(), t.items))
-                })
-                .collect();
-            served.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            InferredIndex {
-                name: index.name.clone(),
-                kind: index.kind,
-                keys: index.keys.clone(),
-                projection: index.projection.projection_type.clone(),
-                items: items.iter().filter(|i| holds(&index.keys, i)).count(),
-                kinds: served,
-            }
+            let own = index_samples.iter().find(|s| s.index == index.name);
+            index_sample::inferred_index(index, items, own, &kinds, info.item_count)
         })
         .collect();
     let access_patterns = patterns::access_patterns(info, &kinds);
@@ -217,7 +250,7 @@ fn source_name(source: KindSource<'_>) -> String {
 }
 
 /// An item is in an index when it carries every key attribute of it.
-fn holds(keys: &KeySchema, item: &Item) -> bool {
+pub(super) fn holds(keys: &KeySchema, item: &Item) -> bool {
     keys.attributes().all(|k| item.get(&k.name).is_some())
 }
 
