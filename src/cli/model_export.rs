@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 
-use super::args::GlobalArgs;
+use super::args::{ExportArgs, GlobalArgs};
 use super::read_spec::check_guard_flags;
 use super::{connect, CliError};
 use crate::aws::pattern_check::reader::{Outcome, Reader};
@@ -17,6 +17,7 @@ use crate::aws::Engine;
 use crate::model::design::inferred::{
     design_markdown, design_workbench, infer_design_sampled, IndexSample, ValueMode,
 };
+use crate::model::design::schema::TableInfo;
 use crate::model::formats::json::to_safe_json;
 use crate::model::item::value::Item;
 use crate::model::text::sanitize::sanitize;
@@ -37,8 +38,12 @@ pub enum ExportOutput {
 
 #[derive(Debug, Clone, Args)]
 pub struct ModelExportArgs {
-    /// The table to read the design of.
-    pub table: String,
+    /// The table to read the design of (with --export: the export's table, for DescribeTable;
+    /// default: the one the export names).
+    #[arg(required_unless_present = "export")]
+    pub table: Option<String>,
+    #[command(flatten)]
+    pub export: ExportArgs,
     /// Read units the sample may spend (default 10); its price is said before it is sent.
     #[arg(long, value_name = "N", value_parser = super::ranges::max_rcu)]
     pub max_rcu: Option<f64>,
@@ -54,11 +59,22 @@ pub struct ModelExportArgs {
 }
 
 pub async fn run(global: &GlobalArgs, args: ModelExportArgs) -> Result<(), CliError> {
+    if args.export.export.is_some() {
+        if args.max_rcu.is_some() {
+            return Err(CliError::bad_input(
+                "--max-rcu has no meaning with --export: an export's files are read without read capacity; drop it",
+            ));
+        }
+        let (info, items, index_samples) =
+            super::model_export_files::samples(global, &args).await?;
+        return write_design(&args, &info, &items, &index_samples);
+    }
+    let table = super::read_cmd::required_table(&args.table)?;
     let max_rcu = args.max_rcu.unwrap_or(DEFAULT_MAX_RCU);
     check_guard_flags(Some(max_rcu), None)?;
     let guard = SessionGuard::new(Some(max_rcu), None).expect("a budget is set");
     let engine = Engine::new(&connect(global).await?).with_session_guard(Some(guard.clone()));
-    let info = engine.describe_table(&args.table).await?;
+    let info = engine.describe_table(table).await?;
     let say = |line: &str| say!("{line}");
     let mut reader = Reader::new(&engine, &info, &say);
     let (items, index_samples) = tokio::select! {
@@ -68,11 +84,20 @@ pub async fn run(global: &GlobalArgs, args: ModelExportArgs) -> Result<(), CliEr
     say!(
         "note: read {} items of '{}' and {} of its indexes for {} RCU",
         items.len(),
-        sanitize(&args.table),
+        sanitize(table),
         index_samples.iter().map(|s| s.items.len()).sum::<usize>(),
         format_units(guard.spent())
     );
-    let design = infer_design_sampled(&info, &items, &index_samples);
+    write_design(&args, &info, &items, &index_samples)
+}
+
+fn write_design(
+    args: &ModelExportArgs,
+    info: &TableInfo,
+    items: &[Item],
+    index_samples: &[IndexSample],
+) -> Result<(), CliError> {
+    let design = infer_design_sampled(info, items, index_samples);
     let mode = match args.with_values {
         true => ValueMode::WithValues,
         false => ValueMode::Masked,
