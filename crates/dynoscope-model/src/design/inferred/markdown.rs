@@ -193,33 +193,17 @@ fn index_matrix(w: &mut String, design: &InferredDesign) {
 }
 
 fn warnings(w: &mut String, design: &InferredDesign) {
-    let mut lines = Vec::new();
-    for kind in &design.kinds {
-        for a in kind.attributes.iter().filter(|a| a.has_conflict()) {
-            let types: Vec<String> = a.types.iter().map(|(t, n)| format!("{t} in {n}")).collect();
-            lines.push(format!(
-                "{} {}: types differ ({})",
-                md(&kind.name),
-                md(&a.name),
-                types.join(", ")
-            ));
-        }
-    }
-    for i in &design.indexes {
-        if i.projection == "ALL" && i.kinds.len() > 1 {
-            lines.push(format!(
-                "index {} projects ALL for {} kinds: each write to them is written twice",
-                md(&i.name),
-                i.kinds.len()
-            ));
-        }
-    }
-    if lines.is_empty() {
+    if design.warnings.is_empty() {
         return;
     }
     let _ = writeln!(w, "\n## Warnings\n");
-    for line in lines {
-        let _ = writeln!(w, "- {line}");
+    for warning in &design.warnings {
+        let _ = writeln!(
+            w,
+            "- {} (rests on {} items)",
+            md(&warning.message),
+            warning.items
+        );
     }
 }
 

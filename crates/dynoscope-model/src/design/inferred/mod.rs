@@ -12,6 +12,7 @@ mod index_sample;
 mod markdown;
 mod patterns;
 mod templates;
+mod warnings;
 mod workbench_out;
 
 use std::collections::BTreeMap;
@@ -27,6 +28,7 @@ pub use index_sample::{projection_note, IndexSample};
 pub use markdown::design_markdown;
 pub use patterns::{AccessPattern, Relationship};
 pub use templates::{templates_of, Template};
+pub use warnings::DesignWarning;
 pub use workbench_out::{design_workbench, ValueMode};
 
 /// Items whose kind no rule finds are gathered under this name.
@@ -45,6 +47,9 @@ pub struct InferredDesign {
     pub indexes: Vec<InferredIndex>,
     pub access_patterns: Vec<AccessPattern>,
     pub relationships: Vec<Relationship>,
+    /// What the samples show to watch, each with the items it rests on. A list a caller may
+    /// extend with findings of its own.
+    pub warnings: Vec<DesignWarning>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,6 +61,10 @@ pub struct InferredKind {
     /// The table's key first, then each index the kind's items appear in.
     pub keys: Vec<TargetTemplates>,
     pub attributes: Vec<InferredAttribute>,
+    /// DynamoDB size of the kind's largest sampled item, and how many are near the 400 KB
+    /// item limit (`hotkeys`' large-item threshold).
+    pub largest_bytes: usize,
+    pub large_items: usize,
     /// The index whose own sample alone showed the kind (none of the table's sampled items is
     /// of it): its figures are that sample's.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -206,6 +215,10 @@ pub fn infer_design_sampled(
                     })
                     .collect(),
                 attributes: attributes_of(kind_items),
+                largest_bytes: sizes(kind_items).max().unwrap_or(0),
+                large_items: sizes(kind_items)
+                    .filter(|b| *b >= crate::traffic::distribution::LARGE_ITEM_BYTES)
+                    .count(),
                 examples: kind_items
                     .iter()
                     .take(EXAMPLES)
@@ -229,6 +242,7 @@ pub fn infer_design_sampled(
         .collect();
     let access_patterns = patterns::access_patterns(info, &kinds);
     let relationships = patterns::relationships(&kinds);
+    let warnings = warnings::design_warnings(info, items, index_samples, &kinds);
     InferredDesign {
         table: info.name.clone(),
         sampled: items.len(),
@@ -238,7 +252,12 @@ pub fn infer_design_sampled(
         indexes,
         access_patterns,
         relationships,
+        warnings,
     }
+}
+
+fn sizes<'a>(items: &'a [&Item]) -> impl Iterator<Item = usize> + 'a {
+    items.iter().map(|i| crate::item::item_size::item_size(i))
 }
 
 fn source_name(source: KindSource<'_>) -> String {
