@@ -200,7 +200,7 @@ fn access_patterns_and_relationships_come_from_shared_partitions() {
         .unwrap();
     assert_eq!(
         collection.description,
-        "get a TENANT with its TICKET and USER in one Query on the table"
+        "get a TENANT with its TICKETs and USERs in one Query on the table"
     );
     assert_eq!(collection.request, "Query PK = \"TENANT#{tenantId}\"");
     let by_status = design
