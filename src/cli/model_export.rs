@@ -120,17 +120,28 @@ async fn samples(
     let info = reader.info;
     let mut targets: Vec<Option<&str>> = vec![None];
     targets.extend(info.indexes.iter().map(|i| Some(i.name.as_str())));
-    say!(
-        "note: --max-rcu {} is split over {} samples (the table and each of its {} indexes): {} RCU each at most, what one leaves passing to the next",
-        format_units(max_rcu),
-        targets.len(),
-        info.indexes.len(),
-        format_units(max_rcu / targets.len() as f64)
-    );
+    // The table's sample names the kinds and their attributes: it gets half the bound, the
+    // indexes the other half between them (all of it when there is none).
+    let indexes = info.indexes.len();
+    let weight = |target: &Option<&str>| match target {
+        None => indexes.max(1) as f64,
+        Some(_) => 1.0,
+    };
+    match indexes {
+        0 => say!("note: --max-rcu {} is the table's sample's", format_units(max_rcu)),
+        n => say!(
+            "note: --max-rcu {} is split over {} samples: {} RCU for the table's, {} for each of its {n} indexes' at most, what one leaves passing to the next",
+            format_units(max_rcu),
+            n + 1,
+            format_units(max_rcu / 2.0),
+            format_units(max_rcu / 2.0 / n as f64),
+        ),
+    }
     let mut items = Vec::new();
     let mut index_samples = Vec::new();
     for (n, target) in targets.iter().enumerate() {
-        let share = (max_rcu - reader.spent_rcu) / (targets.len() - n) as f64;
+        let left: f64 = targets[n..].iter().map(weight).sum();
+        let share = (max_rcu - reader.spent_rcu) * weight(target) / left;
         reader.max_rcu = Some(reader.spent_rcu + share);
         match (reader.sample(*target).await?, target) {
             (Outcome::Done(sample), None) => items = sample.items,

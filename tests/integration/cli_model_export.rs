@@ -274,3 +274,78 @@ async fn an_electrodb_design_is_read_back_by_its_entity_attribute_and_key_gramma
         );
     }
 }
+
+/// A design dynamodb-toolbox wrote (the corpus's shop): kinds named by `_et`, each kind's keys
+/// on the table and on the overloaded GSI1, which every kind's items are in (not sparse).
+#[tokio::test]
+async fn a_dynamodb_toolbox_design_is_read_back_with_its_overloaded_index() {
+    let design = crate::common::corpus::design("toolbox_shop");
+    let table = table_name("model-export-tbx");
+    crate::common::corpus::load(&design, &table).await;
+    let out = run_at(
+        &local().endpoint,
+        &[
+            "model",
+            "export",
+            &table,
+            "--output",
+            "json",
+            "--max-rcu",
+            "40",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let found: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let kind = |name: &str| {
+        found["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {found:#}"))
+            .clone()
+    };
+    for (name, pk, sk, gsi_pk) in [
+        (
+            "customer",
+            "CUSTOMER#{customerId}",
+            "#PROFILE#{customerId}",
+            "EMAIL#{email}",
+        ),
+        (
+            "product",
+            "PRODUCT#{sku}",
+            "PRODUCT#{sku}",
+            "CATEGORY#{category}",
+        ),
+        (
+            "order",
+            "CUSTOMER#{customerId}",
+            "ORDER#{orderId}",
+            "ORDER#{orderId}",
+        ),
+        (
+            "orderLine",
+            "ORDER#{orderId}",
+            "LINE#{sku}",
+            "PRODUCT#{sku}",
+        ),
+    ] {
+        let k = kind(name);
+        assert_eq!(k["source"], "_et", "{k:#}");
+        assert_eq!(main_template(&k, None, "partition"), pk, "{name}");
+        assert_eq!(main_template(&k, None, "sort"), sk, "{name}");
+        assert_eq!(
+            main_template(&k, Some("GSI1"), "partition"),
+            gsi_pk,
+            "{name}"
+        );
+    }
+    let gsi = &found["indexes"][0];
+    assert_eq!(gsi["name"], "GSI1");
+    assert_eq!(gsi["kinds"].as_array().unwrap().len(), 4, "{gsi:#}");
+    assert_eq!(
+        gsi["items"], found["sampled"],
+        "GSI1 holds every item: {gsi:#}"
+    );
+}

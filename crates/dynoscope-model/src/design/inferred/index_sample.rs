@@ -2,13 +2,16 @@
 //! the index serves and their keys on it, found among the index's own items (a sparse index's
 //! few items are rarely in a table sample), each item's kind taken from the table sample's
 //! item of the same primary key where there is one, since a KEYS_ONLY or INCLUDE projection
-//! may leave out the attribute a modelling library names the kind by.
+//! may leave out the attribute a modelling library names the kind by; an index item the table
+//! sample does not hold and that lacks that attribute is named the kind that the table
+//! sample's items on the same index with the same key-read kind have (a Post's `User:{id}`
+//! partition names it `User` by its keys, while its `EntityType` says `post`).
 
 use std::collections::{BTreeMap, HashMap};
 
 use super::{holds, source_name, InferredIndex, InferredKind, NO_KIND};
 use crate::design::entity::KindRules;
-use crate::design::schema::{IndexInfo, Projection, TableInfo};
+use crate::design::schema::{IndexInfo, KeySchema, Projection, TableInfo};
 use crate::item::value::Item;
 
 /// Items read from one index (a parallel Scan of it, spread over its key space).
@@ -35,6 +38,10 @@ pub fn projection_note(projection: &Projection) -> String {
 /// kind rules.
 pub(super) struct Classifier<'a> {
     rules: &'a KindRules,
+    /// The rules with nothing settled, given only an item's table key: its kind as the keys
+    /// alone read it.
+    plain: KindRules,
+    table_items: &'a [Item],
     pk: String,
     sk: Option<String>,
     separator: char,
@@ -46,10 +53,12 @@ impl<'a> Classifier<'a> {
         info: &TableInfo,
         rules: &'a KindRules,
         separator: char,
-        table_items: &[Item],
+        table_items: &'a [Item],
     ) -> Self {
         let mut classifier = Classifier {
             rules,
+            plain: KindRules::new(Vec::new(), None),
+            table_items,
             pk: info.keys.partition_key().name.clone(),
             sk: info.keys.sort_key().map(|k| k.name.clone()),
             separator,
@@ -77,13 +86,48 @@ impl<'a> Classifier<'a> {
         }
     }
 
-    /// `items` by kind: each kind's source and its items, in the order read.
-    pub(super) fn group<'i>(&self, items: &'i [Item]) -> BTreeMap<String, (String, Vec<&'i Item>)> {
+    /// The kind `item`'s table key alone names.
+    fn keys_kind(&self, item: &Item) -> Option<String> {
+        let mut keys = Item::default();
+        for name in std::iter::once(&self.pk).chain(self.sk.as_ref()) {
+            if let Some(value) = item.get(name) {
+                keys.insert(name.clone(), value.clone());
+            }
+        }
+        let kind = self
+            .plain
+            .kind(&keys, &self.pk, self.sk.as_deref(), self.separator)?;
+        Some(kind.0.to_owned())
+    }
+
+    /// `items` by kind: each kind's source and its items, in the order read. `index`: the key
+    /// of the index they were read from.
+    pub(super) fn group<'i>(
+        &self,
+        items: &'i [Item],
+        index: Option<&KeySchema>,
+    ) -> BTreeMap<String, (String, Vec<&'i Item>)> {
+        // On an index: what the table sample's items on it are, by the kind their keys read.
+        let mut by_keys: HashMap<Option<String>, (String, String)> = HashMap::new();
+        if let Some(keys) = index {
+            for item in self.table_items.iter().filter(|i| holds(keys, i)) {
+                by_keys
+                    .entry(self.keys_kind(item))
+                    .or_insert_with(|| self.known[&self.primary_key(item)].clone());
+            }
+        }
         let mut out: BTreeMap<String, (String, Vec<&Item>)> = BTreeMap::new();
         for item in items {
             let (name, source) = match self.known.get(&self.primary_key(item)) {
                 Some(kind) => kind.clone(),
-                None => self.by_rules(item),
+                None => {
+                    let (name, source) = self.by_rules(item);
+                    let named_by_attribute = item.get(&source).is_some();
+                    match by_keys.get(&self.keys_kind(item)) {
+                        Some(kind) if !named_by_attribute => kind.clone(),
+                        _ => (name, source),
+                    }
+                }
             };
             out.entry(name).or_insert((source, Vec::new())).1.push(item);
         }

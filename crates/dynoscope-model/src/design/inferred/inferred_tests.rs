@@ -340,3 +340,95 @@ fn an_index_item_without_the_library_attribute_keeps_its_kind_by_primary_key() {
     let sort = main_on(only[0], None).1;
     assert!(sort[0].starts_with("$office_"), "{sort:?}");
 }
+
+/// dynamodb-toolbox's profile key starts with the separator (`#PROFILE#{customerId}`): the
+/// template keeps it, or a Query written from the document would find nothing.
+#[test]
+fn a_key_that_starts_with_the_separator_keeps_it_in_its_template() {
+    let info = demo_info();
+    let items: Vec<Item> = ["c1", "c2", "c3"]
+        .iter()
+        .map(|c| {
+            item(&[
+                ("PK", s(&format!("CUSTOMER#{c}"))),
+                ("SK", s(&format!("#PROFILE#{c}"))),
+                ("customerId", s(c)),
+                ("_et", s("customer")),
+            ])
+        })
+        .collect();
+    let design = infer_design(&info, &items);
+    assert_eq!(
+        main_on(kind(&design, "customer"), None),
+        (
+            vec!["CUSTOMER#{customerId}".into()],
+            vec!["#PROFILE#{customerId}".into()]
+        )
+    );
+}
+
+/// The Workbench sample's Posts: `EntityType` names them `post`, their `User:{id}` partition
+/// would name them `User`; the INCLUDE index leaves `EntityType` out, and a Post the table
+/// sample missed is still a `post`, as the table sample's Posts on that index are.
+#[test]
+fn an_index_item_the_table_sample_missed_is_named_as_its_kind_on_that_index() {
+    let mut info = demo_info();
+    info.indexes[0].projection.projection_type = "INCLUDE".into();
+    let post = |n: usize| {
+        item(&[
+            ("PK", s(&format!("User:u{n}"))),
+            ("SK", s(&format!("2023-04-0{n}T08:00:00Z"))),
+            ("EntityType", s("post")),
+            ("GSI1PK", s("US")),
+            ("GSI1SK", s(&format!("2023-04-0{n}"))),
+        ])
+    };
+    let user = |n: usize| {
+        item(&[
+            ("PK", s(&format!("User:u{n}"))),
+            ("SK", s(&format!("User:u{n}"))),
+            ("EntityType", s("user")),
+        ])
+    };
+    let table = vec![post(1), post(2), user(1), user(2)];
+    let projected: Vec<Item> = (1..=4)
+        .map(|n| {
+            let mut p = post(n);
+            p.remove("EntityType");
+            p
+        })
+        .collect();
+    let sample = IndexSample {
+        index: "GSI1".into(),
+        items: projected,
+    };
+    let design = infer_design_sampled(&info, &table, &[sample]);
+    let names: Vec<&str> = design.kinds.iter().map(|k| k.name.as_str()).collect();
+    assert_eq!(names, ["post", "user"], "{:?}", design.kinds);
+    assert_eq!(design.indexes[0].kinds, [("post".to_owned(), 4)]);
+}
+
+/// A key holding bare upper-case words (a country code) is the attribute's values, not one
+/// marker per word; a kind whose items all write one word keeps it as a marker.
+#[test]
+fn bare_words_of_a_key_are_its_values_unless_every_item_writes_one() {
+    let info = demo_info();
+    let items: Vec<Item> = ["US", "DE", "US"]
+        .iter()
+        .enumerate()
+        .map(|(n, country)| {
+            item(&[
+                ("PK", s(&format!("User:u{n}"))),
+                ("SK", s(&format!("2023-04-0{n}"))),
+                ("EntityType", s("post")),
+                ("GSI1PK", s(country)),
+                ("GSI1SK", s("POST")),
+            ])
+        })
+        .collect();
+    let design = infer_design(&info, &items);
+    assert_eq!(
+        main_on(kind(&design, "post"), Some("GSI1")),
+        (vec!["{GSI1PK}".into()], vec!["POST".into()])
+    );
+}

@@ -169,10 +169,15 @@ pub fn infer_design_sampled(
         }
     }
     let classify = Classifier::new(info, &rules, separator, items);
-    let by_kind = classify.group(items);
+    let by_kind = classify.group(items, None);
     let by_index: BTreeMap<&str, BTreeMap<String, (String, Vec<&Item>)>> = index_samples
         .iter()
-        .map(|s| (s.index.as_str(), classify.group(&s.items)))
+        .map(|s| {
+            (
+                s.index.as_str(),
+                classify.group(&s.items, info.keys_for(Some(&s.index))),
+            )
+        })
         .collect();
     let mut targets: Vec<(Option<&str>, &KeySchema)> = vec![(None, &info.keys)];
     targets.extend(
