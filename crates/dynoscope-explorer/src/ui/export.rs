@@ -16,7 +16,8 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
         super::dialog::message(e, " ", usize::from(width.saturating_sub(2)), theme::error())
     });
     let extra = d.completions.len().min(4) as u16 + error.len() as u16;
-    let height = (14 + extra).min(area.height);
+    // The design document asks for its path alone: no scope, format or columns.
+    let height = (if d.design { 5 } else { 14 } + extra).min(area.height);
     let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
     let focus = |field: ExportField| {
         if d.field == field && d.stage == ExportStage::Editing {
@@ -95,6 +96,7 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
     }
     lines.extend(error);
     let hint = match d.stage {
+        ExportStage::Editing if d.design => " Tab completes · Ctrl-U clears · Enter writes · Esc ",
         ExportStage::Editing => {
             " ↑↓ field · ←→ choose · Tab completes · Ctrl-U clears · Enter exports · Esc "
         }
