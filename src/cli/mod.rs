@@ -30,6 +30,7 @@ mod mcp;
 mod metrics;
 mod model_cmd;
 mod model_export;
+mod model_export_files;
 pub mod output;
 mod partiql_cmd;
 mod patterns_check;

@@ -20,7 +20,7 @@ use crate::app::msg::{ExportMsg, ExportSummary, Msg};
 use crate::app::state::{CsvColumns, ExportItems, ExportRequest};
 use crate::aws::read::ReadHandle;
 use crate::aws::{Backend, EngineEvent, ReadSpec};
-use crate::model::exports::export::{all_attributes, ItemEncoder};
+use crate::model::exports::export::all_attributes;
 use crate::model::item::value::Item;
 
 /// Pages queued between a tee'd read and the file.
@@ -297,7 +297,7 @@ fn write_export(
             }
         },
     };
-    let mut encoder = ItemEncoder::new(request.format, columns);
+    let mut encoder = super::export_sink::Sink::new(&request, columns);
     let mut progress = Progress {
         job: request.job,
         msg_tx,

@@ -24,6 +24,7 @@ fn request(path: &Path, stream: bool, overwrite: bool) -> ExportRequest {
         overwrite,
         items: ExportItems::List(items(3)),
         stream,
+        design: None,
     }
 }
 
@@ -214,4 +215,26 @@ async fn pages_arriving_while_the_loaded_items_are_written_are_all_kept() {
         fs::read_to_string(&path).unwrap().lines().count(),
         20 * CHUNK + 500
     );
+}
+
+/// `X`'s file: the design document those items show (model export's Markdown), written in
+/// place of the items through the same temporary file and rename.
+#[tokio::test]
+async fn a_design_export_writes_the_design_document_of_its_items() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("design.md");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let mut exports = Exports::new(tx);
+    let mut info = crate::model::fixtures::demo_info();
+    info.name = "orders|x".into();
+    let mut design = request(&path, false, false);
+    design.design = Some(Box::new(info));
+    exports.start(design);
+    let summary = done(&mut rx).await.unwrap();
+    let text = fs::read_to_string(&path).unwrap();
+    assert_eq!(summary.items, 3);
+    assert!(text.starts_with("# Design of table orders\\|x\n"), "{text}");
+    assert!(text.contains("from 3 sampled items"), "{text}");
+    assert!(text.contains("```mermaid"), "{text}");
+    assert_eq!(files(dir.path()), ["design.md"]);
 }

@@ -8,6 +8,7 @@ mod editor;
 pub mod effects;
 mod event_loop;
 pub mod export;
+mod export_sink;
 #[cfg(test)]
 mod flow_harness;
 pub mod history_store;

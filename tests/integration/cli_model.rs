@@ -475,3 +475,101 @@ fn a_bad_model_sends_nothing_not_even_its_good_tables() {
 
 #[path = "cli_model_hostile.rs"]
 mod hostile;
+
+/// Issue 54: `model export` on the NoSQL Workbench sample `seed --model` loaded (Timeline):
+/// its kinds as its EntityType names them (user, post, reaction: no other kind, though the
+/// INCLUDE index leaves EntityType out), their key templates, and its two sparse indexes
+/// (ByEmail holds the users only, ByStateDate the posts only, projecting two attributes).
+#[test]
+fn model_export_reads_back_the_seeded_workbench_design() {
+    common::corpus::seed_workbench(SOCIAL);
+    let found: Value = serde_json::from_str(&ok(run(&[
+        "model",
+        "export",
+        "Timeline",
+        "--output",
+        "json",
+        "--max-rcu",
+        "20",
+    ])))
+    .unwrap();
+    let sampled = found["sampled"].as_u64().unwrap();
+    let kind = |name: &str| {
+        found["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {found:#}"))
+            .clone()
+    };
+    let template = |kind: &Value, index: Option<&str>, side: &str| {
+        let on = kind["keys"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["index"].as_str() == index)
+            .unwrap_or_else(|| panic!("{kind:#} not on {index:?}"))
+            .clone();
+        on[side][0][0]["template"].as_str().unwrap().to_owned()
+    };
+    let (user, post, reaction) = (kind("user"), kind("post"), kind("reaction"));
+    assert_eq!(found["kinds"].as_array().unwrap().len(), 3, "{found:#}");
+    let count = |k: &Value| k["items"].as_u64().unwrap();
+    assert_eq!(count(&user) + count(&post) + count(&reaction), sampled);
+    assert_eq!(user["source"], "EntityType", "{user:#}");
+    assert!(
+        template(&user, None, "partition").starts_with("User:{"),
+        "{user:#}"
+    );
+    assert!(
+        template(&post, None, "partition").starts_with("User:{"),
+        "{post:#}"
+    );
+    assert!(
+        template(&reaction, None, "partition").starts_with("Reaction:{"),
+        "{reaction:#}"
+    );
+    assert!(
+        template(&reaction, None, "sort").starts_with("Post:{"),
+        "{reaction:#}"
+    );
+    let index = |name: &str| {
+        found["indexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|i| i["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    let (by_email, by_state) = (index("ByEmail"), index("ByStateDate"));
+    // Each index's kinds come from its own sample; its coverage from the table's.
+    let own = |i: &Value| i["own_sample"].as_u64().unwrap();
+    assert_eq!(
+        by_email["kinds"],
+        serde_json::json!([["user", own(&by_email)]])
+    );
+    assert_eq!(
+        by_email["items"].as_u64(),
+        Some(count(&user)),
+        "sparse: {by_email:#}"
+    );
+    assert_eq!(
+        by_state["kinds"],
+        serde_json::json!([["post", own(&by_state)]])
+    );
+    assert_eq!(
+        by_state["items"].as_u64(),
+        Some(count(&post)),
+        "sparse: {by_state:#}"
+    );
+    assert_eq!(
+        by_state["projected"],
+        "INCLUDE: the keys and Caption, Likes"
+    );
+    assert_eq!(
+        template(&post, Some("ByStateDate"), "partition"),
+        "{Country}"
+    );
+}

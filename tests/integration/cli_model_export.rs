@@ -127,6 +127,20 @@ async fn a_multi_tenant_design_is_read_back_under_max_rcu() {
     // The price is said before anything is sent; what was consumed stays under the bound.
     assert!(stderr(&out).contains("RCU"), "{}", stderr(&out));
     assert!(proxy.consumed_units() <= 5.0, "{}", proxy.consumed_units());
+    assert!(
+        stderr(&out).contains("split over 3 samples"),
+        "{}",
+        stderr(&out)
+    );
+    // Each index was read itself: a Scan naming it.
+    let scans = proxy.bodies("Scan");
+    for index in ["GSI1", "byAssignee"] {
+        let needle = format!("\"IndexName\":\"{index}\"");
+        assert!(
+            scans.iter().any(|b| b.contains(&needle)),
+            "{index} not scanned: {scans:?}"
+        );
+    }
     let design: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let kinds = design["kinds"].as_array().unwrap();
     let kind = |name: &str| {
@@ -167,14 +181,24 @@ async fn a_multi_tenant_design_is_read_back_under_max_rcu() {
         index("GSI1")["items"].as_u64().unwrap(),
         sampled - count("TENANT")
     );
-    let assigned = index("byAssignee")["items"].as_u64().unwrap();
-    assert!(assigned < count("TICKET"), "{design:#}");
-    if assigned > 0 {
-        assert_eq!(
-            index("byAssignee")["kinds"],
-            serde_json::json!([["TICKET", assigned]])
-        );
-    }
+    // byAssignee's kinds come from its own sample (of its six assigned tickets)
+    // (a KEYS_ONLY projection: each named TICKET by its primary key or its keys).
+    let sparse = index("byAssignee");
+    assert!(
+        sparse["items"].as_u64().unwrap() < count("TICKET"),
+        "{design:#}"
+    );
+    let own = sparse["own_sample"].as_u64().unwrap();
+    assert!(own > 0, "{sparse:#}");
+    assert_eq!(sparse["kinds"], serde_json::json!([["TICKET", own]]));
+    assert_eq!(
+        sparse["projected"],
+        "KEYS_ONLY: the table's and the index's keys"
+    );
+    assert_eq!(
+        main_template(kind("TICKET"), Some("byAssignee"), "partition"),
+        "{assignee}"
+    );
 }
 
 #[tokio::test]
@@ -249,4 +273,79 @@ async fn an_electrodb_design_is_read_back_by_its_entity_attribute_and_key_gramma
             "$task-manager#employee_{employee}"
         );
     }
+}
+
+/// A design dynamodb-toolbox wrote (the corpus's shop): kinds named by `_et`, each kind's keys
+/// on the table and on the overloaded GSI1, which every kind's items are in (not sparse).
+#[tokio::test]
+async fn a_dynamodb_toolbox_design_is_read_back_with_its_overloaded_index() {
+    let design = crate::common::corpus::design("toolbox_shop");
+    let table = table_name("model-export-tbx");
+    crate::common::corpus::load(&design, &table).await;
+    let out = run_at(
+        &local().endpoint,
+        &[
+            "model",
+            "export",
+            &table,
+            "--output",
+            "json",
+            "--max-rcu",
+            "40",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let found: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let kind = |name: &str| {
+        found["kinds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|k| k["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {found:#}"))
+            .clone()
+    };
+    for (name, pk, sk, gsi_pk) in [
+        (
+            "customer",
+            "CUSTOMER#{customerId}",
+            "#PROFILE#{customerId}",
+            "EMAIL#{email}",
+        ),
+        (
+            "product",
+            "PRODUCT#{sku}",
+            "PRODUCT#{sku}",
+            "CATEGORY#{category}",
+        ),
+        (
+            "order",
+            "CUSTOMER#{customerId}",
+            "ORDER#{orderId}",
+            "ORDER#{orderId}",
+        ),
+        (
+            "orderLine",
+            "ORDER#{orderId}",
+            "LINE#{sku}",
+            "PRODUCT#{sku}",
+        ),
+    ] {
+        let k = kind(name);
+        assert_eq!(k["source"], "_et", "{k:#}");
+        assert_eq!(main_template(&k, None, "partition"), pk, "{name}");
+        assert_eq!(main_template(&k, None, "sort"), sk, "{name}");
+        assert_eq!(
+            main_template(&k, Some("GSI1"), "partition"),
+            gsi_pk,
+            "{name}"
+        );
+    }
+    let gsi = &found["indexes"][0];
+    assert_eq!(gsi["name"], "GSI1");
+    assert_eq!(gsi["kinds"].as_array().unwrap().len(), 4, "{gsi:#}");
+    assert_eq!(
+        gsi["items"], found["sampled"],
+        "GSI1 holds every item: {gsi:#}"
+    );
 }

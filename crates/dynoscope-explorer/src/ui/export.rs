@@ -16,7 +16,8 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
         super::dialog::message(e, " ", usize::from(width.saturating_sub(2)), theme::error())
     });
     let extra = d.completions.len().min(4) as u16 + error.len() as u16;
-    let height = (14 + extra).min(area.height);
+    // The design document asks for its path alone: no scope, format or columns.
+    let height = (if d.design { 5 } else { 14 } + extra).min(area.height);
     let popup = area.centered(Constraint::Length(width), Constraint::Length(height));
     let focus = |field: ExportField| {
         if d.field == field && d.stage == ExportStage::Editing {
@@ -26,7 +27,17 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
         }
     };
     let mut lines = vec![Line::styled(" What", theme::header())];
-    for (scope, count) in ExportScope::ALL.into_iter().zip(d.counts) {
+    if d.design {
+        let loaded = counted(d.counts[3].unwrap_or(0) as u64, "item");
+        lines.push(Line::raw(format!(
+            "  the design document of everything loaded ({loaded}): Markdown"
+        )));
+    }
+    for (scope, count) in ExportScope::ALL
+        .into_iter()
+        .zip(d.counts)
+        .filter(|_| !d.design)
+    {
         let chosen = scope == d.scope;
         let marker = if chosen { "(•)" } else { "( )" };
         let count = match count {
@@ -46,14 +57,16 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
             Span::styled(count, theme::dim()),
         ]));
     }
-    lines.push(Line::from(vec![
-        Span::styled(" Format   ", theme::header()),
-        Span::styled(
-            format!("◂ {} ▸", d.format.name()),
-            focus(ExportField::Format),
-        ),
-    ]));
-    if d.format == crate::model::exports::export::ExportFormat::Csv {
+    lines.extend((!d.design).then(|| {
+        Line::from(vec![
+            Span::styled(" Format   ", theme::header()),
+            Span::styled(
+                format!("◂ {} ▸", d.format.name()),
+                focus(ExportField::Format),
+            ),
+        ])
+    }));
+    if d.format == crate::model::exports::export::ExportFormat::Csv && !d.design {
         let columns = match d.columns {
             CsvChoice::Shown => "key attributes + the items pane's columns",
             CsvChoice::All => "all attributes",
@@ -83,6 +96,7 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
     }
     lines.extend(error);
     let hint = match d.stage {
+        ExportStage::Editing if d.design => " Tab completes · Ctrl-U clears · Enter writes · Esc ",
         ExportStage::Editing => {
             " ↑↓ field · ←→ choose · Tab completes · Ctrl-U clears · Enter exports · Esc "
         }
@@ -100,7 +114,11 @@ pub(super) fn draw_export(frame: &mut Frame, area: Rect, d: &ExportDialog) {
     frame.render_widget(
         Paragraph::new(lines).block(
             Block::bordered()
-                .title(" Export ")
+                .title(if d.design {
+                    " Design document "
+                } else {
+                    " Export "
+                })
                 .title_bottom(hint)
                 .border_style(border),
         ),

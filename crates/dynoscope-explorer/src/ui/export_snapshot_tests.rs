@@ -307,3 +307,14 @@ fn the_scan_launcher_on_an_export_promises_no_rcu() {
     assert!(!screen.contains("RCU for a full scan") && !screen.contains("on demand"));
     insta::assert_snapshot!("scan_launcher_on_an_export", terminal.backend());
 }
+
+/// `X`: the dialog asks only for the path, and says what the file holds and from how many items.
+#[test]
+fn the_design_document_dialog() {
+    let mut s = loaded(false);
+    send(
+        &mut s,
+        [char('X'), Msg::Time(TimeMsg::Clock(1_796_154_600))],
+    );
+    snapshot!("design_document_dialog", s);
+}

@@ -81,6 +81,8 @@ pub struct ExportDialog {
     /// Counts shown beside each scope.
     pub counts: [Option<usize>; 5],
     pub job: u64,
+    /// `X`: the design document of everything loaded (model export's Markdown), not items.
+    pub design: bool,
 }
 
 /// The items an export starts with.
@@ -130,6 +132,8 @@ pub struct ExportRequest {
     pub items: ExportItems,
     /// More items come from reads tee'd into it, until `|x| Effect::Export(ExportEffect::Finish(x))`.
     pub stream: bool,
+    /// The file is the design document these items show of this table, not the items.
+    pub design: Option<Box<crate::model::design::schema::TableInfo>>,
 }
 
 /// An export under way.

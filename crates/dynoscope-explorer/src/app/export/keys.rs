@@ -45,6 +45,7 @@ pub(crate) fn open_export(state: &mut State) -> Vec<Effect> {
         error: None,
         counts,
         job: job_id,
+        design: false,
     }));
     // The default name carries the time: asked of the loop, as `update` has no clock.
     vec![Effect::Export(ExportEffect::ReadClock)]
@@ -101,7 +102,10 @@ pub(crate) fn clock(state: &mut State, unix_seconds: u64) {
         .and_then(Modal::export_mut)
         .filter(|d| !d.path_edited)
     {
-        d.path = default_path(&name, unix_seconds, d.format);
+        d.path = match d.design {
+            true => super::design::design_path(&name, unix_seconds),
+            false => default_path(&name, unix_seconds, d.format),
+        };
     }
 }
 
@@ -129,6 +133,13 @@ pub(crate) fn export_key(state: &mut State, key: Key) -> Vec<Effect> {
     let Some(d) = view.modal.as_mut().and_then(Modal::export_mut) else {
         return Vec::new();
     };
+    // The design document has one scope and one format: only its path is asked for.
+    if d.design {
+        d.field = ExportField::Path;
+        if matches!(key.code, KeyCode::Up | KeyCode::Down) {
+            return Vec::new();
+        }
+    }
     match d.stage {
         ExportStage::Checking => return Vec::new(),
         ExportStage::ConfirmOverwrite => {

@@ -4,6 +4,7 @@
 //! tees into its file stays with the read's owner, `app::reads`.
 
 pub(crate) mod damage;
+pub(crate) mod design;
 mod dialog;
 pub(crate) mod keys;
 pub(crate) mod run;
@@ -12,5 +13,7 @@ pub use dialog::*;
 
 #[cfg(test)]
 pub(crate) mod damage_tests;
+#[cfg(test)]
+mod design_tests;
 #[cfg(test)]
 mod keys_tests;

@@ -18,6 +18,7 @@ const DECODE_NOW: usize = 10_000;
 
 /// Starts the export the dialog describes (`overwrite`: the user agreed to replace the file).
 pub(crate) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
+    let info = state.table_info();
     let Some(view) = state.table.as_mut() else {
         return Vec::new();
     };
@@ -47,6 +48,7 @@ pub(crate) fn launch(state: &mut State, overwrite: bool) -> Vec<Effect> {
         overwrite,
         items: ExportItems::List(Vec::new()),
         stream: job.stream,
+        design: info.filter(|_| d.design).map(Box::new),
     };
     if job.stream {
         let running = view.view.read.as_ref().filter(|r| r.running).map(|r| r.id);

@@ -100,6 +100,7 @@ actions! {
     Columns = "columns", ["C"], "Choose the items pane's columns: show, hide, reorder; remembered per table, index and kind";
     CopyMarkdown = "copy_markdown", ["Y"], "Copy the listed (or marked) items as a Markdown table of the columns shown; in the request log, the row as its aws-cli command";
     ActionPalette = "action_palette", ["ctrl-p", "f2"], "Action palette: type part of what you want (an action or a saved pattern), Enter runs it as its key would";
+    DesignDocument = "design_document", ["X"], "Write the table's design document (model export's Markdown: kinds, key templates, indexes, access patterns, warnings, diagram) from the items loaded to a file you name; nothing is read";
 }
 
 impl Action {

@@ -48,6 +48,7 @@ pub(super) fn table_action(state: &mut State, action: Action) -> Vec<Effect> {
         CopyMarkdown => crate::app::table::markdown::copy_markdown(state),
         Columns => crate::app::column_choice::keys::open(state),
         Export => export::open_export(state),
+        DesignDocument => crate::app::export::design::open_design(state),
         // Writes (`--allow-writes`).
         Edit | EditDynamo | NewItem | Delete | Undo => writes::write_action(state, action),
         BulkWrite => bulk::open(state),

@@ -97,9 +97,12 @@ pub fn design_markdown(design: &InferredDesign) -> String {
 
 fn kind_section(w: &mut String, kind: &InferredKind) {
     let _ = writeln!(w, "\n## {}\n", md(&kind.name));
+    let seen = kind.index_only.as_deref().map_or(String::new(), |i| {
+        format!(" of index {} (none in the table's sample)", md(i))
+    });
     let _ = writeln!(
         w,
-        "{} sampled items, kind named by {}.\n",
+        "{} sampled items{seen}, kind named by {}.\n",
         kind.items,
         md(&kind.source)
     );
@@ -141,8 +144,11 @@ fn index_matrix(w: &mut String, design: &InferredDesign) {
         return;
     }
     let _ = writeln!(w, "\n## Indexes\n");
-    let _ = writeln!(w, "| Index | Key | Projection | Items held |");
-    let _ = writeln!(w, "|---|---|---|---|");
+    let _ = writeln!(
+        w,
+        "| Index | Key | Projection | Items held | Read from the index |"
+    );
+    let _ = writeln!(w, "|---|---|---|---|---|");
     for i in &design.indexes {
         let held = percent(share(i.items as u64, design.sampled as u64));
         let sparse = if i.is_sparse(design.sampled) {
@@ -150,12 +156,21 @@ fn index_matrix(w: &mut String, design: &InferredDesign) {
         } else {
             ""
         };
+        let described = i.described.map_or(String::new(), |(n, of)| {
+            format!(
+                "; DescribeTable: {n} of {of}, {}",
+                percent(share(n.max(0) as u64, of.max(0) as u64))
+            )
+        });
+        let own = i
+            .own_sample
+            .map_or("not sampled".to_owned(), |n| format!("{n} items"));
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} of {}, {held}{sparse} |",
+            "| {} | {} | {} | {} of {}, {held}{sparse}{described} | {own} |",
             md(&i.name),
             code(&i.keys.display()),
-            md(&i.projection),
+            md(&i.projected),
             i.items,
             design.sampled
         );
@@ -178,33 +193,17 @@ fn index_matrix(w: &mut String, design: &InferredDesign) {
 }
 
 fn warnings(w: &mut String, design: &InferredDesign) {
-    let mut lines = Vec::new();
-    for kind in &design.kinds {
-        for a in kind.attributes.iter().filter(|a| a.has_conflict()) {
-            let types: Vec<String> = a.types.iter().map(|(t, n)| format!("{t} in {n}")).collect();
-            lines.push(format!(
-                "{} {}: types differ ({})",
-                md(&kind.name),
-                md(&a.name),
-                types.join(", ")
-            ));
-        }
-    }
-    for i in &design.indexes {
-        if i.projection == "ALL" && i.kinds.len() > 1 {
-            lines.push(format!(
-                "index {} projects ALL for {} kinds: each write to them is written twice",
-                md(&i.name),
-                i.kinds.len()
-            ));
-        }
-    }
-    if lines.is_empty() {
+    if design.warnings.is_empty() {
         return;
     }
     let _ = writeln!(w, "\n## Warnings\n");
-    for line in lines {
-        let _ = writeln!(w, "- {line}");
+    for warning in &design.warnings {
+        let _ = writeln!(
+            w,
+            "- {} (rests on {} items)",
+            md(&warning.message),
+            warning.items
+        );
     }
 }
 

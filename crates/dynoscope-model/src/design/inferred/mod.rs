@@ -8,9 +8,11 @@
 //! attribute first, then a common entity attribute, then the keys), so the document names
 //! the kinds the user sees on screen.
 
+mod index_sample;
 mod markdown;
 mod patterns;
 mod templates;
+mod warnings;
 mod workbench_out;
 
 use std::collections::BTreeMap;
@@ -21,9 +23,12 @@ use crate::design::entity::{infer_separator, KeyRole, KindRules, KindSource};
 use crate::design::schema::{IndexKind, KeySchema, TableInfo};
 use crate::item::value::Item;
 
+use index_sample::Classifier;
+pub use index_sample::{projection_note, IndexSample};
 pub use markdown::design_markdown;
 pub use patterns::{AccessPattern, Relationship};
 pub use templates::{templates_of, Template};
+pub use warnings::DesignWarning;
 pub use workbench_out::{design_workbench, ValueMode};
 
 /// Items whose kind no rule finds are gathered under this name.
@@ -42,6 +47,9 @@ pub struct InferredDesign {
     pub indexes: Vec<InferredIndex>,
     pub access_patterns: Vec<AccessPattern>,
     pub relationships: Vec<Relationship>,
+    /// What the samples show to watch, each with the items it rests on. A list a caller may
+    /// extend with findings of its own.
+    pub warnings: Vec<DesignWarning>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -53,6 +61,14 @@ pub struct InferredKind {
     /// The table's key first, then each index the kind's items appear in.
     pub keys: Vec<TargetTemplates>,
     pub attributes: Vec<InferredAttribute>,
+    /// DynamoDB size of the kind's largest sampled item, and how many are near the 400 KB
+    /// item limit (`hotkeys`' large-item threshold).
+    pub largest_bytes: usize,
+    pub large_items: usize,
+    /// The index whose own sample alone showed the kind (none of the table's sampled items is
+    /// of it): its figures are that sample's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index_only: Option<String>,
     /// The first few sampled items of the kind, for a model's `TableData`; not in the JSON
     /// document (item data leaves only when asked, through the Workbench writer).
     #[serde(skip)]
@@ -101,9 +117,20 @@ pub struct InferredIndex {
     pub kind: IndexKind,
     pub keys: KeySchema,
     pub projection: String,
-    /// Sampled items that carry every key attribute, so the index holds them.
+    /// What the index projects, said in words (`KEYS_ONLY: the table's and the index's keys`).
+    pub projected: String,
+    /// The table's sampled items that carry every key attribute, so the index holds them.
     pub items: usize,
-    /// Kinds the index serves, most items first.
+    /// Items read from the index itself; `None`: it was not sampled on its own (an export,
+    /// or a sample the budget did not reach).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub own_sample: Option<usize>,
+    /// DescribeTable's item counts of the index and of the table (refreshed by DynamoDB about
+    /// every six hours): its coverage of the whole table, where DynamoDB says it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub described: Option<(i64, i64)>,
+    /// Kinds the index serves, most items first: counted in its own sample where there is
+    /// one, else in the table's.
     pub kinds: Vec<(String, usize)>,
 }
 
@@ -116,6 +143,18 @@ impl InferredIndex {
 
 /// The design `items` (a sample of `info`'s table) show.
 pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
+    infer_design_sampled(info, items, &[])
+}
+
+/// The design `items` (a sample of the table) and `index_samples` (a sample read from each of
+/// those indexes itself) show: an index's kinds and its keys for each come from its own sample
+/// where there is one (a sparse index's few items are found there, not in a table sample that
+/// may hold none of them); the kinds' attributes, counts and the coverage from the table's.
+pub fn infer_design_sampled(
+    info: &TableInfo,
+    items: &[Item],
+    index_samples: &[IndexSample],
+) -> InferredDesign {
     let separator = infer_separator(
         items
             .iter()
@@ -124,20 +163,22 @@ pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
     );
     let mut rules = KindRules::new(Vec::new(), None);
     rules.settle(items);
-    let pk = info.keys.partition_key().name.clone();
-    let sk = info.keys.sort_key().map(|k| k.name.clone());
-    let mut by_kind: BTreeMap<String, (String, Vec<&Item>)> = BTreeMap::new();
-    for item in items {
-        let (name, source) = match rules.kind(item, &pk, sk.as_deref(), separator) {
-            Some((name, source)) => (name.to_owned(), source_name(source)),
-            None => (NO_KIND.to_owned(), "none".to_owned()),
-        };
-        by_kind
-            .entry(name)
-            .or_insert((source, Vec::new()))
-            .1
-            .push(item);
+    if items.is_empty() {
+        if let Some(sample) = index_samples.iter().find(|s| !s.items.is_empty()) {
+            rules.settle(&sample.items);
+        }
     }
+    let classify = Classifier::new(info, &rules, separator, items);
+    let by_kind = classify.group(items, None);
+    let by_index: BTreeMap<&str, BTreeMap<String, (String, Vec<&Item>)>> = index_samples
+        .iter()
+        .map(|s| {
+            (
+                s.index.as_str(),
+                classify.group(&s.items, info.keys_for(Some(&s.index))),
+            )
+        })
+        .collect();
     let mut targets: Vec<(Option<&str>, &KeySchema)> = vec![(None, &info.keys)];
     targets.extend(
         info.indexes
@@ -148,24 +189,51 @@ pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
         .iter()
         .flat_map(|(_, k)| k.attributes().map(|a| a.name.as_str()))
         .collect();
-    let mut kinds: Vec<InferredKind> = by_kind
+    let mut names: Vec<&String> = by_kind.keys().collect();
+    for group in by_index.values() {
+        names.extend(group.keys().filter(|n| !by_kind.contains_key(*n)));
+    }
+    names.sort();
+    names.dedup();
+    let mut kinds: Vec<InferredKind> = names
         .into_iter()
-        .map(|(name, (source, kind_items))| InferredKind {
-            keys: targets
-                .iter()
-                .filter_map(|(index, keys)| {
-                    target_templates(*index, keys, &kind_items, separator, &key_names)
-                })
-                .collect(),
-            attributes: attributes_of(&kind_items),
-            examples: kind_items
-                .iter()
-                .take(EXAMPLES)
-                .map(|i| (*i).clone())
-                .collect(),
-            items: kind_items.len(),
-            name,
-            source,
+        .map(|name| {
+            // A kind no table item showed is described by the first index sample holding it.
+            let (index_only, (source, kind_items)) = match by_kind.get(name) {
+                Some(found) => (None, found),
+                None => by_index
+                    .iter()
+                    .find_map(|(index, g)| g.get(name).map(|f| (Some((*index).to_owned()), f)))
+                    .expect("a kind comes from a sample"),
+            };
+            // Every index item carries the table's key too: a kind seen only in an index still
+            // has its templates on the table.
+            let on = |index: Option<&str>| match index.and_then(|i| by_index.get(i)) {
+                Some(group) => group.get(name).map_or(&[][..], |(_, items)| &items[..]),
+                None => &kind_items[..],
+            };
+            InferredKind {
+                keys: targets
+                    .iter()
+                    .filter_map(|(index, keys)| {
+                        target_templates(*index, keys, on(*index), separator, &key_names)
+                    })
+                    .collect(),
+                attributes: attributes_of(kind_items),
+                largest_bytes: sizes(kind_items).max().unwrap_or(0),
+                large_items: sizes(kind_items)
+                    .filter(|b| *b >= crate::traffic::distribution::LARGE_ITEM_BYTES)
+                    .count(),
+                examples: kind_items
+                    .iter()
+                    .take(EXAMPLES)
+                    .map(|i| (*i).clone())
+                    .collect(),
+                items: kind_items.len(),
+                name: name.clone(),
+                source: source.clone(),
+                index_only,
+            }
         })
         .collect();
     kinds.sort_by(|a, b| b.items.cmp(&a.items).then(a.name.cmp(&b.name)));
@@ -173,29 +241,13 @@ pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
         .indexes
         .iter()
         .map(|index| {
-            let mut served: Vec<(String, usize)> = kinds
-                .iter()
-                .filter_map(|k| {
-                    let t = k
-                        .keys
-                        .iter()
-                        .find(|t| t.index.as_deref() == Some(&index.name))?;
-                    Some((k.name.clone(), t.items))
-                })
-                .collect();
-            served.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-            InferredIndex {
-                name: index.name.clone(),
-                kind: index.kind,
-                keys: index.keys.clone(),
-                projection: index.projection.projection_type.clone(),
-                items: items.iter().filter(|i| holds(&index.keys, i)).count(),
-                kinds: served,
-            }
+            let own = index_samples.iter().find(|s| s.index == index.name);
+            index_sample::inferred_index(index, items, own, &kinds, info.item_count)
         })
         .collect();
     let access_patterns = patterns::access_patterns(info, &kinds);
     let relationships = patterns::relationships(&kinds);
+    let warnings = warnings::design_warnings(info, items, index_samples, &kinds);
     InferredDesign {
         table: info.name.clone(),
         sampled: items.len(),
@@ -205,7 +257,12 @@ pub fn infer_design(info: &TableInfo, items: &[Item]) -> InferredDesign {
         indexes,
         access_patterns,
         relationships,
+        warnings,
     }
+}
+
+fn sizes<'a>(items: &'a [&Item]) -> impl Iterator<Item = usize> + 'a {
+    items.iter().map(|i| crate::item::item_size::item_size(i))
 }
 
 fn source_name(source: KindSource<'_>) -> String {
@@ -217,7 +274,7 @@ fn source_name(source: KindSource<'_>) -> String {
 }
 
 /// An item is in an index when it carries every key attribute of it.
-fn holds(keys: &KeySchema, item: &Item) -> bool {
+pub(super) fn holds(keys: &KeySchema, item: &Item) -> bool {
     keys.attributes().all(|k| item.get(&k.name).is_some())
 }
 

@@ -9,7 +9,7 @@ use crate::design::schema::TableInfo;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AccessPattern {
-    /// `get a TENANT with its USER and TICKET in one Query`.
+    /// `get a TENANT with its USERs and TICKETs in one Query`.
     pub description: String,
     /// `None`: the table.
     pub index: Option<String>,
@@ -25,6 +25,44 @@ pub struct Relationship {
     pub index: Option<String>,
     /// The shared partition key template.
     pub key: String,
+}
+
+/// `a USER`, `an EMPLOYEE`, `an order`: the article a kind's name is read with. A vowel letter
+/// takes `an` unless it sounds as a consonant (`a USER`, `a unit`, `a one-off`, `a euro`);
+/// names are the data's, so their case is kept.
+pub(super) fn a(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    let consonant_sound = [
+        "uni", "use", "usu", "uti", "ura", "uro", "eu", "one", "once",
+    ]
+    .iter()
+    .any(|p| lower.starts_with(p));
+    let vowel_sound = ["hour", "honest", "honor", "honour", "heir"]
+        .iter()
+        .any(|p| lower.starts_with(p));
+    let vowel = lower.starts_with(['a', 'e', 'i', 'o', 'u']) && !consonant_sound;
+    match vowel || vowel_sound {
+        true => format!("an {name}"),
+        false => format!("a {name}"),
+    }
+}
+
+/// `TICKETs`, `employees`, `ADDRESSes`, `companies`: a kind's name in the plural, its case
+/// kept (an upper-case name takes a lower-case ending, as the primer writes `TICKETs`).
+pub(super) fn plural(name: &str) -> String {
+    let lower = name.to_ascii_lowercase();
+    let upper = name.chars().any(|c| c.is_ascii_uppercase())
+        && !name.chars().any(|c| c.is_ascii_lowercase());
+    let sibilant = ["s", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|e| lower.ends_with(e));
+    let consonant_y =
+        lower.ends_with('y') && !lower[..lower.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u']);
+    match (sibilant, consonant_y && !upper) {
+        (true, _) => format!("{name}es"),
+        (_, true) => format!("{}ies", &name[..name.len() - 1]),
+        _ => format!("{name}s"),
+    }
 }
 
 fn target_name(index: Option<&str>) -> String {
@@ -85,10 +123,16 @@ pub(super) fn access_patterns(info: &TableInfo, kinds: &[InferredKind]) -> Vec<A
                     .copied()
                     .find(|n| names_owner(&template, n))
                     .unwrap_or(names[0]);
-                let others: Vec<&str> = names.iter().copied().filter(|n| *n != owner).collect();
+                let others: Vec<String> = names
+                    .iter()
+                    .copied()
+                    .filter(|n| *n != owner)
+                    .map(plural)
+                    .collect();
                 out.push(AccessPattern {
                     description: format!(
-                        "get a {owner} with its {} in one Query on {}",
+                        "get {} with its {} in one Query on {}",
+                        a(owner),
                         others.join(" and "),
                         target_name(target)
                     ),
@@ -123,7 +167,7 @@ fn sorted_pattern(
                 .find(|s| !s.is_empty() && !s.contains('#'));
             let by = by.unwrap_or("sort key");
             (
-                format!("{}s by {by} on {}", kind.name, target_name(target)),
+                format!("{} by {by} on {}", plural(&kind.name), target_name(target)),
                 match prefix.is_empty() {
                     true => format!("Query {condition}"),
                     false => format!(
@@ -134,11 +178,19 @@ fn sorted_pattern(
             )
         }
         (Some(attr), Some(tpl)) => (
-            format!("get a {} by its key on {}", kind.name, target_name(target)),
+            format!(
+                "get {} by its key on {}",
+                a(&kind.name),
+                target_name(target)
+            ),
             format!("Query {condition} AND {} = \"{tpl}\"", attr.name),
         ),
         _ => (
-            format!("get a {} by its key on {}", kind.name, target_name(target)),
+            format!(
+                "get {} by its key on {}",
+                a(&kind.name),
+                target_name(target)
+            ),
             format!("Query {condition}"),
         ),
     };
@@ -146,6 +198,30 @@ fn sorted_pattern(
         description,
         index: target.map(str::to_owned),
         request,
+    }
+}
+
+#[cfg(test)]
+#[test]
+fn kinds_are_named_with_their_article_and_plural() {
+    let cases = [
+        ("EMPLOYEE", "an EMPLOYEE", "EMPLOYEEs"),
+        ("employee", "an employee", "employees"),
+        ("USER", "a USER", "USERs"),
+        ("order", "an order", "orders"),
+        ("TICKET", "a TICKET", "TICKETs"),
+        ("ADDRESS", "an ADDRESS", "ADDRESSes"),
+        ("company", "a company", "companies"),
+        ("COMPANY", "a COMPANY", "COMPANYs"),
+        ("day", "a day", "days"),
+        ("box", "a box", "boxes"),
+        ("hour", "an hour", "hours"),
+    ];
+    for (name, article, many) in cases {
+        assert_eq!(
+            (a(name), plural(name)),
+            (article.to_owned(), many.to_owned())
+        );
     }
 }
 

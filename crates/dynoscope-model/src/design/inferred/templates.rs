@@ -10,8 +10,9 @@ use crate::design::part_names::part_names_from_data;
 use crate::item::value::{AttrValue, Item};
 use crate::text::cell::cell_text;
 
-/// A key's shape: its kind prefix and how many parts follow.
-type Shape = (Option<String>, usize);
+/// A key's shape: whether it starts with the separator (dynamodb-toolbox's `#PROFILE#…`), its
+/// kind prefix and how many parts follow.
+type Shape = (bool, Option<String>, usize);
 /// An item and its key's parts.
 type Row<'a> = (&'a Item, Vec<String>);
 
@@ -58,26 +59,57 @@ pub fn templates_of(
         if kind.is_none() && parts.len() <= 1 {
             parts = vec![text.clone()];
         }
+        // The key decoder reads past a leading separator; the template keeps it, as the key
+        // DynamoDB is asked for must.
+        let leading = !text.starts_with('$') && text.starts_with(separator);
         shapes
-            .entry((kind, parts.len()))
+            .entry((leading, kind, parts.len()))
             .or_default()
             .push((item, parts));
     }
-    let mut out: Vec<Template> = shapes
-        .into_iter()
-        .map(|((kind, count), rows)| Template {
-            attribute: attribute.to_owned(),
-            template: shape_template(
-                kind.as_deref(),
-                count,
-                &rows,
-                attribute,
-                separator,
-                key_names,
-            ),
-            items: rows.len(),
-        })
+    // Bare words read as a kind with no parts (`US`, `DE` of a `Country` key): two or more of
+    // them in one kind's items are the attribute's values, not a marker every item writes.
+    let bare: Vec<Shape> = shapes
+        .keys()
+        .filter(|(leading, kind, count)| !leading && kind.is_some() && *count == 0)
+        .cloned()
         .collect();
+    let mut out: Vec<Template> = Vec::new();
+    if bare.len() >= 2 {
+        out.push(Template {
+            attribute: attribute.to_owned(),
+            template: format!("{{{attribute}}}"),
+            items: bare
+                .iter()
+                .filter_map(|s| shapes.remove(s))
+                .map(|r| r.len())
+                .sum(),
+        });
+    }
+    out.extend(
+        shapes
+            .into_iter()
+            .map(|((leading, kind, count), rows)| Template {
+                attribute: attribute.to_owned(),
+                template: format!(
+                    "{}{}",
+                    if leading {
+                        separator.to_string()
+                    } else {
+                        String::new()
+                    },
+                    shape_template(
+                        kind.as_deref(),
+                        count,
+                        &rows,
+                        attribute,
+                        separator,
+                        key_names,
+                    )
+                ),
+                items: rows.len(),
+            }),
+    );
     out.sort_by(|a, b| b.items.cmp(&a.items).then(a.template.cmp(&b.template)));
     out
 }
