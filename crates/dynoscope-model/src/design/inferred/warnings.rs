@@ -4,13 +4,14 @@
 //! [`KeyDistribution::warnings`], applied to the sample), an ALL projection on a big GSI (the
 //! pattern check's [`BIG_GSI_BYTES`] by DescribeTable's size), items near the 400 KB item limit
 //! (`hotkeys`' [`LARGE_ITEM_BYTES`]), and synthetic keys a multi-attribute key could replace
-//! ([`synthetic_key_warnings`], the hook another module's detector fills).
+//! ([`synthetic_key_warnings`], `describe --sample`'s detector).
 
 use serde::Serialize;
 
 use super::{holds, IndexSample, InferredKind};
 use crate::design::pattern_check::plan::BIG_GSI_BYTES;
 use crate::design::schema::{IndexKind, KeySchema, TableInfo};
+use crate::design::synthetic_keys::synthetic_keys;
 use crate::item::item_size::{item_size, MAX_ITEM_BYTES};
 use crate::item::value::Item;
 use crate::text::sanitize::sanitize;
@@ -75,12 +76,23 @@ pub(super) fn design_warnings(
     out
 }
 
-/// Synthetic keys (`TOURNAMENT#{id}#REGION#{region}`) a multi-attribute key could replace.
-/// THE HOOK: helper keys52e's pure detector (`design::synthetic_keys`) is merged here, its
-/// findings mapped to `DesignWarning::new("synthetic-key", items, message)`; until then none
-/// is found, rather than a second detector written beside it.
-fn synthetic_key_warnings(_info: &TableInfo, _items: &[Item]) -> Vec<DesignWarning> {
-    Vec::new()
+/// Synthetic keys (`TOURNAMENT#{id}#REGION#{region}`) a multi-attribute key could replace,
+/// from [`synthetic_keys`] (the advice `describe --sample` and the index chooser give). Only
+/// the GSIs' shapes a key can replace: a shape with a part no attribute carries is no design
+/// warning, and the table's own key cannot be a multi-attribute key (that advice, "a GSI keyed
+/// so", stays `describe`'s).
+fn synthetic_key_warnings(info: &TableInfo, items: &[Item]) -> Vec<DesignWarning> {
+    synthetic_keys(info, items)
+        .into_iter()
+        .filter(|advice| advice.key.is_some() && advice.index.is_some())
+        .map(|advice| {
+            DesignWarning::new(
+                "synthetic-key",
+                advice.items as u64,
+                sanitize(&advice.message()).into_owned(),
+            )
+        })
+        .collect()
 }
 
 fn type_conflicts(kinds: &[InferredKind]) -> Vec<DesignWarning> {

@@ -11,7 +11,7 @@ fn rules(warnings: &[DesignWarning]) -> Vec<&str> {
 fn a_type_conflict_rests_on_the_items_carrying_the_attribute() {
     let (info, items) = tenant_design();
     let design = infer_design(&info, &items);
-    assert_eq!(rules(&design.warnings), ["type-conflict"]);
+    assert_eq!(rules(&design.warnings), ["type-conflict", "synthetic-key"]);
     assert_eq!(design.warnings[0].items, 6);
     assert_eq!(
         design.warnings[0].message,
@@ -98,5 +98,25 @@ fn items_near_the_limit_are_counted_per_kind() {
             .starts_with("TENANT: 1 of 2 sampled items are 300"),
         "{}",
         large.message
+    );
+}
+
+#[test]
+fn a_gsis_synthetic_key_the_items_carry_is_a_warning_naming_the_multi_attribute_key() {
+    // GSI1PK = STATUS#{status}, GSI1SK = {createdAt}#{ticketId}, and the tickets carry all
+    // three; the table's own PK and SK are concatenations too, but no table key can have
+    // several attributes, so they are no warning.
+    let (info, items) = tenant_design();
+    let design = infer_design(&info, &items);
+    let synthetic: Vec<&DesignWarning> = design
+        .warnings
+        .iter()
+        .filter(|w| w.rule == "synthetic-key")
+        .collect();
+    assert_eq!(synthetic.len(), 1, "{:?}", design.warnings);
+    assert_eq!(synthetic[0].items, 6);
+    assert_eq!(
+        synthetic[0].message,
+        "GSI GSI1: GSI1PK = STATUS#{status}, GSI1SK = {createdAt}#{ticketId} are concatenations of attributes the items carry; a GSI keyed by status S, sort createdAt S + ticketId S would serve the same patterns without GSI1PK and GSI1SK (6 of the 6 items of that shape, of 12 read)"
     );
 }
