@@ -27,7 +27,11 @@ fn ctrl_p_finds_an_action_by_its_description_and_enter_runs_it() {
     // Ctrl-U clears what is typed; part of a description finds the key distribution.
     s.keys("\u{15}");
     s.keys("distribution loaded");
-    let screen = s.wait_text("1 match");
+    // The count right after the popup's border: "1 match" is also the end of "51 matches",
+    // which the screen shows until the typed words arrive.
+    let screen = s.wait_for("one match", |s| {
+        s.contains("› distribution loaded") && s.contains("│1 match")
+    });
     assert!(
         screen.contains("Key distribution of the loaded items"),
         "{screen}"
