@@ -65,6 +65,17 @@ fn x_writes_the_design_of_everything_loaded_to_the_path_named() {
     );
     assert_eq!(request.items.len(), loaded_items);
     assert!(!request.stream);
+    // While it is written, Esc (with nothing else to close) offers to cancel it, and y does.
+    assert!(view(&s).export_job.is_some());
+    send(&mut s, [press(KeyCode::Esc)]);
+    assert!(view(&s).export_job.as_ref().unwrap().confirm_cancel);
+    let effects = send(&mut s, [char('y')]);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Export(ExportEffect::Cancel { .. }))),
+        "{effects:?}"
+    );
 }
 
 #[test]

@@ -112,6 +112,10 @@ fn back(state: &mut State) -> Vec<Effect> {
         return vec![Effect::Read(ReadEffect::Cancel(id))];
     } else if view.view.focus == Pane::Items {
         view.view.focus = Pane::Collections;
+    } else if let Some(job) = view.export_job.as_mut() {
+        // Nothing else to close or stop: Esc offers to cancel the running export or design
+        // document, as `x` does (the same y/n prompt; a finished file is never left half).
+        job.confirm_cancel = true;
     }
     Vec::new()
 }
