@@ -168,14 +168,40 @@ pub(super) fn parse_keys(flag: &str, text: &str) -> Result<KeySchema, CliError> 
     }
 }
 
+/// `PK[,SK]` of an index, each side up to four attributes joined by `+` in key-schema order
+/// (a multi-attribute GSI: `tournamentId+region,round+bracket`); read as one attribute per
+/// side, such a key would count and query partitions by its first attributes alone.
+fn parse_index_keys(text: &str) -> Result<KeySchema, CliError> {
+    let bad = |why: &str| {
+        CliError::bad_input(format!(
+            "--index '{text}' {why}; write PK[,SK], each side one attribute or up to four joined by + in key-schema order, e.g. --index GSI1PK,GSI1SK or --index 'tournamentId+region,round+bracket'"
+        ))
+    };
+    let side = |s: &str| -> Vec<KeyAttr> {
+        s.split('+')
+            .map(|name| KeyAttr::new(name.trim().to_string(), KeyType::S))
+            .collect()
+    };
+    let (partition, sort) = match text.split_once(',') {
+        Some((_, sk)) if sk.contains(',') => return Err(bad("has more than two sides")),
+        Some((pk, sk)) => (side(pk), side(sk)),
+        None => (side(text), Vec::new()),
+    };
+    if partition.iter().chain(&sort).any(|k| k.name.is_empty()) {
+        return Err(bad("has an empty attribute name"));
+    }
+    KeySchema::new(partition, sort).map_err(|e| bad(&format!("is not a key: {e}")))
+}
+
 /// `--index` on an export whose table could not be described: the value names the index's
-/// key attributes, and the index is taken as a GSI projecting every attribute.
+/// key attributes ([`parse_index_keys`]), and the index is taken as a GSI projecting every
+/// attribute.
 pub(super) fn index_from_keys(info: &mut TableInfo, index: &str) -> Result<(), CliError> {
     // A described table's indexes are its own: `index_keys` names them if this is none.
     if info.index(index).is_some() || info.status != "EXPORT" {
         return Ok(());
     }
-    let keys = parse_keys("--index", index)?;
+    let keys = parse_index_keys(index)?;
     info.indexes.push(IndexInfo {
         name: index.to_string(),
         kind: IndexKind::Gsi,
@@ -257,3 +283,7 @@ pub(super) async fn hotkeys(global: &GlobalArgs, args: HotkeysArgs) -> Result<()
     })
     .await
 }
+
+#[cfg(test)]
+#[path = "export_source_tests.rs"]
+mod tests;

@@ -40,7 +40,7 @@ pub(super) async fn run_checked_query(
     let QuerySpecs {
         mut specs,
         key_names,
-        sort_key,
+        sort_keys,
     } = query_specs_checked(engine, &args, check).await?;
     if specs.len() == 1 {
         let spec = specs.pop().expect("one spec");
@@ -56,7 +56,8 @@ pub(super) async fn run_checked_query(
     spec.limit_per_segment = true;
     let desc = args.desc;
     fan_out(engine, spec, key_names, &args.read, |shards| {
-        merge_sorted(shards, sort_key.as_deref(), desc)
+        let sort: Vec<&str> = sort_keys.iter().map(String::as_str).collect();
+        merge_sorted(shards, &sort, desc)
     })
     .await
 }
@@ -66,8 +67,9 @@ pub(super) struct QuerySpecs {
     pub specs: Vec<ReadSpec>,
     /// The table's and the index's key attributes, table keys first.
     pub key_names: Vec<String>,
-    /// The sort key of the table or index read (shards are merged in its order).
-    pub sort_key: Option<String>,
+    /// The sort attributes of the table or index read, in key-schema order (shards are
+    /// merged in their order).
+    pub sort_keys: Vec<String>,
 }
 
 /// Validates a `query`'s flags against the table (DescribeTable) and builds its requests;
@@ -140,7 +142,7 @@ async fn query_specs_checked<B: Backend>(
     Ok(QuerySpecs {
         specs,
         key_names,
-        sort_key: keys.sort_key().map(|k| k.name.clone()),
+        sort_keys: keys.sort().iter().map(|k| k.name.clone()).collect(),
     })
 }
 

@@ -12,7 +12,8 @@ pub struct HotkeysArgs {
     #[arg(value_parser = ranges::table_name, required_unless_present = "export")]
     pub table: Option<String>,
     /// Count the partition key of this GSI or LSI instead of the table's. With --export and
-    /// no DescribeTable: the index's key attributes, PK[,SK].
+    /// no DescribeTable: the index's key attributes, PK[,SK], each side up to four joined by +
+    /// (a multi-attribute GSI: 'tournamentId+region,round+bracket').
     #[arg(
         long,
         visible_alias = "index-name",

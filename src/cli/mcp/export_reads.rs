@@ -168,13 +168,7 @@ impl Server {
         spec.segments = READERS;
         let head = (spec.table.clone(), spec.index.clone());
         let key_names = specs.key_names.clone();
-        let mut window = KeyWindow::new(
-            specs.sort_key.as_deref(),
-            &key_names,
-            p.descending,
-            after,
-            items,
-        );
+        let mut window = KeyWindow::new(&specs.sort_keys, &key_names, p.descending, after, items);
         let (mut count, mut scanned) = (0u64, 0u64);
         drain_export(&backend, spec, cancel, |page| {
             count += page.count;

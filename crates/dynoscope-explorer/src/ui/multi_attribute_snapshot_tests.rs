@@ -185,3 +185,33 @@ fn g_r_opens_the_items_tuple_collection_of_a_multi_attribute_index() {
         related(&s)
     );
 }
+
+/// `p` on a multi-attribute index names every partition attribute and takes the tuple as the
+/// collections show it; one value alone is refused in the prompt, nothing sent.
+#[test]
+fn the_partition_prompt_takes_the_whole_tuple_on_a_multi_attribute_index() {
+    let mut s = on_tournament_region_index();
+    send(&mut s, [char('p')]);
+    let text = buffer_text(&render(&s));
+    assert!(text.contains("tournamentId (S) · region (S)"), "{text}");
+    let typed: Vec<Msg> = "WINTER2024".chars().map(char).collect();
+    send(&mut s, typed);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    assert!(effects.is_empty(), "{effects:?}");
+    let error = s.table.as_ref().unwrap().pk_prompt().unwrap().error.clone();
+    assert!(error.unwrap().contains("region"));
+    let typed: Vec<Msg> = " · EU-WEST".chars().map(char).collect();
+    send(&mut s, typed);
+    let effects = send(&mut s, [press(KeyCode::Enter)]);
+    let spec = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Read(ReadEffect::Start { spec, .. }) => Some(spec),
+            _ => None,
+        })
+        .expect("a Query");
+    assert_eq!(spec.index.as_deref(), Some("TournamentRegionIndex"));
+    let mut values: Vec<&str> = spec.values.iter().filter_map(|(_, v)| v.as_s()).collect();
+    values.sort();
+    assert_eq!(values, ["EU-WEST", "WINTER2024"]);
+}

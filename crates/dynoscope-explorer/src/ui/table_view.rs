@@ -14,6 +14,7 @@ use super::format::{bytes, thousands};
 use super::{request_log, status, theme};
 use crate::app::layout::{explorer_layout, split_progress};
 use crate::app::state::{CoverPane, Loadable, Modal, OpenTable, ReadOutcome, State};
+use crate::model::design::collection::TUPLE_SEPARATOR;
 use crate::model::text::sanitize::sanitize;
 
 /// The live or metrics pane ([`crate::app::state::Layer::Live`], `Metrics`) in place of the
@@ -134,14 +135,15 @@ pub fn draw_modal(frame: &mut Frame, area: Rect, state: &State) {
             prompt,
         ),
         (Modal::PkPrompt(prompt), _) => {
+            // Every partition attribute, joined as the collections show a tuple.
             let key = view
                 .read_keys()
                 .map(|k| {
-                    format!(
-                        "{} ({})",
-                        k.partition_key().name,
-                        k.partition_key().key_type.as_str()
-                    )
+                    k.partition()
+                        .iter()
+                        .map(|a| format!("{} ({})", sanitize(&a.name), a.key_type.as_str()))
+                        .collect::<Vec<_>>()
+                        .join(TUPLE_SEPARATOR)
                 })
                 .unwrap_or_default();
             draw_prompt(frame, area, &format!(" Query partition key {key} "), prompt);

@@ -3,9 +3,11 @@
 use crate::app::msg::{Effect, TableEffect};
 use crate::app::reads::start;
 use crate::app::state::{Loadable, Modal, OpenTable, ReadOrigin, Screen, State};
+use crate::model::design::collection::TUPLE_SEPARATOR;
 use crate::model::engine::read_cause::ReadCause;
 use crate::model::engine::{Operation, ReadSpec};
 use crate::model::query::key_condition::KeyCondition;
+use crate::model::text::sanitize::sanitize;
 
 pub(super) fn open_table(state: &mut State, name: String) -> Vec<Effect> {
     state.screen = Screen::Table;
@@ -74,7 +76,27 @@ pub(super) fn submit_pk(state: &mut State, pk: String) -> Vec<Effect> {
     let Some(keys) = view.read_keys().cloned() else {
         return Vec::new();
     };
-    let condition = match KeyCondition::build(&keys, &pk, None) {
+    // A multi-attribute key takes its tuple as the collections show it (`A · B`); a value of
+    // a one-attribute key is taken whole, whatever it holds.
+    let parts: Vec<String> = match keys.partition() {
+        [_] => vec![pk],
+        attrs => {
+            let parts: Vec<String> = pk.split(TUPLE_SEPARATOR).map(str::to_string).collect();
+            if parts.len() != attrs.len() {
+                let names: Vec<&str> = attrs.iter().map(|a| a.name.as_str()).collect();
+                if let Some(p) = view.modal.as_mut().and_then(Modal::pk_prompt_mut) {
+                    p.error = Some(format!(
+                        "{} value(s) typed but the partition key is {}; give one value per attribute joined by '{TUPLE_SEPARATOR}', as the collections show them",
+                        parts.len(),
+                        sanitize(&names.join(TUPLE_SEPARATOR))
+                    ));
+                }
+                return Vec::new();
+            }
+            parts
+        }
+    };
+    let condition = match KeyCondition::build_parts(&keys, &parts, &[], None) {
         Ok(c) => c,
         Err(e) => {
             if let Some(p) = view.modal.as_mut().and_then(Modal::pk_prompt_mut) {

@@ -124,3 +124,31 @@ fn key_order_is_byte_order_whatever_the_prefixes() {
     want.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
     assert_eq!(shown(&order, &store), want);
 }
+
+/// A multi-attribute partition key's tuples order attribute by attribute, each as DynamoDB
+/// compares its type: a number first attribute as a number (9 before 10), not as text.
+#[test]
+fn tuple_keys_order_part_by_part_as_their_types() {
+    use crate::design::schema::KeyType;
+    let keys = KeySchema::new(
+        vec![
+            key_attr("season", KeyType::N),
+            key_attr("region", KeyType::S),
+        ],
+        vec![],
+    )
+    .unwrap();
+    let mut store = ItemStore::new(keys, table());
+    store.extend(
+        [("10", "EU"), ("9", "EU"), ("9", "AP"), ("2.5", "US")]
+            .iter()
+            .map(|(season, region)| item(vec![("season", n(season)), ("region", s(region))]))
+            .collect(),
+    );
+    let mut order = DisplayOrder::default();
+    order.set(CollectionOrder::Key, &store);
+    assert_eq!(
+        shown(&order, &store),
+        ["2.5 · US", "9 · AP", "9 · EU", "10 · EU"]
+    );
+}

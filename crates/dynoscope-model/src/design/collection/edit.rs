@@ -2,8 +2,9 @@
 //! order, as a late item would) and the old image leaves it. Ids stay stable: the new image
 //! gets a new id, and the old one is no longer listed anywhere.
 
+use super::grouping::tuple_key;
 use super::store::{ItemId, ItemStore};
-use crate::item::value::{AttrValue, Item};
+use crate::item::value::Item;
 
 impl ItemStore {
     /// The loaded item with the same table key as `image` (found in `image`'s collection).
@@ -15,14 +16,11 @@ impl ItemStore {
                 .iter()
                 .all(|k| item.get(k) == image.get(k))
         };
-        let group = image.get(&self.group_keys.partition_key().name);
-        let home = match group {
-            Some(AttrValue::S(t) | AttrValue::N(t)) => self.collection_of(t),
-            Some(AttrValue::B(b)) => {
-                use base64::Engine as _;
-                self.collection_of(&base64::engine::general_purpose::STANDARD.encode(b))
-            }
-            _ => self.missing,
+        // The collection key as grouping made it: on a multi-attribute index the tuple of
+        // every partition value, not the first attribute's value.
+        let home = match tuple_key(image, &self.group_keys) {
+            Some(key) => self.collection_of(&key),
+            None => self.missing,
         }?;
         self.collections[home]
             .items

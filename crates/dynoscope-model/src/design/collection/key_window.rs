@@ -20,15 +20,15 @@ pub struct KeyWindow {
 
 impl KeyWindow {
     /// `keep` items (at least one) after `after` (a key, as a cursor holds it), ordered by
-    /// `sort_key` then `key_names`.
+    /// `sort_keys` (every sort attribute of the index, in key-schema order) then `key_names`.
     pub fn new(
-        sort_key: Option<&str>,
+        sort_keys: &[String],
         key_names: &[String],
         descending: bool,
         after: Option<Item>,
         keep: usize,
     ) -> Self {
-        let mut order: Vec<String> = sort_key.map(str::to_string).into_iter().collect();
+        let mut order: Vec<String> = sort_keys.to_vec();
         order.extend(
             key_names
                 .iter()
@@ -104,10 +104,11 @@ mod tests {
 
     fn walk(items: &[Item], keep: usize, descending: bool) -> Vec<Vec<String>> {
         let names = vec!["PK".to_string(), "GSI1SK".to_string()];
+        let sort = vec!["GSI1SK".to_string()];
         let mut pages = Vec::new();
         let mut after = None;
         loop {
-            let mut w = KeyWindow::new(Some("GSI1SK"), &names, descending, after.clone(), keep);
+            let mut w = KeyWindow::new(&sort, &names, descending, after.clone(), keep);
             // Arrival order differs from key order, as an export's files do.
             for i in items.iter().rev() {
                 w.offer(i.clone());
@@ -152,5 +153,31 @@ mod tests {
         let want: Vec<String> = (0..50).map(|n| format!("{n}/p")).collect();
         assert_eq!(flat, want);
         assert_eq!(pages.len(), 8);
+    }
+
+    #[test]
+    fn a_multi_attribute_sort_key_orders_by_each_sort_attribute_before_the_table_key() {
+        // Index sorted by round then matchId; the table's key PK breaks ties only after them.
+        let game = |round: &str, id: &str, pk: &str| {
+            let mut item = Item::new();
+            item.insert("round", AttrValue::S(round.into()));
+            item.insert("matchId", AttrValue::N(id.into()));
+            item.insert("PK", AttrValue::S(pk.into()));
+            item
+        };
+        let sort = vec!["round".to_string(), "matchId".to_string()];
+        let names = vec!["PK".to_string(), "round".to_string(), "matchId".to_string()];
+        let mut w = KeyWindow::new(&sort, &names, false, None, 3);
+        for item in [
+            game("FINAL", "9", "a"),
+            game("SEMI", "1", "c"),
+            game("FINAL", "3", "b"),
+        ] {
+            w.offer(item);
+        }
+        let (page, _) = w.finish();
+        let pks: Vec<_> = page.iter().map(|i| i.get("PK").cloned()).collect();
+        let want = ["b", "a", "c"].map(|p| Some(AttrValue::S(p.into())));
+        assert_eq!(pks, want);
     }
 }

@@ -47,25 +47,31 @@ fn gallop(slice: &[ItemId], is_before: impl Fn(ItemId) -> bool) -> usize {
 }
 
 /// Merges per-shard results (each already in the index's sort order) into one order: by the
-/// sort key as DynamoDB compares it, ties in shard order. A stable sort of the concatenation
-/// gives exactly that.
-pub fn merge_sorted(shards: Vec<Vec<Item>>, sort_key: Option<&str>, descending: bool) -> Vec<Item> {
+/// sort attributes as DynamoDB compares them, each in key-schema order (several on a
+/// multi-attribute index), ties in shard order. A stable sort of the concatenation gives
+/// exactly that.
+pub fn merge_sorted(shards: Vec<Vec<Item>>, sort_keys: &[&str], descending: bool) -> Vec<Item> {
     let mut all: Vec<Item> = shards.into_iter().flatten().collect();
-    if let Some(sk) = sort_key {
-        all.sort_by(|a, b| {
-            let ord = match (a.get(sk), b.get(sk)) {
-                (Some(x), Some(y)) => dynamo_cmp(x, y),
-                (None, Some(_)) => std::cmp::Ordering::Less,
-                (Some(_), None) => std::cmp::Ordering::Greater,
-                (None, None) => std::cmp::Ordering::Equal,
-            };
-            if descending {
-                ord.reverse()
-            } else {
-                ord
-            }
-        });
+    if sort_keys.is_empty() {
+        return all;
     }
+    all.sort_by(|a, b| {
+        let ord = sort_keys
+            .iter()
+            .map(|sk| match (a.get(sk), b.get(sk)) {
+                (Some(x), Some(y)) => dynamo_cmp(x, y),
+                (None, Some(_)) => Ordering::Less,
+                (Some(_), None) => Ordering::Greater,
+                (None, None) => Ordering::Equal,
+            })
+            .find(|ord| ord.is_ne())
+            .unwrap_or(Ordering::Equal);
+        if descending {
+            ord.reverse()
+        } else {
+            ord
+        }
+    });
     all
 }
 

@@ -311,7 +311,28 @@ fn merge_sorted_orders_sorted_shards_into_one_read() {
     ];
     for (name, shards, sort_key, descending, want) in cases {
         let shards: Vec<Vec<Item>> = shards.iter().map(|items| shard(items)).collect();
-        let merged = merge_sorted(shards, sort_key, descending);
+        let merged = merge_sorted(shards, sort_key.as_slice(), descending);
         assert_eq!(seq_order(&merged), want, "{name}");
     }
+}
+
+#[test]
+fn merge_sorted_orders_by_every_attribute_of_a_multi_attribute_sort_key() {
+    // Write shards of an index sorted by round, then matchId (a number): the same round in
+    // two shards is ordered by matchId, not left in shard order.
+    let game = |round: &str, id: &str, seq: &str| {
+        item(vec![
+            ("round", s(round)),
+            ("matchId", n(id)),
+            ("seq", s(seq)),
+        ])
+    };
+    let shards = vec![
+        vec![game("FINAL", "9", "a"), game("SEMI", "2", "b")],
+        vec![game("FINAL", "3", "c"), game("FINAL", "10", "d")],
+    ];
+    let merged = merge_sorted(shards.clone(), &["round", "matchId"], false);
+    assert_eq!(seq_order(&merged), ["c", "a", "d", "b"]);
+    let merged = merge_sorted(shards, &["round", "matchId"], true);
+    assert_eq!(seq_order(&merged), ["b", "d", "a", "c"]);
 }

@@ -405,3 +405,18 @@ fn a_multi_attribute_sort_key_orders_attribute_by_attribute() {
     // round, then bracket (missing first), then matchId as a number.
     assert_eq!(order, [n("11"), n("8"), n("7"), n("9"), n("10"), n("1")]);
 }
+
+#[test]
+fn a_written_item_is_found_in_its_tuple_collection_on_a_multi_attribute_index() {
+    let mut store = matches_store();
+    store.extend(vec![
+        game("WINTER2024", "EU-WEST", "FINAL", "upper", "1"),
+        game("WINTER2024", "US-EAST", "FINAL", "upper", "2"),
+    ]);
+    // The explorer finds the old image of an edited item in its collection, keyed by the
+    // tuple of partition values, not by the first attribute's value alone.
+    let edited = game("WINTER2024", "US-EAST", "FINAL", "upper", "2");
+    assert_eq!(store.find(&edited), Some(1));
+    let absent = game("WINTER2024", "US-EAST", "FINAL", "upper", "3");
+    assert_eq!(store.find(&absent), None);
+}

@@ -363,7 +363,7 @@ impl<'a> Items<'a> {
                 check(attr, &owner, false)?;
             }
         }
-        rules::item(path, self.keys, &item)?;
+        rules::item(path, self.keys, self.indexes, &item)?;
         let key = self.key_text(&item);
         match self.by_key.get(&key) {
             Some((at, _)) if self.list[*at] == item => Ok(()),

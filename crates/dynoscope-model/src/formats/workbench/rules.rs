@@ -3,6 +3,7 @@
 //! DynamoDB refusing its second table or its 500 KB item after the first table was created
 //! and loaded (a rerun then finds "already exists").
 
+use super::ModelIndex;
 use crate::design::schema::KeySchema;
 use crate::input::names::is_resource_name;
 use crate::item::item_size::{item_size, MAX_ITEM_BYTES};
@@ -153,9 +154,14 @@ fn number_text(n: &str) -> String {
 }
 
 /// An item as DynamoDB would take it: at most 400 KB by its size rules, key values within
-/// their own limits, and every value one DynamoDB takes ([`values`]). `path` names the item
-/// (and its key, for a reader to find it).
-pub(super) fn item(path: &str, keys: &KeySchema, item: &Item) -> Result<(), String> {
+/// their own limits (the table's and every index's), and every value one DynamoDB takes
+/// ([`values`]). `path` names the item (and its key, for a reader to find it).
+pub(super) fn item(
+    path: &str,
+    keys: &KeySchema,
+    indexes: &[ModelIndex],
+    item: &Item,
+) -> Result<(), String> {
     values(path, item)?;
     let size = item_size(item);
     if size > MAX_ITEM_BYTES {
@@ -163,19 +169,47 @@ pub(super) fn item(path: &str, keys: &KeySchema, item: &Item) -> Result<(), Stri
             "{path} is {size} bytes by DynamoDB's item size rules, over its {MAX_ITEM_BYTES}-byte (400 KB) limit; make it smaller in the model"
         ));
     }
+    let bytes = |name: &str| match item.get(name) {
+        Some(AttrValue::S(s)) => Some(s.len()),
+        Some(AttrValue::B(b)) => Some(b.len()),
+        _ => None,
+    };
     let limits = std::iter::once((keys.partition_key(), "partition", MAX_PARTITION_KEY_BYTES))
         .chain(keys.sort_key().map(|k| (k, "sort", MAX_SORT_KEY_BYTES)));
     for (attr, which, max) in limits {
-        let bytes = match item.get(&attr.name) {
-            Some(AttrValue::S(s)) => s.len(),
-            Some(AttrValue::B(b)) => b.len(),
-            _ => continue,
-        };
-        if bytes > max {
-            return Err(format!(
-                "{path}: its {which} key '{}' is {bytes} bytes; DynamoDB takes at most {max}, shorten it in the model",
-                attr.name
-            ));
+        match bytes(&attr.name) {
+            Some(n) if n > max => {
+                return Err(format!(
+                    "{path}: its {which} key '{}' is {n} bytes; DynamoDB takes at most {max}, shorten it in the model",
+                    attr.name
+                ))
+            }
+            _ => {}
+        }
+    }
+    // Every attribute of a GSI's key, each of several on a multi-attribute one, is bounded
+    // like the table's key on its side: DynamoDB refuses the write of such an item.
+    for index in indexes {
+        let partition = index
+            .keys
+            .partition()
+            .iter()
+            .map(|k| (k, "partition", MAX_PARTITION_KEY_BYTES));
+        let sort = index
+            .keys
+            .sort()
+            .iter()
+            .map(|k| (k, "sort", MAX_SORT_KEY_BYTES));
+        for (attr, which, max) in partition.chain(sort) {
+            match bytes(&attr.name) {
+                Some(n) if n > max => {
+                    return Err(format!(
+                        "{path}: '{}' of index '{}' is {n} bytes; DynamoDB takes at most {max} for a {which} key attribute, shorten it in the model",
+                        attr.name, index.name
+                    ))
+                }
+                _ => {}
+            }
         }
     }
     Ok(())

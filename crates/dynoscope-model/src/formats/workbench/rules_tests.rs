@@ -193,3 +193,30 @@ fn every_value_and_projection_dynamodb_refuses_is_refused_before_anything_is_cre
     );
     parse_model(&model(&[good, ok]), "m.json").unwrap();
 }
+
+/// Every attribute of a GSI key is bounded like the table's key on its side (DynamoDB refuses
+/// the write otherwise): `seed --model` would stop half-way on such an item, so the model is
+/// refused whole, naming the index and the attribute. Here the second sort attribute of a
+/// multi-attribute GSI, which only the first was read for before.
+#[test]
+fn an_oversize_attribute_of_a_gsi_key_is_refused_before_anything_is_created() {
+    let gsi = r#","GlobalSecondaryIndexes":[{"IndexName":"TournamentRegionIndex","KeyAttributes":{"PartitionKey":[{"AttributeName":"t","AttributeType":"S"},{"AttributeName":"r","AttributeType":"S"}],"SortKey":[{"AttributeName":"round","AttributeType":"S"},{"AttributeName":"bracket","AttributeType":"S"}]}}]"#;
+    let data = |bracket: &str| {
+        let extra = format!(
+            r#","t":{{"S":"W"}},"r":{{"S":"EU"}},"round":{{"S":"F"}},"bracket":{{"S":"{bracket}"}}"#
+        );
+        format!(r#"{gsi},"TableData":[{}]"#, item("a", &extra))
+    };
+    assert!(parse_model(
+        &model(&[table("matches", &data(&"b".repeat(1024)))]),
+        "m.json"
+    )
+    .is_ok());
+    let e = error(&model(&[table("matches", &data(&"b".repeat(1025)))]));
+    assert!(
+        e.contains(
+            "'bracket' of index 'TournamentRegionIndex' is 1025 bytes; DynamoDB takes at most 1024"
+        ),
+        "{e}"
+    );
+}

@@ -78,7 +78,7 @@ impl Plan {
     /// returns them partition by partition instead; ORDER BY names the sort key, so the merged
     /// order is the one it asks for.
     pub fn merge(&self, per_query: Vec<Vec<Item>>) -> Vec<Item> {
-        let sort_key = self.keys.sort_key().map(|k| k.name.as_str());
-        merge_sorted(per_query, sort_key, self.descending)
+        let sort: Vec<&str> = self.keys.sort().iter().map(|k| k.name.as_str()).collect();
+        merge_sorted(per_query, &sort, self.descending)
     }
 }
