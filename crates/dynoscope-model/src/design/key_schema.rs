@@ -39,6 +39,15 @@ impl KeyAttr {
     }
 }
 
+/// Key attributes' names as a message lists them: `tournamentId, region`.
+pub fn attribute_names(attrs: &[KeyAttr]) -> String {
+    attrs
+        .iter()
+        .map(|k| k.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// DynamoDB's limit on each side of a multi-attribute key.
 pub const MAX_KEY_ATTRIBUTES: usize = 4;
 

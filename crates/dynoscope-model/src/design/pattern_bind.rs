@@ -2,11 +2,12 @@
 //! attribute and per sort-prefix attribute, checked against the key schema of the table or
 //! index it reads before anything is sent.
 
+use crate::design::schema::attribute_names;
 use std::collections::BTreeMap;
 
 use crate::design::access_pattern::{AccessPattern, Order, PatternError, SortTemplate, MAX_SHARDS};
 use crate::design::pattern_filter::pattern_filter;
-use crate::design::schema::{KeyAttr, KeySchema};
+use crate::design::schema::KeySchema;
 use crate::query::key_condition::SortInput;
 
 fn fill(template: &str, params: &BTreeMap<String, String>) -> String {
@@ -69,14 +70,6 @@ fn plural(n: usize, one: &str) -> String {
     }
 }
 
-fn names(attrs: &[KeyAttr]) -> String {
-    attrs
-        .iter()
-        .map(|a| a.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 impl BoundPattern {
     /// The partition values of each request: one list, or one per write shard (`{shard}`
     /// replaced in every template by the shard's number).
@@ -121,7 +114,7 @@ impl BoundPattern {
         if sort > keys.sort().len() {
             let has = match keys.sort() {
                 [] => "has no sort key".to_string(),
-                attrs => format!("has the sort attributes {}", names(attrs)),
+                attrs => format!("has the sort attributes {}", attribute_names(attrs)),
             };
             return Err(format!(
                 "pattern '{}' gives {} (sk_eq and sk) but {target} {has}; give equalities on the first ones in order (sk_eq) and at most one condition (sk) on the next",

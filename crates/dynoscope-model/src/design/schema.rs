@@ -2,7 +2,9 @@
 
 use serde::Serialize;
 
-pub use super::key_schema::{KeyAttr, KeySchema, KeySchemaError, KeyType, MAX_KEY_ATTRIBUTES};
+pub use super::key_schema::{
+    attribute_names, KeyAttr, KeySchema, KeySchemaError, KeyType, MAX_KEY_ATTRIBUTES,
+};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "UPPERCASE")]

@@ -8,11 +8,12 @@
 //!
 //! A one-and-one key keeps its `Pk`, `Op`, `Sk` fields; nothing here touches them.
 
+use crate::model::design::schema::attribute_names;
 use std::collections::BTreeSet;
 
 use super::field::{Field, SORT_OPS};
 use super::form::{FieldError, QueryForm};
-use crate::model::design::schema::{KeyAttr, KeySchema, KeyType, TableInfo, MAX_KEY_ATTRIBUTES};
+use crate::model::design::schema::{KeySchema, KeyType, TableInfo, MAX_KEY_ATTRIBUTES};
 use crate::model::query::key_condition::{
     KeyCondition, KeyConditionError, KeyValue, SortInput, SortOp,
 };
@@ -183,14 +184,6 @@ impl QueryForm {
     }
 }
 
-fn names(attrs: &[KeyAttr]) -> String {
-    attrs
-        .iter()
-        .map(|k| k.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// The fields' key condition, built through `KeyCondition` (so through `KeyCondition::new`),
 /// or the field at fault with one line naming its attribute and the fix.
 pub(super) fn condition(b: &QueryForm, keys: &KeySchema) -> Result<KeyCondition, FieldError> {
@@ -205,7 +198,7 @@ pub(super) fn condition(b: &QueryForm, keys: &KeySchema) -> Result<KeyCondition,
                 format!(
                     "partition attribute '{}' has no value: DynamoDB needs an equality on every partition attribute ({}); type its value",
                     attr.name,
-                    names(keys.partition())
+                    attribute_names(keys.partition())
                 ),
             ));
         }

@@ -5,6 +5,7 @@
 //! table, up to four on a multi-attribute GSI), then on the sort attributes equalities on a
 //! prefix, in key-schema order, and at most one condition (any operator) on the next.
 
+use crate::design::schema::attribute_names;
 use std::cmp::Ordering;
 
 use super::error::KeyConditionError;
@@ -91,7 +92,7 @@ impl KeyCondition {
     ) -> Result<&KeyAttr, KeyConditionError> {
         if keys.sort().is_empty() {
             return Err(KeyConditionError::NoSortKey {
-                partition_key: names(keys.partition()),
+                partition_key: attribute_names(keys.partition()),
             });
         }
         check_sort_count(keys, position + 1)?;
@@ -234,14 +235,6 @@ impl KeyCondition {
     }
 }
 
-fn names(attrs: &[KeyAttr]) -> String {
-    attrs
-        .iter()
-        .map(|k| k.name.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// DynamoDB needs an equality on every partition attribute, and no more values than those.
 fn check_partition_count(keys: &KeySchema, given: usize) -> Result<(), KeyConditionError> {
     let attrs = keys.partition();
@@ -249,11 +242,11 @@ fn check_partition_count(keys: &KeySchema, given: usize) -> Result<(), KeyCondit
         Ordering::Equal => Ok(()),
         Ordering::Less => Err(KeyConditionError::MissingPartition {
             attribute: attrs[given].name.clone(),
-            all: names(attrs),
+            all: attribute_names(attrs),
             given,
         }),
         Ordering::Greater => Err(KeyConditionError::ExtraPartition {
-            all: names(attrs),
+            all: attribute_names(attrs),
             given,
         }),
     }
@@ -264,12 +257,12 @@ fn check_sort_count(keys: &KeySchema, given: usize) -> Result<(), KeyConditionEr
     let attrs = keys.sort();
     if attrs.is_empty() && given > 0 {
         return Err(KeyConditionError::NoSortKey {
-            partition_key: names(keys.partition()),
+            partition_key: attribute_names(keys.partition()),
         });
     }
     match given > attrs.len() {
         true => Err(KeyConditionError::ExtraSort {
-            all: names(attrs),
+            all: attribute_names(attrs),
             given,
         }),
         false => Ok(()),
