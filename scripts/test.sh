@@ -73,12 +73,9 @@ run_binary() { # name dir exe [test arguments…]
     [ "$name" = integration ] && continue
     run_binary "$name" "$dir" "$exe" || { echo "test.sh: FAILED: $name" ; status=1; }
   done <"$logs/binaries.tsv"
-  # The doc tests too: the engine's, the only crate that has any (the others say
-  # `doctest = false`). rustdoc type-checks each crate it is given, whether or not it finds a
-  # test, and on the run's critical path the three crates without one cost 20 s
-  # (docs/benchmarks.md §17.14).
+  # The doc tests too: rustdoc builds each, and the other build is done by now.
   echo "== doc tests"
-  nice -n 10 cargo test -p dynoscope-engine --locked --doc || { echo "test.sh: FAILED: doc tests"; status=1; }
+  nice -n 10 cargo test --workspace --locked --doc || { echo "test.sh: FAILED: doc tests"; status=1; }
   exit "$status"
 ) >"$logs/others.log" 2>&1 &
 others_pid=$!
