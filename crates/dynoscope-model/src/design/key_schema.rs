@@ -130,10 +130,9 @@ impl KeySchema {
         self.partition.len() > 1 || self.sort.len() > 1
     }
 
-    /// The partition attribute of a one-and-one key. On a multi-attribute key it is only the
-    /// first of several: code that reasons about one attribute refuses such a key first (see
-    /// [`KeySchema::refuse_multi_attribute`]), and every such place is marked
-    /// `multi-attribute: not yet`.
+    /// The partition attribute of a one-and-one key (a base table's is always one). On a
+    /// multi-attribute key it is only the first of several: code that reads it there checks
+    /// [`KeySchema::is_multi_attribute`] first or works on [`KeySchema::partition`].
     pub fn partition_key(&self) -> &KeyAttr {
         &self.partition[0]
     }
