@@ -11,7 +11,7 @@ use crate::aws::table_export::{
     OpenedExport,
 };
 use crate::aws::{Backend, DoneOutcome, Engine};
-use crate::model::design::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, TableInfo};
+use crate::model::design::schema::{IndexInfo, KeyAttr, KeySchema, KeyType, TableInfo};
 use crate::model::exports::table_export::{ExportType, KeyInference, Record};
 use crate::model::text::wording::{noun, thousands};
 
@@ -202,18 +202,8 @@ pub(super) fn index_from_keys(info: &mut TableInfo, index: &str) -> Result<(), C
         return Ok(());
     }
     let keys = parse_index_keys(index)?;
-    info.indexes.push(IndexInfo {
-        name: index.to_string(),
-        kind: IndexKind::Gsi,
-        keys,
-        projection: crate::model::design::schema::Projection {
-            projection_type: "ALL".into(),
-            non_key_attributes: Vec::new(),
-        },
-        provisioned: None,
-        item_count: None,
-        size_bytes: None,
-    });
+    info.indexes
+        .push(IndexInfo::gsi_projecting_all(index, keys));
     Ok(())
 }
 

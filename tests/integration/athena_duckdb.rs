@@ -230,10 +230,9 @@ fn hostile_info() -> dynoscope::model::design::schema::TableInfo {
             },
             // A multi-attribute GSI: its SELECT has a column per partition attribute and a
             // condition per key attribute, each name hostile.
-            IndexInfo {
-                name: format!("Multi{HOSTILE}"),
-                kind: IndexKind::Gsi,
-                keys: KeySchema::new(
+            IndexInfo::gsi_projecting_all(
+                format!("Multi{HOSTILE}"),
+                KeySchema::new(
                     vec![key(&format!("t{HOSTILE}")), key(&format!("r{HOSTILE}"))],
                     vec![KeyAttr {
                         name: format!("n{HOSTILE}"),
@@ -241,14 +240,7 @@ fn hostile_info() -> dynoscope::model::design::schema::TableInfo {
                     }],
                 )
                 .unwrap(),
-                projection: Projection {
-                    projection_type: "ALL".into(),
-                    non_key_attributes: Vec::new(),
-                },
-                provisioned: None,
-                item_count: None,
-                size_bytes: None,
-            },
+            ),
         ],
         billing_mode: "PAY_PER_REQUEST".into(),
         provisioned: None,

@@ -44,23 +44,15 @@ pub fn proptest_cases(default: u32) -> u32 {
 /// (partition `status` + `region`, sort `matchDate`) and `StatusPlayerIndex` (partition
 /// `status` + `player1Id`, sort `matchDate`): a status enum first, spread or not by the next.
 pub fn multi_attribute_info() -> TableInfo {
-    use crate::design::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection};
+    use crate::design::schema::{IndexInfo, KeyAttr, KeySchema, KeyType};
     let s = |name: &str| KeyAttr::new(name, KeyType::S);
-    let gsi = |name: &str, partition: &[&str], sort: &[&str]| IndexInfo {
-        name: name.into(),
-        kind: IndexKind::Gsi,
-        keys: KeySchema::new(
+    let gsi = |name: &str, partition: &[&str], sort: &[&str]| {
+        let keys = KeySchema::new(
             partition.iter().map(|n| s(n)).collect(),
             sort.iter().map(|n| s(n)).collect(),
         )
-        .expect("a valid key schema"),
-        projection: Projection {
-            projection_type: "ALL".into(),
-            non_key_attributes: Vec::new(),
-        },
-        provisioned: None,
-        item_count: None,
-        size_bytes: None,
+        .expect("a valid key schema");
+        IndexInfo::gsi_projecting_all(name, keys)
     };
     let mut info = demo_info();
     info.name = "matches".into();

@@ -36,6 +36,26 @@ pub struct IndexInfo {
     pub size_bytes: Option<i64>,
 }
 
+impl IndexInfo {
+    /// A GSI keyed by `keys` that projects every attribute, with no throughput or counts of
+    /// its own: what an index named without DescribeTable is taken to be (an export's
+    /// `--index`), and the shape the demo and the tests describe.
+    pub fn gsi_projecting_all(name: impl Into<String>, keys: KeySchema) -> IndexInfo {
+        IndexInfo {
+            name: name.into(),
+            kind: IndexKind::Gsi,
+            keys,
+            projection: Projection {
+                projection_type: "ALL".into(),
+                non_key_attributes: Vec::new(),
+            },
+            provisioned: None,
+            item_count: None,
+            size_bytes: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Throughput {
     pub read_capacity_units: i64,

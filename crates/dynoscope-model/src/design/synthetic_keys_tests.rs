@@ -1,5 +1,5 @@
 use super::*;
-use crate::design::schema::{IndexInfo, Projection};
+use crate::design::schema::IndexInfo;
 
 fn s(v: &str) -> AttrValue {
     AttrValue::S(v.into())
@@ -28,17 +28,9 @@ fn table(gsis: &[(&str, &str, Option<&str>)]) -> TableInfo {
     info.keys = KeySchema::simple(attr("PK", KeyType::S), Some(attr("SK", KeyType::S)));
     info.indexes = gsis
         .iter()
-        .map(|(name, pk, sk)| IndexInfo {
-            name: name.to_string(),
-            kind: IndexKind::Gsi,
-            keys: KeySchema::simple(attr(pk, KeyType::S), sk.map(|sk| attr(sk, KeyType::S))),
-            projection: Projection {
-                projection_type: "ALL".into(),
-                non_key_attributes: vec![],
-            },
-            provisioned: None,
-            item_count: None,
-            size_bytes: None,
+        .map(|(name, pk, sk)| {
+            let keys = KeySchema::simple(attr(pk, KeyType::S), sk.map(|sk| attr(sk, KeyType::S)));
+            IndexInfo::gsi_projecting_all(*name, keys)
         })
         .collect();
     info

@@ -351,25 +351,16 @@ fn an_attribute_holding_its_collection_s_id_names_only_that_kind() {
 /// Issue 52: the demo table with issue 52's TournamentRegionIndex (partition tournamentId +
 /// region, sort round + bracket).
 fn with_region_index() -> crate::design::schema::TableInfo {
-    use crate::design::schema::{IndexInfo, IndexKind, KeyAttr, KeySchema, KeyType, Projection};
+    use crate::design::schema::{IndexInfo, KeyAttr, KeySchema, KeyType};
     let s = |n: &str| KeyAttr::new(n, KeyType::S);
     let mut info = demo_info();
-    info.indexes.push(IndexInfo {
-        name: "TournamentRegionIndex".into(),
-        kind: IndexKind::Gsi,
-        keys: KeySchema::new(
-            vec![s("tournamentId"), s("region")],
-            vec![s("round"), s("bracket")],
-        )
-        .unwrap(),
-        projection: Projection {
-            projection_type: "ALL".into(),
-            non_key_attributes: Vec::new(),
-        },
-        provisioned: None,
-        item_count: None,
-        size_bytes: None,
-    });
+    let keys = KeySchema::new(
+        vec![s("tournamentId"), s("region")],
+        vec![s("round"), s("bracket")],
+    )
+    .unwrap();
+    info.indexes
+        .push(IndexInfo::gsi_projecting_all("TournamentRegionIndex", keys));
     info
 }
 

@@ -56,21 +56,12 @@ pub fn app() -> TableInfo {
 /// `region`, sort `round` + `bracket`.
 pub fn matches() -> TableInfo {
     let mut info = app();
-    info.indexes.push(IndexInfo {
-        name: "TournamentRegionIndex".into(),
-        kind: IndexKind::Gsi,
-        keys: KeySchema::new(
-            vec![key("tournamentId", KeyType::S), key("region", KeyType::S)],
-            vec![key("round", KeyType::S), key("bracket", KeyType::S)],
-        )
-        .unwrap(),
-        projection: Projection {
-            projection_type: "ALL".into(),
-            non_key_attributes: Vec::new(),
-        },
-        provisioned: None,
-        item_count: None,
-        size_bytes: None,
-    });
+    let keys = KeySchema::new(
+        vec![key("tournamentId", KeyType::S), key("region", KeyType::S)],
+        vec![key("round", KeyType::S), key("bracket", KeyType::S)],
+    )
+    .unwrap();
+    info.indexes
+        .push(IndexInfo::gsi_projecting_all("TournamentRegionIndex", keys));
     info
 }
