@@ -45,12 +45,16 @@ pub(super) fn open_palette(state: &mut State, scope: PaletteScope) -> Vec<Effect
     Vec::new()
 }
 
-pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
-    let Some(p) = state
+/// The palette over the open table, if it is the open modal.
+fn shown_palette(state: &mut State) -> Option<&mut Palette> {
+    state
         .table
         .as_mut()
         .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
-    else {
+}
+
+pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
+    let Some(p) = shown_palette(state) else {
         return Vec::new();
     };
     let Some(form) = p.form.as_mut() else {
@@ -100,11 +104,7 @@ pub(super) fn palette_key(state: &mut State, key: Key) -> Vec<Effect> {
 /// Pasted text into what is typed over the list, or into the focused parameter (one line), as
 /// if typed.
 pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
-    let Some(p) = state
-        .table
-        .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
-    else {
+    let Some(p) = shown_palette(state) else {
         return Vec::new();
     };
     let Some(form) = p.form.as_mut() else {
@@ -126,11 +126,7 @@ pub(super) fn paste(state: &mut State, text: &str) -> Vec<Effect> {
 fn list_key(state: &mut State, key: Key) -> Vec<Effect> {
     let height = palette_rows(palette_popup(area(state)));
     let ctrl = key.modifiers.contains(Modifiers::CONTROL);
-    let Some(p) = state
-        .table
-        .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
-    else {
+    let Some(p) = shown_palette(state) else {
         return Vec::new();
     };
     let len = p.rows.len();
@@ -169,11 +165,7 @@ fn refilter(state: &mut State) {
         return;
     };
     let rows = rows(state, scope, &query);
-    if let Some(p) = state
-        .table
-        .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
-    {
+    if let Some(p) = shown_palette(state) {
         p.rows = rows;
         p.list = Default::default();
     }
@@ -210,11 +202,7 @@ fn choose_pattern(state: &mut State, pattern: usize) -> Vec<Effect> {
         .into_iter()
         .map(|name| (name, ratatui_textarea::TextArea::default()))
         .collect();
-    let Some(p) = state
-        .table
-        .as_mut()
-        .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
-    else {
+    let Some(p) = shown_palette(state) else {
         return Vec::new();
     };
     p.form = Some(ParamForm {
@@ -316,12 +304,7 @@ fn run_pattern(state: &mut State) -> Vec<Effect> {
     let spec = match spec {
         Ok(s) => s,
         Err(message) => {
-            if let Some(f) = state
-                .table
-                .as_mut()
-                .and_then(|v| v.modal.as_mut().and_then(Modal::palette_mut))
-                .and_then(|p| p.form.as_mut())
-            {
+            if let Some(f) = shown_palette(state).and_then(|p| p.form.as_mut()) {
                 f.error = Some(message);
             }
             return Vec::new();
