@@ -229,13 +229,13 @@ async fn the_workbench_model_reads_back_through_model_import() {
     let _ = std::fs::remove_file(&file);
 }
 
-/// A design ElectroDB wrote (the corpus's task manager): kinds named by `__edb_e__`, keys read
-/// in ElectroDB's grammar.
-#[tokio::test]
-async fn an_electrodb_design_is_read_back_by_its_entity_attribute_and_key_grammar() {
-    let design = crate::common::corpus::design("electrodb_task_manager");
-    let table = table_name("model-export-edb");
+/// The corpus's `design`, written by its modelling library into a new table, read back by
+/// `model export --output json` under `--max-rcu max_rcu`.
+async fn export_corpus_design(design: &str, prefix: &str, max_rcu: u32) -> Value {
+    let design = crate::common::corpus::design(design);
+    let table = table_name(prefix);
     crate::common::corpus::load(&design, &table).await;
+    let max_rcu = max_rcu.to_string();
     let out = run_at(
         &local().endpoint,
         &[
@@ -245,11 +245,18 @@ async fn an_electrodb_design_is_read_back_by_its_entity_attribute_and_key_gramma
             "--output",
             "json",
             "--max-rcu",
-            "20",
+            &max_rcu,
         ],
     );
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let found: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    serde_json::from_str(&stdout(&out)).unwrap()
+}
+
+/// A design ElectroDB wrote (the corpus's task manager): kinds named by `__edb_e__`, keys read
+/// in ElectroDB's grammar.
+#[tokio::test]
+async fn an_electrodb_design_is_read_back_by_its_entity_attribute_and_key_grammar() {
+    let found = export_corpus_design("electrodb_task_manager", "model-export-edb", 20).await;
     let kinds = found["kinds"].as_array().unwrap();
     assert!(kinds.len() >= 2, "{found:#}");
     for kind in kinds {
@@ -279,23 +286,7 @@ async fn an_electrodb_design_is_read_back_by_its_entity_attribute_and_key_gramma
 /// on the table and on the overloaded GSI1, which every kind's items are in (not sparse).
 #[tokio::test]
 async fn a_dynamodb_toolbox_design_is_read_back_with_its_overloaded_index() {
-    let design = crate::common::corpus::design("toolbox_shop");
-    let table = table_name("model-export-tbx");
-    crate::common::corpus::load(&design, &table).await;
-    let out = run_at(
-        &local().endpoint,
-        &[
-            "model",
-            "export",
-            &table,
-            "--output",
-            "json",
-            "--max-rcu",
-            "40",
-        ],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    let found: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let found = export_corpus_design("toolbox_shop", "model-export-tbx", 40).await;
     let kind = |name: &str| {
         found["kinds"]
             .as_array()
