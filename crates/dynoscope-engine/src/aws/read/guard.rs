@@ -95,8 +95,13 @@ impl Ticket {
 
 #[derive(Debug)]
 pub enum Admission {
-    /// Send the request now, asking for at most `limit` items (`None`: no `Limit`).
-    Go { ticket: Ticket, limit: Option<i32> },
+    /// Send the request now, asking for at most `limit` items (`None`: no `Limit`). `at` is
+    /// when the guard's rate clock counts it sent: the read reports that as its send time.
+    Go {
+        ticket: Ticket,
+        limit: Option<i32>,
+        at: Instant,
+    },
     /// The budget is spent: the read stops here.
     Exhausted,
 }
@@ -165,7 +170,11 @@ impl CapacityGuard {
                             id,
                             reserved: worst,
                         };
-                        return Some(Admission::Go { ticket, limit });
+                        return Some(Admission::Go {
+                            ticket,
+                            limit,
+                            at: now,
+                        });
                     }
                     Decision::Exhausted => return Some(Admission::Exhausted),
                     Decision::Wait(until) => until,

@@ -70,7 +70,7 @@ fn run(plan: &Plan, max: Option<f64>, rate: Option<f64>) -> Vec<(Instant, f64)> 
             let (limit, consistent) = (plan.page_limit, plan.consistent);
             tasks.push(tokio::spawn(async move {
                 for (items, bytes, latency) in pages {
-                    let Some(Admission::Go { ticket, limit }) = guard.admit(limit, &stop).await
+                    let Some(Admission::Go { ticket, limit, .. }) = guard.admit(limit, &stop).await
                     else {
                         return;
                     };
@@ -203,7 +203,7 @@ async fn a_big_budget_lets_segments_run_in_parallel() {
     let mut tickets = Vec::new();
     for _ in 0..8 {
         match guard.admit(None, &stop).await.unwrap() {
-            Admission::Go { ticket, limit } => {
+            Admission::Go { ticket, limit, .. } => {
                 assert_eq!(limit, None, "a worst case that fits needs no cap");
                 tickets.push(ticket);
             }
@@ -217,7 +217,7 @@ async fn a_big_budget_lets_segments_run_in_parallel() {
 async fn a_small_budget_sizes_its_first_page_then_pages_to_what_is_left() {
     let guard = CapacityGuard::new(Some(10.0), None, false).unwrap();
     let stop = CancellationToken::new();
-    let Some(Admission::Go { ticket, limit }) = guard.admit(Some(2000), &stop).await else {
+    let Some(Admission::Go { ticket, limit, .. }) = guard.admit(Some(2000), &stop).await else {
         panic!("the first request goes");
     };
     // Nothing is known of the items yet: 10 units hold 20 items of 4 KB.
@@ -228,7 +228,7 @@ async fn a_small_budget_sizes_its_first_page_then_pages_to_what_is_left() {
     // 20 items for 2 units, half a block of it rounding: 0.0875 units each, 8 units left
     // -> 91 items.
     guard.settle(ticket, 2.0, 20);
-    let Some(Admission::Go { ticket, limit }) = guard.admit(Some(2000), &stop).await else {
+    let Some(Admission::Go { ticket, limit, .. }) = guard.admit(Some(2000), &stop).await else {
         panic!("room is left");
     };
     assert_eq!(limit, Some(91));
@@ -258,21 +258,21 @@ async fn the_rate_waits_until_the_last_request_is_paid_for_and_stop_ends_the_wai
     let guard = CapacityGuard::new(None, Some(5.0), false).unwrap();
     let stop = CancellationToken::new();
     let started = Instant::now();
-    let Some(Admission::Go { ticket, limit }) = guard.admit(None, &stop).await else {
+    let Some(Admission::Go { ticket, limit, .. }) = guard.admit(None, &stop).await else {
         panic!()
     };
     // Five units a second: ten items of 4 KB at most before their size is known.
     assert_eq!(limit, Some(10));
     guard.settle(ticket, 5.0, 10);
     // 5 units at 5 a second: paid for one second after they were sent.
-    let Some(Admission::Go { ticket, limit }) = guard.admit(None, &stop).await else {
+    let Some(Admission::Go { ticket, limit, .. }) = guard.admit(None, &stop).await else {
         panic!()
     };
     assert_eq!(started.elapsed(), Duration::from_secs(1));
     // 0.475 units per item once rounding is taken off: a second of the rate is ten of them.
     assert_eq!(limit, Some(10));
     guard.settle(ticket, 2.5, 10);
-    let Some(Admission::Go { ticket, limit }) = guard.admit(None, &stop).await else {
+    let Some(Admission::Go { ticket, limit, .. }) = guard.admit(None, &stop).await else {
         panic!()
     };
     assert_eq!(started.elapsed(), Duration::from_millis(1500));
@@ -310,7 +310,10 @@ async fn extend_reserves_only_what_the_budget_still_covers() {
     // One item: 50 units at worst (400 KB, eventually consistent); 120 hold two, not three.
     let guard = CapacityGuard::new(Some(120.0), None, false).unwrap();
     let stop = CancellationToken::new();
-    let Some(Admission::Go { mut ticket, limit }) = guard.admit(Some(1), &stop).await else {
+    let Some(Admission::Go {
+        mut ticket, limit, ..
+    }) = guard.admit(Some(1), &stop).await
+    else {
         panic!("the first request goes");
     };
     assert_eq!((limit, ticket.reserved()), (Some(1), 50.0));

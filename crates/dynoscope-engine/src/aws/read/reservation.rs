@@ -54,6 +54,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::attempt_charge::AttemptCharge;
@@ -209,14 +210,18 @@ impl ReadGuards {
     ) -> Option<Admitted> {
         let mut held: Vec<(Arc<CapacityGuard>, Ticket)> = Vec::new();
         let mut limit = limit;
+        let mut admitted_at = None;
         let session = self.session.as_ref().map(|s| &s.guard);
         for guard in [self.own.as_ref(), session].into_iter().flatten() {
             match guard.admit_sized(limit, self.item_bytes, stop).await {
                 Some(Admission::Go {
                     ticket,
                     limit: admitted,
+                    at,
                 }) => {
                     limit = admitted;
+                    // The guards admit one after the other: the last one's clock is the latest.
+                    admitted_at = Some(at);
                     held.push((guard.clone(), ticket));
                 }
                 other => {
@@ -237,6 +242,7 @@ impl ReadGuards {
             charge: AttemptCharge::new(held),
             limit,
             cause,
+            admitted_at: admitted_at.unwrap_or_else(Instant::now),
         }))
     }
 }
@@ -250,12 +256,21 @@ pub struct Reservation {
     charge: AttemptCharge,
     limit: Option<i32>,
     cause: ReadCause,
+    /// When the guards let it go: the send time their rate limits count.
+    admitted_at: Instant,
 }
 
 impl Reservation {
     /// The `Limit` to send: the request's own, lowered by the guards.
     pub fn limit(&self) -> Option<i32> {
         self.limit
+    }
+
+    /// When the guards admitted it (now, for a read without guards). The read reports it as
+    /// the page's send time, so the times a test or the log sees are the ones the rate was
+    /// held to, not those plus the scheduling delay of the task that sends it.
+    pub fn admitted_at(&self) -> Instant {
+        self.admitted_at
     }
 
     pub fn cause(&self) -> ReadCause {

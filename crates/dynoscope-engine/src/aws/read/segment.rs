@@ -99,7 +99,9 @@ fn spawn_fetch<S: PageSource>(
             Some(Admitted::Exhausted { session }) => return Fetched::Exhausted(session),
             Some(Admitted::Go(reservation)) => reservation,
         };
-        let sent_at = shared.started.elapsed();
+        let sent_at = reservation
+            .admitted_at()
+            .saturating_duration_since(shared.started);
         let request = PageRequest {
             spec: shared.spec.clone(),
             segment,
