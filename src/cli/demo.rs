@@ -283,7 +283,8 @@ async fn serve(
         "DynamoDB Local is up at {}; loading the demo table '{DEMO_TABLE}'…",
         local.endpoint
     );
-    let loaded = seed::seed(&conn, DEMO_TABLE, demo_data::generate(args.users)).await?;
+    let items = demo_data::generate(args.users);
+    let loaded = seed::seed(&conn, DEMO_TABLE, items, seed::SeedStream::NewAndOldImages).await?;
     say!("loaded {loaded} items");
     let _churn = args
         .churn

@@ -270,8 +270,14 @@ pub async fn run(cli: Cli) -> Result<(), CliError> {
             options.local_only = Some("seed");
             let conn = aws::connect(&options).await?;
             aws::seed::ensure_local(&conn, "seed")?;
+            let stream = if args.no_stream {
+                aws::seed::SeedStream::Off
+            } else {
+                aws::seed::SeedStream::NewAndOldImages
+            };
             let loaded =
-                aws::seed::seed(&conn, &args.table, demo_data::generate(args.users)).await?;
+                aws::seed::seed(&conn, &args.table, demo_data::generate(args.users), stream)
+                    .await?;
             say!(
                 "loaded {loaded} items into '{}' at {}",
                 args.table,

@@ -72,7 +72,9 @@ pub async fn run(global: &GlobalArgs, args: SeedArgs) -> Result<(), CliError> {
     let conn = crate::aws::connect(&options).await?;
     seed::ensure_local(&conn, "seed --churn")?;
     if !table_exists(&conn, &args.table).await? {
-        let loaded = seed::seed(&conn, &args.table, demo_data::generate(args.users)).await?;
+        let items = demo_data::generate(args.users);
+        let loaded =
+            seed::seed(&conn, &args.table, items, seed::SeedStream::NewAndOldImages).await?;
         say!(
             "loaded {loaded} items into '{}' at {}",
             args.table,

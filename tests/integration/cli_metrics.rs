@@ -395,7 +395,7 @@ fn insights_with_nothing_fetched_exits_1() {
 /// each costs only its feature, with one line naming the permission.
 #[test]
 fn denied_dynamodb_permissions_each_name_themselves() {
-    let table = seeded_demo(1);
+    let table = common::seeded_demo_streaming(1);
     let proxy = fault_proxy::FaultProxy::start(
         &local().endpoint,
         fault_proxy::FaultConfig::none()
@@ -573,4 +573,23 @@ fn unreachable_or_unknown_operations_are_one_short_line_each() {
         "one line per call that failed, the same once: {err}"
     );
     assert!(!err.contains("Error {"), "{err}");
+}
+
+/// `seed` gives the demo table the stream that `tail`, `hotkeys --writes` and the live pane
+/// read; `--no-stream` leaves it out (DynamoDB Local loads such a table several times faster),
+/// and is refused beside `--churn`, whose writes are there to feed a stream.
+#[test]
+fn seed_makes_a_stream_unless_told_not_to() {
+    let stream = |table: &str| {
+        let info: serde_json::Value = serde_json::from_str(&ok(run(&["describe", table]))).unwrap();
+        info["stream"].clone()
+    };
+    assert_eq!(
+        stream(&common::seeded_demo_streaming(1)),
+        "NEW_AND_OLD_IMAGES"
+    );
+    assert_eq!(stream(&seeded_demo(1)), serde_json::Value::Null);
+    let churn = run(&["seed", "--no-stream", "--churn", "5", "--for", "1s"]);
+    assert_eq!(churn.status.code(), Some(2), "{}", stderr(&churn));
+    assert!(stderr(&churn).contains("--no-stream"), "{}", stderr(&churn));
 }

@@ -326,26 +326,38 @@ pub fn table_name(prefix: &str) -> String {
     )
 }
 
-/// Seeds a fresh demo table through the binary and returns its name.
+/// Seeds a fresh demo table through the binary, without a stream, and returns its name.
+/// With a stream, DynamoDB Local reads every stream record of the database on each write, so
+/// a module's seeds cost it the square of their items (docs/benchmarks.md §17.15): a test that
+/// reads the table's stream (`tail`, `hotkeys --writes`, the live pane) asks for one with
+/// [`seeded_demo_streaming`].
 pub fn seeded_demo(users: u32) -> String {
     seeded_demo_at(&local().endpoint, users)
 }
 
 /// [`seeded_demo`] in the DynamoDB Local at `endpoint`.
 pub fn seeded_demo_at(endpoint: &str, users: u32) -> String {
+    seed_demo(endpoint, users, &["--no-stream"])
+}
+
+/// A fresh demo table with the product's stream of new and old images.
+pub fn seeded_demo_streaming(users: u32) -> String {
+    seed_demo(&local().endpoint, users, &[])
+}
+
+fn seed_demo(endpoint: &str, users: u32, options: &[&str]) -> String {
     let table = table_name("demo");
-    ok(run_at(
-        endpoint,
-        &["seed", "--table", &table, "--users", &users.to_string()],
-    ));
+    let users = users.to_string();
+    let mut args = vec!["seed", "--table", &table, "--users", &users];
+    args.extend_from_slice(options);
+    ok(run_at(endpoint, &args));
     table
 }
 
 /// A demo table of `users` users seeded once in each module's database and shared by every
 /// test of the module that only reads it (each size once); a test that writes seeds its own
-/// with [`seeded_demo`]. Seeding is where DynamoDB Local's JVM spends its CPU, and in one
-/// database each seed costs more than the one before: the demo table has a stream, and every
-/// write reads all the database's stream records ([`SHARED_LOCALS`]; docs/benchmarks.md §17.9).
+/// with [`seeded_demo`]. Seeding is where DynamoDB Local's JVM spends its CPU ([`SHARED_LOCALS`];
+/// docs/benchmarks.md §17.9, §17.15).
 pub fn shared_demo(users: u32) -> &'static str {
     use std::collections::BTreeMap;
     use std::sync::Mutex;

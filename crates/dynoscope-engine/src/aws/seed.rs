@@ -50,8 +50,23 @@ pub(super) fn local_only_client(conn: &Connection) -> Client {
     )
 }
 
+/// Whether a seeded table gets a stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeedStream {
+    /// Every change with both images, for `tail`, `hotkeys --writes` and the live pane.
+    NewAndOldImages,
+    /// None: DynamoDB Local then loads the table several times faster, because with a stream it
+    /// reads every stream record of its database on each write (docs/benchmarks.md §17.15).
+    Off,
+}
+
 /// Creates `table` with the demo schema (PK/SK, GSI1, numeric LSI1) and loads `items`.
-pub async fn seed(conn: &Connection, table: &str, items: Vec<Item>) -> Result<usize, EngineError> {
+pub async fn seed(
+    conn: &Connection,
+    table: &str,
+    items: Vec<Item>,
+    stream: SeedStream,
+) -> Result<usize, EngineError> {
     ensure_local(conn, "seed")?;
     let client = &local_only_client(conn);
     let endpoint = conn.endpoint.as_str();
@@ -125,14 +140,16 @@ pub async fn seed(conn: &Connection, table: &str, items: Vec<Item>) -> Result<us
                 .build()
                 .map_err(build)?,
         )
-        // A stream of every change with both images, for `tail` and `hotkeys --writes`.
-        .stream_specification(
-            aws_sdk_dynamodb::types::StreamSpecification::builder()
-                .stream_enabled(true)
-                .stream_view_type(aws_sdk_dynamodb::types::StreamViewType::NewAndOldImages)
-                .build()
-                .map_err(build)?,
-        )
+        .set_stream_specification(match stream {
+            SeedStream::NewAndOldImages => Some(
+                aws_sdk_dynamodb::types::StreamSpecification::builder()
+                    .stream_enabled(true)
+                    .stream_view_type(aws_sdk_dynamodb::types::StreamViewType::NewAndOldImages)
+                    .build()
+                    .map_err(build)?,
+            ),
+            SeedStream::Off => None,
+        })
         .send()
         .await
         .map_err(|e| EngineError::from_sdk(e, "CreateTable", None, endpoint))?;
@@ -247,9 +264,14 @@ mod tests {
     #[tokio::test]
     async fn seeding_refuses_any_host_that_is_not_this_machine() {
         let (client, sent) = recording::client(None);
-        let err = seed(&connection(client, true), "app", demo_data::generate(1))
-            .await
-            .unwrap_err();
+        let err = seed(
+            &connection(client, true),
+            "app",
+            demo_data::generate(1),
+            SeedStream::Off,
+        )
+        .await
+        .unwrap_err();
         assert!(
             err.message
                 .contains("refused to send a write to 'https://dynamodb.eu-west-1.amazonaws.com/"),
@@ -265,9 +287,14 @@ mod tests {
     #[tokio::test]
     async fn seeding_goes_through_to_a_local_host() {
         let (client, sent) = recording::client(Some("http://127.0.0.1:9"));
-        let err = seed(&connection(client, true), "app", demo_data::generate(1))
-            .await
-            .unwrap_err();
+        let err = seed(
+            &connection(client, true),
+            "app",
+            demo_data::generate(1),
+            SeedStream::Off,
+        )
+        .await
+        .unwrap_err();
         assert!(!err.message.contains("refused"), "{err:?}");
         assert_eq!(sent.lock().unwrap().as_slice(), ["http://127.0.0.1:9/"]);
     }
@@ -275,9 +302,14 @@ mod tests {
     #[tokio::test]
     async fn a_connection_known_to_be_remote_is_refused_first() {
         let (client, sent) = recording::client(Some("http://127.0.0.1:9"));
-        let err = seed(&connection(client, false), "app", Vec::new())
-            .await
-            .unwrap_err();
+        let err = seed(
+            &connection(client, false),
+            "app",
+            Vec::new(),
+            SeedStream::Off,
+        )
+        .await
+        .unwrap_err();
         assert!(
             err.message.contains("only writes to a local endpoint"),
             "{err:?}"
