@@ -48,7 +48,7 @@ fn endpoint() -> &'static str {
     static LOCAL: OnceLock<Local> = OnceLock::new();
     &LOCAL
         .get_or_init(|| {
-            let local = start_local();
+            let local = fresh_database();
             let out = run_raw(
                 &["--endpoint-url", &local.endpoint, "seed", "--model", MODEL],
                 NO_CONFIG,

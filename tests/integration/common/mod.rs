@@ -79,17 +79,23 @@ pub const SHARED_LOCALS: usize = 3;
 pub fn local() -> &'static Local {
     use std::collections::BTreeMap;
     use std::sync::Mutex;
-    static JVMS: [OnceLock<Local>; SHARED_LOCALS] = [const { OnceLock::new() }; SHARED_LOCALS];
     static MODULES: OnceMap<String, Local> = Mutex::new(BTreeMap::new());
     let module = test_module();
     once_for(&MODULES, module.clone()).get_or_init(|| {
         let hash = fnv1a(&module);
-        let jvm = JVMS[(hash % SHARED_LOCALS as u64) as usize].get_or_init(|| start_jvm(false));
+        let jvm =
+            shared_jvms()[(hash % SHARED_LOCALS as u64) as usize].get_or_init(|| start_jvm(false));
         Local {
             endpoint: database_relay::start(&jvm.endpoint, &format!("test{hash:016x}")),
             pid: jvm.pid,
         }
     })
+}
+
+/// The [`SHARED_LOCALS`], each started on first use.
+fn shared_jvms() -> &'static [OnceLock<Local>; SHARED_LOCALS] {
+    static JVMS: [OnceLock<Local>; SHARED_LOCALS] = [const { OnceLock::new() }; SHARED_LOCALS];
+    &JVMS
 }
 
 /// Values made once per key and kept for the whole test process: see [`once_for`].
@@ -130,14 +136,49 @@ fn fnv1a(text: &str) -> u64 {
 /// database. Started on first use; it dies with the test process.
 pub fn timeouts_local() -> &'static Local {
     static LOCAL: OnceLock<Local> = OnceLock::new();
-    LOCAL.get_or_init(start_local)
+    LOCAL.get_or_init(|| start_jvm(true))
 }
 
-/// Starts a DynamoDB Local of its own, for the few tests that measure writes per second and so
-/// must not share the JVM with other tests' seeds and scans; it dies with the test process.
-/// One database (`-sharedDb`), whatever the requests' credentials.
-pub fn start_local() -> Local {
-    start_jvm(true)
+/// A database of the calling test's alone, in a DynamoDB Local no other test uses while it is
+/// held: for the few tests that measure writes per second or rates, which must not share the
+/// JVM with other tests' seeds and scans. They take turns in one JVM, each in a fresh database
+/// (its own key through a [`database_relay`]), instead of starting a JVM each: a start is about
+/// 2 s of CPU before the first request (docs/benchmarks.md §17.15).
+pub struct OwnLocal {
+    pub endpoint: String,
+    _turn: std::sync::MutexGuard<'static, ()>,
+}
+
+/// Waits for the turn of [`OwnLocal`]'s JVM (started on first use; it dies with the test
+/// process) and gives a fresh database in it.
+pub fn start_local() -> OwnLocal {
+    static TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    static JVM: OnceLock<Local> = OnceLock::new();
+    let turn = TURN.lock().unwrap_or_else(|e| e.into_inner());
+    let jvm = JVM.get_or_init(|| start_jvm(false));
+    OwnLocal {
+        endpoint: database_relay::start(&jvm.endpoint, &fresh_database_key()),
+        _turn: turn,
+    }
+}
+
+/// A fresh database in one of the [`SHARED_LOCALS`], for a module whose tables must not meet
+/// its other tests' (a Workbench model's fixed table names).
+pub fn fresh_database() -> Local {
+    let key = fresh_database_key();
+    let jvm = &shared_jvms()[(fnv1a(&key) % SHARED_LOCALS as u64) as usize];
+    let jvm = jvm.get_or_init(|| start_jvm(false));
+    Local {
+        endpoint: database_relay::start(&jvm.endpoint, &key),
+        pid: jvm.pid,
+    }
+}
+
+/// An access key no other database of this test process has.
+fn fresh_database_key() -> String {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    format!("own{}", N.fetch_add(1, Ordering::Relaxed))
 }
 
 /// Starts a DynamoDB Local; with `shared_db`, one database for every access key and region,
