@@ -3,6 +3,7 @@
 //! bytes it wrote, for tests that must see exactly what reached the terminal.
 
 use std::io::{Read, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -294,9 +295,42 @@ impl Session {
     }
 
     /// Types `keys`, then gives the app a moment (one key per event-loop turn is the common case).
+    /// Keys that end in a lone Escape are first read by the program: an Escape read together
+    /// with the next key is that key with Alt (`ESC q` is Alt-q, not Esc then q), which on a
+    /// loaded machine turned a test's Esc and quit into a keystroke the palette ignored.
     pub fn keys(&mut self, keys: &str) {
         self.send(keys);
+        if keys.ends_with('\u{1b}') {
+            self.wait_input_read();
+        }
         std::thread::sleep(Duration::from_millis(100));
+    }
+
+    /// Waits until the program has read everything typed: the terminal's input queue (the
+    /// bytes its side of the pty has not read) is empty. At most 10 s, then the test goes on and
+    /// its screen wait says what happened.
+    fn wait_input_read(&self) {
+        use std::os::fd::AsRawFd;
+        let Some(tty) = self.master.tty_name() else {
+            return;
+        };
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(10) {
+            let Ok(file) = std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NOCTTY)
+                .open(&tty)
+            else {
+                return;
+            };
+            let mut unread: libc::c_int = 0;
+            // SAFETY: FIONREAD writes one int through the pointer, which outlives the call.
+            let asked = unsafe { libc::ioctl(file.as_raw_fd(), libc::FIONREAD, &mut unread) };
+            if asked != 0 || unread == 0 {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
     }
 
     /// Waits until the screen stops changing for `quiet`, at most `limit`.
