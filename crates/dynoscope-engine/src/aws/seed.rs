@@ -259,19 +259,20 @@ mod tests {
         }
     }
 
+    /// Seeds one user's demo data through `client`, which must fail (nothing answers).
+    async fn seed_one_user(client: Client, is_local: bool) -> EngineError {
+        let items = demo_data::generate(1);
+        seed(&connection(client, is_local), "app", items, SeedStream::Off)
+            .await
+            .unwrap_err()
+    }
+
     /// Even a connection wrongly believed local cannot write anywhere else: every seeding
     /// request is refused before it is signed, and the HTTP layer never sees one.
     #[tokio::test]
     async fn seeding_refuses_any_host_that_is_not_this_machine() {
         let (client, sent) = recording::client(None);
-        let err = seed(
-            &connection(client, true),
-            "app",
-            demo_data::generate(1),
-            SeedStream::Off,
-        )
-        .await
-        .unwrap_err();
+        let err = seed_one_user(client, true).await;
         assert!(
             err.message
                 .contains("refused to send a write to 'https://dynamodb.eu-west-1.amazonaws.com/"),
@@ -287,14 +288,7 @@ mod tests {
     #[tokio::test]
     async fn seeding_goes_through_to_a_local_host() {
         let (client, sent) = recording::client(Some("http://127.0.0.1:9"));
-        let err = seed(
-            &connection(client, true),
-            "app",
-            demo_data::generate(1),
-            SeedStream::Off,
-        )
-        .await
-        .unwrap_err();
+        let err = seed_one_user(client, true).await;
         assert!(!err.message.contains("refused"), "{err:?}");
         assert_eq!(sent.lock().unwrap().as_slice(), ["http://127.0.0.1:9/"]);
     }
