@@ -20,6 +20,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::client::customize::CustomizableOperation;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
     AttributeValue, ConsumedCapacity, Delete, Put, ReturnConsumedCapacity, TransactWriteItem,
@@ -132,6 +133,35 @@ impl Writer {
         }
     }
 
+    /// `None` when DynamoDB refused the write's condition (the item is not what the user saw:
+    /// the caller re-reads it to show what it is now), else the write's failure.
+    pub(super) fn failed_unless_refused<E>(
+        &self,
+        e: SdkError<E, aws_smithy_runtime_api::client::orchestrator::HttpResponse>,
+        operation: &str,
+        table: &str,
+        recorder: &AttemptRecorder,
+    ) -> Option<WriteFailure>
+    where
+        E: ProvideErrorMetadata + std::error::Error + 'static,
+    {
+        let code = e.as_service_error().and_then(|s| s.code());
+        (code != Some("ConditionalCheckFailedException"))
+            .then(|| self.failed(e, operation, table, recorder))
+    }
+
+    /// A write request with what every one carries: each attempt recorded and admitted by the
+    /// write guard (`--max-wcu`, `--wcu-per-second`) before it is signed.
+    pub(super) fn guarded<T, E, B>(
+        &self,
+        request: CustomizableOperation<T, E, B>,
+        recorder: &AttemptRecorder,
+    ) -> CustomizableOperation<T, E, B> {
+        request
+            .interceptor(Attempts(recorder.clone()))
+            .interceptor(self.admit())
+    }
+
     /// The item under `key` now, read strongly consistently (`None`: it is gone). A failed
     /// read is a failure of the write, not "deleted": the user must not be told an item is
     /// gone that may well be there.
@@ -208,11 +238,8 @@ impl Writer {
                     .transact_write_items()
                     .set_transact_items(Some(items))
                     .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                    .customize()
-                    .interceptor(Attempts(recorder.clone()))
-                    .interceptor(self.admit())
-                    .send()
-                    .await;
+                    .customize();
+                let result = self.guarded(result, &recorder).send().await;
                 match result {
                     Ok(out) => total(out.consumed_capacity.as_deref().unwrap_or_default()),
                     Err(e) => {

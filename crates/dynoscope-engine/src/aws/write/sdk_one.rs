@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::{ConsumedCapacity, ReturnConsumedCapacity, ReturnVa
 
 use super::guarded::removed_is;
 use super::{names, values, WriteFailure, Writer};
-use crate::aws::attempts::{AttemptRecorder, Attempts};
+use crate::aws::attempts::AttemptRecorder;
 use crate::aws::convert::{item_from_sdk, item_to_sdk};
 use crate::model::item::value::Item;
 use crate::model::write::RenderedOp;
@@ -32,58 +32,55 @@ impl Writer {
     ) -> Result<Option<ConsumedCapacity>, OpError> {
         let operation = op.operation;
         let result = match operation {
-            "PutItem" => self
-                .client
-                .put_item()
-                .table_name(table)
-                .set_item(op.item.as_ref().map(item_to_sdk))
-                .condition_expression(&op.condition)
-                .set_expression_attribute_names(names(op))
-                .set_expression_attribute_values(values(op))
-                .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                .customize()
-                .interceptor(Attempts(recorder.clone()))
-                .interceptor(self.admit())
-                .send()
-                .await
-                .map(|o| o.consumed_capacity)
-                .map_err(|e| match e.as_service_error() {
-                    Some(s) if s.is_conditional_check_failed_exception() => None,
-                    _ => Some(self.failed(e, operation, table, recorder)),
-                }),
-            "UpdateItem" => self
-                .client
-                .update_item()
-                .table_name(table)
-                .set_key(Some(item_to_sdk(&op.key)))
-                .set_update_expression(op.update.clone())
-                .condition_expression(&op.condition)
-                .set_expression_attribute_names(names(op))
-                .set_expression_attribute_values(values(op))
-                .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                .customize()
-                .interceptor(Attempts(recorder.clone()))
-                .interceptor(self.admit())
-                .send()
-                .await
-                .map(|o| o.consumed_capacity)
-                .map_err(|e| match e.as_service_error() {
-                    Some(s) if s.is_conditional_check_failed_exception() => None,
-                    _ => Some(self.failed(e, operation, table, recorder)),
-                }),
+            "PutItem" => {
+                let request = self
+                    .client
+                    .put_item()
+                    .table_name(table)
+                    .set_item(op.item.as_ref().map(item_to_sdk))
+                    .condition_expression(&op.condition)
+                    .set_expression_attribute_names(names(op))
+                    .set_expression_attribute_values(values(op))
+                    .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                    .customize();
+                self.guarded(request, recorder)
+                    .send()
+                    .await
+                    .map(|o| o.consumed_capacity)
+                    .map_err(|e| self.failed_unless_refused(e, operation, table, recorder))
+            }
+            "UpdateItem" => {
+                let request = self
+                    .client
+                    .update_item()
+                    .table_name(table)
+                    .set_key(Some(item_to_sdk(&op.key)))
+                    .set_update_expression(op.update.clone())
+                    .condition_expression(&op.condition)
+                    .set_expression_attribute_names(names(op))
+                    .set_expression_attribute_values(values(op))
+                    .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                    .customize();
+                self.guarded(request, recorder)
+                    .send()
+                    .await
+                    .map(|o| o.consumed_capacity)
+                    .map_err(|e| self.failed_unless_refused(e, operation, table, recorder))
+            }
             _ => match self
-                .client
-                .delete_item()
-                .table_name(table)
-                .set_key(Some(item_to_sdk(&op.key)))
-                .condition_expression(&op.condition)
-                .set_expression_attribute_names(names(op))
-                .set_expression_attribute_values(values(op))
-                .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
-                .return_values(ReturnValue::AllOld)
-                .customize()
-                .interceptor(Attempts(recorder.clone()))
-                .interceptor(self.admit())
+                .guarded(
+                    self.client
+                        .delete_item()
+                        .table_name(table)
+                        .set_key(Some(item_to_sdk(&op.key)))
+                        .condition_expression(&op.condition)
+                        .set_expression_attribute_names(names(op))
+                        .set_expression_attribute_values(values(op))
+                        .return_consumed_capacity(ReturnConsumedCapacity::Indexes)
+                        .return_values(ReturnValue::AllOld)
+                        .customize(),
+                    recorder,
+                )
                 .send()
                 .await
             {
@@ -106,10 +103,7 @@ impl Writer {
                         _ => Ok(o.consumed_capacity),
                     }
                 }
-                Err(e) => Err(match e.as_service_error() {
-                    Some(s) if s.is_conditional_check_failed_exception() => None,
-                    _ => Some(self.failed(e, operation, table, recorder)),
-                }),
+                Err(e) => Err(self.failed_unless_refused(e, operation, table, recorder)),
             },
         };
         match result {
