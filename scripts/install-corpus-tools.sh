@@ -42,9 +42,10 @@ else
   command -v python3 >/dev/null || { echo "error: python3 is needed for the boto3, duckdb and S3 export tests (install python3 and python3-venv)" >&2; exit 2; }
   [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || { echo "error: cannot create a Python venv in $venv (install python3-venv)" >&2; exit 2; }
   # shellcheck disable=SC2086
-  # No byte-code for every module installed (botocore alone has thousands): what the tests
-  # import is compiled on first import. 23 s of CPU instead of 30 s.
-  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-compile $python_packages $server_packages
+  # With its byte-code (pip's default): without it the install took 23 s of CPU, not 30 s, but
+  # where PYTHONDONTWRITEBYTECODE is set (as on this project's machines) every interpreter the
+  # tests start, moto_server's among them, then compiles all it imports, every time.
+  "$venv/bin/pip" install --quiet --disable-pip-version-check $python_packages $server_packages
   echo "$python_packages installed in $venv"
 fi
 dest="${CORPUS_NODE_DIR:-$root/.cache/corpus-node}"
