@@ -216,18 +216,10 @@ fn hostile_info() -> dynoscope::model::design::schema::TableInfo {
         status: "ACTIVE".into(),
         keys: KeySchema::simple(key(&format!("PK{HOSTILE}")), Some(key("SK"))),
         indexes: vec![
-            IndexInfo {
-                name: format!("GSI{HOSTILE}"),
-                kind: IndexKind::Gsi,
-                keys: KeySchema::simple(key(&format!("G{HOSTILE}\u{202e}")), None),
-                projection: Projection {
-                    projection_type: "ALL".into(),
-                    non_key_attributes: Vec::new(),
-                },
-                provisioned: None,
-                item_count: None,
-                size_bytes: None,
-            },
+            IndexInfo::gsi_projecting_all(
+                format!("GSI{HOSTILE}"),
+                KeySchema::simple(key(&format!("G{HOSTILE}\u{202e}")), None),
+            ),
             // A multi-attribute GSI: its SELECT has a column per partition attribute and a
             // condition per key attribute, each name hostile.
             IndexInfo::gsi_projecting_all(
