@@ -314,15 +314,15 @@ impl Session {
         let Some(tty) = self.master.tty_name() else {
             return;
         };
+        let Ok(file) = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NOCTTY)
+            .open(&tty)
+        else {
+            return;
+        };
         let started = Instant::now();
         while started.elapsed() < Duration::from_secs(10) {
-            let Ok(file) = std::fs::OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_NOCTTY)
-                .open(&tty)
-            else {
-                return;
-            };
             let mut unread: libc::c_int = 0;
             // SAFETY: FIONREAD writes one int through the pointer, which outlives the call.
             let asked = unsafe { libc::ioctl(file.as_raw_fd(), libc::FIONREAD, &mut unread) };
