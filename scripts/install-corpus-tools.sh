@@ -40,12 +40,25 @@ if installed $python_packages; then
   echo "$python_packages already installed in $venv"
 else
   command -v python3 >/dev/null || { echo "error: python3 is needed for the boto3, duckdb and S3 export tests (install python3 and python3-venv)" >&2; exit 2; }
-  [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || { echo "error: cannot create a Python venv in $venv (install python3-venv)" >&2; exit 2; }
+  # uv installs them: pip took 30 s of CPU for this list with every wheel cached, uv 10 s with
+  # none, byte-code compiled by both (docs/benchmarks.md §17.16). uv itself, pinned, comes from
+  # PyPI with pip into a venv of its own under .cache; it uses this machine's python3, never a
+  # Python of its own download.
+  uv_venv="${UV_VENV_DIR:-$root/.cache/uv-venv}"
+  uv_version="0.13.10"
+  if ! "$uv_venv/bin/uv" --version 2>/dev/null | grep -qx "uv $uv_version"; then
+    { [ -x "$uv_venv/bin/pip" ] || python3 -m venv "$uv_venv"; } || { echo "error: cannot create a Python venv in $uv_venv (install python3-venv)" >&2; exit 2; }
+    "$uv_venv/bin/pip" install --quiet --disable-pip-version-check "uv==$uv_version"
+  fi
+  export UV_PYTHON_DOWNLOADS=never
+  [ -x "$venv/bin/python" ] || "$uv_venv/bin/uv" venv --quiet --python "$(command -v python3)" "$venv" \
+    || { echo "error: cannot create a Python venv in $venv" >&2; exit 2; }
+  # With its byte-code: where PYTHONDONTWRITEBYTECODE is set (as on this project's machines),
+  # without it every interpreter the tests start, moto_server's among them, would compile all it
+  # imports, every time.
   # shellcheck disable=SC2086
-  # With its byte-code (pip's default): without it the install took 23 s of CPU, not 30 s, but
-  # where PYTHONDONTWRITEBYTECODE is set (as on this project's machines) every interpreter the
-  # tests start, moto_server's among them, then compiles all it imports, every time.
-  "$venv/bin/pip" install --quiet --disable-pip-version-check $python_packages $server_packages
+  "$uv_venv/bin/uv" pip install --quiet --python "$venv/bin/python" --compile-bytecode \
+    $python_packages $server_packages
   echo "$python_packages installed in $venv"
 fi
 dest="${CORPUS_NODE_DIR:-$root/.cache/corpus-node}"
