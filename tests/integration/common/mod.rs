@@ -54,9 +54,46 @@ const TEST_JVM_FLAGS: [&str; 4] = [
 
 /// The same settings as `JAVA_TOOL_OPTIONS`, which every child process gets: the DynamoDB Local
 /// that `dynoscope demo` starts then costs what the harness's own do. The
-/// JVM's notice that it picked them up goes to the demo's discarded stderr.
+/// JVM's notice that it picked them up goes to the demo's discarded stderr. With the class
+/// archive, the children also get its folder as `DYNAMODB_LOCAL_DIR` ([`aws_env`]).
 pub fn test_jvm_options() -> String {
-    TEST_JVM_FLAGS.join(" ")
+    let mut flags = TEST_JVM_FLAGS.join(" ");
+    if let Some(archive) = class_archive() {
+        flags.push(' ');
+        flags.push_str(&archive.flag());
+    }
+    flags
+}
+
+/// DynamoDB Local's class-data archive, which `scripts/install-dynamodb-local.sh` makes in the
+/// `cds` folder of its install (`scripts/dynamodb-local-class-archive.sh`): a copy of the jar
+/// whose class path is jars only, beside a link to its library folder, and the archive of the
+/// classes one run loaded. A JVM started from it maps them, about 0.9 s less CPU for each of the
+/// twenty a run starts (docs/benchmarks.md §17.16). Without it, the official jar as before.
+pub struct ClassArchive {
+    /// The folder with the jar and the link, a `DYNAMODB_LOCAL_DIR` of its own.
+    pub dir: PathBuf,
+}
+
+impl ClassArchive {
+    fn flag(&self) -> String {
+        format!(
+            "-XX:SharedArchiveFile={}",
+            self.dir.join("dynamodb-local.jsa").display()
+        )
+    }
+}
+
+pub fn class_archive() -> Option<&'static ClassArchive> {
+    static ARCHIVE: OnceLock<Option<ClassArchive>> = OnceLock::new();
+    ARCHIVE
+        .get_or_init(|| {
+            let dir = dynamodb_local_dir().join("cds");
+            dir.join("complete")
+                .is_file()
+                .then_some(ClassArchive { dir })
+        })
+        .as_ref()
 }
 
 /// How many DynamoDB Locals the tests share. DynamoDB Local looks up a stream's shards on
@@ -192,17 +229,20 @@ fn start_jvm(shared_db: bool) -> Local {
     );
     let native_lib = native_lib_dir();
     let (port, pid) = server::start_server("DynamoDB Local", move |port| {
+        let archive = class_archive();
+        let jar_dir = archive.map_or(&dir, |a| &a.dir);
         let mut cmd = Command::new("java");
         // Its working directory is the cache, where it writes a metadata file.
         cmd.current_dir(&dir)
             .args(TEST_JVM_FLAGS)
+            .args(archive.map(ClassArchive::flag))
             .arg(format!("-Dorg.sqlite.tmpdir={}", native_lib.display()))
             .arg(format!(
                 "-Djava.library.path={}",
                 dir.join("DynamoDBLocal_lib").display()
             ))
             .arg("-jar")
-            .arg(dir.join("DynamoDBLocal.jar"))
+            .arg(jar_dir.join("DynamoDBLocal.jar"))
             .args(["-inMemory", "-port", &port.to_string()])
             .args(shared_db.then_some("-sharedDb"))
             // Telemetry costs a third of the JVM's start-up CPU and a tenth of its work's
@@ -275,7 +315,11 @@ pub fn aws_env(cmd: &mut Command) -> &mut Command {
         .env_remove("AWS_SESSION_TOKEN")
         // Tests never write to the user's log file; tests/integration/e2e_logs.rs sets its own.
         .env("DYNOSCOPE_LOG", "off")
-        .env("JAVA_TOOL_OPTIONS", test_jvm_options())
+        .env("JAVA_TOOL_OPTIONS", test_jvm_options());
+    if let Some(archive) = class_archive() {
+        cmd.env("DYNAMODB_LOCAL_DIR", &archive.dir);
+    }
+    cmd
 }
 
 pub fn bin() -> &'static str {

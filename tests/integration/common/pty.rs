@@ -137,6 +137,9 @@ impl Session {
             cmd.env(k, v);
         }
         cmd.env("JAVA_TOOL_OPTIONS", super::test_jvm_options());
+        if let Some(archive) = super::class_archive() {
+            cmd.env("DYNAMODB_LOCAL_DIR", &archive.dir);
+        }
         for k in [
             "AWS_PROFILE",
             "AWS_SESSION_TOKEN",
