@@ -46,7 +46,8 @@ else
   # Python of its own download.
   uv_venv="${UV_VENV_DIR:-$root/.cache/uv-venv}"
   uv_version="0.13.10"
-  if ! "$uv_venv/bin/uv" --version 2>/dev/null | grep -qx "uv $uv_version"; then
+  # `uv --version` prints "uv 0.13.10 (x86_64-unknown-linux-gnu)": the second word is the version.
+  if [ "$("$uv_venv/bin/uv" --version 2>/dev/null | cut -d ' ' -f 2)" != "$uv_version" ]; then
     { [ -x "$uv_venv/bin/pip" ] || python3 -m venv "$uv_venv"; } || { echo "error: cannot create a Python venv in $uv_venv (install python3-venv)" >&2; exit 2; }
     "$uv_venv/bin/pip" install --quiet --disable-pip-version-check "uv==$uv_version"
   fi
