@@ -52,7 +52,7 @@ with zipfile.ZipFile(src) as zin, zipfile.ZipFile(dst, "w", zipfile.ZIP_DEFLATED
 PY
 ln -s ../DynamoDBLocal_lib "$cds/DynamoDBLocal_lib"
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-# The flags of the tests' JVMs (tests/integration/common/mod.rs), which the archive must match.
+# The flags of the tests' JVMs (TEST_JVM_FLAGS in tests/integration/common/mod.rs).
 (cd "$cds" && exec java -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xms1g -Xmn700m \
   -XX:ArchiveClassesAtExit="$cds/dynamodb-local.jsa" \
   -Djava.library.path="$cds/DynamoDBLocal_lib" -jar "$cds/DynamoDBLocal.jar" \

@@ -52,17 +52,20 @@ const TEST_JVM_FLAGS: [&str; 4] = [
     "-Xmn700m",
 ];
 
-/// The same settings as `JAVA_TOOL_OPTIONS`, which every child process gets: the DynamoDB Local
-/// that `dynoscope demo` starts then costs what the harness's own do. The
-/// JVM's notice that it picked them up goes to the demo's discarded stderr. With the class
-/// archive, the children also get its folder as `DYNAMODB_LOCAL_DIR` ([`aws_env`]).
-pub fn test_jvm_options() -> String {
+/// What every child process gets ([`aws_env`], the pty sessions) for the DynamoDB Local that
+/// `dynoscope demo` starts: the same settings as `JAVA_TOOL_OPTIONS`, so that it costs what the
+/// harness's own do (the JVM's notice that it picked them up goes to the demo's discarded
+/// stderr), and with the class archive, its folder as `DYNAMODB_LOCAL_DIR`.
+pub fn demo_jvm_env() -> Vec<(&'static str, std::ffi::OsString)> {
     let mut flags = TEST_JVM_FLAGS.join(" ");
-    if let Some(archive) = class_archive() {
+    let archive = class_archive();
+    if let Some(archive) = archive {
         flags.push(' ');
         flags.push_str(&archive.flag());
     }
-    flags
+    let mut env = vec![("JAVA_TOOL_OPTIONS", flags.into())];
+    env.extend(archive.map(|a| ("DYNAMODB_LOCAL_DIR", a.dir.clone().into_os_string())));
+    env
 }
 
 /// DynamoDB Local's class-data archive, which `scripts/install-dynamodb-local.sh` makes in the
@@ -70,9 +73,9 @@ pub fn test_jvm_options() -> String {
 /// whose class path is jars only, beside a link to its library folder, and the archive of the
 /// classes one run loaded. A JVM started from it maps them, about 0.9 s less CPU for each of the
 /// twenty a run starts (docs/benchmarks.md §17.16). Without it, the official jar as before.
-pub struct ClassArchive {
+struct ClassArchive {
     /// The folder with the jar and the link, a `DYNAMODB_LOCAL_DIR` of its own.
-    pub dir: PathBuf,
+    dir: PathBuf,
 }
 
 impl ClassArchive {
@@ -84,7 +87,7 @@ impl ClassArchive {
     }
 }
 
-pub fn class_archive() -> Option<&'static ClassArchive> {
+fn class_archive() -> Option<&'static ClassArchive> {
     static ARCHIVE: OnceLock<Option<ClassArchive>> = OnceLock::new();
     ARCHIVE
         .get_or_init(|| {
@@ -315,11 +318,7 @@ pub fn aws_env(cmd: &mut Command) -> &mut Command {
         .env_remove("AWS_SESSION_TOKEN")
         // Tests never write to the user's log file; tests/integration/e2e_logs.rs sets its own.
         .env("DYNOSCOPE_LOG", "off")
-        .env("JAVA_TOOL_OPTIONS", test_jvm_options());
-    if let Some(archive) = class_archive() {
-        cmd.env("DYNAMODB_LOCAL_DIR", &archive.dir);
-    }
-    cmd
+        .envs(demo_jvm_env())
 }
 
 pub fn bin() -> &'static str {

@@ -136,9 +136,8 @@ impl Session {
         ] {
             cmd.env(k, v);
         }
-        cmd.env("JAVA_TOOL_OPTIONS", super::test_jvm_options());
-        if let Some(archive) = super::class_archive() {
-            cmd.env("DYNAMODB_LOCAL_DIR", &archive.dir);
+        for (k, v) in super::demo_jvm_env() {
+            cmd.env(k, v);
         }
         for k in [
             "AWS_PROFILE",
